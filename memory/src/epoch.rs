@@ -1,0 +1,210 @@
+//! Epochs and deferred release (M4).
+//!
+//! Every submission through the manager signals the next value of one timeline semaphore: that
+//! value is the submission's *epoch*. The epoch being recorded is `submitted + 1`. A resource
+//! remembers the last epoch that used it; retiring it queues it under that epoch, and it is
+//! destroyed only once the completed epoch (the semaphore's counter) has reached it.
+//!
+//! [`EpochClock`] holds the two counters as atomics so that completion may be observed on any
+//! thread (a poller, the presenter, a loom "GPU" thread); `observe_completed` is a monotonic
+//! max, clamped to what was submitted. Its Release store pairs with the Acquire load in
+//! [`Deferred::drain`]: whoever sees completion also sees everything the GPU side published
+//! before it. [`Deferred`] is the retire queue behind its own lock, keyed by epoch, because
+//! retire epochs are not monotonic (a resource last used long ago may be retired after one used
+//! in the current recording). The loom model in `stress/tests/loom_retire.rs` checks both.
+
+#![deny(clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+
+use crate::sync::{lock, AtomicU64, Mutex, Ordering};
+
+/// The submitted and completed epoch counters.
+#[derive(Debug, Default)]
+pub struct EpochClock {
+    submitted: AtomicU64,
+    completed: AtomicU64,
+}
+
+impl EpochClock {
+    /// A clock at epoch 0 (nothing submitted, nothing pending).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The last epoch handed to the queue.
+    pub fn submitted(&self) -> u64 {
+        self.submitted.load(Ordering::Acquire)
+    }
+
+    /// The epoch the recording command buffer will signal when it is submitted.
+    pub fn recording(&self) -> u64 {
+        self.submitted() + 1
+    }
+
+    /// Allocates the next epoch for a submission and returns it. Only the submitting thread
+    /// calls this.
+    pub fn advance_submitted(&self) -> u64 {
+        self.submitted.fetch_add(1, Ordering::AcqRel) + 1
+    }
+
+    /// The newest epoch known to have completed.
+    pub fn completed(&self) -> u64 {
+        self.completed.load(Ordering::Acquire)
+    }
+
+    /// Records that the GPU reached `value` (clamped to what was submitted); returns the new
+    /// completed epoch. Never moves backwards.
+    pub fn observe_completed(&self, value: u64) -> u64 {
+        let value = value.min(self.submitted());
+        self.completed.fetch_max(value, Ordering::AcqRel).max(value)
+    }
+
+    /// Epochs submitted but not yet known complete.
+    pub fn in_flight(&self) -> u64 {
+        self.submitted().saturating_sub(self.completed())
+    }
+}
+
+/// Items waiting for their epoch, keyed by epoch.
+#[derive(Debug)]
+pub struct RetireQueue<T> {
+    pending: BTreeMap<u64, Vec<T>>,
+    len: usize,
+}
+
+impl<T> Default for RetireQueue<T> {
+    fn default() -> Self {
+        Self {
+            pending: BTreeMap::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T> RetireQueue<T> {
+    /// Queues `item` until `epoch` completes.
+    pub fn push(&mut self, epoch: u64, item: T) {
+        self.pending.entry(epoch).or_default().push(item);
+        self.len += 1;
+    }
+
+    /// Removes and returns every item whose epoch is `<= completed`, oldest epoch first.
+    pub fn pop_completed(&mut self, completed: u64) -> Vec<(u64, T)> {
+        let later = self.pending.split_off(&completed.saturating_add(1));
+        let done = std::mem::replace(&mut self.pending, later);
+        let mut out = Vec::new();
+        for (epoch, items) in done {
+            out.extend(items.into_iter().map(|item| (epoch, item)));
+        }
+        self.len -= out.len();
+        out
+    }
+
+    /// Removes everything regardless of epoch (device lost, shutdown after wait-idle).
+    pub fn pop_all(&mut self) -> Vec<(u64, T)> {
+        self.pop_completed(u64::MAX)
+    }
+
+    /// Items still waiting.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing waits.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The oldest epoch anything waits for.
+    pub fn oldest_epoch(&self) -> Option<u64> {
+        self.pending.keys().next().copied()
+    }
+}
+
+/// A retire queue shared between the thread that retires and the threads that drain.
+#[derive(Debug)]
+pub struct Deferred<T> {
+    queue: Mutex<RetireQueue<T>>,
+}
+
+impl<T> Default for Deferred<T> {
+    fn default() -> Self {
+        Self {
+            queue: Mutex::new(RetireQueue::default()),
+        }
+    }
+}
+
+impl<T> Deferred<T> {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Queues `item` until `epoch` completes.
+    pub fn retire(&self, epoch: u64, item: T) {
+        lock(&self.queue).push(epoch, item);
+    }
+
+    /// Takes every item whose epoch `clock` reports complete. The completed value is read with
+    /// Acquire ordering before the queue is inspected.
+    pub fn drain(&self, clock: &EpochClock) -> Vec<(u64, T)> {
+        let completed = clock.completed();
+        lock(&self.queue).pop_completed(completed)
+    }
+
+    /// Takes everything (only once the device can no longer touch any of it).
+    pub fn drain_all(&self) -> Vec<(u64, T)> {
+        lock(&self.queue).pop_all()
+    }
+
+    /// Items still waiting.
+    pub fn len(&self) -> usize {
+        lock(&self.queue).len()
+    }
+
+    /// Whether nothing waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The oldest epoch anything waits for.
+    pub fn oldest_epoch(&self) -> Option<u64> {
+        lock(&self.queue).oldest_epoch()
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_leave_only_when_their_epoch_completes() {
+        let clock = EpochClock::new();
+        let deferred = Deferred::new();
+        let e1 = clock.advance_submitted();
+        let e2 = clock.advance_submitted();
+        deferred.retire(e2, "b");
+        deferred.retire(e1, "a");
+        deferred.retire(0, "never used");
+        assert_eq!(deferred.drain(&clock), vec![(0, "never used")]);
+        clock.observe_completed(e1);
+        assert_eq!(deferred.drain(&clock), vec![(e1, "a")]);
+        assert!(deferred.drain(&clock).is_empty());
+        clock.observe_completed(e2);
+        assert_eq!(deferred.drain(&clock), vec![(e2, "b")]);
+        assert!(deferred.is_empty());
+    }
+
+    #[test]
+    fn completion_is_monotonic_and_clamped_to_submitted() {
+        let clock = EpochClock::new();
+        clock.advance_submitted();
+        clock.advance_submitted();
+        assert_eq!(clock.observe_completed(10), 2);
+        assert_eq!(clock.observe_completed(1), 2);
+        assert_eq!(clock.in_flight(), 0);
+        assert_eq!(clock.recording(), 3);
+    }
+}

@@ -1,0 +1,1002 @@
+//! The manager: every policy of the memory system over any [`Backend`].
+//!
+//! Design decisions:
+//! - Clients hold generational handles (M3). To put an object into a command they call
+//!   `use_*`, which returns the raw object and stamps it with the epoch being recorded; that
+//!   stamp is what retiring it waits for (M4). An object never used is released at once.
+//! - Retiring makes the handle stale immediately; the raw object moves to the deferred queue
+//!   and is destroyed at a drain point once its epoch has completed: `begin_frame`, after every
+//!   `submit`, before allocating under pressure, and in `collect_garbage_blocking`.
+//! - Blocking waits (M5) first submit the recording command buffer, so nothing it references
+//!   can be freed under it, and always carry a timeout: a hung GPU is an error value, not a hang.
+//! - The OOM ladder (M6): on out-of-memory, drain; retry if that freed anything; otherwise (or
+//!   if the retry failed) run a blocking GC and retry once; then refuse with an error value. The
+//!   allocation-count clamp (M2) runs before every allocation: proactive drain at 70 %, warning
+//!   at 80 %, blocking GC and then refusal at the limit, so the count never exceeds it.
+//! - Device loss latches: every later request answers `DeviceLost`, and retired objects are
+//!   released at once (a lost device executes nothing more).
+
+use std::mem::ManuallyDrop;
+use std::time::Duration;
+
+use crate::backend::{AllocInfo, Backend, Placement};
+use crate::desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
+use crate::epoch::{Deferred, EpochClock};
+use crate::error::{MemoryError, Result};
+use crate::fault::{FaultPlan, FaultState};
+use crate::handle::{Handle, Slab};
+use crate::ratelimit::RateLimit;
+use crate::stats::MemoryStats;
+use crate::sync::next_owner_id;
+use ash::vk;
+
+/// The hard cap on live `VkDeviceMemory` objects, whatever the device claims (M2).
+pub const ALLOCATION_COUNT_CAP: u32 = 4096;
+
+/// Marker for buffer handles.
+pub enum BufferTag {}
+/// Marker for image handles.
+pub enum ImageTag {}
+/// Marker for image view handles.
+pub enum ViewTag {}
+/// Marker for sampler handles.
+pub enum SamplerTag {}
+
+/// A buffer owned by the manager.
+pub type BufferHandle = Handle<BufferTag>;
+/// An image owned by the manager.
+pub type ImageHandle = Handle<ImageTag>;
+/// An image view owned by the manager.
+pub type ViewHandle = Handle<ViewTag>;
+/// A sampler owned by the manager.
+pub type SamplerHandle = Handle<SamplerTag>;
+
+/// Tunables of the manager's policy.
+#[derive(Debug, Clone)]
+pub struct ManagerConfig {
+    /// An extra clamp on live device-memory objects, below min(device limit, 4096).
+    pub allocation_clamp: Option<u32>,
+    /// Buffers and images at least this large get a dedicated `VkDeviceMemory`.
+    pub dedicated_threshold: u64,
+    /// Give every allocation its own `VkDeviceMemory` (tests of the clamp use this).
+    pub force_dedicated: bool,
+    /// Upper bound of every blocking wait.
+    pub wait_timeout: Duration,
+    /// Failures to inject (M8).
+    pub faults: FaultPlan,
+}
+
+impl Default for ManagerConfig {
+    fn default() -> Self {
+        Self {
+            allocation_clamp: None,
+            dedicated_threshold: 32 << 20,
+            force_dedicated: false,
+            wait_timeout: Duration::from_secs(5),
+            faults: FaultPlan::default(),
+        }
+    }
+}
+
+/// What the manager knows about a buffer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BufferInfo {
+    /// The request it was created from.
+    pub desc: BufferDesc,
+    /// Where it was placed.
+    pub alloc: AllocInfo,
+    /// The last epoch that used it.
+    pub last_use: u64,
+}
+
+/// What the manager knows about an image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageInfo {
+    /// The request it was created from.
+    pub desc: ImageDesc,
+    /// Where it was placed.
+    pub alloc: AllocInfo,
+    /// The last epoch that used it.
+    pub last_use: u64,
+}
+
+struct BufferEntry<R> {
+    raw: R,
+    desc: BufferDesc,
+    alloc: AllocInfo,
+    last_use: u64,
+}
+
+struct ImageEntry<R> {
+    raw: R,
+    desc: ImageDesc,
+    alloc: AllocInfo,
+    last_use: u64,
+    views: Vec<ViewHandle>,
+}
+
+struct ViewEntry<R> {
+    raw: R,
+    image: ImageHandle,
+    last_use: u64,
+}
+
+struct SamplerEntry<R> {
+    raw: R,
+    last_use: u64,
+}
+
+enum Retired<B: Backend> {
+    Buffer(B::Buffer, Category, AllocInfo),
+    Image(B::Image, Category, AllocInfo),
+    View(B::View),
+    Sampler(B::Sampler),
+}
+
+impl<B: Backend> Retired<B> {
+    fn bytes(&self) -> u64 {
+        match self {
+            Retired::Buffer(_, _, a) | Retired::Image(_, _, a) => a.size,
+            Retired::View(_) | Retired::Sampler(_) => 0,
+        }
+    }
+}
+
+/// The central memory manager over backend `B`.
+pub struct Manager<B: Backend> {
+    backend: ManuallyDrop<B>,
+    config: ManagerConfig,
+    clamp: u32,
+    buffers: Slab<BufferTag, BufferEntry<B::Buffer>>,
+    images: Slab<ImageTag, ImageEntry<B::Image>>,
+    views: Slab<ViewTag, ViewEntry<B::View>>,
+    samplers: Slab<SamplerTag, SamplerEntry<B::Sampler>>,
+    clock: EpochClock,
+    deferred: Deferred<Retired<B>>,
+    recording_open: bool,
+    lost: bool,
+    faults: FaultState,
+    stats: MemoryStats,
+    last_proactive_gc: Option<(u64, u64)>,
+    above_warn_line: bool,
+    clamp_log: RateLimit,
+    timeout_log: RateLimit,
+}
+
+impl<B: Backend> Manager<B> {
+    /// A manager over `backend`.
+    pub fn with_backend(backend: B, config: ManagerConfig) -> Self {
+        let device_count = backend.limits().max_memory_allocation_count.max(1);
+        let clamp = device_count
+            .min(ALLOCATION_COUNT_CAP)
+            .min(config.allocation_clamp.unwrap_or(u32::MAX))
+            .max(1);
+        let owner = next_owner_id();
+        let faults = FaultState::new(config.faults.clone());
+        Self {
+            backend: ManuallyDrop::new(backend),
+            config,
+            clamp,
+            buffers: Slab::new(owner),
+            images: Slab::new(owner),
+            views: Slab::new(owner),
+            samplers: Slab::new(owner),
+            clock: EpochClock::new(),
+            deferred: Deferred::new(),
+            recording_open: false,
+            lost: false,
+            faults,
+            stats: MemoryStats::default(),
+            last_proactive_gc: None,
+            above_warn_line: false,
+            clamp_log: RateLimit::new(100),
+            timeout_log: RateLimit::new(100),
+        }
+    }
+
+    /// The backend (for its own diagnostics; resources go through the manager).
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    pub(crate) fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &ManagerConfig {
+        &self.config
+    }
+
+    /// The effective allocation-count clamp: min(device limit, 4096, configured clamp).
+    pub fn allocation_clamp(&self) -> u32 {
+        self.clamp
+    }
+
+    /// Replaces the fault plan (its counters restart).
+    pub fn set_fault_plan(&mut self, plan: FaultPlan) {
+        self.faults = FaultState::new(plan.clone());
+        self.config.faults = plan;
+    }
+
+    /// Whether the device-lost latch is set.
+    pub fn is_lost(&self) -> bool {
+        self.lost
+    }
+
+    /// The last epoch submitted.
+    pub fn submitted_epoch(&self) -> u64 {
+        self.clock.submitted()
+    }
+
+    /// The newest epoch known complete (as of the last poll).
+    pub fn completed_epoch(&self) -> u64 {
+        self.clock.completed()
+    }
+
+    /// The epoch the recording command buffer will signal.
+    pub fn recording_epoch(&self) -> u64 {
+        self.clock.recording()
+    }
+
+    fn check_lost(&self) -> Result<()> {
+        if self.lost {
+            Err(MemoryError::DeviceLost)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn latch_lost(&mut self) {
+        if !self.lost {
+            tracing::error!(
+                submitted = self.clock.submitted(),
+                completed = self.clock.completed(),
+                "device lost: the memory manager is latched; every later request fails with DeviceLost"
+            );
+        }
+        self.lost = true;
+        self.stats.device_lost = true;
+        self.recording_open = false;
+        self.release_completed();
+    }
+
+    /// Marks the recording command buffer as holding commands (the Vulkan front calls this when
+    /// it hands the command buffer out).
+    pub(crate) fn note_recording(&mut self) {
+        self.recording_open = true;
+    }
+
+    // ---- creation -------------------------------------------------------------------------
+
+    fn placement(&self, size: u64, class: MemoryClass) -> Placement {
+        Placement {
+            class,
+            dedicated: self.config.force_dedicated || size >= self.config.dedicated_threshold,
+        }
+    }
+
+    fn account_created(&mut self, category: Category, alloc: &AllocInfo) {
+        self.stats.categories[category.index()].add(alloc.size);
+        self.stats.live_bytes += alloc.size;
+        self.stats.peak_bytes = self.stats.peak_bytes.max(self.stats.live_bytes);
+        self.stats.sub_allocations_live += 1;
+        self.stats.sub_allocations_total += 1;
+        if alloc.dedicated {
+            self.stats.dedicated_live += 1;
+        }
+    }
+
+    fn account_released(&mut self, category: Category, alloc: &AllocInfo) {
+        self.stats.categories[category.index()].sub(alloc.size);
+        self.stats.live_bytes = self.stats.live_bytes.saturating_sub(alloc.size);
+        self.stats.sub_allocations_live = self.stats.sub_allocations_live.saturating_sub(1);
+        if alloc.dedicated {
+            self.stats.dedicated_live = self.stats.dedicated_live.saturating_sub(1);
+        }
+    }
+
+    /// Creates a buffer. Errors: `InvalidRequest` (zero size, over `maxMemoryAllocationSize`,
+    /// no usage), `Unsupported` (usage the manager does not enable), the OOM family after the
+    /// ladder ran, `DeviceLost`.
+    pub fn create_buffer(&mut self, desc: &BufferDesc) -> Result<BufferHandle> {
+        self.check_lost()?;
+        validate_buffer(desc, self.backend.limits().max_memory_allocation_size)?;
+        self.buffers.check_room()?;
+        let placement = self.placement(desc.size, desc.class);
+        let (raw, alloc) =
+            self.allocate_with_ladder(desc.size, |b| b.create_buffer(desc, placement))?;
+        let handle = self.buffers.insert(BufferEntry {
+            raw,
+            desc: desc.clone(),
+            alloc,
+            last_use: 0,
+        })?;
+        self.account_created(desc.category, &alloc);
+        Ok(handle)
+    }
+
+    /// Creates an image (always in the device-image pool). Errors as for buffers, plus
+    /// `Unsupported` for formats, usages, extents or sample counts the device lacks.
+    pub fn create_image(&mut self, desc: &ImageDesc) -> Result<ImageHandle> {
+        self.check_lost()?;
+        validate_image(desc)?;
+        self.backend.check_image(desc)?;
+        self.images.check_room()?;
+        let estimate = crate::desc::packed_image_bytes(desc).unwrap_or(0);
+        let placement = self.placement(estimate, MemoryClass::DeviceImage);
+        let (raw, alloc) =
+            self.allocate_with_ladder(estimate, |b| b.create_image(desc, placement))?;
+        let handle = self.images.insert(ImageEntry {
+            raw,
+            desc: desc.clone(),
+            alloc,
+            last_use: 0,
+            views: Vec::new(),
+        })?;
+        self.account_created(desc.category, &alloc);
+        Ok(handle)
+    }
+
+    /// Creates a view of `image`. Errors: `InvalidHandle`, `InvalidRequest` for ranges outside
+    /// the image or a view type the image cannot have.
+    pub fn create_view(&mut self, image: ImageHandle, desc: &ViewDesc) -> Result<ViewHandle> {
+        self.check_lost()?;
+        let entry = self.images.get(image)?;
+        validate_view(&entry.desc, desc)?;
+        self.views.check_room()?;
+        let raw = self.backend.create_view(&entry.raw, &entry.desc, desc)?;
+        let handle = self.views.insert(ViewEntry {
+            raw,
+            image,
+            last_use: 0,
+        })?;
+        self.images.get_mut(image)?.views.push(handle);
+        Ok(handle)
+    }
+
+    /// Creates a sampler. Errors: `TooManyAllocations` at `maxSamplerAllocationCount`.
+    pub fn create_sampler(&mut self, desc: &SamplerDesc) -> Result<SamplerHandle> {
+        self.check_lost()?;
+        let limit = self.backend.limits().max_sampler_allocation_count;
+        if self.samplers.len() as u64 >= u64::from(limit) {
+            self.release_completed();
+            if self.samplers.len() as u64 >= u64::from(limit) {
+                return Err(MemoryError::TooManyAllocations {
+                    live: self.samplers.len() as u32,
+                    limit,
+                });
+            }
+        }
+        self.samplers.check_room()?;
+        let raw = self.backend.create_sampler(desc)?;
+        self.samplers.insert(SamplerEntry { raw, last_use: 0 })
+    }
+
+    // ---- the OOM ladder and the clamp -----------------------------------------------------
+
+    fn attempt<R>(&mut self, size: u64, create: &mut impl FnMut(&mut B) -> Result<R>) -> Result<R> {
+        if self.faults.allocation_fails(size) {
+            self.stats.faults_injected += 1;
+            self.stats.oom_failures += 1;
+            return Err(MemoryError::OutOfDeviceMemory);
+        }
+        let result = create(&mut self.backend);
+        if matches!(
+            result,
+            Err(MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory)
+        ) {
+            self.stats.oom_failures += 1;
+        }
+        if matches!(result, Err(MemoryError::DeviceLost)) {
+            self.latch_lost();
+        }
+        result
+    }
+
+    fn allocate_with_ladder<R>(
+        &mut self,
+        size: u64,
+        mut create: impl FnMut(&mut B) -> Result<R>,
+    ) -> Result<R> {
+        self.make_room_under_clamp()?;
+        let first = match self.attempt(size, &mut create) {
+            Err(e @ (MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory)) => e,
+            other => return other,
+        };
+        // Rung 1: release whatever has already completed, without waiting.
+        self.stats.ladder_drains += 1;
+        self.poll()?;
+        if self.release_completed() > 0 {
+            self.stats.ladder_retries += 1;
+            if let Ok(r) = self.attempt(size, &mut create) {
+                self.stats.ladder_recoveries += 1;
+                return Ok(r);
+            }
+        }
+        // Rung 2: submit what is recorded, wait (bounded) for everything, release it all.
+        match self.collect_garbage_blocking() {
+            Ok(()) => {}
+            Err(MemoryError::DeviceLost) => return Err(MemoryError::DeviceLost),
+            Err(e) => tracing::warn!(error = %e, "blocking GC on the OOM ladder did not finish"),
+        }
+        // Rung 3: retry once, then refuse.
+        self.stats.ladder_retries += 1;
+        match self.attempt(size, &mut create) {
+            Ok(r) => {
+                self.stats.ladder_recoveries += 1;
+                Ok(r)
+            }
+            Err(MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory) => {
+                self.stats.refusals += 1;
+                if let Some(n) = self.clamp_log.hit() {
+                    tracing::warn!(
+                        size,
+                        refusals = n,
+                        "allocation refused after the OOM ladder"
+                    );
+                }
+                Err(first)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn make_room_under_clamp(&mut self) -> Result<()> {
+        let limit = u64::from(self.clamp);
+        let live = |m: &Self| u64::from(m.backend.device_memory().live_objects);
+        if live(self) * 10 >= limit * 7 {
+            self.poll()?;
+            let key = (self.clock.submitted(), self.clock.completed());
+            if self.last_proactive_gc != Some(key) {
+                self.last_proactive_gc = Some(key);
+                self.stats.proactive_gcs += 1;
+                self.release_completed();
+            }
+        }
+        let now = live(self);
+        let above = now * 10 >= limit * 8;
+        if above && !self.above_warn_line {
+            self.stats.clamp_warnings += 1;
+            if let Some(n) = self.clamp_log.hit() {
+                tracing::warn!(
+                    live = now,
+                    limit,
+                    times = n,
+                    "device-memory objects above 80% of the allocation-count clamp"
+                );
+            }
+        }
+        self.above_warn_line = above;
+        if now >= limit {
+            match self.collect_garbage_blocking() {
+                Ok(()) | Err(MemoryError::Timeout(_)) => {}
+                Err(e) => return Err(e),
+            }
+            let now = live(self);
+            if now >= limit {
+                self.stats.refusals += 1;
+                return Err(MemoryError::TooManyAllocations {
+                    live: now as u32,
+                    limit: self.clamp,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    // ---- use, query, host access ----------------------------------------------------------
+
+    /// The raw buffer, for recording a command that uses it; stamps it with the recording
+    /// epoch. Every command that references the buffer must obtain it through this call in the
+    /// same recording, or retiring it will not wait for that command.
+    pub fn use_buffer(&mut self, handle: BufferHandle) -> Result<&B::Buffer> {
+        let epoch = self.clock.recording();
+        self.recording_open = true;
+        let entry = self.buffers.get_mut(handle)?;
+        entry.last_use = epoch;
+        Ok(&entry.raw)
+    }
+
+    /// The raw image, for recording; stamps it like [`Manager::use_buffer`].
+    pub fn use_image(&mut self, handle: ImageHandle) -> Result<&B::Image> {
+        let epoch = self.clock.recording();
+        self.recording_open = true;
+        let entry = self.images.get_mut(handle)?;
+        entry.last_use = epoch;
+        Ok(&entry.raw)
+    }
+
+    /// The raw view, for recording; stamps the view and its image.
+    pub fn use_view(&mut self, handle: ViewHandle) -> Result<&B::View> {
+        let epoch = self.clock.recording();
+        let image = self.views.get(handle)?.image;
+        self.images.get_mut(image)?.last_use = epoch;
+        self.recording_open = true;
+        let entry = self.views.get_mut(handle)?;
+        entry.last_use = epoch;
+        Ok(&entry.raw)
+    }
+
+    /// The raw sampler, for recording; stamps it.
+    pub fn use_sampler(&mut self, handle: SamplerHandle) -> Result<&B::Sampler> {
+        let epoch = self.clock.recording();
+        self.recording_open = true;
+        let entry = self.samplers.get_mut(handle)?;
+        entry.last_use = epoch;
+        Ok(&entry.raw)
+    }
+
+    /// What the manager knows about a buffer (no use is recorded).
+    pub fn buffer_info(&self, handle: BufferHandle) -> Result<BufferInfo> {
+        let e = self.buffers.get(handle)?;
+        Ok(BufferInfo {
+            desc: e.desc.clone(),
+            alloc: e.alloc,
+            last_use: e.last_use,
+        })
+    }
+
+    /// What the manager knows about an image (no use is recorded).
+    pub fn image_info(&self, handle: ImageHandle) -> Result<ImageInfo> {
+        let e = self.images.get(handle)?;
+        Ok(ImageInfo {
+            desc: e.desc.clone(),
+            alloc: e.alloc,
+            last_use: e.last_use,
+        })
+    }
+
+    fn idle_mapping(
+        &mut self,
+        handle: BufferHandle,
+        offset: u64,
+        len: usize,
+    ) -> Result<crate::backend::Mapping> {
+        self.check_lost()?;
+        let last_use = self.buffers.get(handle)?.last_use;
+        if last_use > self.clock.completed() {
+            self.poll()?;
+        }
+        let entry = self.buffers.get(handle)?;
+        if entry.last_use > self.clock.completed() {
+            return Err(MemoryError::Busy(entry.last_use));
+        }
+        let mapping = self.backend.buffer_mapping(&entry.raw).ok_or_else(|| {
+            MemoryError::InvalidRequest(format!(
+                "buffer in class {} is not host-visible",
+                entry.desc.class.name()
+            ))
+        })?;
+        let end = offset
+            .checked_add(len as u64)
+            .filter(|&end| end <= entry.desc.size && end <= mapping.len as u64)
+            .ok_or_else(|| {
+                MemoryError::InvalidRequest(format!(
+                    "range {offset}+{len} outside a buffer of {} bytes",
+                    entry.desc.size
+                ))
+            })?;
+        debug_assert!(end as usize <= mapping.len);
+        Ok(mapping)
+    }
+
+    /// Writes `data` at `offset` into a host-visible buffer that no pending submission uses
+    /// (`Busy` otherwise), flushing non-coherent memory.
+    pub fn write_buffer(&mut self, handle: BufferHandle, offset: u64, data: &[u8]) -> Result<()> {
+        let mapping = self.idle_mapping(handle, offset, data.len())?;
+        // SAFETY: `idle_mapping` checked that offset + len lies inside the live mapping, and
+        // that no submission that may access the buffer is pending, so nothing else reads or
+        // writes these bytes while we copy; `data` cannot overlap device memory we own.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                data.as_ptr(),
+                mapping.ptr.as_ptr().add(offset as usize),
+                data.len(),
+            );
+        }
+        if !mapping.coherent {
+            let entry = self.buffers.get(handle)?;
+            self.backend
+                .flush_buffer(&entry.raw, offset, data.len() as u64)?;
+        }
+        Ok(())
+    }
+
+    /// Reads `out.len()` bytes at `offset` from a host-visible buffer that no pending
+    /// submission uses (`Busy` otherwise), invalidating non-coherent memory first.
+    pub fn read_buffer(&mut self, handle: BufferHandle, offset: u64, out: &mut [u8]) -> Result<()> {
+        let mapping = self.idle_mapping(handle, offset, out.len())?;
+        if !mapping.coherent {
+            let entry = self.buffers.get(handle)?;
+            self.backend
+                .invalidate_buffer(&entry.raw, offset, out.len() as u64)?;
+        }
+        // SAFETY: as in `write_buffer`: the range is inside the mapping and the GPU is done
+        // with the buffer, so the bytes are stable while we copy them out.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                mapping.ptr.as_ptr().add(offset as usize),
+                out.as_mut_ptr(),
+                out.len(),
+            );
+        }
+        Ok(())
+    }
+
+    // ---- retire and release ---------------------------------------------------------------
+
+    fn retire(&mut self, last_use: u64, item: Retired<B>) {
+        if self.lost || last_use <= self.clock.completed() {
+            self.destroy(item);
+        } else {
+            self.stats.pending_release_objects += 1;
+            self.stats.pending_release_bytes += item.bytes();
+            self.deferred.retire(last_use, item);
+        }
+    }
+
+    /// Retires a buffer: the handle is stale at once; the memory is released when the last
+    /// epoch that used it completes.
+    pub fn retire_buffer(&mut self, handle: BufferHandle) -> Result<()> {
+        let e = self.buffers.remove(handle)?;
+        self.retire(e.last_use, Retired::Buffer(e.raw, e.desc.category, e.alloc));
+        Ok(())
+    }
+
+    /// Retires an image and every view of it still alive.
+    pub fn retire_image(&mut self, handle: ImageHandle) -> Result<()> {
+        let e = self.images.remove(handle)?;
+        for view in e.views {
+            if let Ok(v) = self.views.remove(view) {
+                self.retire(v.last_use, Retired::View(v.raw));
+            }
+        }
+        self.retire(e.last_use, Retired::Image(e.raw, e.desc.category, e.alloc));
+        Ok(())
+    }
+
+    /// Retires a view.
+    pub fn retire_view(&mut self, handle: ViewHandle) -> Result<()> {
+        let v = self.views.remove(handle)?;
+        if let Ok(image) = self.images.get_mut(v.image) {
+            image.views.retain(|&h| h != handle);
+        }
+        self.retire(v.last_use, Retired::View(v.raw));
+        Ok(())
+    }
+
+    /// Retires a sampler.
+    pub fn retire_sampler(&mut self, handle: SamplerHandle) -> Result<()> {
+        let s = self.samplers.remove(handle)?;
+        self.retire(s.last_use, Retired::Sampler(s.raw));
+        Ok(())
+    }
+
+    fn destroy(&mut self, item: Retired<B>) {
+        self.stats.released_objects += 1;
+        self.stats.released_bytes += item.bytes();
+        match item {
+            Retired::Buffer(raw, category, alloc) => {
+                self.account_released(category, &alloc);
+                self.backend.destroy_buffer(raw);
+            }
+            Retired::Image(raw, category, alloc) => {
+                self.account_released(category, &alloc);
+                self.backend.destroy_image(raw);
+            }
+            Retired::View(raw) => self.backend.destroy_view(raw),
+            Retired::Sampler(raw) => self.backend.destroy_sampler(raw),
+        }
+    }
+
+    /// Destroys everything whose epoch has completed; returns how many objects were released.
+    fn release_completed(&mut self) -> usize {
+        let items = if self.lost {
+            self.deferred.drain_all()
+        } else {
+            self.deferred.drain(&self.clock)
+        };
+        if items.is_empty() {
+            return 0;
+        }
+        // The debug use-after-free check: ask the device itself, not the cached clock, whether
+        // each epoch is really complete. Anything not complete goes back on the queue.
+        let truth = if cfg!(debug_assertions) && !self.lost {
+            self.backend.poll_completed().ok()
+        } else {
+            None
+        };
+        let mut released = 0;
+        for (epoch, item) in items {
+            if truth.is_some_and(|t| epoch > t) {
+                self.stats.release_violations += 1;
+                tracing::error!(
+                    epoch,
+                    "release attempted before its epoch completed; kept alive"
+                );
+                self.deferred.retire(epoch, item);
+                continue;
+            }
+            self.stats.pending_release_objects =
+                self.stats.pending_release_objects.saturating_sub(1);
+            self.stats.pending_release_bytes = self
+                .stats
+                .pending_release_bytes
+                .saturating_sub(item.bytes());
+            self.destroy(item);
+            released += 1;
+        }
+        if released > 0 {
+            self.stats.drains += 1;
+        }
+        released
+    }
+
+    // ---- epochs ---------------------------------------------------------------------------
+
+    /// Submits the recording command buffer as the next epoch and returns that epoch; then
+    /// drains. On a failure other than device loss the recording is discarded.
+    pub fn submit(&mut self) -> Result<u64> {
+        self.check_lost()?;
+        if self.faults.submit_loses_device() {
+            self.stats.faults_injected += 1;
+            self.latch_lost();
+            return Err(MemoryError::DeviceLost);
+        }
+        let epoch = self.clock.recording();
+        match self.backend.submit(epoch) {
+            Ok(()) => {}
+            Err(MemoryError::DeviceLost) => {
+                self.latch_lost();
+                return Err(MemoryError::DeviceLost);
+            }
+            Err(e) => {
+                self.recording_open = false;
+                return Err(e);
+            }
+        }
+        self.clock.advance_submitted();
+        self.recording_open = false;
+        self.poll()?;
+        self.release_completed();
+        Ok(epoch)
+    }
+
+    /// Reads the completed epoch from the device without blocking.
+    pub fn poll(&mut self) -> Result<u64> {
+        if self.lost {
+            return Ok(self.clock.completed());
+        }
+        match self.backend.poll_completed() {
+            Ok(v) => Ok(self.clock.observe_completed(v)),
+            Err(MemoryError::DeviceLost) => {
+                self.latch_lost();
+                Err(MemoryError::DeviceLost)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A drain point: polls, then releases everything whose epoch completed. Returns the
+    /// number of objects released.
+    pub fn drain(&mut self) -> Result<usize> {
+        if !self.lost {
+            self.poll()?;
+        }
+        Ok(self.release_completed())
+    }
+
+    /// The start-of-frame drain point.
+    pub fn begin_frame(&mut self) -> Result<usize> {
+        self.drain()
+    }
+
+    /// Blocks (at most the configured timeout) until `epoch` completes. Waiting for the epoch
+    /// being recorded submits it first (M5).
+    pub fn wait_epoch(&mut self, epoch: u64) -> Result<()> {
+        if self.lost || epoch <= self.clock.completed() {
+            return Ok(());
+        }
+        if epoch > self.clock.submitted() {
+            if epoch == self.clock.recording() {
+                self.submit()?;
+            } else {
+                return Err(MemoryError::InvalidRequest(format!(
+                    "epoch {epoch} has not been recorded yet"
+                )));
+            }
+        }
+        match self.backend.wait(epoch, self.config.wait_timeout) {
+            Ok(true) => {
+                self.clock.observe_completed(epoch);
+                Ok(())
+            }
+            Ok(false) => {
+                if let Some(n) = self.timeout_log.hit() {
+                    tracing::warn!(epoch, times = n, timeout = ?self.config.wait_timeout, "GPU wait timed out");
+                }
+                Err(MemoryError::Timeout(epoch))
+            }
+            Err(MemoryError::DeviceLost) => {
+                self.latch_lost();
+                Err(MemoryError::DeviceLost)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Safe wait-idle (M5): submits the recording command buffer if it holds anything, waits
+    /// (bounded) for every submitted epoch, releases everything retired. Recording resumes in a
+    /// fresh command buffer on the next use.
+    pub fn collect_garbage_blocking(&mut self) -> Result<()> {
+        self.stats.blocking_gcs += 1;
+        if !self.lost {
+            if self.recording_open {
+                self.submit()?;
+            }
+            let target = self.clock.submitted();
+            self.wait_epoch(target)?;
+        }
+        self.release_completed();
+        Ok(())
+    }
+
+    /// A snapshot of the statistics.
+    pub fn stats(&self) -> MemoryStats {
+        let mut s = self.stats.clone();
+        s.device_memory = self.backend.device_memory();
+        s.allocation_clamp = self.clamp;
+        s.views_live = self.views.len() as u64;
+        s.samplers_live = self.samplers.len() as u64;
+        s.epoch_submitted = self.clock.submitted();
+        s.epoch_completed = self.clock.completed();
+        s
+    }
+
+    /// Labels of live buffers and images (the leak report).
+    pub fn live_objects(&self) -> Vec<String> {
+        let buffers = self
+            .buffers
+            .iter()
+            .map(|(h, e)| format!("buffer {:?} '{}' {} bytes", h, e.desc.name, e.desc.size));
+        let images = self.images.iter().map(|(h, e)| {
+            format!(
+                "image {:?} '{}' {}x{}x{}",
+                h, e.desc.name, e.desc.extent.width, e.desc.extent.height, e.desc.extent.depth
+            )
+        });
+        buffers.chain(images).collect()
+    }
+}
+
+impl<B: Backend> Drop for Manager<B> {
+    fn drop(&mut self) {
+        let idle = self.lost || self.collect_garbage_blocking().is_ok() || self.lost;
+        if !idle {
+            // The GPU did not finish in time: destroying what it may still use would be a
+            // use-after-free on the device. Leak it all, the backend included, and say so.
+            tracing::error!("GPU did not go idle at shutdown; leaking all device memory");
+            return;
+        }
+        let leaks = self.live_objects();
+        if !leaks.is_empty() {
+            tracing::warn!(count = leaks.len(), first = ?leaks.first(), "objects still alive when the memory manager was dropped");
+        }
+        for (_, item) in self.deferred.drain_all() {
+            self.destroy(item);
+        }
+        for v in self.views.drain() {
+            self.backend.destroy_view(v.raw);
+        }
+        for s in self.samplers.drain() {
+            self.backend.destroy_sampler(s.raw);
+        }
+        for b in self.buffers.drain() {
+            self.backend.destroy_buffer(b.raw);
+        }
+        for i in self.images.drain() {
+            self.backend.destroy_image(i.raw);
+        }
+        // SAFETY: `backend` is dropped exactly once, here, after every object it created has
+        // been destroyed; no field is used afterwards.
+        unsafe { ManuallyDrop::drop(&mut self.backend) };
+    }
+}
+
+const SUPPORTED_BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
+    vk::BufferUsageFlags::TRANSFER_SRC.as_raw()
+        | vk::BufferUsageFlags::TRANSFER_DST.as_raw()
+        | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER.as_raw()
+        | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER.as_raw()
+        | vk::BufferUsageFlags::UNIFORM_BUFFER.as_raw()
+        | vk::BufferUsageFlags::STORAGE_BUFFER.as_raw()
+        | vk::BufferUsageFlags::INDEX_BUFFER.as_raw()
+        | vk::BufferUsageFlags::VERTEX_BUFFER.as_raw()
+        | vk::BufferUsageFlags::INDIRECT_BUFFER.as_raw(),
+);
+
+fn validate_buffer(desc: &BufferDesc, max_allocation: u64) -> Result<()> {
+    if desc.size == 0 {
+        return Err(MemoryError::InvalidRequest("buffer of zero bytes".into()));
+    }
+    if desc.size > max_allocation {
+        return Err(MemoryError::InvalidRequest(format!(
+            "buffer of {} bytes exceeds maxMemoryAllocationSize ({max_allocation})",
+            desc.size
+        )));
+    }
+    if desc.usage.is_empty() {
+        return Err(MemoryError::InvalidRequest("buffer with no usage".into()));
+    }
+    if !SUPPORTED_BUFFER_USAGE.contains(desc.usage) {
+        return Err(MemoryError::Unsupported(format!(
+            "buffer usage {:?}",
+            desc.usage & !SUPPORTED_BUFFER_USAGE
+        )));
+    }
+    Ok(())
+}
+
+fn validate_image(desc: &ImageDesc) -> Result<()> {
+    let e = desc.extent;
+    if e.width == 0 || e.height == 0 || e.depth == 0 {
+        return Err(MemoryError::InvalidRequest(format!(
+            "image with an empty extent {}x{}x{}",
+            e.width, e.height, e.depth
+        )));
+    }
+    if desc.mip_levels == 0 || desc.mip_levels > ImageDesc::full_mip_count(e) {
+        return Err(MemoryError::InvalidRequest(format!(
+            "{} mip levels for a {}x{}x{} image",
+            desc.mip_levels, e.width, e.height, e.depth
+        )));
+    }
+    if desc.array_layers == 0 {
+        return Err(MemoryError::InvalidRequest("image with no layers".into()));
+    }
+    if desc.usage.is_empty() {
+        return Err(MemoryError::InvalidRequest("image with no usage".into()));
+    }
+    Ok(())
+}
+
+fn validate_view(image: &ImageDesc, desc: &ViewDesc) -> Result<()> {
+    let mips = if desc.mip_level_count == vk::REMAINING_MIP_LEVELS {
+        image.mip_levels.saturating_sub(desc.base_mip_level)
+    } else {
+        desc.mip_level_count
+    };
+    let layers = if desc.layer_count == vk::REMAINING_ARRAY_LAYERS {
+        image.array_layers.saturating_sub(desc.base_array_layer)
+    } else {
+        desc.layer_count
+    };
+    let mip_end = desc.base_mip_level.checked_add(mips);
+    let layer_end = desc.base_array_layer.checked_add(layers);
+    if mips == 0 || mip_end.is_none_or(|end| end > image.mip_levels) {
+        return Err(MemoryError::InvalidRequest(format!(
+            "view of mips {}+{} of an image with {}",
+            desc.base_mip_level, desc.mip_level_count, image.mip_levels
+        )));
+    }
+    if layers == 0 || layer_end.is_none_or(|end| end > image.array_layers) {
+        return Err(MemoryError::InvalidRequest(format!(
+            "view of layers {}+{} of an image with {}",
+            desc.base_array_layer, desc.layer_count, image.array_layers
+        )));
+    }
+    let cube = matches!(
+        desc.view_type,
+        vk::ImageViewType::CUBE | vk::ImageViewType::CUBE_ARRAY
+    );
+    if cube && (!image.flags.contains(vk::ImageCreateFlags::CUBE_COMPATIBLE) || layers % 6 != 0) {
+        return Err(MemoryError::InvalidRequest(
+            "cube view of an image that is not cube-compatible or not 6n layers".into(),
+        ));
+    }
+    if desc.aspect.is_empty() {
+        return Err(MemoryError::InvalidRequest("view with no aspect".into()));
+    }
+    Ok(())
+}

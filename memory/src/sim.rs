@@ -1,0 +1,348 @@
+//! A simulated device: the manager's policy with no Vulkan at all.
+//!
+//! Every buffer and image is its own "device memory object" (as if every allocation were
+//! dedicated), sizes are rounded up to 256 bytes, and a heap capacity refuses allocations with
+//! out-of-device-memory like a real heap (or VMA's `heap_size_limits`). The GPU is a pair of
+//! counters behind [`SimGpu`], which tests advance by hand (`complete_through`) or let `wait`
+//! complete; `set_hung` makes waits time out. Every destruction is logged with the completed
+//! epoch at that moment, and destroying an object twice is counted, so property tests can check
+//! that memory is never reclaimed early and never twice.
+
+#![deny(unsafe_code, clippy::unwrap_used)]
+
+use std::collections::HashSet;
+use std::ptr::NonNull;
+use std::time::Duration;
+
+use crate::backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
+use crate::desc::{packed_image_bytes, BufferDesc, ImageDesc, SamplerDesc, ViewDesc};
+use crate::error::{MemoryError, Result};
+use crate::stats::DeviceMemoryCounters;
+use crate::sync::{Arc, AtomicU64, Ordering};
+
+/// Allocation granularity of the simulated heap.
+pub const SIM_ALIGNMENT: u64 = 256;
+
+/// The simulated GPU's progress, shared with the test that drives it.
+#[derive(Debug, Default)]
+pub struct SimGpu {
+    submitted: AtomicU64,
+    completed: AtomicU64,
+    hung: AtomicU64,
+}
+
+impl SimGpu {
+    /// Completes every submitted epoch up to `epoch`.
+    pub fn complete_through(&self, epoch: u64) {
+        let epoch = epoch.min(self.submitted.load(Ordering::Acquire));
+        self.completed.fetch_max(epoch, Ordering::AcqRel);
+    }
+
+    /// Completes everything submitted.
+    pub fn complete_all(&self) {
+        self.complete_through(u64::MAX);
+    }
+
+    /// While hung, `wait` times out instead of completing.
+    pub fn set_hung(&self, hung: bool) {
+        self.hung.store(u64::from(hung), Ordering::Release);
+    }
+
+    /// The last epoch submitted to the simulated queue.
+    pub fn submitted(&self) -> u64 {
+        self.submitted.load(Ordering::Acquire)
+    }
+
+    /// The simulated GPU's completed epoch.
+    pub fn completed(&self) -> u64 {
+        self.completed.load(Ordering::Acquire)
+    }
+}
+
+/// Configuration of the simulated device.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// Heap capacity in bytes.
+    pub heap_bytes: u64,
+    /// Reported limits.
+    pub limits: DeviceLimits,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Self {
+            heap_bytes: 2 << 30,
+            limits: DeviceLimits {
+                max_memory_allocation_count: 4096,
+                max_memory_allocation_size: 1 << 30,
+                max_sampler_allocation_count: 4000,
+                optimal_buffer_copy_offset_alignment: 4,
+                non_coherent_atom_size: 64,
+            },
+        }
+    }
+}
+
+/// One destruction, as the simulated device saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SimRelease {
+    /// The object's id (see [`SimBuffer::id`]).
+    pub id: u64,
+    /// The simulated GPU's completed epoch when it was destroyed.
+    pub completed_at: u64,
+}
+
+/// A simulated buffer (host-visible classes carry real bytes).
+#[derive(Debug)]
+pub struct SimBuffer {
+    id: u64,
+    size: u64,
+    data: Option<Box<[u8]>>,
+}
+
+impl SimBuffer {
+    /// The id the release log refers to.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// A simulated image.
+#[derive(Debug)]
+pub struct SimImage {
+    id: u64,
+    size: u64,
+}
+
+impl SimImage {
+    /// The id the release log refers to.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// A simulated view or sampler.
+#[derive(Debug)]
+pub struct SimObject {
+    id: u64,
+}
+
+impl SimObject {
+    /// The id the release log refers to.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// The simulated device.
+#[derive(Debug)]
+pub struct SimBackend {
+    config: SimConfig,
+    gpu: Arc<SimGpu>,
+    heap_used: u64,
+    next_id: u64,
+    live_ids: HashSet<u64>,
+    counters: DeviceMemoryCounters,
+    releases: Vec<SimRelease>,
+    double_destroys: u64,
+}
+
+impl SimBackend {
+    /// A simulated device with `config`.
+    pub fn new(config: SimConfig) -> Self {
+        Self {
+            config,
+            gpu: Arc::new(SimGpu::default()),
+            heap_used: 0,
+            next_id: 1,
+            live_ids: HashSet::new(),
+            counters: DeviceMemoryCounters::default(),
+            releases: Vec::new(),
+            double_destroys: 0,
+        }
+    }
+
+    /// The shared GPU progress handle.
+    pub fn gpu(&self) -> Arc<SimGpu> {
+        self.gpu.clone()
+    }
+
+    /// Every destruction so far, in order.
+    pub fn releases(&self) -> &[SimRelease] {
+        &self.releases
+    }
+
+    /// Objects destroyed more than once (must stay 0).
+    pub fn double_destroys(&self) -> u64 {
+        self.double_destroys
+    }
+
+    /// Bytes in use on the simulated heap.
+    pub fn heap_used(&self) -> u64 {
+        self.heap_used
+    }
+
+    fn new_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.live_ids.insert(id);
+        id
+    }
+
+    fn allocate(&mut self, size: u64) -> Result<(u64, AllocInfo)> {
+        let size = size
+            .checked_next_multiple_of(SIM_ALIGNMENT)
+            .ok_or(MemoryError::OutOfDeviceMemory)?;
+        if self.heap_used.saturating_add(size) > self.config.heap_bytes {
+            return Err(MemoryError::OutOfDeviceMemory);
+        }
+        self.heap_used += size;
+        self.counters.live_objects += 1;
+        self.counters.allocate_calls += 1;
+        self.counters.block_bytes += size;
+        let info = AllocInfo {
+            size,
+            dedicated: true,
+            memory_type: 0,
+        };
+        Ok((self.new_id(), info))
+    }
+
+    fn release(&mut self, id: u64, size: Option<u64>) {
+        if !self.live_ids.remove(&id) {
+            self.double_destroys += 1;
+            return;
+        }
+        if let Some(size) = size {
+            self.heap_used = self.heap_used.saturating_sub(size);
+            self.counters.live_objects = self.counters.live_objects.saturating_sub(1);
+            self.counters.free_calls += 1;
+            self.counters.block_bytes = self.counters.block_bytes.saturating_sub(size);
+        }
+        self.releases.push(SimRelease {
+            id,
+            completed_at: self.gpu.completed(),
+        });
+    }
+}
+
+impl Backend for SimBackend {
+    type Buffer = SimBuffer;
+    type Image = SimImage;
+    type View = SimObject;
+    type Sampler = SimObject;
+
+    fn limits(&self) -> &DeviceLimits {
+        &self.config.limits
+    }
+
+    fn device_memory(&self) -> DeviceMemoryCounters {
+        self.counters
+    }
+
+    fn check_image(&self, desc: &ImageDesc) -> Result<()> {
+        packed_image_bytes(desc)
+            .map(|_| ())
+            .ok_or_else(|| MemoryError::Unsupported(format!("format {:?}", desc.format)))
+    }
+
+    fn create_buffer(
+        &mut self,
+        desc: &BufferDesc,
+        placement: Placement,
+    ) -> Result<(SimBuffer, AllocInfo)> {
+        let (id, info) = self.allocate(desc.size)?;
+        let data = placement
+            .class
+            .host_access()
+            .then(|| vec![0u8; desc.size as usize].into_boxed_slice());
+        Ok((
+            SimBuffer {
+                id,
+                size: info.size,
+                data,
+            },
+            info,
+        ))
+    }
+
+    fn destroy_buffer(&mut self, buffer: SimBuffer) {
+        self.release(buffer.id, Some(buffer.size));
+    }
+
+    fn buffer_mapping(&self, buffer: &SimBuffer) -> Option<Mapping> {
+        let data = buffer.data.as_ref()?;
+        Some(Mapping {
+            ptr: NonNull::new(data.as_ptr().cast_mut())?,
+            len: data.len(),
+            coherent: true,
+        })
+    }
+
+    fn flush_buffer(&self, _buffer: &SimBuffer, _offset: u64, _len: u64) -> Result<()> {
+        Ok(())
+    }
+
+    fn invalidate_buffer(&self, _buffer: &SimBuffer, _offset: u64, _len: u64) -> Result<()> {
+        Ok(())
+    }
+
+    fn create_image(
+        &mut self,
+        desc: &ImageDesc,
+        _placement: Placement,
+    ) -> Result<(SimImage, AllocInfo)> {
+        let bytes = packed_image_bytes(desc)
+            .ok_or_else(|| MemoryError::Unsupported(format!("format {:?}", desc.format)))?;
+        let (id, info) = self.allocate(bytes)?;
+        Ok((
+            SimImage {
+                id,
+                size: info.size,
+            },
+            info,
+        ))
+    }
+
+    fn destroy_image(&mut self, image: SimImage) {
+        self.release(image.id, Some(image.size));
+    }
+
+    fn create_view(
+        &mut self,
+        _image: &SimImage,
+        _image_desc: &ImageDesc,
+        _desc: &ViewDesc,
+    ) -> Result<SimObject> {
+        Ok(SimObject { id: self.new_id() })
+    }
+
+    fn destroy_view(&mut self, view: SimObject) {
+        self.release(view.id, None);
+    }
+
+    fn create_sampler(&mut self, _desc: &SamplerDesc) -> Result<SimObject> {
+        Ok(SimObject { id: self.new_id() })
+    }
+
+    fn destroy_sampler(&mut self, sampler: SimObject) {
+        self.release(sampler.id, None);
+    }
+
+    fn submit(&mut self, epoch: u64) -> Result<()> {
+        self.gpu.submitted.fetch_max(epoch, Ordering::AcqRel);
+        Ok(())
+    }
+
+    fn poll_completed(&mut self) -> Result<u64> {
+        Ok(self.gpu.completed())
+    }
+
+    fn wait(&mut self, epoch: u64, _timeout: Duration) -> Result<bool> {
+        if self.gpu.hung.load(Ordering::Acquire) != 0 {
+            return Ok(self.gpu.completed() >= epoch);
+        }
+        self.gpu.complete_through(epoch);
+        Ok(self.gpu.completed() >= epoch)
+    }
+}

@@ -1,0 +1,193 @@
+//! Statistics (M9): plain counters, cheap enough to copy out every frame.
+//!
+//! Bytes count from creation until the memory is actually released, so an object that is
+//! retired but waiting for its epoch still counts (it still occupies the heap) and is also
+//! shown in `pending_release_*`. Device-memory figures (`vkAllocateMemory` calls, blocks) come
+//! from the backend: VMA's device-memory callbacks on Vulkan, the simulated heap otherwise.
+
+#![deny(unsafe_code, clippy::unwrap_used)]
+
+use crate::desc::Category;
+
+/// Live and peak bytes of one category.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CategoryStats {
+    /// Bytes currently allocated (live or waiting for release).
+    pub live_bytes: u64,
+    /// The most `live_bytes` ever reached.
+    pub peak_bytes: u64,
+    /// Objects currently allocated.
+    pub live_objects: u64,
+}
+
+impl CategoryStats {
+    pub(crate) fn add(&mut self, bytes: u64) {
+        self.live_bytes += bytes;
+        self.live_objects += 1;
+        self.peak_bytes = self.peak_bytes.max(self.live_bytes);
+    }
+
+    pub(crate) fn sub(&mut self, bytes: u64) {
+        self.live_bytes = self.live_bytes.saturating_sub(bytes);
+        self.live_objects = self.live_objects.saturating_sub(1);
+    }
+}
+
+/// Device-memory counters reported by a backend.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeviceMemoryCounters {
+    /// `VkDeviceMemory` objects alive now.
+    pub live_objects: u32,
+    /// `vkAllocateMemory` calls so far.
+    pub allocate_calls: u64,
+    /// `vkFreeMemory` calls so far.
+    pub free_calls: u64,
+    /// Bytes in live `VkDeviceMemory` objects.
+    pub block_bytes: u64,
+}
+
+/// A snapshot of everything the manager counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemoryStats {
+    /// Per category, indexed by [`Category::index`].
+    pub categories: [CategoryStats; Category::COUNT],
+    /// Sum of the categories' live bytes.
+    pub live_bytes: u64,
+    /// The most `live_bytes` ever reached.
+    pub peak_bytes: u64,
+    /// Sub-allocations (buffers and images) alive now.
+    pub sub_allocations_live: u64,
+    /// Sub-allocations ever made.
+    pub sub_allocations_total: u64,
+    /// Of the live sub-allocations, how many own a dedicated `VkDeviceMemory`.
+    pub dedicated_live: u64,
+    /// Device memory as the backend sees it.
+    pub device_memory: DeviceMemoryCounters,
+    /// The effective allocation-count clamp (M2).
+    pub allocation_clamp: u32,
+    /// Image views alive now.
+    pub views_live: u64,
+    /// Samplers alive now.
+    pub samplers_live: u64,
+    /// Objects retired and waiting for their epoch.
+    pub pending_release_objects: u64,
+    /// Bytes retired and waiting for their epoch.
+    pub pending_release_bytes: u64,
+    /// Objects released after their epoch completed.
+    pub released_objects: u64,
+    /// Bytes released after their epoch completed.
+    pub released_bytes: u64,
+    /// Drain passes that released at least one object.
+    pub drains: u64,
+    /// Proactive collections run because the allocation count passed 70 % of the clamp.
+    pub proactive_gcs: u64,
+    /// Blocking collections (submit, wait, drain).
+    pub blocking_gcs: u64,
+    /// Times the allocation count passed 80 % of the clamp.
+    pub clamp_warnings: u64,
+    /// Allocation attempts the device (or an injected fault) refused with out-of-memory.
+    pub oom_failures: u64,
+    /// OOM-ladder drains (the first rung).
+    pub ladder_drains: u64,
+    /// Retries after a ladder rung freed memory.
+    pub ladder_retries: u64,
+    /// Allocations that failed once and then succeeded on the ladder.
+    pub ladder_recoveries: u64,
+    /// Requests finally refused with an out-of-memory error.
+    pub refusals: u64,
+    /// Faults injected by the fault plan (M8).
+    pub faults_injected: u64,
+    /// Destructions refused by the debug use-after-free check (must stay 0).
+    pub release_violations: u64,
+    /// The last epoch submitted.
+    pub epoch_submitted: u64,
+    /// The newest epoch known complete.
+    pub epoch_completed: u64,
+    /// Whether the device-lost latch is set.
+    pub device_lost: bool,
+}
+
+impl MemoryStats {
+    /// Submitted epochs not yet known complete.
+    pub fn epochs_in_flight(&self) -> u64 {
+        self.epoch_submitted.saturating_sub(self.epoch_completed)
+    }
+
+    /// Bytes in device-memory blocks that no live sub-allocation uses.
+    pub fn unused_block_bytes(&self) -> u64 {
+        self.device_memory
+            .block_bytes
+            .saturating_sub(self.live_bytes)
+    }
+
+    /// One line per figure, for the demo and the logs.
+    pub fn report(&self) -> String {
+        let mut out = String::new();
+        let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+        for category in Category::ALL {
+            let c = &self.categories[category.index()];
+            out += &format!(
+                "  {:<15} live {:>9.2} MiB  peak {:>9.2} MiB  objects {}\n",
+                category.name(),
+                mib(c.live_bytes),
+                mib(c.peak_bytes),
+                c.live_objects
+            );
+        }
+        out += &format!(
+            "  total           live {:>9.2} MiB  peak {:>9.2} MiB\n",
+            mib(self.live_bytes),
+            mib(self.peak_bytes)
+        );
+        out += &format!(
+            "  device memory   {} live objects (clamp {}), {} vkAllocateMemory / {} vkFreeMemory calls, {:.2} MiB in blocks ({:.2} MiB unused)\n",
+            self.device_memory.live_objects,
+            self.allocation_clamp,
+            self.device_memory.allocate_calls,
+            self.device_memory.free_calls,
+            mib(self.device_memory.block_bytes),
+            mib(self.unused_block_bytes()),
+        );
+        out += &format!(
+            "  sub-allocations {} live ({} dedicated), {} total; {} views, {} samplers\n",
+            self.sub_allocations_live,
+            self.dedicated_live,
+            self.sub_allocations_total,
+            self.views_live,
+            self.samplers_live
+        );
+        out += &format!(
+            "  release         {} pending ({:.2} MiB), {} released ({:.2} MiB) in {} drains\n",
+            self.pending_release_objects,
+            mib(self.pending_release_bytes),
+            self.released_objects,
+            mib(self.released_bytes),
+            self.drains
+        );
+        out += &format!(
+            "  gc              {} proactive, {} blocking, {} clamp warnings\n",
+            self.proactive_gcs, self.blocking_gcs, self.clamp_warnings
+        );
+        out += &format!(
+            "  oom ladder      {} failures, {} drains, {} retries, {} recoveries, {} refusals, {} injected faults\n",
+            self.oom_failures,
+            self.ladder_drains,
+            self.ladder_retries,
+            self.ladder_recoveries,
+            self.refusals,
+            self.faults_injected
+        );
+        out += &format!(
+            "  epochs          submitted {}, completed {}, in flight {}{}\n",
+            self.epoch_submitted,
+            self.epoch_completed,
+            self.epochs_in_flight(),
+            if self.device_lost {
+                " — DEVICE LOST"
+            } else {
+                ""
+            }
+        );
+        out
+    }
+}

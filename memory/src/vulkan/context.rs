@@ -1,0 +1,558 @@
+//! The device context: instance (with the validation layer and its messenger), the chosen
+//! physical device, the logical device and its one queue, and what was discovered about them.
+//!
+//! Design decisions:
+//! - The first suitable device wins, preferring discrete > integrated > virtual > CPU; suitable
+//!   means Vulkan 1.2+, a graphics queue and timeline semaphores (required). `ARENAGL_DEVICE=N`
+//!   picks the Nth enumerated device instead.
+//! - Dynamic rendering, synchronization2, extended dynamic state, push descriptors, memory
+//!   budget and sampler anisotropy are optional: enabled when present, recorded in
+//!   [`DeviceFeatures`] for the translator to branch on.
+//! - With validation on, every message of error severity is counted in a [`ValidationLog`];
+//!   tests fail on a non-zero count (lavapipe silently accepts what the layer rejects).
+
+use std::ffi::{c_void, CStr, CString};
+
+use ash::vk;
+
+use crate::backend::DeviceLimits;
+use crate::error::{MemoryError, Result};
+use crate::sync::{lock, Arc, AtomicU64, Mutex, Ordering};
+use crate::vulkan::conv::map_init;
+
+const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+const KEPT_MESSAGES: usize = 64;
+
+/// Validation-layer errors seen so far.
+#[derive(Debug, Default)]
+pub struct ValidationLog {
+    errors: AtomicU64,
+    messages: Mutex<Vec<String>>,
+}
+
+impl ValidationLog {
+    /// Number of error-severity messages.
+    pub fn error_count(&self) -> u64 {
+        self.errors.load(Ordering::Acquire)
+    }
+
+    /// The first error messages (at most 64 are kept).
+    pub fn messages(&self) -> Vec<String> {
+        lock(&self.messages).clone()
+    }
+
+    fn record(&self, message: String) {
+        self.errors.fetch_add(1, Ordering::AcqRel);
+        let mut kept = lock(&self.messages);
+        if kept.len() < KEPT_MESSAGES {
+            kept.push(message);
+        }
+    }
+}
+
+/// Optional capabilities found on the device (and enabled).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeviceFeatures {
+    /// Timeline semaphores (required, always true).
+    pub timeline_semaphore: bool,
+    /// `VK_KHR_dynamic_rendering` / Vulkan 1.3.
+    pub dynamic_rendering: bool,
+    /// `VK_KHR_synchronization2` / Vulkan 1.3.
+    pub synchronization2: bool,
+    /// `VK_EXT_extended_dynamic_state` / Vulkan 1.3.
+    pub extended_dynamic_state: bool,
+    /// `VK_KHR_push_descriptor`.
+    pub push_descriptor: bool,
+    /// `VK_EXT_memory_budget`.
+    pub memory_budget: bool,
+    /// `samplerAnisotropy`.
+    pub sampler_anisotropy: bool,
+}
+
+/// One memory heap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeapInfo {
+    /// Size in bytes.
+    pub size: u64,
+    /// Whether it is device-local.
+    pub device_local: bool,
+}
+
+/// One memory type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryTypeInfo {
+    /// Property flags.
+    pub flags: vk::MemoryPropertyFlags,
+    /// The heap it draws from.
+    pub heap: u32,
+}
+
+/// What was learned about the device.
+#[derive(Debug, Clone)]
+pub struct DeviceInfo {
+    /// The driver's device name.
+    pub name: String,
+    /// Device type.
+    pub device_type: vk::PhysicalDeviceType,
+    /// The Vulkan version the device reports.
+    pub api_version: u32,
+    /// The Vulkan version ArenaGL uses (min of instance, device and 1.3).
+    pub used_api_version: u32,
+    /// Limits the manager validates against.
+    pub limits: DeviceLimits,
+    /// Memory heaps.
+    pub heaps: Vec<HeapInfo>,
+    /// Memory types.
+    pub memory_types: Vec<MemoryTypeInfo>,
+    /// Optional capabilities.
+    pub features: DeviceFeatures,
+    /// `maxSamplerAnisotropy`.
+    pub max_sampler_anisotropy: f32,
+    /// `maxResourceSize` is per format; this is `maxImageDimension2D` for quick checks.
+    pub max_image_dimension_2d: u32,
+}
+
+impl DeviceInfo {
+    /// Whether every device-local type is also host-visible (phones, lavapipe).
+    pub fn unified_memory(&self) -> bool {
+        self.memory_types
+            .iter()
+            .filter(|t| t.flags.contains(vk::MemoryPropertyFlags::DEVICE_LOCAL))
+            .all(|t| t.flags.contains(vk::MemoryPropertyFlags::HOST_VISIBLE))
+    }
+}
+
+/// Immutable device state shared by the manager and (later) its clients.
+pub struct DeviceShared {
+    // Field order is drop order only for what Drop does not destroy explicitly.
+    /// The logical device (clients record commands with it).
+    pub raw: ash::Device,
+    /// The instance.
+    pub instance: ash::Instance,
+    /// The physical device.
+    pub physical: vk::PhysicalDevice,
+    /// Queue family of the one queue.
+    pub queue_family: u32,
+    /// What was discovered.
+    pub info: DeviceInfo,
+    debug: Option<Messenger>,
+    validation: Option<Arc<ValidationLog>>,
+    _entry: ash::Entry,
+}
+
+impl DeviceShared {
+    /// The validation log, when validation is on.
+    pub fn validation(&self) -> Option<&ValidationLog> {
+        self.validation.as_deref()
+    }
+}
+
+impl Drop for DeviceShared {
+    fn drop(&mut self) {
+        // SAFETY: the manager destroyed every child object (allocator, pools, command pool,
+        // semaphore, resources) before the last Arc<DeviceShared> dropped, and waited for the
+        // device to go idle; the messenger's user data (the ValidationLog) outlives it because
+        // this struct holds an Arc to it until after destroy_instance.
+        unsafe {
+            self.raw.destroy_device(None);
+            if let Some((utils, messenger)) = self.debug.take() {
+                utils.destroy_debug_utils_messenger(messenger, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
+}
+
+unsafe extern "system" fn on_validation_message(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _types: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    user: *mut c_void,
+) -> vk::Bool32 {
+    // SAFETY: the layer passes a valid callback-data pointer for the duration of the call, and
+    // `user` is the ValidationLog pointer registered with the messenger, kept alive by
+    // DeviceShared until the messenger is destroyed.
+    let (message, log) = unsafe {
+        let message = data
+            .as_ref()
+            .and_then(|d| (!d.p_message.is_null()).then(|| CStr::from_ptr(d.p_message)))
+            .map(|m| m.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (message, (user as *const ValidationLog).as_ref())
+    };
+    if severity.contains(vk::DebugUtilsMessageSeverityFlagsEXT::ERROR) {
+        tracing::error!(target: "arenagl::validation", "{message}");
+        if let Some(log) = log {
+            log.record(message);
+        }
+    } else {
+        tracing::debug!(target: "arenagl::validation", "{message}");
+    }
+    vk::FALSE
+}
+
+fn messenger_info(log: &Arc<ValidationLog>) -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
+    vk::DebugUtilsMessengerCreateInfoEXT::default()
+        .message_severity(
+            vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
+                | vk::DebugUtilsMessageSeverityFlagsEXT::WARNING,
+        )
+        .message_type(
+            vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+        )
+        .pfn_user_callback(Some(on_validation_message))
+        .user_data(Arc::as_ptr(log) as *mut c_void)
+}
+
+fn has_extension(list: &[vk::ExtensionProperties], name: &CStr) -> bool {
+    list.iter()
+        .any(|e| e.extension_name_as_c_str().is_ok_and(|n| n == name))
+}
+
+fn type_rank(t: vk::PhysicalDeviceType) -> u32 {
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+        vk::PhysicalDeviceType::CPU => 3,
+        _ => 4,
+    }
+}
+
+/// Options for opening the device.
+#[derive(Debug, Clone)]
+pub(crate) struct OpenOptions {
+    pub(crate) validation: bool,
+    pub(crate) device_index: Option<usize>,
+}
+
+/// Opens the instance and device.
+pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queue)> {
+    // SAFETY: loading the Vulkan loader library runs its initialisers; the Entry is kept in
+    // DeviceShared for as long as any function pointer from it is used.
+    let entry = unsafe { ash::Entry::load() }
+        .map_err(|e| MemoryError::NoDevice(format!("cannot load the Vulkan loader: {e}")))?;
+    // SAFETY: plain query on a loaded entry.
+    let instance_version = unsafe { entry.try_enumerate_instance_version() }
+        .map_err(|r| map_init("vkEnumerateInstanceVersion", r))?
+        .unwrap_or(vk::API_VERSION_1_0);
+    if instance_version < vk::API_VERSION_1_2 {
+        return Err(MemoryError::NoDevice(format!(
+            "the Vulkan loader offers {}.{}, ArenaGL needs 1.2",
+            vk::api_version_major(instance_version),
+            vk::api_version_minor(instance_version)
+        )));
+    }
+    let api = instance_version.min(vk::API_VERSION_1_3);
+
+    // SAFETY: plain queries on a loaded entry.
+    let (layers, instance_exts) = unsafe {
+        (
+            entry
+                .enumerate_instance_layer_properties()
+                .map_err(|r| map_init("vkEnumerateInstanceLayerProperties", r))?,
+            entry
+                .enumerate_instance_extension_properties(None)
+                .map_err(|r| map_init("vkEnumerateInstanceExtensionProperties", r))?,
+        )
+    };
+    let mut layer_names = Vec::new();
+    let mut ext_names = Vec::new();
+    let validation = if options.validation {
+        let present = layers
+            .iter()
+            .any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == VALIDATION_LAYER));
+        if !present {
+            return Err(MemoryError::NoDevice(
+                "ARENAGL_VALIDATION=1 but VK_LAYER_KHRONOS_validation is not installed (Debian: vulkan-validationlayers)".into(),
+            ));
+        }
+        layer_names.push(VALIDATION_LAYER.as_ptr());
+        ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
+        Some(Arc::new(ValidationLog::default()))
+    } else {
+        None
+    };
+    let mut flags = vk::InstanceCreateFlags::empty();
+    if has_extension(&instance_exts, ash::khr::portability_enumeration::NAME) {
+        // MoltenVK is a portability implementation: without this it is not enumerated.
+        ext_names.push(ash::khr::portability_enumeration::NAME.as_ptr());
+        flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
+    }
+    let app_name = CString::new("ArenaGL").map_err(|_| MemoryError::Internal("app name"))?;
+    let app = vk::ApplicationInfo::default()
+        .application_name(&app_name)
+        .engine_name(&app_name)
+        .api_version(api);
+    let mut debug_info = validation.as_ref().map(messenger_info);
+    let mut create = vk::InstanceCreateInfo::default()
+        .application_info(&app)
+        .enabled_layer_names(&layer_names)
+        .enabled_extension_names(&ext_names)
+        .flags(flags);
+    if let Some(info) = debug_info.as_mut() {
+        create = create.push_next(info);
+    }
+    // SAFETY: every pointer in `create` refers to locals that outlive the call.
+    let instance = unsafe { entry.create_instance(&create, None) }
+        .map_err(|r| map_init("vkCreateInstance", r))?;
+    let mut guard = InstanceGuard {
+        instance: Some(instance.clone()),
+        debug: None,
+    };
+    if let (Some(_), Some(info)) = (&validation, &debug_info) {
+        let utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
+        // SAFETY: valid instance with debug_utils enabled; the user data is the Arc'd log
+        // that DeviceShared keeps alive for the messenger's lifetime.
+        let messenger = unsafe { utils.create_debug_utils_messenger(info, None) }
+            .map_err(|r| map_init("vkCreateDebugUtilsMessengerEXT", r))?;
+        guard.debug = Some((utils, messenger));
+    }
+
+    let (physical, queue_family, info, device_exts) = pick_device(&instance, api, options)?;
+    let (device, features) = create_device(&instance, physical, queue_family, &info, &device_exts)?;
+    let info = DeviceInfo { features, ..info };
+    // SAFETY: the device was created with one queue in `queue_family`.
+    let queue = unsafe { device.get_device_queue(queue_family, 0) };
+    let debug = guard.disarm();
+    tracing::info!(
+        device = %info.name,
+        api = format!("{}.{}", vk::api_version_major(info.used_api_version), vk::api_version_minor(info.used_api_version)),
+        features = ?info.features,
+        validation = validation.is_some(),
+        "Vulkan device opened"
+    );
+    Ok((
+        Arc::new(DeviceShared {
+            raw: device,
+            instance,
+            physical,
+            queue_family,
+            info,
+            debug,
+            validation,
+            _entry: entry,
+        }),
+        queue,
+    ))
+}
+
+type Messenger = (ash::ext::debug_utils::Instance, vk::DebugUtilsMessengerEXT);
+
+/// Destroys the messenger and the instance if device setup fails half-way.
+struct InstanceGuard {
+    instance: Option<ash::Instance>,
+    debug: Option<Messenger>,
+}
+
+impl InstanceGuard {
+    /// Setup succeeded: hand the messenger over and destroy nothing.
+    fn disarm(mut self) -> Option<Messenger> {
+        self.instance = None;
+        self.debug.take()
+    }
+}
+
+impl Drop for InstanceGuard {
+    fn drop(&mut self) {
+        // SAFETY: setup failed before the device existed, so the messenger and the instance
+        // are the only objects, destroyed child first.
+        unsafe {
+            if let Some((utils, messenger)) = self.debug.take() {
+                utils.destroy_debug_utils_messenger(messenger, None);
+            }
+            if let Some(instance) = self.instance.take() {
+                instance.destroy_instance(None);
+            }
+        }
+    }
+}
+
+type Picked = (
+    vk::PhysicalDevice,
+    u32,
+    DeviceInfo,
+    Vec<vk::ExtensionProperties>,
+);
+
+fn pick_device(instance: &ash::Instance, api: u32, options: &OpenOptions) -> Result<Picked> {
+    // SAFETY: valid instance.
+    let devices = unsafe { instance.enumerate_physical_devices() }
+        .map_err(|r| map_init("vkEnumeratePhysicalDevices", r))?;
+    let mut candidates = Vec::new();
+    let mut rejected = Vec::new();
+    for (index, &pd) in devices.iter().enumerate() {
+        if options.device_index.is_some_and(|want| want != index) {
+            continue;
+        }
+        match describe(instance, pd, api) {
+            Ok(found) => candidates.push((type_rank(found.2.device_type), index, pd, found)),
+            Err(why) => rejected.push(why),
+        }
+    }
+    candidates.sort_by_key(|c| (c.0, c.1));
+    let Some((_, _, pd, (family, exts, info))) = candidates.into_iter().next() else {
+        return Err(MemoryError::NoDevice(if rejected.is_empty() {
+            "no Vulkan device found (Debian: mesa-vulkan-drivers provides lavapipe)".into()
+        } else {
+            rejected.join("; ")
+        }));
+    };
+    Ok((pd, family, info, exts))
+}
+
+fn describe(
+    instance: &ash::Instance,
+    pd: vk::PhysicalDevice,
+    api: u32,
+) -> std::result::Result<(u32, Vec<vk::ExtensionProperties>, DeviceInfo), String> {
+    // SAFETY: `pd` came from this instance; the chained structs live across the calls.
+    unsafe {
+        let props = instance.get_physical_device_properties(pd);
+        let name = props
+            .device_name_as_c_str()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|_| "unknown".into());
+        if props.api_version < vk::API_VERSION_1_2 {
+            return Err(format!(
+                "{name}: Vulkan {}.{} < 1.2",
+                vk::api_version_major(props.api_version),
+                vk::api_version_minor(props.api_version)
+            ));
+        }
+        let family = instance
+            .get_physical_device_queue_family_properties(pd)
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
+            .ok_or_else(|| format!("{name}: no graphics queue"))? as u32;
+        let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v12);
+        instance.get_physical_device_features2(pd, &mut f2);
+        let anisotropy = f2.features.sampler_anisotropy == vk::TRUE;
+        if v12.timeline_semaphore != vk::TRUE {
+            return Err(format!("{name}: no timeline semaphores"));
+        }
+        let exts = instance
+            .enumerate_device_extension_properties(pd)
+            .map_err(|r| format!("{name}: {r}"))?;
+        let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11);
+        instance.get_physical_device_properties2(pd, &mut p2);
+        let mem = instance.get_physical_device_memory_properties(pd);
+        let heaps = mem.memory_heaps[..mem.memory_heap_count as usize]
+            .iter()
+            .map(|h| HeapInfo {
+                size: h.size,
+                device_local: h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL),
+            })
+            .collect();
+        let memory_types = mem.memory_types[..mem.memory_type_count as usize]
+            .iter()
+            .map(|t| MemoryTypeInfo {
+                flags: t.property_flags,
+                heap: t.heap_index,
+            })
+            .collect();
+        let l = &props.limits;
+        let used_api = api.min(props.api_version).min(vk::API_VERSION_1_3);
+        let info = DeviceInfo {
+            name,
+            device_type: props.device_type,
+            api_version: props.api_version,
+            used_api_version: used_api,
+            limits: DeviceLimits {
+                max_memory_allocation_count: l.max_memory_allocation_count,
+                max_memory_allocation_size: v11.max_memory_allocation_size,
+                max_sampler_allocation_count: l.max_sampler_allocation_count,
+                optimal_buffer_copy_offset_alignment: l.optimal_buffer_copy_offset_alignment,
+                non_coherent_atom_size: l.non_coherent_atom_size,
+            },
+            heaps,
+            memory_types,
+            features: DeviceFeatures {
+                timeline_semaphore: true,
+                sampler_anisotropy: anisotropy,
+                ..DeviceFeatures::default()
+            },
+            max_sampler_anisotropy: l.max_sampler_anisotropy,
+            max_image_dimension_2d: l.max_image_dimension2_d,
+        };
+        Ok((family, exts, info))
+    }
+}
+
+fn create_device(
+    instance: &ash::Instance,
+    pd: vk::PhysicalDevice,
+    family: u32,
+    info: &DeviceInfo,
+    exts: &[vk::ExtensionProperties],
+) -> Result<(ash::Device, DeviceFeatures)> {
+    let mut features = info.features;
+    let core13 = info.used_api_version >= vk::API_VERSION_1_3;
+    let mut names: Vec<*const std::ffi::c_char> = Vec::new();
+    let mut want = |name: &CStr| -> bool {
+        let has = has_extension(exts, name);
+        if has {
+            names.push(name.as_ptr());
+        }
+        has
+    };
+    // Portability implementations (MoltenVK) require this extension to be enabled.
+    want(ash::khr::portability_subset::NAME);
+    features.push_descriptor = want(ash::khr::push_descriptor::NAME);
+    features.memory_budget = want(ash::ext::memory_budget::NAME);
+
+    let mut v13_query = vk::PhysicalDeviceVulkan13Features::default();
+    if core13 {
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v13_query);
+        // SAFETY: `pd` belongs to `instance`; the chain lives across the call.
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        features.dynamic_rendering = v13_query.dynamic_rendering == vk::TRUE;
+        features.synchronization2 = v13_query.synchronization2 == vk::TRUE;
+        // Extended dynamic state is core (with no feature bit) in Vulkan 1.3.
+        features.extended_dynamic_state = true;
+    }
+    let mut eds_query = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default();
+    let eds_ext = !core13 && has_extension(exts, ash::ext::extended_dynamic_state::NAME);
+    if eds_ext {
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut eds_query);
+        // SAFETY: as above.
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        if eds_query.extended_dynamic_state == vk::TRUE {
+            names.push(ash::ext::extended_dynamic_state::NAME.as_ptr());
+            features.extended_dynamic_state = true;
+        }
+    }
+
+    let priorities = [1.0f32];
+    let queues = [vk::DeviceQueueCreateInfo::default()
+        .queue_family_index(family)
+        .queue_priorities(&priorities)];
+    let core =
+        vk::PhysicalDeviceFeatures::default().sampler_anisotropy(features.sampler_anisotropy);
+    let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
+    let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
+        .dynamic_rendering(features.dynamic_rendering)
+        .synchronization2(features.synchronization2);
+    let mut eds =
+        vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default().extended_dynamic_state(true);
+    let mut create = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queues)
+        .enabled_extension_names(&names)
+        .enabled_features(&core)
+        .push_next(&mut v12);
+    if core13 {
+        create = create.push_next(&mut v13);
+    }
+    if eds_ext && features.extended_dynamic_state {
+        create = create.push_next(&mut eds);
+    }
+    // SAFETY: every pointer in `create` refers to locals that outlive the call; the features
+    // requested were all reported as supported above.
+    let device = unsafe { instance.create_device(pd, &create, None) }
+        .map_err(|r| map_init("vkCreateDevice", r))?;
+    Ok((device, features))
+}

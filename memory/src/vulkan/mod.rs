@@ -1,0 +1,508 @@
+//! The Vulkan backend: ash for the device, VMA for sub-allocation.
+//!
+//! `context` opens the instance and device, `suballoc` owns VMA and its per-class pools,
+//! `submit` owns the queue, the timeline semaphore and the command buffers, `conv` maps result
+//! codes. [`MemoryManager`] is the manager over this backend; its extra methods (the recording
+//! command buffer, the device, the pool report, the validation log) live at the bottom.
+
+pub mod context;
+pub(crate) mod conv;
+mod suballoc;
+mod submit;
+
+use std::time::Duration;
+
+use ash::vk;
+
+use crate::backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
+use crate::desc::{BufferDesc, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
+use crate::error::{MemoryError, Result};
+use crate::manager::{Manager, ManagerConfig};
+use crate::stats::DeviceMemoryCounters;
+use crate::sync::Arc;
+use context::{DeviceShared, OpenOptions};
+use conv::map_alloc;
+use suballoc::{SubAllocation, SubAllocator, VmaSubAllocator};
+use submit::Submitter;
+
+pub use context::{DeviceFeatures, DeviceInfo, HeapInfo, MemoryTypeInfo, ValidationLog};
+
+/// How to open the Vulkan device.
+#[derive(Debug, Clone)]
+pub struct VulkanConfig {
+    /// Enable `VK_LAYER_KHRONOS_validation` and count its errors.
+    pub validation: bool,
+    /// Use the Nth enumerated device instead of the best suitable one.
+    pub device_index: Option<usize>,
+    /// Cap every heap at this many bytes (VMA `heap_size_limits`), to simulate small devices.
+    pub heap_size_limit: Option<u64>,
+    /// VMA's preferred block size for large heaps.
+    pub block_size: u64,
+}
+
+impl Default for VulkanConfig {
+    fn default() -> Self {
+        Self {
+            validation: false,
+            device_index: None,
+            heap_size_limit: None,
+            block_size: 64 << 20,
+        }
+    }
+}
+
+impl VulkanConfig {
+    /// Reads `ARENAGL_VALIDATION=1`, `ARENAGL_DEVICE=N` and `ARENAGL_HEAP_LIMIT_MB=N`.
+    pub fn from_env() -> Self {
+        let var = |name: &str| std::env::var(name).ok();
+        Self {
+            validation: var("ARENAGL_VALIDATION").is_some_and(|v| v.trim() == "1"),
+            device_index: var("ARENAGL_DEVICE").and_then(|v| v.trim().parse().ok()),
+            heap_size_limit: var("ARENAGL_HEAP_LIMIT_MB")
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .map(|mb| mb << 20),
+            ..Self::default()
+        }
+    }
+}
+
+/// A buffer with its VMA allocation.
+pub struct VulkanBuffer {
+    raw: vk::Buffer,
+    allocation: vk_mem::Allocation,
+    mapped: *mut u8,
+    size: u64,
+    coherent: bool,
+}
+
+impl VulkanBuffer {
+    /// The Vulkan buffer, for recording commands.
+    pub fn raw(&self) -> vk::Buffer {
+        self.raw
+    }
+}
+
+/// An image with its VMA allocation.
+pub struct VulkanImage {
+    raw: vk::Image,
+    allocation: vk_mem::Allocation,
+    format: vk::Format,
+}
+
+impl VulkanImage {
+    /// The Vulkan image, for recording commands.
+    pub fn raw(&self) -> vk::Image {
+        self.raw
+    }
+}
+
+/// An image view.
+pub struct VulkanView(vk::ImageView);
+
+impl VulkanView {
+    /// The Vulkan image view.
+    pub fn raw(&self) -> vk::ImageView {
+        self.0
+    }
+}
+
+/// A sampler.
+pub struct VulkanSampler(vk::Sampler);
+
+impl VulkanSampler {
+    /// The Vulkan sampler.
+    pub fn raw(&self) -> vk::Sampler {
+        self.0
+    }
+}
+
+/// Which memory type a pool chose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PoolReport {
+    /// The class.
+    pub class: MemoryClass,
+    /// Memory type index.
+    pub memory_type: u32,
+    /// Its property flags.
+    pub flags: vk::MemoryPropertyFlags,
+    /// Its heap.
+    pub heap: u32,
+    /// The heap's size.
+    pub heap_size: u64,
+}
+
+/// The Vulkan device as a [`Backend`].
+pub struct VulkanBackend {
+    // Declaration order is drop order: command buffers and semaphore, then VMA, then the device.
+    submitter: Submitter,
+    suballoc: VmaSubAllocator,
+    shared: Arc<DeviceShared>,
+}
+
+impl VulkanBackend {
+    /// Opens the device and creates the pools.
+    pub fn open(config: &VulkanConfig) -> Result<Self> {
+        let (shared, queue) = context::open(&OpenOptions {
+            validation: config.validation,
+            device_index: config.device_index,
+        })?;
+        let suballoc = VmaSubAllocator::new(&shared, config.block_size, config.heap_size_limit)?;
+        let submitter = Submitter::new(&shared.raw, queue, shared.queue_family)?;
+        Ok(Self {
+            submitter,
+            suballoc,
+            shared,
+        })
+    }
+
+    /// The shared device state.
+    pub fn shared(&self) -> &Arc<DeviceShared> {
+        &self.shared
+    }
+
+    fn coherent(&self, memory_type: u32) -> bool {
+        self.shared
+            .info
+            .memory_types
+            .get(memory_type as usize)
+            .is_some_and(|t| t.flags.contains(vk::MemoryPropertyFlags::HOST_COHERENT))
+    }
+
+    fn alloc_info<A>(sub: &SubAllocation<A>) -> AllocInfo {
+        AllocInfo {
+            size: sub.size,
+            dedicated: sub.dedicated,
+            memory_type: sub.memory_type,
+        }
+    }
+}
+
+impl Backend for VulkanBackend {
+    type Buffer = VulkanBuffer;
+    type Image = VulkanImage;
+    type View = VulkanView;
+    type Sampler = VulkanSampler;
+
+    fn limits(&self) -> &DeviceLimits {
+        &self.shared.info.limits
+    }
+
+    fn device_memory(&self) -> DeviceMemoryCounters {
+        self.suballoc.counters()
+    }
+
+    fn check_image(&self, desc: &ImageDesc) -> Result<()> {
+        // SAFETY: plain query on the physical device this backend was opened on.
+        let props = unsafe {
+            self.shared
+                .instance
+                .get_physical_device_image_format_properties(
+                    self.shared.physical,
+                    desc.format,
+                    desc.image_type,
+                    vk::ImageTiling::OPTIMAL,
+                    desc.usage,
+                    desc.flags,
+                )
+        }
+        .map_err(|r| match r {
+            vk::Result::ERROR_FORMAT_NOT_SUPPORTED => MemoryError::Unsupported(format!(
+                "format {:?} with usage {:?} and flags {:?}",
+                desc.format, desc.usage, desc.flags
+            )),
+            other => map_alloc("vkGetPhysicalDeviceImageFormatProperties", other),
+        })?;
+        let e = desc.extent;
+        let m = props.max_extent;
+        if e.width > m.width || e.height > m.height || e.depth > m.depth {
+            return Err(MemoryError::Unsupported(format!(
+                "extent {}x{}x{} exceeds {}x{}x{} for {:?}",
+                e.width, e.height, e.depth, m.width, m.height, m.depth, desc.format
+            )));
+        }
+        if desc.mip_levels > props.max_mip_levels || desc.array_layers > props.max_array_layers {
+            return Err(MemoryError::Unsupported(format!(
+                "{} mips / {} layers exceed {} / {}",
+                desc.mip_levels, desc.array_layers, props.max_mip_levels, props.max_array_layers
+            )));
+        }
+        if !props.sample_counts.contains(desc.samples) || desc.samples.as_raw().count_ones() != 1 {
+            return Err(MemoryError::Unsupported(format!(
+                "sample count {:?} (supported {:?})",
+                desc.samples, props.sample_counts
+            )));
+        }
+        if crate::desc::packed_image_bytes(desc).is_some_and(|b| b > props.max_resource_size) {
+            return Err(MemoryError::Unsupported(format!(
+                "image larger than maxResourceSize ({})",
+                props.max_resource_size
+            )));
+        }
+        Ok(())
+    }
+
+    fn create_buffer(
+        &mut self,
+        desc: &BufferDesc,
+        placement: Placement,
+    ) -> Result<(VulkanBuffer, AllocInfo)> {
+        let info = vk::BufferCreateInfo::default()
+            .size(desc.size)
+            .usage(desc.usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let device = &self.shared.raw;
+        // SAFETY: the create info is valid (the manager checked size and usage).
+        let raw = unsafe { device.create_buffer(&info, None) }
+            .map_err(|r| map_alloc("vkCreateBuffer", r))?;
+        let sub = match self.suballoc.bind_buffer(raw, placement) {
+            Ok(sub) => sub,
+            Err(e) => {
+                // SAFETY: the buffer is unbound and unused.
+                unsafe { device.destroy_buffer(raw, None) };
+                return Err(e);
+            }
+        };
+        let alloc = Self::alloc_info(&sub);
+        let coherent = self.coherent(sub.memory_type);
+        Ok((
+            VulkanBuffer {
+                raw,
+                mapped: sub.mapped,
+                size: desc.size,
+                coherent,
+                allocation: sub.allocation,
+            },
+            alloc,
+        ))
+    }
+
+    fn destroy_buffer(&mut self, buffer: VulkanBuffer) {
+        // SAFETY: the manager destroys a buffer only after every submission using it completed.
+        unsafe { self.shared.raw.destroy_buffer(buffer.raw, None) };
+        self.suballoc.free(buffer.allocation);
+    }
+
+    fn buffer_mapping(&self, buffer: &VulkanBuffer) -> Option<Mapping> {
+        Some(Mapping {
+            ptr: std::ptr::NonNull::new(buffer.mapped)?,
+            len: usize::try_from(buffer.size).ok()?,
+            coherent: buffer.coherent,
+        })
+    }
+
+    fn flush_buffer(&self, buffer: &VulkanBuffer, offset: u64, len: u64) -> Result<()> {
+        self.suballoc.flush(&buffer.allocation, offset, len)
+    }
+
+    fn invalidate_buffer(&self, buffer: &VulkanBuffer, offset: u64, len: u64) -> Result<()> {
+        self.suballoc.invalidate(&buffer.allocation, offset, len)
+    }
+
+    fn create_image(
+        &mut self,
+        desc: &ImageDesc,
+        placement: Placement,
+    ) -> Result<(VulkanImage, AllocInfo)> {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(desc.image_type)
+            .format(desc.format)
+            .extent(desc.extent)
+            .mip_levels(desc.mip_levels)
+            .array_layers(desc.array_layers)
+            .samples(desc.samples)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(desc.usage)
+            .flags(desc.flags)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let device = &self.shared.raw;
+        // SAFETY: the manager validated the description against the format properties.
+        let raw = unsafe { device.create_image(&info, None) }
+            .map_err(|r| map_alloc("vkCreateImage", r))?;
+        let sub = match self.suballoc.bind_image(raw, placement) {
+            Ok(sub) => sub,
+            Err(e) => {
+                // SAFETY: the image is unbound and unused.
+                unsafe { device.destroy_image(raw, None) };
+                return Err(e);
+            }
+        };
+        let alloc = Self::alloc_info(&sub);
+        Ok((
+            VulkanImage {
+                raw,
+                allocation: sub.allocation,
+                format: desc.format,
+            },
+            alloc,
+        ))
+    }
+
+    fn destroy_image(&mut self, image: VulkanImage) {
+        // SAFETY: as for buffers.
+        unsafe { self.shared.raw.destroy_image(image.raw, None) };
+        self.suballoc.free(image.allocation);
+    }
+
+    fn create_view(
+        &mut self,
+        image: &VulkanImage,
+        _image_desc: &ImageDesc,
+        desc: &ViewDesc,
+    ) -> Result<VulkanView> {
+        let format = if desc.format == vk::Format::UNDEFINED {
+            image.format
+        } else {
+            desc.format
+        };
+        let info = vk::ImageViewCreateInfo::default()
+            .image(image.raw)
+            .view_type(desc.view_type)
+            .format(format)
+            .components(desc.components)
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: desc.aspect,
+                base_mip_level: desc.base_mip_level,
+                level_count: desc.mip_level_count,
+                base_array_layer: desc.base_array_layer,
+                layer_count: desc.layer_count,
+            });
+        // SAFETY: the manager checked the range against the image it belongs to.
+        unsafe { self.shared.raw.create_image_view(&info, None) }
+            .map(VulkanView)
+            .map_err(|r| map_alloc("vkCreateImageView", r))
+    }
+
+    fn destroy_view(&mut self, view: VulkanView) {
+        // SAFETY: no pending submission uses the view (manager rule).
+        unsafe { self.shared.raw.destroy_image_view(view.0, None) };
+    }
+
+    fn create_sampler(&mut self, desc: &SamplerDesc) -> Result<VulkanSampler> {
+        let anisotropy = desc
+            .max_anisotropy
+            .filter(|&a| a > 1.0 && self.shared.info.features.sampler_anisotropy)
+            .map(|a| a.min(self.shared.info.max_sampler_anisotropy));
+        let info = vk::SamplerCreateInfo::default()
+            .mag_filter(desc.mag_filter)
+            .min_filter(desc.min_filter)
+            .mipmap_mode(desc.mipmap_mode)
+            .address_mode_u(desc.address_modes[0])
+            .address_mode_v(desc.address_modes[1])
+            .address_mode_w(desc.address_modes[2])
+            .mip_lod_bias(desc.mip_lod_bias)
+            .min_lod(desc.min_lod)
+            .max_lod(desc.max_lod.max(desc.min_lod))
+            .anisotropy_enable(anisotropy.is_some())
+            .max_anisotropy(anisotropy.unwrap_or(1.0))
+            .compare_enable(desc.compare_op.is_some())
+            .compare_op(desc.compare_op.unwrap_or(vk::CompareOp::NEVER))
+            .border_color(desc.border_color);
+        // SAFETY: the create info is valid (anisotropy only with the feature, within limits).
+        unsafe { self.shared.raw.create_sampler(&info, None) }
+            .map(VulkanSampler)
+            .map_err(|r| map_alloc("vkCreateSampler", r))
+    }
+
+    fn destroy_sampler(&mut self, sampler: VulkanSampler) {
+        // SAFETY: no pending submission uses the sampler (manager rule).
+        unsafe { self.shared.raw.destroy_sampler(sampler.0, None) };
+    }
+
+    fn submit(&mut self, epoch: u64) -> Result<()> {
+        self.submitter.submit(epoch)
+    }
+
+    fn poll_completed(&mut self) -> Result<u64> {
+        self.submitter.poll()
+    }
+
+    fn wait(&mut self, epoch: u64, timeout: Duration) -> Result<bool> {
+        self.submitter.wait(epoch, timeout)
+    }
+}
+
+/// The memory manager on the real device.
+pub type MemoryManager = Manager<VulkanBackend>;
+
+impl Manager<VulkanBackend> {
+    /// Opens the Vulkan device and builds the manager.
+    pub fn new(vulkan: &VulkanConfig, config: ManagerConfig) -> Result<Self> {
+        Ok(Self::with_backend(VulkanBackend::open(vulkan)?, config))
+    }
+
+    /// Opens the device configured from the environment (`ARENAGL_VALIDATION`,
+    /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULT_*`).
+    pub fn from_env() -> Result<Self> {
+        let config = ManagerConfig {
+            faults: crate::fault::FaultPlan::from_env()?,
+            ..ManagerConfig::default()
+        };
+        Self::new(&VulkanConfig::from_env(), config)
+    }
+
+    /// The command buffer being recorded (begun if needed). Fetch it again after any manager
+    /// call that may submit (allocation under pressure, blocking GC, `submit`): those end the
+    /// current one and recording continues in a fresh one.
+    pub fn recording_command_buffer(&mut self) -> Result<vk::CommandBuffer> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let cb = self.backend_mut().submitter.recording()?;
+        self.note_recording();
+        Ok(cb)
+    }
+
+    /// The device, for recording commands.
+    pub fn device(&self) -> &ash::Device {
+        &self.backend().shared.raw
+    }
+
+    /// Everything learned about the device.
+    pub fn device_info(&self) -> &DeviceInfo {
+        &self.backend().shared.info
+    }
+
+    /// The memory type each pool chose.
+    pub fn pool_report(&self) -> Vec<PoolReport> {
+        let info = &self.backend().shared.info;
+        MemoryClass::ALL
+            .iter()
+            .map(|&class| {
+                let memory_type = self.backend().suballoc.pool_memory_type(class);
+                let t = info.memory_types.get(memory_type as usize);
+                let heap = t.map(|t| t.heap).unwrap_or(u32::MAX);
+                PoolReport {
+                    class,
+                    memory_type,
+                    flags: t.map(|t| t.flags).unwrap_or_default(),
+                    heap,
+                    heap_size: info.heaps.get(heap as usize).map(|h| h.size).unwrap_or(0),
+                }
+            })
+            .collect()
+    }
+
+    /// Allocations placed outside their class's pool because of their memory requirements.
+    pub fn pool_fallbacks(&self) -> u64 {
+        self.backend().suballoc.fallbacks()
+    }
+
+    /// Validation-layer error messages so far (empty when validation is off).
+    pub fn validation_errors(&self) -> Vec<String> {
+        self.backend()
+            .shared
+            .validation()
+            .map(|v| v.messages())
+            .unwrap_or_default()
+    }
+
+    /// Number of validation-layer errors so far.
+    pub fn validation_error_count(&self) -> u64 {
+        self.backend()
+            .shared
+            .validation()
+            .map(|v| v.error_count())
+            .unwrap_or(0)
+    }
+}

@@ -1,0 +1,396 @@
+//! Sub-allocation (M1): the crate-private [`SubAllocator`] seam and its VMA implementation.
+//!
+//! Design decisions:
+//! - One VMA custom pool per [`MemoryClass`], each in the memory type VMA chooses for a
+//!   representative resource of that class (device-local for images and GPU buffers, host
+//!   sequential-write for uploads, host-cached for readback). Pools use VMA's automatic block
+//!   sizes (`preferred_large_heap_block_size`, 64 MiB by default) so that they also accept
+//!   dedicated allocations.
+//! - Resources whose memory requirements exclude their class's memory type (some drivers give
+//!   depth images other type bits) fall back to VMA's default pools, and are counted.
+//! - `vkAllocateMemory` / `vkFreeMemory` calls are counted through VMA's device-memory
+//!   callbacks, so the statistics report what the driver really saw.
+//! - The seam exists so that a pure-Rust sub-allocator (`gpu-alloc`, for targets where building
+//!   VMA's C++ is a burden) can stand beside VMA; only VMA is implemented so far.
+
+use std::ffi::c_void;
+
+use ash::vk;
+use vk_mem::Alloc;
+
+use crate::backend::Placement;
+use crate::desc::MemoryClass;
+use crate::error::{MemoryError, Result};
+use crate::stats::DeviceMemoryCounters;
+use crate::sync::{Arc, AtomicU64, Ordering};
+use crate::vulkan::context::DeviceShared;
+use crate::vulkan::conv::map_alloc;
+
+/// What a sub-allocation reports.
+pub(crate) struct SubAllocation<A> {
+    pub(crate) allocation: A,
+    pub(crate) size: u64,
+    pub(crate) dedicated: bool,
+    pub(crate) memory_type: u32,
+    pub(crate) mapped: *mut u8,
+}
+
+/// The sub-allocator seam: allocate-and-bind for buffers and images, free, counters.
+pub(crate) trait SubAllocator {
+    type Allocation;
+    fn bind_buffer(
+        &mut self,
+        buffer: vk::Buffer,
+        placement: Placement,
+    ) -> Result<SubAllocation<Self::Allocation>>;
+    fn bind_image(
+        &mut self,
+        image: vk::Image,
+        placement: Placement,
+    ) -> Result<SubAllocation<Self::Allocation>>;
+    fn free(&mut self, allocation: Self::Allocation);
+    fn flush(&self, allocation: &Self::Allocation, offset: u64, len: u64) -> Result<()>;
+    fn invalidate(&self, allocation: &Self::Allocation, offset: u64, len: u64) -> Result<()>;
+    fn counters(&self) -> DeviceMemoryCounters;
+    fn pool_memory_type(&self, class: MemoryClass) -> u32;
+}
+
+#[derive(Debug, Default)]
+struct MemoryCounters {
+    live: AtomicU64,
+    allocate_calls: AtomicU64,
+    free_calls: AtomicU64,
+    block_bytes: AtomicU64,
+}
+
+/// Mirrors `VmaDeviceMemoryCallbacks` from vk_mem_alloc.h (three pointer-sized fields), which
+/// vk-mem 0.5 does not export by name.
+#[repr(C)]
+struct DeviceMemoryCallbacks {
+    pfn_allocate:
+        Option<unsafe extern "C" fn(*mut c_void, u32, vk::DeviceMemory, u64, *mut c_void)>,
+    pfn_free: Option<unsafe extern "C" fn(*mut c_void, u32, vk::DeviceMemory, u64, *mut c_void)>,
+    user_data: *mut c_void,
+}
+
+unsafe extern "C" fn on_allocate(
+    _allocator: *mut c_void,
+    _memory_type: u32,
+    _memory: vk::DeviceMemory,
+    size: u64,
+    user: *mut c_void,
+) {
+    // SAFETY: `user` is the MemoryCounters pointer registered at allocator creation; the
+    // VmaSubAllocator keeps the Arc alive until after the allocator is destroyed.
+    if let Some(c) = unsafe { (user as *const MemoryCounters).as_ref() } {
+        c.live.fetch_add(1, Ordering::Relaxed);
+        c.allocate_calls.fetch_add(1, Ordering::Relaxed);
+        c.block_bytes.fetch_add(size, Ordering::Relaxed);
+    }
+}
+
+unsafe extern "C" fn on_free(
+    _allocator: *mut c_void,
+    _memory_type: u32,
+    _memory: vk::DeviceMemory,
+    size: u64,
+    user: *mut c_void,
+) {
+    // SAFETY: as in `on_allocate`.
+    if let Some(c) = unsafe { (user as *const MemoryCounters).as_ref() } {
+        c.live.fetch_sub(1, Ordering::Relaxed);
+        c.free_calls.fetch_add(1, Ordering::Relaxed);
+        c.block_bytes.fetch_sub(size, Ordering::Relaxed);
+    }
+}
+
+/// One pool per memory class.
+struct ClassPool {
+    pool: vk_mem::AllocatorPool,
+    memory_type: u32,
+}
+
+/// The VMA sub-allocator.
+pub(crate) struct VmaSubAllocator {
+    // Drop order matters: pools, then the allocator, then the counters its callbacks use.
+    pools: Vec<ClassPool>,
+    allocator: Arc<vk_mem::Allocator>,
+    counters: Arc<MemoryCounters>,
+    device: ash::Device,
+    fallbacks: u64,
+}
+
+fn create_info_for(class: MemoryClass, dedicated: bool) -> vk_mem::AllocationCreateInfo {
+    use vk_mem::AllocationCreateFlags as F;
+    let (usage, mut flags) = match class {
+        MemoryClass::DeviceImage | MemoryClass::DeviceBuffer => {
+            (vk_mem::MemoryUsage::AutoPreferDevice, F::empty())
+        }
+        MemoryClass::Upload | MemoryClass::Transient => (
+            vk_mem::MemoryUsage::Auto,
+            F::HOST_ACCESS_SEQUENTIAL_WRITE | F::MAPPED,
+        ),
+        MemoryClass::Readback => (vk_mem::MemoryUsage::Auto, F::HOST_ACCESS_RANDOM | F::MAPPED),
+    };
+    if dedicated {
+        flags |= F::DEDICATED_MEMORY;
+    }
+    vk_mem::AllocationCreateInfo {
+        flags,
+        usage,
+        ..Default::default()
+    }
+}
+
+fn representative_buffer(class: MemoryClass) -> vk::BufferCreateInfo<'static> {
+    use vk::BufferUsageFlags as U;
+    let usage = match class {
+        MemoryClass::Upload => U::TRANSFER_SRC,
+        MemoryClass::Readback => U::TRANSFER_DST,
+        MemoryClass::Transient => {
+            U::VERTEX_BUFFER | U::INDEX_BUFFER | U::UNIFORM_BUFFER | U::TRANSFER_SRC
+        }
+        _ => {
+            U::VERTEX_BUFFER
+                | U::INDEX_BUFFER
+                | U::UNIFORM_BUFFER
+                | U::STORAGE_BUFFER
+                | U::INDIRECT_BUFFER
+                | U::TRANSFER_SRC
+                | U::TRANSFER_DST
+        }
+    };
+    vk::BufferCreateInfo::default().size(65536).usage(usage)
+}
+
+fn representative_image() -> vk::ImageCreateInfo<'static> {
+    vk::ImageCreateInfo::default()
+        .image_type(vk::ImageType::TYPE_2D)
+        .format(vk::Format::R8G8B8A8_UNORM)
+        .extent(vk::Extent3D {
+            width: 256,
+            height: 256,
+            depth: 1,
+        })
+        .mip_levels(1)
+        .array_layers(1)
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(
+            vk::ImageUsageFlags::SAMPLED
+                | vk::ImageUsageFlags::TRANSFER_DST
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::COLOR_ATTACHMENT,
+        )
+}
+
+impl VmaSubAllocator {
+    pub(crate) fn new(
+        shared: &DeviceShared,
+        block_size: u64,
+        heap_size_limit: Option<u64>,
+    ) -> Result<Self> {
+        let counters = Arc::new(MemoryCounters::default());
+        let callbacks = DeviceMemoryCallbacks {
+            pfn_allocate: Some(on_allocate),
+            pfn_free: Some(on_free),
+            user_data: Arc::as_ptr(&counters) as *mut c_void,
+        };
+        let limits: Vec<u64> = match heap_size_limit {
+            Some(limit) => shared
+                .info
+                .heaps
+                .iter()
+                .map(|h| h.size.min(limit))
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut info =
+            vk_mem::AllocatorCreateInfo::new(&shared.instance, &shared.raw, shared.physical);
+        info.vulkan_api_version = shared.info.used_api_version;
+        info.preferred_large_heap_block_size = block_size;
+        info.heap_size_limits = &limits;
+        if shared.info.features.memory_budget {
+            info.flags |= vk_mem::AllocatorCreateFlags::EXT_MEMORY_BUDGET;
+        }
+        // SAFETY: `DeviceMemoryCallbacks` has exactly the layout of `VmaDeviceMemoryCallbacks`
+        // (two nullable function pointers with the C signature, then a user pointer), and the
+        // reference is only read during `Allocator::new`, which copies the struct.
+        info.device_memory_callbacks =
+            Some(unsafe { std::mem::transmute::<&DeviceMemoryCallbacks, _>(&callbacks) });
+        // SAFETY: instance, device and physical device are valid and outlive the allocator
+        // (DeviceShared outlives the backend that owns this sub-allocator); the API version is
+        // no higher than the instance's and the device's.
+        let allocator = Arc::new(
+            unsafe { vk_mem::Allocator::new(info) }
+                .map_err(|r| map_alloc("vmaCreateAllocator", r))?,
+        );
+        let mut pools = Vec::with_capacity(MemoryClass::ALL.len());
+        for class in MemoryClass::ALL {
+            let create = create_info_for(class, false);
+            // SAFETY: the create infos describe valid resources; nothing is created.
+            let memory_type = unsafe {
+                if class == MemoryClass::DeviceImage {
+                    allocator.find_memory_type_index_for_image_info(representative_image(), &create)
+                } else {
+                    allocator.find_memory_type_index_for_buffer_info(
+                        &representative_buffer(class),
+                        &create,
+                    )
+                }
+            }
+            .map_err(|r| map_alloc("vmaFindMemoryTypeIndex", r))?;
+            let pool = allocator
+                .create_pool(&vk_mem::PoolCreateInfo {
+                    memory_type_index: memory_type,
+                    ..Default::default()
+                })
+                .map_err(|r| map_alloc("vmaCreatePool", r))?;
+            tracing::debug!(class = class.name(), memory_type, "pool created");
+            pools.push(ClassPool { pool, memory_type });
+        }
+        Ok(Self {
+            pools,
+            allocator,
+            counters,
+            device: shared.raw.clone(),
+            fallbacks: 0,
+        })
+    }
+
+    /// # Safety
+    /// `buffer` must be a live buffer of this device.
+    unsafe fn buffer_type_bits(&self, buffer: vk::Buffer) -> u32 {
+        // SAFETY: guaranteed by the caller.
+        unsafe { self.device.get_buffer_memory_requirements(buffer) }.memory_type_bits
+    }
+
+    /// # Safety
+    /// `image` must be a live image of this device.
+    unsafe fn image_type_bits(&self, image: vk::Image) -> u32 {
+        // SAFETY: guaranteed by the caller.
+        unsafe { self.device.get_image_memory_requirements(image) }.memory_type_bits
+    }
+
+    /// Allocations that could not use their class's pool.
+    pub(crate) fn fallbacks(&self) -> u64 {
+        self.fallbacks
+    }
+
+    fn pool(&self, class: MemoryClass) -> Result<&ClassPool> {
+        self.pools
+            .get(class.index())
+            .ok_or(MemoryError::Internal("no pool for memory class"))
+    }
+
+    fn finish(&self, allocation: vk_mem::Allocation) -> SubAllocation<vk_mem::Allocation> {
+        let info = self.allocator.get_allocation_info2(&allocation);
+        SubAllocation {
+            size: info.allocation_info.size,
+            dedicated: info.dedicated_memory,
+            memory_type: info.allocation_info.memory_type,
+            mapped: info.allocation_info.mapped_data.cast(),
+            allocation,
+        }
+    }
+}
+
+impl SubAllocator for VmaSubAllocator {
+    type Allocation = vk_mem::Allocation;
+
+    fn bind_buffer(
+        &mut self,
+        buffer: vk::Buffer,
+        placement: Placement,
+    ) -> Result<SubAllocation<vk_mem::Allocation>> {
+        let create = create_info_for(placement.class, placement.dedicated);
+        let pool = self.pool(placement.class)?;
+        // SAFETY: `buffer` is a fresh, unbound buffer of this device.
+        let reqs = unsafe { self.buffer_type_bits(buffer) };
+        let in_pool = reqs & (1 << pool.memory_type) != 0;
+        // SAFETY: as above; the allocation is bound right after and freed on bind failure.
+        let mut allocation = unsafe {
+            if in_pool {
+                pool.pool.allocate_memory_for_buffer(buffer, &create)
+            } else {
+                self.allocator.allocate_memory_for_buffer(buffer, &create)
+            }
+        }
+        .map_err(|r| map_alloc("vmaAllocateMemoryForBuffer", r))?;
+        if !in_pool {
+            self.fallbacks += 1;
+        }
+        // SAFETY: the allocation was made for this buffer's requirements.
+        if let Err(r) = unsafe { self.allocator.bind_buffer_memory(&allocation, buffer) } {
+            // SAFETY: the allocation is ours and unused.
+            unsafe { self.allocator.free_memory(&mut allocation) };
+            return Err(map_alloc("vmaBindBufferMemory", r));
+        }
+        Ok(self.finish(allocation))
+    }
+
+    fn bind_image(
+        &mut self,
+        image: vk::Image,
+        placement: Placement,
+    ) -> Result<SubAllocation<vk_mem::Allocation>> {
+        let create = create_info_for(placement.class, placement.dedicated);
+        let pool = self.pool(placement.class)?;
+        // SAFETY: `image` is a fresh, unbound image of this device.
+        let reqs = unsafe { self.image_type_bits(image) };
+        let in_pool = reqs & (1 << pool.memory_type) != 0;
+        // SAFETY: as for buffers.
+        let mut allocation = unsafe {
+            if in_pool {
+                pool.pool.allocate_memory_for_image(image, &create)
+            } else {
+                self.allocator.allocate_memory_for_image(image, &create)
+            }
+        }
+        .map_err(|r| map_alloc("vmaAllocateMemoryForImage", r))?;
+        if !in_pool {
+            self.fallbacks += 1;
+        }
+        // SAFETY: the allocation was made for this image's requirements.
+        if let Err(r) = unsafe { self.allocator.bind_image_memory(&allocation, image) } {
+            // SAFETY: the allocation is ours and unused.
+            unsafe { self.allocator.free_memory(&mut allocation) };
+            return Err(map_alloc("vmaBindImageMemory", r));
+        }
+        Ok(self.finish(allocation))
+    }
+
+    fn free(&mut self, mut allocation: vk_mem::Allocation) {
+        // SAFETY: the resource bound to it was destroyed first and no submission uses it.
+        unsafe { self.allocator.free_memory(&mut allocation) };
+    }
+
+    fn flush(&self, allocation: &vk_mem::Allocation, offset: u64, len: u64) -> Result<()> {
+        self.allocator
+            .flush_allocation(allocation, offset, len)
+            .map_err(|r| map_alloc("vmaFlushAllocation", r))
+    }
+
+    fn invalidate(&self, allocation: &vk_mem::Allocation, offset: u64, len: u64) -> Result<()> {
+        self.allocator
+            .invalidate_allocation(allocation, offset, len)
+            .map_err(|r| map_alloc("vmaInvalidateAllocation", r))
+    }
+
+    fn counters(&self) -> DeviceMemoryCounters {
+        let c = &self.counters;
+        DeviceMemoryCounters {
+            live_objects: c.live.load(Ordering::Relaxed) as u32,
+            allocate_calls: c.allocate_calls.load(Ordering::Relaxed),
+            free_calls: c.free_calls.load(Ordering::Relaxed),
+            block_bytes: c.block_bytes.load(Ordering::Relaxed),
+        }
+    }
+
+    fn pool_memory_type(&self, class: MemoryClass) -> u32 {
+        self.pools
+            .get(class.index())
+            .map(|p| p.memory_type)
+            .unwrap_or(u32::MAX)
+    }
+}

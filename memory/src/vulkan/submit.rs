@@ -1,0 +1,182 @@
+//! The queue, the timeline semaphore and the recording command buffers (M4, M5).
+//!
+//! Only the manager submits. Command buffers are recycled once the epoch they were submitted in
+//! completes; the recording one is begun lazily when a client first asks for it, so an epoch
+//! with nothing recorded submits no command buffer at all (just the semaphore signal).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use ash::vk;
+
+use crate::error::{MemoryError, Result};
+use crate::vulkan::conv::{map_alloc, map_queue};
+
+pub(crate) struct Submitter {
+    device: ash::Device,
+    queue: vk::Queue,
+    pool: vk::CommandPool,
+    timeline: vk::Semaphore,
+    recording: Option<vk::CommandBuffer>,
+    in_flight: VecDeque<(u64, vk::CommandBuffer)>,
+    spare: Vec<vk::CommandBuffer>,
+}
+
+impl Submitter {
+    pub(crate) fn new(device: &ash::Device, queue: vk::Queue, family: u32) -> Result<Self> {
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        let mut type_info = vk::SemaphoreTypeCreateInfo::default()
+            .semaphore_type(vk::SemaphoreType::TIMELINE)
+            .initial_value(0);
+        let sem_info = vk::SemaphoreCreateInfo::default().push_next(&mut type_info);
+        // SAFETY: valid device; the create infos live across the calls; on the second call's
+        // failure the first object is destroyed before returning.
+        unsafe {
+            let pool = device
+                .create_command_pool(&pool_info, None)
+                .map_err(|r| map_alloc("vkCreateCommandPool", r))?;
+            let timeline = match device.create_semaphore(&sem_info, None) {
+                Ok(s) => s,
+                Err(r) => {
+                    device.destroy_command_pool(pool, None);
+                    return Err(map_alloc("vkCreateSemaphore", r));
+                }
+            };
+            Ok(Self {
+                device: device.clone(),
+                queue,
+                pool,
+                timeline,
+                recording: None,
+                in_flight: VecDeque::new(),
+                spare: Vec::new(),
+            })
+        }
+    }
+
+    /// The command buffer being recorded, begun if needed.
+    pub(crate) fn recording(&mut self) -> Result<vk::CommandBuffer> {
+        if let Some(cb) = self.recording {
+            return Ok(cb);
+        }
+        let cb = match self.spare.pop() {
+            Some(cb) => cb,
+            None => {
+                let info = vk::CommandBufferAllocateInfo::default()
+                    .command_pool(self.pool)
+                    .level(vk::CommandBufferLevel::PRIMARY)
+                    .command_buffer_count(1);
+                // SAFETY: the pool belongs to this device and is used from this thread only.
+                let cbs = unsafe { self.device.allocate_command_buffers(&info) }
+                    .map_err(|r| map_alloc("vkAllocateCommandBuffers", r))?;
+                cbs.first().copied().ok_or(MemoryError::Internal(
+                    "vkAllocateCommandBuffers returned none",
+                ))?
+            }
+        };
+        let begin = vk::CommandBufferBeginInfo::default()
+            .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: `cb` is in the initial state (fresh or reset when recycled).
+        if let Err(r) = unsafe { self.device.begin_command_buffer(cb, &begin) } {
+            self.spare.push(cb);
+            return Err(map_alloc("vkBeginCommandBuffer", r));
+        }
+        self.recording = Some(cb);
+        Ok(cb)
+    }
+
+    fn recycle_one(&mut self, cb: vk::CommandBuffer) {
+        // SAFETY: `cb` is not pending (its epoch completed, or it was never submitted), and the
+        // pool allows resetting individual command buffers.
+        match unsafe {
+            self.device
+                .reset_command_buffer(cb, vk::CommandBufferResetFlags::empty())
+        } {
+            Ok(()) => self.spare.push(cb),
+            // SAFETY: as above; a buffer that cannot be reset is freed instead of reused.
+            Err(_) => unsafe { self.device.free_command_buffers(self.pool, &[cb]) },
+        }
+    }
+
+    /// Ends the recording command buffer (if any) and submits it, signalling `epoch`.
+    pub(crate) fn submit(&mut self, epoch: u64) -> Result<()> {
+        let cbs: Vec<vk::CommandBuffer> = self.recording.take().into_iter().collect();
+        for &cb in &cbs {
+            // SAFETY: `cb` is in the recording state.
+            if let Err(r) = unsafe { self.device.end_command_buffer(cb) } {
+                self.recycle_one(cb);
+                return Err(map_queue("vkEndCommandBuffer", r));
+            }
+        }
+        let values = [epoch];
+        let semaphores = [self.timeline];
+        let mut timeline =
+            vk::TimelineSemaphoreSubmitInfo::default().signal_semaphore_values(&values);
+        let submit = vk::SubmitInfo::default()
+            .command_buffers(&cbs)
+            .signal_semaphores(&semaphores)
+            .push_next(&mut timeline);
+        // SAFETY: the queue is only used from the thread that owns the manager; the command
+        // buffers are executable; `epoch` is greater than every value signalled before
+        // (the manager's clock only advances).
+        let result = unsafe {
+            self.device
+                .queue_submit(self.queue, &[submit], vk::Fence::null())
+        };
+        if let Err(r) = result {
+            for cb in cbs {
+                self.recycle_one(cb);
+            }
+            return Err(map_queue("vkQueueSubmit", r));
+        }
+        self.in_flight.extend(cbs.into_iter().map(|cb| (epoch, cb)));
+        Ok(())
+    }
+
+    /// The completed epoch, without blocking; recycles finished command buffers.
+    pub(crate) fn poll(&mut self) -> Result<u64> {
+        // SAFETY: the semaphore belongs to this device.
+        let value = unsafe { self.device.get_semaphore_counter_value(self.timeline) }
+            .map_err(|r| map_queue("vkGetSemaphoreCounterValue", r))?;
+        while let Some(&(epoch, cb)) = self.in_flight.front() {
+            if epoch > value {
+                break;
+            }
+            self.in_flight.pop_front();
+            self.recycle_one(cb);
+        }
+        Ok(value)
+    }
+
+    /// Waits until `epoch` completes or `timeout` passes; `Ok(false)` on timeout.
+    pub(crate) fn wait(&mut self, epoch: u64, timeout: Duration) -> Result<bool> {
+        let semaphores = [self.timeline];
+        let values = [epoch];
+        let info = vk::SemaphoreWaitInfo::default()
+            .semaphores(&semaphores)
+            .values(&values);
+        let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+        // SAFETY: the semaphore belongs to this device; the info lives across the call.
+        match unsafe { self.device.wait_semaphores(&info, nanos) } {
+            Ok(()) => {
+                self.poll()?;
+                Ok(true)
+            }
+            Err(vk::Result::TIMEOUT) => Ok(false),
+            Err(r) => Err(map_queue("vkWaitSemaphores", r)),
+        }
+    }
+}
+
+impl Drop for Submitter {
+    fn drop(&mut self) {
+        // SAFETY: the manager waited for the device to go idle (or the device is lost) before
+        // dropping the backend, so no command buffer is pending and the semaphore is unused.
+        unsafe {
+            self.device.destroy_semaphore(self.timeline, None);
+            self.device.destroy_command_pool(self.pool, None);
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Stress suites for ArenaGL: proptest state machines and loom models live under `tests/`.
