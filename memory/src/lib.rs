@@ -10,6 +10,7 @@
 //! - [`epoch`] is the deferred-release core shared with the loom model.
 
 pub mod backend;
+pub mod bench;
 
 pub mod desc;
 pub mod epoch;

@@ -872,7 +872,11 @@ impl<B: Backend> Manager<B> {
 
 impl<B: Backend> Drop for Manager<B> {
     fn drop(&mut self) {
-        let idle = self.lost || self.collect_garbage_blocking().is_ok() || self.lost;
+        // A GC that fails because the device was lost still leaves nothing executing.
+        let idle = self.lost || {
+            let collected = self.collect_garbage_blocking().is_ok();
+            collected || self.lost
+        };
         if !idle {
             // The GPU did not finish in time: destroying what it may still use would be a
             // use-after-free on the device. Leak it all, the backend included, and say so.

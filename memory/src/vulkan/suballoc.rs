@@ -213,11 +213,13 @@ impl VmaSubAllocator {
         if shared.info.features.memory_budget {
             info.flags |= vk_mem::AllocatorCreateFlags::EXT_MEMORY_BUDGET;
         }
+        // vk-mem keeps the target type private, so the transmute cannot be annotated.
+        #[allow(clippy::missing_transmute_annotations)]
         // SAFETY: `DeviceMemoryCallbacks` has exactly the layout of `VmaDeviceMemoryCallbacks`
         // (two nullable function pointers with the C signature, then a user pointer), and the
         // reference is only read during `Allocator::new`, which copies the struct.
-        info.device_memory_callbacks =
-            Some(unsafe { std::mem::transmute::<&DeviceMemoryCallbacks, _>(&callbacks) });
+        let callbacks_ref = unsafe { std::mem::transmute::<&DeviceMemoryCallbacks, _>(&callbacks) };
+        info.device_memory_callbacks = Some(callbacks_ref);
         // SAFETY: instance, device and physical device are valid and outlive the allocator
         // (DeviceShared outlives the backend that owns this sub-allocator); the API version is
         // no higher than the instance's and the device's.

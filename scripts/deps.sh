@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ArenaGL needs, if any are missing. Used by demo.sh and test.sh.
+#   scripts/deps.sh demo   — the Vulkan loader and lavapipe (Mesa's CPU Vulkan driver)
+#   scripts/deps.sh test   — the above plus the Khronos validation layer
+set -euo pipefail
+want=(libvulkan1 mesa-vulkan-drivers)
+if [ "${1:-test}" = test ]; then
+  want+=(vulkan-validationlayers)
+fi
+missing=()
+for pkg in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs)" >&2; exit 1; }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, then formatting, lints, every test (GPU tests on
+# lavapipe with the validation layer on), and the loom models.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test
+export ARENAGL_VALIDATION=1
+# Mesa and the validation layer cache under ~/.cache; keep runs independent.
+XDG_CACHE_HOME="$(mktemp -d)"
+export XDG_CACHE_HOME
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --locked
+scripts/loom.sh
+echo "all tests passed"
