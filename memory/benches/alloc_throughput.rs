@@ -1,6 +1,6 @@
 //! `cargo bench -p arenagl-memory --bench alloc_throughput`: sub-allocated create+free through
 //! the manager vs raw `vkAllocateMemory` per buffer, same sizes, one run. Writes
-//! `docs/results/alloc-throughput.md`.
+//! `docs/results/alloc-throughput-<device>.md` (or `$ARENAGL_BENCH_OUT`).
 
 use std::path::PathBuf;
 
@@ -21,7 +21,9 @@ fn main() {
     let out = std::env::var_os("ARENAGL_BENCH_OUT")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/results/alloc-throughput.md")
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../docs/results")
+                .join(format!("alloc-throughput-{}.md", slug(&report.device)))
         });
     let text = format!(
         "# Allocation throughput: manager vs raw vkAllocateMemory\n\n\
@@ -38,4 +40,17 @@ fn main() {
         std::process::exit(1);
     }
     println!("wrote {}", out.display());
+}
+
+/// "llvmpipe (LLVM 15.0.6, 256 bits)" → "llvmpipe"; "NVIDIA H200" → "nvidia-h200".
+fn slug(device: &str) -> String {
+    let name = device
+        .split('(')
+        .next()
+        .unwrap_or(device)
+        .trim()
+        .to_lowercase();
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
 }

@@ -255,6 +255,13 @@ impl<B: Backend> Manager<B> {
                 "device lost: the memory manager is latched; every later request fails with DeviceLost"
             );
         }
+        if !self.lost {
+            // On a really lost device this returns at once; when the loss was injected the
+            // device is alive, and nothing may be released while it still executes our work.
+            let _ = self
+                .backend
+                .wait(self.clock.submitted(), self.config.wait_timeout);
+        }
         self.lost = true;
         self.stats.device_lost = true;
         self.recording_open = false;
