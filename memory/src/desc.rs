@@ -2,7 +2,8 @@
 //!
 //! A [`MemoryClass`] picks the pool (M1): each class has its own VMA pool in the memory type that
 //! suits its access pattern. A [`Category`] is only for accounting (M9) and budgets (R1): it says
-//! what the bytes are for, independent of where they live.
+//! what the bytes are for, independent of where they live; it is `arenagl-residency`'s own
+//! category, so the budget split and the statistics line up.
 
 #![deny(unsafe_code, clippy::unwrap_used)]
 
@@ -58,49 +59,9 @@ impl MemoryClass {
     }
 }
 
-/// What the bytes are for (accounting and budget split).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Category {
-    /// Sampled textures.
-    Texture,
-    /// Vertex, index, uniform and storage buffers.
-    Buffer,
-    /// Colour and depth attachments, renderbuffers.
-    RenderTarget,
-    /// Staging and readback memory.
-    Staging,
-    /// Anything else.
-    Other,
-}
-
-impl Category {
-    /// Number of categories.
-    pub const COUNT: usize = 5;
-    /// Every category, in index order.
-    pub const ALL: [Category; Category::COUNT] = [
-        Category::Texture,
-        Category::Buffer,
-        Category::RenderTarget,
-        Category::Staging,
-        Category::Other,
-    ];
-
-    /// The index of this category in [`crate::MemoryStats::categories`].
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// A short name for reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Category::Texture => "textures",
-            Category::Buffer => "buffers",
-            Category::RenderTarget => "render-targets",
-            Category::Staging => "staging",
-            Category::Other => "other",
-        }
-    }
-}
+/// What the bytes are for (accounting and budget split). The residency policy owns the
+/// categories, so budgets and statistics always agree on them.
+pub use arenagl_residency::Category;
 
 /// A buffer request.
 #[derive(Debug, Clone, PartialEq)]

@@ -20,6 +20,7 @@ pub mod handle;
 mod manager;
 pub mod ratelimit;
 pub mod sim;
+mod staging;
 pub mod stats;
 mod sync;
 pub mod vulkan;
@@ -34,7 +35,7 @@ pub use manager::{
     SamplerHandle, SamplerTag, ViewHandle, ViewTag, ALLOCATION_COUNT_CAP,
 };
 pub use stats::{CategoryStats, DeviceMemoryCounters, MemoryStats};
-pub use vulkan::{MemoryManager, VulkanBackend, VulkanConfig};
+pub use vulkan::{ImageRegion, MemoryManager, UploadPath, VulkanBackend, VulkanConfig};
 
 /// The manager over the simulated device.
 pub type SimManager = Manager<sim::SimBackend>;

@@ -26,6 +26,7 @@ use crate::error::{MemoryError, Result};
 use crate::fault::{FaultPlan, FaultState};
 use crate::handle::{Handle, Slab};
 use crate::ratelimit::RateLimit;
+use crate::staging::StagingState;
 use crate::stats::MemoryStats;
 use crate::sync::next_owner_id;
 use ash::vk;
@@ -64,6 +65,10 @@ pub struct ManagerConfig {
     pub wait_timeout: Duration,
     /// Failures to inject (M8).
     pub faults: FaultPlan,
+    /// Bytes of each frame slot's staging arena (S1).
+    pub staging_arena_size: u64,
+    /// Frame slots (staging arenas and CPU scratch arenas).
+    pub frame_slots: usize,
 }
 
 impl Default for ManagerConfig {
@@ -74,6 +79,8 @@ impl Default for ManagerConfig {
             force_dedicated: false,
             wait_timeout: Duration::from_secs(5),
             faults: FaultPlan::default(),
+            staging_arena_size: arenagl_staging::arena::DEFAULT_ARENA_SIZE,
+            frame_slots: 2,
         }
     }
 }
@@ -100,33 +107,35 @@ pub struct ImageInfo {
     pub last_use: u64,
 }
 
-struct BufferEntry<R> {
-    raw: R,
-    desc: BufferDesc,
-    alloc: AllocInfo,
-    last_use: u64,
+pub(crate) struct BufferEntry<R> {
+    pub(crate) raw: R,
+    pub(crate) desc: BufferDesc,
+    pub(crate) alloc: AllocInfo,
+    pub(crate) last_use: u64,
 }
 
-struct ImageEntry<R> {
-    raw: R,
-    desc: ImageDesc,
-    alloc: AllocInfo,
-    last_use: u64,
-    views: Vec<ViewHandle>,
+pub(crate) struct ImageEntry<R> {
+    pub(crate) raw: R,
+    pub(crate) desc: ImageDesc,
+    pub(crate) alloc: AllocInfo,
+    pub(crate) last_use: u64,
+    pub(crate) views: Vec<ViewHandle>,
+    /// The layout the whole image is in after everything recorded so far.
+    pub(crate) layout: vk::ImageLayout,
 }
 
-struct ViewEntry<R> {
+pub(crate) struct ViewEntry<R> {
     raw: R,
     image: ImageHandle,
     last_use: u64,
 }
 
-struct SamplerEntry<R> {
+pub(crate) struct SamplerEntry<R> {
     raw: R,
     last_use: u64,
 }
 
-enum Retired<B: Backend> {
+pub(crate) enum Retired<B: Backend> {
     Buffer(B::Buffer, Category, AllocInfo),
     Image(B::Image, Category, AllocInfo),
     View(B::View),
@@ -144,23 +153,24 @@ impl<B: Backend> Retired<B> {
 
 /// The central memory manager over backend `B`.
 pub struct Manager<B: Backend> {
-    backend: ManuallyDrop<B>,
-    config: ManagerConfig,
-    clamp: u32,
-    buffers: Slab<BufferTag, BufferEntry<B::Buffer>>,
-    images: Slab<ImageTag, ImageEntry<B::Image>>,
-    views: Slab<ViewTag, ViewEntry<B::View>>,
-    samplers: Slab<SamplerTag, SamplerEntry<B::Sampler>>,
-    clock: EpochClock,
-    deferred: Deferred<Retired<B>>,
-    recording_open: bool,
-    lost: bool,
-    faults: FaultState,
-    stats: MemoryStats,
-    last_proactive_gc: Option<(u64, u64)>,
-    above_warn_line: bool,
-    clamp_log: RateLimit,
-    timeout_log: RateLimit,
+    pub(crate) backend: ManuallyDrop<B>,
+    pub(crate) config: ManagerConfig,
+    pub(crate) clamp: u32,
+    pub(crate) buffers: Slab<BufferTag, BufferEntry<B::Buffer>>,
+    pub(crate) images: Slab<ImageTag, ImageEntry<B::Image>>,
+    pub(crate) views: Slab<ViewTag, ViewEntry<B::View>>,
+    pub(crate) samplers: Slab<SamplerTag, SamplerEntry<B::Sampler>>,
+    pub(crate) clock: EpochClock,
+    pub(crate) deferred: Deferred<Retired<B>>,
+    pub(crate) recording_open: bool,
+    pub(crate) lost: bool,
+    pub(crate) faults: FaultState,
+    pub(crate) stats: MemoryStats,
+    pub(crate) last_proactive_gc: Option<(u64, u64)>,
+    pub(crate) above_warn_line: bool,
+    pub(crate) clamp_log: RateLimit,
+    pub(crate) timeout_log: RateLimit,
+    pub(crate) staging: StagingState,
 }
 
 impl<B: Backend> Manager<B> {
@@ -173,6 +183,7 @@ impl<B: Backend> Manager<B> {
             .max(1);
         let owner = next_owner_id();
         let faults = FaultState::new(config.faults.clone());
+        let staging = StagingState::new(config.staging_arena_size, config.frame_slots);
         Self {
             backend: ManuallyDrop::new(backend),
             config,
@@ -191,6 +202,7 @@ impl<B: Backend> Manager<B> {
             above_warn_line: false,
             clamp_log: RateLimit::new(100),
             timeout_log: RateLimit::new(100),
+            staging,
         }
     }
 
@@ -340,6 +352,7 @@ impl<B: Backend> Manager<B> {
             alloc,
             last_use: 0,
             views: Vec::new(),
+            layout: vk::ImageLayout::UNDEFINED,
         })?;
         self.account_created(desc.category, &alloc);
         Ok(handle)
@@ -542,6 +555,12 @@ impl<B: Backend> Manager<B> {
             alloc: e.alloc,
             last_use: e.last_use,
         })
+    }
+
+    /// Whether the buffer is persistently mapped (host-visible memory).
+    pub fn buffer_is_mapped(&self, handle: BufferHandle) -> Result<bool> {
+        let entry = self.buffers.get(handle)?;
+        Ok(self.backend.buffer_mapping(&entry.raw).is_some())
     }
 
     /// What the manager knows about an image (no use is recorded).
@@ -765,6 +784,7 @@ impl<B: Backend> Manager<B> {
         }
         self.clock.advance_submitted();
         self.recording_open = false;
+        self.staging_submitted(epoch);
         self.poll()?;
         self.release_completed();
         Ok(epoch)
@@ -794,9 +814,14 @@ impl<B: Backend> Manager<B> {
         Ok(self.release_completed())
     }
 
-    /// The start-of-frame drain point.
+    /// The start-of-frame drain point: releases what completed, then moves the staging arenas
+    /// and CPU scratch to the next frame slot (waiting, bounded, for that slot's last reader).
     pub fn begin_frame(&mut self) -> Result<usize> {
-        self.drain()
+        let released = self.drain()?;
+        if !self.lost {
+            self.rotate_staging()?;
+        }
+        Ok(released)
     }
 
     /// Blocks (at most the configured timeout) until `epoch` completes. Waiting for the epoch
@@ -890,6 +915,7 @@ impl<B: Backend> Drop for Manager<B> {
             tracing::error!("GPU did not go idle at shutdown; leaking all device memory");
             return;
         }
+        self.release_staging();
         let leaks = self.live_objects();
         if !leaks.is_empty() {
             tracing::warn!(count = leaks.len(), first = ?leaks.first(), "objects still alive when the memory manager was dropped");

@@ -99,6 +99,16 @@ pub struct MemoryStats {
     pub faults_injected: u64,
     /// Destructions refused by the debug use-after-free check (must stay 0).
     pub release_violations: u64,
+    /// Bytes uploaded through the staging arenas.
+    pub staged_bytes: u64,
+    /// Bytes written straight into idle host-visible buffers (unified memory, S4).
+    pub direct_write_bytes: u64,
+    /// Bytes read back to the host.
+    pub readback_bytes: u64,
+    /// Staging arena blocks created (primary and overflow).
+    pub staging_blocks_created: u64,
+    /// Frame starts that waited for a staging slot's last reader.
+    pub staging_waits: u64,
     /// The last epoch submitted.
     pub epoch_submitted: u64,
     /// The newest epoch known complete.
@@ -176,6 +186,14 @@ impl MemoryStats {
             self.ladder_recoveries,
             self.refusals,
             self.faults_injected
+        );
+        out += &format!(
+            "  staging         {:.2} MiB staged, {:.2} MiB written directly, {:.2} MiB read back, {} arena blocks created, {} frame waits\n",
+            mib(self.staged_bytes),
+            mib(self.direct_write_bytes),
+            mib(self.readback_bytes),
+            self.staging_blocks_created,
+            self.staging_waits
         );
         out += &format!(
             "  epochs          submitted {}, completed {}, in flight {}{}\n",

@@ -287,13 +287,18 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
         .engine_name(&app_name)
         .api_version(api);
     let mut debug_info = validation.as_ref().map(messenger_info);
+    // Synchronization validation catches missing barriers, which lavapipe (executing
+    // everything in order on one thread) would never show as wrong pixels.
+    let enabled_checks = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+    let mut features =
+        vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_checks);
     let mut create = vk::InstanceCreateInfo::default()
         .application_info(&app)
         .enabled_layer_names(&layer_names)
         .enabled_extension_names(&ext_names)
         .flags(flags);
     if let Some(info) = debug_info.as_mut() {
-        create = create.push_next(info);
+        create = create.push_next(info).push_next(&mut features);
     }
     // SAFETY: every pointer in `create` refers to locals that outlive the call.
     let instance = unsafe { entry.create_instance(&create, None) }

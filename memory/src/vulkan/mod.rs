@@ -9,6 +9,7 @@ pub mod context;
 pub(crate) mod conv;
 mod suballoc;
 mod submit;
+mod transfer;
 
 use std::time::Duration;
 
@@ -26,6 +27,7 @@ use suballoc::{SubAllocation, SubAllocator, VmaSubAllocator};
 use submit::Submitter;
 
 pub use context::{DeviceFeatures, DeviceInfo, HeapInfo, MemoryTypeInfo, ValidationLog};
+pub use transfer::{ImageRegion, UploadPath};
 
 /// How to open the Vulkan device.
 #[derive(Debug, Clone)]

@@ -108,6 +108,7 @@ unsafe extern "C" fn on_free(
 struct ClassPool {
     pool: vk_mem::AllocatorPool,
     memory_type: u32,
+    host_visible: bool,
 }
 
 /// The VMA sub-allocator.
@@ -120,9 +121,19 @@ pub(crate) struct VmaSubAllocator {
     fallbacks: u64,
 }
 
-fn create_info_for(class: MemoryClass, dedicated: bool) -> vk_mem::AllocationCreateInfo {
+/// `host_visible`: the class's pool lies in host-visible memory (unified memory), so device
+/// buffers are mapped too and idle ones can be written directly (S4).
+fn create_info_for(
+    class: MemoryClass,
+    dedicated: bool,
+    host_visible: bool,
+) -> vk_mem::AllocationCreateInfo {
     use vk_mem::AllocationCreateFlags as F;
     let (usage, mut flags) = match class {
+        MemoryClass::DeviceBuffer if host_visible => (
+            vk_mem::MemoryUsage::AutoPreferDevice,
+            F::HOST_ACCESS_SEQUENTIAL_WRITE | F::MAPPED,
+        ),
         MemoryClass::DeviceImage | MemoryClass::DeviceBuffer => {
             (vk_mem::MemoryUsage::AutoPreferDevice, F::empty())
         }
@@ -229,7 +240,7 @@ impl VmaSubAllocator {
         );
         let mut pools = Vec::with_capacity(MemoryClass::ALL.len());
         for class in MemoryClass::ALL {
-            let create = create_info_for(class, false);
+            let create = create_info_for(class, false, false);
             // SAFETY: the create infos describe valid resources; nothing is created.
             let memory_type = unsafe {
                 if class == MemoryClass::DeviceImage {
@@ -248,8 +259,22 @@ impl VmaSubAllocator {
                     ..Default::default()
                 })
                 .map_err(|r| map_alloc("vmaCreatePool", r))?;
-            tracing::debug!(class = class.name(), memory_type, "pool created");
-            pools.push(ClassPool { pool, memory_type });
+            let host_visible = shared
+                .info
+                .memory_types
+                .get(memory_type as usize)
+                .is_some_and(|t| t.flags.contains(vk::MemoryPropertyFlags::HOST_VISIBLE));
+            tracing::debug!(
+                class = class.name(),
+                memory_type,
+                host_visible,
+                "pool created"
+            );
+            pools.push(ClassPool {
+                pool,
+                memory_type,
+                host_visible,
+            });
         }
         Ok(Self {
             pools,
@@ -305,8 +330,8 @@ impl SubAllocator for VmaSubAllocator {
         buffer: vk::Buffer,
         placement: Placement,
     ) -> Result<SubAllocation<vk_mem::Allocation>> {
-        let create = create_info_for(placement.class, placement.dedicated);
         let pool = self.pool(placement.class)?;
+        let create = create_info_for(placement.class, placement.dedicated, pool.host_visible);
         // SAFETY: `buffer` is a fresh, unbound buffer of this device.
         let reqs = unsafe { self.buffer_type_bits(buffer) };
         let in_pool = reqs & (1 << pool.memory_type) != 0;
@@ -336,8 +361,8 @@ impl SubAllocator for VmaSubAllocator {
         image: vk::Image,
         placement: Placement,
     ) -> Result<SubAllocation<vk_mem::Allocation>> {
-        let create = create_info_for(placement.class, placement.dedicated);
         let pool = self.pool(placement.class)?;
+        let create = create_info_for(placement.class, placement.dedicated, false);
         // SAFETY: `image` is a fresh, unbound image of this device.
         let reqs = unsafe { self.image_type_bits(image) };
         let in_pool = reqs & (1 << pool.memory_type) != 0;

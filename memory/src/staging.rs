@@ -1,0 +1,267 @@
+//! The manager's side of staging (S1, S2, S6): `arenagl-staging`'s pure per-frame arenas composed
+//! with real, persistently mapped upload buffers owned by this manager.
+//!
+//! Design decisions:
+//! - Each arena block is an ordinary [`MemoryClass::Upload`] buffer created through the manager
+//!   (so it is counted, clamped and subject to the OOM ladder like everything else) and mapped for
+//!   its whole life. The pure [`FrameArenas`] decides offsets, when a slot may be rewound (only
+//!   after the epoch that last read it completed) and which blocks to give back; every submission
+//!   is reported to it with `mark_submitted`.
+//! - A block that the arena asks for is created *before* anything is written to it. Creating it
+//!   may run the OOM ladder, which may submit the recording command buffer; if that happened, the
+//!   bump is made again so that the slot is stamped by the submission that will really read it.
+//! - Each use of a block stamps it like any other buffer (`use_buffer`), so retiring a block the
+//!   arena no longer needs follows the ordinary epoch rule.
+//! - `begin_frame` rotates to the next slot; if that slot is still being read it waits (bounded)
+//!   for exactly the epoch that reads it — frame pacing — and otherwise keeps bumping in the
+//!   current slot, which is always safe. CPU scratch (`bumpalo`) is reset with the slot.
+
+use std::collections::HashMap;
+use std::num::{NonZeroU64, NonZeroUsize};
+use std::ptr::NonNull;
+
+use arenagl_staging::{
+    ArenaConfig, BeginFrame, BlockId, CopyLimits, Epoch, FrameArenas, FrameScratch,
+};
+use ash::vk;
+
+use crate::backend::Backend;
+use crate::desc::{BufferDesc, Category, MemoryClass};
+use crate::error::{MemoryError, Result};
+use crate::manager::{BufferHandle, Manager};
+
+/// The staging state of one manager.
+pub(crate) struct StagingState {
+    pub(crate) arenas: FrameArenas,
+    pub(crate) blocks: HashMap<BlockId, BufferHandle>,
+    pub(crate) scratch: FrameScratch,
+    pub(crate) readback: Option<(BufferHandle, u64)>,
+}
+
+impl StagingState {
+    pub(crate) fn new(arena_size: u64, frame_slots: usize) -> Self {
+        let slots = NonZeroUsize::new(frame_slots).unwrap_or(NonZeroUsize::MIN);
+        Self {
+            arenas: FrameArenas::new(ArenaConfig {
+                frame_slots: slots,
+                arena_size: NonZeroU64::new(arena_size).unwrap_or(NonZeroU64::MIN),
+            }),
+            blocks: HashMap::new(),
+            scratch: FrameScratch::new(slots),
+            readback: None,
+        }
+    }
+}
+
+/// Bytes reserved in the current frame's arena: where they live and where to write them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Staged {
+    /// The upload buffer holding them.
+    pub(crate) buffer: BufferHandle,
+    /// Offset in that buffer.
+    pub(crate) offset: u64,
+    /// Mapped pointer to the first byte; valid for `len` bytes until the slot is rewound.
+    pub(crate) ptr: NonNull<u8>,
+    /// Number of bytes.
+    pub(crate) len: u64,
+    /// Whether writes must be flushed.
+    pub(crate) coherent: bool,
+}
+
+pub(crate) fn map_staging(e: arenagl_staging::StagingError) -> MemoryError {
+    match e {
+        arenagl_staging::StagingError::SourceTooSmall { needed, len } => {
+            MemoryError::InvalidRequest(format!(
+                "client data of {len} bytes, the transfer needs {needed}"
+            ))
+        }
+        arenagl_staging::StagingError::DestinationTooSmall { needed, len } => {
+            MemoryError::InvalidRequest(format!(
+                "destination of {len} bytes, the transfer needs {needed}"
+            ))
+        }
+        arenagl_staging::StagingError::Overflow => {
+            MemoryError::InvalidRequest("transfer size overflows 64 bits".into())
+        }
+        arenagl_staging::StagingError::Internal(what) => MemoryError::Internal(what),
+    }
+}
+
+impl<B: Backend> Manager<B> {
+    /// The per-frame CPU scratch arena (S6), reset at every `begin_frame`.
+    pub fn scratch(&self) -> &bumpalo::Bump {
+        self.staging.scratch.bump()
+    }
+
+    /// The staging copy alignment for texels of `texel_bytes` (1 for buffer copies).
+    pub(crate) fn copy_alignment(&self, texel_bytes: u32) -> Result<NonZeroU64> {
+        let limits = self.backend.limits();
+        CopyLimits {
+            optimal_buffer_copy_offset_alignment: limits.optimal_buffer_copy_offset_alignment,
+            non_coherent_atom_size: limits.non_coherent_atom_size,
+        }
+        .copy_alignment(texel_bytes)
+        .map_err(map_staging)
+    }
+
+    /// The configured arena size (the largest chunk one staging allocation should carry).
+    pub(crate) fn arena_size(&self) -> NonZeroU64 {
+        self.staging.arenas.config().arena_size
+    }
+
+    /// Reserves `len` bytes in the current frame's arena, creating a block if the arena asks.
+    pub(crate) fn stage(&mut self, len: u64, align: NonZeroU64) -> Result<Staged> {
+        let before = self.clock.submitted();
+        let mut allocation = self
+            .staging
+            .arenas
+            .allocate(len, align)
+            .map_err(map_staging)?;
+        if let Some(spec) = allocation.created {
+            let desc = BufferDesc::new(
+                spec.size,
+                vk::BufferUsageFlags::TRANSFER_SRC,
+                MemoryClass::Upload,
+                Category::Staging,
+            )
+            .named("staging arena block");
+            let handle = self.create_buffer(&desc)?;
+            self.staging.blocks.insert(allocation.block, handle);
+            self.stats.staging_blocks_created += 1;
+            if self.clock.submitted() != before {
+                // Creating the block submitted the recording: bump again so that the slot is
+                // stamped by the submission that will actually read these bytes.
+                allocation = self
+                    .staging
+                    .arenas
+                    .allocate(len, align)
+                    .map_err(map_staging)?;
+            }
+        }
+        let buffer = *self
+            .staging
+            .blocks
+            .get(&allocation.block)
+            .ok_or(MemoryError::Internal("staging block without a buffer"))?;
+        let entry = self.buffers.get(buffer)?;
+        let mapping = self
+            .backend
+            .buffer_mapping(&entry.raw)
+            .ok_or(MemoryError::Internal("staging block is not mapped"))?;
+        let end = allocation
+            .offset
+            .checked_add(allocation.len)
+            .ok_or(MemoryError::Internal("staging range overflows"))?;
+        if end > mapping.len as u64 {
+            return Err(MemoryError::Internal("staging range outside its block"));
+        }
+        // SAFETY: `offset` lies inside the mapping (checked just above).
+        let ptr = unsafe { mapping.ptr.add(allocation.offset as usize) };
+        Ok(Staged {
+            buffer,
+            offset: allocation.offset,
+            ptr,
+            len: allocation.len,
+            coherent: mapping.coherent,
+        })
+    }
+
+    /// Gives `staged` bytes to `fill`, then flushes them if the memory is not coherent.
+    pub(crate) fn fill_staged(
+        &mut self,
+        staged: &Staged,
+        fill: impl FnOnce(&mut [u8]) -> Result<()>,
+    ) -> Result<()> {
+        // SAFETY: the arena handed out `offset..offset + len` of a live, mapped block for this
+        // frame only: no pending submission reads it (its slot was rewound only after the last
+        // reader completed) and no other staged range overlaps it. `&mut self` excludes any
+        // other host access through the manager while the slice lives.
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(staged.ptr.as_ptr(), staged.len as usize) };
+        fill(bytes)?;
+        if !staged.coherent {
+            let entry = self.buffers.get(staged.buffer)?;
+            self.backend
+                .flush_buffer(&entry.raw, staged.offset, staged.len)?;
+        }
+        Ok(())
+    }
+
+    /// Reports a submission to the arenas.
+    pub(crate) fn staging_submitted(&mut self, epoch: u64) {
+        self.staging.arenas.mark_submitted(Epoch(epoch));
+    }
+
+    /// Moves the arenas to the next frame slot (see the module comment).
+    pub(crate) fn rotate_staging(&mut self) -> Result<()> {
+        for _ in 0..3 {
+            match self
+                .staging
+                .arenas
+                .begin_frame(Epoch(self.clock.completed()))
+            {
+                BeginFrame::Rewound(rewind) => {
+                    for block in rewind.retired {
+                        if let Some(handle) = self.staging.blocks.remove(&block) {
+                            self.retire_buffer(handle)?;
+                        }
+                    }
+                    let slot = rewind.slot;
+                    self.staging
+                        .scratch
+                        .begin_frame(slot)
+                        .map_err(map_staging)?;
+                    return Ok(());
+                }
+                BeginFrame::Busy { epoch, .. } => {
+                    self.stats.staging_waits += 1;
+                    match self.wait_epoch(epoch.0) {
+                        Ok(()) => {}
+                        // Keep bumping in the current slot: always safe, only less tidy.
+                        Err(MemoryError::Timeout(_)) => return Ok(()),
+                        Err(e) => return Err(e),
+                    }
+                }
+                BeginFrame::Unsubmitted { .. } => {
+                    // Staged bytes are recorded but not submitted: submit them, then rotate.
+                    self.submit()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Retires every staging block and the readback buffer (shutdown, device loss, trimming).
+    pub(crate) fn release_staging(&mut self) {
+        let blocks: Vec<BufferHandle> = self.staging.blocks.drain().map(|(_, h)| h).collect();
+        for handle in blocks {
+            let _ = self.retire_buffer(handle);
+        }
+        if let Some((handle, _)) = self.staging.readback.take() {
+            let _ = self.retire_buffer(handle);
+        }
+    }
+
+    /// A host-visible readback buffer of at least `len` bytes, reused across readbacks (a
+    /// readback always waits, so the buffer is idle again before the next one).
+    pub(crate) fn readback_buffer(&mut self, len: u64) -> Result<BufferHandle> {
+        if let Some((handle, size)) = self.staging.readback {
+            if size >= len {
+                return Ok(handle);
+            }
+            self.staging.readback = None;
+            self.retire_buffer(handle)?;
+        }
+        let size = len.max(1 << 20).next_power_of_two();
+        let desc = BufferDesc::new(
+            size,
+            vk::BufferUsageFlags::TRANSFER_DST,
+            MemoryClass::Readback,
+            Category::Staging,
+        )
+        .named("readback buffer");
+        let handle = self.create_buffer(&desc)?;
+        self.staging.readback = Some((handle, size));
+        Ok(handle)
+    }
+}

@@ -1,0 +1,606 @@
+//! Uploads and readbacks on the real device (S2–S5): the API the GL translator uses.
+//!
+//! Design decisions:
+//! - **Buffer uploads** write straight into the buffer when it is host-visible and idle (unified
+//!   memory: phones, lavapipe); otherwise the bytes go through the frame's staging arena, split
+//!   into arena-sized chunks, and become `vkCmdCopyBuffer`s in the recording command buffer.
+//! - **Image uploads** unpack and convert (GL unpack state, RGB → RGBA and friends) directly into
+//!   staging memory in one pass, chunked so that no chunk exceeds an arena, then
+//!   `vkCmdCopyBufferToImage` per chunk. The image is left in `TRANSFER_DST_OPTIMAL`.
+//! - **Readbacks** never infer what to wait for from the image's layout (seed 004 §5: a readback
+//!   raced an in-flight draw because its barrier was derived from a layout that meant "wait for
+//!   nothing"). Every readback records a barrier from *all prior writes* (`ALL_COMMANDS`,
+//!   `MEMORY_WRITE`) to the transfer read, copies into a host-visible readback buffer, makes the
+//!   copy visible to the host, submits, and waits for exactly that submission — which, by
+//!   timeline-signal ordering, also covers every earlier submission that wrote the data.
+//! - Layout tracking is per image (all subresources move together), recorded in the manager's
+//!   image entry, so the next user knows the layout to transition from.
+//! - Upload barriers are conservative (all prior accesses → transfer write; transfer write →
+//!   everything after) so a later command of any kind sees the data without knowing about it.
+
+use ash::vk;
+
+use arenagl_staging::{
+    split_buffer, split_image, unpack_box, ClientFormat, ClientLayout, DeviceFormat, Dims,
+    Extent3d, LuminanceRule, PackState, Region, StagingLayout, TexelBlock, UnpackState,
+};
+
+use crate::backend::Backend;
+use crate::error::{MemoryError, Result};
+use crate::manager::{BufferHandle, ImageHandle};
+use crate::staging::map_staging;
+use crate::vulkan::MemoryManager;
+
+/// How an upload reached the buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UploadPath {
+    /// Written straight into the idle, host-visible buffer.
+    Direct,
+    /// Staged and copied by this many `vkCmdCopyBuffer` regions.
+    Staged {
+        /// Copy regions recorded.
+        chunks: u32,
+    },
+}
+
+/// The part of an image a transfer touches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImageRegion {
+    /// Mip level.
+    pub mip_level: u32,
+    /// First array layer.
+    pub base_layer: u32,
+    /// Array layers (1 for non-array images).
+    pub layer_count: u32,
+    /// Texel offset in the level.
+    pub offset: vk::Offset3D,
+    /// Texels (depth 1 for 2D images; layers are counted by `layer_count`).
+    pub extent: vk::Extent3D,
+}
+
+impl ImageRegion {
+    /// A `width × height` rectangle at (`x`, `y`) of layer 0 of `mip_level`.
+    pub fn rect(mip_level: u32, x: i32, y: i32, width: u32, height: u32) -> Self {
+        Self {
+            mip_level,
+            base_layer: 0,
+            layer_count: 1,
+            offset: vk::Offset3D { x, y, z: 0 },
+            extent: vk::Extent3D {
+                width,
+                height,
+                depth: 1,
+            },
+        }
+    }
+}
+
+/// The staging format for a Vulkan format, where the staging crate converts into it.
+fn device_format(format: vk::Format) -> Option<DeviceFormat> {
+    Some(match format {
+        vk::Format::R8G8B8A8_UNORM | vk::Format::R8G8B8A8_SRGB => DeviceFormat::Rgba8,
+        vk::Format::B8G8R8A8_UNORM | vk::Format::B8G8R8A8_SRGB => DeviceFormat::Bgra8,
+        vk::Format::R8G8B8_UNORM | vk::Format::R8G8B8_SRGB => DeviceFormat::Rgb8,
+        vk::Format::R8G8_UNORM => DeviceFormat::Rg8,
+        vk::Format::R8_UNORM => DeviceFormat::R8,
+        _ => return None,
+    })
+}
+
+/// A global barrier from every earlier access to every later one, scoped by the given stages.
+fn memory_barrier(
+    device: &ash::Device,
+    cb: vk::CommandBuffer,
+    src: (vk::PipelineStageFlags, vk::AccessFlags),
+    dst: (vk::PipelineStageFlags, vk::AccessFlags),
+) {
+    let barrier = vk::MemoryBarrier::default()
+        .src_access_mask(src.1)
+        .dst_access_mask(dst.1);
+    // SAFETY: `cb` is the manager's recording command buffer; the barrier is self-contained.
+    unsafe {
+        device.cmd_pipeline_barrier(
+            cb,
+            src.0,
+            dst.0,
+            vk::DependencyFlags::empty(),
+            &[barrier],
+            &[],
+            &[],
+        );
+    }
+}
+
+const ALL_PRIOR: (vk::PipelineStageFlags, vk::AccessFlags) = (
+    vk::PipelineStageFlags::ALL_COMMANDS,
+    vk::AccessFlags::from_raw(
+        vk::AccessFlags::MEMORY_WRITE.as_raw() | vk::AccessFlags::MEMORY_READ.as_raw(),
+    ),
+);
+const TRANSFER_WRITE: (vk::PipelineStageFlags, vk::AccessFlags) = (
+    vk::PipelineStageFlags::TRANSFER,
+    vk::AccessFlags::TRANSFER_WRITE,
+);
+const ALL_LATER: (vk::PipelineStageFlags, vk::AccessFlags) = ALL_PRIOR;
+
+impl MemoryManager {
+    /// `glBufferSubData`: writes `data` at `offset` of `dst`, directly when the buffer is
+    /// host-visible and idle, otherwise through the staging arenas.
+    pub fn upload_buffer(
+        &mut self,
+        dst: BufferHandle,
+        offset: u64,
+        data: &[u8],
+    ) -> Result<UploadPath> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let info = self.buffer_info(dst)?;
+        let end = offset.checked_add(data.len() as u64);
+        if end.is_none_or(|end| end > info.desc.size) {
+            return Err(MemoryError::InvalidRequest(format!(
+                "upload of {} bytes at {offset} into a buffer of {}",
+                data.len(),
+                info.desc.size
+            )));
+        }
+        if data.is_empty() {
+            return Ok(UploadPath::Direct);
+        }
+        let mapped = self.buffer_is_mapped(dst)?;
+        if mapped {
+            match self.write_buffer(dst, offset, data) {
+                Ok(()) => {
+                    self.stats.direct_write_bytes += data.len() as u64;
+                    return Ok(UploadPath::Direct);
+                }
+                Err(MemoryError::Busy(_)) => {} // in flight: stage instead of waiting
+                Err(e) => return Err(e),
+            }
+        }
+        if !info.desc.usage.contains(vk::BufferUsageFlags::TRANSFER_DST) {
+            return Err(MemoryError::InvalidRequest(
+                "buffer busy or not host-visible, and it lacks TRANSFER_DST usage for a staged copy".into(),
+            ));
+        }
+        let align = self.copy_alignment(1)?;
+        let mut regions: Vec<(BufferHandle, vk::BufferCopy)> = Vec::new();
+        for range in split_buffer(data.len() as u64, self.arena_size()) {
+            let staged = self.stage(range.end - range.start, align)?;
+            let chunk = data
+                .get(range.start as usize..range.end as usize)
+                .ok_or(MemoryError::Internal("split range outside the upload"))?;
+            self.fill_staged(&staged, |bytes| {
+                bytes.copy_from_slice(chunk);
+                Ok(())
+            })?;
+            regions.push((
+                staged.buffer,
+                vk::BufferCopy {
+                    src_offset: staged.offset,
+                    dst_offset: offset + range.start,
+                    size: range.end - range.start,
+                },
+            ));
+        }
+        // Record after all staging: staging may have created blocks (and submitted).
+        let dst_raw = self.use_buffer(dst)?.raw();
+        let cb = self.recording_command_buffer()?;
+        memory_barrier(self.device(), cb, ALL_PRIOR, TRANSFER_WRITE);
+        for (src, region) in &regions {
+            let src_raw = self.use_buffer(*src)?.raw();
+            // SAFETY: recording command buffer; both buffers live and stamped for this epoch;
+            // the regions lie inside both (checked above and by the arena).
+            unsafe {
+                self.device()
+                    .cmd_copy_buffer(cb, src_raw, dst_raw, std::slice::from_ref(region))
+            };
+        }
+        memory_barrier(self.device(), cb, TRANSFER_WRITE, ALL_LATER);
+        self.stats.staged_bytes += data.len() as u64;
+        Ok(UploadPath::Staged {
+            chunks: regions.len() as u32,
+        })
+    }
+
+    fn image_region_checks(
+        &self,
+        image: ImageHandle,
+        region: &ImageRegion,
+    ) -> Result<(DeviceFormat, Region, vk::ImageAspectFlags)> {
+        let info = self.image_info(image)?;
+        let desc = &info.desc;
+        let format = device_format(desc.format).ok_or_else(|| {
+            MemoryError::Unsupported(format!("pixel transfer to {:?} images", desc.format))
+        })?;
+        if region.mip_level >= desc.mip_levels {
+            return Err(MemoryError::InvalidRequest(format!(
+                "mip level {} of an image with {}",
+                region.mip_level, desc.mip_levels
+            )));
+        }
+        let level = |v: u32| (v >> region.mip_level).max(1);
+        let (w, h, d) = (
+            level(desc.extent.width),
+            level(desc.extent.height),
+            level(desc.extent.depth),
+        );
+        let fits = |off: i32, len: u32, max: u32| {
+            off >= 0 && u64::from(off as u32) + u64::from(len) <= u64::from(max)
+        };
+        let layers_ok = region.layer_count >= 1
+            && u64::from(region.base_layer) + u64::from(region.layer_count)
+                <= u64::from(desc.array_layers);
+        if !(fits(region.offset.x, region.extent.width, w)
+            && fits(region.offset.y, region.extent.height, h)
+            && fits(region.offset.z, region.extent.depth, d)
+            && layers_ok)
+        {
+            return Err(MemoryError::InvalidRequest(format!(
+                "region {:?} outside level {} ({w}x{h}x{d}, {} layers)",
+                region, region.mip_level, desc.array_layers
+            )));
+        }
+        if region.extent.depth > 1 && region.layer_count > 1 {
+            return Err(MemoryError::InvalidRequest(
+                "a region cannot be both 3D and layered".into(),
+            ));
+        }
+        let depth = region.extent.depth.max(region.layer_count);
+        let dims = if depth > 1 || desc.image_type == vk::ImageType::TYPE_3D {
+            Dims::Three
+        } else {
+            Dims::Two
+        };
+        let client = Region {
+            extent: Extent3d::new(region.extent.width, region.extent.height, depth),
+            dims,
+        };
+        Ok((format, client, vk::ImageAspectFlags::COLOR))
+    }
+
+    /// Records a transition of the whole image from its tracked layout to `new`, waiting for
+    /// every earlier access, and makes `dst` (stages, accesses) the second scope. Returns the raw
+    /// image, stamped for the recording epoch. Clients that record their own transitions report
+    /// them with [`MemoryManager::set_image_layout`] instead.
+    pub fn transition_image(
+        &mut self,
+        image: ImageHandle,
+        new: vk::ImageLayout,
+        dst: (vk::PipelineStageFlags, vk::AccessFlags),
+    ) -> Result<vk::Image> {
+        let (raw, old, mips, layers) = {
+            let raw = self.use_image(image)?.raw();
+            let entry = self.images.get(image)?;
+            (
+                raw,
+                entry.layout,
+                entry.desc.mip_levels,
+                entry.desc.array_layers,
+            )
+        };
+        let barrier = vk::ImageMemoryBarrier::default()
+            // Never inferred from the old layout: whatever wrote the image before, wait for it.
+            .src_access_mask(ALL_PRIOR.1)
+            .dst_access_mask(dst.1)
+            .old_layout(old)
+            .new_layout(new)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(raw)
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                base_mip_level: 0,
+                level_count: mips,
+                base_array_layer: 0,
+                layer_count: layers,
+            });
+        let cb = self.recording_command_buffer()?;
+        // SAFETY: recording command buffer; `raw` is live and stamped for this epoch; the range
+        // covers the whole image, whose tracked layout is `old`.
+        unsafe {
+            self.device().cmd_pipeline_barrier(
+                cb,
+                ALL_PRIOR.0,
+                dst.0,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[barrier],
+            );
+        }
+        self.images.get_mut(image)?.layout = new;
+        Ok(raw)
+    }
+
+    /// The layout the image is in after everything recorded so far.
+    pub fn image_layout(&self, image: ImageHandle) -> Result<vk::ImageLayout> {
+        Ok(self.images.get(image)?.layout)
+    }
+
+    /// Records that the client transitioned the whole image to `layout` in the recording.
+    pub fn set_image_layout(&mut self, image: ImageHandle, layout: vk::ImageLayout) -> Result<()> {
+        self.images.get_mut(image)?.layout = layout;
+        Ok(())
+    }
+
+    /// `glTexSubImage*`: unpacks `src` (laid out per `unpack` as `client` pixels) into `region`
+    /// of `image`, converting to the image's format, through the staging arenas.
+    pub fn upload_image(
+        &mut self,
+        image: ImageHandle,
+        region: &ImageRegion,
+        src: &[u8],
+        unpack: &UnpackState,
+        client: ClientFormat,
+    ) -> Result<()> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let (format, client_region, aspect) = self.image_region_checks(image, region)?;
+        let layout = ClientLayout::new(unpack, client_region, client).map_err(map_staging)?;
+        if (src.len() as u64) < layout.required_bytes() {
+            return Err(MemoryError::InvalidRequest(format!(
+                "{} bytes of pixels for a transfer that reads {}",
+                src.len(),
+                layout.required_bytes()
+            )));
+        }
+        let texel = format.texel_bytes();
+        let align = self.copy_alignment(texel)?;
+        let chunks = split_image(
+            client_region.extent,
+            TexelBlock {
+                width: 1,
+                height: 1,
+                bytes: texel,
+            },
+            self.arena_size(),
+        )
+        .map_err(map_staging)?;
+        let layered = region.layer_count > 1;
+        let mut copies: Vec<(BufferHandle, vk::BufferImageCopy)> = Vec::new();
+        let mut staged_bytes = 0;
+        for chunk in chunks {
+            let staged = self.stage(chunk.bytes, align)?;
+            self.fill_staged(&staged, |bytes| {
+                unpack_box(
+                    src,
+                    &layout,
+                    chunk.texels,
+                    bytes,
+                    StagingLayout::tight(format),
+                )
+                .map_err(map_staging)
+            })?;
+            staged_bytes += chunk.bytes;
+            let t = chunk.texels;
+            let (z, depth, base_layer, layer_count) = if layered {
+                (0, 1, region.base_layer + t.z, t.depth)
+            } else {
+                (region.offset.z + t.z as i32, t.depth, region.base_layer, 1)
+            };
+            copies.push((
+                staged.buffer,
+                vk::BufferImageCopy {
+                    buffer_offset: staged.offset,
+                    buffer_row_length: 0,
+                    buffer_image_height: 0,
+                    image_subresource: vk::ImageSubresourceLayers {
+                        aspect_mask: aspect,
+                        mip_level: region.mip_level,
+                        base_array_layer: base_layer,
+                        layer_count,
+                    },
+                    image_offset: vk::Offset3D {
+                        x: region.offset.x + t.x as i32,
+                        y: region.offset.y + t.y as i32,
+                        z,
+                    },
+                    image_extent: vk::Extent3D {
+                        width: t.width,
+                        height: t.height,
+                        depth,
+                    },
+                },
+            ));
+        }
+        let raw =
+            self.transition_image(image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, TRANSFER_WRITE)?;
+        let cb = self.recording_command_buffer()?;
+        for (src_buffer, copy) in &copies {
+            let src_raw = self.use_buffer(*src_buffer)?.raw();
+            // SAFETY: recording command buffer; the staging buffer and the image are live and
+            // stamped; the image is in TRANSFER_DST_OPTIMAL; the region was checked above.
+            unsafe {
+                self.device().cmd_copy_buffer_to_image(
+                    cb,
+                    src_raw,
+                    raw,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    std::slice::from_ref(copy),
+                );
+            }
+        }
+        self.stats.staged_bytes += staged_bytes;
+        Ok(())
+    }
+
+    /// `glReadPixels` / `glGetTexImage`: copies `region` of `image` back and packs it into `out`
+    /// per `pack` as `client` pixels. Waits for exactly the submission that carries the copy.
+    pub fn read_image(
+        &mut self,
+        image: ImageHandle,
+        region: &ImageRegion,
+        pack: &PackState,
+        client: ClientFormat,
+        out: &mut [u8],
+    ) -> Result<()> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let (format, client_region, aspect) = self.image_region_checks(image, region)?;
+        let layout = ClientLayout::new(pack, client_region, client).map_err(map_staging)?;
+        if (out.len() as u64) < layout.required_bytes() {
+            return Err(MemoryError::InvalidRequest(format!(
+                "{} bytes for a readback that writes {}",
+                out.len(),
+                layout.required_bytes()
+            )));
+        }
+        let e = client_region.extent;
+        let staging = StagingLayout::tight(format);
+        let bytes = staging.required_bytes(e).map_err(map_staging)?;
+        let readback = self.readback_buffer(bytes)?;
+        let raw = self.transition_image(
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            (
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_READ,
+            ),
+        )?;
+        let dst = self.use_buffer(readback)?.raw();
+        let layered = region.layer_count > 1;
+        let copy = vk::BufferImageCopy {
+            buffer_offset: 0,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: region.mip_level,
+                base_array_layer: region.base_layer,
+                layer_count: region.layer_count,
+            },
+            image_offset: region.offset,
+            image_extent: vk::Extent3D {
+                width: e.width,
+                height: e.height,
+                depth: if layered { 1 } else { e.depth },
+            },
+        };
+        let cb = self.recording_command_buffer()?;
+        // SAFETY: recording command buffer; image in TRANSFER_SRC_OPTIMAL after the barrier
+        // above; the readback buffer is live, idle (readbacks wait) and large enough.
+        unsafe {
+            self.device().cmd_copy_image_to_buffer(
+                cb,
+                raw,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                dst,
+                &[copy],
+            );
+        }
+        memory_barrier(
+            self.device(),
+            cb,
+            TRANSFER_WRITE,
+            (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
+        );
+        let epoch = self.recording_epoch();
+        self.wait_epoch(epoch)?;
+        let mapping = {
+            let entry = self.buffers.get(readback)?;
+            let m = self
+                .backend()
+                .buffer_mapping(&entry.raw)
+                .ok_or(MemoryError::Internal("readback buffer is not mapped"))?;
+            if !m.coherent {
+                self.backend().invalidate_buffer(&entry.raw, 0, bytes)?;
+            }
+            m
+        };
+        // SAFETY: the copy that wrote these bytes has completed (waited above) and no other
+        // submission uses the readback buffer; `bytes` lies inside the mapping (the buffer was
+        // created at least that large).
+        let staged = unsafe { std::slice::from_raw_parts(mapping.ptr.as_ptr(), bytes as usize) };
+        arenagl_staging::pack_box(
+            staged,
+            staging,
+            &layout,
+            arenagl_staging::TexelBox::whole(e),
+            LuminanceRule::Red,
+            out,
+        )
+        .map_err(map_staging)?;
+        self.stats.readback_bytes += bytes;
+        Ok(())
+    }
+
+    /// `glGetBufferSubData` / mapping for read: `out.len()` bytes at `offset` of `src`. A mapped
+    /// buffer is read in place once the last submission that used it completed; otherwise the
+    /// range is copied to the readback buffer and read after that copy completes.
+    pub fn read_buffer_range(
+        &mut self,
+        src: BufferHandle,
+        offset: u64,
+        out: &mut [u8],
+    ) -> Result<()> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let info = self.buffer_info(src)?;
+        let end = offset.checked_add(out.len() as u64);
+        if end.is_none_or(|end| end > info.desc.size) {
+            return Err(MemoryError::InvalidRequest(format!(
+                "read of {} bytes at {offset} from a buffer of {}",
+                out.len(),
+                info.desc.size
+            )));
+        }
+        if out.is_empty() {
+            return Ok(());
+        }
+        if self.buffer_is_mapped(src)? {
+            if info.last_use > self.completed_epoch() {
+                // Exactly the submissions that may have written it (the latest one covers the
+                // earlier ones); a use still being recorded is submitted first.
+                self.wait_epoch(info.last_use)?;
+            }
+            self.read_buffer(src, offset, out)?;
+            self.stats.readback_bytes += out.len() as u64;
+            return Ok(());
+        }
+        if !info.desc.usage.contains(vk::BufferUsageFlags::TRANSFER_SRC) {
+            return Err(MemoryError::InvalidRequest(
+                "buffer is not host-visible and lacks TRANSFER_SRC usage for a readback copy"
+                    .into(),
+            ));
+        }
+        let len = out.len() as u64;
+        let readback = self.readback_buffer(len)?;
+        let src_raw = self.use_buffer(src)?.raw();
+        let dst_raw = self.use_buffer(readback)?.raw();
+        let cb = self.recording_command_buffer()?;
+        memory_barrier(
+            self.device(),
+            cb,
+            ALL_PRIOR,
+            (
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_READ,
+            ),
+        );
+        let region = vk::BufferCopy {
+            src_offset: offset,
+            dst_offset: 0,
+            size: len,
+        };
+        // SAFETY: recording command buffer; both buffers live and stamped; ranges checked.
+        unsafe {
+            self.device()
+                .cmd_copy_buffer(cb, src_raw, dst_raw, &[region])
+        };
+        memory_barrier(
+            self.device(),
+            cb,
+            TRANSFER_WRITE,
+            (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
+        );
+        let epoch = self.recording_epoch();
+        self.wait_epoch(epoch)?;
+        self.read_buffer(readback, 0, out)?;
+        self.stats.readback_bytes += len;
+        Ok(())
+    }
+}

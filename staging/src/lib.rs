@@ -1,0 +1,49 @@
+//! ArenaGL's staging arithmetic: everything about moving bytes between the application and the
+//! device that can be decided without a device.
+//!
+//! Design decisions:
+//! - Pure logic, no Vulkan and no `unsafe`: `memory/` composes these pieces with real buffers, so
+//!   every rule here is tested exhaustively without a GPU (ARCHITECTURE.md, "Dependencies point
+//!   down").
+//! - Staging memory is modelled as abstract blocks ([`BlockId`]). The arena state machine tells its
+//!   caller when a block must be created and when blocks may be retired; it never owns memory.
+//! - Application-controlled numbers (sizes, strides, skips) go through checked arithmetic; the
+//!   functions here return [`StagingError`] instead of wrapping or panicking.
+//!
+//! Where things live:
+//! - [`align`]: the copy alignment rule (lcm of every constraint) and `align_up`.
+//! - [`arena`]: per-frame bump arenas over frame slots, rewound by completed epochs.
+//! - [`split`]: cutting uploads larger than an arena into chunks that fit.
+//! - [`region`]: extents and texel boxes shared by the pixel modules.
+//! - [`unpack`]: GL pixel-store state (`GL_UNPACK_*` / `GL_PACK_*`) and the client memory layout.
+//! - [`format`]: client (GL format/type) and device pixel formats.
+//! - [`convert`]: unpack + convert into staging, and staging → client for readback, in one pass.
+//! - [`coalesce`]: dirty-range coalescing for buffer uploads.
+//! - [`scratch`]: CPU per-frame scratch arenas (`bumpalo`).
+#![deny(unsafe_code, clippy::unwrap_used)]
+#![warn(missing_docs)]
+
+pub mod align;
+pub mod arena;
+pub mod coalesce;
+pub mod convert;
+pub mod error;
+pub mod format;
+pub mod region;
+pub mod scratch;
+pub mod split;
+pub mod unpack;
+
+pub use align::{align_up, lcm, CopyLimits};
+pub use arena::{
+    Allocation, ArenaConfig, ArenaStats, BeginFrame, BlockId, BlockInfo, BlockKind, BlockSpec,
+    Epoch, FrameArenas, Rewind,
+};
+pub use coalesce::DirtyRanges;
+pub use convert::{pack_box, pack_region, unpack_box, unpack_region, LuminanceRule, StagingLayout};
+pub use error::StagingError;
+pub use format::{ClientFormat, DeviceFormat};
+pub use region::{Extent3d, TexelBox};
+pub use scratch::{FrameScratch, ScratchStats};
+pub use split::{split_buffer, split_image, BufferChunks, ImageChunk, ImageChunks, TexelBlock};
+pub use unpack::{ClientLayout, Dims, PackState, PixelAlignment, PixelStore, Region, UnpackState};
