@@ -23,7 +23,10 @@ fn main() {
         .unwrap_or_else(|| {
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                 .join("../docs/results")
-                .join(format!("alloc-throughput-{}.md", slug(&report.device)))
+                .join(format!(
+                    "alloc-throughput-{}.md",
+                    arenagl_memory::bench::device_slug(&report.device)
+                ))
         });
     let text = format!(
         "# Allocation throughput: manager vs raw vkAllocateMemory\n\n\
@@ -40,17 +43,4 @@ fn main() {
         std::process::exit(1);
     }
     println!("wrote {}", out.display());
-}
-
-/// "llvmpipe (LLVM 15.0.6, 256 bits)" → "llvmpipe"; "NVIDIA H200" → "nvidia-h200".
-fn slug(device: &str) -> String {
-    let name = device
-        .split('(')
-        .next()
-        .unwrap_or(device)
-        .trim()
-        .to_lowercase();
-    name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect()
 }

@@ -155,3 +155,175 @@ pub fn alloc_throughput(operations: usize, batch: usize) -> Result<AllocBenchRep
         raw_allocate_calls: operations as u64,
     })
 }
+
+/// What the upload benchmark measured, in MB/s (10^6 bytes per second).
+#[derive(Debug, Clone)]
+pub struct UploadBenchReport {
+    /// The device name.
+    pub device: String,
+    /// Bytes moved per path.
+    pub bytes: u64,
+    /// A plain `memcpy` of the same bytes between two host buffers.
+    pub memcpy: f64,
+    /// Staged buffer uploads: time spent in `upload_buffer` (the application's cost).
+    pub buffer_call: f64,
+    /// Staged buffer uploads including the GPU copies (until the last one completed).
+    pub buffer_end_to_end: f64,
+    /// Direct writes into an idle host-visible buffer (unified memory only).
+    pub buffer_direct: Option<f64>,
+    /// RGBA8 texture uploads: time spent in `upload_image`.
+    pub texture_call: f64,
+    /// RGBA8 texture uploads including the GPU copies.
+    pub texture_end_to_end: f64,
+}
+
+impl UploadBenchReport {
+    /// The report as a markdown table with ratios to memcpy.
+    pub fn markdown(&self) -> String {
+        let row =
+            |name: &str, mbps: f64| format!("| {name} | {mbps:.0} | {:.2} |\n", mbps / self.memcpy);
+        let mut out = String::from("| path | MB/s | ratio to memcpy |\n|---|---:|---:|\n");
+        out += &row("memcpy (host → host)", self.memcpy);
+        out += &row("buffer upload, staged — in the call", self.buffer_call);
+        out += &row(
+            "buffer upload, staged — end to end (GPU copy done)",
+            self.buffer_end_to_end,
+        );
+        if let Some(direct) = self.buffer_direct {
+            out += &row("buffer upload, direct write (idle, unified memory)", direct);
+        }
+        out += &row("RGBA8 texture upload — in the call", self.texture_call);
+        out += &row(
+            "RGBA8 texture upload — end to end (GPU copy done)",
+            self.texture_end_to_end,
+        );
+        out += &format!(
+            "\n{} MiB per path, device: {}.\n",
+            self.bytes >> 20,
+            self.device
+        );
+        out
+    }
+}
+
+fn mbps(bytes: u64, seconds: f64) -> f64 {
+    bytes as f64 / seconds.max(1e-9) / 1e6
+}
+
+/// Streams `frames` × 2 MiB through each path on the device from the environment.
+pub fn upload_throughput(frames: u32) -> Result<UploadBenchReport> {
+    use arenagl_staging::{ClientFormat, PixelStore};
+
+    use crate::desc::ImageDesc;
+    use crate::vulkan::{ImageRegion, UploadPath};
+
+    const CHUNK: usize = 2 << 20;
+    const TARGET: u64 = 64 << 20;
+    let mut m = MemoryManager::new(&VulkanConfig::from_env(), ManagerConfig::default())?;
+    let bytes = u64::from(frames) * CHUNK as u64;
+    let src: Vec<u8> = (0..CHUNK).map(|i| (i * 131 >> 3) as u8).collect();
+
+    let mut dst = vec![0u8; CHUNK];
+    let start = Instant::now();
+    for frame in 0..frames {
+        dst.copy_from_slice(&src);
+        dst[frame as usize % CHUNK] ^= 1; // keep the copies observable
+    }
+    let memcpy = mbps(bytes, start.elapsed().as_secs_f64());
+    std::hint::black_box(&dst);
+
+    let usage = vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
+    let target = m.create_buffer(&BufferDesc::new(
+        TARGET,
+        usage,
+        MemoryClass::DeviceBuffer,
+        Category::Buffer,
+    ))?;
+    let (mut in_call, start) = (0.0, Instant::now());
+    for frame in 0..frames {
+        m.begin_frame()?;
+        m.use_buffer(target)?; // a draw uses it: the upload must be staged
+        let t = Instant::now();
+        m.upload_buffer(target, (u64::from(frame) * CHUNK as u64) % TARGET, &src)?;
+        in_call += t.elapsed().as_secs_f64();
+        m.submit()?;
+    }
+    m.collect_garbage_blocking()?;
+    let buffer_end_to_end = mbps(bytes, start.elapsed().as_secs_f64());
+    let buffer_call = mbps(bytes, in_call);
+
+    let mut direct = None;
+    if m.buffer_is_mapped(target)? {
+        let t = Instant::now();
+        for frame in 0..frames {
+            let path = m.upload_buffer(target, (u64::from(frame) * CHUNK as u64) % TARGET, &src)?;
+            if path != UploadPath::Direct {
+                return Err(MemoryError::Internal(
+                    "idle mapped buffer was not written directly",
+                ));
+            }
+        }
+        direct = Some(mbps(bytes, t.elapsed().as_secs_f64()));
+    }
+    m.retire_buffer(target)?;
+
+    let side = 1024u32;
+    let tex_usage = vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST;
+    let image = m.create_image(&ImageDesc::new_2d(
+        vk::Format::R8G8B8A8_UNORM,
+        side,
+        side,
+        1,
+        tex_usage,
+        Category::Texture,
+    ))?;
+    let pixels: Vec<u8> = (0..(side * side * 4) as usize)
+        .map(|i| (i >> 2) as u8)
+        .collect();
+    let tile_rows = (CHUNK / (side as usize * 4)) as u32; // 2 MiB of rows per upload
+    let (mut in_call, start) = (0.0, Instant::now());
+    for frame in 0..frames {
+        m.begin_frame()?;
+        let y = (frame * tile_rows) % side;
+        let region = ImageRegion::rect(0, 0, y as i32, side, tile_rows);
+        let slice = &pixels[..CHUNK];
+        let t = Instant::now();
+        m.upload_image(
+            image,
+            &region,
+            slice,
+            &PixelStore::default(),
+            ClientFormat::Rgba,
+        )?;
+        in_call += t.elapsed().as_secs_f64();
+        m.submit()?;
+    }
+    m.collect_garbage_blocking()?;
+    let texture_end_to_end = mbps(bytes, start.elapsed().as_secs_f64());
+    let texture_call = mbps(bytes, in_call);
+    m.retire_image(image)?;
+    Ok(UploadBenchReport {
+        device: m.device_info().name.clone(),
+        bytes,
+        memcpy,
+        buffer_call,
+        buffer_end_to_end,
+        buffer_direct: direct,
+        texture_call,
+        texture_end_to_end,
+    })
+}
+
+/// A file-name slug for a device: "llvmpipe (LLVM 15.0.6, 256 bits)" → "llvmpipe",
+/// "NVIDIA H200" → "nvidia-h200".
+pub fn device_slug(device: &str) -> String {
+    let name = device
+        .split('(')
+        .next()
+        .unwrap_or(device)
+        .trim()
+        .to_lowercase();
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
