@@ -62,6 +62,15 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
         ..ManagerConfig::default()
     };
     let mut m = MemoryManager::new(&vulkan, config)?;
+    let overrides = arenagl_residency::EnvOverrides::from_env()
+        .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
+    let budget = arenagl_memory::vulkan::derive_budget(m.device_info(), overrides);
+    println!(
+        "budget: {:.0} MiB (profile {}; ARENAGL_PROFILE / ARENAGL_BUDGET_MB override it)",
+        budget.total_bytes as f64 / 1048576.0,
+        budget.derivation.profile.split(" (").next().unwrap_or("?")
+    );
+    m.set_budget(Some(budget));
     let info = m.device_info().clone();
     println!(
         "ArenaGL memory demo on {} ({:?}, Vulkan {}.{}, {} memory, validation {})",

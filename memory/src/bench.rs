@@ -221,7 +221,7 @@ pub fn upload_throughput(frames: u32) -> Result<UploadBenchReport> {
     const TARGET: u64 = 64 << 20;
     let mut m = MemoryManager::new(&VulkanConfig::from_env(), ManagerConfig::default())?;
     let bytes = u64::from(frames) * CHUNK as u64;
-    let src: Vec<u8> = (0..CHUNK).map(|i| (i * 131 >> 3) as u8).collect();
+    let src: Vec<u8> = (0..CHUNK).map(|i| ((i * 131) >> 3) as u8).collect();
 
     let mut dst = vec![0u8; CHUNK];
     let start = Instant::now();

@@ -24,6 +24,17 @@ pub enum MemoryError {
         /// The effective clamp.
         limit: u32,
     },
+    /// The allocation would cross the residency budget (R2): refused rather than letting the
+    /// platform kill the process.
+    #[error("over budget: {requested} bytes requested with {usage} of {budget} in use")]
+    OverBudget {
+        /// Bytes asked for.
+        requested: u64,
+        /// Bytes in use.
+        usage: u64,
+        /// The budget.
+        budget: u64,
+    },
     /// The device was lost; the manager is latched and every later request answers this.
     #[error("device lost")]
     DeviceLost,
@@ -66,6 +77,7 @@ impl MemoryError {
             Self::OutOfDeviceMemory
                 | Self::OutOfHostMemory
                 | Self::TooManyAllocations { .. }
+                | Self::OverBudget { .. }
                 | Self::Timeout(_)
         )
     }

@@ -11,6 +11,7 @@
 
 pub mod backend;
 pub mod bench;
+mod budget;
 
 pub mod desc;
 pub mod epoch;

@@ -20,6 +20,7 @@ use std::mem::ManuallyDrop;
 use std::time::Duration;
 
 use crate::backend::{AllocInfo, Backend, Placement};
+use crate::budget::BudgetState;
 use crate::desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
 use crate::epoch::{Deferred, EpochClock};
 use crate::error::{MemoryError, Result};
@@ -65,6 +66,8 @@ pub struct ManagerConfig {
     pub wait_timeout: Duration,
     /// Failures to inject (M8).
     pub faults: FaultPlan,
+    /// The residency budget allocations are admitted against (R1); `None`: no budget.
+    pub budget: Option<arenagl_residency::Budget>,
     /// Bytes of each frame slot's staging arena (S1).
     pub staging_arena_size: u64,
     /// Frame slots (staging arenas and CPU scratch arenas).
@@ -79,6 +82,7 @@ impl Default for ManagerConfig {
             force_dedicated: false,
             wait_timeout: Duration::from_secs(5),
             faults: FaultPlan::default(),
+            budget: None,
             staging_arena_size: arenagl_staging::arena::DEFAULT_ARENA_SIZE,
             frame_slots: 2,
         }
@@ -171,6 +175,7 @@ pub struct Manager<B: Backend> {
     pub(crate) clamp_log: RateLimit,
     pub(crate) timeout_log: RateLimit,
     pub(crate) staging: StagingState,
+    pub(crate) budget: Option<BudgetState>,
 }
 
 impl<B: Backend> Manager<B> {
@@ -184,6 +189,7 @@ impl<B: Backend> Manager<B> {
         let owner = next_owner_id();
         let faults = FaultState::new(config.faults.clone());
         let staging = StagingState::new(config.staging_arena_size, config.frame_slots);
+        let budget = config.budget.clone().map(BudgetState::new);
         Self {
             backend: ManuallyDrop::new(backend),
             config,
@@ -203,6 +209,7 @@ impl<B: Backend> Manager<B> {
             clamp_log: RateLimit::new(100),
             timeout_log: RateLimit::new(100),
             staging,
+            budget,
         }
     }
 
@@ -322,6 +329,7 @@ impl<B: Backend> Manager<B> {
         self.check_lost()?;
         validate_buffer(desc, self.backend.limits().max_memory_allocation_size)?;
         self.buffers.check_room()?;
+        self.admit_under_budget(desc.category, desc.size)?;
         let placement = self.placement(desc.size, desc.class);
         let (raw, alloc) =
             self.allocate_with_ladder(desc.size, |b| b.create_buffer(desc, placement))?;
@@ -343,6 +351,7 @@ impl<B: Backend> Manager<B> {
         self.backend.check_image(desc)?;
         self.images.check_room()?;
         let estimate = crate::desc::packed_image_bytes(desc).unwrap_or(0);
+        self.admit_under_budget(desc.category, estimate)?;
         let placement = self.placement(estimate, MemoryClass::DeviceImage);
         let (raw, alloc) =
             self.allocate_with_ladder(estimate, |b| b.create_image(desc, placement))?;
@@ -819,6 +828,7 @@ impl<B: Backend> Manager<B> {
     pub fn begin_frame(&mut self) -> Result<usize> {
         let released = self.drain()?;
         if !self.lost {
+            self.update_pressure();
             self.rotate_staging()?;
         }
         Ok(released)

@@ -95,6 +95,12 @@ pub struct MemoryStats {
     pub ladder_recoveries: u64,
     /// Requests finally refused with an out-of-memory error.
     pub refusals: u64,
+    /// Of the refusals, those made because the budget would be crossed.
+    pub budget_refusals: u64,
+    /// The pressure level (0 normal, 1 warn, 2 critical, 3 over) when a budget is in force.
+    pub pressure_level: u8,
+    /// Pressure level changes so far.
+    pub pressure_transitions: u64,
     /// Faults injected by the fault plan (M8).
     pub faults_injected: u64,
     /// Destructions refused by the debug use-after-free check (must stay 0).
@@ -177,6 +183,14 @@ impl MemoryStats {
         out += &format!(
             "  gc              {} proactive, {} blocking, {} clamp warnings\n",
             self.proactive_gcs, self.blocking_gcs, self.clamp_warnings
+        );
+        out += &format!(
+            "  pressure        level {} ({} changes), {} budget refusals\n",
+            ["normal", "warn", "critical", "over"]
+                .get(self.pressure_level as usize)
+                .unwrap_or(&"?"),
+            self.pressure_transitions,
+            self.budget_refusals
         );
         out += &format!(
             "  oom ladder      {} failures, {} drains, {} retries, {} recoveries, {} refusals, {} injected faults\n",

@@ -13,6 +13,10 @@ pub(crate) use std::sync::atomic::{AtomicU64, Ordering};
 #[cfg(not(loom))]
 pub(crate) use std::sync::{Arc, Mutex, MutexGuard};
 
+/// vk-mem's pool API takes `self: &std::sync::Arc<Allocator>`, so the VMA allocator is held in
+/// a std `Arc` even under loom (it is never part of a loom model).
+pub(crate) use std::sync::Arc as StdArc;
+
 /// Locks a mutex, treating a poisoned lock as still usable: every critical section in this
 /// crate leaves its data consistent before anything that could panic.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -424,6 +424,30 @@ impl Backend for VulkanBackend {
     }
 }
 
+/// The budget for this device: the platform profile (`ARENAGL_PROFILE`, else this Linux host
+/// from cgroup v2 and available RAM), the largest device-local heap, and `ARENAGL_BUDGET_MB`.
+pub fn derive_budget(
+    info: &DeviceInfo,
+    overrides: arenagl_residency::EnvOverrides,
+) -> arenagl_residency::Budget {
+    use arenagl_residency::{Budget, BudgetInputs, Profile, VulkanMemory};
+    let heap = info
+        .heaps
+        .iter()
+        .filter(|h| h.device_local)
+        .map(|h| h.size)
+        .max()
+        .unwrap_or(0);
+    let inputs = BudgetInputs::new(Profile::linux_host())
+        .with_vulkan(VulkanMemory {
+            device_local_heap_bytes: heap,
+            unified: info.unified_memory(),
+            heap_budget_bytes: None,
+        })
+        .with_overrides(overrides);
+    Budget::derive(&inputs)
+}
+
 /// The memory manager on the real device.
 pub type MemoryManager = Manager<VulkanBackend>;
 
@@ -434,13 +458,19 @@ impl Manager<VulkanBackend> {
     }
 
     /// Opens the device configured from the environment (`ARENAGL_VALIDATION`,
-    /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULT_*`).
+    /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULT_*`) and installs the budget
+    /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`.
     pub fn from_env() -> Result<Self> {
         let config = ManagerConfig {
             faults: crate::fault::FaultPlan::from_env()?,
             ..ManagerConfig::default()
         };
-        Self::new(&VulkanConfig::from_env(), config)
+        let mut manager = Self::new(&VulkanConfig::from_env(), config)?;
+        let overrides = arenagl_residency::EnvOverrides::from_env()
+            .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
+        let budget = derive_budget(manager.device_info(), overrides);
+        manager.set_budget(Some(budget));
+        Ok(manager)
     }
 
     /// The command buffer being recorded (begun if needed). Fetch it again after any manager

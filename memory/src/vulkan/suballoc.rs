@@ -22,7 +22,7 @@ use crate::backend::Placement;
 use crate::desc::MemoryClass;
 use crate::error::{MemoryError, Result};
 use crate::stats::DeviceMemoryCounters;
-use crate::sync::{Arc, AtomicU64, Ordering};
+use crate::sync::{Arc, AtomicU64, Ordering, StdArc};
 use crate::vulkan::context::DeviceShared;
 use crate::vulkan::conv::map_alloc;
 
@@ -115,7 +115,7 @@ struct ClassPool {
 pub(crate) struct VmaSubAllocator {
     // Drop order matters: pools, then the allocator, then the counters its callbacks use.
     pools: Vec<ClassPool>,
-    allocator: Arc<vk_mem::Allocator>,
+    allocator: StdArc<vk_mem::Allocator>,
     counters: Arc<MemoryCounters>,
     device: ash::Device,
     fallbacks: u64,
@@ -234,7 +234,7 @@ impl VmaSubAllocator {
         // SAFETY: instance, device and physical device are valid and outlive the allocator
         // (DeviceShared outlives the backend that owns this sub-allocator); the API version is
         // no higher than the instance's and the device's.
-        let allocator = Arc::new(
+        let allocator = StdArc::new(
             unsafe { vk_mem::Allocator::new(info) }
                 .map_err(|r| map_alloc("vmaCreateAllocator", r))?,
         );

@@ -1,0 +1,155 @@
+//! The residency budget inside the manager (R1, R2): every allocation is admitted against the
+//! budget before it reaches the device, and every frame the pressure level is updated.
+//!
+//! Design decisions:
+//! - Usage is the manager's own per-category live bytes, which include retired objects still
+//!   waiting for their epoch: they occupy the heap until released.
+//! - An allocation that would cross the budget first gets the memory that is only waiting for the
+//!   GPU (a blocking GC, when anything is pending); if it still does not fit it is refused with
+//!   `OverBudget` (reported as `GL_OUT_OF_MEMORY`) instead of letting the platform kill the
+//!   process.
+//! - Of the pressure actions, the manager performs its own (proactive GC, staging shrink and its
+//!   restoration) and queues the rest (demotion, cache trimming, render scale) for the translator
+//!   and presenter, which collect them with [`Manager::take_pressure_actions`].
+
+use arenagl_residency::{Action, Budget, Category, Level, PressureMonitor, Usage};
+
+use crate::backend::Backend;
+use crate::error::{MemoryError, Result};
+use crate::manager::Manager;
+
+/// The budget, its monitor and the actions waiting for clients.
+pub(crate) struct BudgetState {
+    pub(crate) budget: Budget,
+    pub(crate) monitor: PressureMonitor,
+    pub(crate) pending: Vec<Action>,
+}
+
+impl BudgetState {
+    pub(crate) fn new(budget: Budget) -> Self {
+        let monitor = PressureMonitor::new(&budget);
+        Self {
+            budget,
+            monitor,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl<B: Backend> Manager<B> {
+    /// Installs (or removes) the budget allocations are admitted against.
+    pub fn set_budget(&mut self, budget: Option<Budget>) {
+        self.budget = budget.map(BudgetState::new);
+        self.update_pressure();
+    }
+
+    /// The budget in force, if any.
+    pub fn budget(&self) -> Option<&Budget> {
+        self.budget.as_ref().map(|b| &b.budget)
+    }
+
+    /// The pressure level, if a budget is in force.
+    pub fn pressure_level(&self) -> Option<Level> {
+        self.budget.as_ref().map(|b| b.monitor.level())
+    }
+
+    /// Pressure actions meant for the translator and presenter (demote textures, trim caches,
+    /// render scale), oldest first.
+    pub fn take_pressure_actions(&mut self) -> Vec<Action> {
+        self.budget
+            .as_mut()
+            .map(|b| std::mem::take(&mut b.pending))
+            .unwrap_or_default()
+    }
+
+    /// Live bytes per category, as the budget sees them.
+    pub fn usage(&self) -> Usage {
+        let mut usage = Usage::default();
+        for category in Category::ALL {
+            usage[category] = self.stats.categories[category.index()].live_bytes;
+        }
+        usage
+    }
+
+    /// Feeds the current usage to the monitor and performs the manager's own actions.
+    pub(crate) fn update_pressure(&mut self) {
+        let usage = self.usage();
+        let Some(state) = self.budget.as_mut() else {
+            return;
+        };
+        let update = state.monitor.update(&usage, &state.budget);
+        let level = update.level;
+        let mut gc = false;
+        for action in update.actions {
+            match action {
+                Action::ProactiveGc => gc = true,
+                Action::ShrinkStaging => {}
+                Action::RefuseAllocations | Action::AcceptAllocations => {}
+                other => state.pending.push(other),
+            }
+        }
+        if !update.transitions.is_empty() {
+            self.stats.pressure_transitions += update.transitions.len() as u64;
+            tracing::info!(
+                ?level,
+                usage = update.usage_bytes,
+                budget = update.budget_bytes,
+                "pressure level changed"
+            );
+        }
+        self.stats.pressure_level = level as u8;
+        // Staging runs at half size while under pressure, at full size otherwise; the arena
+        // applies a new size to each slot at its next rewind.
+        let full = self.config.staging_arena_size.max(1);
+        let wanted = if level >= Level::Warn {
+            (full / 2).max(1 << 20).min(full)
+        } else {
+            full
+        };
+        if let Some(size) = std::num::NonZeroU64::new(wanted) {
+            if self.staging.arenas.config().arena_size != size {
+                self.staging.arenas.set_arena_size(size);
+            }
+        }
+        if gc {
+            self.stats.proactive_gcs += 1;
+            let _ = self.drain();
+        }
+    }
+
+    /// Admits `bytes` more of `category` under the budget, collecting memory that only waits
+    /// for the GPU first if that is what it takes.
+    pub(crate) fn admit_under_budget(&mut self, category: Category, bytes: u64) -> Result<()> {
+        if self.budget.is_none() {
+            return Ok(());
+        }
+        self.update_pressure();
+        let admitted = |m: &Self| {
+            m.budget
+                .as_ref()
+                .is_none_or(|b| b.monitor.admit(category, bytes).is_ok())
+        };
+        if admitted(self) {
+            return Ok(());
+        }
+        if self.stats.pending_release_bytes > 0 {
+            match self.collect_garbage_blocking() {
+                Ok(()) | Err(MemoryError::Timeout(_)) => {}
+                Err(e) => return Err(e),
+            }
+            self.update_pressure();
+            if admitted(self) {
+                return Ok(());
+            }
+        }
+        self.stats.refusals += 1;
+        self.stats.budget_refusals += 1;
+        let usage = self.usage().total();
+        let budget = self.budget.as_ref().map_or(0, |b| b.budget.total_bytes);
+        Err(MemoryError::OverBudget {
+            requested: bytes,
+            usage,
+            budget,
+        })
+    }
+}
