@@ -106,6 +106,20 @@ impl<T> RetireQueue<T> {
         self.pop_completed(u64::MAX)
     }
 
+    /// Removes every item whose epoch is `> epoch` (work that will never be submitted).
+    pub fn pop_after(&mut self, epoch: u64) -> Vec<(u64, T)> {
+        let Some(first) = epoch.checked_add(1) else {
+            return Vec::new();
+        };
+        let later = self.pending.split_off(&first);
+        let mut out = Vec::new();
+        for (epoch, items) in later {
+            out.extend(items.into_iter().map(|item| (epoch, item)));
+        }
+        self.len -= out.len();
+        out
+    }
+
     /// Items still waiting.
     pub fn len(&self) -> usize {
         self.len
@@ -152,6 +166,12 @@ impl<T> Deferred<T> {
     pub fn drain(&self, clock: &EpochClock) -> Vec<(u64, T)> {
         let completed = clock.completed();
         lock(&self.queue).pop_completed(completed)
+    }
+
+    /// Takes every item waiting for an epoch after `epoch`: after device loss, work that was never
+    /// submitted can never run.
+    pub fn drain_after(&self, epoch: u64) -> Vec<(u64, T)> {
+        lock(&self.queue).pop_after(epoch)
     }
 
     /// Takes everything (only once the device can no longer touch any of it).

@@ -521,18 +521,18 @@ impl<B: Backend> Manager<B> {
     /// same recording, or retiring it will not wait for that command.
     pub fn use_buffer(&mut self, handle: BufferHandle) -> Result<&B::Buffer> {
         let epoch = self.clock.recording();
-        self.recording_open = true;
         let entry = self.buffers.get_mut(handle)?;
         entry.last_use = epoch;
+        self.recording_open = true;
         Ok(&entry.raw)
     }
 
     /// The raw image, for recording; stamps it like [`Manager::use_buffer`].
     pub fn use_image(&mut self, handle: ImageHandle) -> Result<&B::Image> {
         let epoch = self.clock.recording();
-        self.recording_open = true;
         let entry = self.images.get_mut(handle)?;
         entry.last_use = epoch;
+        self.recording_open = true;
         Ok(&entry.raw)
     }
 
@@ -550,9 +550,9 @@ impl<B: Backend> Manager<B> {
     /// The raw sampler, for recording; stamps it.
     pub fn use_sampler(&mut self, handle: SamplerHandle) -> Result<&B::Sampler> {
         let epoch = self.clock.recording();
-        self.recording_open = true;
         let entry = self.samplers.get_mut(handle)?;
         entry.last_use = epoch;
+        self.recording_open = true;
         Ok(&entry.raw)
     }
 
@@ -662,12 +662,15 @@ impl<B: Backend> Manager<B> {
     // ---- retire and release ---------------------------------------------------------------
 
     fn retire(&mut self, last_use: u64, item: Retired<B>) {
-        if self.lost || last_use <= self.clock.completed() {
+        if last_use <= self.clock.completed() {
             self.destroy(item);
         } else {
             self.stats.pending_release_objects += 1;
             self.stats.pending_release_bytes += item.bytes();
             self.deferred.retire(last_use, item);
+            if self.lost {
+                self.release_completed();
+            }
         }
     }
 
@@ -728,7 +731,18 @@ impl<B: Backend> Manager<B> {
     /// Destroys everything whose epoch has completed; returns how many objects were released.
     fn release_completed(&mut self) -> usize {
         let items = if self.lost {
-            self.deferred.drain_all()
+            match self.backend.poll_completed() {
+                // The device really is gone: nothing it was given will run any more.
+                Err(_) => self.deferred.drain_all(),
+                // The loss was injected or reported while the device still runs: the ordinary
+                // rule, plus what was never submitted (it can never run).
+                Ok(v) => {
+                    self.clock.observe_completed(v);
+                    let mut items = self.deferred.drain(&self.clock);
+                    items.extend(self.deferred.drain_after(self.clock.submitted()));
+                    items
+                }
+            }
         } else {
             self.deferred.drain(&self.clock)
         };
@@ -912,12 +926,29 @@ impl<B: Backend> Manager<B> {
     }
 }
 
+impl<B: Backend> Manager<B> {
+    /// After a loss: whether the device can no longer run anything we gave it (really lost, or
+    /// alive and done with everything submitted, waiting a bounded time for that).
+    fn device_quiescent(&mut self) -> bool {
+        let submitted = self.clock.submitted();
+        match self.backend.poll_completed() {
+            Err(_) => true,
+            Ok(v) if v >= submitted => true,
+            Ok(_) => !matches!(
+                self.backend.wait(submitted, self.config.wait_timeout),
+                Ok(false)
+            ),
+        }
+    }
+}
+
 impl<B: Backend> Drop for Manager<B> {
     fn drop(&mut self) {
-        // A GC that fails because the device was lost still leaves nothing executing.
-        let idle = self.lost || {
-            let collected = self.collect_garbage_blocking().is_ok();
-            collected || self.lost
+        let idle = if self.lost {
+            self.device_quiescent()
+        } else {
+            // A GC that fails because the device was lost may still leave nothing executing.
+            self.collect_garbage_blocking().is_ok() || (self.lost && self.device_quiescent())
         };
         if !idle {
             // The GPU did not finish in time: destroying what it may still use would be a
