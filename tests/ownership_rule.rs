@@ -4,17 +4,20 @@
 
 use std::path::{Path, PathBuf};
 
-/// Patterns that mean "allocating device memory, using VMA, or submitting" in Rust source.
+/// Patterns that mean "allocating device memory, using VMA, or submitting" in Rust source: calls
+/// (ash's methods, raw entry points) and any path into the VMA crate. Prose that merely names
+/// `vkAllocateMemory` (statistics labels, comments) is not a call and does not match.
 const FORBIDDEN_IN_SOURCE: &[&str] = &[
     "allocate_memory(",
-    "vkAllocateMemory",
+    "vkAllocateMemory(",
     "vk_mem::",
     "vk_mem ::",
     "vmaCreate",
     "vmaAllocate",
     "queue_submit(",
     "queue_submit2(",
-    "vkQueueSubmit",
+    "vkQueueSubmit(",
+    "vkQueueSubmit2(",
 ];
 
 fn workspace_root() -> PathBuf {
