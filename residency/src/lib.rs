@@ -1,6 +1,6 @@
 //! ArenaGL's residency policy: how much GPU memory the platform will tolerate, and what to do as
-//! usage approaches it. Pure logic, no Vulkan, no unsafe; the memory manager composes it with the
-//! real device.
+//! usage approaches it. Pure logic, no Vulkan, no unsafe outside the telemetry mapping; the memory
+//! manager composes it with the real device.
 //!
 //! # The pieces
 //! - [`profiles`]: named device profiles and their per-process crash lines (iOS Jetsam limits,
@@ -12,6 +12,10 @@
 //!   trail, and admission of allocations.
 //! - [`pressure`]: Normal → Warn → Critical → Over with hysteresis, and the actions each level
 //!   asks of the memory manager, the translator and the presenter.
+//! - [`telemetry`]: the memory-mapped page a running process publishes its figures into every
+//!   frame, and the reader `arenagl top` / `arenagl record` attach with; [`seqlock`] is the
+//!   lock-free protocol that keeps its snapshots whole. The only `unsafe` in the crate is the
+//!   view of that mapping as atomic words (`telemetry/page.rs`).
 //!
 //! # How the memory manager uses it
 //! ```
@@ -64,6 +68,8 @@ mod error;
 pub mod overrides;
 pub mod pressure;
 pub mod profiles;
+pub mod seqlock;
+pub mod telemetry;
 
 pub use budget::{
     Adjustment, Budget, BudgetInputs, Candidate, Constraint, Derivation, Refusal, VulkanMemory,
@@ -73,6 +79,7 @@ pub use error::ResidencyError;
 pub use overrides::EnvOverrides;
 pub use pressure::{Action, ActionPolicy, Level, PressureMonitor, Thresholds, Transition, Update};
 pub use profiles::{Platform, Profile, Provenance};
+pub use telemetry::{Snapshot, TelemetryReader, TelemetryWriter};
 
 /// 2^20 bytes. Every "MB" in this crate's inputs and tables is one of these.
 pub const MIB: u64 = 1 << 20;
