@@ -30,6 +30,12 @@ pub struct DemoArgs {
     /// Print statistics every N frames (0: only at the end).
     #[arg(long, default_value_t = 30)]
     report_every: u32,
+    /// Sleep this long after each frame (to watch the run with `arenagl top`).
+    #[arg(long, default_value_t = 0)]
+    frame_interval_ms: u64,
+    /// Do not publish the telemetry page (also `ARENAGL_TELEMETRY=0`).
+    #[arg(long)]
+    no_telemetry: bool,
 }
 
 const ATLASES: usize = 14;
@@ -71,6 +77,18 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
         budget.derivation.profile.split(" (").next().unwrap_or("?")
     );
     m.set_budget(Some(budget));
+    let telemetry_off =
+        args.no_telemetry || std::env::var("ARENAGL_TELEMETRY").is_ok_and(|v| v.trim() == "0");
+    if !telemetry_off {
+        match m.publish_telemetry(None) {
+            Ok(()) => println!(
+                "telemetry: pid {} (watch with `arenagl top --pid {}`)",
+                std::process::id(),
+                std::process::id()
+            ),
+            Err(e) => eprintln!("arenagl: telemetry not published: {e}"),
+        }
+    }
     let info = m.device_info().clone();
     println!(
         "ArenaGL memory demo on {} ({:?}, Vulkan {}.{}, {} memory, validation {})",
@@ -216,6 +234,9 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
         }
         let epoch = m.submit()?;
         uploads[slot].1 = epoch;
+        if args.frame_interval_ms > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(args.frame_interval_ms));
+        }
         if args.report_every > 0 && (frame + 1) % args.report_every == 0 {
             let s = m.stats();
             println!(

@@ -24,6 +24,7 @@ pub mod sim;
 mod staging;
 pub mod stats;
 mod sync;
+mod telemetry;
 pub mod vulkan;
 
 pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};

@@ -30,6 +30,7 @@ use crate::ratelimit::RateLimit;
 use crate::staging::StagingState;
 use crate::stats::MemoryStats;
 use crate::sync::next_owner_id;
+use crate::telemetry::TelemetryState;
 use ash::vk;
 
 /// The hard cap on live `VkDeviceMemory` objects, whatever the device claims (M2).
@@ -176,6 +177,7 @@ pub struct Manager<B: Backend> {
     pub(crate) timeout_log: RateLimit,
     pub(crate) staging: StagingState,
     pub(crate) budget: Option<BudgetState>,
+    pub(crate) telemetry: Option<TelemetryState>,
 }
 
 impl<B: Backend> Manager<B> {
@@ -210,6 +212,7 @@ impl<B: Backend> Manager<B> {
             timeout_log: RateLimit::new(100),
             staging,
             budget,
+            telemetry: None,
         }
     }
 
@@ -845,6 +848,7 @@ impl<B: Backend> Manager<B> {
             self.update_pressure();
             self.rotate_staging()?;
         }
+        self.publish_frame();
         Ok(released)
     }
 

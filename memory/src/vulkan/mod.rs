@@ -470,6 +470,11 @@ impl Manager<VulkanBackend> {
             .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
         let budget = derive_budget(manager.device_info(), overrides);
         manager.set_budget(Some(budget));
+        if std::env::var("ARENAGL_TELEMETRY").map_or(true, |v| v.trim() != "0") {
+            if let Err(e) = manager.publish_telemetry(None) {
+                tracing::warn!(error = %e, "telemetry page not published");
+            }
+        }
         Ok(manager)
     }
 
