@@ -33,6 +33,10 @@ pub struct DemoArgs {
     /// Sleep this long after each frame (to watch the run with `arenagl top`).
     #[arg(long, default_value_t = 0)]
     frame_interval_ms: u64,
+    /// Push memory: load this many MiB of extra textures every frame and keep them, freeing
+    /// half of them whenever an allocation is refused (watch the pressure levels in `top`).
+    #[arg(long, default_value_t = 0)]
+    grow_mib: u32,
     /// Do not publish the telemetry page (also `ARENAGL_TELEMETRY=0`).
     #[arg(long)]
     no_telemetry: bool,
@@ -169,6 +173,7 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
         );
     }
     let mut entities: VecDeque<ImageHandle> = VecDeque::new();
+    let mut grown: VecDeque<ImageHandle> = VecDeque::new();
     let mut chunk = vec![0u8; STREAM_BYTES as usize];
     let mut uniform_bytes = vec![0u8; UNIFORM_BYTES as usize];
     let mut refused = 0u64;
@@ -227,6 +232,32 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
                 Err(e) => return Err(e),
             }
         }
+        // Memory growth (the player exploring: more chunks, more textures) until refused.
+        for _ in 0..args.grow_mib {
+            let desc = ImageDesc::new_2d(
+                vk::Format::R8G8B8A8_UNORM,
+                512,
+                512,
+                1,
+                sampled,
+                Category::Texture,
+            )
+            .named("streamed texture");
+            match m.create_image(&desc) {
+                Ok(h) => grown.push_back(h),
+                Err(e) if e.is_out_of_memory() => {
+                    refused += 1;
+                    // The application reacts to GL_OUT_OF_MEMORY by unloading distant chunks.
+                    for _ in 0..grown.len() / 2 {
+                        if let Some(old) = grown.pop_front() {
+                            m.retire_image(old)?;
+                        }
+                    }
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
         while entities.len() > LIVE_ENTITY_TEXTURES {
             if let Some(old) = entities.pop_front() {
                 m.retire_image(old)?;
@@ -254,7 +285,7 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
     let elapsed = start.elapsed();
     let s = m.stats();
     println!(
-        "{} frames in {:.2} s ({:.2} ms/frame); {} entity textures refused under pressure",
+        "{} frames in {:.2} s ({:.2} ms/frame); {} texture allocations refused under pressure",
         args.frames,
         elapsed.as_secs_f64(),
         elapsed.as_secs_f64() * 1000.0 / f64::from(args.frames.max(1)),
@@ -270,7 +301,7 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
             ));
         }
     }
-    for h in entities.into_iter().chain(atlases) {
+    for h in entities.into_iter().chain(atlases).chain(grown) {
         m.retire_image(h)?;
     }
     for (h, _) in uploads {

@@ -7,7 +7,8 @@
 //! - An allocation that would cross the budget first gets the memory that is only waiting for the
 //!   GPU (a blocking GC, when anything is pending); if it still does not fit it is refused with
 //!   `OverBudget` (reported as `GL_OUT_OF_MEMORY`) instead of letting the platform kill the
-//!   process.
+//!   process. Usage itself never crosses the budget, so the Over level means *demand* crossed
+//!   it: a refusal feeds usage plus the request to the monitor.
 //! - Of the pressure actions, the manager performs its own (proactive GC, staging shrink and its
 //!   restoration) and queues the rest (demotion, cache trimming, render scale) for the translator
 //!   and presenter, which collect them with [`Manager::take_pressure_actions`].
@@ -17,6 +18,7 @@ use arenagl_residency::{Action, Budget, Category, Level, PressureMonitor, Usage}
 use crate::backend::Backend;
 use crate::error::{MemoryError, Result};
 use crate::manager::Manager;
+use crate::telemetry::EventKind;
 
 /// The budget, its monitor and the actions waiting for clients.
 pub(crate) struct BudgetState {
@@ -73,11 +75,19 @@ impl<B: Backend> Manager<B> {
 
     /// Feeds the current usage to the monitor and performs the manager's own actions.
     pub(crate) fn update_pressure(&mut self) {
-        let usage = self.usage();
+        let usage = self.usage().total();
+        self.update_pressure_with(usage);
+    }
+
+    /// Feeds `demand` (usage, or usage plus a refused request) to the monitor, then performs the
+    /// manager's own actions and queues the clients'.
+    fn update_pressure_with(&mut self, demand: u64) {
         let Some(state) = self.budget.as_mut() else {
             return;
         };
-        let update = state.monitor.update(&usage, &state.budget);
+        let update = state
+            .monitor
+            .update_totals(demand, state.budget.total_bytes);
         let level = update.level;
         let mut gc = false;
         for action in update.actions {
@@ -96,6 +106,9 @@ impl<B: Backend> Manager<B> {
                 budget = update.budget_bytes,
                 "pressure level changed"
             );
+            for t in &update.transitions {
+                self.telemetry_event(EventKind::Pressure(t.to), update.usage_bytes);
+            }
         }
         self.stats.pressure_level = level as u8;
         // Staging runs at half size while under pressure, at full size otherwise; the arena
@@ -145,6 +158,10 @@ impl<B: Backend> Manager<B> {
         self.stats.refusals += 1;
         self.stats.budget_refusals += 1;
         let usage = self.usage().total();
+        // Demand has crossed the budget: that is the Over level, whatever usage itself is. The
+        // next frame's update brings the level back down (with hysteresis) once demand falls.
+        self.update_pressure_with(usage.saturating_add(bytes));
+        self.telemetry_event(EventKind::Refusal, bytes);
         let budget = self.budget.as_ref().map_or(0, |b| b.budget.total_bytes);
         Err(MemoryError::OverBudget {
             requested: bytes,

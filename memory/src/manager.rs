@@ -461,6 +461,7 @@ impl<B: Backend> Manager<B> {
             }
             Err(MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory) => {
                 self.stats.refusals += 1;
+                self.telemetry_event(crate::telemetry::EventKind::Refusal, size);
                 if let Some(n) = self.clamp_log.hit() {
                     tracing::warn!(
                         size,
@@ -508,6 +509,7 @@ impl<B: Backend> Manager<B> {
             let now = live(self);
             if now >= limit {
                 self.stats.refusals += 1;
+                self.telemetry_event(crate::telemetry::EventKind::Refusal, 0);
                 return Err(MemoryError::TooManyAllocations {
                     live: now as u32,
                     limit: self.clamp,

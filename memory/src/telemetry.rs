@@ -4,14 +4,16 @@
 //! - Opt-in per manager (`publish_telemetry`); `MemoryManager::from_env` and the demo turn it on
 //!   unless `ARENAGL_TELEMETRY=0`. The page itself (layout, seqlock, file) is
 //!   `arenagl-residency`'s; this module only maps `MemoryStats` into a `Snapshot`.
-//! - Events are derived by comparing this frame's counters with the last published ones (a
-//!   proactive or blocking GC ran, an allocation was refused or recovered on the ladder, the clamp
-//!   warning fired, the pressure level changed, the device was lost), so the hot paths carry no
-//!   telemetry code at all. Publishing is a copy of plain counters plus ~80 atomic word stores.
+//! - Most events are derived by comparing this frame's counters with the last published ones (a
+//!   proactive or blocking GC ran, an allocation recovered on the ladder, the clamp warning fired,
+//!   the device was lost), so the hot paths carry no telemetry code. Pressure changes and
+//!   refusals are recorded when they happen: a level can be entered and left within one frame,
+//!   and a refusal carries the size that was refused. Publishing is a copy of plain counters plus ~80 atomic word stores.
 
 use std::path::Path;
 
-use arenagl_residency::telemetry::{unix_time_ns, Counters, Event, EventKind, EventRing};
+pub(crate) use arenagl_residency::telemetry::EventKind;
+use arenagl_residency::telemetry::{unix_time_ns, Counters, Event, EventRing};
 use arenagl_residency::{Category, CategoryMap, Level, Snapshot, TelemetryWriter};
 
 use crate::backend::Backend;
@@ -57,6 +59,15 @@ impl<B: Backend> Manager<B> {
         self.telemetry.is_some()
     }
 
+    /// Records an event the moment it happens (pressure changes, which may come and go within
+    /// one frame); counters that only grow are turned into events at publication instead.
+    pub(crate) fn telemetry_event(&mut self, kind: EventKind, bytes: u64) {
+        if let Some(state) = self.telemetry.as_mut() {
+            let frame = state.frame;
+            state.events.push(Event { kind, frame, bytes });
+        }
+    }
+
     /// Publishes one snapshot (called by `begin_frame`).
     pub(crate) fn publish_frame(&mut self) {
         let stats = self.stats();
@@ -79,20 +90,11 @@ impl<B: Backend> Manager<B> {
         if stats.blocking_gcs > last.blocking_gcs {
             push(EventKind::BlockingGc, released);
         }
-        if stats.refusals > last.refusals {
-            push(EventKind::Refusal, 0);
-        }
         if stats.ladder_recoveries > last.ladder_recoveries {
             push(EventKind::OomRecovery, 0);
         }
         if stats.clamp_warnings > last.clamp_warnings {
             push(EventKind::ClampWarning, 0);
-        }
-        if stats.pressure_level != last.pressure_level {
-            push(
-                EventKind::Pressure(level_of(stats.pressure_level)),
-                stats.live_bytes,
-            );
         }
         if stats.device_lost && !last.device_lost {
             push(EventKind::DeviceLost, 0);
