@@ -17,7 +17,10 @@ use crate::units::{mib, percent, MIB};
 
 /// Options of `arenagl budget`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct BudgetArgs {
+    #[command(subcommand)]
+    action: Option<BudgetAction>,
     /// The device profile (see `--list`); default `$ARENAGL_PROFILE`, else this Linux host.
     /// `+entitled` selects the iOS increased-memory-limit figure (`iphone-13-pro+entitled`).
     #[arg(long, conflicts_with = "list")]
@@ -33,8 +36,134 @@ pub struct BudgetArgs {
     heap_mb: Option<u64>,
 }
 
+/// Subcommands of `arenagl budget`.
+#[derive(clap::Subcommand, Debug)]
+enum BudgetAction {
+    /// Replay a recording (`arenagl record`) against a device profile: would that device have
+    /// killed the process, and at which frame?
+    Replay(ReplayArgs),
+}
+
+/// Options of `arenagl budget replay`.
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
+    /// The recording (JSON lines from `arenagl record`).
+    file: std::path::PathBuf,
+    /// The device profile to replay against (see `arenagl budget --list`).
+    #[arg(long)]
+    profile: String,
+    /// The process's non-GPU footprint in MiB (JVM, launcher); default: the platform's.
+    #[arg(long)]
+    footprint_mb: Option<u64>,
+}
+
+/// What a replay found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayVerdict {
+    /// The first frame whose GPU memory plus footprint crossed the crash line, with that total.
+    pub killed_at: Option<(u64, u64)>,
+    /// The first frame whose GPU memory crossed the profile's ArenaGL budget.
+    pub over_budget_at: Option<u64>,
+    /// The most GPU memory of any sample, and its frame.
+    pub peak: (u64, u64),
+}
+
+/// Replays `samples` (frame, GPU bytes) against a crash line, a footprint and a budget.
+pub fn replay(
+    samples: impl IntoIterator<Item = (u64, u64)>,
+    crash_line: u64,
+    footprint: u64,
+    budget: u64,
+) -> ReplayVerdict {
+    let mut verdict = ReplayVerdict {
+        killed_at: None,
+        over_budget_at: None,
+        peak: (0, 0),
+    };
+    for (frame, gpu) in samples {
+        if gpu > verdict.peak.1 {
+            verdict.peak = (frame, gpu);
+        }
+        let process = gpu.saturating_add(footprint);
+        if verdict.killed_at.is_none() && process > crash_line {
+            verdict.killed_at = Some((frame, process));
+        }
+        if verdict.over_budget_at.is_none() && gpu > budget {
+            verdict.over_budget_at = Some(frame);
+        }
+    }
+    verdict
+}
+
+fn run_replay(args: &ReplayArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let recording = crate::record::Recording::load(&args.file)?;
+    if recording.samples.is_empty() {
+        return Err(format!("{} holds no samples", args.file.display()).into());
+    }
+    let profile = Profile::by_name(&args.profile)?;
+    let mut inputs = BudgetInputs::new(profile.clone());
+    if let Some(footprint) = args.footprint_mb {
+        inputs = inputs.with_footprint(footprint.saturating_mul(MIB));
+    }
+    let footprint = inputs
+        .non_gpu_footprint_bytes
+        .unwrap_or_else(|| profile.default_footprint_bytes());
+    let budget = Budget::derive(&inputs);
+    let verdict = replay(
+        recording.samples.iter().map(|s| (s.frame, s.total_live())),
+        profile.crash_limit_bytes,
+        footprint,
+        budget.total_bytes,
+    );
+    let frames = (
+        recording.samples.first().map_or(0, |s| s.frame),
+        recording.samples.last().map_or(0, |s| s.frame),
+    );
+    println!(
+        "replaying {} samples (frames {}-{}) of process {} against {} (crash line {}, non-GPU footprint {})",
+        recording.samples.len(),
+        frames.0,
+        frames.1,
+        recording.header.pid,
+        profile.name,
+        mib(profile.crash_limit_bytes),
+        mib(footprint)
+    );
+    println!(
+        "peak GPU memory: {} at frame {}",
+        mib(verdict.peak.1),
+        verdict.peak.0
+    );
+    match verdict.killed_at {
+        Some((frame, total)) => println!(
+            "KILLED: at frame {frame} the process would hold {} > the {} crash line of {}",
+            mib(total),
+            mib(profile.crash_limit_bytes),
+            profile.name
+        ),
+        None => println!(
+            "survives: the process peaks at {}, {} below the crash line",
+            mib(verdict.peak.1.saturating_add(footprint)),
+            mib(profile
+                .crash_limit_bytes
+                .saturating_sub(verdict.peak.1.saturating_add(footprint)))
+        ),
+    }
+    match verdict.over_budget_at {
+        Some(frame) => println!(
+            "under ArenaGL on this device the budget ({}) is reached at frame {frame}: from there allocations are refused with GL_OUT_OF_MEMORY instead",
+            mib(budget.total_bytes)
+        ),
+        None => println!("the run stays within ArenaGL's budget for this device ({})", mib(budget.total_bytes)),
+    }
+    Ok(())
+}
+
 /// Runs `arenagl budget`.
 pub fn run(args: &BudgetArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if let Some(BudgetAction::Replay(replay_args)) = &args.action {
+        return run_replay(replay_args);
+    }
     if args.list {
         print!("{}", list_profiles());
         return Ok(());

@@ -651,4 +651,68 @@ mod tests {
         let warn = text.find("pressure-warn").expect("warn event");
         assert!(gc < warn, "newest first:\n{text}");
     }
+
+    #[test]
+    fn dashboard_renders_the_live_page_of_a_memory_workload_in_another_thread() {
+        use arenagl_memory::sim::{SimBackend, SimConfig};
+        use arenagl_memory::{
+            BufferDesc, Category as MemCategory, Manager, ManagerConfig, MemoryClass,
+        };
+        use arenagl_residency::{Budget, TelemetryReader};
+        use ash::vk;
+
+        let dir = std::env::temp_dir().join(format!("arenagl-top-live-{}", std::process::id()));
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let page_dir = dir.clone();
+        // The real memory manager (on the simulated device) runs a workload and publishes.
+        let worker = std::thread::spawn(move || {
+            let mut m = Manager::with_backend(
+                SimBackend::new(SimConfig::default()),
+                ManagerConfig {
+                    budget: Some(Budget::fixed(64 << 20)),
+                    ..ManagerConfig::default()
+                },
+            );
+            m.publish_telemetry(Some(&page_dir)).expect("page");
+            let desc = BufferDesc::new(
+                1 << 20,
+                vk::BufferUsageFlags::VERTEX_BUFFER,
+                MemoryClass::DeviceBuffer,
+                MemCategory::Texture,
+            );
+            let mut held = Vec::new();
+            for _ in 0..52 {
+                held.push(m.create_buffer(&desc).expect("fits the budget"));
+                m.begin_frame().expect("frame");
+            }
+            ready_tx.send(()).expect("ready");
+            let _ = done_rx.recv();
+            drop(held);
+        });
+        ready_rx.recv().expect("workload ran");
+        let reader = TelemetryReader::open_in(&dir, std::process::id()).expect("live page");
+        let snapshot = reader.read().expect("a snapshot");
+        let view = View {
+            pid: std::process::id(),
+            alive: reader.is_alive(),
+            snapshot: Some(snapshot),
+            history: VecDeque::new(),
+        };
+        let text = screen(&view, 140, 30);
+        done_tx.send(()).expect("release the worker");
+        worker.join().expect("worker");
+        let _ = std::fs::remove_dir_all(&dir);
+        for expected in [
+            "frame 53",
+            "WARN",
+            "textures",
+            "52.0 MiB",
+            "64.0 MiB",
+            "pressure-warn",
+            "proactive-gc",
+        ] {
+            assert!(text.contains(expected), "missing `{expected}` in\n{text}");
+        }
+    }
 }

@@ -1,4 +1,5 @@
-//! `arenagl budget`, run as a person runs it: the built binary, its stdout and exit status.
+//! `arenagl budget` and `arenagl budget replay`, run as a person runs them: the built binary, its
+//! stdout and exit status.
 
 use std::process::{Command, Output};
 
@@ -103,4 +104,94 @@ fn budget_of_an_unknown_profile_is_a_clear_error() {
         stderr.contains("unknown device profile `nokia-3310`") && stderr.contains("iphone-12"),
         "{stderr}"
     );
+}
+
+/// A synthetic recording in `arenagl record`'s format: GPU memory growing by 100 MiB a frame.
+fn growing_recording(path: &std::path::Path) {
+    let mut text = String::from(
+        "{\"type\":\"header\",\"format\":\"arenagl-recording\",\"version\":1,\"pid\":4242,\"interval_ms\":100,\"started_unix_ns\":0,\"categories\":[\"textures\",\"buffers\",\"render-targets\",\"staging\",\"pipelines\"]}\n",
+    );
+    for frame in 1..=20u64 {
+        let textures = frame * 100 * (1 << 20);
+        text += &format!(
+            "{{\"type\":\"sample\",\"t_ms\":{},\"frame\":{frame},\"timestamp_ns\":0,\"budget\":0,\"shares\":[0,0,0,0,0],\"live\":[{textures},0,0,0,0],\"peak\":[{textures},0,0,0,0],\"pressure\":\"normal\",\"device_memory_objects\":1,\"allocation_clamp\":4096,\"allocate_calls\":1,\"counters\":{{\"proactive_gcs\":0,\"blocking_gcs\":0,\"evictions\":0,\"demotions\":0,\"refusals\":0,\"oom_recoveries\":0}},\"epochs_in_flight\":0,\"pending_release_bytes\":0,\"device_lost\":false}}\n",
+            frame * 100
+        );
+    }
+    text += "{\"type\":\"end\",\"t_ms\":2000,\"reason\":\"duration\"}\n";
+    std::fs::write(path, text).expect("write recording");
+}
+
+#[test]
+fn replay_says_which_device_kills_the_process_and_when() {
+    let path = std::env::temp_dir().join(format!("arenagl-replay-{}.jsonl", std::process::id()));
+    growing_recording(&path);
+    // iPhone SE 2: crash line 1792 MiB; with a 1000 MiB footprint the process dies once the GPU
+    // holds more than 792 MiB, i.e. at frame 8 (800 MiB).
+    let out = stdout(&arenagl(&[
+        "budget",
+        "replay",
+        path.to_str().expect("utf-8"),
+        "--profile",
+        "iphone-se-2",
+        "--footprint-mb",
+        "1000",
+    ]));
+    assert!(out.contains("KILLED: at frame 8"), "{out}");
+    assert!(
+        out.contains("peak GPU memory: 2000.0 MiB at frame 20"),
+        "{out}"
+    );
+    // iPad Pro M2: 5120 MiB crash line; 2000 + 1000 MiB stays below it.
+    let out = stdout(&arenagl(&[
+        "budget",
+        "replay",
+        path.to_str().expect("utf-8"),
+        "--profile",
+        "ipad-pro-m2",
+        "--footprint-mb",
+        "1000",
+    ]));
+    assert!(out.contains("survives"), "{out}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn replay_of_a_missing_or_corrupt_file_is_a_clear_error() {
+    let missing = Command::new(env!("CARGO_BIN_EXE_arenagl"))
+        .args([
+            "budget",
+            "replay",
+            "/nonexistent/run.jsonl",
+            "--profile",
+            "iphone-12",
+        ])
+        .output()
+        .expect("run");
+    assert!(!missing.status.success());
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("cannot open"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+    let path =
+        std::env::temp_dir().join(format!("arenagl-replay-bad-{}.jsonl", std::process::id()));
+    std::fs::write(&path, "not json\n").expect("write");
+    let corrupt = Command::new(env!("CARGO_BIN_EXE_arenagl"))
+        .args([
+            "budget",
+            "replay",
+            path.to_str().expect("utf-8"),
+            "--profile",
+            "iphone-12",
+        ])
+        .output()
+        .expect("run");
+    assert!(!corrupt.status.success());
+    assert!(
+        String::from_utf8_lossy(&corrupt.stderr).contains("line 1"),
+        "{}",
+        String::from_utf8_lossy(&corrupt.stderr)
+    );
+    let _ = std::fs::remove_file(&path);
 }
