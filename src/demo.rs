@@ -74,7 +74,8 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
     let mut m = MemoryManager::new(&vulkan, config)?;
     let overrides = arenagl_residency::EnvOverrides::from_env()
         .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
-    let budget = arenagl_memory::vulkan::derive_budget(m.device_info(), overrides);
+    let budget =
+        arenagl_memory::vulkan::derive_budget(m.device_info(), m.heap_budget_bytes(), overrides);
     println!(
         "budget: {:.0} MiB (profile {}; ARENAGL_PROFILE / ARENAGL_BUDGET_MB override it)",
         budget.total_bytes as f64 / 1048576.0,

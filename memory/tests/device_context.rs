@@ -42,6 +42,28 @@ fn opens_the_device_and_records_features_and_pools() {
             p.heap_size >> 20
         );
     }
+    // VK_EXT_memory_budget feeds the budget when the device has it.
+    match m.heap_budget_bytes() {
+        Some(budget) => {
+            assert!(info.features.memory_budget);
+            let largest = info
+                .heaps
+                .iter()
+                .filter(|h| h.device_local)
+                .map(|h| h.size)
+                .max()
+                .unwrap_or(0);
+            assert!(
+                budget > 0 && budget <= largest,
+                "heap budget {budget} of a {largest}-byte heap"
+            );
+            println!(
+                "VK_EXT_memory_budget: {} MiB for the largest device-local heap",
+                budget >> 20
+            );
+        }
+        None => assert!(!info.features.memory_budget),
+    }
     // Clamp: min(device, 4096).
     assert!(m.allocation_clamp() <= 4096);
     assert!(m.allocation_clamp() <= info.limits.max_memory_allocation_count);

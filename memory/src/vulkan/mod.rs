@@ -425,9 +425,11 @@ impl Backend for VulkanBackend {
 }
 
 /// The budget for this device: the platform profile (`ARENAGL_PROFILE`, else this Linux host
-/// from cgroup v2 and available RAM), the largest device-local heap, and `ARENAGL_BUDGET_MB`.
+/// from cgroup v2 and available RAM), the largest device-local heap, `VK_EXT_memory_budget`'s
+/// budget for it (`heap_budget`, when the device has the extension), and `ARENAGL_BUDGET_MB`.
 pub fn derive_budget(
     info: &DeviceInfo,
+    heap_budget: Option<u64>,
     overrides: arenagl_residency::EnvOverrides,
 ) -> arenagl_residency::Budget {
     use arenagl_residency::{Budget, BudgetInputs, Profile, VulkanMemory};
@@ -442,7 +444,7 @@ pub fn derive_budget(
         .with_vulkan(VulkanMemory {
             device_local_heap_bytes: heap,
             unified: info.unified_memory(),
-            heap_budget_bytes: None,
+            heap_budget_bytes: heap_budget,
         })
         .with_overrides(overrides);
     Budget::derive(&inputs)
@@ -468,7 +470,11 @@ impl Manager<VulkanBackend> {
         let mut manager = Self::new(&VulkanConfig::from_env(), config)?;
         let overrides = arenagl_residency::EnvOverrides::from_env()
             .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
-        let budget = derive_budget(manager.device_info(), overrides);
+        let budget = derive_budget(
+            manager.device_info(),
+            manager.heap_budget_bytes(),
+            overrides,
+        );
         manager.set_budget(Some(budget));
         if std::env::var("ARENAGL_TELEMETRY").map_or(true, |v| v.trim() != "0") {
             if let Err(e) = manager.publish_telemetry(None) {
@@ -518,6 +524,22 @@ impl Manager<VulkanBackend> {
                 }
             })
             .collect()
+    }
+
+    /// `VK_EXT_memory_budget`'s budget for the largest device-local heap, when the device has
+    /// the extension.
+    pub fn heap_budget_bytes(&self) -> Option<u64> {
+        let info = self.device_info();
+        if !info.features.memory_budget {
+            return None;
+        }
+        let (index, _) = info
+            .heaps
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.device_local)
+            .max_by_key(|(_, h)| h.size)?;
+        self.backend().suballoc.heap_budgets().get(index).copied()
     }
 
     /// Allocations placed outside their class's pool because of their memory requirements.

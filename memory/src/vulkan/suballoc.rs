@@ -299,6 +299,15 @@ impl VmaSubAllocator {
         unsafe { self.device.get_image_memory_requirements(image) }.memory_type_bits
     }
 
+    /// `VK_EXT_memory_budget`'s budget per heap, as VMA reads it (VMA's own estimate, 80 % of
+    /// the heap, when the extension is absent).
+    pub(crate) fn heap_budgets(&self) -> Vec<u64> {
+        self.allocator
+            .get_heap_budgets()
+            .map(|budgets| budgets.iter().map(|b| b.budget).collect())
+            .unwrap_or_default()
+    }
+
     /// Allocations that could not use their class's pool.
     pub(crate) fn fallbacks(&self) -> u64 {
         self.fallbacks
