@@ -2,8 +2,6 @@
 //! (and direct writes on unified memory) against a plain memcpy of the same bytes, one run.
 //! Writes `docs/results/upload-throughput-<device>.md` (or `$ARENAGL_BENCH_OUT`).
 
-use std::path::PathBuf;
-
 fn main() {
     let frames = std::env::var("ARENAGL_BENCH_FRAMES")
         .ok()
@@ -18,16 +16,6 @@ fn main() {
     };
     let md = report.markdown();
     println!("{md}");
-    let out = std::env::var_os("ARENAGL_BENCH_OUT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../docs/results")
-                .join(format!(
-                    "upload-throughput-{}.md",
-                    arenagl_memory::bench::device_slug(&report.device)
-                ))
-        });
     let text = format!(
         "# Upload throughput: staging arenas vs memcpy\n\n\
          Measured by `cargo bench -p arenagl-memory --bench upload_throughput` (release build, \
@@ -37,12 +25,11 @@ fn main() {
          to end\" includes the device's copies. On lavapipe the device copy is a second CPU memcpy, \
          so end to end cannot exceed half of memcpy there.\n\n{md}"
     );
-    if let Some(dir) = out.parent() {
-        let _ = std::fs::create_dir_all(dir);
+    match arenagl_memory::bench::write_results("upload-throughput", &report.device, &text) {
+        Ok(path) => println!("wrote {}", path.display()),
+        Err(e) => {
+            eprintln!("cannot write the results: {e}");
+            std::process::exit(1);
+        }
     }
-    if let Err(e) = std::fs::write(&out, text) {
-        eprintln!("cannot write {}: {e}", out.display());
-        std::process::exit(1);
-    }
-    println!("wrote {}", out.display());
 }

@@ -327,3 +327,20 @@ pub fn device_slug(device: &str) -> String {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect()
 }
+
+/// Writes a benchmark's results page to `$ARENAGL_BENCH_OUT`, or to
+/// `docs/results/<name>-<device>.md` in the repository; returns where it went.
+pub fn write_results(name: &str, device: &str, page: &str) -> std::io::Result<std::path::PathBuf> {
+    let out = std::env::var_os("ARENAGL_BENCH_OUT")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../docs/results")
+                .join(format!("{name}-{}.md", device_slug(device)))
+        });
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&out, page)?;
+    Ok(out)
+}

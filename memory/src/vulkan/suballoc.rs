@@ -331,6 +331,59 @@ impl VmaSubAllocator {
     }
 }
 
+/// A fresh, unbound resource to allocate memory for.
+#[derive(Clone, Copy)]
+enum Resource {
+    Buffer(vk::Buffer),
+    Image(vk::Image),
+}
+
+impl VmaSubAllocator {
+    /// Allocates for `resource` in its class's pool (or VMA's default pools when the resource's
+    /// memory requirements exclude the pool's type, counted as a fallback) and binds it.
+    fn allocate_and_bind(
+        &mut self,
+        type_bits: u32,
+        placement: Placement,
+        mapped: bool,
+        resource: Resource,
+    ) -> Result<SubAllocation<vk_mem::Allocation>> {
+        let pool = self.pool(placement.class)?;
+        let create = create_info_for(placement.class, placement.dedicated, mapped);
+        let in_pool = type_bits & (1 << pool.memory_type) != 0;
+        let source: &dyn Alloc = if in_pool {
+            &pool.pool
+        } else {
+            &*self.allocator
+        };
+        // SAFETY: `resource` is a fresh, unbound object of this device; the allocation is bound
+        // right below and freed if binding fails.
+        let mut allocation = unsafe {
+            match resource {
+                Resource::Buffer(b) => source.allocate_memory_for_buffer(b, &create),
+                Resource::Image(i) => source.allocate_memory_for_image(i, &create),
+            }
+        }
+        .map_err(|r| map_alloc("vmaAllocateMemoryFor{Buffer,Image}", r))?;
+        if !in_pool {
+            self.fallbacks += 1;
+        }
+        // SAFETY: the allocation was made for this resource's requirements.
+        let bound = unsafe {
+            match resource {
+                Resource::Buffer(b) => self.allocator.bind_buffer_memory(&allocation, b),
+                Resource::Image(i) => self.allocator.bind_image_memory(&allocation, i),
+            }
+        };
+        if let Err(r) = bound {
+            // SAFETY: the allocation is ours and bound to nothing.
+            unsafe { self.allocator.free_memory(&mut allocation) };
+            return Err(map_alloc("vmaBind{Buffer,Image}Memory", r));
+        }
+        Ok(self.finish(allocation))
+    }
+}
+
 impl SubAllocator for VmaSubAllocator {
     type Allocation = vk_mem::Allocation;
 
@@ -339,30 +392,10 @@ impl SubAllocator for VmaSubAllocator {
         buffer: vk::Buffer,
         placement: Placement,
     ) -> Result<SubAllocation<vk_mem::Allocation>> {
-        let pool = self.pool(placement.class)?;
-        let create = create_info_for(placement.class, placement.dedicated, pool.host_visible);
         // SAFETY: `buffer` is a fresh, unbound buffer of this device.
-        let reqs = unsafe { self.buffer_type_bits(buffer) };
-        let in_pool = reqs & (1 << pool.memory_type) != 0;
-        // SAFETY: as above; the allocation is bound right after and freed on bind failure.
-        let mut allocation = unsafe {
-            if in_pool {
-                pool.pool.allocate_memory_for_buffer(buffer, &create)
-            } else {
-                self.allocator.allocate_memory_for_buffer(buffer, &create)
-            }
-        }
-        .map_err(|r| map_alloc("vmaAllocateMemoryForBuffer", r))?;
-        if !in_pool {
-            self.fallbacks += 1;
-        }
-        // SAFETY: the allocation was made for this buffer's requirements.
-        if let Err(r) = unsafe { self.allocator.bind_buffer_memory(&allocation, buffer) } {
-            // SAFETY: the allocation is ours and unused.
-            unsafe { self.allocator.free_memory(&mut allocation) };
-            return Err(map_alloc("vmaBindBufferMemory", r));
-        }
-        Ok(self.finish(allocation))
+        let type_bits = unsafe { self.buffer_type_bits(buffer) };
+        let host_visible = self.pool(placement.class)?.host_visible;
+        self.allocate_and_bind(type_bits, placement, host_visible, Resource::Buffer(buffer))
     }
 
     fn bind_image(
@@ -370,30 +403,10 @@ impl SubAllocator for VmaSubAllocator {
         image: vk::Image,
         placement: Placement,
     ) -> Result<SubAllocation<vk_mem::Allocation>> {
-        let pool = self.pool(placement.class)?;
-        let create = create_info_for(placement.class, placement.dedicated, false);
         // SAFETY: `image` is a fresh, unbound image of this device.
-        let reqs = unsafe { self.image_type_bits(image) };
-        let in_pool = reqs & (1 << pool.memory_type) != 0;
-        // SAFETY: as for buffers.
-        let mut allocation = unsafe {
-            if in_pool {
-                pool.pool.allocate_memory_for_image(image, &create)
-            } else {
-                self.allocator.allocate_memory_for_image(image, &create)
-            }
-        }
-        .map_err(|r| map_alloc("vmaAllocateMemoryForImage", r))?;
-        if !in_pool {
-            self.fallbacks += 1;
-        }
-        // SAFETY: the allocation was made for this image's requirements.
-        if let Err(r) = unsafe { self.allocator.bind_image_memory(&allocation, image) } {
-            // SAFETY: the allocation is ours and unused.
-            unsafe { self.allocator.free_memory(&mut allocation) };
-            return Err(map_alloc("vmaBindImageMemory", r));
-        }
-        Ok(self.finish(allocation))
+        let type_bits = unsafe { self.image_type_bits(image) };
+        // Optimal-tiling images are never mapped.
+        self.allocate_and_bind(type_bits, placement, false, Resource::Image(image))
     }
 
     fn free(&mut self, mut allocation: vk_mem::Allocation) {

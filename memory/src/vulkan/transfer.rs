@@ -124,6 +124,27 @@ const TRANSFER_WRITE: (vk::PipelineStageFlags, vk::AccessFlags) = (
 const ALL_LATER: (vk::PipelineStageFlags, vk::AccessFlags) = ALL_PRIOR;
 
 impl MemoryManager {
+    /// The buffer's info, once the device is known alive and `offset..offset + len` lies inside it.
+    fn buffer_range(
+        &self,
+        buffer: BufferHandle,
+        offset: u64,
+        len: usize,
+    ) -> Result<crate::manager::BufferInfo> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let info = self.buffer_info(buffer)?;
+        let end = offset.checked_add(len as u64);
+        if end.is_none_or(|end| end > info.desc.size) {
+            return Err(MemoryError::InvalidRequest(format!(
+                "{len} bytes at {offset} of a buffer of {}",
+                info.desc.size
+            )));
+        }
+        Ok(info)
+    }
+
     /// `glBufferSubData`: writes `data` at `offset` of `dst`, directly when the buffer is
     /// host-visible and idle, otherwise through the staging arenas.
     pub fn upload_buffer(
@@ -132,18 +153,7 @@ impl MemoryManager {
         offset: u64,
         data: &[u8],
     ) -> Result<UploadPath> {
-        if self.is_lost() {
-            return Err(MemoryError::DeviceLost);
-        }
-        let info = self.buffer_info(dst)?;
-        let end = offset.checked_add(data.len() as u64);
-        if end.is_none_or(|end| end > info.desc.size) {
-            return Err(MemoryError::InvalidRequest(format!(
-                "upload of {} bytes at {offset} into a buffer of {}",
-                data.len(),
-                info.desc.size
-            )));
-        }
+        let info = self.buffer_range(dst, offset, data.len())?;
         if data.is_empty() {
             return Ok(UploadPath::Direct);
         }
@@ -536,18 +546,7 @@ impl MemoryManager {
         offset: u64,
         out: &mut [u8],
     ) -> Result<()> {
-        if self.is_lost() {
-            return Err(MemoryError::DeviceLost);
-        }
-        let info = self.buffer_info(src)?;
-        let end = offset.checked_add(out.len() as u64);
-        if end.is_none_or(|end| end > info.desc.size) {
-            return Err(MemoryError::InvalidRequest(format!(
-                "read of {} bytes at {offset} from a buffer of {}",
-                out.len(),
-                info.desc.size
-            )));
-        }
+        let info = self.buffer_range(src, offset, out.len())?;
         if out.is_empty() {
             return Ok(());
         }
