@@ -85,9 +85,15 @@ pub fn tightest_limit<'a>(contents: impl IntoIterator<Item = Option<&'a str>>) -
 /// The cgroup v2 memory limit of this process, read from the real files; `None` when there is
 /// none or it cannot be read.
 pub fn read_cgroup_v2_limit() -> Option<u64> {
-    let self_cgroup = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    read_cgroup_v2_limit_in(Path::new("/proc/self/cgroup"), Path::new(CGROUP_V2_MOUNT))
+}
+
+/// [`read_cgroup_v2_limit`] with the `/proc/self/cgroup` file and the cgroup v2 mount given
+/// (fixture trees in tests, a container's paths).
+pub fn read_cgroup_v2_limit_in(proc_self_cgroup: &Path, mount: &Path) -> Option<u64> {
+    let self_cgroup = std::fs::read_to_string(proc_self_cgroup).ok()?;
     let path = parse_proc_self_cgroup(&self_cgroup)?;
-    let files: Vec<Option<String>> = memory_max_files(Path::new(CGROUP_V2_MOUNT), path)
+    let files: Vec<Option<String>> = memory_max_files(mount, path)
         .iter()
         .map(|file| std::fs::read_to_string(file).ok())
         .collect();
