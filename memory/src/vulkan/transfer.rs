@@ -269,6 +269,31 @@ impl MemoryManager {
         Ok((format, client, vk::ImageAspectFlags::COLOR))
     }
 
+    /// Checks a pixel transfer between `region` of `image` and `client_len` bytes of client
+    /// memory laid out per `store` as `client` pixels; returns the staging format, the client
+    /// region, the aspect and the client layout.
+    fn image_transfer(
+        &self,
+        image: ImageHandle,
+        region: &ImageRegion,
+        store: &arenagl_staging::PixelStore,
+        client: ClientFormat,
+        client_len: usize,
+    ) -> Result<(DeviceFormat, Region, vk::ImageAspectFlags, ClientLayout)> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let (format, client_region, aspect) = self.image_region_checks(image, region)?;
+        let layout = ClientLayout::new(store, client_region, client).map_err(map_staging)?;
+        if (client_len as u64) < layout.required_bytes() {
+            return Err(MemoryError::InvalidRequest(format!(
+                "{client_len} bytes of client memory for a transfer of {}",
+                layout.required_bytes()
+            )));
+        }
+        Ok((format, client_region, aspect, layout))
+    }
+
     /// Records a transition of the whole image from its tracked layout to `new`, waiting for
     /// every earlier access, and makes `dst` (stages, accesses) the second scope. Returns the raw
     /// image, stamped for the recording epoch. Clients that record their own transitions report
@@ -344,18 +369,8 @@ impl MemoryManager {
         unpack: &UnpackState,
         client: ClientFormat,
     ) -> Result<()> {
-        if self.is_lost() {
-            return Err(MemoryError::DeviceLost);
-        }
-        let (format, client_region, aspect) = self.image_region_checks(image, region)?;
-        let layout = ClientLayout::new(unpack, client_region, client).map_err(map_staging)?;
-        if (src.len() as u64) < layout.required_bytes() {
-            return Err(MemoryError::InvalidRequest(format!(
-                "{} bytes of pixels for a transfer that reads {}",
-                src.len(),
-                layout.required_bytes()
-            )));
-        }
+        let (format, client_region, aspect, layout) =
+            self.image_transfer(image, region, unpack, client, src.len())?;
         let texel = format.texel_bytes();
         let align = self.copy_alignment(texel)?;
         let chunks = split_image(
@@ -446,18 +461,8 @@ impl MemoryManager {
         client: ClientFormat,
         out: &mut [u8],
     ) -> Result<()> {
-        if self.is_lost() {
-            return Err(MemoryError::DeviceLost);
-        }
-        let (format, client_region, aspect) = self.image_region_checks(image, region)?;
-        let layout = ClientLayout::new(pack, client_region, client).map_err(map_staging)?;
-        if (out.len() as u64) < layout.required_bytes() {
-            return Err(MemoryError::InvalidRequest(format!(
-                "{} bytes for a readback that writes {}",
-                out.len(),
-                layout.required_bytes()
-            )));
-        }
+        let (format, client_region, aspect, layout) =
+            self.image_transfer(image, region, pack, client, out.len())?;
         let e = client_region.extent;
         let staging = StagingLayout::tight(format);
         let bytes = staging.required_bytes(e).map_err(map_staging)?;
