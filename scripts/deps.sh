@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ArenaGL needs, if any are missing. Used by demo.sh and test.sh.
 #   scripts/deps.sh demo   — the Vulkan loader and lavapipe (Mesa's CPU Vulkan driver)
-#   scripts/deps.sh test   — the above plus the Khronos validation layer
+#   scripts/deps.sh test   — the above plus the Khronos validation layer and spirv-val
+# Building needs a C++17 compiler (VMA, glslang): g++.
 set -euo pipefail
-want=(libvulkan1 mesa-vulkan-drivers)
+want=(libvulkan1 mesa-vulkan-drivers g++)
 if [ "${1:-test}" = test ]; then
-  want+=(vulkan-validationlayers)
+  want+=(vulkan-validationlayers spirv-tools)
 fi
 missing=()
 for pkg in "${want[@]}"; do

@@ -67,6 +67,10 @@ pub struct DeviceFeatures {
     pub memory_budget: bool,
     /// `samplerAnisotropy`.
     pub sampler_anisotropy: bool,
+    /// `geometryShader`.
+    pub geometry_shader: bool,
+    /// `tessellationShader`.
+    pub tessellation_shader: bool,
 }
 
 /// One memory heap.
@@ -436,6 +440,8 @@ fn describe(
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v12);
         instance.get_physical_device_features2(pd, &mut f2);
         let anisotropy = f2.features.sampler_anisotropy == vk::TRUE;
+        let geometry = f2.features.geometry_shader == vk::TRUE;
+        let tessellation = f2.features.tessellation_shader == vk::TRUE;
         if v12.timeline_semaphore != vk::TRUE {
             return Err(format!("{name}: no timeline semaphores"));
         }
@@ -479,6 +485,8 @@ fn describe(
             features: DeviceFeatures {
                 timeline_semaphore: true,
                 sampler_anisotropy: anisotropy,
+                geometry_shader: geometry,
+                tessellation_shader: tessellation,
                 ..DeviceFeatures::default()
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
@@ -536,8 +544,10 @@ fn create_device(
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)
         .queue_priorities(&priorities)];
-    let core =
-        vk::PhysicalDeviceFeatures::default().sampler_anisotropy(features.sampler_anisotropy);
+    let core = vk::PhysicalDeviceFeatures::default()
+        .sampler_anisotropy(features.sampler_anisotropy)
+        .geometry_shader(features.geometry_shader)
+        .tessellation_shader(features.tessellation_shader);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(features.dynamic_rendering)

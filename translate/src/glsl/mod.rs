@@ -1,0 +1,255 @@
+//! GLSL → SPIR-V: what `glCompileShader` and `glLinkProgram` do (MISSION T2).
+//!
+//! Design decisions:
+//! - glslang through glslang-sys's C interface (ARCHITECTURE.md says why not the safe `glslang`
+//!   crate): all units of all stages in one glslang program, linked together, IO mapped once by a
+//!   resolver + mapper so that locations and bindings agree across stages, then SPIR-V per stage.
+//!   Relaxed Vulkan rules let desktop GLSL keep loose uniforms and unbound samplers.
+//! - Targets: Vulkan 1.2 / SPIR-V 1.5 by default; Vulkan 1.1 / SPIR-V 1.3 for older drivers (many
+//!   Android devices). Both pass `spirv-val`, and lavapipe with the validation layer accepts
+//!   pipelines built from them and their reflection (`tests/glsl_pipeline.rs`).
+//! - What glslang refuses for Vulkan and the legacy upgrader (not here) must rewrite first:
+//!   GLSL below 1.40, the compatibility profile, and the `texture2D()`-style calls (relaxed rules
+//!   reserve Vulkan GLSL's type names `texture2D`, `sampler`, … so such a call fails to parse).
+//! - Descriptor placement is fixed, so that the GL layer can build layouts without guessing:
+//!   loose uniforms live in one std140 block, [`DEFAULT_BLOCK_NAME`], alone in set
+//!   [`DEFAULT_BLOCK_SET`] at binding [`DEFAULT_BLOCK_BINDING`] (its own set because it changes
+//!   per draw while textures do not). Everything else is in set 0, each kind in its own binding
+//!   range so that GL's separate binding-point namespaces (UBO binding 0 and texture unit 0 are
+//!   different things) never alias: uniform blocks from [`UNIFORM_BLOCK_BINDING_BASE`], samplers
+//!   from [`SAMPLER_BINDING_BASE`], images from [`IMAGE_BINDING_BASE`], storage blocks from
+//!   [`STORAGE_BLOCK_BINDING_BASE`]. An explicit `layout(binding = N)` lands at base + N; the GL
+//!   layer must advertise binding limits below the range widths, and a collision is a link error.
+//! - Input guards (size, NUL bytes, bracket nesting, statement length) on the source and on the
+//!   preprocessed text, and glslang runs on a thread with a large stack: hostile sources get a
+//!   compile error, never a crashed process (`guard` has the measurements).
+//! - Reflection is read back from the SPIR-V (see `reflect`); one SPIR-V fix-up works around a
+//!   glslang defect (`gl_FragData` left without a location, see `spirv`).
+//! - Errors distinguish permanent (the source is wrong) from transient (out of resources), M7.
+
+mod compile;
+mod error;
+mod guard;
+mod reflect;
+mod spirv;
+mod types;
+
+use std::ffi::CString;
+
+pub use error::CompileError;
+pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
+pub use reflect::{
+    Attribute, BlockMember, FragOutput, Reflection, SamplerUniform, UniformBlock,
+    MAX_FLATTENED_MEMBERS,
+};
+pub use types::{GlType, SampledKind, SamplerDim, SamplerType, ScalarKind};
+
+/// The name glslang gives the block that collects loose (non-block, non-opaque) uniforms.
+pub const DEFAULT_BLOCK_NAME: &str = "gl_DefaultUniformBlock";
+/// The descriptor set of the default uniform block; nothing else is placed in it.
+pub const DEFAULT_BLOCK_SET: u32 = 1;
+/// The default uniform block's binding within [`DEFAULT_BLOCK_SET`].
+pub const DEFAULT_BLOCK_BINDING: u32 = 0;
+/// The descriptor set of every other resource.
+pub const RESOURCE_SET: u32 = 0;
+/// First binding of named uniform blocks (96 slots: GL 4.6 asks for 84 binding points).
+pub const UNIFORM_BLOCK_BINDING_BASE: u32 = 0;
+/// First binding of samplers (96 slots: GL 4.6 asks for 80 texture units).
+pub const SAMPLER_BINDING_BASE: u32 = 96;
+/// First binding of storage images (32 slots).
+pub const IMAGE_BINDING_BASE: u32 = 192;
+/// First binding of shader storage blocks (32 slots).
+pub const STORAGE_BLOCK_BINDING_BASE: u32 = 224;
+
+/// The stack glslang runs on: its tree walks recurse once per expression level (see `guard`).
+const COMPILER_STACK_BYTES: usize = 64 << 20;
+
+/// A programmable pipeline stage, in pipeline order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    Vertex,
+    TessControl,
+    TessEvaluation,
+    Geometry,
+    Fragment,
+}
+
+/// A set of stages (what a descriptor's `stageFlags` needs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct StageMask(u8);
+
+impl StageMask {
+    pub const fn of(stage: Stage) -> Self {
+        Self(1 << stage as u8)
+    }
+
+    pub fn insert(&mut self, stage: Stage) {
+        self.0 |= Self::of(stage).0;
+    }
+
+    pub const fn contains(self, stage: Stage) -> bool {
+        self.0 & Self::of(stage).0 != 0
+    }
+
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl FromIterator<Stage> for StageMask {
+    fn from_iter<I: IntoIterator<Item = Stage>>(iter: I) -> Self {
+        let mut mask = Self::default();
+        for stage in iter {
+            mask.insert(stage);
+        }
+        mask
+    }
+}
+
+/// The Vulkan environment the SPIR-V is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TargetEnv {
+    /// Vulkan 1.1, SPIR-V 1.3.
+    Vulkan1_1,
+    /// Vulkan 1.2, SPIR-V 1.5.
+    #[default]
+    Vulkan1_2,
+}
+
+impl TargetEnv {
+    /// The `--target-env` name `spirv-val` knows it by.
+    pub fn spirv_val_name(self) -> &'static str {
+        match self {
+            Self::Vulkan1_1 => "vulkan1.1",
+            Self::Vulkan1_2 => "vulkan1.2",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CompileOptions {
+    pub target: TargetEnv,
+}
+
+/// One stage's SPIR-V module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageModule {
+    pub stage: Stage,
+    pub spirv: Vec<u32>,
+}
+
+/// A linked program: SPIR-V per stage and its interface.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// In pipeline order, one per stage present.
+    pub stages: Vec<StageModule>,
+    pub reflection: Reflection,
+    /// Warnings from compiling and linking (`glGetProgramInfoLog` after a successful link).
+    pub info_log: String,
+}
+
+impl Program {
+    pub fn stage(&self, stage: Stage) -> Option<&StageModule> {
+        self.stages.iter().find(|m| m.stage == stage)
+    }
+}
+
+/// Compiles one shader on its own, as `glCompileShader` does. `Ok` holds the info log (warnings,
+/// possibly empty); a failure's log is in the error.
+pub fn compile_shader(
+    stage: Stage,
+    source: &str,
+    options: CompileOptions,
+) -> Result<String, CompileError> {
+    let source = checked_source(stage, 0, source)?;
+    on_compiler_stack(move || compile::compile_unit(stage, 0, &source, &options))
+}
+
+/// Compiles and links a program, as `glLinkProgram` does, from the sources of its attached
+/// shaders exactly as `glShaderSource` received them (several units of one stage are allowed).
+pub fn compile_program(
+    stages: &[(Stage, &str)],
+    options: CompileOptions,
+) -> Result<Program, CompileError> {
+    if stages.is_empty() {
+        return Err(CompileError::Link {
+            log: "ERROR: Linking: no shaders attached to the program\n".into(),
+        });
+    }
+    let sources = stages
+        .iter()
+        .enumerate()
+        .map(|(unit, &(stage, source))| Ok((stage, checked_source(stage, unit, source)?)))
+        .collect::<Result<Vec<_>, CompileError>>()?;
+    on_compiler_stack(move || {
+        let units: Vec<_> = sources.iter().map(|(s, c)| (*s, c.as_c_str())).collect();
+        let mut linked = compile::compile_and_link(&units, &options)?;
+        for stage in linked
+            .stages
+            .iter_mut()
+            .filter(|s| s.stage == Stage::Fragment)
+        {
+            spirv::fix_frag_data_location(&mut stage.words)
+                .map_err(|e| CompileError::Internal(format!("fragment SPIR-V unreadable: {e}")))?;
+        }
+        let views: Vec<(Stage, &[u32])> = linked
+            .stages
+            .iter()
+            .map(|s| (s.stage, s.words.as_slice()))
+            .collect();
+        let reflection = reflect::reflect(&views)?;
+        Ok(Program {
+            stages: linked
+                .stages
+                .into_iter()
+                .map(|s| StageModule {
+                    stage: s.stage,
+                    spirv: s.words,
+                })
+                .collect(),
+            reflection,
+            info_log: linked.log,
+        })
+    })
+}
+
+/// Runs `f` on a thread with [`COMPILER_STACK_BYTES`] of stack (reserved, not committed: only
+/// the pages a deep parse touches cost memory).
+fn on_compiler_stack<T: Send>(
+    f: impl FnOnce() -> Result<T, CompileError> + Send,
+) -> Result<T, CompileError> {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("arenagl-glsl".into())
+            .stack_size(COMPILER_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .map_err(|_| CompileError::Resource("start its thread"))?;
+        handle
+            .join()
+            .map_err(|_| CompileError::Internal("the compiler thread panicked".into()))?
+    })
+}
+
+/// The raw-source guards (see `guard`), then the C string glslang reads.
+fn checked_source(stage: Stage, unit: usize, source: &str) -> Result<CString, CompileError> {
+    guard::check(stage, unit, source, false)?;
+    CString::new(source)
+        .map_err(|_| guard::source_error(stage, unit, 0, "NUL character in shader source"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stage_masks_hold_sets_of_stages() {
+        let mask: StageMask = [Stage::Vertex, Stage::Fragment].into_iter().collect();
+        assert!(mask.contains(Stage::Vertex) && mask.contains(Stage::Fragment));
+        assert!(!mask.contains(Stage::Geometry));
+        assert!(StageMask::default().is_empty());
+    }
+}
