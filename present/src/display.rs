@@ -1,0 +1,252 @@
+//! Displays, platforms and the one device: `eglGetDisplay`, `eglGetPlatformDisplay`,
+//! `eglQueryDevicesEXT`, `eglInitialize`, `eglTerminate`, `eglQueryString`, configs by display.
+//!
+//! There is one display per platform (default, surfaceless, device), created on first request and
+//! returned again for the same request, as EGL requires. The default display is the windowed one
+//! (X11 later); surfaceless and device displays have pbuffers only, so their configs lack
+//! `EGL_WINDOW_BIT`. `eglTerminate` frees every object of the display at once, except objects
+//! current in some thread: they become invalid handles immediately but live until released.
+
+use crate::attrib;
+use crate::config::{self, ConfigDesc, CONFIGS};
+use crate::egl::*;
+use crate::error::{EglError, EglResult};
+use crate::handle::{Config, Device, Display, Kind, RawHandle};
+use crate::instance::{Egl, Registry};
+
+pub const VENDOR: &str = "ArenaGL";
+pub const VERSION: &str = "1.5 ArenaGL";
+pub const CLIENT_APIS: &str = "OpenGL OpenGL_ES";
+/// Display extensions.
+pub const EXTENSIONS: &str =
+    "EGL_KHR_create_context EGL_KHR_no_config_context EGL_KHR_surfaceless_context";
+/// Client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`): platforms and devices are
+/// client-side, per EGL_EXT_client_extensions.
+pub const CLIENT_EXTENSIONS: &str = "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_device \
+     EGL_MESA_platform_surfaceless EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platform {
+    Default = 0,
+    Surfaceless = 1,
+    Device = 2,
+}
+
+impl Platform {
+    pub(crate) const COUNT: usize = 3;
+    pub(crate) const ALL: [Platform; Self::COUNT] =
+        [Platform::Default, Platform::Surfaceless, Platform::Device];
+
+    /// `EGL_SURFACE_TYPE` of every config on this platform.
+    pub(crate) fn surface_type(self) -> EGLint {
+        match self {
+            Platform::Default => EGL_PBUFFER_BIT | EGL_WINDOW_BIT,
+            Platform::Surfaceless | Platform::Device => EGL_PBUFFER_BIT,
+        }
+    }
+}
+
+pub(crate) struct DisplayState {
+    pub(crate) platform: Platform,
+    pub(crate) initialized: bool,
+}
+
+impl DisplayState {
+    pub(crate) fn new(platform: Platform) -> Self {
+        Self {
+            platform,
+            initialized: false,
+        }
+    }
+}
+
+fn display_handle(platform: Platform) -> Display {
+    Display(RawHandle::new(Kind::Display, 1, platform as u32))
+}
+
+/// The one `EGLDeviceEXT`: the Vulkan device the memory manager opens.
+pub fn the_device() -> Device {
+    Device(RawHandle::new(Kind::Device, 1, 0))
+}
+
+/// Rejects any attribute: the platforms ArenaGL offers take none.
+fn no_attribs<T: attrib::AttribWord>(list: &[T]) -> EglResult<()> {
+    match attrib::pairs(list)?.is_empty() {
+        true => Ok(()),
+        false => Err(EglError::BAD_ATTRIBUTE),
+    }
+}
+
+impl Egl {
+    /// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` gives the default display; native displays (X11)
+    /// are not supported yet and give `None` (`EGL_NO_DISPLAY`, which sets no error).
+    pub fn get_display(&self, native_display: usize) -> Option<Display> {
+        (native_display == EGL_DEFAULT_DISPLAY).then(|| display_handle(Platform::Default))
+    }
+
+    /// `eglGetPlatformDisplay` (and the EXT form, with `EGLint` attributes): the surfaceless
+    /// platform takes `EGL_DEFAULT_DISPLAY`, the device platform the device's raw handle.
+    pub fn get_platform_display<T: attrib::AttribWord>(
+        &self,
+        platform: EGLenum,
+        native_display: u64,
+        attribs: &[T],
+    ) -> EglResult<Display> {
+        let result = (|| {
+            let platform = match platform {
+                EGL_PLATFORM_SURFACELESS_MESA if native_display == EGL_DEFAULT_DISPLAY as u64 => {
+                    Platform::Surfaceless
+                }
+                EGL_PLATFORM_DEVICE_EXT
+                    if Device::from_raw(native_display) == Some(the_device()) =>
+                {
+                    Platform::Device
+                }
+                _ => return Err(EglError::BAD_PARAMETER),
+            };
+            no_attribs(attribs)?;
+            Ok(display_handle(platform))
+        })();
+        self.record(result)
+    }
+
+    /// `eglQueryDevicesEXT`: the devices, at most `max` of them (`EGL_BAD_PARAMETER` for 0).
+    pub fn query_devices(&self, max: usize) -> EglResult<Vec<Device>> {
+        let result = if max == 0 {
+            Err(EglError::BAD_PARAMETER)
+        } else {
+            Ok(vec![the_device()])
+        };
+        self.record(result)
+    }
+
+    /// `eglQueryDisplayAttribEXT(dpy, EGL_DEVICE_EXT)`: the device behind an initialized display.
+    pub fn query_display_device(&self, dpy: Display, attribute: EGLint) -> EglResult<Device> {
+        let result = (|| {
+            self.lock().initialized(dpy)?;
+            match attribute {
+                EGL_DEVICE_EXT => Ok(the_device()),
+                _ => Err(EglError::BAD_ATTRIBUTE),
+            }
+        })();
+        self.record(result)
+    }
+
+    /// `eglInitialize`: the EGL version, (1, 5). Initializing twice is allowed.
+    pub fn initialize(&self, dpy: Display) -> EglResult<(EGLint, EGLint)> {
+        let result = (|| {
+            let mut reg = self.lock();
+            let i = reg.display_index(dpy)?;
+            reg.displays[i].initialized = true;
+            Ok((1, 5))
+        })();
+        self.record(result)
+    }
+
+    /// `eglTerminate`: frees the display's objects now, or when they stop being current.
+    pub fn terminate(&self, dpy: Display) -> EglResult<()> {
+        let result = (|| {
+            let mut reg = self.lock();
+            let i = reg.display_index(dpy)?;
+            terminate_objects(&mut reg, i);
+            reg.displays[i].initialized = false;
+            Ok(())
+        })();
+        self.record(result)
+    }
+
+    /// `eglQueryString`; `None` for the display is `EGL_NO_DISPLAY` (client extensions, version).
+    pub fn query_string(&self, dpy: Option<Display>, name: EGLint) -> EglResult<&'static str> {
+        let result = (|| {
+            let Some(dpy) = dpy else {
+                return match name {
+                    EGL_EXTENSIONS => Ok(CLIENT_EXTENSIONS),
+                    EGL_VERSION => Ok(VERSION),
+                    _ => Err(EglError::BAD_DISPLAY),
+                };
+            };
+            self.lock().initialized(dpy)?;
+            match name {
+                EGL_VENDOR => Ok(VENDOR),
+                EGL_VERSION => Ok(VERSION),
+                EGL_CLIENT_APIS => Ok(CLIENT_APIS),
+                EGL_EXTENSIONS => Ok(EXTENSIONS),
+                _ => Err(EglError::BAD_PARAMETER),
+            }
+        })();
+        self.record(result)
+    }
+
+    /// `eglGetConfigs`: every config, in `EGL_CONFIG_ID` order.
+    pub fn get_configs(&self, dpy: Display) -> EglResult<Vec<Config>> {
+        let result = self
+            .lock()
+            .initialized(dpy)
+            .map(|_| CONFIGS.iter().map(config_handle).collect());
+        self.record(result)
+    }
+
+    /// `eglChooseConfig`: the matching configs, best first (EGL 1.5 §3.4.1).
+    pub fn choose_config(&self, dpy: Display, attribs: &[EGLint]) -> EglResult<Vec<Config>> {
+        let result = (|| {
+            let surface_type = self.surface_type(dpy)?;
+            Ok(config::choose(surface_type, attribs)?
+                .into_iter()
+                .map(config_handle)
+                .collect())
+        })();
+        self.record(result)
+    }
+
+    /// `eglGetConfigAttrib`.
+    pub fn get_config_attrib(
+        &self,
+        dpy: Display,
+        config: Config,
+        attribute: EGLint,
+    ) -> EglResult<EGLint> {
+        let result = (|| {
+            let surface_type = self.surface_type(dpy)?;
+            let desc = config_desc(config)?;
+            desc.attrib(surface_type, attribute)
+                .ok_or(EglError::BAD_ATTRIBUTE)
+        })();
+        self.record(result)
+    }
+
+    fn surface_type(&self, dpy: Display) -> EglResult<EGLint> {
+        let reg = self.lock();
+        let i = reg.initialized(dpy)?;
+        Ok(reg.displays[i].platform.surface_type())
+    }
+}
+
+fn terminate_objects(reg: &mut Registry, display: usize) {
+    for h in reg.contexts.handles() {
+        if let Some(ctx) = reg.contexts.get_mut(h).filter(|c| c.display == display) {
+            ctx.pending_destroy = true;
+            reg.free_context_if_unused(h);
+        }
+    }
+    for h in reg.surfaces.handles() {
+        if let Some(s) = reg.surfaces.get_mut(h).filter(|s| s.display == display) {
+            s.pending_destroy = true;
+            reg.free_surface_if_unused(h);
+        }
+    }
+}
+
+pub(crate) fn config_handle(desc: &ConfigDesc) -> Config {
+    Config(RawHandle::new(Kind::Config, 1, desc.id as u32))
+}
+
+/// The config a handle names, or `EGL_BAD_CONFIG`.
+pub(crate) fn config_desc(config: Config) -> EglResult<&'static ConfigDesc> {
+    if config.0.generation() != 1 {
+        return Err(EglError::BAD_CONFIG);
+    }
+    EGLint::try_from(config.0.index())
+        .ok()
+        .and_then(config::by_id)
+        .ok_or(EglError::BAD_CONFIG)
+}
