@@ -77,8 +77,10 @@ impl Egl {
         current::with(&self.shared, f)
     }
 
-    /// Stores the outcome as this thread's last error and passes it on.
-    pub(crate) fn record<T>(&self, result: EglResult<T>) -> EglResult<T> {
+    /// Stores the outcome as this thread's last error and passes it on. Public for the C ABI,
+    /// which reports the failures it finds before reaching a method (NULL out-pointers, handles
+    /// of the wrong kind, caught panics) through the same per-thread slot.
+    pub fn record<T>(&self, result: EglResult<T>) -> EglResult<T> {
         let code = match &result {
             Ok(_) => EGL_SUCCESS,
             Err(e) => e.code(),

@@ -1,0 +1,751 @@
+//! The exported EGL 1.5 entry points (plus the EXT platform and device functions).
+//!
+//! Each function is the same three steps inside [`guard`]: convert C arguments (handles from
+//! pointer values, attribute lists copied with a bound), call the one `Egl` method, write
+//! out-parameters. The model validates and records the error; the edge records only what it
+//! finds itself. Functions whose pointer arguments are handles only (never dereferenced) are safe
+//! `extern "C" fn`s; those that read or write through pointers are `unsafe` with a `# Safety`
+//! list. `eglGetProcAddress` answers every function exported here, by name.
+
+use std::ffi::{c_char, c_void, CStr};
+use std::num::NonZeroU64;
+use std::ptr::null_mut;
+
+use arenagl_present::egl::*;
+use arenagl_present::{the_device, Config, Context, Device, Display, EglError, EglResult};
+use arenagl_present::{NativeWindow, Surface};
+
+use super::guard::guard;
+use super::{
+    boolean, fail, fill_array, instance, narrow, strings, to_ptr, to_word, write_out, EGLAttrib,
+    EGLBoolean, EGLConfig, EGLContext, EGLDeviceEXT, EGLDisplay, EGLNativeWindowType, EGLSurface,
+    EGL_FALSE,
+};
+
+// Handle conversions. NULL is `EGL_NO_*`; a non-NULL value of the wrong kind is the error the
+// spec names for an invalid object of that type.
+
+fn display(dpy: EGLDisplay) -> EglResult<Display> {
+    Display::from_raw(to_word(dpy)).map_or_else(|| fail(EglError::BAD_DISPLAY), Ok)
+}
+
+fn config(config: EGLConfig) -> EglResult<Config> {
+    Config::from_raw(to_word(config)).map_or_else(|| fail(EglError::BAD_CONFIG), Ok)
+}
+
+/// `EGL_NO_CONFIG_KHR` (NULL) is `None`.
+fn optional_config(c: EGLConfig) -> EglResult<Option<Config>> {
+    if c.is_null() {
+        Ok(None)
+    } else {
+        config(c).map(Some)
+    }
+}
+
+fn optional_context(ctx: EGLContext) -> EglResult<Option<Context>> {
+    match (ctx.is_null(), Context::from_raw(to_word(ctx))) {
+        (true, _) => Ok(None),
+        (false, Some(ctx)) => Ok(Some(ctx)),
+        (false, None) => fail(EglError::BAD_CONTEXT),
+    }
+}
+
+fn context(ctx: EGLContext) -> EglResult<Context> {
+    optional_context(ctx)?.map_or_else(|| fail(EglError::BAD_CONTEXT), Ok)
+}
+
+fn optional_surface(surface: EGLSurface) -> EglResult<Option<Surface>> {
+    match (surface.is_null(), Surface::from_raw(to_word(surface))) {
+        (true, _) => Ok(None),
+        (false, Some(s)) => Ok(Some(s)),
+        (false, None) => fail(EglError::BAD_SURFACE),
+    }
+}
+
+fn surface(s: EGLSurface) -> EglResult<Surface> {
+    optional_surface(s)?.map_or_else(|| fail(EglError::BAD_SURFACE), Ok)
+}
+
+/// The handle as a pointer, NULL for failure.
+fn handle_or_null<T>(result: EglResult<T>, raw: impl FnOnce(T) -> u64) -> *mut c_void {
+    result.map_or(null_mut(), |h| to_ptr(raw(h)))
+}
+
+// Displays and devices.
+
+/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` (NULL) only; native X11 displays give `EGL_NO_DISPLAY`.
+#[no_mangle]
+pub extern "C" fn eglGetDisplay(display_id: *mut c_void) -> EGLDisplay {
+    guard(null_mut(), || {
+        instance()
+            .get_display(display_id.addr())
+            .map_or(null_mut(), |d| to_ptr(d.to_raw()))
+    })
+}
+
+/// `eglGetPlatformDisplay`: the surfaceless and device platforms.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLAttrib` list.
+#[no_mangle]
+pub unsafe extern "C" fn eglGetPlatformDisplay(
+    platform: EGLenum,
+    native_display: *mut c_void,
+    attrib_list: *const EGLAttrib,
+) -> EGLDisplay {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        let result = instance().get_platform_display(platform, to_word(native_display), &attribs);
+        handle_or_null(result, Display::to_raw)
+    })
+}
+
+/// `eglGetPlatformDisplayEXT`: as `eglGetPlatformDisplay`, with an `EGLint` list.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLint` list.
+#[no_mangle]
+pub unsafe extern "C" fn eglGetPlatformDisplayEXT(
+    platform: EGLenum,
+    native_display: *mut c_void,
+    attrib_list: *const EGLint,
+) -> EGLDisplay {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        let result = instance().get_platform_display(platform, to_word(native_display), &attribs);
+        handle_or_null(result, Display::to_raw)
+    })
+}
+
+/// `eglQueryDevicesEXT`: `devices` NULL returns the count only.
+///
+/// # Safety
+/// `devices` is NULL or valid for `max_devices` writes; `num_devices` is NULL or valid for one.
+#[no_mangle]
+pub unsafe extern "C" fn eglQueryDevicesEXT(
+    max_devices: EGLint,
+    devices: *mut EGLDeviceEXT,
+    num_devices: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            let max = match (devices.is_null(), usize::try_from(max_devices)) {
+                (true, _) => usize::MAX,
+                (false, Ok(max)) => max,
+                (false, Err(_)) => return fail(EglError::BAD_PARAMETER),
+            };
+            let found: Vec<u64> = instance()
+                .query_devices(max)?
+                .into_iter()
+                .map(Device::to_raw)
+                .collect();
+            // SAFETY: the caller's obligations on `devices` and `num_devices`, passed on.
+            unsafe { fill_array(&found, devices, max_devices, num_devices) }
+        })();
+        boolean(result)
+    })
+}
+
+/// `eglQueryDisplayAttribEXT`: `EGL_DEVICE_EXT` only.
+///
+/// # Safety
+/// `value` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglQueryDisplayAttribEXT(
+    dpy: EGLDisplay,
+    attribute: EGLint,
+    value: *mut EGLAttrib,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            let device = instance().query_display_device(display(dpy)?, attribute)?;
+            // The handle word is below 2^63 (its kind byte is small), so it fits an `EGLAttrib`.
+            let word = EGLAttrib::try_from(device.to_raw())
+                .map_or_else(|_| fail(EglError::BAD_ALLOC), Ok)?;
+            // SAFETY: the caller's obligation on `value`, passed on.
+            unsafe { write_out(value, word) }
+        })();
+        boolean(result)
+    })
+}
+
+/// `eglQueryDeviceStringEXT`: `EGL_EXTENSIONS` is the empty string (the device has none).
+#[no_mangle]
+pub extern "C" fn eglQueryDeviceStringEXT(device: EGLDeviceEXT, name: EGLint) -> *const c_char {
+    guard(std::ptr::null(), || {
+        let result = match Device::from_raw(to_word(device)) {
+            Some(d) if d == the_device() => match name {
+                EGL_EXTENSIONS => Ok(strings::EMPTY.as_ptr()),
+                _ => Err(EglError::BAD_PARAMETER),
+            },
+            _ => Err(EglError::BAD_DEVICE),
+        };
+        instance().record(result).unwrap_or(std::ptr::null())
+    })
+}
+
+/// `eglInitialize`; `major`/`minor` may be NULL.
+///
+/// # Safety
+/// `major` and `minor` are each NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglInitialize(
+    dpy: EGLDisplay,
+    major: *mut EGLint,
+    minor: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = display(dpy).and_then(|d| instance().initialize(d));
+        if let Ok((ma, mi)) = result {
+            for (out, v) in [(major, ma), (minor, mi)] {
+                if !out.is_null() {
+                    // SAFETY: non-NULL, and the caller guarantees it is valid for one write.
+                    unsafe { out.write_unaligned(v) };
+                }
+            }
+        }
+        boolean(result)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglTerminate(dpy: EGLDisplay) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean(display(dpy).and_then(|d| instance().terminate(d)))
+    })
+}
+
+/// `eglQueryString`: static NUL-terminated strings; `EGL_NO_DISPLAY` gives the client
+/// extensions and the version.
+#[no_mangle]
+pub extern "C" fn eglQueryString(dpy: EGLDisplay, name: EGLint) -> *const c_char {
+    guard(std::ptr::null(), || {
+        let result = (|| {
+            let dpy = if dpy.is_null() {
+                None
+            } else {
+                Some(display(dpy)?)
+            };
+            let text = instance().query_string(dpy, name)?;
+            // A string the table lacks is an internal bug, reported as the implementation's
+            // failure rather than a NULL the caller cannot explain.
+            strings::c_str(text).map_or_else(|| fail(EglError::BAD_ALLOC), Ok)
+        })();
+        result.unwrap_or(std::ptr::null())
+    })
+}
+
+// Configs.
+
+/// `eglGetConfigs`: `configs` NULL returns the count only.
+///
+/// # Safety
+/// `configs` is NULL or valid for `config_size` writes; `num_config` is NULL or valid for one.
+#[no_mangle]
+pub unsafe extern "C" fn eglGetConfigs(
+    dpy: EGLDisplay,
+    configs: *mut EGLConfig,
+    config_size: EGLint,
+    num_config: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            let all = instance().get_configs(display(dpy)?)?;
+            let words: Vec<u64> = all.into_iter().map(Config::to_raw).collect();
+            // SAFETY: the caller's obligations on `configs` and `num_config`, passed on.
+            unsafe { fill_array(&words, configs, config_size, num_config) }
+        })();
+        boolean(result)
+    })
+}
+
+/// `eglChooseConfig`: `configs` NULL returns the count only.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated list; `configs` is NULL or valid for
+/// `config_size` writes; `num_config` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglChooseConfig(
+    dpy: EGLDisplay,
+    attrib_list: *const EGLint,
+    configs: *mut EGLConfig,
+    config_size: EGLint,
+    num_config: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            let dpy = display(dpy)?;
+            // SAFETY: the caller's obligation, passed on.
+            let attribs = unsafe { super::attrib_list(attrib_list) };
+            let chosen = instance().choose_config(dpy, &attribs)?;
+            let words: Vec<u64> = chosen.into_iter().map(Config::to_raw).collect();
+            // SAFETY: the caller's obligations on `configs` and `num_config`, passed on.
+            unsafe { fill_array(&words, configs, config_size, num_config) }
+        })();
+        boolean(result)
+    })
+}
+
+/// `eglGetConfigAttrib`.
+///
+/// # Safety
+/// `value` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglGetConfigAttrib(
+    dpy: EGLDisplay,
+    cfg: EGLConfig,
+    attribute: EGLint,
+    value: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            let v = instance().get_config_attrib(display(dpy)?, config(cfg)?, attribute)?;
+            // SAFETY: the caller's obligation on `value`, passed on.
+            unsafe { write_out(value, v) }
+        })();
+        boolean(result)
+    })
+}
+
+// Client APIs and contexts.
+
+#[no_mangle]
+pub extern "C" fn eglBindAPI(api: EGLenum) -> EGLBoolean {
+    guard(EGL_FALSE, || boolean(instance().bind_api(api)))
+}
+
+/// `eglQueryAPI`; a failure (which cannot happen short of a panic) reports `EGL_NONE`.
+#[no_mangle]
+pub extern "C" fn eglQueryAPI() -> EGLenum {
+    guard(EGL_NONE as EGLenum, || instance().query_api())
+}
+
+/// `eglCreateContext`: `config` NULL is `EGL_NO_CONFIG_KHR`, `share_context` NULL shares nothing.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateContext(
+    dpy: EGLDisplay,
+    cfg: EGLConfig,
+    share_context: EGLContext,
+    attrib_list: *const EGLint,
+) -> EGLContext {
+    guard(null_mut(), || {
+        let result = (|| {
+            let (dpy, cfg) = (display(dpy)?, optional_config(cfg)?);
+            let share = optional_context(share_context)?;
+            // SAFETY: the caller's obligation, passed on.
+            let attribs = unsafe { super::attrib_list(attrib_list) };
+            instance().create_context(dpy, cfg, share, &attribs)
+        })();
+        handle_or_null(result, Context::to_raw)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglDestroyContext(dpy: EGLDisplay, ctx: EGLContext) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| {
+            instance().destroy_context(display(dpy)?, context(ctx)?)
+        })())
+    })
+}
+
+/// `eglQueryContext`.
+///
+/// # Safety
+/// `value` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglQueryContext(
+    dpy: EGLDisplay,
+    ctx: EGLContext,
+    attribute: EGLint,
+    value: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            let v = instance().query_context(display(dpy)?, context(ctx)?, attribute)?;
+            // SAFETY: the caller's obligation on `value`, passed on.
+            unsafe { write_out(value, v) }
+        })();
+        boolean(result)
+    })
+}
+
+// Surfaces.
+
+/// `eglCreatePbufferSurface`.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreatePbufferSurface(
+    dpy: EGLDisplay,
+    cfg: EGLConfig,
+    attrib_list: *const EGLint,
+) -> EGLSurface {
+    guard(null_mut(), || {
+        let result = (|| {
+            let (dpy, cfg) = (display(dpy)?, config(cfg)?);
+            // SAFETY: the caller's obligation, passed on.
+            let attribs = unsafe { super::attrib_list(attrib_list) };
+            instance().create_pbuffer_surface(dpy, cfg, &attribs)
+        })();
+        handle_or_null(result, Surface::to_raw)
+    })
+}
+
+fn window_surface(
+    dpy: EGLDisplay,
+    cfg: EGLConfig,
+    window: u64,
+    attribs: &[EGLint],
+) -> EglResult<Surface> {
+    let (dpy, cfg) = (display(dpy)?, config(cfg)?);
+    let window = NonZeroU64::new(window).map(NativeWindow);
+    instance().create_window_surface(dpy, cfg, window, attribs)
+}
+
+/// `eglCreateWindowSurface`: `win` is an X11 `Window` (XID).
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateWindowSurface(
+    dpy: EGLDisplay,
+    cfg: EGLConfig,
+    win: EGLNativeWindowType,
+    attrib_list: *const EGLint,
+) -> EGLSurface {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        handle_or_null(
+            window_surface(dpy, cfg, win as u64, &attribs),
+            Surface::to_raw,
+        )
+    })
+}
+
+/// The XID behind a platform `native_window`, which EGL_EXT_platform_x11 defines as a `Window*`.
+///
+/// # Safety
+/// `native_window` is NULL or valid for reading one `Window`.
+unsafe fn xid(native_window: *mut c_void) -> u64 {
+    if native_window.is_null() {
+        return 0;
+    }
+    // SAFETY: non-NULL, and the caller guarantees it points at a `Window`.
+    let window = unsafe { native_window.cast::<EGLNativeWindowType>().read_unaligned() };
+    window as u64
+}
+
+/// `eglCreatePlatformWindowSurface`.
+///
+/// # Safety
+/// `native_window` is NULL or points at an X11 `Window`; `attrib_list` is NULL or an
+/// `EGL_NONE`-terminated `EGLAttrib` list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreatePlatformWindowSurface(
+    dpy: EGLDisplay,
+    cfg: EGLConfig,
+    native_window: *mut c_void,
+    attrib_list: *const EGLAttrib,
+) -> EGLSurface {
+    guard(null_mut(), || {
+        let result = (|| {
+            // SAFETY: the caller's obligation, passed on.
+            let wide = unsafe { super::attrib_list(attrib_list) };
+            let attribs = narrow(&wide).or_else(fail)?;
+            // SAFETY: the caller's obligation on `native_window`, passed on.
+            let window = unsafe { xid(native_window) };
+            window_surface(dpy, cfg, window, &attribs)
+        })();
+        handle_or_null(result, Surface::to_raw)
+    })
+}
+
+/// `eglCreatePlatformWindowSurfaceEXT`: as the core function, with an `EGLint` list.
+///
+/// # Safety
+/// `native_window` is NULL or points at an X11 `Window`; `attrib_list` is NULL or an
+/// `EGL_NONE`-terminated list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreatePlatformWindowSurfaceEXT(
+    dpy: EGLDisplay,
+    cfg: EGLConfig,
+    native_window: *mut c_void,
+    attrib_list: *const EGLint,
+) -> EGLSurface {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        // SAFETY: the caller's obligation on `native_window`, passed on.
+        let window = unsafe { xid(native_window) };
+        handle_or_null(window_surface(dpy, cfg, window, &attribs), Surface::to_raw)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglDestroySurface(dpy: EGLDisplay, s: EGLSurface) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| instance().destroy_surface(display(dpy)?, surface(s)?))())
+    })
+}
+
+/// `eglQuerySurface`; attributes the spec leaves "not modified" leave `*value` alone.
+///
+/// # Safety
+/// `value` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglQuerySurface(
+    dpy: EGLDisplay,
+    s: EGLSurface,
+    attribute: EGLint,
+    value: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            let dpy = display(dpy)?;
+            let answer = instance().query_surface(dpy, surface(s)?, attribute)?;
+            if value.is_null() {
+                return fail(EglError::BAD_PARAMETER);
+            }
+            match answer {
+                // SAFETY: the caller's obligation on `value`, passed on.
+                Some(v) => unsafe { write_out(value, v) },
+                None => Ok(()),
+            }
+        })();
+        boolean(result)
+    })
+}
+
+/// `eglSurfaceAttrib`. ArenaGL's surfaces have nothing to change: the values they already have
+/// are accepted (`EGL_SWAP_BEHAVIOR` destroyed, the default resolve, mipmap level 0); the other
+/// valid values need a config bit no config has (`EGL_BAD_MATCH`); anything else is
+/// `EGL_BAD_ATTRIBUTE`.
+#[no_mangle]
+pub extern "C" fn eglSurfaceAttrib(
+    dpy: EGLDisplay,
+    s: EGLSurface,
+    attribute: EGLint,
+    value: EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        let result = (|| {
+            // Validates the display and the surface, with the model's errors.
+            instance().query_surface(display(dpy)?, surface(s)?, EGL_WIDTH)?;
+            let outcome = match (attribute, value) {
+                (EGL_SWAP_BEHAVIOR, EGL_BUFFER_DESTROYED)
+                | (EGL_MULTISAMPLE_RESOLVE, EGL_MULTISAMPLE_RESOLVE_DEFAULT)
+                | (EGL_MIPMAP_LEVEL, 0) => Ok(()),
+                (EGL_SWAP_BEHAVIOR, EGL_BUFFER_PRESERVED)
+                | (EGL_MULTISAMPLE_RESOLVE, MULTISAMPLE_RESOLVE_BOX) => Err(EglError::BAD_MATCH),
+                (EGL_MIPMAP_LEVEL, level) if level > 0 => Err(EglError::BAD_MATCH),
+                _ => Err(EglError::BAD_ATTRIBUTE),
+            };
+            instance().record(outcome)
+        })();
+        boolean(result)
+    })
+}
+
+/// `EGL_MULTISAMPLE_RESOLVE_BOX` (not among the model's enumerants; no config supports it).
+const MULTISAMPLE_RESOLVE_BOX: EGLint = 0x309B;
+
+// Binding and presenting.
+
+#[no_mangle]
+pub extern "C" fn eglMakeCurrent(
+    dpy: EGLDisplay,
+    draw: EGLSurface,
+    read: EGLSurface,
+    ctx: EGLContext,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| {
+            let dpy = display(dpy)?;
+            let (draw, read) = (optional_surface(draw)?, optional_surface(read)?);
+            let ctx = optional_context(ctx)?;
+            instance().make_current(dpy, draw, read, ctx)
+        })())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglGetCurrentContext() -> EGLContext {
+    guard(null_mut(), || {
+        instance()
+            .get_current_context()
+            .map_or(null_mut(), |c| to_ptr(c.to_raw()))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglGetCurrentDisplay() -> EGLDisplay {
+    guard(null_mut(), || {
+        instance()
+            .get_current_display()
+            .map_or(null_mut(), |d| to_ptr(d.to_raw()))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglGetCurrentSurface(readdraw: EGLint) -> EGLSurface {
+    guard(null_mut(), || {
+        match instance().get_current_surface(readdraw) {
+            Ok(Some(s)) => to_ptr(s.to_raw()),
+            Ok(None) | Err(_) => null_mut(),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglSwapBuffers(dpy: EGLDisplay, s: EGLSurface) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| instance().swap_buffers(display(dpy)?, surface(s)?))())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn eglSwapInterval(dpy: EGLDisplay, interval: EGLint) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean(display(dpy).and_then(|d| instance().swap_interval(d, interval)))
+    })
+}
+
+// Errors, threads and synchronisation.
+
+/// `eglGetError`; if even that fails, `EGL_BAD_ALLOC`.
+#[no_mangle]
+pub extern "C" fn eglGetError() -> EGLint {
+    guard(EGL_BAD_ALLOC, || instance().get_error())
+}
+
+#[no_mangle]
+pub extern "C" fn eglReleaseThread() -> EGLBoolean {
+    guard(EGL_FALSE, || boolean(instance().release_thread()))
+}
+
+/// `eglWaitClient`: GL commands have nothing to wait for until the translator records them.
+#[no_mangle]
+pub extern "C" fn eglWaitClient() -> EGLBoolean {
+    guard(EGL_FALSE, || boolean(instance().record(Ok(()))))
+}
+
+/// `eglWaitGL`: `eglWaitClient` for the OpenGL ES API, as in EGL 1.5.
+#[no_mangle]
+pub extern "C" fn eglWaitGL() -> EGLBoolean {
+    eglWaitClient()
+}
+
+/// `eglWaitNative`: no native rendering is ever pending on ArenaGL's surfaces.
+#[no_mangle]
+pub extern "C" fn eglWaitNative(_engine: EGLint) -> EGLBoolean {
+    guard(EGL_FALSE, || boolean(instance().record(Ok(()))))
+}
+
+// eglGetProcAddress.
+
+/// The exported functions by name, for `eglGetProcAddress`. One list, so the table and the tests
+/// that walk it cannot disagree.
+macro_rules! proc_table {
+    ($($f:ident),* $(,)?) => {
+        /// Every name `eglGetProcAddress` answers.
+        pub const PROC_NAMES: &[&str] = &[$(stringify!($f)),*];
+
+        fn lookup(name: &[u8]) -> *mut c_void {
+            $(
+                if name == stringify!($f).as_bytes() {
+                    return $f as *mut c_void;
+                }
+            )*
+            null_mut()
+        }
+    };
+}
+
+proc_table!(
+    eglGetDisplay,
+    eglGetPlatformDisplay,
+    eglGetPlatformDisplayEXT,
+    eglQueryDevicesEXT,
+    eglQueryDisplayAttribEXT,
+    eglQueryDeviceStringEXT,
+    eglInitialize,
+    eglTerminate,
+    eglQueryString,
+    eglGetConfigs,
+    eglChooseConfig,
+    eglGetConfigAttrib,
+    eglBindAPI,
+    eglQueryAPI,
+    eglCreateContext,
+    eglDestroyContext,
+    eglQueryContext,
+    eglCreatePbufferSurface,
+    eglCreateWindowSurface,
+    eglCreatePlatformWindowSurface,
+    eglCreatePlatformWindowSurfaceEXT,
+    eglDestroySurface,
+    eglQuerySurface,
+    eglSurfaceAttrib,
+    eglMakeCurrent,
+    eglGetCurrentContext,
+    eglGetCurrentSurface,
+    eglGetCurrentDisplay,
+    eglSwapBuffers,
+    eglSwapInterval,
+    eglGetError,
+    eglReleaseThread,
+    eglWaitClient,
+    eglWaitGL,
+    eglWaitNative,
+    eglGetProcAddress,
+);
+
+/// `eglGetProcAddress`: the EGL functions above by name; anything else, GL names included, is
+/// NULL until the translator's entry points exist. The C return type is a function pointer
+/// (`__eglMustCastToProperFunctionPointerType`); a `void *` is the same word in every 64-bit ABI
+/// we build for. Sets no error, as the spec says.
+///
+/// # Safety
+/// `procname` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn eglGetProcAddress(procname: *const c_char) -> *mut c_void {
+    guard(null_mut(), || {
+        if procname.is_null() {
+            return null_mut();
+        }
+        // SAFETY: non-NULL, and the caller guarantees a NUL-terminated string.
+        let name = unsafe { CStr::from_ptr(procname) };
+        lookup(name.to_bytes())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_name_resolves_and_others_do_not() {
+        for name in PROC_NAMES {
+            assert!(!lookup(name.as_bytes()).is_null(), "{name}");
+        }
+        assert!(lookup(b"glClear").is_null());
+        assert!(lookup(b"eglNotAThing").is_null());
+        // SAFETY: NULL is allowed.
+        assert!(unsafe { eglGetProcAddress(std::ptr::null()) }.is_null());
+    }
+
+    #[test]
+    fn query_string_on_a_wrong_kind_handle_is_bad_display() {
+        let bogus = to_ptr(the_device().to_raw());
+        assert!(eglQueryString(bogus, EGL_VENDOR).is_null());
+        assert_eq!(eglGetError(), EGL_BAD_DISPLAY);
+    }
+}
