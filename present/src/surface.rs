@@ -16,7 +16,7 @@ use crate::display::config_desc;
 use crate::egl::*;
 use crate::error::{EglError, EglResult};
 use crate::handle::{Config, Display, Surface};
-use crate::instance::Egl;
+use crate::instance::{Egl, Registry};
 
 /// A native window handle (an X11 `Window` for now), kept opaque until the swapchain uses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,6 +39,21 @@ pub(crate) struct SurfaceState {
     pub(crate) swap_interval: EGLint,
     pub(crate) bound_thread: Option<ThreadId>,
     pub(crate) pending_destroy: bool,
+}
+
+/// `EGL_BAD_MATCH` unless `config` on `display` supports surfaces of type `bit`.
+fn check_surface_type(
+    reg: &Registry,
+    display: usize,
+    config: Config,
+    bit: EGLint,
+) -> EglResult<()> {
+    let desc = config_desc(config)?;
+    let surface_type = reg.displays[display].platform.surface_type();
+    if desc.attrib(surface_type, EGL_SURFACE_TYPE).unwrap_or(0) & bit == 0 {
+        return Err(EglError::BAD_MATCH);
+    }
+    Ok(())
 }
 
 /// Attributes shared by window and pbuffer surfaces; `true` if consumed.
@@ -69,11 +84,7 @@ impl Egl {
         let result = (|| {
             let mut reg = self.lock();
             let display = reg.initialized(dpy)?;
-            let desc = config_desc(config)?;
-            let surface_type = reg.displays[display].platform.surface_type();
-            if desc.attrib(surface_type, EGL_SURFACE_TYPE).unwrap_or(0) & EGL_PBUFFER_BIT == 0 {
-                return Err(EglError::BAD_MATCH);
-            }
+            check_surface_type(&reg, display, config, EGL_PBUFFER_BIT)?;
             let (mut width, mut height, mut largest) = (0, 0, false);
             let (mut tex_format, mut tex_target) = (EGL_NO_TEXTURE, EGL_NO_TEXTURE);
             let mut colorspace = EGL_GL_COLORSPACE_LINEAR;
@@ -139,11 +150,7 @@ impl Egl {
         let result = (|| {
             let mut reg = self.lock();
             let display = reg.initialized(dpy)?;
-            let desc = config_desc(config)?;
-            let surface_type = reg.displays[display].platform.surface_type();
-            if desc.attrib(surface_type, EGL_SURFACE_TYPE).unwrap_or(0) & EGL_WINDOW_BIT == 0 {
-                return Err(EglError::BAD_MATCH);
-            }
+            check_surface_type(&reg, display, config, EGL_WINDOW_BIT)?;
             let window = window.ok_or(EglError::BAD_NATIVE_WINDOW)?;
             let mut colorspace = EGL_GL_COLORSPACE_LINEAR;
             for (key, value) in attrib::pairs(attribs)? {
