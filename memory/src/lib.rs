@@ -37,7 +37,10 @@ pub use manager::{
     SamplerHandle, SamplerTag, ViewHandle, ViewTag, ALLOCATION_COUNT_CAP,
 };
 pub use stats::{CategoryStats, DeviceMemoryCounters, MemoryStats};
-pub use vulkan::{ImageRegion, MemoryManager, UploadPath, VulkanBackend, VulkanConfig};
+pub use vulkan::{
+    format_aspects, ImageRegion, MemoryManager, StreamRange, UploadPath, VulkanBackend,
+    VulkanConfig,
+};
 
 /// The manager over the simulated device.
 pub type SimManager = Manager<sim::SimBackend>;

@@ -269,7 +269,7 @@ impl<B: Backend> Manager<B> {
         }
     }
 
-    fn latch_lost(&mut self) {
+    pub(crate) fn latch_lost(&mut self) {
         if !self.lost {
             tracing::error!(
                 submitted = self.clock.submitted(),
@@ -792,6 +792,15 @@ impl<B: Backend> Manager<B> {
     /// Submits the recording command buffer as the next epoch and returns that epoch; then
     /// drains. On a failure other than device loss the recording is discarded.
     pub fn submit(&mut self) -> Result<u64> {
+        self.submit_with(|backend, epoch| backend.submit(epoch))
+    }
+
+    /// [`Manager::submit`] with the backend call supplied: the Vulkan front submits a presented
+    /// frame this way (extra semaphores), with the same epoch, fault and drain bookkeeping.
+    pub(crate) fn submit_with(
+        &mut self,
+        submit: impl FnOnce(&mut B, u64) -> Result<()>,
+    ) -> Result<u64> {
         self.check_lost()?;
         if self.faults.submit_loses_device() {
             self.stats.faults_injected += 1;
@@ -799,7 +808,7 @@ impl<B: Backend> Manager<B> {
             return Err(MemoryError::DeviceLost);
         }
         let epoch = self.clock.recording();
-        match self.backend.submit(epoch) {
+        match submit(&mut self.backend, epoch) {
             Ok(()) => {}
             Err(MemoryError::DeviceLost) => {
                 self.latch_lost();

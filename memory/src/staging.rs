@@ -120,7 +120,12 @@ impl<B: Backend> Manager<B> {
         if let Some(spec) = allocation.created {
             let desc = BufferDesc::new(
                 spec.size,
-                vk::BufferUsageFlags::TRANSFER_SRC,
+                // Copies read blocks, and so do draws: `stream` hands out ranges that shaders
+                // read as uniforms and the vertex stage reads as vertices and indices.
+                vk::BufferUsageFlags::TRANSFER_SRC
+                    | vk::BufferUsageFlags::UNIFORM_BUFFER
+                    | vk::BufferUsageFlags::VERTEX_BUFFER
+                    | vk::BufferUsageFlags::INDEX_BUFFER,
                 MemoryClass::Upload,
                 Category::Staging,
             )

@@ -8,6 +8,9 @@
 //! - Dynamic rendering, synchronization2, extended dynamic state, push descriptors, memory
 //!   budget and sampler anisotropy are optional: enabled when present, recorded in
 //!   [`DeviceFeatures`] for the translator to branch on.
+//! - Window presentation is optional too: `VK_KHR_surface` + `VK_KHR_xlib_surface` on the
+//!   instance and `VK_KHR_swapchain` on the device are enabled when all are present
+//!   ([`DeviceFeatures::xlib_present`]); without them only window surfaces fail.
 //! - With validation on, every message of error severity is counted in a [`ValidationLog`];
 //!   tests fail on a non-zero count (lavapipe silently accepts what the layer rejects).
 
@@ -71,6 +74,9 @@ pub struct DeviceFeatures {
     pub geometry_shader: bool,
     /// `tessellationShader`.
     pub tessellation_shader: bool,
+    /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
+    /// presenting to X11 windows (see `vulkan::present`).
+    pub xlib_present: bool,
 }
 
 /// One memory heap.
@@ -114,6 +120,8 @@ pub struct DeviceInfo {
     pub max_sampler_anisotropy: f32,
     /// `maxResourceSize` is per format; this is `maxImageDimension2D` for quick checks.
     pub max_image_dimension_2d: u32,
+    /// Every core limit, for clients that answer `glGet*` queries from them.
+    pub vk_limits: vk::PhysicalDeviceLimits,
 }
 
 impl DeviceInfo {
@@ -141,7 +149,9 @@ pub struct DeviceShared {
     pub info: DeviceInfo,
     debug: Option<Messenger>,
     validation: Option<Arc<ValidationLog>>,
-    _entry: ash::Entry,
+    /// The loader entry: kept for as long as any function pointer from it is used, and for
+    /// loading the surface extensions' functions.
+    pub(crate) entry: ash::Entry,
 }
 
 impl DeviceShared {
@@ -285,6 +295,12 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
         ext_names.push(ash::khr::portability_enumeration::NAME.as_ptr());
         flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
     }
+    let xlib_surface = has_extension(&instance_exts, ash::khr::surface::NAME)
+        && has_extension(&instance_exts, ash::khr::xlib_surface::NAME);
+    if xlib_surface {
+        ext_names.push(ash::khr::surface::NAME.as_ptr());
+        ext_names.push(ash::khr::xlib_surface::NAME.as_ptr());
+    }
     let app_name = CString::new("ArenaGL").map_err(|_| MemoryError::Internal("app name"))?;
     let app = vk::ApplicationInfo::default()
         .application_name(&app_name)
@@ -321,7 +337,10 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
     }
 
     let (physical, queue_family, info, device_exts) = pick_device(&instance, api, options)?;
-    let (device, features) = create_device(&instance, physical, queue_family, &info, &device_exts)?;
+    let (device, mut features) =
+        create_device(&instance, physical, queue_family, &info, &device_exts)?;
+    // The device enabled VK_KHR_swapchain when it had it; presenting also needs the instance's.
+    features.xlib_present &= xlib_surface;
     let info = DeviceInfo { features, ..info };
     // SAFETY: the device was created with one queue in `queue_family`.
     let queue = unsafe { device.get_device_queue(queue_family, 0) };
@@ -342,7 +361,7 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
             info,
             debug,
             validation,
-            _entry: entry,
+            entry,
         }),
         queue,
     ))
@@ -491,6 +510,7 @@ fn describe(
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
             max_image_dimension_2d: l.max_image_dimension2_d,
+            vk_limits: *l,
         };
         Ok((family, exts, info))
     }
@@ -517,6 +537,7 @@ fn create_device(
     want(ash::khr::portability_subset::NAME);
     features.push_descriptor = want(ash::khr::push_descriptor::NAME);
     features.memory_budget = want(ash::ext::memory_budget::NAME);
+    features.xlib_present = want(ash::khr::swapchain::NAME);
 
     let mut v13_query = vk::PhysicalDeviceVulkan13Features::default();
     if core13 {

@@ -43,6 +43,24 @@ pub(crate) fn map_queue(call: &'static str, result: vk::Result) -> MemoryError {
     }
 }
 
+/// Surface, swapchain and present calls (`vkCreateXlibSurfaceKHR`, `vkCreateSwapchainKHR`,
+/// `vkAcquireNextImageKHR`, `vkQueuePresentKHR`, the surface queries): the two out-of-memory
+/// codes, `DEVICE_LOST`, and the window-system codes (`SURFACE_LOST_KHR`,
+/// `NATIVE_WINDOW_IN_USE_KHR`, `OUT_OF_DATE_KHR`, `INITIALIZATION_FAILED`), which stay
+/// `Vulkan` errors for the caller to report against the window. `OUT_OF_DATE` and
+/// `SUBOPTIMAL` are handled (recreate) before this is reached.
+pub(crate) fn map_present(call: &'static str, result: vk::Result) -> MemoryError {
+    match result {
+        vk::Result::ERROR_DEVICE_LOST => MemoryError::DeviceLost,
+        vk::Result::ERROR_OUT_OF_DEVICE_MEMORY => MemoryError::OutOfDeviceMemory,
+        vk::Result::ERROR_OUT_OF_HOST_MEMORY => MemoryError::OutOfHostMemory,
+        other => MemoryError::Vulkan {
+            call,
+            result: other,
+        },
+    }
+}
+
 /// Instance and device creation: `INITIALIZATION_FAILED`, `LAYER_NOT_PRESENT`,
 /// `EXTENSION_NOT_PRESENT`, `FEATURE_NOT_PRESENT`, `INCOMPATIBLE_DRIVER`, `TOO_MANY_OBJECTS`,
 /// `DEVICE_LOST` and the two out-of-memory codes. All of them mean "no usable device".

@@ -1,12 +1,15 @@
 //! The Vulkan backend: ash for the device, VMA for sub-allocation.
 //!
 //! `context` opens the instance and device, `suballoc` owns VMA and its per-class pools,
-//! `submit` owns the queue, the timeline semaphore and the command buffers, `conv` maps result
-//! codes. [`MemoryManager`] is the manager over this backend; its extra methods (the recording
+//! `submit` owns the queue, the timeline semaphore and the command buffers, `present` the window
+//! surfaces and swapchains (presenting is a queue operation, so it is the manager's), `conv` maps
+//! result codes. [`MemoryManager`] is the manager over this backend; its extra methods (the recording
 //! command buffer, the device, the pool report, the validation log) live at the bottom.
 
 pub mod context;
 pub(crate) mod conv;
+mod present;
+mod render;
 mod suballoc;
 mod submit;
 mod transfer;
@@ -27,7 +30,9 @@ use suballoc::{SubAllocation, SubAllocator, VmaSubAllocator};
 use submit::Submitter;
 
 pub use context::{DeviceFeatures, DeviceInfo, HeapInfo, MemoryTypeInfo, ValidationLog};
-pub use transfer::{ImageRegion, UploadPath};
+pub use present::{Presented, WindowId, XlibWindow};
+pub use render::StreamRange;
+pub use transfer::{format_aspects, ImageRegion, UploadPath};
 
 /// How to open the Vulkan device.
 #[derive(Debug, Clone)]
@@ -135,7 +140,9 @@ pub struct PoolReport {
 
 /// The Vulkan device as a [`Backend`].
 pub struct VulkanBackend {
-    // Declaration order is drop order: command buffers and semaphore, then VMA, then the device.
+    // Declaration order is drop order: swapchains and surfaces, command buffers and semaphore,
+    // then VMA, then the device.
+    presenter: present::Presenter,
     submitter: Submitter,
     suballoc: VmaSubAllocator,
     shared: Arc<DeviceShared>,
@@ -151,6 +158,7 @@ impl VulkanBackend {
         let suballoc = VmaSubAllocator::new(&shared, config.block_size, config.heap_size_limit)?;
         let submitter = Submitter::new(&shared.raw, queue, shared.queue_family)?;
         Ok(Self {
+            presenter: present::Presenter::new(&shared),
             submitter,
             suballoc,
             shared,
@@ -487,10 +495,14 @@ impl Manager<VulkanBackend> {
     /// The command buffer being recorded (begun if needed). Fetch it again after any manager
     /// call that may submit (allocation under pressure, blocking GC, `submit`): those end the
     /// current one and recording continues in a fresh one.
+    ///
+    /// The command buffer is outside any render pass: an open one (see
+    /// [`MemoryManager::begin_rendering`]) is ended first, so transfers and barriers may follow.
     pub fn recording_command_buffer(&mut self) -> Result<vk::CommandBuffer> {
         if self.is_lost() {
             return Err(MemoryError::DeviceLost);
         }
+        self.backend_mut().submitter.end_rendering();
         let cb = self.backend_mut().submitter.recording()?;
         self.note_recording();
         Ok(cb)
@@ -499,6 +511,11 @@ impl Manager<VulkanBackend> {
     /// The device, for recording commands.
     pub fn device(&self) -> &ash::Device {
         &self.backend().shared.raw
+    }
+
+    /// Whether the device can create an image like `desc` (format, usage, flags).
+    pub fn supports_image(&self, desc: &ImageDesc) -> bool {
+        self.backend().check_image(desc).is_ok()
     }
 
     /// Everything learned about the device.

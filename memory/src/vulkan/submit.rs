@@ -18,6 +18,9 @@ pub(crate) struct Submitter {
     pool: vk::CommandPool,
     timeline: vk::Semaphore,
     recording: Option<vk::CommandBuffer>,
+    /// The render pass (dynamic rendering) open in `recording`, by id.
+    rendering: Option<u64>,
+    next_rendering: u64,
     in_flight: VecDeque<(u64, vk::CommandBuffer)>,
     spare: Vec<vk::CommandBuffer>,
 }
@@ -50,6 +53,8 @@ impl Submitter {
                 pool,
                 timeline,
                 recording: None,
+                rendering: None,
+                next_rendering: 1,
                 in_flight: VecDeque::new(),
                 spare: Vec::new(),
             })
@@ -87,6 +92,37 @@ impl Submitter {
         Ok(cb)
     }
 
+    /// Ends the open render pass, if any (before transfers, barriers and submission).
+    pub(crate) fn end_rendering(&mut self) {
+        if let (Some(cb), Some(_)) = (self.recording, self.rendering.take()) {
+            // SAFETY: `cb` is recording and a dynamic-rendering instance begun by
+            // `begin_rendering` is open in it.
+            unsafe { self.device.cmd_end_rendering(cb) };
+        }
+    }
+
+    /// Begins a dynamic-rendering instance in the recording command buffer (ending any open
+    /// one) and returns its id and the command buffer.
+    pub(crate) fn begin_rendering(
+        &mut self,
+        info: &vk::RenderingInfo<'_>,
+    ) -> Result<(u64, vk::CommandBuffer)> {
+        self.end_rendering();
+        let cb = self.recording()?;
+        // SAFETY: `cb` is recording outside any render pass; the caller built `info` from live
+        // views in attachment layouts.
+        unsafe { self.device.cmd_begin_rendering(cb, info) };
+        let id = self.next_rendering;
+        self.next_rendering += 1;
+        self.rendering = Some(id);
+        Ok((id, cb))
+    }
+
+    /// The open render pass's id and command buffer.
+    pub(crate) fn rendering(&self) -> Option<(u64, vk::CommandBuffer)> {
+        Some((self.rendering?, self.recording?))
+    }
+
     fn recycle_one(&mut self, cb: vk::CommandBuffer) {
         // SAFETY: `cb` is not pending (its epoch completed, or it was never submitted), and the
         // pool allows resetting individual command buffers.
@@ -100,8 +136,25 @@ impl Submitter {
         }
     }
 
+    /// The queue, for presenting (the manager's `present` submits first, then presents).
+    pub(crate) fn queue(&self) -> vk::Queue {
+        self.queue
+    }
+
     /// Ends the recording command buffer (if any) and submits it, signalling `epoch`.
     pub(crate) fn submit(&mut self, epoch: u64) -> Result<()> {
+        self.submit_with_semaphores(epoch, None, None)
+    }
+
+    /// [`Submitter::submit`], also waiting for the binary semaphore `wait` (at its stage) before
+    /// those stages run and signalling the binary semaphore `signal` with the timeline.
+    pub(crate) fn submit_with_semaphores(
+        &mut self,
+        epoch: u64,
+        wait: Option<(vk::Semaphore, vk::PipelineStageFlags)>,
+        signal: Option<vk::Semaphore>,
+    ) -> Result<()> {
+        self.end_rendering();
         let cbs: Vec<vk::CommandBuffer> = self.recording.take().into_iter().collect();
         for &cb in &cbs {
             // SAFETY: `cb` is in the recording state.
@@ -110,13 +163,25 @@ impl Submitter {
                 return Err(map_queue("vkEndCommandBuffer", r));
             }
         }
-        let values = [epoch];
-        let semaphores = [self.timeline];
-        let mut timeline =
-            vk::TimelineSemaphoreSubmitInfo::default().signal_semaphore_values(&values);
+        // Binary semaphores take no value; the spec ignores the entries given for them.
+        let mut signal_values = vec![epoch];
+        let mut signals = vec![self.timeline];
+        if let Some(s) = signal {
+            signals.push(s);
+            signal_values.push(0);
+        }
+        let (waits, wait_stages, wait_values): (Vec<_>, Vec<_>, Vec<u64>) = match wait {
+            Some((s, stage)) => (vec![s], vec![stage], vec![0]),
+            None => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        let mut timeline = vk::TimelineSemaphoreSubmitInfo::default()
+            .signal_semaphore_values(&signal_values)
+            .wait_semaphore_values(&wait_values);
         let submit = vk::SubmitInfo::default()
             .command_buffers(&cbs)
-            .signal_semaphores(&semaphores)
+            .wait_semaphores(&waits)
+            .wait_dst_stage_mask(&wait_stages)
+            .signal_semaphores(&signals)
             .push_next(&mut timeline);
         // SAFETY: the queue is only used from the thread that owns the manager; the command
         // buffers are executable; `epoch` is greater than every value signalled before

@@ -87,6 +87,19 @@ fn device_format(format: vk::Format) -> Option<DeviceFormat> {
     })
 }
 
+/// Every aspect an image of `format` has (a whole-image transition names all of them).
+pub fn format_aspects(format: vk::Format) -> vk::ImageAspectFlags {
+    use vk::Format as F;
+    match format {
+        F::D16_UNORM | F::X8_D24_UNORM_PACK32 | F::D32_SFLOAT => vk::ImageAspectFlags::DEPTH,
+        F::S8_UINT => vk::ImageAspectFlags::STENCIL,
+        F::D16_UNORM_S8_UINT | F::D24_UNORM_S8_UINT | F::D32_SFLOAT_S8_UINT => {
+            vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL
+        }
+        _ => vk::ImageAspectFlags::COLOR,
+    }
+}
+
 /// A global barrier from every earlier access to every later one, scoped by the given stages.
 fn memory_barrier(
     device: &ash::Device,
@@ -304,7 +317,7 @@ impl MemoryManager {
         new: vk::ImageLayout,
         dst: (vk::PipelineStageFlags, vk::AccessFlags),
     ) -> Result<vk::Image> {
-        let (raw, old, mips, layers) = {
+        let (raw, old, mips, layers, aspect) = {
             let raw = self.use_image(image)?.raw();
             let entry = self.images.get(image)?;
             (
@@ -312,6 +325,7 @@ impl MemoryManager {
                 entry.layout,
                 entry.desc.mip_levels,
                 entry.desc.array_layers,
+                format_aspects(entry.desc.format),
             )
         };
         let barrier = vk::ImageMemoryBarrier::default()
@@ -324,7 +338,7 @@ impl MemoryManager {
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .image(raw)
             .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
+                aspect_mask: aspect,
                 base_mip_level: 0,
                 level_count: mips,
                 base_array_layer: 0,

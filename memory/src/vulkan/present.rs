@@ -1,0 +1,787 @@
+//! Presenting to X11 windows: `VK_KHR_xlib_surface` surfaces, `VK_KHR_swapchain` swapchains, and
+//! the frame submission that ends in `vkQueuePresentKHR`.
+//!
+//! Design decisions:
+//! - The manager owns the queue, so it owns presenting. A client names a window
+//!   ([`MemoryManager::create_window`]) and, at the end of a frame, hands over the image it
+//!   rendered ([`MemoryManager::present`]); the manager acquires a swapchain image, records the
+//!   copy into it, submits the frame as the next epoch (waiting for the acquire semaphore,
+//!   signalling the timeline and the image's render-finished semaphore) and presents it.
+//! - The copy is a `vkCmdBlitImage` with the Y offsets swapped: GL's row 0 is the bottom row of
+//!   the picture, a window's row 0 the top. The swapchain format is chosen among those whose
+//!   optimal tiling supports `BLIT_DST` (UNORM BGRA/RGBA preferred, so linear GL colour is shown
+//!   as written); a surface offering none is refused rather than copied row by row.
+//! - One submission per frame: the acquire semaphore is waited at the transfer stage, so only
+//!   the transfer commands of the frame (its uploads and the final blit) wait for the
+//!   presentation engine; draws run ahead.
+//! - Semaphores: acquire semaphores form a ring (one more than the swapchain's images) and a slot
+//!   is reused only after the epoch whose submission waited on it completed; render-finished
+//!   semaphores are per swapchain image, since an image is acquired again only after the
+//!   presentation engine consumed the previous wait on its semaphore.
+//! - `OUT_OF_DATE` / `SUBOPTIMAL` (from acquire or present) mark the swapchain stale; it is
+//!   recreated, with `oldSwapchain`, at the next present, at the window's size then (EGL resizes
+//!   at the swap). Every retired swapchain, semaphore and surface is destroyed only after the
+//!   last epoch that used it completed (the same rule as the manager's memory).
+//! - A window of zero size (minimised) or an acquire that times out skips presenting but still
+//!   submits the frame, so the client's epoch bookkeeping never depends on the window.
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::time::Duration;
+
+use ash::vk;
+
+use crate::error::{MemoryError, Result};
+use crate::manager::ImageHandle;
+use crate::sync::Arc;
+use crate::vulkan::context::DeviceShared;
+use crate::vulkan::conv::{map_alloc, map_present};
+use crate::vulkan::MemoryManager;
+
+/// An X11 window on an Xlib connection: what `vkCreateXlibSurfaceKHR` needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct XlibWindow {
+    /// The Xlib `Display*` (opaque here; must outlive the swapchain).
+    pub display: *mut c_void,
+    /// The `Window` XID.
+    pub window: u64,
+}
+
+/// A window the manager presents to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WindowId(u64);
+
+/// What [`MemoryManager::present`] did with the frame (it was submitted either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presented {
+    /// Queued for presentation.
+    Shown,
+    /// Not shown: the window has no area, or no image could be acquired in time.
+    Skipped,
+}
+
+/// The swapchain of one window at one size.
+struct Chain {
+    raw: vk::SwapchainKHR,
+    images: Vec<vk::Image>,
+    /// Per image: signalled by the frame's submission, waited by the present of that image.
+    render_done: Vec<vk::Semaphore>,
+    format: vk::Format,
+    extent: vk::Extent2D,
+    /// The last epoch whose submission wrote one of its images.
+    last_epoch: u64,
+}
+
+struct Window {
+    surface: vk::SurfaceKHR,
+    chain: Option<Chain>,
+    /// Recreate the chain before the next present.
+    stale: bool,
+    vsync: bool,
+    /// (semaphore, epoch of the submission that last waited on it).
+    acquire: Vec<(vk::Semaphore, u64)>,
+    next_acquire: usize,
+}
+
+/// A Vulkan object whose destruction waits for an epoch.
+enum Grave {
+    Swapchain(vk::SwapchainKHR),
+    Semaphore(vk::Semaphore),
+    Surface(vk::SurfaceKHR),
+}
+
+/// The extension functions and every window (part of the Vulkan backend).
+pub(crate) struct Presenter {
+    shared: Arc<DeviceShared>,
+    fns: Option<Fns>,
+    windows: HashMap<u64, Window>,
+    next_id: u64,
+    graves: Vec<(u64, Grave)>,
+}
+
+struct Fns {
+    surface: ash::khr::surface::Instance,
+    xlib: ash::khr::xlib_surface::Instance,
+    swapchain: ash::khr::swapchain::Device,
+}
+
+/// How long an acquire may block before the frame is submitted unshown.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
+
+impl Presenter {
+    pub(crate) fn new(shared: &Arc<DeviceShared>) -> Self {
+        let fns = shared.info.features.xlib_present.then(|| Fns {
+            surface: ash::khr::surface::Instance::new(&shared.entry, &shared.instance),
+            xlib: ash::khr::xlib_surface::Instance::new(&shared.entry, &shared.instance),
+            swapchain: ash::khr::swapchain::Device::new(&shared.instance, &shared.raw),
+        });
+        Self {
+            shared: shared.clone(),
+            fns,
+            windows: HashMap::new(),
+            next_id: 1,
+            graves: Vec::new(),
+        }
+    }
+
+    fn fns(&self) -> Result<&Fns> {
+        self.fns.as_ref().ok_or_else(|| {
+            MemoryError::Unsupported(
+                "presenting to X11 windows needs VK_KHR_xlib_surface and VK_KHR_swapchain".into(),
+            )
+        })
+    }
+
+    fn window(&mut self, id: WindowId) -> Result<&mut Window> {
+        self.windows
+            .get_mut(&id.0)
+            .ok_or(MemoryError::InvalidHandle)
+    }
+
+    /// Destroys what waited for an epoch that has completed (everything when `all`).
+    fn collect(&mut self, completed: u64, all: bool) {
+        let Some(fns) = self.fns.as_ref() else {
+            return;
+        };
+        let device = &self.shared.raw;
+        self.graves.retain(|(epoch, grave)| {
+            if !all && *epoch > completed {
+                return true;
+            }
+            // SAFETY: every object was created on this device/instance and the last submission
+            // using it completed; swapchains are destroyed before the surface they belong to
+            // (a surface is buried after its swapchains, at an epoch no earlier than theirs,
+            // and `retain` visits in burial order).
+            unsafe {
+                match *grave {
+                    Grave::Swapchain(s) => fns.swapchain.destroy_swapchain(s, None),
+                    Grave::Semaphore(s) => device.destroy_semaphore(s, None),
+                    Grave::Surface(s) => fns.surface.destroy_surface(s, None),
+                }
+            }
+            false
+        });
+    }
+
+    fn bury_chain(&mut self, chain: Chain) {
+        let epoch = chain.last_epoch;
+        self.graves.push((epoch, Grave::Swapchain(chain.raw)));
+        self.graves.extend(
+            chain
+                .render_done
+                .into_iter()
+                .map(|s| (epoch, Grave::Semaphore(s))),
+        );
+    }
+
+    fn semaphore(&self) -> Result<vk::Semaphore> {
+        // SAFETY: valid device; the create info lives across the call.
+        unsafe {
+            self.shared
+                .raw
+                .create_semaphore(&vk::SemaphoreCreateInfo::default(), None)
+        }
+        .map_err(|r| map_alloc("vkCreateSemaphore", r))
+    }
+
+    fn capabilities(&self, surface: vk::SurfaceKHR) -> Result<vk::SurfaceCapabilitiesKHR> {
+        let fns = self.fns()?;
+        // SAFETY: the surface was created on this instance and is alive.
+        unsafe {
+            fns.surface
+                .get_physical_device_surface_capabilities(self.shared.physical, surface)
+        }
+        .map_err(|r| map_present("vkGetPhysicalDeviceSurfaceCapabilitiesKHR", r))
+    }
+
+    /// The swapchain format: UNORM BGRA/RGBA first, then any non-sRGB format, then anything,
+    /// among those whose optimal tiling can be a blit destination.
+    fn choose_format(&self, surface: vk::SurfaceKHR) -> Result<vk::SurfaceFormatKHR> {
+        let fns = self.fns()?;
+        // SAFETY: as in `capabilities`.
+        let formats = unsafe {
+            fns.surface
+                .get_physical_device_surface_formats(self.shared.physical, surface)
+        }
+        .map_err(|r| map_present("vkGetPhysicalDeviceSurfaceFormatsKHR", r))?;
+        let blittable = |f: &vk::SurfaceFormatKHR| {
+            // SAFETY: plain query on the physical device.
+            let props = unsafe {
+                self.shared
+                    .instance
+                    .get_physical_device_format_properties(self.shared.physical, f.format)
+            };
+            props
+                .optimal_tiling_features
+                .contains(vk::FormatFeatureFlags::BLIT_DST)
+        };
+        let rank = |f: &vk::SurfaceFormatKHR| match f.format {
+            vk::Format::B8G8R8A8_UNORM | vk::Format::R8G8B8A8_UNORM => 0,
+            vk::Format::B8G8R8A8_SRGB | vk::Format::R8G8B8A8_SRGB => 2,
+            _ => 1,
+        };
+        formats
+            .iter()
+            .filter(|f| blittable(f))
+            .min_by_key(|f| rank(f))
+            .copied()
+            .ok_or_else(|| {
+                MemoryError::Unsupported(format!(
+                    "no surface format is a blit destination (offered: {:?})",
+                    formats.iter().map(|f| f.format).collect::<Vec<_>>()
+                ))
+            })
+    }
+
+    fn present_mode(&self, surface: vk::SurfaceKHR, vsync: bool) -> Result<vk::PresentModeKHR> {
+        if vsync {
+            return Ok(vk::PresentModeKHR::FIFO);
+        }
+        let fns = self.fns()?;
+        // SAFETY: as in `capabilities`.
+        let modes = unsafe {
+            fns.surface
+                .get_physical_device_surface_present_modes(self.shared.physical, surface)
+        }
+        .map_err(|r| map_present("vkGetPhysicalDeviceSurfacePresentModesKHR", r))?;
+        // FIFO is the one mode every implementation supports.
+        Ok([vk::PresentModeKHR::IMMEDIATE, vk::PresentModeKHR::MAILBOX]
+            .into_iter()
+            .find(|m| modes.contains(m))
+            .unwrap_or(vk::PresentModeKHR::FIFO))
+    }
+
+    /// (Re)creates the window's chain at the surface's current size; `Ok(false)` when the
+    /// window has no area (nothing to create).
+    fn rebuild(&mut self, id: WindowId, completed: u64) -> Result<bool> {
+        let (surface, vsync) = {
+            let w = self.window(id)?;
+            (w.surface, w.vsync)
+        };
+        let caps = self.capabilities(surface)?;
+        let extent = caps.current_extent;
+        if extent.width == 0 || extent.height == 0 || extent.width == u32::MAX {
+            // Xlib surfaces always report the window's size; u32::MAX would mean "any", which
+            // only other platforms answer. No area: keep the old chain retired, present nothing.
+            if let Some(old) = self.window(id)?.chain.take() {
+                self.bury_chain(old);
+            }
+            return Ok(false);
+        }
+        let format = self.choose_format(surface)?;
+        let mode = self.present_mode(surface, vsync)?;
+        if !caps
+            .supported_usage_flags
+            .contains(vk::ImageUsageFlags::TRANSFER_DST)
+        {
+            return Err(MemoryError::Unsupported(
+                "swapchain images cannot be transfer destinations".into(),
+            ));
+        }
+        let mut count = (caps.min_image_count + 1)
+            .clamp(2, 3)
+            .max(caps.min_image_count);
+        if caps.max_image_count > 0 {
+            count = count.min(caps.max_image_count);
+        }
+        let alpha = [
+            vk::CompositeAlphaFlagsKHR::OPAQUE,
+            vk::CompositeAlphaFlagsKHR::INHERIT,
+            vk::CompositeAlphaFlagsKHR::PRE_MULTIPLIED,
+            vk::CompositeAlphaFlagsKHR::POST_MULTIPLIED,
+        ]
+        .into_iter()
+        .find(|&a| caps.supported_composite_alpha.contains(a))
+        .unwrap_or(vk::CompositeAlphaFlagsKHR::OPAQUE);
+        let old = self.window(id)?.chain.take();
+        let info = vk::SwapchainCreateInfoKHR::default()
+            .surface(surface)
+            .min_image_count(count)
+            .image_format(format.format)
+            .image_color_space(format.color_space)
+            .image_extent(extent)
+            .image_array_layers(1)
+            .image_usage(vk::ImageUsageFlags::TRANSFER_DST)
+            .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .pre_transform(caps.current_transform)
+            .composite_alpha(alpha)
+            .present_mode(mode)
+            .clipped(true)
+            .old_swapchain(old.as_ref().map_or(vk::SwapchainKHR::null(), |c| c.raw));
+        let fns = self.fns()?;
+        // SAFETY: the surface is alive and supported by our queue family (checked at window
+        // creation); the old swapchain, if any, belongs to it and is retired right after.
+        let created = unsafe { fns.swapchain.create_swapchain(&info, None) };
+        if let Some(old) = old {
+            self.bury_chain(old);
+        }
+        let raw = created.map_err(|r| map_present("vkCreateSwapchainKHR", r))?;
+        let fns = self.fns()?;
+        // SAFETY: `raw` was just created on this device.
+        let images = match unsafe { fns.swapchain.get_swapchain_images(raw) } {
+            Ok(images) => images,
+            Err(r) => {
+                self.graves.push((completed, Grave::Swapchain(raw)));
+                return Err(map_present("vkGetSwapchainImagesKHR", r));
+            }
+        };
+        let mut chain = Chain {
+            raw,
+            images,
+            render_done: Vec::new(),
+            format: format.format,
+            extent,
+            last_epoch: completed,
+        };
+        for _ in 0..chain.images.len() {
+            match self.semaphore() {
+                Ok(s) => chain.render_done.push(s),
+                Err(e) => {
+                    self.bury_chain(chain);
+                    return Err(e);
+                }
+            }
+        }
+        // One acquire semaphore more than images: one can be pending acquisition while every
+        // image is in use.
+        let want = chain.images.len() + 1;
+        let mut extra = Vec::new();
+        let have = self.window(id)?.acquire.len();
+        for _ in have..want {
+            match self.semaphore() {
+                Ok(s) => extra.push((s, 0)),
+                Err(e) => {
+                    self.bury_chain(chain);
+                    self.graves.extend(
+                        extra
+                            .into_iter()
+                            .map(|(s, _)| (completed, Grave::Semaphore(s))),
+                    );
+                    return Err(e);
+                }
+            }
+        }
+        tracing::debug!(
+            ?extent,
+            format = ?chain.format,
+            images = chain.images.len(),
+            ?mode,
+            "swapchain created"
+        );
+        let w = self.window(id)?;
+        w.acquire.extend(extra);
+        w.chain = Some(chain);
+        w.stale = false;
+        Ok(true)
+    }
+}
+
+impl Drop for Presenter {
+    fn drop(&mut self) {
+        // The manager waited for every submitted epoch before dropping the backend.
+        for (_, w) in std::mem::take(&mut self.windows) {
+            if let Some(chain) = w.chain {
+                self.bury_chain(chain);
+            }
+            self.graves
+                .extend(w.acquire.into_iter().map(|(s, e)| (e, Grave::Semaphore(s))));
+            self.graves.push((0, Grave::Surface(w.surface)));
+        }
+        self.collect(u64::MAX, true);
+    }
+}
+
+impl MemoryManager {
+    /// Whether this device can present to X11 windows.
+    pub fn can_present_xlib(&self) -> bool {
+        self.backend().presenter.fns.is_some()
+    }
+
+    /// Creates the surface of an X11 window and its swapchain (FIFO when `vsync`, else
+    /// IMMEDIATE or MAILBOX when offered). Errors: `Unsupported` (no xlib presentation, or the
+    /// queue cannot present to this window), `Vulkan` (the window is gone or taken).
+    pub fn create_window(&mut self, window: XlibWindow, vsync: bool) -> Result<WindowId> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let completed = self.completed_epoch();
+        let p = &mut self.backend_mut().presenter;
+        let fns = p.fns()?;
+        let info = vk::XlibSurfaceCreateInfoKHR::default()
+            .dpy(window.display)
+            .window(window.window as vk::Window);
+        // SAFETY: the caller guarantees `display` is a live Xlib connection and `window` one of
+        // its windows (EGL's rule for native handles); the info lives across the call.
+        let surface = unsafe { fns.xlib.create_xlib_surface(&info, None) }
+            .map_err(|r| map_present("vkCreateXlibSurfaceKHR", r))?;
+        // SAFETY: the surface was just created on this instance.
+        let supported = unsafe {
+            fns.surface.get_physical_device_surface_support(
+                p.shared.physical,
+                p.shared.queue_family,
+                surface,
+            )
+        };
+        if !matches!(supported, Ok(true)) {
+            p.graves.push((completed, Grave::Surface(surface)));
+            p.collect(completed, false);
+            return Err(match supported {
+                Err(r) => map_present("vkGetPhysicalDeviceSurfaceSupportKHR", r),
+                Ok(_) => MemoryError::Unsupported("the queue cannot present to this window".into()),
+            });
+        }
+        let id = WindowId(p.next_id);
+        p.next_id += 1;
+        p.windows.insert(
+            id.0,
+            Window {
+                surface,
+                chain: None,
+                stale: true,
+                vsync,
+                acquire: Vec::new(),
+                next_acquire: 0,
+            },
+        );
+        if let Err(e) = p.rebuild(id, completed) {
+            let _ = self.destroy_window(id);
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    /// The window's current size, as the surface reports it (0×0 when minimised). When it
+    /// differs from the swapchain's, the swapchain is recreated at the next present (the window
+    /// system may not report the resize as `OUT_OF_DATE` itself).
+    pub fn window_extent(&mut self, id: WindowId) -> Result<vk::Extent2D> {
+        let p = &mut self.backend_mut().presenter;
+        let surface = p.window(id)?.surface;
+        let extent = p.capabilities(surface)?.current_extent;
+        let extent = if extent.width == u32::MAX {
+            vk::Extent2D::default()
+        } else {
+            extent
+        };
+        let w = p.window(id)?;
+        if w.chain.as_ref().is_some_and(|c| c.extent != extent) {
+            w.stale = true;
+        }
+        Ok(extent)
+    }
+
+    /// `eglSwapInterval`: 0 presents without waiting for vertical blank where the surface
+    /// allows it; the swapchain is recreated at the next present if that changes.
+    pub fn set_window_vsync(&mut self, id: WindowId, vsync: bool) -> Result<()> {
+        let w = self.backend_mut().presenter.window(id)?;
+        if w.vsync != vsync {
+            w.vsync = vsync;
+            w.stale = true;
+        }
+        Ok(())
+    }
+
+    /// Forgets a window. Its swapchain, semaphores and surface are destroyed once the epochs
+    /// that used them complete; this waits (bounded) for those epochs, so that they are gone
+    /// before the caller closes the X connection they talk through (the usual order after
+    /// `eglDestroySurface`). On a timeout they stay deferred.
+    pub fn destroy_window(&mut self, id: WindowId) -> Result<()> {
+        let last = {
+            let w = self.backend_mut().presenter.window(id)?;
+            w.acquire
+                .iter()
+                .map(|&(_, e)| e)
+                .chain(w.chain.as_ref().map(|c| c.last_epoch))
+                .max()
+                .unwrap_or(0)
+        };
+        if let Err(e) = self.wait_epoch(last) {
+            tracing::warn!(error = %e, "destroying a window whose last frame did not finish");
+        }
+        let completed = self.completed_epoch();
+        let p = &mut self.backend_mut().presenter;
+        let w = p.windows.remove(&id.0).ok_or(MemoryError::InvalidHandle)?;
+        let last = w.chain.as_ref().map_or(completed, |c| c.last_epoch);
+        if let Some(chain) = w.chain {
+            p.bury_chain(chain);
+        }
+        p.graves
+            .extend(w.acquire.into_iter().map(|(s, e)| (e, Grave::Semaphore(s))));
+        // The surface goes after its swapchains (buried above, at no later epoch).
+        p.graves
+            .push((last.max(completed), Grave::Surface(w.surface)));
+        p.collect(completed, false);
+        Ok(())
+    }
+
+    /// Ends the frame on a window: copies `image` (a colour image in GL orientation, row 0 at
+    /// the bottom, usable as a blit source) into a swapchain image flipped vertically, scaling
+    /// if the sizes differ, submits everything recorded as the next epoch and presents it.
+    /// The frame is submitted even when it is not shown ([`Presented::Skipped`]).
+    pub fn present(&mut self, id: WindowId, image: ImageHandle) -> Result<Presented> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        self.poll()?;
+        let completed = self.completed_epoch();
+        self.backend_mut().presenter.collect(completed, false);
+        let Some((index, acquire)) = self.acquire(id)? else {
+            self.submit()?;
+            return Ok(Presented::Skipped);
+        };
+        let recorded = self.record_blit(id, image, index);
+        let (chain_raw, render_done) = {
+            let w = self.backend_mut().presenter.window(id)?;
+            let chain = w
+                .chain
+                .as_ref()
+                .ok_or(MemoryError::Internal("chain vanished"))?;
+            (
+                chain.raw,
+                *chain
+                    .render_done
+                    .get(index as usize)
+                    .ok_or(MemoryError::Internal("image index out of range"))?,
+            )
+        };
+        if let Err(e) = recorded {
+            self.abandon_acquire(id)?;
+            return Err(e);
+        }
+        let submitted = self.submit_with(|backend, epoch| {
+            backend.submitter.submit_with_semaphores(
+                epoch,
+                Some((acquire, vk::PipelineStageFlags::TRANSFER)),
+                Some(render_done),
+            )
+        });
+        let epoch = match submitted {
+            Ok(epoch) => epoch,
+            Err(e) => {
+                self.abandon_acquire(id)?;
+                return Err(e);
+            }
+        };
+        let p = &mut self.backend_mut().presenter;
+        let w = p.window(id)?;
+        if let Some(slot) = w.acquire.get_mut(w.next_acquire) {
+            slot.1 = epoch;
+        }
+        w.next_acquire = (w.next_acquire + 1) % w.acquire.len().max(1);
+        if let Some(chain) = w.chain.as_mut() {
+            chain.last_epoch = epoch;
+        }
+        let queue = self.backend().submitter.queue();
+        let fns = self.backend().presenter.fns()?;
+        let waits = [render_done];
+        let chains = [chain_raw];
+        let indices = [index];
+        let info = vk::PresentInfoKHR::default()
+            .wait_semaphores(&waits)
+            .swapchains(&chains)
+            .image_indices(&indices);
+        // SAFETY: the queue is used only by the manager's thread (under the manager's `&mut`);
+        // the image was acquired from `chain_raw` and its blit was submitted to signal
+        // `render_done`, which this present waits on.
+        let result = unsafe { fns.swapchain.queue_present(queue, &info) };
+        match result {
+            Ok(false) => Ok(Presented::Shown),
+            Ok(true) | Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => {
+                self.backend_mut().presenter.window(id)?.stale = true;
+                Ok(Presented::Shown)
+            }
+            Err(vk::Result::ERROR_DEVICE_LOST) => {
+                self.latch_lost();
+                Err(MemoryError::DeviceLost)
+            }
+            Err(r) => {
+                self.backend_mut().presenter.window(id)?.stale = true;
+                Err(map_present("vkQueuePresentKHR", r))
+            }
+        }
+    }
+
+    /// After an acquire whose frame could not be submitted: the acquired image will never be
+    /// presented and the acquire semaphore stays signalled, so the chain is retired and the
+    /// semaphore replaced (the old one is destroyed after everything recorded so far).
+    fn abandon_acquire(&mut self, id: WindowId) -> Result<()> {
+        let recording = self.recording_epoch();
+        let p = &mut self.backend_mut().presenter;
+        let fresh = p.semaphore()?;
+        let w = p.window(id)?;
+        w.stale = true;
+        let slot = w.next_acquire;
+        let Some(entry) = w.acquire.get_mut(slot) else {
+            return Err(MemoryError::Internal("no acquire semaphore"));
+        };
+        let old = std::mem::replace(entry, (fresh, 0)).0;
+        p.graves.push((recording, Grave::Semaphore(old)));
+        Ok(())
+    }
+
+    /// Acquires the next image of the window's chain (rebuilding a stale or out-of-date chain,
+    /// once); `None` when nothing can be shown this frame.
+    fn acquire(&mut self, id: WindowId) -> Result<Option<(u32, vk::Semaphore)>> {
+        for attempt in 0..2 {
+            let completed = self.completed_epoch();
+            let needs_rebuild = {
+                let w = self.backend_mut().presenter.window(id)?;
+                w.stale || w.chain.is_none()
+            };
+            if needs_rebuild && !self.backend_mut().presenter.rebuild(id, completed)? {
+                return Ok(None);
+            }
+            let (slot_epoch, semaphore, chain) = {
+                let w = self.backend_mut().presenter.window(id)?;
+                let (s, e) = *w
+                    .acquire
+                    .get(w.next_acquire)
+                    .ok_or(MemoryError::Internal("no acquire semaphore"))?;
+                let chain = w.chain.as_ref().ok_or(MemoryError::Internal("no chain"))?;
+                (e, s, chain.raw)
+            };
+            // The semaphore's previous wait must have executed before it is signalled again.
+            self.wait_epoch(slot_epoch)?;
+            let timeout = u64::try_from(ACQUIRE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
+            let p = &self.backend().presenter;
+            let fns = p.fns()?;
+            // SAFETY: `chain` belongs to this device; `semaphore` is unsignalled with no pending
+            // operation (its last wait completed above, and a failed acquire leaves it alone).
+            let result = unsafe {
+                fns.swapchain
+                    .acquire_next_image(chain, timeout, semaphore, vk::Fence::null())
+            };
+            match result {
+                Ok((index, suboptimal)) => {
+                    if suboptimal {
+                        self.backend_mut().presenter.window(id)?.stale = true;
+                    }
+                    return Ok(Some((index, semaphore)));
+                }
+                Err(vk::Result::ERROR_OUT_OF_DATE_KHR) if attempt == 0 => {
+                    self.backend_mut().presenter.window(id)?.stale = true;
+                }
+                Err(vk::Result::ERROR_OUT_OF_DATE_KHR)
+                | Err(vk::Result::TIMEOUT)
+                | Err(vk::Result::NOT_READY) => return Ok(None),
+                Err(vk::Result::ERROR_DEVICE_LOST) => {
+                    self.latch_lost();
+                    return Err(MemoryError::DeviceLost);
+                }
+                Err(r) => return Err(map_present("vkAcquireNextImageKHR", r)),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Records the flipped blit of `image` into swapchain image `index` with its barriers.
+    fn record_blit(&mut self, id: WindowId, image: ImageHandle, index: u32) -> Result<()> {
+        let info = self.image_info(image)?;
+        let (sw, sh) = (info.desc.extent.width, info.desc.extent.height);
+        let src = self.transition_image(
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            (
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_READ,
+            ),
+        )?;
+        let (dst, extent) = {
+            let w = self.backend_mut().presenter.window(id)?;
+            let chain = w.chain.as_ref().ok_or(MemoryError::Internal("no chain"))?;
+            let dst = *chain
+                .images
+                .get(index as usize)
+                .ok_or(MemoryError::Internal("image index out of range"))?;
+            (dst, chain.extent)
+        };
+        let cb = self.recording_command_buffer()?;
+        let color = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        // The previous contents are discarded; the acquire semaphore's wait (at TRANSFER) is
+        // the first scope this barrier chains with.
+        let to_dst = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::empty())
+            .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(dst)
+            .subresource_range(color);
+        // The present waits on the render-finished semaphore, which the submission signals
+        // after all its commands: no destination stage or access is needed.
+        let to_present = vk::ImageMemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+            .dst_access_mask(vk::AccessFlags::empty())
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(vk::ImageLayout::PRESENT_SRC_KHR)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(dst)
+            .subresource_range(color);
+        let layers = vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        let corner = |x: u32, y: u32| vk::Offset3D {
+            x: i32::try_from(x).unwrap_or(i32::MAX),
+            y: i32::try_from(y).unwrap_or(i32::MAX),
+            z: 0,
+        };
+        let far = |o: vk::Offset3D| vk::Offset3D { z: 1, ..o };
+        // GL's row 0 is the bottom: read rows [0, sh) and write them to [h, 0), reversed.
+        let blit = vk::ImageBlit {
+            src_subresource: layers,
+            src_offsets: [corner(0, 0), far(corner(sw, sh))],
+            dst_subresource: layers,
+            dst_offsets: [corner(0, extent.height), far(corner(extent.width, 0))],
+        };
+        let filter = if (sw, sh) == (extent.width, extent.height) {
+            vk::Filter::NEAREST
+        } else {
+            // RGBA8 UNORM supports linear filtering on every device (a required format).
+            vk::Filter::LINEAR
+        };
+        // SAFETY: recording command buffer outside any render pass; `src` is live, stamped for
+        // this epoch and in TRANSFER_SRC_OPTIMAL (transitioned above); `dst` is the acquired
+        // swapchain image, whose use this submission's wait on the acquire semaphore orders.
+        unsafe {
+            let dev = self.device();
+            dev.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_dst],
+            );
+            dev.cmd_blit_image(
+                cb,
+                src,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                dst,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[blit],
+                filter,
+            );
+            dev.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &[to_present],
+            );
+        }
+        Ok(())
+    }
+}
