@@ -1,9 +1,11 @@
 //! Displays, platforms and the one device: `eglGetDisplay`, `eglGetPlatformDisplay`,
 //! `eglQueryDevicesEXT`, `eglInitialize`, `eglTerminate`, `eglQueryString`, configs by display.
 //!
-//! There is one display per platform (default, surfaceless, device), created on first request and
-//! returned again for the same request, as EGL requires. The default display is the windowed one
-//! (X11 later); surfaceless and device displays have pbuffers only, so their configs lack
+//! There is one display per platform (default, surfaceless, device) and one per native X11
+//! `Display*`, created on first request and returned again for the same request, as EGL requires.
+//! The default and X11 displays are the windowed ones; an X11 display keeps its native pointer
+//! (opaque here, never dereferenced) because the swapchain's `VkSurfaceKHR` needs it next to the
+//! window. Surfaceless and device displays have pbuffers only, so their configs lack
 //! `EGL_WINDOW_BIT`. `eglTerminate` frees every object of the display at once, except objects
 //! current in some thread: they become invalid handles immediately but live until released.
 
@@ -23,24 +25,26 @@ pub const EXTENSIONS: &str =
 /// Client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`): platforms and devices are
 /// client-side, per EGL_EXT_client_extensions.
 pub const CLIENT_EXTENSIONS: &str = "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_device \
-     EGL_MESA_platform_surfaceless EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query";
+     EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Platform {
     Default = 0,
     Surfaceless = 1,
     Device = 2,
+    /// An X11 `Display*`; its displays follow the three fixed ones in the registry.
+    X11 = 3,
 }
 
 impl Platform {
-    pub(crate) const COUNT: usize = 3;
-    pub(crate) const ALL: [Platform; Self::COUNT] =
+    /// The platforms with one fixed display each, at the registry index of their value.
+    pub(crate) const FIXED: [Platform; 3] =
         [Platform::Default, Platform::Surfaceless, Platform::Device];
 
     /// `EGL_SURFACE_TYPE` of every config on this platform.
     pub(crate) fn surface_type(self) -> EGLint {
         match self {
-            Platform::Default => EGL_PBUFFER_BIT | EGL_WINDOW_BIT,
+            Platform::Default | Platform::X11 => EGL_PBUFFER_BIT | EGL_WINDOW_BIT,
             Platform::Surfaceless | Platform::Device => EGL_PBUFFER_BIT,
         }
     }
@@ -48,6 +52,8 @@ impl Platform {
 
 pub(crate) struct DisplayState {
     pub(crate) platform: Platform,
+    /// The native display (an Xlib `Display*` for [`Platform::X11`], 0 otherwise).
+    pub(crate) native: u64,
     pub(crate) initialized: bool,
 }
 
@@ -55,13 +61,17 @@ impl DisplayState {
     pub(crate) fn new(platform: Platform) -> Self {
         Self {
             platform,
+            native: 0,
             initialized: false,
         }
     }
 }
 
-fn display_handle(platform: Platform) -> Display {
-    Display(RawHandle::new(Kind::Display, 1, platform as u32))
+/// Bounds the registry: a program opening this many X11 connections is misbehaving.
+const MAX_X11_DISPLAYS: usize = 64;
+
+fn display_handle(index: usize) -> Display {
+    Display(RawHandle::new(Kind::Display, 1, index as u32))
 }
 
 /// The one `EGLDeviceEXT`: the Vulkan device the memory manager opens.
@@ -77,11 +87,55 @@ fn no_attribs<T: attrib::AttribWord>(list: &[T]) -> EglResult<()> {
     }
 }
 
+/// The X11 platform's attributes: `EGL_PLATFORM_X11_SCREEN_KHR` (any screen: the surface's
+/// window names its own) and nothing else.
+fn x11_attribs<T: attrib::AttribWord>(list: &[T]) -> EglResult<()> {
+    for (key, _) in attrib::pairs(list)? {
+        if key != EGL_PLATFORM_X11_SCREEN_KHR {
+            return Err(EglError::BAD_ATTRIBUTE);
+        }
+    }
+    Ok(())
+}
+
 impl Egl {
-    /// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` gives the default display; native displays (X11)
-    /// are not supported yet and give `None` (`EGL_NO_DISPLAY`, which sets no error).
+    /// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` gives the default display; any other value is taken
+    /// as an X11 `Display*` (the only native platform ArenaGL has), one EGL display per pointer.
+    /// `None` (`EGL_NO_DISPLAY`, which sets no error) when too many are open.
     pub fn get_display(&self, native_display: usize) -> Option<Display> {
-        (native_display == EGL_DEFAULT_DISPLAY).then(|| display_handle(Platform::Default))
+        if native_display == EGL_DEFAULT_DISPLAY {
+            return Some(display_handle(Platform::Default as usize));
+        }
+        self.x11_display(native_display as u64)
+    }
+
+    fn x11_display(&self, native: u64) -> Option<Display> {
+        let mut reg = self.lock();
+        let found = reg
+            .displays
+            .iter()
+            .position(|d| d.platform == Platform::X11 && d.native == native);
+        let index = match found {
+            Some(i) => i,
+            None if reg.displays.len() < Platform::FIXED.len() + MAX_X11_DISPLAYS => {
+                reg.displays.push(DisplayState {
+                    native,
+                    ..DisplayState::new(Platform::X11)
+                });
+                reg.displays.len() - 1
+            }
+            None => return None,
+        };
+        Some(display_handle(index))
+    }
+
+    /// The native display behind `dpy`: the Xlib `Display*` of an X11 display, `None` for the
+    /// others (the default display has no connection of its own).
+    pub fn display_native(&self, dpy: Display) -> EglResult<Option<u64>> {
+        let reg = self.lock();
+        let i = reg.display_index(dpy)?;
+        let d = &reg.displays[i];
+        Ok((d.platform == Platform::X11).then_some(d.native))
     }
 
     /// `eglGetPlatformDisplay` (and the EXT form, with `EGLint` attributes): the surfaceless
@@ -102,10 +156,17 @@ impl Egl {
                 {
                     Platform::Device
                 }
+                EGL_PLATFORM_X11_KHR => {
+                    x11_attribs(attribs)?;
+                    if native_display == EGL_DEFAULT_DISPLAY as u64 {
+                        return Ok(display_handle(Platform::Default as usize));
+                    }
+                    return self.x11_display(native_display).ok_or(EglError::BAD_ALLOC);
+                }
                 _ => return Err(EglError::BAD_PARAMETER),
             };
             no_attribs(attribs)?;
-            Ok(display_handle(platform))
+            Ok(display_handle(platform as usize))
         })();
         self.record(result)
     }

@@ -160,6 +160,10 @@ pub const EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR: EGLint = 0x0004;
 // Platforms and devices.
 pub const EGL_PLATFORM_DEVICE_EXT: EGLenum = 0x313F;
 pub const EGL_PLATFORM_SURFACELESS_MESA: EGLenum = 0x31DD;
+/// `EGL_PLATFORM_X11_KHR` (= `EGL_PLATFORM_X11_EXT`): the native display is an Xlib `Display*`.
+pub const EGL_PLATFORM_X11_KHR: EGLenum = 0x31D5;
+/// `EGL_PLATFORM_X11_SCREEN_KHR`: the X11 platform's one attribute (the screen number).
+pub const EGL_PLATFORM_X11_SCREEN_KHR: EGLint = 0x31D6;
 pub const EGL_DEVICE_EXT: EGLint = 0x322C;
 
 /// The header name of an error code, for messages.

@@ -40,8 +40,9 @@ impl Shared {
 }
 
 pub(crate) struct Registry {
-    /// Displays are never destroyed (EGL has no call for it); one per platform, index = platform.
-    pub(crate) displays: [DisplayState; Platform::COUNT],
+    /// Displays are never destroyed (EGL has no call for it): the fixed platforms first (index =
+    /// platform), then one per X11 `Display*` in order of first request.
+    pub(crate) displays: Vec<DisplayState>,
     pub(crate) contexts: Slab<ContextState>,
     pub(crate) surfaces: Slab<SurfaceState>,
 }
@@ -57,7 +58,7 @@ impl Egl {
     pub fn new() -> Self {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let registry = Registry {
-            displays: Platform::ALL.map(DisplayState::new),
+            displays: Platform::FIXED.map(DisplayState::new).into(),
             contexts: Slab::new(Kind::Context),
             surfaces: Slab::new(Kind::Surface),
         };

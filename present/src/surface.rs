@@ -284,6 +284,18 @@ impl Egl {
         self.record(result)
     }
 
+    /// Records the size of a window surface's drawable, as its swapchain found it (at creation,
+    /// and when a swap finds the window resized). Not an EGL entry point: records no error.
+    pub fn set_window_size(&self, surface: Surface, width: EGLint, height: EGLint) {
+        let mut reg = self.lock();
+        if let Some(s) = reg.surfaces.get_mut(surface.0) {
+            if matches!(s.kind, SurfaceKind::Window(_)) {
+                s.width = width;
+                s.height = height;
+            }
+        }
+    }
+
     /// `eglSwapBuffers`: validates that `surface` is the calling thread's current draw surface and
     /// that its context is not lost. Presenting is the swapchain's job (a later step); for a
     /// pbuffer swapping has no effect.

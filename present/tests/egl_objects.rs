@@ -48,7 +48,29 @@ fn displays_platforms_and_devices() {
         Some(default),
         "same native display, same handle"
     );
-    assert_eq!(egl.get_display(0x1234), None);
+    // Any other native display is an X11 `Display*`: one EGL display per pointer, which keeps
+    // the pointer for the swapchain.
+    let x11 = egl.get_display(0x1234).unwrap();
+    assert_eq!(egl.get_display(0x1234), Some(x11));
+    assert_ne!(x11, default);
+    assert_eq!(egl.display_native(x11), Ok(Some(0x1234)));
+    assert_eq!(egl.display_native(default), Ok(None));
+    assert_eq!(
+        egl.get_platform_display(EGL_PLATFORM_X11_KHR, 0x1234, &[EGL_NONE]),
+        Ok(x11)
+    );
+    assert_eq!(
+        egl.get_platform_display(
+            EGL_PLATFORM_X11_KHR,
+            0x1234,
+            &[EGL_PLATFORM_X11_SCREEN_KHR, 0, EGL_NONE]
+        ),
+        Ok(x11)
+    );
+    assert_eq!(
+        egl.get_platform_display(EGL_PLATFORM_X11_KHR, 0x1234, &[EGL_WIDTH, 1, EGL_NONE]),
+        Err(EglError::BAD_ATTRIBUTE)
+    );
     let none: &[EGLint] = &[EGL_NONE];
     let surfaceless = egl
         .get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, 0, none)
