@@ -7,4 +7,5 @@
 //! it will hold is a generational handle from the manager, every upload goes through the staging
 //! arenas, and every destruction is a retire, never a free.
 
+pub mod gl;
 pub mod glsl;

@@ -1,0 +1,729 @@
+//! A GL context: all of GL's per-context state, and the entry points as Rust methods.
+//!
+//! Every method validates before it changes anything and reports failures through the error
+//! flag (see `error`); the C ABI turns pointers into slices and calls these. Objects are
+//! per-context here (no share groups in this slice).
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::sync::Arc;
+
+use arenagl_staging::PixelStore;
+
+use super::buffer::Buffer;
+use super::descriptors::DescriptorPools;
+use super::device::Device;
+use super::draw::Encoder;
+use super::enums::*;
+use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use super::framebuffer::{Framebuffer, Renderbuffer, SurfaceImages};
+use super::names::Names;
+use super::program::{Program, Shader};
+use super::state::FixedState;
+use super::texture::Texture;
+use super::vertex_array::{VertexArray, MAX_VERTEX_ATTRIBS};
+
+/// Which profile the context was created for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Core,
+    Compatibility,
+}
+
+/// An indexed buffer binding (`glBindBufferRange`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct IndexedBinding {
+    pub buffer: u32,
+    pub offset: u64,
+    /// 0: the whole buffer.
+    pub size: u64,
+}
+
+/// Uniform-buffer binding points (`GL_MAX_UNIFORM_BUFFER_BINDINGS`).
+pub const MAX_UNIFORM_BUFFER_BINDINGS: usize = 36;
+
+/// A generic vertex attribute's current value (`glVertexAttrib*`): 16 bytes and whether it is
+/// integer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct CurrentAttrib {
+    pub words: [u32; 4],
+}
+
+impl Default for CurrentAttrib {
+    fn default() -> Self {
+        Self {
+            words: [0, 0, 0, 1.0f32.to_bits()],
+        }
+    }
+}
+
+/// One GL context.
+pub struct Context {
+    pub(crate) device: Arc<Device>,
+    pub(crate) profile: Profile,
+    error: GLenum,
+    pub(crate) strings: Strings,
+    pub(crate) buffers: Names<Buffer>,
+    pub(crate) vertex_arrays: Names<VertexArray>,
+    pub(crate) shaders: Names<Shader>,
+    pub(crate) programs: Names<Program>,
+    pub(crate) textures: Names<Texture>,
+    pub(crate) framebuffers: Names<Framebuffer>,
+    pub(crate) renderbuffers: Names<Renderbuffer>,
+    pub(crate) array_buffer: u32,
+    pub(crate) generic_bindings: HashMap<GLenum, u32>,
+    pub(crate) uniform_bindings: [IndexedBinding; MAX_UNIFORM_BUFFER_BINDINGS],
+    pub(crate) vertex_array: u32,
+    /// The VAO a compatibility context draws from when none is bound.
+    pub(crate) default_vertex_array: VertexArray,
+    pub(crate) current_attribs: [CurrentAttrib; MAX_VERTEX_ATTRIBS as usize],
+    pub(crate) program: u32,
+    pub(crate) active_texture: u32,
+    /// Per unit: the texture bound to GL_TEXTURE_2D.
+    pub(crate) texture_units: Vec<u32>,
+    pub(crate) draw_framebuffer: u32,
+    pub(crate) read_framebuffer: u32,
+    pub(crate) renderbuffer: u32,
+    pub(crate) default_draw_buffer: GLenum,
+    pub(crate) default_read_buffer: GLenum,
+    pub(crate) fixed: FixedState,
+    pub(crate) unpack: PixelStore,
+    pub(crate) pack: PixelStore,
+    pub(crate) surface: Option<Arc<SurfaceImages>>,
+    pub(crate) read_surface: Option<Arc<SurfaceImages>>,
+    pub(crate) made_current: bool,
+    pub(crate) encoder: Encoder,
+    pub(crate) descriptors: DescriptorPools,
+    pub(crate) hints: HashMap<GLenum, GLenum>,
+    pub(crate) ignored_caps: HashMap<GLenum, bool>,
+    pub(crate) lost: bool,
+    /// The stand-in for incomplete textures, made on first need.
+    pub(crate) dummy: Option<(arenagl_memory::ImageHandle, arenagl_memory::ViewHandle)>,
+    /// The program of colour clears under a partial mask, made on first need.
+    pub(crate) clear_program: Option<Arc<super::program::Linked>>,
+}
+
+/// The strings `glGetString` returns (they must stay valid for the context's life).
+pub(crate) struct Strings {
+    pub vendor: CString,
+    pub renderer: CString,
+    pub version: CString,
+    pub glsl: CString,
+    pub extensions: Vec<CString>,
+    pub all_extensions: CString,
+}
+
+/// The extensions this slice advertises (each is implemented by the core paths here).
+const EXTENSIONS: &[&str] = &[
+    "GL_ARB_vertex_array_object",
+    "GL_ARB_uniform_buffer_object",
+    "GL_ARB_map_buffer_range",
+    "GL_ARB_copy_buffer",
+    "GL_ARB_draw_elements_base_vertex",
+    "GL_ARB_draw_instanced",
+    "GL_ARB_instanced_arrays",
+    "GL_ARB_framebuffer_object",
+    "GL_ARB_explicit_attrib_location",
+    "GL_ARB_texture_storage",
+];
+
+impl Context {
+    /// A context on `device`.
+    pub fn new(device: Arc<Device>, profile: Profile) -> Context {
+        let renderer = format!("ArenaGL on Vulkan ({})", device.caps().name);
+        let version = match profile {
+            Profile::Core => "3.3 (Core Profile) ArenaGL 0.1",
+            Profile::Compatibility => "3.3 (Compatibility Profile) ArenaGL 0.1",
+        };
+        let cstr = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+        let strings = Strings {
+            vendor: cstr("ArenaGL"),
+            renderer: cstr(&renderer),
+            version: cstr(version),
+            glsl: cstr("3.30"),
+            extensions: EXTENSIONS.iter().map(|e| cstr(e)).collect(),
+            all_extensions: cstr(&EXTENSIONS.join(" ")),
+        };
+        Context {
+            device,
+            profile,
+            error: GL_NO_ERROR,
+            strings,
+            buffers: Names::default(),
+            vertex_arrays: Names::default(),
+            shaders: Names::default(),
+            programs: Names::default(),
+            textures: Names::default(),
+            framebuffers: Names::default(),
+            renderbuffers: Names::default(),
+            array_buffer: 0,
+            generic_bindings: HashMap::new(),
+            uniform_bindings: [IndexedBinding::default(); MAX_UNIFORM_BUFFER_BINDINGS],
+            vertex_array: 0,
+            default_vertex_array: VertexArray::default(),
+            current_attribs: [CurrentAttrib::default(); MAX_VERTEX_ATTRIBS as usize],
+            program: 0,
+            active_texture: 0,
+            texture_units: vec![0; super::program::MAX_TEXTURE_UNITS as usize],
+            draw_framebuffer: 0,
+            read_framebuffer: 0,
+            renderbuffer: 0,
+            default_draw_buffer: GL_BACK,
+            default_read_buffer: GL_BACK,
+            fixed: FixedState::new(0, 0),
+            unpack: PixelStore::default(),
+            pack: PixelStore::default(),
+            surface: None,
+            read_surface: None,
+            made_current: false,
+            encoder: Encoder::default(),
+            descriptors: DescriptorPools::default(),
+            hints: HashMap::new(),
+            ignored_caps: HashMap::new(),
+            lost: false,
+            dummy: None,
+            clear_program: None,
+        }
+    }
+
+    /// The device the context renders with.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// Records the outcome of a GL command: the first error sticks until `glGetError`.
+    pub fn record<T>(&mut self, result: GlResult<T>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let code = e.code();
+                if code == GL_CONTEXT_LOST {
+                    self.lost = true;
+                }
+                super::log_error(&e);
+                if self.error == GL_NO_ERROR {
+                    self.error = code;
+                }
+                None
+            }
+        }
+    }
+
+    /// Records an error code directly (the C edge uses it for a caught panic).
+    pub fn set_error(&mut self, code: GLenum) {
+        if self.error == GL_NO_ERROR {
+            self.error = code;
+        }
+    }
+
+    /// Records `GL_INVALID_VALUE` found at the C edge.
+    pub fn record_invalid_value(&mut self, why: &str) {
+        self.record::<()>(invalid_value(why));
+    }
+
+    /// Records `GL_INVALID_ENUM` found at the C edge.
+    pub fn record_invalid_enum(&mut self, what: &str, value: GLenum) -> Option<()> {
+        self.record::<()>(invalid_enum(what, value))
+    }
+
+    /// `glClampColor`: only `GL_CLAMP_READ_COLOR` exists in the core profile; fixed-point
+    /// colour buffers are always clamped, which is all this GL renders to.
+    pub fn clamp_color(&mut self, target: GLenum, clamp: GLenum) {
+        const GL_CLAMP_READ_COLOR: GLenum = 0x891C;
+        const GL_FIXED_ONLY: GLenum = 0x891D;
+        let r = match (target, clamp) {
+            (GL_CLAMP_READ_COLOR, GL_FIXED_ONLY | 0 | 1) => Ok(()),
+            (GL_CLAMP_READ_COLOR, c) => invalid_enum("glClampColor clamp", c),
+            (t, _) => invalid_enum("glClampColor target", t),
+        };
+        self.record(r);
+    }
+
+    /// `glGetError`.
+    pub fn get_error(&mut self) -> GLenum {
+        std::mem::replace(&mut self.error, GL_NO_ERROR)
+    }
+
+    /// Whether the device behind the context was lost (`GL_CONTEXT_LOST` was reported).
+    pub fn is_lost(&self) -> bool {
+        self.lost
+    }
+
+    /// Binds the context to an EGL surface (`eglMakeCurrent`). The first binding sets the
+    /// viewport and scissor to the surface size, as GL requires.
+    pub fn make_current(
+        &mut self,
+        draw: Option<Arc<SurfaceImages>>,
+        read: Option<Arc<SurfaceImages>>,
+    ) {
+        self.finish_rendering();
+        if !self.made_current {
+            if let Some(s) = &draw {
+                let (w, h) = (s.width as i32, s.height as i32);
+                self.fixed.viewport = super::state::Rect {
+                    x: 0,
+                    y: 0,
+                    width: w,
+                    height: h,
+                };
+                self.fixed.scissor = self.fixed.viewport;
+            }
+            self.made_current = true;
+        }
+        self.surface = draw;
+        self.read_surface = read;
+    }
+
+    /// `eglSwapBuffers` on a pbuffer: everything recorded is submitted as one epoch and a new
+    /// frame begins (staging rotates, retired memory is released, telemetry is published).
+    pub fn swap_buffers(&mut self) -> GlResult<()> {
+        self.end_pass();
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        locked.manager.submit()?;
+        locked.manager.begin_frame()?;
+        locked.collect(device.raw());
+        Ok(())
+    }
+
+    /// `eglSwapBuffers` on a window surface: as [`Context::swap_buffers`], except that `submit`
+    /// ends the frame (the manager's present: blit, submission, `vkQueuePresentKHR`) in place of
+    /// the plain submission. The render pass is ended first, so `submit` may record transfers.
+    pub fn swap_buffers_with(
+        &mut self,
+        submit: impl FnOnce(
+            &mut arenagl_memory::MemoryManager,
+        ) -> Result<(), arenagl_memory::MemoryError>,
+    ) -> GlResult<()> {
+        self.end_pass();
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        submit(&mut locked.manager)?;
+        locked.manager.begin_frame()?;
+        locked.collect(device.raw());
+        Ok(())
+    }
+
+    /// Ends the current render pass (before the context is released).
+    pub(crate) fn finish_rendering(&mut self) {
+        self.end_pass();
+    }
+
+    // ---- strings and errors ---------------------------------------------------------------
+
+    /// `glGetString`.
+    pub fn get_string(&mut self, name: GLenum) -> Option<&std::ffi::CStr> {
+        let s = match name {
+            GL_VENDOR => &self.strings.vendor,
+            GL_RENDERER => &self.strings.renderer,
+            GL_VERSION => &self.strings.version,
+            GL_SHADING_LANGUAGE_VERSION => &self.strings.glsl,
+            GL_EXTENSIONS if self.profile == Profile::Compatibility => &self.strings.all_extensions,
+            _ => {
+                self.record::<()>(invalid_enum("glGetString name", name));
+                return None;
+            }
+        };
+        Some(s.as_c_str())
+    }
+
+    /// `glGetStringi`.
+    pub fn get_stringi(&mut self, name: GLenum, index: u32) -> Option<&std::ffi::CStr> {
+        if name != GL_EXTENSIONS {
+            self.record::<()>(invalid_enum("glGetStringi name", name));
+            return None;
+        }
+        if index as usize >= self.strings.extensions.len() {
+            self.record::<()>(invalid_value(format!("extension index {index}")));
+            return None;
+        }
+        Some(self.strings.extensions[index as usize].as_c_str())
+    }
+
+    // ---- fixed-function state -------------------------------------------------------------
+
+    /// `glEnable` / `glDisable`.
+    pub fn set_capability(&mut self, cap: GLenum, on: bool) {
+        if super::state::is_ignored_capability(cap) {
+            self.ignored_caps.insert(cap, on);
+            return;
+        }
+        let r = self.fixed.capability(cap).map(|f| *f = on);
+        self.record(r);
+    }
+
+    /// `glIsEnabled`.
+    pub fn is_enabled(&mut self, cap: GLenum) -> bool {
+        if super::state::is_ignored_capability(cap) {
+            return self.ignored_caps.get(&cap).copied().unwrap_or(false);
+        }
+        let r = self.fixed.capability(cap).map(|f| *f);
+        self.record(r).unwrap_or(false)
+    }
+
+    /// `glViewport`.
+    pub fn viewport(&mut self, x: i32, y: i32, width: i32, height: i32) {
+        let r = super::state::check_size(width, height).map(|()| {
+            let max = self.device.caps().limits.max_viewport_dimensions;
+            self.fixed.viewport = super::state::Rect {
+                x,
+                y,
+                width: width.min(max[0] as i32),
+                height: height.min(max[1] as i32),
+            };
+        });
+        self.record(r);
+    }
+
+    /// `glScissor`.
+    pub fn scissor(&mut self, x: i32, y: i32, width: i32, height: i32) {
+        let r = super::state::check_size(width, height).map(|()| {
+            self.fixed.scissor = super::state::Rect {
+                x,
+                y,
+                width,
+                height,
+            };
+        });
+        self.record(r);
+    }
+
+    /// `glClearColor`.
+    pub fn clear_color(&mut self, c: [f32; 4]) {
+        self.fixed.clear_color = c;
+    }
+
+    /// `glClearDepth`.
+    pub fn clear_depth(&mut self, d: f64) {
+        self.fixed.clear_depth = d.clamp(0.0, 1.0);
+    }
+
+    /// `glClearStencil`.
+    pub fn clear_stencil(&mut self, s: i32) {
+        self.fixed.clear_stencil = s;
+    }
+
+    /// `glColorMask`.
+    pub fn color_mask(&mut self, mask: [bool; 4]) {
+        self.fixed.color_mask = mask;
+    }
+
+    /// `glDepthMask`.
+    pub fn depth_mask(&mut self, on: bool) {
+        self.fixed.depth_mask = on;
+    }
+
+    /// `glDepthFunc`.
+    pub fn depth_func(&mut self, func: GLenum) {
+        let r = super::state::compare_op(func).map(|_| self.fixed.depth_func = func);
+        self.record(r);
+    }
+
+    /// `glDepthRange`.
+    pub fn depth_range(&mut self, near: f64, far: f64) {
+        self.fixed.depth_range = [near.clamp(0.0, 1.0), far.clamp(0.0, 1.0)];
+    }
+
+    /// `glBlendFuncSeparate` (and `glBlendFunc` with the same factors twice).
+    pub fn blend_func_separate(
+        &mut self,
+        src_rgb: GLenum,
+        dst_rgb: GLenum,
+        src_a: GLenum,
+        dst_a: GLenum,
+    ) {
+        let r = (|| {
+            for f in [src_rgb, dst_rgb, src_a, dst_a] {
+                super::state::blend_factor(f)?;
+            }
+            let b = &mut self.fixed.blend;
+            (b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha) = (src_rgb, dst_rgb, src_a, dst_a);
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glBlendEquationSeparate` (and `glBlendEquation`).
+    pub fn blend_equation_separate(&mut self, rgb: GLenum, alpha: GLenum) {
+        let r = (|| {
+            super::state::blend_op(rgb)?;
+            super::state::blend_op(alpha)?;
+            self.fixed.blend.eq_rgb = rgb;
+            self.fixed.blend.eq_alpha = alpha;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glBlendColor`.
+    pub fn blend_color(&mut self, c: [f32; 4]) {
+        self.fixed.blend_color = c.map(super::state::clamp01);
+    }
+
+    /// `glCullFace`.
+    pub fn cull_face(&mut self, mode: GLenum) {
+        let r = super::state::face_indices(mode).map(|_| self.fixed.cull_mode = mode);
+        self.record(r);
+    }
+
+    /// `glFrontFace`.
+    pub fn front_face(&mut self, mode: GLenum) {
+        let r = match mode {
+            GL_CW | GL_CCW => {
+                self.fixed.front_face = mode;
+                Ok(())
+            }
+            _ => invalid_enum("glFrontFace mode", mode),
+        };
+        self.record(r);
+    }
+
+    /// `glPolygonOffset`.
+    pub fn polygon_offset(&mut self, factor: f32, units: f32) {
+        self.fixed.polygon_offset = [factor, units];
+    }
+
+    /// `glPolygonMode`: only `GL_FILL` is drawn by this slice.
+    pub fn polygon_mode(&mut self, face: GLenum, mode: GLenum) {
+        let r = match (face, mode) {
+            (GL_FRONT_AND_BACK, GL_FILL) => Ok(()),
+            (GL_FRONT_AND_BACK, GL_POINT | GL_LINE) => {
+                invalid_op("glPolygonMode GL_LINE/GL_POINT is not supported by this GL yet")
+            }
+            (GL_FRONT_AND_BACK, m) => invalid_enum("glPolygonMode mode", m),
+            (f, _) => invalid_enum("glPolygonMode face (core: GL_FRONT_AND_BACK)", f),
+        };
+        self.record(r);
+    }
+
+    /// `glLineWidth`.
+    pub fn line_width(&mut self, w: f32) {
+        if w <= 0.0 || w.is_nan() {
+            self.record::<()>(invalid_value(format!("line width {w}")));
+        } else {
+            self.fixed.line_width = w;
+        }
+    }
+
+    /// `glPointSize`.
+    pub fn point_size(&mut self, s: f32) {
+        if s <= 0.0 || s.is_nan() {
+            self.record::<()>(invalid_value(format!("point size {s}")));
+        } else {
+            self.fixed.point_size = s;
+        }
+    }
+
+    /// `glStencilFuncSeparate`.
+    pub fn stencil_func_separate(&mut self, face: GLenum, func: GLenum, reference: i32, mask: u32) {
+        let r = (|| {
+            let faces = super::state::face_indices(face)?;
+            super::state::compare_op(func)?;
+            for &i in faces {
+                let f = &mut self.fixed.stencil[i];
+                (f.func, f.reference, f.value_mask) = (func, reference, mask);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glStencilOpSeparate`.
+    pub fn stencil_op_separate(
+        &mut self,
+        face: GLenum,
+        fail: GLenum,
+        zfail: GLenum,
+        zpass: GLenum,
+    ) {
+        let r = (|| {
+            let faces = super::state::face_indices(face)?;
+            for op in [fail, zfail, zpass] {
+                super::state::stencil_op(op)?;
+            }
+            for &i in faces {
+                let f = &mut self.fixed.stencil[i];
+                (f.fail, f.depth_fail, f.pass) = (fail, zfail, zpass);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glStencilMaskSeparate`.
+    pub fn stencil_mask_separate(&mut self, face: GLenum, mask: u32) {
+        let r = super::state::face_indices(face).map(|faces| {
+            for &i in faces {
+                self.fixed.stencil[i].write_mask = mask;
+            }
+        });
+        self.record(r);
+    }
+
+    /// `glPixelStorei`.
+    pub fn pixel_store(&mut self, pname: GLenum, value: i32) {
+        let r = (|| {
+            let unpack = matches!(
+                pname,
+                GL_UNPACK_SWAP_BYTES
+                    | GL_UNPACK_LSB_FIRST
+                    | GL_UNPACK_ROW_LENGTH
+                    | GL_UNPACK_SKIP_ROWS
+                    | GL_UNPACK_SKIP_PIXELS
+                    | GL_UNPACK_ALIGNMENT
+                    | GL_UNPACK_IMAGE_HEIGHT
+                    | GL_UNPACK_SKIP_IMAGES
+            );
+            let store = if unpack {
+                &mut self.unpack
+            } else {
+                &mut self.pack
+            };
+            let base = if unpack {
+                pname
+            } else {
+                pname - GL_PACK_SWAP_BYTES + GL_UNPACK_SWAP_BYTES
+            };
+            let base = match pname {
+                GL_PACK_IMAGE_HEIGHT => GL_UNPACK_IMAGE_HEIGHT,
+                GL_PACK_SKIP_IMAGES => GL_UNPACK_SKIP_IMAGES,
+                _ => base,
+            };
+            let valid_pack = unpack
+                || matches!(
+                    pname,
+                    GL_PACK_SWAP_BYTES
+                        | GL_PACK_LSB_FIRST
+                        | GL_PACK_ROW_LENGTH
+                        | GL_PACK_SKIP_ROWS
+                        | GL_PACK_SKIP_PIXELS
+                        | GL_PACK_ALIGNMENT
+                        | GL_PACK_IMAGE_HEIGHT
+                        | GL_PACK_SKIP_IMAGES
+                );
+            if !valid_pack {
+                return invalid_enum("glPixelStorei pname", pname);
+            }
+            if base == GL_UNPACK_ALIGNMENT {
+                store.alignment = arenagl_staging::PixelAlignment::from_gl(value)
+                    .ok_or_else(|| GlError::InvalidValue(format!("alignment {value}")))?;
+                return Ok(());
+            }
+            if value < 0 && base != GL_UNPACK_SWAP_BYTES && base != GL_UNPACK_LSB_FIRST {
+                return invalid_value(format!("negative pixel store value {value}"));
+            }
+            let v = value.max(0) as u32;
+            match base {
+                GL_UNPACK_SWAP_BYTES => store.swap_bytes = value != 0,
+                GL_UNPACK_LSB_FIRST => {}
+                GL_UNPACK_ROW_LENGTH => store.row_length = v,
+                GL_UNPACK_SKIP_ROWS => store.skip_rows = v,
+                GL_UNPACK_SKIP_PIXELS => store.skip_pixels = v,
+                GL_UNPACK_IMAGE_HEIGHT => store.image_height = v,
+                GL_UNPACK_SKIP_IMAGES => store.skip_images = v,
+                _ => return invalid_enum("glPixelStorei pname", pname),
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glHint`.
+    pub fn hint(&mut self, target: GLenum, mode: GLenum) {
+        let r = match (target, mode) {
+            (
+                GL_LINE_SMOOTH_HINT
+                | GL_POLYGON_SMOOTH_HINT
+                | GL_TEXTURE_COMPRESSION_HINT
+                | GL_FRAGMENT_SHADER_DERIVATIVE_HINT,
+                GL_FASTEST | GL_NICEST | GL_DONT_CARE,
+            ) => {
+                self.hints.insert(target, mode);
+                Ok(())
+            }
+            (
+                GL_LINE_SMOOTH_HINT
+                | GL_POLYGON_SMOOTH_HINT
+                | GL_TEXTURE_COMPRESSION_HINT
+                | GL_FRAGMENT_SHADER_DERIVATIVE_HINT,
+                m,
+            ) => invalid_enum("glHint mode", m),
+            (t, _) => invalid_enum("glHint target", t),
+        };
+        self.record(r);
+    }
+
+    /// `glProvokingVertex`.
+    pub fn provoking_vertex(&mut self, mode: GLenum) {
+        let r = match mode {
+            GL_FIRST_VERTEX_CONVENTION | GL_LAST_VERTEX_CONVENTION => {
+                self.fixed.provoking_vertex = mode;
+                Ok(())
+            }
+            m => invalid_enum("glProvokingVertex mode", m),
+        };
+        self.record(r);
+    }
+
+    /// `glPrimitiveRestartIndex`.
+    pub fn primitive_restart_index(&mut self, index: u32) {
+        self.fixed.restart_index = index;
+    }
+
+    /// `glFlush`: submits what is recorded (no wait).
+    pub fn flush(&mut self) {
+        self.end_pass();
+        let device = self.device.clone();
+        let r = device
+            .lock()
+            .manager
+            .submit()
+            .map(|_| ())
+            .map_err(GlError::from);
+        self.record(r);
+    }
+
+    /// `glFinish`: submits and waits until the GPU is done.
+    pub fn finish(&mut self) {
+        self.end_pass();
+        let device = self.device.clone();
+        let r = (|| {
+            let mut locked = device.lock();
+            let epoch = locked.manager.submit()?;
+            locked.manager.wait_epoch(epoch)?;
+            locked.manager.drain()?;
+            locked.collect(device.raw());
+            Ok(())
+        })();
+        self.record(r);
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        self.end_pass();
+        self.descriptors.release(&self.device);
+        let mut locked = self.device.lock();
+        for b in self.buffers.drain() {
+            if let Some(h) = b.storage {
+                let _ = locked.manager.retire_buffer(h);
+            }
+        }
+        for t in self.textures.drain() {
+            if let Some(s) = t.storage {
+                let _ = locked.manager.retire_image(s.image);
+            }
+        }
+        if let Some((image, _)) = self.dummy.take() {
+            let _ = locked.manager.retire_image(image);
+        }
+        for r in self.renderbuffers.drain() {
+            if let Some((image, _)) = r.storage {
+                let _ = locked.manager.retire_image(image);
+            }
+        }
+        drop(locked);
+        // Programs drop their Vulkan objects through their own Drop (deferred).
+        self.programs.drain().for_each(drop);
+    }
+}

@@ -1,0 +1,1120 @@
+//! Draw encoding: framebuffer resolution, the open render pass, and what one draw records.
+//!
+//! Design decisions:
+//! - Dynamic rendering, one instance open at a time per context, begun lazily by the first draw
+//!   or clear and kept open across draws into the same target. Anything that must happen outside
+//!   a render pass (a transfer, a layout transition, a submission the OOM ladder makes) ends it
+//!   inside the manager; the encoder notices (the manager no longer reports its instance open)
+//!   and begins a new one with load operations, so contents are never lost.
+//! - A draw first does everything that may allocate or transition (streaming the default
+//!   uniform block, texture layouts, attachment layouts), then descriptor writes, then makes sure
+//!   its render pass is open, then records: nothing that could end the pass runs between the
+//!   begin and the draw.
+//! - Per-draw uniforms are a dynamic offset into the frame's arena block; the set that points at
+//!   the block is reused across draws while the block and the descriptor pool stay the same.
+
+use std::sync::Arc;
+
+use arenagl_memory::{ImageHandle, ImageRegion, ViewHandle};
+use ash::vk;
+
+use super::context::Context;
+use super::enums::*;
+use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use super::framebuffer::{Attachment, Bound, Target};
+use super::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
+use super::state::Rect;
+use super::vertex_array::vertex_format;
+use crate::glsl::ScalarKind;
+
+/// What the open render pass was begun for, and what is bound in it.
+#[derive(Default)]
+pub(crate) struct Encoder {
+    pass: Option<u64>,
+    target: Option<Target>,
+    pipeline: vk::Pipeline,
+    /// Cached default-block set: (arena buffer, pool, layout, set).
+    default_set: Option<(
+        vk::Buffer,
+        vk::DescriptorPool,
+        vk::DescriptorSetLayout,
+        vk::DescriptorSet,
+    )>,
+    /// Set by `end` and read by the context: the device to end the pass on.
+    device: Option<Arc<super::device::Device>>,
+}
+
+impl Encoder {
+    /// Ends the open render pass, if this context's is the one open.
+    pub(crate) fn end(&mut self) {
+        if let (Some(pass), Some(device)) = (self.pass.take(), self.device.as_ref()) {
+            let mut locked = device.lock();
+            if locked.manager.rendering_command_buffer(pass).is_some() {
+                locked.manager.end_rendering();
+            }
+        }
+        self.target = None;
+        self.pipeline = vk::Pipeline::null();
+    }
+}
+
+/// A draw call as GL states it.
+#[derive(Debug, Clone, Copy)]
+pub struct DrawCall {
+    pub mode: GLenum,
+    pub first: i32,
+    pub count: i32,
+    pub instances: i32,
+    /// (index type, byte offset in the element buffer, base vertex) for indexed draws.
+    pub indexed: Option<(GLenum, u64, i32)>,
+}
+
+fn topology(mode: GLenum) -> GlResult<vk::PrimitiveTopology> {
+    use vk::PrimitiveTopology as T;
+    Ok(match mode {
+        GL_POINTS => T::POINT_LIST,
+        GL_LINES => T::LINE_LIST,
+        GL_LINE_STRIP => T::LINE_STRIP,
+        GL_TRIANGLES => T::TRIANGLE_LIST,
+        GL_TRIANGLE_STRIP => T::TRIANGLE_STRIP,
+        GL_TRIANGLE_FAN => T::TRIANGLE_FAN,
+        GL_LINES_ADJACENCY => T::LINE_LIST_WITH_ADJACENCY,
+        GL_LINE_STRIP_ADJACENCY => T::LINE_STRIP_WITH_ADJACENCY,
+        GL_TRIANGLES_ADJACENCY => T::TRIANGLE_LIST_WITH_ADJACENCY,
+        GL_TRIANGLE_STRIP_ADJACENCY => T::TRIANGLE_STRIP_WITH_ADJACENCY,
+        GL_LINE_LOOP => return invalid_op("GL_LINE_LOOP is not supported by this GL yet"),
+        m => return invalid_enum("primitive mode", m),
+    })
+}
+
+/// The intersection of a GL rectangle with the target, as a Vulkan rect (None when empty).
+fn clip(r: Rect, w: u32, h: u32) -> Option<vk::Rect2D> {
+    let x0 = r.x.max(0) as i64;
+    let y0 = r.y.max(0) as i64;
+    let x1 = (r.x as i64 + r.width as i64).min(w as i64);
+    let y1 = (r.y as i64 + r.height as i64).min(h as i64);
+    (x1 > x0 && y1 > y0).then(|| vk::Rect2D {
+        offset: vk::Offset2D {
+            x: x0 as i32,
+            y: y0 as i32,
+        },
+        extent: vk::Extent2D {
+            width: (x1 - x0) as u32,
+            height: (y1 - y0) as u32,
+        },
+    })
+}
+
+impl Context {
+    /// Ends this context's render pass (before transfers and at the end of a frame).
+    pub(crate) fn end_pass(&mut self) {
+        self.encoder.device = Some(self.device.clone());
+        self.encoder.end();
+    }
+
+    /// The single-level view of a texture level used as an attachment.
+    fn texture_level(&mut self, name: u32, level: u32) -> Result<Bound, GLenum> {
+        let device = self.device.clone();
+        let t = self
+            .textures
+            .get_mut(name)
+            .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+        let s = t
+            .storage
+            .as_mut()
+            .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+        if level >= s.levels || s.defined & (1 << level) == 0 {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+        }
+        let view = match s.level_views.get(&level) {
+            Some(v) => *v,
+            None => {
+                let desc = arenagl_memory::ViewDesc {
+                    base_mip_level: level,
+                    ..arenagl_memory::ViewDesc::color_2d(1)
+                };
+                let v = device
+                    .lock()
+                    .manager
+                    .create_view(s.image, &desc)
+                    .map_err(|_| GL_FRAMEBUFFER_UNSUPPORTED)?;
+                s.level_views.insert(level, v);
+                v
+            }
+        };
+        Ok(Bound {
+            image: s.image,
+            view,
+            format: s.format,
+        })
+    }
+
+    fn attachment(&mut self, a: Attachment) -> Result<(Bound, u32, u32), GLenum> {
+        match a {
+            Attachment::Texture { name, level } => {
+                let b = self.texture_level(name, level)?;
+                let size = self
+                    .textures
+                    .get(name)
+                    .and_then(|t| t.storage.as_ref())
+                    .map(|s| s.level_size(level))
+                    .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+                Ok((b, size.0, size.1))
+            }
+            Attachment::Renderbuffer(name) => {
+                let rb = self
+                    .renderbuffers
+                    .get(name)
+                    .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+                let (image, view) = rb.storage.ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+                Ok((
+                    Bound {
+                        image,
+                        view,
+                        format: rb.format,
+                    },
+                    rb.width,
+                    rb.height,
+                ))
+            }
+        }
+    }
+
+    /// Resolves framebuffer `name` for drawing (`draw`) or reading; the error is the
+    /// `glCheckFramebufferStatus` value.
+    pub(crate) fn resolve_framebuffer(&mut self, name: u32, draw: bool) -> Result<Target, GLenum> {
+        if name == 0 {
+            let surface = if draw {
+                &self.surface
+            } else {
+                &self.read_surface
+            };
+            let s = surface.as_ref().ok_or(GL_FRAMEBUFFER_UNDEFINED)?;
+            let selected = if draw {
+                self.default_draw_buffer
+            } else {
+                self.default_read_buffer
+            };
+            let color = (selected != GL_NONE).then_some(Bound {
+                image: s.color.0,
+                view: s.color.1,
+                format: s.color_format,
+            });
+            return Ok(Target {
+                width: s.width,
+                height: s.height,
+                colors: vec![color],
+                depth_stencil: Some(Bound {
+                    image: s.depth.0,
+                    view: s.depth.1,
+                    format: s.depth_format,
+                }),
+            });
+        }
+        let fb = self
+            .framebuffers
+            .get(name)
+            .ok_or(GL_FRAMEBUFFER_UNDEFINED)?
+            .clone();
+        let mut size: Option<(u32, u32)> = None;
+        let mut grow = |w: u32, h: u32| {
+            size = Some(size.map_or((w, h), |(a, b)| (a.min(w), b.min(h))));
+        };
+        let mut colors = Vec::new();
+        let mut any = false;
+        let mut missing_draw_buffer = false;
+        for (i, a) in fb.colors.iter().enumerate() {
+            let Some(a) = a else {
+                if draw && fb.draw_buffers[i] != GL_NONE {
+                    missing_draw_buffer = true;
+                }
+                colors.push(None);
+                continue;
+            };
+            let (b, w, h) = self.attachment(*a)?;
+            if super::framebuffer::is_depth_format(b.format) {
+                return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+            }
+            any = true;
+            grow(w, h);
+            let selected = if draw {
+                fb.draw_buffers[i] == GL_COLOR_ATTACHMENT0 + i as u32
+            } else {
+                fb.read_buffer == GL_COLOR_ATTACHMENT0 + i as u32
+            };
+            colors.push(selected.then_some(b));
+        }
+        while colors.last() == Some(&None) {
+            colors.pop();
+        }
+        let depth_stencil = match fb.depth.or(fb.stencil) {
+            Some(a) => {
+                let (b, w, h) = self.attachment(a)?;
+                if !super::framebuffer::is_depth_format(b.format) {
+                    return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+                }
+                any = true;
+                grow(w, h);
+                Some(b)
+            }
+            None => None,
+        };
+        if !any {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
+        }
+        if missing_draw_buffer {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER);
+        }
+        let (width, height) = size.unwrap_or((0, 0));
+        Ok(Target {
+            width,
+            height,
+            colors,
+            depth_stencil,
+        })
+    }
+
+    fn draw_target(&mut self) -> GlResult<Target> {
+        let fb = self.draw_framebuffer;
+        self.resolve_framebuffer(fb, true).map_err(|status| {
+            GlError::InvalidFramebuffer(format!(
+                "the draw framebuffer is not complete (status 0x{status:04X})"
+            ))
+        })
+    }
+
+    pub(crate) fn prepare_attachments_for(&mut self, target: &Target) -> GlResult<()> {
+        self.prepare_attachments(target)
+    }
+
+    pub(crate) fn pass_for_target(&mut self, target: &Target) -> GlResult<vk::CommandBuffer> {
+        self.pass_for(target)
+    }
+
+    /// Makes the next draw bind its pipeline again (an internal draw bound another).
+    pub(crate) fn encoder_forget_pipeline(&mut self) {
+        self.encoder.pipeline = vk::Pipeline::null();
+    }
+
+    /// Puts the target's attachments in attachment layouts (outside any pass).
+    fn prepare_attachments(&mut self, target: &Target) -> GlResult<()> {
+        let mut locked = self.device.lock();
+        for b in target.colors.iter().flatten() {
+            if locked.manager.image_layout(b.image)? != vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL {
+                locked.manager.transition_image(
+                    b.image,
+                    vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                    (
+                        vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+                        vk::AccessFlags::COLOR_ATTACHMENT_READ
+                            | vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+                    ),
+                )?;
+            }
+        }
+        if let Some(d) = target.depth_stencil {
+            if locked.manager.image_layout(d.image)?
+                != vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+            {
+                locked.manager.transition_image(
+                    d.image,
+                    vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                    (
+                        vk::PipelineStageFlags::EARLY_FRAGMENT_TESTS
+                            | vk::PipelineStageFlags::LATE_FRAGMENT_TESTS,
+                        vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_READ
+                            | vk::AccessFlags::DEPTH_STENCIL_ATTACHMENT_WRITE,
+                    ),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The command buffer inside this context's render pass for `target`, beginning one if
+    /// needed. Call only after everything that may end a pass.
+    fn pass_for(&mut self, target: &Target) -> GlResult<vk::CommandBuffer> {
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        if let (Some(pass), Some(t)) = (self.encoder.pass, &self.encoder.target) {
+            if t == target {
+                if let Some(cb) = locked.manager.rendering_command_buffer(pass) {
+                    return Ok(cb);
+                }
+            }
+        }
+        let mut views = Vec::new();
+        for b in &target.colors {
+            views.push(match b {
+                Some(b) => Some(locked.manager.use_view(b.view)?.raw()),
+                None => None,
+            });
+        }
+        let colors: Vec<vk::RenderingAttachmentInfo> = views
+            .iter()
+            .map(|v| match v {
+                Some(view) => vk::RenderingAttachmentInfo::default()
+                    .image_view(*view)
+                    .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                    .load_op(vk::AttachmentLoadOp::LOAD)
+                    .store_op(vk::AttachmentStoreOp::STORE),
+                None => vk::RenderingAttachmentInfo::default(),
+            })
+            .collect();
+        let depth_view = match target.depth_stencil {
+            Some(d) => Some(locked.manager.use_view(d.view)?.raw()),
+            None => None,
+        };
+        let depth = depth_view.map(|v| {
+            vk::RenderingAttachmentInfo::default()
+                .image_view(v)
+                .image_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+                .load_op(vk::AttachmentLoadOp::LOAD)
+                .store_op(vk::AttachmentStoreOp::STORE)
+        });
+        let mut info = vk::RenderingInfo::default()
+            .render_area(vk::Rect2D {
+                offset: vk::Offset2D { x: 0, y: 0 },
+                extent: vk::Extent2D {
+                    width: target.width.max(1),
+                    height: target.height.max(1),
+                },
+            })
+            .layer_count(1)
+            .color_attachments(&colors);
+        if let Some(d) = depth.as_ref() {
+            info = info.depth_attachment(d);
+            if target.has_stencil() {
+                info = info.stencil_attachment(d);
+            }
+        }
+        let pass = locked.manager.begin_rendering(&info)?;
+        let cb = locked
+            .manager
+            .rendering_command_buffer(pass)
+            .ok_or(GlError::Memory(arenagl_memory::MemoryError::Internal(
+                "rendering did not open",
+            )))?;
+        self.encoder.pass = Some(pass);
+        self.encoder.target = Some(target.clone());
+        self.encoder.pipeline = vk::Pipeline::null();
+        self.encoder.device = Some(device.clone());
+        Ok(cb)
+    }
+
+    /// `glClear`.
+    pub fn clear(&mut self, mask: u32) {
+        let r = self.clear_inner(mask);
+        self.record(r);
+    }
+
+    fn clear_inner(&mut self, mask: u32) -> GlResult<()> {
+        let all = GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT;
+        if mask & !all != 0 {
+            return invalid_value(format!("glClear mask 0x{mask:x}"));
+        }
+        let target = self.draw_target()?;
+        let area = if self.fixed.scissor_test {
+            self.fixed.scissor
+        } else {
+            Rect {
+                x: 0,
+                y: 0,
+                width: i32::MAX,
+                height: i32::MAX,
+            }
+        };
+        let Some(rect) = clip(area, target.width, target.height) else {
+            return Ok(());
+        };
+        if self.fixed.rasterizer_discard {
+            return Ok(());
+        }
+        let mut clears = Vec::new();
+        if mask & GL_COLOR_BUFFER_BIT != 0 && self.fixed.color_mask.iter().any(|&m| m) {
+            let c = self.fixed.clear_color;
+            let mask = self.fixed.color_mask;
+            if mask != [true; 4] {
+                let bits = mask
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |m, (i, &on)| m | (u8::from(on) << i));
+                self.masked_color_clear(&target, rect, c, bits)?;
+            }
+            for (i, b) in target.colors.iter().enumerate() {
+                if b.is_some() && mask == [true; 4] {
+                    clears.push(vk::ClearAttachment {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        color_attachment: i as u32,
+                        clear_value: vk::ClearValue {
+                            color: vk::ClearColorValue { float32: c },
+                        },
+                    });
+                }
+            }
+        }
+        let mut aspects = vk::ImageAspectFlags::empty();
+        if mask & GL_DEPTH_BUFFER_BIT != 0 && self.fixed.depth_mask && target.has_depth() {
+            aspects |= vk::ImageAspectFlags::DEPTH;
+        }
+        if mask & GL_STENCIL_BUFFER_BIT != 0
+            && target.has_stencil()
+            && self.fixed.stencil[0].write_mask != 0
+        {
+            aspects |= vk::ImageAspectFlags::STENCIL;
+        }
+        if !aspects.is_empty() {
+            clears.push(vk::ClearAttachment {
+                aspect_mask: aspects,
+                color_attachment: 0,
+                clear_value: vk::ClearValue {
+                    depth_stencil: vk::ClearDepthStencilValue {
+                        depth: self.fixed.clear_depth as f32,
+                        stencil: self.fixed.clear_stencil as u32,
+                    },
+                },
+            });
+        }
+        if clears.is_empty() {
+            return Ok(());
+        }
+        self.prepare_attachments(&target)?;
+        let cb = self.pass_for(&target)?;
+        let rects = [vk::ClearRect {
+            rect,
+            base_array_layer: 0,
+            layer_count: 1,
+        }];
+        // SAFETY: `cb` is inside this context's render pass for `target`; every cleared
+        // attachment exists in it and the rect lies inside the render area.
+        unsafe { self.device.raw().cmd_clear_attachments(cb, &clears, &rects) };
+        Ok(())
+    }
+
+    /// Every draw call.
+    pub fn draw(&mut self, call: DrawCall) {
+        let r = self.draw_inner(call);
+        self.record(r);
+    }
+
+    fn draw_inner(&mut self, call: DrawCall) -> GlResult<()> {
+        let topo = topology(call.mode)?;
+        if call.count < 0 || call.instances < 0 || call.first < 0 {
+            return invalid_value(format!(
+                "draw count {} first {} instances {}",
+                call.count, call.first, call.instances
+            ));
+        }
+        if self.program == 0 {
+            return invalid_op("draw with no current program");
+        }
+        let program_name = self.program;
+        let (linked, uniform_data, sampler_units, block_bindings) = {
+            let p = self
+                .programs
+                .get(program_name)
+                .ok_or_else(|| GlError::InvalidOperation("the current program is gone".into()))?;
+            (
+                p.linked("draw")?.clone(),
+                p.uniform_data.clone(),
+                p.sampler_units.clone(),
+                p.block_bindings.clone(),
+            )
+        };
+        let vao = match self.current_vao() {
+            Some(v) => v.clone(),
+            None => return invalid_op("draw with no vertex array object bound (core profile)"),
+        };
+        let element = match call.indexed {
+            Some((ty, offset, _)) => {
+                let size = match ty {
+                    GL_UNSIGNED_BYTE => 1,
+                    GL_UNSIGNED_SHORT => 2,
+                    GL_UNSIGNED_INT => 4,
+                    t => return invalid_enum("index type", t),
+                };
+                if vao.element_buffer == 0 {
+                    return invalid_op("indexed draw with no element array buffer bound");
+                }
+                let b = self
+                    .buffers
+                    .get(vao.element_buffer)
+                    .ok_or_else(|| GlError::InvalidOperation("element buffer gone".into()))?;
+                if b.mapping.is_some() {
+                    return invalid_op("draw from a mapped element buffer");
+                }
+                if size == 1 {
+                    return invalid_op("GL_UNSIGNED_BYTE indices are not supported by this GL yet");
+                }
+                if offset % size != 0 {
+                    return invalid_op(format!(
+                        "index offset {offset} not aligned to the index size"
+                    ));
+                }
+                Some((b.storage, b.size, offset, size, ty))
+            }
+            None => None,
+        };
+        let target = self.draw_target()?;
+        if call.count == 0 || call.instances == 0 {
+            return Ok(());
+        }
+        if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
+            return Ok(());
+        }
+        let scissor_area = if self.fixed.scissor_test {
+            self.fixed.scissor
+        } else {
+            Rect {
+                x: 0,
+                y: 0,
+                width: i32::MAX,
+                height: i32::MAX,
+            }
+        };
+        let Some(scissor) = clip(scissor_area, target.width, target.height) else {
+            return Ok(());
+        };
+
+        // Vertex input.
+        let mut bindings = Vec::new();
+        let mut attributes = Vec::new();
+        let mut sources: Vec<(Option<arenagl_memory::BufferHandle>, u64, Option<Vec<u8>>)> =
+            Vec::new();
+        for a in &linked.attribs {
+            for slot in 0..a.slots {
+                let gl_loc = (a.gl_location + slot) as usize;
+                let binding = bindings.len() as u32;
+                let scalar = a.scalar();
+                let integer_shader = matches!(scalar, ScalarKind::Int | ScalarKind::UInt);
+                let arr = vao.attribs.get(gl_loc).copied().unwrap_or_default();
+                if arr.enabled {
+                    if arr.buffer == 0 {
+                        return invalid_op(format!("attribute {} is enabled with no buffer (client arrays are not supported)", a.name));
+                    }
+                    let b = self.buffers.get(arr.buffer).ok_or_else(|| {
+                        GlError::InvalidOperation(format!("attribute {}'s buffer is gone", a.name))
+                    })?;
+                    if b.mapping.is_some() {
+                        return invalid_op("draw from a mapped vertex buffer");
+                    }
+                    let Some(storage) = b.storage else {
+                        return invalid_op(format!("attribute {}'s buffer has no data", a.name));
+                    };
+                    if arr.offset >= b.size {
+                        return invalid_op(format!(
+                            "attribute {}'s offset {} is past its buffer ({} bytes)",
+                            a.name, arr.offset, b.size
+                        ));
+                    }
+                    if arr.integer != integer_shader {
+                        return invalid_op(format!(
+                            "attribute {} is {} in the shader but its array is {}",
+                            a.name,
+                            if integer_shader { "integer" } else { "float" },
+                            if arr.integer {
+                                "integer (glVertexAttribIPointer)"
+                            } else {
+                                "float"
+                            }
+                        ));
+                    }
+                    let format = vertex_format(&arr).ok_or_else(|| {
+                        GlError::InvalidOperation(format!(
+                            "attribute {}'s format is not supported",
+                            a.name
+                        ))
+                    })?;
+                    if arr.divisor > 1 {
+                        return invalid_op(
+                            "vertex attribute divisors above 1 are not supported by this GL yet",
+                        );
+                    }
+                    bindings.push(VertexBinding {
+                        binding,
+                        stride: arr.effective_stride(),
+                        per_instance: arr.divisor > 0,
+                    });
+                    attributes.push(VertexAttribute {
+                        location: a.shader_location + slot,
+                        binding,
+                        format,
+                        offset: 0,
+                    });
+                    sources.push((Some(storage), arr.offset, None));
+                } else {
+                    let words = self.current_attribs[gl_loc.min(15)].words;
+                    let format = match scalar {
+                        ScalarKind::Int => vk::Format::R32G32B32A32_SINT,
+                        ScalarKind::UInt => vk::Format::R32G32B32A32_UINT,
+                        _ => vk::Format::R32G32B32A32_SFLOAT,
+                    };
+                    let mut bytes = Vec::with_capacity(16);
+                    for w in words {
+                        bytes.extend_from_slice(&w.to_ne_bytes());
+                    }
+                    bindings.push(VertexBinding {
+                        binding,
+                        stride: 0,
+                        per_instance: false,
+                    });
+                    attributes.push(VertexAttribute {
+                        location: a.shader_location + slot,
+                        binding,
+                        format,
+                        offset: 0,
+                    });
+                    sources.push((None, 0, Some(bytes)));
+                }
+            }
+        }
+
+        let restart = self.fixed.primitive_restart
+            && match element {
+                Some((_, _, _, 2, _)) => self.fixed.restart_index == 0xFFFF,
+                Some((_, _, _, 4, _)) => self.fixed.restart_index == 0xFFFF_FFFF,
+                _ => false,
+            };
+        let f = &self.fixed;
+        let key = PipelineKey {
+            program: linked.id,
+            topology: topo.as_raw(),
+            primitive_restart: restart
+                && matches!(
+                    topo,
+                    vk::PrimitiveTopology::LINE_STRIP
+                        | vk::PrimitiveTopology::TRIANGLE_STRIP
+                        | vk::PrimitiveTopology::TRIANGLE_FAN
+                ),
+            bindings,
+            attributes,
+            color_formats: target
+                .colors
+                .iter()
+                .map(|b| b.map_or(vk::Format::UNDEFINED, |b| b.format))
+                .collect(),
+            depth_stencil_format: target
+                .depth_stencil
+                .map_or(vk::Format::UNDEFINED, |b| b.format),
+            blend: f.blend,
+            color_mask: f
+                .color_mask
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, &on)| m | (u8::from(on) << i)),
+            depth_stencil: DepthStencilKey {
+                depth_test: f.depth_test,
+                depth_write: f.depth_mask,
+                depth_compare: f.depth_func,
+                stencil_test: f.stencil_test,
+                stencil: [
+                    pipeline::stencil_key(&f.stencil[0]),
+                    pipeline::stencil_key(&f.stencil[1]),
+                ],
+            },
+            cull_mode: if f.cull_face {
+                match f.cull_mode {
+                    GL_FRONT => vk::CullModeFlags::FRONT.as_raw(),
+                    GL_BACK => vk::CullModeFlags::BACK.as_raw(),
+                    _ => vk::CullModeFlags::FRONT_AND_BACK.as_raw(),
+                }
+            } else {
+                0
+            },
+            // GL's orientation is kept (see `state`): GL_CCW is Vulkan's clockwise.
+            front_face_cw: f.front_face == GL_CCW,
+            polygon_offset: f
+                .polygon_offset_fill
+                .then(|| (f.polygon_offset[0].to_bits(), f.polygon_offset[1].to_bits())),
+            depth_clamp: f.depth_clamp,
+            rasterizer_discard: f.rasterizer_discard,
+        };
+
+        // Everything that may allocate, stream or transition, before the pass.
+        let device = self.device.clone();
+        let dummy = self.dummy_texture()?;
+        let mut locked = device.lock();
+        let pipeline = match locked.pipelines.get(&key) {
+            Some(p) => *p,
+            None => {
+                let p = pipeline::build(&device, &linked, &key)?;
+                locked.pipelines.insert(key.clone(), p);
+                p
+            }
+        };
+        let mut vertex_buffers = Vec::new();
+        for (storage, offset, constant) in &sources {
+            match (storage, constant) {
+                (Some(h), _) => vertex_buffers.push((*h, None, *offset)),
+                (None, Some(bytes)) => {
+                    let range = locked.manager.stream(bytes, 16)?;
+                    vertex_buffers.push((
+                        arenagl_memory::BufferHandle::from_raw(0),
+                        Some(range.buffer),
+                        range.offset,
+                    ));
+                }
+                (None, None) => {}
+            }
+        }
+        let default_range = if linked.default_block_size > 0 {
+            Some(locked.manager.stream(&uniform_data, 256)?)
+        } else {
+            None
+        };
+        // Textures.
+        let mut image_infos: Vec<(u32, Vec<vk::DescriptorImageInfo>)> = Vec::new();
+        for (si, s) in linked.samplers.iter().enumerate() {
+            let mut infos = Vec::new();
+            for e in 0..s.count as usize {
+                let unit = sampler_units
+                    .get(si)
+                    .and_then(|u| u.get(e))
+                    .copied()
+                    .unwrap_or(0) as usize;
+                let name = self.texture_units.get(unit).copied().unwrap_or(0);
+                let tex = self.textures.get(name).filter(|t| t.is_complete());
+                let (image, view, desc) = match tex.and_then(|t| {
+                    t.storage
+                        .as_ref()
+                        .map(|st| (st.image, st.view, t.sampler_desc(false)))
+                }) {
+                    Some(v) => v,
+                    None => (dummy.0, dummy.1, arenagl_memory::SamplerDesc::default()),
+                };
+                if locked.manager.image_layout(image)? != vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+                {
+                    locked.manager.transition_image(
+                        image,
+                        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                        (
+                            vk::PipelineStageFlags::VERTEX_SHADER
+                                | vk::PipelineStageFlags::FRAGMENT_SHADER,
+                            vk::AccessFlags::SHADER_READ,
+                        ),
+                    )?;
+                }
+                let sampler = locked.sampler(&desc)?;
+                let raw_sampler = locked.manager.use_sampler(sampler)?.raw();
+                let raw_view = locked.manager.use_view(view)?.raw();
+                infos.push(vk::DescriptorImageInfo {
+                    sampler: raw_sampler,
+                    image_view: raw_view,
+                    image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                });
+            }
+            image_infos.push((s.binding, infos));
+        }
+        // Uniform blocks.
+        let mut buffer_infos: Vec<(u32, Vec<vk::DescriptorBufferInfo>)> = Vec::new();
+        let mut block_index = 0usize;
+        let max_range = device.caps().limits.max_uniform_buffer_range as u64;
+        for b in &linked.blocks {
+            let mut infos = Vec::new();
+            for _ in 0..b.array_size {
+                let point = block_bindings.get(block_index).copied().unwrap_or(0) as usize;
+                block_index += 1;
+                let ib = self
+                    .uniform_bindings
+                    .get(point)
+                    .copied()
+                    .unwrap_or_default();
+                let buf = self.buffers.get(ib.buffer).filter(|_| ib.buffer != 0);
+                let Some((storage, size)) = buf.and_then(|x| x.storage.map(|s| (s, x.size))) else {
+                    return invalid_op(format!(
+                        "uniform block {} reads binding {point}, which has no buffer",
+                        b.name
+                    ));
+                };
+                let avail = size.saturating_sub(ib.offset);
+                let range = if ib.size == 0 {
+                    avail
+                } else {
+                    ib.size.min(avail)
+                };
+                if range < u64::from(b.data_size) {
+                    return invalid_op(format!(
+                        "uniform block {} needs {} bytes; binding {point} has {range}",
+                        b.name, b.data_size
+                    ));
+                }
+                infos.push(vk::DescriptorBufferInfo {
+                    buffer: locked.manager.use_buffer(storage)?.raw(),
+                    offset: ib.offset,
+                    range: range.min(max_range),
+                });
+            }
+            buffer_infos.push((b.binding, infos));
+        }
+        let index_raw = match element {
+            Some((Some(h), _, _, _, _)) => Some(locked.manager.use_buffer(h)?.raw()),
+            Some((None, _, _, _, _)) => return invalid_op("the element buffer has no data"),
+            None => None,
+        };
+        let mut vb_raw = Vec::new();
+        let mut vb_offsets = Vec::new();
+        for (h, raw, off) in &vertex_buffers {
+            vb_raw.push(match raw {
+                Some(r) => *r,
+                None => locked.manager.use_buffer(*h)?.raw(),
+            });
+            vb_offsets.push(*off);
+        }
+        drop(locked);
+        self.prepare_attachments(&target)?;
+
+        // Descriptor sets.
+        let epoch = device.lock().manager.recording_epoch();
+        let completed = device.lock().manager.completed_epoch();
+        let set0 = if image_infos.is_empty() && buffer_infos.is_empty() {
+            None
+        } else {
+            let set =
+                self.descriptors
+                    .allocate(&device, linked.set_layouts[0], epoch, completed)?;
+            let mut writes = Vec::new();
+            for (binding, infos) in &image_infos {
+                writes.push(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(*binding)
+                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                        .image_info(infos),
+                );
+            }
+            for (binding, infos) in &buffer_infos {
+                writes.push(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(*binding)
+                        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                        .buffer_info(infos),
+                );
+            }
+            // SAFETY: the set was just allocated from this context's pool; every written
+            // handle is live and stamped for the recording epoch.
+            unsafe { device.raw().update_descriptor_sets(&writes, &[]) };
+            Some(set)
+        };
+        let set1 = match default_range {
+            Some(range) => {
+                let layout = linked.set_layouts[1];
+                let pool = self.descriptors.touch_current(epoch);
+                let cached = self.encoder.default_set.filter(|(buf, p, l, _)| {
+                    *buf == range.buffer && Some(*p) == pool && *l == layout
+                });
+                let set = match cached {
+                    Some((_, _, _, set)) => set,
+                    None => {
+                        let set = self
+                            .descriptors
+                            .allocate(&device, layout, epoch, completed)?;
+                        let info = [vk::DescriptorBufferInfo {
+                            buffer: range.buffer,
+                            offset: 0,
+                            range: u64::from(linked.default_block_size),
+                        }];
+                        let write = vk::WriteDescriptorSet::default()
+                            .dst_set(set)
+                            .dst_binding(crate::glsl::DEFAULT_BLOCK_BINDING)
+                            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+                            .buffer_info(&info);
+                        // SAFETY: as above; the arena block is live for this frame.
+                        unsafe { device.raw().update_descriptor_sets(&[write], &[]) };
+                        if let Some(p) = self.descriptors.touch_current(epoch) {
+                            self.encoder.default_set = Some((range.buffer, p, layout, set));
+                        }
+                        set
+                    }
+                };
+                Some((set, range.offset as u32))
+            }
+            None => None,
+        };
+
+        // Record.
+        let cb = self.pass_for(&target)?;
+        let raw = device.raw();
+        let vp = self.fixed.viewport;
+        let viewport = vk::Viewport {
+            x: vp.x as f32,
+            y: vp.y as f32,
+            width: vp.width as f32,
+            height: vp.height as f32,
+            min_depth: self.fixed.depth_range[0] as f32,
+            max_depth: self.fixed.depth_range[1] as f32,
+        };
+        // SAFETY: `cb` is inside this context's render pass for `target`; the pipeline was built
+        // for exactly these attachment formats; every bound object is live and stamped for the
+        // recording epoch; the descriptor sets match the pipeline layout.
+        unsafe {
+            if self.encoder.pipeline != pipeline {
+                raw.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                self.encoder.pipeline = pipeline;
+            }
+            raw.cmd_set_viewport(cb, 0, &[viewport]);
+            raw.cmd_set_scissor(cb, 0, &[scissor]);
+            raw.cmd_set_blend_constants(cb, &self.fixed.blend_color);
+            raw.cmd_set_stencil_reference(
+                cb,
+                vk::StencilFaceFlags::FRONT,
+                self.fixed.stencil[0].reference as u32,
+            );
+            raw.cmd_set_stencil_reference(
+                cb,
+                vk::StencilFaceFlags::BACK,
+                self.fixed.stencil[1].reference as u32,
+            );
+            if let Some(set) = set0 {
+                raw.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    linked.pipeline_layout,
+                    0,
+                    &[set],
+                    &[],
+                );
+            }
+            if let Some((set, offset)) = set1 {
+                raw.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    linked.pipeline_layout,
+                    1,
+                    &[set],
+                    &[offset],
+                );
+            }
+            if !vb_raw.is_empty() {
+                raw.cmd_bind_vertex_buffers(cb, 0, &vb_raw, &vb_offsets);
+            }
+            match (element, index_raw) {
+                (Some((_, size_bytes, offset, size, ty)), Some(ib)) => {
+                    let index_type = if ty == GL_UNSIGNED_SHORT {
+                        vk::IndexType::UINT16
+                    } else {
+                        vk::IndexType::UINT32
+                    };
+                    let available = size_bytes.saturating_sub(offset) / size;
+                    let count = (call.count as u64).min(available) as u32;
+                    if count > 0 {
+                        raw.cmd_bind_index_buffer(cb, ib, offset, index_type);
+                        raw.cmd_draw_indexed(
+                            cb,
+                            count,
+                            call.instances as u32,
+                            0,
+                            call.indexed.map_or(0, |i| i.2),
+                            0,
+                        );
+                    }
+                }
+                _ => raw.cmd_draw(
+                    cb,
+                    call.count as u32,
+                    call.instances as u32,
+                    call.first as u32,
+                    0,
+                ),
+            }
+        }
+        Ok(())
+    }
+
+    /// A 1×1 (0, 0, 0, 1) texture that incomplete or missing textures sample as.
+    fn dummy_texture(&mut self) -> GlResult<(ImageHandle, ViewHandle)> {
+        if let Some(d) = self.dummy {
+            return Ok(d);
+        }
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        let desc = super::texture::image_desc(vk::Format::R8G8B8A8_UNORM, 1, 1, 1)
+            .named("GL incomplete-texture stand-in");
+        let (image, view) = locked.image_with_view(&desc, &super::texture::full_view(1))?;
+        let store = arenagl_staging::PixelStore::default();
+        locked.manager.upload_image(
+            image,
+            &ImageRegion::rect(0, 0, 0, 1, 1),
+            &[0, 0, 0, 255],
+            &store,
+            arenagl_staging::ClientFormat::Rgba,
+        )?;
+        self.dummy = Some((image, view));
+        Ok((image, view))
+    }
+
+    /// `glReadPixels` into `out` (already sized by [`Context::client_image_bytes`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn read_pixels(
+        &mut self,
+        x: i32,
+        y: i32,
+        width: i32,
+        height: i32,
+        format: GLenum,
+        ty: GLenum,
+        out: &mut [u8],
+    ) {
+        let r = self.read_pixels_inner(x, y, width, height, format, ty, out);
+        self.record(r);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn read_pixels_inner(
+        &mut self,
+        x: i32,
+        y: i32,
+        width: i32,
+        height: i32,
+        format: GLenum,
+        ty: GLenum,
+        out: &mut [u8],
+    ) -> GlResult<()> {
+        if width < 0 || height < 0 {
+            return invalid_value(format!("glReadPixels size {width}x{height}"));
+        }
+        let client = super::objects_texture::client_format_for(format, ty)?;
+        let fb = self.read_framebuffer;
+        let target = self.resolve_framebuffer(fb, false).map_err(|status| {
+            GlError::InvalidFramebuffer(format!(
+                "the read framebuffer is not complete (status 0x{status:04X})"
+            ))
+        })?;
+        let Some(src) = target.colors.iter().flatten().next().copied() else {
+            return invalid_op("glReadPixels with GL_NONE as the read buffer");
+        };
+        let Some(rect) = clip(
+            Rect {
+                x,
+                y,
+                width,
+                height,
+            },
+            target.width,
+            target.height,
+        ) else {
+            return Ok(());
+        };
+        let mut pack = self.pack;
+        if pack.row_length == 0 {
+            pack.row_length = width as u32;
+        }
+        pack.skip_pixels += (rect.offset.x - x) as u32;
+        pack.skip_rows += (rect.offset.y - y) as u32;
+        self.end_pass();
+        let region = ImageRegion::rect(
+            0,
+            rect.offset.x,
+            rect.offset.y,
+            rect.extent.width,
+            rect.extent.height,
+        );
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        locked
+            .manager
+            .read_image(src.image, &region, &pack, client, out)?;
+        locked.collect(device.raw());
+        Ok(())
+    }
+}

@@ -1,0 +1,233 @@
+//! Framebuffers: the default one (an EGL surface's images) and framebuffer objects with texture
+//! and renderbuffer attachments, resolved to dynamic-rendering attachments at draw time.
+
+use std::sync::Arc;
+
+use arenagl_memory::{Category, ImageDesc, ImageHandle, ViewDesc, ViewHandle};
+use ash::vk;
+
+use super::device::Device;
+use super::enums::*;
+use super::error::{GlError, GlResult};
+
+/// The images behind an EGL surface: what framebuffer 0 draws into.
+pub struct SurfaceImages {
+    device: Arc<Device>,
+    pub width: u32,
+    pub height: u32,
+    pub color: (ImageHandle, ViewHandle),
+    pub depth: (ImageHandle, ViewHandle),
+    pub color_format: vk::Format,
+    pub depth_format: vk::Format,
+}
+
+impl SurfaceImages {
+    /// A colour (RGBA8) and depth/stencil pair of `width × height` (at least 1×1).
+    pub fn new(device: &Arc<Device>, width: u32, height: u32) -> Result<Self, GlError> {
+        let (width, height) = (width.max(1), height.max(1));
+        let color_format = vk::Format::R8G8B8A8_UNORM;
+        let depth_format = device.caps().depth_stencil_format;
+        let mut locked = device.lock();
+        let color = locked.image_with_view(
+            &ImageDesc::new_2d(
+                color_format,
+                width,
+                height,
+                1,
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST
+                    | vk::ImageUsageFlags::SAMPLED,
+                Category::RenderTarget,
+            )
+            .named("EGL surface colour"),
+            &ViewDesc::color_2d(1),
+        )?;
+        let depth = match locked.image_with_view(
+            &ImageDesc::new_2d(
+                depth_format,
+                width,
+                height,
+                1,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+                Category::RenderTarget,
+            )
+            .named("EGL surface depth/stencil"),
+            &depth_view(),
+        ) {
+            Ok(d) => d,
+            Err(e) => {
+                let _ = locked.manager.retire_image(color.0);
+                return Err(e.into());
+            }
+        };
+        drop(locked);
+        Ok(Self {
+            device: device.clone(),
+            width,
+            height,
+            color,
+            depth,
+            color_format,
+            depth_format,
+        })
+    }
+}
+
+impl Drop for SurfaceImages {
+    fn drop(&mut self) {
+        let mut locked = self.device.lock();
+        let _ = locked.manager.retire_image(self.color.0);
+        let _ = locked.manager.retire_image(self.depth.0);
+    }
+}
+
+pub(crate) fn depth_view() -> ViewDesc {
+    ViewDesc {
+        aspect: vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
+        ..ViewDesc::color_2d(1)
+    }
+}
+
+/// What a framebuffer attachment point refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Attachment {
+    Texture { name: u32, level: u32 },
+    Renderbuffer(u32),
+}
+
+/// A framebuffer object.
+#[derive(Debug, Clone)]
+pub(crate) struct Framebuffer {
+    pub colors: [Option<Attachment>; MAX_COLOR_ATTACHMENTS],
+    pub depth: Option<Attachment>,
+    pub stencil: Option<Attachment>,
+    pub draw_buffers: [GLenum; MAX_COLOR_ATTACHMENTS],
+    pub read_buffer: GLenum,
+}
+
+impl Default for Framebuffer {
+    fn default() -> Self {
+        let mut draw_buffers = [GL_NONE; MAX_COLOR_ATTACHMENTS];
+        draw_buffers[0] = GL_COLOR_ATTACHMENT0;
+        Self {
+            colors: [None; MAX_COLOR_ATTACHMENTS],
+            depth: None,
+            stencil: None,
+            draw_buffers,
+            read_buffer: GL_COLOR_ATTACHMENT0,
+        }
+    }
+}
+
+/// Colour attachments per framebuffer object.
+pub const MAX_COLOR_ATTACHMENTS: usize = 8;
+
+/// A renderbuffer object.
+#[derive(Default)]
+pub(crate) struct Renderbuffer {
+    pub storage: Option<(ImageHandle, ViewHandle)>,
+    pub format: vk::Format,
+    pub internal: GLenum,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The format a renderbuffer's internal format is stored in.
+pub(crate) fn renderbuffer_format(device: &Device, internal: GLenum) -> Option<vk::Format> {
+    Some(match internal {
+        GL_RGBA8 | GL_RGBA | GL_RGB8 | GL_RGB | GL_RGBA4 | GL_RGB5_A1 | GL_RGB565 => {
+            vk::Format::R8G8B8A8_UNORM
+        }
+        GL_SRGB8_ALPHA8 => vk::Format::R8G8B8A8_SRGB,
+        GL_R8 | GL_RED => vk::Format::R8_UNORM,
+        GL_RG8 | GL_RG => vk::Format::R8G8_UNORM,
+        GL_DEPTH_COMPONENT16
+        | GL_DEPTH_COMPONENT24
+        | GL_DEPTH_COMPONENT32F
+        | GL_DEPTH_COMPONENT
+        | GL_DEPTH24_STENCIL8
+        | GL_DEPTH32F_STENCIL8
+        | GL_DEPTH_STENCIL
+        | GL_STENCIL_INDEX8 => device.caps().depth_stencil_format,
+        _ => return None,
+    })
+}
+
+/// One resolved attachment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bound {
+    pub image: ImageHandle,
+    pub view: ViewHandle,
+    pub format: vk::Format,
+}
+
+/// A framebuffer resolved for rendering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub width: u32,
+    pub height: u32,
+    /// Indexed by colour attachment (draw buffer) slot; `None` slots are not written.
+    pub colors: Vec<Option<Bound>>,
+    pub depth_stencil: Option<Bound>,
+}
+
+impl Target {
+    pub(crate) fn has_depth(&self) -> bool {
+        self.depth_stencil.is_some()
+    }
+
+    pub(crate) fn has_stencil(&self) -> bool {
+        self.depth_stencil.is_some_and(|b| has_stencil(b.format))
+    }
+}
+
+pub(crate) fn has_stencil(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::S8_UINT
+    )
+}
+
+pub(crate) fn is_depth_format(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::D16_UNORM
+            | vk::Format::D32_SFLOAT
+            | vk::Format::X8_D24_UNORM_PACK32
+    )
+}
+
+/// The attachment point a `GL_*_ATTACHMENT` enum names.
+pub(crate) enum Point {
+    Color(usize),
+    Depth,
+    Stencil,
+    DepthStencil,
+}
+
+pub(crate) fn attachment_point(attachment: GLenum) -> GlResult<Point> {
+    match attachment {
+        GL_DEPTH_ATTACHMENT => Ok(Point::Depth),
+        GL_STENCIL_ATTACHMENT => Ok(Point::Stencil),
+        GL_DEPTH_STENCIL_ATTACHMENT => Ok(Point::DepthStencil),
+        a if (GL_COLOR_ATTACHMENT0..GL_COLOR_ATTACHMENT0 + MAX_COLOR_ATTACHMENTS as u32)
+            .contains(&a) =>
+        {
+            Ok(Point::Color((a - GL_COLOR_ATTACHMENT0) as usize))
+        }
+        a if (GL_COLOR_ATTACHMENT0..GL_COLOR_ATTACHMENT0 + 32).contains(&a) => {
+            super::error::invalid_op(format!(
+                "colour attachment {} beyond GL_MAX_COLOR_ATTACHMENTS",
+                a - GL_COLOR_ATTACHMENT0
+            ))
+        }
+        _ => super::error::invalid_enum("framebuffer attachment", attachment),
+    }
+}

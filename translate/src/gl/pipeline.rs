@@ -1,0 +1,225 @@
+//! Graphics pipelines, built from the state a draw needs and cached by it.
+//!
+//! Design decisions:
+//! - The key is everything baked into a pipeline: the linked program, the vertex input layout,
+//!   topology, rasterisation, depth/stencil and blend state, and the attachment formats. Viewport,
+//!   scissor, blend constants and stencil references are dynamic, so the commonest state changes
+//!   of a frame never reach the cache.
+//! - One `VkPipelineCache` per device feeds every build; pipelines are shared by all contexts
+//!   (keyed by the linked program's unique id) and destroyed when the program is.
+//! - Dynamic rendering: no render pass objects at all; formats are part of the key.
+
+use ash::vk;
+
+use super::device::Device;
+use super::error::{GlError, GlResult};
+use super::program::Linked;
+use super::state::{blend_factor, blend_op, compare_op, stencil_op, Blend, StencilFace};
+
+/// One vertex buffer binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct VertexBinding {
+    pub binding: u32,
+    pub stride: u32,
+    pub per_instance: bool,
+}
+
+/// One vertex attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct VertexAttribute {
+    pub location: u32,
+    pub binding: u32,
+    pub format: vk::Format,
+    pub offset: u32,
+}
+
+/// Depth/stencil state baked into a pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct DepthStencilKey {
+    pub depth_test: bool,
+    pub depth_write: bool,
+    pub depth_compare: u32,
+    pub stencil_test: bool,
+    /// Front and back, without the reference (dynamic).
+    pub stencil: [(u32, u32, u32, u32, u32, u32); 2],
+}
+
+/// Everything a pipeline is built from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PipelineKey {
+    pub program: u64,
+    pub topology: i32,
+    pub primitive_restart: bool,
+    pub bindings: Vec<VertexBinding>,
+    pub attributes: Vec<VertexAttribute>,
+    pub color_formats: Vec<vk::Format>,
+    pub depth_stencil_format: vk::Format,
+    pub blend: Blend,
+    pub color_mask: u8,
+    pub depth_stencil: DepthStencilKey,
+    pub cull_mode: u32,
+    pub front_face_cw: bool,
+    /// (factor, units) bit patterns when GL_POLYGON_OFFSET_FILL is on.
+    pub polygon_offset: Option<(u32, u32)>,
+    pub depth_clamp: bool,
+    pub rasterizer_discard: bool,
+}
+
+pub(crate) fn stencil_key(f: &StencilFace) -> (u32, u32, u32, u32, u32, u32) {
+    (
+        f.func,
+        f.value_mask,
+        f.write_mask,
+        f.fail,
+        f.depth_fail,
+        f.pass,
+    )
+}
+
+fn stencil_state(f: (u32, u32, u32, u32, u32, u32)) -> GlResult<vk::StencilOpState> {
+    Ok(vk::StencilOpState {
+        fail_op: stencil_op(f.3)?,
+        pass_op: stencil_op(f.5)?,
+        depth_fail_op: stencil_op(f.4)?,
+        compare_op: compare_op(f.0)?,
+        compare_mask: f.1,
+        write_mask: f.2,
+        reference: 0,
+    })
+}
+
+/// Builds the pipeline for `key`.
+pub(crate) fn build(device: &Device, linked: &Linked, key: &PipelineKey) -> GlResult<vk::Pipeline> {
+    let entry = c"main";
+    let stages: Vec<_> = linked
+        .modules
+        .iter()
+        .map(|(stage, module)| {
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(super::program::vk_stages(crate::glsl::StageMask::of(
+                    *stage,
+                )))
+                .module(*module)
+                .name(entry)
+        })
+        .collect();
+    let bindings: Vec<_> = key
+        .bindings
+        .iter()
+        .map(|b| vk::VertexInputBindingDescription {
+            binding: b.binding,
+            stride: b.stride,
+            input_rate: if b.per_instance {
+                vk::VertexInputRate::INSTANCE
+            } else {
+                vk::VertexInputRate::VERTEX
+            },
+        })
+        .collect();
+    let attributes: Vec<_> = key
+        .attributes
+        .iter()
+        .map(|a| vk::VertexInputAttributeDescription {
+            location: a.location,
+            binding: a.binding,
+            format: a.format,
+            offset: a.offset,
+        })
+        .collect();
+    let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+        .vertex_binding_descriptions(&bindings)
+        .vertex_attribute_descriptions(&attributes);
+    let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(vk::PrimitiveTopology::from_raw(key.topology))
+        .primitive_restart_enable(key.primitive_restart);
+    let viewport = vk::PipelineViewportStateCreateInfo::default()
+        .viewport_count(1)
+        .scissor_count(1);
+    let (bias_on, factor, units) = match key.polygon_offset {
+        Some((f, u)) => (true, f32::from_bits(f), f32::from_bits(u)),
+        None => (false, 0.0, 0.0),
+    };
+    let raster = vk::PipelineRasterizationStateCreateInfo::default()
+        .depth_clamp_enable(key.depth_clamp)
+        .rasterizer_discard_enable(key.rasterizer_discard)
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(vk::CullModeFlags::from_raw(key.cull_mode))
+        .front_face(if key.front_face_cw {
+            vk::FrontFace::CLOCKWISE
+        } else {
+            vk::FrontFace::COUNTER_CLOCKWISE
+        })
+        .depth_bias_enable(bias_on)
+        .depth_bias_constant_factor(units)
+        .depth_bias_slope_factor(factor)
+        .line_width(1.0);
+    let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let ds = &key.depth_stencil;
+    let has_depth = key.depth_stencil_format != vk::Format::UNDEFINED;
+    let has_stencil = has_depth && super::framebuffer::has_stencil(key.depth_stencil_format);
+    let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
+        .depth_test_enable(has_depth && ds.depth_test)
+        .depth_write_enable(has_depth && ds.depth_test && ds.depth_write)
+        .depth_compare_op(compare_op(ds.depth_compare)?)
+        .stencil_test_enable(has_stencil && ds.stencil_test)
+        .front(stencil_state(ds.stencil[0])?)
+        .back(stencil_state(ds.stencil[1])?)
+        .min_depth_bounds(0.0)
+        .max_depth_bounds(1.0);
+    let b = &key.blend;
+    let attachment = vk::PipelineColorBlendAttachmentState {
+        blend_enable: b.enabled.into(),
+        src_color_blend_factor: blend_factor(b.src_rgb)?,
+        dst_color_blend_factor: blend_factor(b.dst_rgb)?,
+        color_blend_op: blend_op(b.eq_rgb)?,
+        src_alpha_blend_factor: blend_factor(b.src_alpha)?,
+        dst_alpha_blend_factor: blend_factor(b.dst_alpha)?,
+        alpha_blend_op: blend_op(b.eq_alpha)?,
+        color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(key.color_mask)),
+    };
+    let attachments = vec![attachment; key.color_formats.len()];
+    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
+    let dynamic_states = [
+        vk::DynamicState::VIEWPORT,
+        vk::DynamicState::SCISSOR,
+        vk::DynamicState::BLEND_CONSTANTS,
+        vk::DynamicState::STENCIL_REFERENCE,
+    ];
+    let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+    let stencil_format = if has_stencil {
+        key.depth_stencil_format
+    } else {
+        vk::Format::UNDEFINED
+    };
+    let mut rendering = vk::PipelineRenderingCreateInfo::default()
+        .color_attachment_formats(&key.color_formats)
+        .depth_attachment_format(key.depth_stencil_format)
+        .stencil_attachment_format(stencil_format);
+    let info = vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .vertex_input_state(&vertex_input)
+        .input_assembly_state(&input_assembly)
+        .viewport_state(&viewport)
+        .rasterization_state(&raster)
+        .multisample_state(&multisample)
+        .depth_stencil_state(&depth_stencil)
+        .color_blend_state(&blend)
+        .dynamic_state(&dynamic)
+        .layout(linked.pipeline_layout)
+        .push_next(&mut rendering);
+    // SAFETY: valid device and cache; every referenced object (modules, layout) is alive; the
+    // create info and everything it points to live across the call.
+    let result = unsafe {
+        device
+            .raw()
+            .create_graphics_pipelines(device.pipeline_cache(), &[info], None)
+    };
+    match result {
+        Ok(p) => p
+            .first()
+            .copied()
+            .ok_or_else(|| GlError::vulkan("vkCreateGraphicsPipelines", vk::Result::ERROR_UNKNOWN)),
+        Err((_, r)) => Err(GlError::vulkan("vkCreateGraphicsPipelines", r)),
+    }
+}

@@ -1,0 +1,914 @@
+//! Shader and program objects: compile, link, the program's interface as GL reports it, uniform
+//! storage and the program's Vulkan layout.
+//!
+//! Design decisions:
+//! - `glCompileShader` compiles the unit on its own only for the status and log; `glLinkProgram`
+//!   compiles every attached unit together (the `glsl` module maps IO across stages).
+//! - Loose uniforms live in a CPU copy of the std140 default block, written by `glUniform*` at the
+//!   offsets reflection gives; a draw streams the bytes into the frame's arena and binds them as a
+//!   dynamic uniform buffer (set 1), so per-draw uniforms cost one small copy and one dynamic
+//!   offset, never a descriptor write.
+//! - GL binding points stay GL's: a sampler's value is a texture unit, a block's binding is a GL
+//!   uniform-buffer binding point. The shader's own bindings are fixed by the compiler; a draw
+//!   looks the GL values up and writes the descriptors accordingly.
+//! - Attribute locations: `glBindAttribLocation` names are honoured at the vertex-input level
+//!   (the GL location picks the vertex array slot; the SPIR-V location stays the compiler's).
+//! - Depth: unless a geometry or tessellation stage follows it, the vertex stage's `main` is
+//!   renamed and wrapped so that `gl_Position.z` is remapped from GL's [-w, w] to Vulkan's [0, w]
+//!   (see `state`'s orientation note). The rename keeps line numbers, so logs stay true.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::device::{Device, Garbage};
+use super::enums::*;
+use super::error::{invalid_op, invalid_value, GlError, GlResult};
+use crate::glsl::{
+    self, CompileError, CompileOptions, GlType, SamplerType, ScalarKind, Stage, StageMask,
+};
+
+/// A shader object.
+pub(crate) struct Shader {
+    pub stage: Stage,
+    pub source: String,
+    pub compiled: bool,
+    pub log: String,
+    pub delete_pending: bool,
+    /// Programs this shader is attached to (a deleted shader lives until detached).
+    pub attached: u32,
+}
+
+impl Shader {
+    pub(crate) fn new(stage: Stage) -> Self {
+        Self {
+            stage,
+            source: String::new(),
+            compiled: false,
+            log: String::new(),
+            delete_pending: false,
+            attached: 0,
+        }
+    }
+
+    /// `glCompileShader`.
+    pub(crate) fn compile(&mut self) {
+        match glsl::compile_shader(self.stage, &self.source, CompileOptions::default()) {
+            Ok(log) => {
+                self.compiled = true;
+                self.log = log;
+            }
+            Err(e) => {
+                self.compiled = false;
+                self.log = error_log(&e);
+            }
+        }
+    }
+}
+
+fn error_log(e: &CompileError) -> String {
+    match e {
+        CompileError::Compile { log, .. } | CompileError::Link { log } => log.clone(),
+        other => format!("ERROR: {other}\n"),
+    }
+}
+
+/// The GL stage enum of a shader type; `None` for types this GL does not accept.
+pub(crate) fn stage_of(ty: GLenum) -> Option<Stage> {
+    Some(match ty {
+        GL_VERTEX_SHADER => Stage::Vertex,
+        GL_FRAGMENT_SHADER => Stage::Fragment,
+        GL_GEOMETRY_SHADER => Stage::Geometry,
+        GL_TESS_CONTROL_SHADER => Stage::TessControl,
+        GL_TESS_EVALUATION_SHADER => Stage::TessEvaluation,
+        _ => return None,
+    })
+}
+
+pub(crate) fn stage_enum(stage: Stage) -> GLenum {
+    match stage {
+        Stage::Vertex => GL_VERTEX_SHADER,
+        Stage::Fragment => GL_FRAGMENT_SHADER,
+        Stage::Geometry => GL_GEOMETRY_SHADER,
+        Stage::TessControl => GL_TESS_CONTROL_SHADER,
+        Stage::TessEvaluation => GL_TESS_EVALUATION_SHADER,
+    }
+}
+
+pub(crate) fn vk_stages(mask: StageMask) -> vk::ShaderStageFlags {
+    let mut flags = vk::ShaderStageFlags::empty();
+    for (stage, flag) in [
+        (Stage::Vertex, vk::ShaderStageFlags::VERTEX),
+        (
+            Stage::TessControl,
+            vk::ShaderStageFlags::TESSELLATION_CONTROL,
+        ),
+        (
+            Stage::TessEvaluation,
+            vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+        ),
+        (Stage::Geometry, vk::ShaderStageFlags::GEOMETRY),
+        (Stage::Fragment, vk::ShaderStageFlags::FRAGMENT),
+    ] {
+        if mask.contains(stage) {
+            flags |= flag;
+        }
+    }
+    flags
+}
+
+/// An active vertex attribute.
+#[derive(Debug, Clone)]
+pub(crate) struct ActiveAttrib {
+    pub name: String,
+    pub ty: GlType,
+    pub array_size: Option<u32>,
+    /// Where the SPIR-V reads it.
+    pub shader_location: u32,
+    /// The vertex-array slot that feeds it (`glGetAttribLocation`).
+    pub gl_location: u32,
+    /// Locations it spans (matrix columns × array elements).
+    pub slots: u32,
+}
+
+impl ActiveAttrib {
+    pub(crate) fn scalar(&self) -> ScalarKind {
+        self.ty.shape().map_or(ScalarKind::Float, |s| s.0)
+    }
+}
+
+/// Where an active uniform's values live.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum UniformStorage {
+    /// In the default block: byte layout.
+    Default {
+        offset: u32,
+        array_stride: u32,
+        matrix_stride: u32,
+        row_major: bool,
+    },
+    /// A sampler: index into `Linked::samplers`.
+    Sampler(usize),
+    /// A member of a named block (no location).
+    Block,
+}
+
+/// An active uniform (`glGetActiveUniform`).
+#[derive(Debug, Clone)]
+pub(crate) struct ActiveUniform {
+    /// GL's name: arrays end in `[0]`.
+    pub name: String,
+    pub ty: GlType,
+    pub size: u32,
+    pub storage: UniformStorage,
+    /// The location of element 0, if it has locations.
+    pub location: Option<i32>,
+}
+
+/// A named uniform block.
+#[derive(Debug, Clone)]
+pub(crate) struct BlockInfo {
+    pub name: String,
+    pub data_size: u32,
+    /// Descriptor binding in set 0 (element 0 for arrays of blocks).
+    pub binding: u32,
+    /// The GL block index of element 0; element i has index + i.
+    pub array_size: u32,
+    pub stages: StageMask,
+    pub members: Vec<usize>,
+}
+
+/// A sampler uniform's descriptor.
+#[derive(Debug, Clone)]
+pub(crate) struct SamplerInfo {
+    pub binding: u32,
+    /// What it samples (a draw checks the bound texture's target against it).
+    #[allow(dead_code)]
+    pub ty: SamplerType,
+    pub count: u32,
+}
+
+/// The immutable result of a successful link.
+pub(crate) struct Linked {
+    pub modules: Vec<(Stage, vk::ShaderModule)>,
+    pub attribs: Vec<ActiveAttrib>,
+    pub uniforms: Vec<ActiveUniform>,
+    /// location → (uniform index, array element).
+    pub locations: Vec<(usize, u32)>,
+    pub default_block_size: u32,
+    /// One GL block index per element of every named block, in order.
+    pub blocks: Vec<BlockInfo>,
+    pub samplers: Vec<SamplerInfo>,
+    pub set_layouts: [vk::DescriptorSetLayout; 2],
+    pub pipeline_layout: vk::PipelineLayout,
+    /// Fragment output locations written (colour attachments it feeds).
+    pub frag_outputs: Vec<(String, u32)>,
+    /// A unique id (pipelines are cached per linked program).
+    pub id: u64,
+    device: Arc<Device>,
+}
+
+impl Drop for Linked {
+    fn drop(&mut self) {
+        let mut locked = self.device.lock();
+        for (_, m) in self.modules.drain(..) {
+            locked.defer(Garbage::ShaderModule(m));
+        }
+        locked.defer(Garbage::PipelineLayout(self.pipeline_layout));
+        for l in self.set_layouts {
+            locked.defer(Garbage::SetLayout(l));
+        }
+        locked.forget_pipelines_of(self.id);
+    }
+}
+
+/// A program object.
+pub(crate) struct Program {
+    pub shaders: Vec<u32>,
+    pub attrib_bindings: HashMap<String, u32>,
+    pub frag_bindings: HashMap<String, u32>,
+    pub linked: Option<Arc<Linked>>,
+    pub link_status: bool,
+    pub log: String,
+    pub validate_status: bool,
+    pub delete_pending: bool,
+    /// The default block's current values.
+    pub uniform_data: Vec<u8>,
+    /// Texture unit per sampler element, per `Linked::samplers` entry.
+    pub sampler_units: Vec<Vec<u32>>,
+    /// GL binding point per block element (`glUniformBlockBinding`).
+    pub block_bindings: Vec<u32>,
+}
+
+impl Program {
+    pub(crate) fn new() -> Self {
+        Self {
+            shaders: Vec::new(),
+            attrib_bindings: HashMap::new(),
+            frag_bindings: HashMap::new(),
+            linked: None,
+            link_status: false,
+            log: String::new(),
+            validate_status: false,
+            delete_pending: false,
+            uniform_data: Vec::new(),
+            sampler_units: Vec::new(),
+            block_bindings: Vec::new(),
+        }
+    }
+
+    /// The linked interface, or `GL_INVALID_OPERATION` (`what` names the call).
+    pub(crate) fn linked(&self, what: &str) -> GlResult<&Arc<Linked>> {
+        self.linked
+            .as_ref()
+            .ok_or_else(|| GlError::InvalidOperation(format!("{what}: the program is not linked")))
+    }
+}
+
+static NEXT_PROGRAM_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Renames `main` in a vertex unit (keeping line numbers) so the depth wrapper can call it.
+fn rename_main(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let mut out = String::with_capacity(source.len() + 16);
+    let mut i = 0;
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"main")
+            && (i == 0 || !is_ident(bytes[i - 1]))
+            && bytes.get(i + 4).is_none_or(|&b| !is_ident(b))
+        {
+            out.push_str("arenagl_user_main");
+            i += 4;
+        } else {
+            let ch = source[i..].chars().next().unwrap_or('\0');
+            out.push(ch);
+            i += ch.len_utf8().max(1);
+        }
+    }
+    out
+}
+
+const DEPTH_WRAPPER: &str = "\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n}\n";
+
+/// The sources glslang links: the vertex units rewritten for Vulkan's depth range when the
+/// vertex stage is the last before rasterisation.
+fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
+    let remap = !units.iter().any(|(s, _)| {
+        matches!(
+            s,
+            Stage::Geometry | Stage::TessControl | Stage::TessEvaluation
+        )
+    });
+    let mut wrapped = false;
+    units
+        .iter()
+        .map(|(stage, src)| {
+            if remap && *stage == Stage::Vertex {
+                let mut s = rename_main(src);
+                if !wrapped {
+                    s.push_str(DEPTH_WRAPPER);
+                    wrapped = true;
+                }
+                (*stage, s)
+            } else {
+                (*stage, src.clone())
+            }
+        })
+        .collect()
+}
+
+/// Locations a vertex input of `ty` (with `array_size`) spans.
+fn attrib_slots(ty: GlType, array_size: Option<u32>) -> u32 {
+    let columns = ty.shape().map_or(1, |(_, c, _)| c);
+    columns * array_size.unwrap_or(1).max(1)
+}
+
+/// Links `units` into a program's interface and Vulkan layout.
+pub(crate) fn link(
+    device: &Arc<Device>,
+    units: &[(Stage, String)],
+    attrib_bindings: &HashMap<String, u32>,
+    max_attribs: u32,
+) -> Result<(Linked, String), String> {
+    if !units.iter().any(|(s, _)| *s == Stage::Vertex) {
+        return Err("ERROR: Linking: a program needs a vertex shader in the core profile\n".into());
+    }
+    if !units.iter().any(|(s, _)| *s == Stage::Fragment) {
+        return Err("ERROR: Linking: no fragment shader attached\n".into());
+    }
+    let sources = link_sources(units);
+    let refs: Vec<(Stage, &str)> = sources.iter().map(|(s, c)| (*s, c.as_str())).collect();
+    let program =
+        glsl::compile_program(&refs, CompileOptions::default()).map_err(|e| error_log(&e))?;
+    let r = &program.reflection;
+
+    // Attributes: bound names first, then the compiler's locations where free, then the next
+    // free slots.
+    let mut taken = vec![false; max_attribs as usize];
+    let mut attribs: Vec<ActiveAttrib> = r
+        .attributes
+        .iter()
+        .map(|a| ActiveAttrib {
+            name: a.name.clone(),
+            ty: a.ty,
+            array_size: a.array_size,
+            shader_location: a.location,
+            gl_location: u32::MAX,
+            slots: attrib_slots(a.ty, a.array_size),
+        })
+        .collect();
+    let claim = |loc: u32, slots: u32, taken: &mut Vec<bool>| -> bool {
+        let end = loc as usize + slots as usize;
+        if end > taken.len() || taken[loc as usize..end].iter().any(|&t| t) {
+            return false;
+        }
+        taken[loc as usize..end].iter_mut().for_each(|t| *t = true);
+        true
+    };
+    for a in attribs.iter_mut() {
+        if let Some(&loc) = attrib_bindings.get(&a.name) {
+            if !claim(loc, a.slots, &mut taken) {
+                return Err(format!(
+                    "ERROR: Linking: attribute {} bound to location {loc}, which is taken or out of range\n",
+                    a.name
+                ));
+            }
+            a.gl_location = loc;
+        }
+    }
+    for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
+        if claim(a.shader_location, a.slots, &mut taken) {
+            a.gl_location = a.shader_location;
+        }
+    }
+    for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
+        let free = (0..max_attribs).find(|&l| claim(l, a.slots, &mut taken.clone()));
+        match free {
+            Some(l) => {
+                claim(l, a.slots, &mut taken);
+                a.gl_location = l;
+            }
+            None => {
+                return Err(format!(
+                    "ERROR: Linking: too many vertex attributes ({} locations)\n",
+                    max_attribs
+                ))
+            }
+        }
+    }
+
+    // Uniforms: default-block members, samplers, then named-block members; locations in order.
+    let mut uniforms = Vec::new();
+    let mut locations = Vec::new();
+    let mut samplers = Vec::new();
+    let push_located = |name: &str,
+                        ty: GlType,
+                        size: u32,
+                        storage: UniformStorage,
+                        uniforms: &mut Vec<ActiveUniform>,
+                        locations: &mut Vec<(usize, u32)>| {
+        let index = uniforms.len();
+        let location = locations.len() as i32;
+        for e in 0..size {
+            locations.push((index, e));
+        }
+        uniforms.push(ActiveUniform {
+            name: name.to_owned(),
+            ty,
+            size,
+            storage,
+            location: Some(location),
+        });
+    };
+    let (default_block_size, default_block_stages) = match &r.default_block {
+        Some(b) => {
+            for m in &b.members {
+                let size = m.array_size.unwrap_or(1).max(1);
+                let name = if m.array_size.is_some() {
+                    format!("{}[0]", m.name)
+                } else {
+                    m.name.clone()
+                };
+                push_located(
+                    &name,
+                    m.ty,
+                    size,
+                    UniformStorage::Default {
+                        offset: m.offset,
+                        array_stride: m.array_stride,
+                        matrix_stride: m.matrix_stride,
+                        row_major: m.row_major,
+                    },
+                    &mut uniforms,
+                    &mut locations,
+                );
+            }
+            (b.size, b.stages)
+        }
+        None => (0, StageMask::default()),
+    };
+    for s in &r.samplers {
+        let count = s.array_size.unwrap_or(1).max(1);
+        let name = if s.array_size.is_some() {
+            format!("{}[0]", s.name)
+        } else {
+            s.name.clone()
+        };
+        push_located(
+            &name,
+            GlType::Sampler(s.ty),
+            count,
+            UniformStorage::Sampler(samplers.len()),
+            &mut uniforms,
+            &mut locations,
+        );
+        samplers.push((
+            SamplerInfo {
+                binding: s.binding,
+                ty: s.ty,
+                count,
+            },
+            s.stages,
+        ));
+    }
+    let mut blocks = Vec::new();
+    for b in &r.uniform_blocks {
+        let mut members = Vec::new();
+        for m in &b.members {
+            members.push(uniforms.len());
+            uniforms.push(ActiveUniform {
+                name: if m.array_size.is_some() {
+                    format!("{}[0]", m.name)
+                } else {
+                    m.name.clone()
+                },
+                ty: m.ty,
+                size: m.array_size.unwrap_or(1).max(1),
+                storage: UniformStorage::Block,
+                location: None,
+            });
+        }
+        blocks.push(BlockInfo {
+            name: b.name.clone(),
+            data_size: b.size,
+            binding: b.binding,
+            array_size: b.array_size.unwrap_or(1).max(1),
+            stages: b.stages,
+            members,
+        });
+    }
+
+    // Vulkan objects.
+    let raw = device.raw();
+    let mut set0 = Vec::new();
+    for b in &blocks {
+        set0.push(
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(b.binding)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .descriptor_count(b.array_size)
+                .stage_flags(vk_stages(b.stages)),
+        );
+    }
+    for (s, stages) in &samplers {
+        set0.push(
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(s.binding)
+                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_count(s.count)
+                .stage_flags(vk_stages(*stages)),
+        );
+    }
+    let set1: Vec<_> = if default_block_size > 0 {
+        vec![vk::DescriptorSetLayoutBinding::default()
+            .binding(glsl::DEFAULT_BLOCK_BINDING)
+            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+            .descriptor_count(1)
+            .stage_flags(vk_stages(default_block_stages))]
+    } else {
+        Vec::new()
+    };
+    let vk_fail = |call: &str, r: vk::Result| format!("ERROR: Linking: {call} failed: {r}\n");
+    let mut objects = VkObjects::new(device.clone());
+    for stage in &program.stages {
+        let info = vk::ShaderModuleCreateInfo::default().code(&stage.spirv);
+        // SAFETY: valid device; the SPIR-V came from glslang and passed its validation.
+        let m = unsafe { raw.create_shader_module(&info, None) }
+            .map_err(|r| vk_fail("vkCreateShaderModule", r))?;
+        objects.modules.push((stage.stage, m));
+    }
+    for (i, bindings) in [set0, set1].iter().enumerate() {
+        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings);
+        // SAFETY: valid device; bindings are unique per set (the compiler guarantees it).
+        objects.set_layouts[i] = unsafe { raw.create_descriptor_set_layout(&info, None) }
+            .map_err(|r| vk_fail("vkCreateDescriptorSetLayout", r))?;
+    }
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&objects.set_layouts);
+    // SAFETY: valid device; both set layouts were just created.
+    objects.pipeline_layout = unsafe { raw.create_pipeline_layout(&info, None) }
+        .map_err(|r| vk_fail("vkCreatePipelineLayout", r))?;
+
+    let frag_outputs = r
+        .frag_outputs
+        .iter()
+        .map(|o| (o.name.clone(), o.location))
+        .collect();
+    let (modules, set_layouts, pipeline_layout) = objects.take();
+    let linked = Linked {
+        modules,
+        attribs,
+        uniforms,
+        locations,
+        default_block_size,
+        blocks,
+        samplers: samplers.into_iter().map(|(s, _)| s).collect(),
+        set_layouts,
+        pipeline_layout,
+        frag_outputs,
+        id: NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        device: device.clone(),
+    };
+    Ok((linked, program.info_log))
+}
+
+/// Vulkan objects of a link in progress, destroyed if the link fails half-way.
+struct VkObjects {
+    device: Arc<Device>,
+    modules: Vec<(Stage, vk::ShaderModule)>,
+    set_layouts: [vk::DescriptorSetLayout; 2],
+    pipeline_layout: vk::PipelineLayout,
+}
+
+impl VkObjects {
+    fn new(device: Arc<Device>) -> Self {
+        Self {
+            device,
+            modules: Vec::new(),
+            set_layouts: [vk::DescriptorSetLayout::null(); 2],
+            pipeline_layout: vk::PipelineLayout::null(),
+        }
+    }
+
+    fn take(
+        mut self,
+    ) -> (
+        Vec<(Stage, vk::ShaderModule)>,
+        [vk::DescriptorSetLayout; 2],
+        vk::PipelineLayout,
+    ) {
+        (
+            std::mem::take(&mut self.modules),
+            std::mem::replace(&mut self.set_layouts, [vk::DescriptorSetLayout::null(); 2]),
+            std::mem::replace(&mut self.pipeline_layout, vk::PipelineLayout::null()),
+        )
+    }
+}
+
+impl Drop for VkObjects {
+    fn drop(&mut self) {
+        let raw = self.device.raw();
+        // SAFETY: these objects were created on this device by a link that failed; nothing
+        // references them yet.
+        unsafe {
+            for (_, m) in self.modules.drain(..) {
+                raw.destroy_shader_module(m, None);
+            }
+            for l in self.set_layouts {
+                if l != vk::DescriptorSetLayout::null() {
+                    raw.destroy_descriptor_set_layout(l, None);
+                }
+            }
+            if self.pipeline_layout != vk::PipelineLayout::null() {
+                raw.destroy_pipeline_layout(self.pipeline_layout, None);
+            }
+        }
+    }
+}
+
+/// Splits `name[3]` into (`name`, 3); a name without a subscript is element 0.
+fn split_subscript(name: &str) -> Option<(&str, u32)> {
+    if let Some(stripped) = name.strip_suffix(']') {
+        let open = stripped.rfind('[')?;
+        let index: u32 = stripped[open + 1..].parse().ok()?;
+        Some((&stripped[..open], index))
+    } else {
+        Some((name, 0))
+    }
+}
+
+impl Linked {
+    /// `glGetUniformLocation`.
+    pub(crate) fn uniform_location(&self, name: &str) -> i32 {
+        for u in &self.uniforms {
+            let Some(loc) = u.location else { continue };
+            if u.name == name {
+                return loc;
+            }
+            let base = u.name.strip_suffix("[0]");
+            if let (Some(base), Some((n, i))) = (base, split_subscript(name)) {
+                if n == base && i < u.size {
+                    return loc + i as i32;
+                }
+            }
+        }
+        -1
+    }
+
+    /// `glGetUniformBlockIndex`.
+    pub(crate) fn block_index(&self, name: &str) -> u32 {
+        let mut index = 0;
+        for b in &self.blocks {
+            if b.array_size == 1 && b.name == name {
+                return index;
+            }
+            if b.array_size > 1 {
+                if let Some((n, i)) = split_subscript(name) {
+                    if n == b.name && i < b.array_size {
+                        return index + i;
+                    }
+                }
+            }
+            index += b.array_size;
+        }
+        GL_INVALID_INDEX
+    }
+
+    /// Total GL uniform block indices.
+    pub(crate) fn block_count(&self) -> u32 {
+        self.blocks.iter().map(|b| b.array_size).sum()
+    }
+
+    /// (block, element) of a GL block index.
+    pub(crate) fn block_at(&self, index: u32) -> Option<(&BlockInfo, u32)> {
+        let mut base = 0;
+        for b in &self.blocks {
+            if index < base + b.array_size {
+                return Some((b, index - base));
+            }
+            base += b.array_size;
+        }
+        None
+    }
+
+    pub(crate) fn attrib_location(&self, name: &str) -> i32 {
+        self.attribs
+            .iter()
+            .find(|a| a.name == name)
+            .map_or(-1, |a| a.gl_location as i32)
+    }
+}
+
+/// The value kinds of `glUniform*` calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    Float,
+    Int,
+    UInt,
+}
+
+/// Writes a `glUniform{1,2,3,4}{f,i,ui}v` call into `program`'s storage; `data` holds
+/// `count × components` 32-bit words.
+pub(crate) fn set_uniform(
+    program: &mut Program,
+    location: i32,
+    kind: ValueKind,
+    components: u32,
+    count: i32,
+    data: &[u32],
+) -> GlResult<()> {
+    if count < 0 {
+        return invalid_value(format!("glUniform count {count}"));
+    }
+    if location == -1 {
+        return Ok(()); // silently ignored, per the spec
+    }
+    let linked = program.linked("glUniform")?.clone();
+    let Some(&(index, element)) = usize::try_from(location)
+        .ok()
+        .and_then(|l| linked.locations.get(l))
+    else {
+        return invalid_op(format!(
+            "glUniform: location {location} is not a uniform of the current program"
+        ));
+    };
+    let u = &linked.uniforms[index];
+    if count > 1 && u.size == 1 {
+        return invalid_op(format!(
+            "glUniform: count {count} for the non-array uniform {}",
+            u.name
+        ));
+    }
+    let n = (count as u32).min(u.size - element);
+    match (u.storage, u.ty) {
+        (UniformStorage::Sampler(s), _) => {
+            if kind != ValueKind::Int || components != 1 {
+                return invalid_op(format!("sampler {} takes glUniform1i", u.name));
+            }
+            let units = data
+                .iter()
+                .take(n as usize)
+                .map(|&w| w as i32)
+                .collect::<Vec<_>>();
+            if units
+                .iter()
+                .any(|&v| !(0..MAX_TEXTURE_UNITS as i32).contains(&v))
+            {
+                return invalid_value(format!("texture unit out of range for sampler {}", u.name));
+            }
+            let slots = &mut program.sampler_units[s];
+            for (i, v) in units.into_iter().enumerate() {
+                if let Some(slot) = slots.get_mut(element as usize + i) {
+                    *slot = v as u32;
+                }
+            }
+            Ok(())
+        }
+        (
+            UniformStorage::Default {
+                offset,
+                array_stride,
+                ..
+            },
+            ty,
+        ) => {
+            let Some((scalar, 1, rows)) = ty.shape() else {
+                return invalid_op(format!(
+                    "glUniform on the matrix {}: use glUniformMatrix",
+                    u.name
+                ));
+            };
+            let ok = rows == components
+                && matches!(
+                    (scalar, kind),
+                    (ScalarKind::Float, ValueKind::Float)
+                        | (ScalarKind::Int, ValueKind::Int)
+                        | (ScalarKind::UInt, ValueKind::UInt | ValueKind::Int)
+                        | (ScalarKind::Bool, _)
+                );
+            if !ok {
+                return invalid_op(format!(
+                    "glUniform{components}{} does not match {} of type {:?}",
+                    match kind {
+                        ValueKind::Float => "f",
+                        ValueKind::Int => "i",
+                        ValueKind::UInt => "ui",
+                    },
+                    u.name,
+                    ty
+                ));
+            }
+            let stride = if array_stride == 0 { 16 } else { array_stride };
+            for i in 0..n {
+                let at = (offset + (element + i) * stride) as usize;
+                for c in 0..components as usize {
+                    let mut word = data[(i * components) as usize + c];
+                    if scalar == ScalarKind::Bool {
+                        let nonzero = match kind {
+                            ValueKind::Float => f32::from_bits(word) != 0.0,
+                            _ => word != 0,
+                        };
+                        word = u32::from(nonzero);
+                    }
+                    write_word(&mut program.uniform_data, at + c * 4, word);
+                }
+            }
+            Ok(())
+        }
+        (UniformStorage::Block, _) => invalid_op("glUniform on a uniform-block member"),
+    }
+}
+
+/// `glUniformMatrix{C}x{R}fv`.
+pub(crate) fn set_uniform_matrix(
+    program: &mut Program,
+    location: i32,
+    columns: u32,
+    rows: u32,
+    count: i32,
+    transpose: bool,
+    data: &[f32],
+) -> GlResult<()> {
+    if count < 0 {
+        return invalid_value(format!("glUniformMatrix count {count}"));
+    }
+    if location == -1 {
+        return Ok(());
+    }
+    let linked = program.linked("glUniformMatrix")?.clone();
+    let Some(&(index, element)) = usize::try_from(location)
+        .ok()
+        .and_then(|l| linked.locations.get(l))
+    else {
+        return invalid_op(format!(
+            "glUniformMatrix: location {location} is not a uniform of the current program"
+        ));
+    };
+    let u = &linked.uniforms[index];
+    let UniformStorage::Default {
+        offset,
+        array_stride,
+        matrix_stride,
+        row_major,
+    } = u.storage
+    else {
+        return invalid_op(format!(
+            "glUniformMatrix on {}, which is not a matrix",
+            u.name
+        ));
+    };
+    if u.ty.shape() != Some((ScalarKind::Float, columns, rows)) {
+        return invalid_op(format!(
+            "glUniformMatrix{columns}x{rows}fv does not match {} of type {:?}",
+            u.name, u.ty
+        ));
+    }
+    if count > 1 && u.size == 1 {
+        return invalid_op(format!(
+            "glUniformMatrix: count {count} for the non-array uniform {}",
+            u.name
+        ));
+    }
+    let n = (count as u32).min(u.size - element);
+    let mstride = if matrix_stride == 0 {
+        16
+    } else {
+        matrix_stride
+    };
+    let astride = if array_stride == 0 {
+        mstride * columns
+    } else {
+        array_stride
+    };
+    for i in 0..n {
+        let base = (offset + (element + i) * astride) as usize;
+        for c in 0..columns {
+            for r in 0..rows {
+                // GL's data is column-major unless `transpose`.
+                let src = if transpose {
+                    r * columns + c
+                } else {
+                    c * rows + r
+                };
+                let value = data[(i * columns * rows + src) as usize];
+                let at = if row_major {
+                    base + (r * mstride + c * 4) as usize
+                } else {
+                    base + (c * mstride + r * 4) as usize
+                };
+                write_word(&mut program.uniform_data, at, value.to_bits());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_word(data: &mut [u8], at: usize, word: u32) {
+    if let Some(dst) = data.get_mut(at..at + 4) {
+        dst.copy_from_slice(&word.to_ne_bytes());
+    }
+}
+
+/// Texture units a context has (`GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS`).
+pub const MAX_TEXTURE_UNITS: u32 = 48;
