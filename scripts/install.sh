@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Installs ArenaGL's C library under PREFIX (default /usr/local):
-#   PREFIX/lib/libarenagl.so           the release cdylib
-#   PREFIX/lib/libEGL.so.1, libEGL.so  symlinks to it, for programs that dlopen libEGL directly
-#   PREFIX/share/glvnd/egl_vendor.d/50_arenagl.json   a glvnd EGL vendor file
-# libGL.so.1 and libGLESv2.so.2 join the symlinks when the GL entry points exist.
+#   PREFIX/lib/libarenagl.so                 the release cdylib
+#   PREFIX/lib/libEGL_arenagl.so.0           a symlink to it: the name glvnd vendors go by
+#   PREFIX/lib/libEGL.so.1, libEGL.so        symlinks to it, for programs that dlopen libEGL
+#   PREFIX/lib/libGL.so.1, libGL.so          directly (glcontext/moderngl do) and look GL
+#   PREFIX/lib/libGLESv2.so.2, libGLESv2.so  functions up in libGL/libGLESv2 or eglGetProcAddress
+#   PREFIX/share/glvnd/egl_vendor.d/50_arenagl.json   the glvnd EGL vendor file
 #
-# The vendor JSON is written for the layout glvnd expects, but glvnd only accepts a vendor that
-# exports `__egl_Main` (its vendor interface), which ArenaGL does not have yet: until it does,
-# glvnd skips this vendor and programs reach ArenaGL through the libEGL.so.1 symlink
-# (e.g. LD_LIBRARY_PATH=PREFIX/lib).
+# Two ways in:
+# - through the system's glvnd libEGL.so.1, which loads vendors from JSON files and calls their
+#   `__egl_Main` (src/abi/glvnd.rs): __EGL_VENDOR_LIBRARY_FILENAMES=PREFIX/share/glvnd/egl_vendor.d/
+#   50_arenagl.json selects ArenaGL alone; installed in a directory glvnd searches
+#   (/usr/share/glvnd/egl_vendor.d) it joins the other vendors, ordered by file name;
+# - bypassing glvnd: LD_LIBRARY_PATH=PREFIX/lib puts the libEGL/libGL/libGLESv2 symlinks first
+#   (this is what `arenagl run -- CMD` does with a private directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix="${1:-/usr/local}"
@@ -20,8 +25,11 @@ target_dir="$(cargo metadata --format-version 1 --no-deps |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 
 install -m 0755 "$target_dir/release/libarenagl.so" "$prefix/lib/libarenagl.so"
-ln -sfn libarenagl.so "$prefix/lib/libEGL.so.1"
-ln -sfn libarenagl.so "$prefix/lib/libEGL.so"
+for name in libEGL_arenagl.so.0 libEGL.so.1 libEGL.so libGL.so.1 libGL.so libGLESv2.so.2 \
+    libGLESv2.so; do
+    ln -sfn libarenagl.so "$prefix/lib/$name"
+done
 printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s"}}\n' \
-    "$prefix/lib/libarenagl.so" >"$prefix/share/glvnd/egl_vendor.d/50_arenagl.json"
-echo "installed libarenagl.so, libEGL.so.1 and libEGL.so in $prefix/lib"
+    "$prefix/lib/libEGL_arenagl.so.0" >"$prefix/share/glvnd/egl_vendor.d/50_arenagl.json"
+echo "installed libarenagl.so and its libEGL_arenagl.so.0, libEGL, libGL and libGLESv2 names" \
+    "in $prefix/lib; glvnd vendor file $prefix/share/glvnd/egl_vendor.d/50_arenagl.json"

@@ -261,11 +261,16 @@ fn null_num_config_is_bad_parameter_and_null_configs_counts() {
 }
 
 #[test]
-fn unknown_and_gl_names_resolve_to_null() {
+fn unknown_names_resolve_to_null_and_gl_names_to_functions() {
     let api = api();
-    for name in [c"glNotAThing", c"glClear", c"eglNotAThing", c""] {
+    for name in [c"glNotAThing", c"eglNotAThing", c""] {
         // SAFETY: NUL-terminated names.
         let f = unsafe { (api.get_proc_address)(name.as_ptr()) };
         assert!(f.is_null(), "{name:?}");
+    }
+    for name in [c"glClear", c"glDrawElementsBaseVertex", c"glGetStringi"] {
+        // SAFETY: NUL-terminated names.
+        let f = unsafe { (api.get_proc_address)(name.as_ptr()) };
+        assert!(!f.is_null(), "{name:?}");
     }
 }

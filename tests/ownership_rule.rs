@@ -19,6 +19,9 @@ const FORBIDDEN_IN_SOURCE: &[&str] = &[
     concat!("queue", "_submit2("),
     concat!("vkQueue", "Submit("),
     concat!("vkQueue", "Submit2("),
+    // Presenting is a queue operation too: the manager owns the queue, so only it presents.
+    concat!("queue", "_present("),
+    concat!("vkQueue", "PresentKHR("),
 ];
 
 fn workspace_root() -> PathBuf {

@@ -73,7 +73,7 @@ fn handle_or_null<T>(result: EglResult<T>, raw: impl FnOnce(T) -> u64) -> *mut c
 
 // Displays and devices.
 
-/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` (NULL) only; native X11 displays give `EGL_NO_DISPLAY`.
+/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` (NULL), or an X11 `Display*`.
 #[no_mangle]
 pub extern "C" fn eglGetDisplay(display_id: *mut c_void) -> EGLDisplay {
     guard(null_mut(), || {
@@ -83,7 +83,7 @@ pub extern "C" fn eglGetDisplay(display_id: *mut c_void) -> EGLDisplay {
     })
 }
 
-/// `eglGetPlatformDisplay`: the surfaceless and device platforms.
+/// `eglGetPlatformDisplay`: the X11, surfaceless and device platforms.
 ///
 /// # Safety
 /// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLAttrib` list.
@@ -339,7 +339,15 @@ pub unsafe extern "C" fn eglCreateContext(
             let share = optional_context(share_context)?;
             // SAFETY: the caller's obligation, passed on.
             let attribs = unsafe { super::attrib_list(attrib_list) };
-            instance().create_context(dpy, cfg, share, &attribs)
+            let ctx = instance().create_context(dpy, cfg, share, &attribs)?;
+            let info = instance().context_info(dpy, ctx)?;
+            let compat = info.profile == arenagl_present::Profile::Compatibility;
+            if let Err(e) = super::bridge::create_context(ctx.to_raw(), compat) {
+                tracing::error!(error = %e, "eglCreateContext: no GL context");
+                let _ = instance().destroy_context(dpy, ctx);
+                return fail(EglError::BAD_ALLOC);
+            }
+            Ok(ctx)
         })();
         handle_or_null(result, Context::to_raw)
     })
@@ -349,7 +357,10 @@ pub unsafe extern "C" fn eglCreateContext(
 pub extern "C" fn eglDestroyContext(dpy: EGLDisplay, ctx: EGLContext) -> EGLBoolean {
     guard(EGL_FALSE, || {
         boolean((|| {
-            instance().destroy_context(display(dpy)?, context(ctx)?)
+            let c = context(ctx)?;
+            instance().destroy_context(display(dpy)?, c)?;
+            super::bridge::destroy_context(c.to_raw());
+            Ok(())
         })())
     })
 }
@@ -392,7 +403,23 @@ pub unsafe extern "C" fn eglCreatePbufferSurface(
             let (dpy, cfg) = (display(dpy)?, config(cfg)?);
             // SAFETY: the caller's obligation, passed on.
             let attribs = unsafe { super::attrib_list(attrib_list) };
-            instance().create_pbuffer_surface(dpy, cfg, &attribs)
+            let surface = instance().create_pbuffer_surface(dpy, cfg, &attribs)?;
+            let size = |a| {
+                instance()
+                    .query_surface(dpy, surface, a)
+                    .ok()
+                    .flatten()
+                    .unwrap_or(0)
+            };
+            let (w, h) = (size(EGL_WIDTH), size(EGL_HEIGHT));
+            if let Err(e) =
+                super::bridge::create_surface(surface.to_raw(), w.max(0) as u32, h.max(0) as u32)
+            {
+                tracing::error!(error = %e, "eglCreatePbufferSurface: no images");
+                let _ = instance().destroy_surface(dpy, surface);
+                return fail(EglError::BAD_ALLOC);
+            }
+            Ok(surface)
         })();
         handle_or_null(result, Surface::to_raw)
     })
@@ -405,8 +432,23 @@ fn window_surface(
     attribs: &[EGLint],
 ) -> EglResult<Surface> {
     let (dpy, cfg) = (display(dpy)?, config(cfg)?);
+    let xid = window;
     let window = NonZeroU64::new(window).map(NativeWindow);
-    instance().create_window_surface(dpy, cfg, window, attribs)
+    let surface = instance().create_window_surface(dpy, cfg, window, attribs)?;
+    // The model validated the display, so these answer; the fallbacks are never taken.
+    let native = instance().display_native(dpy).unwrap_or(None);
+    let vsync = instance().surface_swap_interval(dpy, surface).unwrap_or(1) != 0;
+    match super::bridge::create_window_surface(surface.to_raw(), native, xid, vsync) {
+        Ok((w, h)) => {
+            let size = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
+            instance().set_window_size(surface, size(w), size(h));
+            instance().record(Ok(surface))
+        }
+        Err(e) => {
+            let _ = instance().destroy_surface(dpy, surface);
+            fail(e)
+        }
+    }
 }
 
 /// `eglCreateWindowSurface`: `win` is an X11 `Window` (XID).
@@ -492,7 +534,12 @@ pub unsafe extern "C" fn eglCreatePlatformWindowSurfaceEXT(
 #[no_mangle]
 pub extern "C" fn eglDestroySurface(dpy: EGLDisplay, s: EGLSurface) -> EGLBoolean {
     guard(EGL_FALSE, || {
-        boolean((|| instance().destroy_surface(display(dpy)?, surface(s)?))())
+        boolean((|| {
+            let sf = surface(s)?;
+            instance().destroy_surface(display(dpy)?, sf)?;
+            super::bridge::destroy_surface(sf.to_raw());
+            Ok(())
+        })())
     })
 }
 
@@ -571,7 +618,13 @@ pub extern "C" fn eglMakeCurrent(
             let dpy = display(dpy)?;
             let (draw, read) = (optional_surface(draw)?, optional_surface(read)?);
             let ctx = optional_context(ctx)?;
-            instance().make_current(dpy, draw, read, ctx)
+            instance().make_current(dpy, draw, read, ctx)?;
+            super::bridge::make_current(
+                ctx.map(Context::to_raw),
+                draw.map(Surface::to_raw),
+                read.map(Surface::to_raw),
+            );
+            Ok(())
         })())
     })
 }
@@ -607,7 +660,21 @@ pub extern "C" fn eglGetCurrentSurface(readdraw: EGLint) -> EGLSurface {
 #[no_mangle]
 pub extern "C" fn eglSwapBuffers(dpy: EGLDisplay, s: EGLSurface) -> EGLBoolean {
     guard(EGL_FALSE, || {
-        boolean((|| instance().swap_buffers(display(dpy)?, surface(s)?))())
+        boolean((|| {
+            let (dpy, sf) = (display(dpy)?, surface(s)?);
+            instance().swap_buffers(dpy, sf)?;
+            // The model checked that `sf` is this thread's current draw surface.
+            let interval = instance().surface_swap_interval(dpy, sf)?;
+            match super::bridge::swap_buffers(sf.to_raw(), interval) {
+                Ok(Some((w, h))) => {
+                    let size = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
+                    instance().set_window_size(sf, size(w), size(h));
+                    Ok(())
+                }
+                Ok(None) => Ok(()),
+                Err(e) => fail(e),
+            }
+        })())
     })
 }
 
@@ -722,8 +789,13 @@ pub unsafe extern "C" fn eglGetProcAddress(procname: *const c_char) -> *mut c_vo
             return null_mut();
         }
         // SAFETY: non-NULL, and the caller guarantees a NUL-terminated string.
-        let name = unsafe { CStr::from_ptr(procname) };
-        lookup(name.to_bytes())
+        let name = unsafe { CStr::from_ptr(procname) }.to_bytes();
+        let found = lookup(name);
+        if found.is_null() {
+            super::gl::lookup(name)
+        } else {
+            found
+        }
     })
 }
 
@@ -736,7 +808,11 @@ mod tests {
         for name in PROC_NAMES {
             assert!(!lookup(name.as_bytes()).is_null(), "{name}");
         }
-        assert!(lookup(b"glClear").is_null());
+        assert!(
+            lookup(b"glClear").is_null(),
+            "GL names come from the GL table"
+        );
+        assert!(!super::super::gl::lookup(b"glClear").is_null());
         assert!(lookup(b"eglNotAThing").is_null());
         // SAFETY: NULL is allowed.
         assert!(unsafe { eglGetProcAddress(std::ptr::null()) }.is_null());

@@ -15,7 +15,10 @@ use arenagl_present::attrib::{AttribWord, MAX_ATTRIB_WORDS};
 use arenagl_present::egl::EGL_NONE;
 use arenagl_present::{Egl, EglError, EglResult};
 
+mod bridge;
 pub mod egl;
+pub mod gl;
+pub mod glvnd;
 pub(crate) mod guard;
 mod strings;
 

@@ -1,0 +1,299 @@
+//! Ties EGL objects to GL state: the device, the GL context behind each EGL context, the images
+//! behind each surface, and the context current on this thread.
+//!
+//! Design: the EGL model (`arenagl-present`) decides what is valid; this module follows its
+//! successful outcomes. The device (Vulkan + the memory manager) opens on the first context, so
+//! a program that only queries EGL never starts Vulkan. A GL context is shared behind a mutex
+//! because EGL lets a context migrate between threads (current on one at a time).
+//!
+//! Window surfaces: GL renders into the surface's own [`SurfaceImages`], sized to the window;
+//! `eglSwapBuffers` hands the colour image to the manager's present (flipped blit into the
+//! swapchain, submission, `vkQueuePresentKHR`). The window's size is read back after each swap:
+//! a resized window gets new images, bound to the current context, for the next frame (EGL
+//! resizes a window surface at the swap), and its swapchain is recreated at the next present.
+//! The default display has no X connection of its own, so its windows use one that this module
+//! opens (`XOpenDisplay(NULL)`, libX11 loaded at run time) on first need.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+
+use arenagl_memory::vulkan::{WindowId, XlibWindow};
+use arenagl_memory::MemoryError;
+use arenagl_present::EglError;
+use arenagl_translate::gl::{Context as GlContext, Device, Profile, SurfaceImages};
+
+type Shared<T> = Arc<Mutex<T>>;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The process's device, opened once; an error is remembered and reported to every later
+/// context creation.
+pub(crate) fn device() -> Result<Arc<Device>, String> {
+    static DEVICE: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+    DEVICE
+        .get_or_init(|| {
+            init_logging();
+            Device::open().map_err(|e| {
+                tracing::error!(error = %e, "ArenaGL could not open a Vulkan device");
+                e.to_string()
+            })
+        })
+        .clone()
+}
+
+/// The library's own log output (it is a separate copy of `tracing` from the program's, if the
+/// program uses Rust at all): stderr, filtered by `ARENAGL_LOG` (default `warn`), so GL errors
+/// and validation-layer messages reach the user and the tests that look for them.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ARENAGL_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn contexts() -> &'static Mutex<HashMap<u64, Shared<GlContext>>> {
+    static MAP: OnceLock<Mutex<HashMap<u64, Shared<GlContext>>>> = OnceLock::new();
+    MAP.get_or_init(Default::default)
+}
+
+/// The GL side of an EGL surface.
+struct SurfaceEntry {
+    images: Arc<SurfaceImages>,
+    /// The window a window surface presents to (`None` for a pbuffer).
+    window: Option<WindowId>,
+}
+
+fn surfaces() -> &'static Mutex<HashMap<u64, SurfaceEntry>> {
+    static MAP: OnceLock<Mutex<HashMap<u64, SurfaceEntry>>> = OnceLock::new();
+    MAP.get_or_init(Default::default)
+}
+
+thread_local! {
+    static CURRENT: std::cell::RefCell<Option<Shared<GlContext>>> = const { std::cell::RefCell::new(None) };
+    /// The (draw, read) surfaces bound with `CURRENT`, to rebind their new images after a resize.
+    static BOUND: Cell<(Option<u64>, Option<u64>)> = const { Cell::new((None, None)) };
+}
+
+/// Creates the GL context of EGL context `handle`.
+pub(crate) fn create_context(handle: u64, compatibility: bool) -> Result<(), String> {
+    let device = device()?;
+    let profile = if compatibility {
+        Profile::Compatibility
+    } else {
+        Profile::Core
+    };
+    let ctx = GlContext::new(device, profile);
+    lock(contexts()).insert(handle, Arc::new(Mutex::new(ctx)));
+    Ok(())
+}
+
+/// Forgets EGL context `handle` (a thread that has it current keeps it until released).
+pub(crate) fn destroy_context(handle: u64) {
+    let removed = lock(contexts()).remove(&handle);
+    drop(removed);
+}
+
+/// Creates the images of surface `handle`.
+pub(crate) fn create_surface(handle: u64, width: u32, height: u32) -> Result<(), String> {
+    let device = device()?;
+    let images = SurfaceImages::new(&device, width, height).map_err(|e| e.to_string())?;
+    let entry = SurfaceEntry {
+        images: Arc::new(images),
+        window: None,
+    };
+    lock(surfaces()).insert(handle, entry);
+    Ok(())
+}
+
+/// An Xlib connection of the process's own, for windows of the default display: opened once
+/// with `XOpenDisplay(NULL)` (libX11 loaded at run time, so ArenaGL links no X library); `None`
+/// without libX11 or an X server.
+fn default_x11_display() -> Option<u64> {
+    static DISPLAY: OnceLock<Option<(libloading::Library, u64)>> = OnceLock::new();
+    type XOpenDisplay = unsafe extern "C" fn(*const std::ffi::c_char) -> *mut c_void;
+    DISPLAY
+        .get_or_init(|| {
+            // SAFETY: libX11's initialisers are safe to run; the library stays loaded for the
+            // process (it lives in this static), as the connection it opens must.
+            let lib = unsafe { libloading::Library::new("libX11.so.6") }.ok()?;
+            // SAFETY: `XOpenDisplay` has exactly this C signature.
+            let open = *unsafe { lib.get::<XOpenDisplay>(b"XOpenDisplay\0") }.ok()?;
+            // SAFETY: NULL asks for `$DISPLAY`; the result is NULL or a new connection.
+            let display = unsafe { open(std::ptr::null()) };
+            (!display.is_null()).then(|| (lib, display.addr() as u64))
+        })
+        .as_ref()
+        .map(|(_, d)| *d)
+}
+
+/// Creates the images and the swapchain of window surface `handle` for X11 window `xid` on
+/// the Xlib connection `native_display` (`None`: the default display's own connection), and
+/// returns the window's size. Errors are the EGL errors to report.
+pub(crate) fn create_window_surface(
+    handle: u64,
+    native_display: Option<u64>,
+    xid: u64,
+    vsync: bool,
+) -> Result<(u32, u32), EglError> {
+    let device = device().map_err(|e| {
+        tracing::error!(error = %e, "eglCreateWindowSurface: no device");
+        EglError::BAD_ALLOC
+    })?;
+    let Some(display) = native_display.or_else(default_x11_display) else {
+        tracing::error!("eglCreateWindowSurface: no X11 connection for the default display");
+        return Err(EglError::BAD_NATIVE_WINDOW);
+    };
+    let window = XlibWindow {
+        display: std::ptr::without_provenance_mut(display as usize),
+        window: xid,
+    };
+    let (id, extent) = {
+        let mut locked = device.lock();
+        let id = locked
+            .manager
+            .create_window(window, vsync)
+            .map_err(|e| window_error("eglCreateWindowSurface", &e))?;
+        match locked.manager.window_extent(id) {
+            Ok(extent) => (id, extent),
+            Err(e) => {
+                let _ = locked.manager.destroy_window(id);
+                return Err(window_error("eglCreateWindowSurface", &e));
+            }
+        }
+    };
+    let images = match SurfaceImages::new(&device, extent.width, extent.height) {
+        Ok(images) => images,
+        Err(e) => {
+            tracing::error!(error = %e, "eglCreateWindowSurface: no images");
+            let _ = device.lock().manager.destroy_window(id);
+            return Err(EglError::BAD_ALLOC);
+        }
+    };
+    let size = (images.width, images.height);
+    let entry = SurfaceEntry {
+        images: Arc::new(images),
+        window: Some(id),
+    };
+    lock(surfaces()).insert(handle, entry);
+    Ok(size)
+}
+
+/// The EGL error for a failure to present to a window: the window (or the device's lack of
+/// window support) is `EGL_BAD_NATIVE_WINDOW`, running out of something `EGL_BAD_ALLOC`.
+fn window_error(call: &str, e: &MemoryError) -> EglError {
+    tracing::error!(error = %e, "{call}: the window cannot be presented to");
+    match e {
+        MemoryError::Unsupported(_) | MemoryError::Vulkan { .. } => EglError::BAD_NATIVE_WINDOW,
+        MemoryError::DeviceLost => EglError::CONTEXT_LOST,
+        _ => EglError::BAD_ALLOC,
+    }
+}
+
+pub(crate) fn destroy_surface(handle: u64) {
+    let removed = lock(surfaces()).remove(&handle);
+    if let Some(id) = removed.as_ref().and_then(|e| e.window) {
+        if let Ok(device) = device() {
+            let _ = device.lock().manager.destroy_window(id);
+        }
+    }
+    drop(removed);
+}
+
+/// Follows a successful `eglMakeCurrent`.
+pub(crate) fn make_current(ctx: Option<u64>, draw: Option<u64>, read: Option<u64>) {
+    let previous = CURRENT.with(|c| c.borrow_mut().take());
+    BOUND.with(|b| b.set((None, None)));
+    if let Some(prev) = previous {
+        lock(&prev).make_current(None, None);
+    }
+    let Some(ctx) = ctx else {
+        return;
+    };
+    let Some(shared) = lock(contexts()).get(&ctx).cloned() else {
+        return;
+    };
+    let (draw_images, read_images) = images_of(draw, read);
+    lock(&shared).make_current(draw_images, read_images);
+    CURRENT.with(|c| *c.borrow_mut() = Some(shared));
+    BOUND.with(|b| b.set((draw, read)));
+}
+
+fn images_of(
+    draw: Option<u64>,
+    read: Option<u64>,
+) -> (Option<Arc<SurfaceImages>>, Option<Arc<SurfaceImages>>) {
+    let s = lock(surfaces());
+    let get = |h: Option<u64>| h.and_then(|h| s.get(&h)).map(|e| e.images.clone());
+    (get(draw), get(read))
+}
+
+/// Follows a successful `eglSwapBuffers` on `surface` (the current draw surface): submits the
+/// current context's frame, and for a window presents it (`interval` 0: without vsync where
+/// the window allows). `Ok(Some(size))` when the window was found resized: the surface has new
+/// images of that size for the next frame. `Err` is the EGL error to report.
+pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u32)>, EglError> {
+    let entry = lock(surfaces())
+        .get(&surface)
+        .map(|e| (e.images.clone(), e.window));
+    let Some((images, Some(window))) = entry else {
+        let ok = with_current(true, |c| {
+            let r = c.swap_buffers();
+            c.record(r).is_some()
+        });
+        return if ok {
+            Ok(None)
+        } else {
+            Err(EglError::CONTEXT_LOST)
+        };
+    };
+    let color = images.color.0;
+    let ok = with_current(true, |c| {
+        let r = c.swap_buffers_with(|m| {
+            m.set_window_vsync(window, interval != 0)?;
+            m.present(window, color).map(drop)
+        });
+        c.record(r).is_some()
+    });
+    if !ok {
+        return Err(EglError::CONTEXT_LOST);
+    }
+    let device = device().map_err(|_| EglError::BAD_ALLOC)?;
+    let extent = device
+        .lock()
+        .manager
+        .window_extent(window)
+        .map_err(|e| window_error("eglSwapBuffers", &e))?;
+    // A window with no area keeps its images; the swap presented nothing.
+    let resized = (extent.width, extent.height) != (images.width, images.height);
+    if !resized || extent.width == 0 || extent.height == 0 {
+        return Ok(None);
+    }
+    let fresh = SurfaceImages::new(&device, extent.width, extent.height).map_err(|e| {
+        tracing::error!(error = %e, "eglSwapBuffers: no images for the resized window");
+        EglError::BAD_ALLOC
+    })?;
+    let size = (fresh.width, fresh.height);
+    if let Some(e) = lock(surfaces()).get_mut(&surface) {
+        e.images = Arc::new(fresh);
+    }
+    let (draw, read) = BOUND.with(Cell::get);
+    let (draw_images, read_images) = images_of(draw, read);
+    with_current((), |c| c.make_current(draw_images, read_images));
+    Ok(Some(size))
+}
+
+/// Runs `f` on this thread's current GL context; without one, returns `default` (GL commands
+/// without a current context have no effect).
+pub(crate) fn with_current<T>(default: T, f: impl FnOnce(&mut GlContext) -> T) -> T {
+    let ctx = CURRENT.with(|c| c.borrow().clone());
+    match ctx {
+        Some(ctx) => f(&mut lock(&ctx)),
+        None => default,
+    }
+}

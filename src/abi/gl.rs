@@ -1,0 +1,546 @@
+//! The GL entry points: `extern "C"` functions exported by name (for programs that link
+//! `libGL.so.1`) and answered by `eglGetProcAddress`.
+//!
+//! Design: each entry point converts C arguments (pointers become bounded slices, `GLboolean`s
+//! any non-zero value) and calls the current context's method in `arenagl-translate`; without a
+//! current context a command does nothing, as GL leaves it undefined. Every body runs inside a
+//! `catch_unwind`: a panic becomes `GL_OUT_OF_MEMORY` on the current context (the GL's "the
+//! implementation failed") and the failure value, never an unwind into C.
+//!
+//! # Safety (for every function here)
+//! Pointer arguments must be valid as the GL specification requires for the command: arrays of
+//! the stated count, NUL-terminated strings, client images of the size the pixel-store state
+//! implies. NULL is accepted wherever GL accepts it and rejected with a GL error elsewhere.
+#![allow(clippy::missing_safety_doc, non_snake_case)]
+
+use std::ffi::{c_char, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::null;
+
+use arenagl_translate::gl::enums::*;
+use arenagl_translate::gl::{Context, DrawCall, Value, ValueKind};
+
+use super::bridge::with_current;
+
+type GLboolean = u8;
+
+/// Runs `f` on the current context inside the panic guard.
+fn gl<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(|| with_current(failure, f))) {
+        Ok(v) => v,
+        Err(_) => {
+            let _ = catch_unwind(AssertUnwindSafe(|| {
+                with_current((), |c| c.set_error(GL_OUT_OF_MEMORY))
+            }));
+            failure
+        }
+    }
+}
+
+/// `count` elements at `ptr` (empty for NULL or a non-positive count).
+unsafe fn slice<'a, T>(ptr: *const T, count: i64) -> &'a [T] {
+    if ptr.is_null() || count <= 0 {
+        return &[];
+    }
+    // SAFETY: the caller (GL's contract) provides `count` readable elements.
+    unsafe { std::slice::from_raw_parts(ptr, count as usize) }
+}
+
+unsafe fn slice_mut<'a, T>(ptr: *mut T, count: i64) -> &'a mut [T] {
+    if ptr.is_null() || count <= 0 {
+        return &mut [];
+    }
+    // SAFETY: the caller (GL's contract) provides `count` writable elements.
+    unsafe { std::slice::from_raw_parts_mut(ptr, count as usize) }
+}
+
+unsafe fn string(ptr: *const c_char) -> String {
+    if ptr.is_null() {
+        return String::new();
+    }
+    // SAFETY: GL names are NUL-terminated strings.
+    unsafe { CStr::from_ptr(ptr) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Writes `s` to a GL `(bufSize, *length, *buf)` triple, truncated and NUL-terminated.
+unsafe fn write_string(s: &str, buf_size: i32, length: *mut i32, buf: *mut c_char) {
+    let n = if buf_size <= 0 {
+        0
+    } else {
+        s.len().min(buf_size as usize - 1)
+    };
+    if !buf.is_null() && buf_size > 0 {
+        // SAFETY: `buf` holds `buf_size` bytes (GL's contract); n + 1 <= buf_size.
+        unsafe {
+            std::ptr::copy_nonoverlapping(s.as_ptr().cast::<c_char>(), buf, n);
+            *buf.add(n) = 0;
+        }
+    }
+    if !length.is_null() {
+        // SAFETY: `length` is NULL or writable (GL's contract).
+        unsafe { *length = n as i32 };
+    }
+}
+
+unsafe fn write_values<T: Copy>(out: *mut T, values: &[T]) {
+    if out.is_null() {
+        return;
+    }
+    // SAFETY: GL's contract: `out` holds as many values as the query returns.
+    unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), out, values.len()) };
+}
+
+unsafe fn gen(n: i32, out: *mut u32, f: impl FnOnce(&mut Context, i32) -> Vec<u32>) {
+    gl((), |c| {
+        let names = f(c, n);
+        // SAFETY: `out` holds `n` names (GL's contract); `names` has at most `n`.
+        unsafe { write_values(out, &names) };
+    });
+}
+
+unsafe fn names<'a>(n: i32, ptr: *const u32) -> &'a [u32] {
+    // SAFETY: passed on from the caller.
+    unsafe { slice(ptr, i64::from(n)) }
+}
+
+fn b(v: GLboolean) -> bool {
+    v != 0
+}
+
+/// The answer to a `glGet*` as the requested type.
+unsafe fn write_get<T: Copy>(value: Option<Value>, out: *mut T, conv: impl Fn(&Value) -> Vec<T>) {
+    if let Some(v) = value {
+        // SAFETY: passed on from the caller.
+        unsafe { write_values(out, &conv(&v)) };
+    }
+}
+
+macro_rules! gl_entry_points {
+    ($(fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block)*) => {
+        $(
+            #[no_mangle]
+            pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: every pointer argument is valid as the GL specification requires for
+                // this command (the module's safety contract); the helpers bound every access.
+                #[allow(unused_unsafe)]
+                unsafe { $body }
+            }
+        )*
+
+        /// Every GL name `eglGetProcAddress` answers.
+        pub const GL_PROC_NAMES: &[&str] = &[$(stringify!($name)),*];
+
+        /// The GL function called `name`, or NULL.
+        pub(crate) fn lookup(name: &[u8]) -> *mut c_void {
+            $(
+                if name == stringify!($name).as_bytes() {
+                    return $name as *mut c_void;
+                }
+            )*
+            std::ptr::null_mut()
+        }
+    };
+}
+
+gl_entry_points! {
+    fn glGetError() -> GLenum { gl(GL_NO_ERROR, |c| c.get_error()) }
+    fn glGetString(name: GLenum) -> *const u8 {
+        gl(null(), |c| c.get_string(name).map_or(null(), |s| s.as_ptr().cast()))
+    }
+    fn glGetStringi(name: GLenum, index: u32) -> *const u8 {
+        gl(null(), |c| c.get_stringi(name, index).map_or(null(), |s| s.as_ptr().cast()))
+    }
+    fn glGetIntegerv(pname: GLenum, out: *mut i32) {
+        gl((), |c| write_get(c.get(pname), out, |v| v.to_ints().iter().map(|&i| i.clamp(i32::MIN as i64, i32::MAX as i64) as i32).collect()))
+    }
+    fn glGetInteger64v(pname: GLenum, out: *mut i64) {
+        gl((), |c| write_get(c.get(pname), out, Value::to_ints))
+    }
+    fn glGetFloatv(pname: GLenum, out: *mut f32) {
+        gl((), |c| write_get(c.get(pname), out, |v| v.to_floats().iter().map(|&f| f as f32).collect()))
+    }
+    fn glGetDoublev(pname: GLenum, out: *mut f64) {
+        gl((), |c| write_get(c.get(pname), out, Value::to_floats))
+    }
+    fn glGetBooleanv(pname: GLenum, out: *mut GLboolean) {
+        gl((), |c| write_get(c.get(pname), out, |v| v.to_bools().iter().map(|&x| u8::from(x)).collect()))
+    }
+    fn glGetIntegeri_v(pname: GLenum, index: u32, out: *mut i32) {
+        gl((), |c| write_get(c.get_indexed(pname, index), out, |v| v.to_ints().iter().map(|&i| i as i32).collect()))
+    }
+    fn glGetInteger64i_v(pname: GLenum, index: u32, out: *mut i64) {
+        gl((), |c| write_get(c.get_indexed(pname, index), out, Value::to_ints))
+    }
+    fn glGetBooleani_v(pname: GLenum, index: u32, out: *mut GLboolean) {
+        gl((), |c| write_get(c.get_indexed(pname, index), out, |v| v.to_bools().iter().map(|&x| u8::from(x)).collect()))
+    }
+    fn glEnable(cap: GLenum) { gl((), |c| c.set_capability(cap, true)) }
+    fn glDisable(cap: GLenum) { gl((), |c| c.set_capability(cap, false)) }
+    fn glEnablei(cap: GLenum, _index: u32) { gl((), |c| c.set_capability(cap, true)) }
+    fn glDisablei(cap: GLenum, _index: u32) { gl((), |c| c.set_capability(cap, false)) }
+    fn glIsEnabled(cap: GLenum) -> GLboolean { gl(0, |c| u8::from(c.is_enabled(cap))) }
+    fn glViewport(x: i32, y: i32, w: i32, h: i32) { gl((), |c| c.viewport(x, y, w, h)) }
+    fn glScissor(x: i32, y: i32, w: i32, h: i32) { gl((), |c| c.scissor(x, y, w, h)) }
+    fn glClearColor(r: f32, g: f32, bl: f32, a: f32) { gl((), |c| c.clear_color([r, g, bl, a])) }
+    fn glClearDepth(d: f64) { gl((), |c| c.clear_depth(d)) }
+    fn glClearDepthf(d: f32) { gl((), |c| c.clear_depth(f64::from(d))) }
+    fn glClearStencil(s: i32) { gl((), |c| c.clear_stencil(s)) }
+    fn glClear(mask: u32) { gl((), |c| c.clear(mask)) }
+    fn glColorMask(r: GLboolean, g: GLboolean, bl: GLboolean, a: GLboolean) { gl((), |c| c.color_mask([b(r), b(g), b(bl), b(a)])) }
+    fn glColorMaski(_i: u32, r: GLboolean, g: GLboolean, bl: GLboolean, a: GLboolean) { gl((), |c| c.color_mask([b(r), b(g), b(bl), b(a)])) }
+    fn glDepthMask(on: GLboolean) { gl((), |c| c.depth_mask(b(on))) }
+    fn glDepthFunc(f: GLenum) { gl((), |c| c.depth_func(f)) }
+    fn glDepthRange(n: f64, f: f64) { gl((), |c| c.depth_range(n, f)) }
+    fn glDepthRangef(n: f32, f: f32) { gl((), |c| c.depth_range(f64::from(n), f64::from(f))) }
+    fn glBlendFunc(s: GLenum, d: GLenum) { gl((), |c| c.blend_func_separate(s, d, s, d)) }
+    fn glBlendFuncSeparate(sr: GLenum, dr: GLenum, sa: GLenum, da: GLenum) { gl((), |c| c.blend_func_separate(sr, dr, sa, da)) }
+    fn glBlendEquation(e: GLenum) { gl((), |c| c.blend_equation_separate(e, e)) }
+    fn glBlendEquationSeparate(r: GLenum, a: GLenum) { gl((), |c| c.blend_equation_separate(r, a)) }
+    fn glBlendColor(r: f32, g: f32, bl: f32, a: f32) { gl((), |c| c.blend_color([r, g, bl, a])) }
+    fn glCullFace(m: GLenum) { gl((), |c| c.cull_face(m)) }
+    fn glFrontFace(m: GLenum) { gl((), |c| c.front_face(m)) }
+    fn glPolygonOffset(f: f32, u: f32) { gl((), |c| c.polygon_offset(f, u)) }
+    fn glPolygonMode(face: GLenum, mode: GLenum) { gl((), |c| c.polygon_mode(face, mode)) }
+    fn glLineWidth(w: f32) { gl((), |c| c.line_width(w)) }
+    fn glPointSize(s: f32) { gl((), |c| c.point_size(s)) }
+    fn glStencilFunc(f: GLenum, r: i32, m: u32) { gl((), |c| c.stencil_func_separate(GL_FRONT_AND_BACK, f, r, m)) }
+    fn glStencilFuncSeparate(face: GLenum, f: GLenum, r: i32, m: u32) { gl((), |c| c.stencil_func_separate(face, f, r, m)) }
+    fn glStencilOp(a: GLenum, z: GLenum, p: GLenum) { gl((), |c| c.stencil_op_separate(GL_FRONT_AND_BACK, a, z, p)) }
+    fn glStencilOpSeparate(face: GLenum, a: GLenum, z: GLenum, p: GLenum) { gl((), |c| c.stencil_op_separate(face, a, z, p)) }
+    fn glStencilMask(m: u32) { gl((), |c| c.stencil_mask_separate(GL_FRONT_AND_BACK, m)) }
+    fn glStencilMaskSeparate(face: GLenum, m: u32) { gl((), |c| c.stencil_mask_separate(face, m)) }
+    fn glPixelStorei(p: GLenum, v: i32) { gl((), |c| c.pixel_store(p, v)) }
+    fn glPixelStoref(p: GLenum, v: f32) { gl((), |c| c.pixel_store(p, v.round() as i32)) }
+    fn glHint(t: GLenum, m: GLenum) { gl((), |c| c.hint(t, m)) }
+    fn glProvokingVertex(m: GLenum) { gl((), |c| c.provoking_vertex(m)) }
+    fn glPrimitiveRestartIndex(i: u32) { gl((), |c| c.primitive_restart_index(i)) }
+    fn glClampColor(target: GLenum, clamp: GLenum) { gl((), |c| c.clamp_color(target, clamp)) }
+    fn glFlush() { gl((), |c| c.flush()) }
+    fn glFinish() { gl((), |c| c.finish()) }
+
+    // Buffers.
+    fn glGenBuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_buffers(n)) }
+    fn glDeleteBuffers(n: i32, ns: *const u32) { gl((), |c| c.delete_buffers(names(n, ns))) }
+    fn glIsBuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_buffer(n))) }
+    fn glBindBuffer(t: GLenum, n: u32) { gl((), |c| c.bind_buffer(t, n)) }
+    fn glBindBufferBase(t: GLenum, i: u32, n: u32) { gl((), |c| c.bind_buffer_range(t, i, n, 0, 0, true)) }
+    fn glBindBufferRange(t: GLenum, i: u32, n: u32, off: isize, size: isize) { gl((), |c| c.bind_buffer_range(t, i, n, off as i64, size as i64, false)) }
+    fn glBufferData(t: GLenum, size: isize, data: *const c_void, usage: GLenum) {
+        gl((), |c| {
+            let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), size as i64));
+            c.buffer_data(t, size as i64, d, usage)
+        })
+    }
+    fn glBufferSubData(t: GLenum, off: isize, size: isize, data: *const c_void) {
+        gl((), |c| {
+            if data.is_null() && size > 0 {
+                return c.record_invalid_value("glBufferSubData: NULL data");
+            }
+            c.buffer_sub_data(t, off as i64, slice(data.cast::<u8>(), size as i64))
+        })
+    }
+    fn glGetBufferSubData(t: GLenum, off: isize, size: isize, data: *mut c_void) {
+        gl((), |c| c.get_buffer_sub_data(t, off as i64, slice_mut(data.cast::<u8>(), size as i64)))
+    }
+    fn glMapBufferRange(t: GLenum, off: isize, len: isize, access: u32) -> *mut c_void {
+        gl(std::ptr::null_mut(), |c| c.map_buffer_range(t, off as i64, len as i64, access).cast())
+    }
+    fn glMapBuffer(t: GLenum, access: GLenum) -> *mut c_void {
+        gl(std::ptr::null_mut(), |c| {
+            let bits = match access {
+                GL_READ_ONLY => GL_MAP_READ_BIT,
+                GL_WRITE_ONLY => GL_MAP_WRITE_BIT,
+                GL_READ_WRITE => GL_MAP_READ_BIT | GL_MAP_WRITE_BIT,
+                _ => return c.record_invalid_enum("glMapBuffer access", access).map_or(std::ptr::null_mut(), |_| std::ptr::null_mut()),
+            };
+            let size = c.get_buffer_parameter(t, GL_BUFFER_SIZE);
+            c.map_buffer_range(t, 0, size, bits).cast()
+        })
+    }
+    fn glFlushMappedBufferRange(t: GLenum, off: isize, len: isize) { gl((), |c| c.flush_mapped_buffer_range(t, off as i64, len as i64)) }
+    fn glUnmapBuffer(t: GLenum) -> GLboolean { gl(0, |c| u8::from(c.unmap_buffer(t))) }
+    fn glCopyBufferSubData(r: GLenum, w: GLenum, ro: isize, wo: isize, size: isize) { gl((), |c| c.copy_buffer_sub_data(r, w, ro as i64, wo as i64, size as i64)) }
+    fn glGetBufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_buffer_parameter(t, p) as i32; write_values(out, &[v]) }) }
+    fn glGetBufferParameteri64v(t: GLenum, p: GLenum, out: *mut i64) { gl((), |c| { let v = c.get_buffer_parameter(t, p); write_values(out, &[v]) }) }
+
+    // Vertex arrays.
+    fn glGenVertexArrays(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_vertex_arrays(n)) }
+    fn glDeleteVertexArrays(n: i32, ns: *const u32) { gl((), |c| c.delete_vertex_arrays(names(n, ns))) }
+    fn glIsVertexArray(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_vertex_array(n))) }
+    fn glBindVertexArray(n: u32) { gl((), |c| c.bind_vertex_array(n)) }
+    fn glEnableVertexAttribArray(i: u32) { gl((), |c| c.set_vertex_attrib_array(i, true)) }
+    fn glDisableVertexAttribArray(i: u32) { gl((), |c| c.set_vertex_attrib_array(i, false)) }
+    fn glVertexAttribPointer(i: u32, size: i32, ty: GLenum, norm: GLboolean, stride: i32, ptr: *const c_void) {
+        gl((), |c| c.vertex_attrib_pointer(i, size, ty, b(norm), stride, ptr as usize, false))
+    }
+    fn glVertexAttribIPointer(i: u32, size: i32, ty: GLenum, stride: i32, ptr: *const c_void) {
+        gl((), |c| c.vertex_attrib_pointer(i, size, ty, false, stride, ptr as usize, true))
+    }
+    fn glVertexAttribDivisor(i: u32, d: u32) { gl((), |c| c.vertex_attrib_divisor(i, d)) }
+    fn glVertexAttrib1f(i: u32, x: f32) { gl((), |c| c.vertex_attrib(i, [x.to_bits(), 0, 0, 1f32.to_bits()])) }
+    fn glVertexAttrib2f(i: u32, x: f32, y: f32) { gl((), |c| c.vertex_attrib(i, [x.to_bits(), y.to_bits(), 0, 1f32.to_bits()])) }
+    fn glVertexAttrib3f(i: u32, x: f32, y: f32, z: f32) { gl((), |c| c.vertex_attrib(i, [x.to_bits(), y.to_bits(), z.to_bits(), 1f32.to_bits()])) }
+    fn glVertexAttrib4f(i: u32, x: f32, y: f32, z: f32, w: f32) { gl((), |c| c.vertex_attrib(i, [x.to_bits(), y.to_bits(), z.to_bits(), w.to_bits()])) }
+    fn glVertexAttrib4fv(i: u32, v: *const f32) { gl((), |c| { let s = slice(v, 4); if s.len() == 4 { c.vertex_attrib(i, [s[0].to_bits(), s[1].to_bits(), s[2].to_bits(), s[3].to_bits()]) } }) }
+    fn glVertexAttribI4i(i: u32, x: i32, y: i32, z: i32, w: i32) { gl((), |c| c.vertex_attrib(i, [x as u32, y as u32, z as u32, w as u32])) }
+    fn glVertexAttribI4ui(i: u32, x: u32, y: u32, z: u32, w: u32) { gl((), |c| c.vertex_attrib(i, [x, y, z, w])) }
+    fn glGetVertexAttribiv(i: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_vertex_attrib(i, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
+    fn glGetVertexAttribfv(i: u32, p: GLenum, out: *mut f32) { gl((), |c| { let v: Vec<f32> = c.get_vertex_attrib(i, p).iter().map(|&x| x as f32).collect(); write_values(out, &v) }) }
+    fn glGetVertexAttribPointerv(i: u32, p: GLenum, out: *mut *mut c_void) { gl((), |c| { let v = c.get_vertex_attrib(i, p); if let Some(&o) = v.first() { write_values(out, &[o as usize as *mut c_void]) } }) }
+
+    // Shaders and programs.
+    fn glCreateShader(ty: GLenum) -> u32 { gl(0, |c| c.create_shader(ty)) }
+    fn glShaderSource(sh: u32, count: i32, strings: *const *const c_char, lengths: *const i32) {
+        gl((), |c| {
+            if count < 0 {
+                return c.record_invalid_value("glShaderSource count < 0");
+            }
+            let ptrs = slice(strings, i64::from(count));
+            let lens = slice(lengths, i64::from(count));
+            let mut source = Vec::new();
+            for (i, &p) in ptrs.iter().enumerate() {
+                if p.is_null() {
+                    continue;
+                }
+                match lens.get(i) {
+                    Some(&n) if n >= 0 => source.extend_from_slice(slice(p.cast::<u8>(), i64::from(n))),
+                    _ => source.extend_from_slice(CStr::from_ptr(p).to_bytes()),
+                }
+            }
+            c.shader_source(sh, String::from_utf8_lossy(&source).into_owned())
+        })
+    }
+    fn glCompileShader(sh: u32) { gl((), |c| c.compile_shader(sh)) }
+    fn glDeleteShader(sh: u32) { gl((), |c| c.delete_shader(sh)) }
+    fn glIsShader(sh: u32) -> GLboolean { gl(0, |c| u8::from(c.is_shader(sh))) }
+    fn glGetShaderiv(sh: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_shader(sh, p); if c.is_shader(sh) { write_values(out, &[v]) } }) }
+    fn glGetShaderInfoLog(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.shader_info_log(sh); write_string(&s, size, len, buf) }) }
+    fn glGetShaderSource(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.shader_source_text(sh); write_string(&s, size, len, buf) }) }
+    fn glCreateProgram() -> u32 { gl(0, |c| c.create_program()) }
+    fn glDeleteProgram(p: u32) { gl((), |c| c.delete_program(p)) }
+    fn glIsProgram(p: u32) -> GLboolean { gl(0, |c| u8::from(c.is_program(p))) }
+    fn glAttachShader(p: u32, sh: u32) { gl((), |c| c.attach_shader(p, sh)) }
+    fn glDetachShader(p: u32, sh: u32) { gl((), |c| c.detach_shader(p, sh)) }
+    fn glGetAttachedShaders(p: u32, max: i32, count: *mut i32, out: *mut u32) {
+        gl((), |c| {
+            let list = c.attached_shaders(p);
+            let n = list.len().min(max.max(0) as usize);
+            write_values(out, &list[..n]);
+            write_values(count, &[n as i32]);
+        })
+    }
+    fn glBindAttribLocation(p: u32, i: u32, name: *const c_char) { gl((), |c| c.bind_attrib_location(p, i, &string(name))) }
+    fn glBindFragDataLocation(p: u32, color: u32, name: *const c_char) { gl((), |c| c.bind_frag_data_location(p, color, &string(name))) }
+    fn glLinkProgram(p: u32) { gl((), |c| c.link_program(p)) }
+    fn glUseProgram(p: u32) { gl((), |c| c.use_program(p)) }
+    fn glValidateProgram(p: u32) { gl((), |c| c.validate_program(p)) }
+    fn glGetProgramiv(p: u32, pname: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_program(p, pname); if c.is_program(p) { write_values(out, &[v]) } }) }
+    fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.program_info_log(p); write_string(&s, size, len, buf) }) }
+    fn glGetUniformLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_uniform_location(p, &string(name))) }
+    fn glGetAttribLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_attrib_location(p, &string(name))) }
+    fn glGetFragDataLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_location(p, &string(name))) }
+    fn glGetActiveUniform(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
+        gl((), |c| if let Some((n, s, t)) = c.get_active_uniform(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); })
+    }
+    fn glGetActiveAttrib(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
+        gl((), |c| if let Some((n, s, t)) = c.get_active_attrib(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); })
+    }
+    fn glGetUniformBlockIndex(p: u32, name: *const c_char) -> u32 { gl(GL_INVALID_INDEX, |c| c.get_uniform_block_index(p, &string(name))) }
+    fn glUniformBlockBinding(p: u32, i: u32, binding: u32) { gl((), |c| c.uniform_block_binding(p, i, binding)) }
+    fn glGetActiveUniformBlockiv(p: u32, i: u32, pname: GLenum, out: *mut i32) {
+        gl((), |c| {
+            if pname == GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES {
+                let v = c.active_uniform_block_indices(p, i);
+                write_values(out, &v);
+            } else {
+                let v = c.get_active_uniform_block(p, i, pname);
+                write_values(out, &[v]);
+            }
+        })
+    }
+    fn glGetActiveUniformBlockName(p: u32, i: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.active_uniform_block_name(p, i); write_string(&s, size, len, buf) }) }
+    fn glGetUniformIndices(p: u32, count: i32, names_in: *const *const c_char, out: *mut u32) {
+        gl((), |c| {
+            let list: Vec<String> = slice(names_in, i64::from(count)).iter().map(|&n| string(n)).collect();
+            let v = c.uniform_indices(p, &list);
+            write_values(out, &v);
+        })
+    }
+    fn glGetUniformfv(p: u32, loc: i32, out: *mut f32) { gl((), |c| { let v: Vec<f32> = c.get_uniform(p, loc).iter().map(|&w| f32::from_bits(w)).collect(); write_values(out, &v) }) }
+    fn glGetUniformiv(p: u32, loc: i32, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_uniform(p, loc).iter().map(|&w| w as i32).collect(); write_values(out, &v) }) }
+    fn glGetUniformuiv(p: u32, loc: i32, out: *mut u32) { gl((), |c| { let v = c.get_uniform(p, loc); write_values(out, &v) }) }
+
+    fn glUniform1f(l: i32, x: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 1, 1, &[x.to_bits()])) }
+    fn glUniform2f(l: i32, x: f32, y: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 2, 1, &[x.to_bits(), y.to_bits()])) }
+    fn glUniform3f(l: i32, x: f32, y: f32, z: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 3, 1, &[x.to_bits(), y.to_bits(), z.to_bits()])) }
+    fn glUniform4f(l: i32, x: f32, y: f32, z: f32, w: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 4, 1, &[x.to_bits(), y.to_bits(), z.to_bits(), w.to_bits()])) }
+    fn glUniform1i(l: i32, x: i32) { gl((), |c| c.uniform(l, ValueKind::Int, 1, 1, &[x as u32])) }
+    fn glUniform2i(l: i32, x: i32, y: i32) { gl((), |c| c.uniform(l, ValueKind::Int, 2, 1, &[x as u32, y as u32])) }
+    fn glUniform3i(l: i32, x: i32, y: i32, z: i32) { gl((), |c| c.uniform(l, ValueKind::Int, 3, 1, &[x as u32, y as u32, z as u32])) }
+    fn glUniform4i(l: i32, x: i32, y: i32, z: i32, w: i32) { gl((), |c| c.uniform(l, ValueKind::Int, 4, 1, &[x as u32, y as u32, z as u32, w as u32])) }
+    fn glUniform1ui(l: i32, x: u32) { gl((), |c| c.uniform(l, ValueKind::UInt, 1, 1, &[x])) }
+    fn glUniform2ui(l: i32, x: u32, y: u32) { gl((), |c| c.uniform(l, ValueKind::UInt, 2, 1, &[x, y])) }
+    fn glUniform3ui(l: i32, x: u32, y: u32, z: u32) { gl((), |c| c.uniform(l, ValueKind::UInt, 3, 1, &[x, y, z])) }
+    fn glUniform4ui(l: i32, x: u32, y: u32, z: u32, w: u32) { gl((), |c| c.uniform(l, ValueKind::UInt, 4, 1, &[x, y, z, w])) }
+    fn glUniform1fv(l: i32, n: i32, v: *const f32) { uniform_v(l, ValueKind::Float, 1, n, v.cast()) }
+    fn glUniform2fv(l: i32, n: i32, v: *const f32) { uniform_v(l, ValueKind::Float, 2, n, v.cast()) }
+    fn glUniform3fv(l: i32, n: i32, v: *const f32) { uniform_v(l, ValueKind::Float, 3, n, v.cast()) }
+    fn glUniform4fv(l: i32, n: i32, v: *const f32) { uniform_v(l, ValueKind::Float, 4, n, v.cast()) }
+    fn glUniform1iv(l: i32, n: i32, v: *const i32) { uniform_v(l, ValueKind::Int, 1, n, v.cast()) }
+    fn glUniform2iv(l: i32, n: i32, v: *const i32) { uniform_v(l, ValueKind::Int, 2, n, v.cast()) }
+    fn glUniform3iv(l: i32, n: i32, v: *const i32) { uniform_v(l, ValueKind::Int, 3, n, v.cast()) }
+    fn glUniform4iv(l: i32, n: i32, v: *const i32) { uniform_v(l, ValueKind::Int, 4, n, v.cast()) }
+    fn glUniform1uiv(l: i32, n: i32, v: *const u32) { uniform_v(l, ValueKind::UInt, 1, n, v) }
+    fn glUniform2uiv(l: i32, n: i32, v: *const u32) { uniform_v(l, ValueKind::UInt, 2, n, v) }
+    fn glUniform3uiv(l: i32, n: i32, v: *const u32) { uniform_v(l, ValueKind::UInt, 3, n, v) }
+    fn glUniform4uiv(l: i32, n: i32, v: *const u32) { uniform_v(l, ValueKind::UInt, 4, n, v) }
+    fn glUniformMatrix2fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 2, 2, n, t, v) }
+    fn glUniformMatrix3fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 3, 3, n, t, v) }
+    fn glUniformMatrix4fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 4, 4, n, t, v) }
+    fn glUniformMatrix2x3fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 2, 3, n, t, v) }
+    fn glUniformMatrix3x2fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 3, 2, n, t, v) }
+    fn glUniformMatrix2x4fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 2, 4, n, t, v) }
+    fn glUniformMatrix4x2fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 4, 2, n, t, v) }
+    fn glUniformMatrix3x4fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 3, 4, n, t, v) }
+    fn glUniformMatrix4x3fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 4, 3, n, t, v) }
+
+    // Textures.
+    fn glGenTextures(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_textures(n)) }
+    fn glDeleteTextures(n: i32, ns: *const u32) { gl((), |c| c.delete_textures(names(n, ns))) }
+    fn glIsTexture(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_texture(n))) }
+    fn glActiveTexture(u: GLenum) { gl((), |c| c.active_texture(u)) }
+    fn glBindTexture(t: GLenum, n: u32) { gl((), |c| c.bind_texture(t, n)) }
+    fn glTexImage2D(t: GLenum, level: i32, internal: i32, w: i32, h: i32, border: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| {
+            let bytes = c.client_image_bytes(w, h, format, ty, false).unwrap_or(0);
+            let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), bytes as i64));
+            c.tex_image_2d(t, level, internal, w, h, border, format, ty, d)
+        })
+    }
+    fn glTexSubImage2D(t: GLenum, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| {
+            if data.is_null() && w > 0 && h > 0 {
+                return c.record_invalid_value("glTexSubImage2D: NULL pixels (pixel unpack buffers are not supported yet)");
+            }
+            let bytes = c.client_image_bytes(w, h, format, ty, false).unwrap_or(0);
+            c.tex_sub_image_2d(t, level, x, y, w, h, format, ty, slice(data.cast::<u8>(), bytes as i64))
+        })
+    }
+    fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
+    fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }
+    fn glTexParameteriv(t: GLenum, p: GLenum, v: *const i32) {
+        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.tex_parameter_v(t, p, &vals) })
+    }
+    fn glTexParameterfv(t: GLenum, p: GLenum, v: *const f32) {
+        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; c.tex_parameter_v(t, p, slice(v, n)) })
+    }
+    fn glGetTexParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_tex_parameter(t, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
+    fn glGetTexParameterfv(t: GLenum, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_tex_parameter(t, p); write_values(out, &v) }) }
+    fn glGetTexLevelParameteriv(t: GLenum, level: i32, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_tex_level_parameter(t, level, p); write_values(out, &[v]) }) }
+
+    // Framebuffers.
+    fn glGenFramebuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_framebuffers(n)) }
+    fn glDeleteFramebuffers(n: i32, ns: *const u32) { gl((), |c| c.delete_framebuffers(names(n, ns))) }
+    fn glIsFramebuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_framebuffer(n))) }
+    fn glBindFramebuffer(t: GLenum, n: u32) { gl((), |c| c.bind_framebuffer(t, n)) }
+    fn glFramebufferTexture2D(t: GLenum, a: GLenum, tt: GLenum, tex: u32, level: i32) { gl((), |c| c.framebuffer_texture_2d(t, a, tt, tex, level)) }
+    fn glFramebufferRenderbuffer(t: GLenum, a: GLenum, rt: GLenum, rb: u32) { gl((), |c| c.framebuffer_renderbuffer(t, a, rt, rb)) }
+    fn glCheckFramebufferStatus(t: GLenum) -> GLenum { gl(0, |c| c.check_framebuffer_status(t)) }
+    fn glDrawBuffers(n: i32, bufs: *const GLenum) { gl((), |c| { if n < 0 { return c.record_invalid_value("glDrawBuffers n < 0"); } c.draw_buffers(slice(bufs, i64::from(n))) }) }
+    fn glDrawBuffer(buf: GLenum) { gl((), |c| c.draw_buffers(&[buf])) }
+    fn glReadBuffer(src: GLenum) { gl((), |c| c.read_buffer(src)) }
+    fn glGenRenderbuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_renderbuffers(n)) }
+    fn glDeleteRenderbuffers(n: i32, ns: *const u32) { gl((), |c| c.delete_renderbuffers(names(n, ns))) }
+    fn glIsRenderbuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_renderbuffer(n))) }
+    fn glBindRenderbuffer(t: GLenum, n: u32) { gl((), |c| c.bind_renderbuffer(t, n)) }
+    fn glRenderbufferStorage(t: GLenum, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, 0, f, w, h)) }
+    fn glRenderbufferStorageMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, s, f, w, h)) }
+
+    // Drawing and reading.
+    fn glDrawArrays(mode: GLenum, first: i32, count: i32) { draw(mode, first, count, 1, None) }
+    fn glDrawArraysInstanced(mode: GLenum, first: i32, count: i32, n: i32) { draw(mode, first, count, n, None) }
+    fn glDrawElements(mode: GLenum, count: i32, ty: GLenum, off: *const c_void) { draw(mode, 0, count, 1, Some((ty, off as u64, 0))) }
+    fn glDrawElementsInstanced(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, n: i32) { draw(mode, 0, count, n, Some((ty, off as u64, 0))) }
+    fn glDrawElementsBaseVertex(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, base: i32) { draw(mode, 0, count, 1, Some((ty, off as u64, base))) }
+    fn glDrawElementsInstancedBaseVertex(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, n: i32, base: i32) { draw(mode, 0, count, n, Some((ty, off as u64, base))) }
+    fn glDrawRangeElements(mode: GLenum, start: u32, end: u32, count: i32, ty: GLenum, off: *const c_void) {
+        if end < start { return gl((), |c| c.record_invalid_value("glDrawRangeElements end < start")); }
+        draw(mode, 0, count, 1, Some((ty, off as u64, 0)))
+    }
+    fn glDrawRangeElementsBaseVertex(mode: GLenum, start: u32, end: u32, count: i32, ty: GLenum, off: *const c_void, base: i32) {
+        if end < start { return gl((), |c| c.record_invalid_value("glDrawRangeElements end < start")); }
+        draw(mode, 0, count, 1, Some((ty, off as u64, base)))
+    }
+    fn glReadPixels(x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, out: *mut c_void) {
+        gl((), |c| {
+            let Some(bytes) = c.client_image_bytes(w, h, format, ty, true) else {
+                return c.read_pixels(x, y, w, h, format, ty, &mut []);
+            };
+            if out.is_null() && bytes > 0 {
+                return c.record_invalid_value("glReadPixels: NULL pixels (pixel pack buffers are not supported yet)");
+            }
+            c.read_pixels(x, y, w, h, format, ty, slice_mut(out.cast::<u8>(), bytes as i64))
+        })
+    }
+}
+
+unsafe fn uniform_v(l: i32, kind: ValueKind, comps: u32, n: i32, v: *const u32) {
+    gl((), |c| {
+        // SAFETY: `v` holds `n × comps` values (GL's contract).
+        let data = unsafe { slice(v, i64::from(n) * i64::from(comps)) };
+        if data.len() < (n.max(0) as usize) * comps as usize {
+            return c.record_invalid_value("glUniform*v: NULL value");
+        }
+        c.uniform(l, kind, comps, n, data)
+    })
+}
+
+unsafe fn uniform_m(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *const f32) {
+    gl((), |c| {
+        // SAFETY: `v` holds `n` matrices (GL's contract).
+        let data = unsafe { slice(v, i64::from(n) * i64::from(cols * rows)) };
+        if data.len() < (n.max(0) as usize) * (cols * rows) as usize {
+            return c.record_invalid_value("glUniformMatrix*fv: NULL value");
+        }
+        c.uniform_matrix(l, cols, rows, n, b(t), data)
+    })
+}
+
+fn draw(mode: GLenum, first: i32, count: i32, instances: i32, indexed: Option<(GLenum, u64, i32)>) {
+    gl((), |c| {
+        c.draw(DrawCall {
+            mode,
+            first,
+            count,
+            instances,
+            indexed,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gl_name_resolves_and_unknown_names_do_not() {
+        for name in GL_PROC_NAMES {
+            assert!(!lookup(name.as_bytes()).is_null(), "{name}");
+        }
+        assert!(lookup(b"glNotAFunction").is_null());
+        assert!(GL_PROC_NAMES.len() > 150, "{}", GL_PROC_NAMES.len());
+    }
+
+    #[test]
+    fn without_a_current_context_commands_do_nothing_and_queries_return_defaults() {
+        // SAFETY: no pointers are passed.
+        unsafe {
+            glClear(GL_COLOR_BUFFER_BIT);
+            assert_eq!(glGetError(), GL_NO_ERROR);
+            assert!(glGetString(GL_VERSION).is_null());
+            assert_eq!(glCreateProgram(), 0);
+        }
+    }
+}

@@ -1,0 +1,586 @@
+//! EGL window surfaces on X11, end to end: a real X server (`Xvfb`, started here), a real window,
+//! `libarenagl.so` loaded by path and reached only through `eglGetProcAddress`, frames presented
+//! with `eglSwapBuffers`, and the window's pixels read back with `XGetImage`.
+//!
+//! The frame is a red clear with the bottom half scissored to green: reading green at the bottom
+//! of the window proves both that the frame reached the window and that the present flipped GL's
+//! bottom-up rows. The window is then resized (and vsync turned off): the surface must follow
+//! the window's size from the swap after the resize, and fill it. Last, the same window through
+//! the default display (`EGL_DEFAULT_DISPLAY`, whose X connection ArenaGL opens itself). The GL part runs in a child process (this test binary re-executed) with
+//! `ARENAGL_VALIDATION=1`, so the parent can fail on any validation-layer message in its stderr.
+//! Skipped, with the reason printed, only when `Xvfb` or libX11 is missing (CI installs `xvfb`).
+
+use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void, CStr};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::ptr::{null, null_mut};
+use std::time::{Duration, Instant};
+
+use arenagl_present::egl::*;
+
+const CHILD_ENV: &str = "ARENAGL_X11_WINDOW_CHILD";
+const SIZE: u32 = 64;
+const RED: [u8; 3] = [255, 0, 0];
+const GREEN: [u8; 3] = [0, 255, 0];
+const BLUE: [u8; 3] = [0, 0, 255];
+const WHITE: [u8; 3] = [255, 255, 255];
+
+#[test]
+fn swap_buffers_presents_upright_into_an_x11_window() {
+    if std::env::var_os(CHILD_ENV).is_some() {
+        return;
+    }
+    let Some(xvfb) = find_in_path("Xvfb") else {
+        println!("skipped: no Xvfb in PATH (Debian: xvfb)");
+        return;
+    };
+    // SAFETY: loading libX11 runs its initialisers, which are safe.
+    if unsafe { libloading::Library::new("libX11.so.6") }.is_err() {
+        println!("skipped: libX11.so.6 cannot be loaded (Debian: libx11-6)");
+        return;
+    }
+    let server = XServer::start(&xvfb);
+    let out = Command::new(std::env::current_exe().expect("test binary path"))
+        .args([
+            "--exact",
+            "child_renders_into_the_window",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_ENV, "1")
+        .env("DISPLAY", &server.name)
+        .env("ARENAGL_VALIDATION", "1")
+        .env("ARENAGL_TELEMETRY", "0")
+        .output()
+        .expect("run the GL child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the GL child failed ({})\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("WINDOW_PIXELS_OK"),
+        "the child did not check the window\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(
+        !stderr.contains("arenagl::validation"),
+        "validation-layer messages:\n{stderr}"
+    );
+}
+
+/// The GL part, run only as the child of the test above.
+#[test]
+fn child_renders_into_the_window() {
+    if std::env::var_os(CHILD_ENV).is_none() {
+        return;
+    }
+    let x = Xlib::load();
+    // SAFETY: every call below follows Xlib's C API with the handles it returned.
+    let (display, window) = unsafe {
+        let display = (x.open_display)(null());
+        assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
+        let screen = (x.default_screen)(display);
+        let root = (x.root_window)(display, screen);
+        let black = (x.black_pixel)(display, screen);
+        let window = (x.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
+        (x.map_window)(display, window);
+        (x.sync)(display, 0);
+        (display, window)
+    };
+    let egl = Egl::load();
+    // SAFETY: the EGL calls follow the C API; every pointer argument is a live local.
+    unsafe {
+        let dpy = (egl.get_display)(display);
+        assert!(!dpy.is_null(), "eglGetDisplay(Display*)");
+        let platform = (egl.get_platform_display)(EGL_PLATFORM_X11_KHR, display, null());
+        assert_eq!(platform, dpy, "one EGL display per X connection");
+        assert_eq!((egl.initialize)(dpy, null_mut(), null_mut()), 1);
+        assert_eq!((egl.bind_api)(EGL_OPENGL_API), 1);
+        let attribs = [
+            EGL_SURFACE_TYPE,
+            EGL_WINDOW_BIT,
+            EGL_RENDERABLE_TYPE,
+            EGL_OPENGL_BIT,
+            EGL_RED_SIZE,
+            8,
+            EGL_GREEN_SIZE,
+            8,
+            EGL_BLUE_SIZE,
+            8,
+            EGL_NONE,
+        ];
+        let mut config = null_mut();
+        let mut count = 0;
+        assert_eq!(
+            (egl.choose_config)(dpy, attribs.as_ptr(), &mut config, 1, &mut count),
+            1
+        );
+        assert_eq!(count, 1, "a window config");
+        let ctx_attribs = [
+            EGL_CONTEXT_MAJOR_VERSION,
+            3,
+            EGL_CONTEXT_MINOR_VERSION,
+            3,
+            EGL_NONE,
+        ];
+        let ctx = (egl.create_context)(dpy, config, null_mut(), ctx_attribs.as_ptr());
+        assert!(
+            !ctx.is_null(),
+            "eglCreateContext: 0x{:x}",
+            (egl.get_error)()
+        );
+        let surface = (egl.create_window_surface)(dpy, config, window as usize, null());
+        assert!(
+            !surface.is_null(),
+            "eglCreateWindowSurface: 0x{:x}",
+            (egl.get_error)()
+        );
+        for (attribute, want) in [(EGL_WIDTH, SIZE), (EGL_HEIGHT, SIZE)] {
+            let mut v = 0;
+            assert_eq!((egl.query_surface)(dpy, surface, attribute, &mut v), 1);
+            assert_eq!(v, want as EGLint, "the surface has the window's size");
+        }
+        assert_eq!((egl.make_current)(dpy, surface, surface, ctx), 1);
+        let gl = Gl::load(&egl);
+        let rgba = |c: [u8; 3]| c.map(|v| f32::from(v) / 255.0);
+        let frame =
+            |dpy: Handle, surface: Handle, width: u32, height: u32, colors: [[u8; 3]; 2]| {
+                let [top, bottom] = colors.map(rgba);
+                (gl.clear_color)(top[0], top[1], top[2], 1.0);
+                (gl.clear)(GL_COLOR_BUFFER_BIT);
+                // GL's window coordinates start at the bottom: this is the bottom half.
+                (gl.enable)(GL_SCISSOR_TEST);
+                (gl.scissor)(0, 0, width as i32, (height / 2) as i32);
+                (gl.clear_color)(bottom[0], bottom[1], bottom[2], 1.0);
+                (gl.clear)(GL_COLOR_BUFFER_BIT);
+                (gl.disable)(GL_SCISSOR_TEST);
+                assert_eq!(
+                    (egl.swap_buffers)(dpy, surface),
+                    1,
+                    "eglSwapBuffers: 0x{:x}",
+                    (egl.get_error)()
+                );
+            };
+        for _ in 0..3 {
+            frame(dpy, surface, SIZE, SIZE, [RED, GREEN]);
+        }
+        assert_eq!((gl.get_error)(), 0, "no GL error");
+        x.expect_halves(display, window, SIZE, SIZE, [RED, GREEN]);
+
+        // Resized, and without vsync: the swap after the resize gives the surface images of
+        // the new size (EGL resizes at the swap); frames after it fill the whole window.
+        assert_eq!((egl.swap_interval)(dpy, 0), 1);
+        let (w2, h2) = (96, 48);
+        (x.resize_window)(display, window, w2, h2);
+        (x.sync)(display, 0);
+        frame(dpy, surface, SIZE, SIZE, [RED, GREEN]);
+        for (attribute, want) in [(EGL_WIDTH, w2), (EGL_HEIGHT, h2)] {
+            let mut v = 0;
+            assert_eq!((egl.query_surface)(dpy, surface, attribute, &mut v), 1);
+            assert_eq!(v, want as EGLint, "the surface follows the window's size");
+        }
+        for _ in 0..3 {
+            frame(dpy, surface, w2, h2, [RED, GREEN]);
+        }
+        assert_eq!((gl.get_error)(), 0, "no GL error");
+        x.expect_halves(display, window, w2, h2, [RED, GREEN]);
+
+        assert_eq!(
+            (egl.make_current)(dpy, null_mut(), null_mut(), null_mut()),
+            1
+        );
+        assert_eq!((egl.destroy_surface)(dpy, surface), 1);
+        assert_eq!((egl.destroy_context)(dpy, ctx), 1);
+
+        // The default display has no X connection from the program: ArenaGL opens its own
+        // ($DISPLAY) for the same window.
+        let default = (egl.get_display)(null_mut());
+        assert_eq!((egl.initialize)(default, null_mut(), null_mut()), 1);
+        let mut config = null_mut();
+        let mut count = 0;
+        assert_eq!(
+            (egl.choose_config)(default, attribs.as_ptr(), &mut config, 1, &mut count),
+            1
+        );
+        let ctx = (egl.create_context)(default, config, null_mut(), ctx_attribs.as_ptr());
+        assert!(!ctx.is_null());
+        let surface = (egl.create_window_surface)(default, config, window as usize, null());
+        assert!(
+            !surface.is_null(),
+            "eglCreateWindowSurface on the default display: 0x{:x}",
+            (egl.get_error)()
+        );
+        assert_eq!((egl.make_current)(default, surface, surface, ctx), 1);
+        for _ in 0..2 {
+            frame(default, surface, w2, h2, [BLUE, WHITE]);
+        }
+        x.expect_halves(display, window, w2, h2, [BLUE, WHITE]);
+        assert_eq!(
+            (egl.make_current)(default, null_mut(), null_mut(), null_mut()),
+            1
+        );
+        assert_eq!((egl.destroy_surface)(default, surface), 1);
+        assert_eq!((egl.destroy_context)(default, ctx), 1);
+        (x.destroy_window)(display, window);
+        (x.sync)(display, 0);
+    }
+    println!("WINDOW_PIXELS_OK");
+}
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// An `Xvfb` on a display number no other server uses, killed when dropped.
+struct XServer {
+    child: Child,
+    name: String,
+}
+
+impl XServer {
+    fn start(xvfb: &Path) -> Self {
+        for n in 90..190 {
+            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+            let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
+            if socket.exists() || lock.exists() {
+                continue;
+            }
+            let name = format!(":{n}");
+            let mut child = Command::new(xvfb)
+                .args([&name, "-screen", "0", "256x256x24", "-nolisten", "tcp"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn Xvfb");
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while Instant::now() < deadline {
+                if socket.exists() {
+                    return Self { child, name };
+                }
+                if let Ok(Some(_)) = child.try_wait() {
+                    break; // Lost a race for this number: try the next.
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        panic!("no free X display number for Xvfb");
+    }
+}
+
+impl Drop for XServer {
+    /// SIGTERM first: Xvfb then removes its socket and lock file (SIGKILL would leave them, and
+    /// every later run would skip that display number).
+    fn drop(&mut self) {
+        let term = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        if term.is_ok_and(|s| s.success()) {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+type Display = *mut c_void;
+type Window = c_ulong;
+
+/// The prefix of Xlib's `XImage` that the read-back uses (the layout of `<X11/Xlib.h>`).
+#[repr(C)]
+struct XImage {
+    width: c_int,
+    height: c_int,
+    xoffset: c_int,
+    format: c_int,
+    data: *mut c_char,
+    byte_order: c_int,
+    bitmap_unit: c_int,
+    bitmap_bit_order: c_int,
+    bitmap_pad: c_int,
+    depth: c_int,
+    bytes_per_line: c_int,
+    bits_per_pixel: c_int,
+    red_mask: c_ulong,
+    green_mask: c_ulong,
+    blue_mask: c_ulong,
+}
+
+const Z_PIXMAP: c_int = 2;
+const ALL_PLANES: c_ulong = !0;
+const LSB_FIRST: c_int = 0;
+
+struct Xlib {
+    _lib: libloading::Library,
+    open_display: unsafe extern "C" fn(*const c_char) -> Display,
+    default_screen: unsafe extern "C" fn(Display) -> c_int,
+    root_window: unsafe extern "C" fn(Display, c_int) -> Window,
+    black_pixel: unsafe extern "C" fn(Display, c_int) -> c_ulong,
+    #[allow(clippy::type_complexity)]
+    create_simple_window: unsafe extern "C" fn(
+        Display,
+        Window,
+        c_int,
+        c_int,
+        c_uint,
+        c_uint,
+        c_uint,
+        c_ulong,
+        c_ulong,
+    ) -> Window,
+    map_window: unsafe extern "C" fn(Display, Window) -> c_int,
+    resize_window: unsafe extern "C" fn(Display, Window, c_uint, c_uint) -> c_int,
+    destroy_window: unsafe extern "C" fn(Display, Window) -> c_int,
+    sync: unsafe extern "C" fn(Display, c_int) -> c_int,
+    get_image: unsafe extern "C" fn(
+        Display,
+        Window,
+        c_int,
+        c_int,
+        c_uint,
+        c_uint,
+        c_ulong,
+        c_int,
+    ) -> *mut XImage,
+    free: unsafe extern "C" fn(*mut c_void) -> c_int,
+}
+
+impl Xlib {
+    fn load() -> Self {
+        // SAFETY: libX11's initialisers are safe; each symbol below has the C signature of its
+        // field (from <X11/Xlib.h>), and the library outlives the pointers (it is in `_lib`).
+        unsafe {
+            let lib = libloading::Library::new("libX11.so.6").expect("load libX11.so.6");
+            macro_rules! sym {
+                ($name:literal) => {
+                    *lib.get(concat!($name, "\0").as_bytes())
+                        .expect(concat!("libX11 exports ", $name))
+                };
+            }
+            Self {
+                open_display: sym!("XOpenDisplay"),
+                default_screen: sym!("XDefaultScreen"),
+                root_window: sym!("XRootWindow"),
+                black_pixel: sym!("XBlackPixel"),
+                create_simple_window: sym!("XCreateSimpleWindow"),
+                map_window: sym!("XMapWindow"),
+                resize_window: sym!("XResizeWindow"),
+                destroy_window: sym!("XDestroyWindow"),
+                sync: sym!("XSync"),
+                get_image: sym!("XGetImage"),
+                free: sym!("XFree"),
+                _lib: lib,
+            }
+        }
+    }
+
+    /// Checks (polling, bounded: presenting is asynchronous) that the `width × height` window
+    /// shows `top` over `bottom`, halves split at the middle row.
+    fn expect_halves(
+        &self,
+        display: Display,
+        window: Window,
+        width: u32,
+        height: u32,
+        [top, bottom]: [[u8; 3]; 2],
+    ) {
+        let probes = [
+            (width / 2, height / 4, top),
+            (width / 2, height * 3 / 4, bottom),
+            (0, 0, top),
+            (width - 1, 0, top),
+            (0, height - 1, bottom),
+            (width - 1, height - 1, bottom),
+        ];
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let seen: Vec<_> = probes
+                .iter()
+                .map(|&(px, py, _)| self.pixel(display, window, px, py))
+                .collect();
+            let good = probes.iter().zip(&seen).all(|(p, s)| p.2 == *s);
+            if good {
+                return;
+            }
+            if Instant::now() > deadline {
+                assert_eq!(seen[0], top, "the top half of the window is the full clear");
+                assert_eq!(
+                    seen[1], bottom,
+                    "the bottom half of the window is GL's bottom half (the present flips rows)"
+                );
+                panic!("{width}x{height} window: probes {probes:?} saw {seen:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The window's pixel at (x, y), top-left origin, as 8-bit RGB.
+    fn pixel(&self, display: Display, window: Window, x: u32, y: u32) -> [u8; 3] {
+        // SAFETY: a 1×1 `XGetImage` of a mapped window; the image's data holds one scanline of
+        // `bytes_per_line` bytes, read within that bound; the image and its data are freed with
+        // `XFree` (what `XDestroyImage` does for images Xlib allocated).
+        unsafe {
+            let image = (self.get_image)(
+                display, window, x as c_int, y as c_int, 1, 1, ALL_PLANES, Z_PIXMAP,
+            );
+            assert!(!image.is_null(), "XGetImage failed");
+            let img = &*image;
+            assert_eq!(img.bits_per_pixel, 32, "a 24/32-bit visual");
+            let bytes = std::slice::from_raw_parts(img.data.cast::<u8>(), 4);
+            let word = if img.byte_order == LSB_FIRST {
+                u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+            } else {
+                u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+            };
+            let channel = |mask: c_ulong| {
+                let mask = mask as u32;
+                ((word & mask) >> mask.trailing_zeros()) as u8
+            };
+            let rgb = [
+                channel(img.red_mask),
+                channel(img.green_mask),
+                channel(img.blue_mask),
+            ];
+            (self.free)(img.data.cast());
+            (self.free)(image.cast());
+            rgb
+        }
+    }
+}
+
+type Handle = *mut c_void;
+
+/// A function address from `eglGetProcAddress` as the function pointer type `F`.
+///
+/// # Safety
+/// `F` is a function pointer type whose signature is that of the function at `f`.
+unsafe fn cast<F: Copy>(f: *mut c_void) -> F {
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<*mut c_void>());
+    // SAFETY: same size (checked), and the caller guarantees `F` is the right signature.
+    unsafe { std::mem::transmute_copy(&f) }
+}
+
+struct Egl {
+    _lib: libloading::Library,
+    get_proc_address: unsafe extern "C" fn(*const c_char) -> *mut c_void,
+    get_display: unsafe extern "C" fn(Display) -> Handle,
+    get_platform_display: unsafe extern "C" fn(EGLenum, Display, *const EGLAttrib) -> Handle,
+    initialize: unsafe extern "C" fn(Handle, *mut EGLint, *mut EGLint) -> u32,
+    bind_api: unsafe extern "C" fn(EGLenum) -> u32,
+    choose_config:
+        unsafe extern "C" fn(Handle, *const EGLint, *mut Handle, EGLint, *mut EGLint) -> u32,
+    create_context: unsafe extern "C" fn(Handle, Handle, Handle, *const EGLint) -> Handle,
+    destroy_context: unsafe extern "C" fn(Handle, Handle) -> u32,
+    create_window_surface: unsafe extern "C" fn(Handle, Handle, usize, *const EGLint) -> Handle,
+    destroy_surface: unsafe extern "C" fn(Handle, Handle) -> u32,
+    query_surface: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> u32,
+    make_current: unsafe extern "C" fn(Handle, Handle, Handle, Handle) -> u32,
+    swap_buffers: unsafe extern "C" fn(Handle, Handle) -> u32,
+    swap_interval: unsafe extern "C" fn(Handle, EGLint) -> u32,
+    get_error: unsafe extern "C" fn() -> EGLint,
+}
+
+/// The cdylib beside this test binary (as in `tests/egl_abi.rs`: `deps/` first).
+fn library_path() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe
+        .parent()
+        .expect("test binary sits in target/<profile>/deps");
+    let found = [Some(deps), deps.parent()]
+        .into_iter()
+        .flatten()
+        .map(|dir| dir.join("libarenagl.so"))
+        .find(|p| p.exists());
+    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
+}
+
+impl Egl {
+    fn load() -> Self {
+        let path = library_path();
+        // SAFETY: the library is ours and has no constructors; every function is resolved
+        // through `eglGetProcAddress` and transmuted to its C signature from the EGL headers.
+        unsafe {
+            let lib = libloading::Library::new(&path)
+                .unwrap_or_else(|e| panic!("load {}: {e}", path.display()));
+            let get_proc_address: unsafe extern "C" fn(*const c_char) -> *mut c_void =
+                *lib.get(b"eglGetProcAddress\0").expect("eglGetProcAddress");
+            let p = |name: &CStr| {
+                let f = get_proc_address(name.as_ptr());
+                assert!(!f.is_null(), "eglGetProcAddress({name:?})");
+                f
+            };
+            macro_rules! f {
+                ($name:literal) => {
+                    cast(p($name))
+                };
+            }
+            Self {
+                get_display: f!(c"eglGetDisplay"),
+                get_platform_display: f!(c"eglGetPlatformDisplay"),
+                initialize: f!(c"eglInitialize"),
+                bind_api: f!(c"eglBindAPI"),
+                choose_config: f!(c"eglChooseConfig"),
+                create_context: f!(c"eglCreateContext"),
+                destroy_context: f!(c"eglDestroyContext"),
+                create_window_surface: f!(c"eglCreateWindowSurface"),
+                destroy_surface: f!(c"eglDestroySurface"),
+                query_surface: f!(c"eglQuerySurface"),
+                make_current: f!(c"eglMakeCurrent"),
+                swap_buffers: f!(c"eglSwapBuffers"),
+                swap_interval: f!(c"eglSwapInterval"),
+                get_error: f!(c"eglGetError"),
+                get_proc_address,
+                _lib: lib,
+            }
+        }
+    }
+}
+
+const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
+const GL_SCISSOR_TEST: u32 = 0x0C11;
+
+struct Gl {
+    clear_color: unsafe extern "C" fn(f32, f32, f32, f32),
+    clear: unsafe extern "C" fn(u32),
+    enable: unsafe extern "C" fn(u32),
+    disable: unsafe extern "C" fn(u32),
+    scissor: unsafe extern "C" fn(i32, i32, i32, i32),
+    get_error: unsafe extern "C" fn() -> u32,
+}
+
+impl Gl {
+    fn load(egl: &Egl) -> Self {
+        let p = |name: &CStr| {
+            // SAFETY: `name` is NUL-terminated.
+            let f = unsafe { (egl.get_proc_address)(name.as_ptr()) };
+            assert!(!f.is_null(), "eglGetProcAddress({name:?})");
+            f
+        };
+        macro_rules! f {
+            ($name:literal) => {
+                // SAFETY: the GL function of that name, with its C signature.
+                unsafe { cast(p($name)) }
+            };
+        }
+        Self {
+            clear_color: f!(c"glClearColor"),
+            clear: f!(c"glClear"),
+            enable: f!(c"glEnable"),
+            disable: f!(c"glDisable"),
+            scissor: f!(c"glScissor"),
+            get_error: f!(c"glGetError"),
+        }
+    }
+}
