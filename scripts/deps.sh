@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ArenaGL needs, if any are missing. Used by demo.sh and test.sh.
 #   scripts/deps.sh demo   — the Vulkan loader and lavapipe (Mesa's CPU Vulkan driver)
-#   scripts/deps.sh test   — the above plus the Khronos validation layer and spirv-val
+#   scripts/deps.sh test   — the above plus the Khronos validation layer and spirv-val, and the GL
+#                            peers tests/gl_scenes.rs compares against: glvnd's libEGL with Mesa's
+#                            EGL (llvmpipe, and Zink on lavapipe) — see docs/PEERS.md; Xvfb for the
+#                            X11 window test; python3 + venv for the moderngl client (from PyPI)
 # Building needs a C++17 compiler (VMA, glslang): g++.
 set -euo pipefail
 want=(libvulkan1 mesa-vulkan-drivers g++)
 if [ "${1:-test}" = test ]; then
-  want+=(vulkan-validationlayers spirv-tools)
+  want+=(vulkan-validationlayers spirv-tools libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 xvfb python3 python3-venv)
 fi
 missing=()
 for pkg in "${want[@]}"; do

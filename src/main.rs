@@ -1,19 +1,28 @@
 //! The `arenagl` command-line tool.
 //!
-//! - `demo`: a Minecraft-like memory workload run through the memory manager on the real Vulkan
-//!   device, printing the manager's statistics.
+//! - `demo`: a Minecraft-like GL scene rendered through a GL implementation chosen at run time
+//!   (`--gl arenagl|system|zink|PATH`, reached only through its libEGL), with frame times, peak
+//!   RSS and, under ArenaGL, the memory manager's statistics.
+//! - `scene`: one deterministic GL test scene rendered to a PNG (compared across implementations
+//!   by `tests/gl_scenes.rs`).
+//! - `run -- COMMAND…`: runs any program with ArenaGL as its libEGL/libGL, telemetry on.
+//! - `workload`: a Minecraft-like memory workload run through the memory manager directly on the
+//!   real Vulkan device, printing the manager's statistics.
 //! - `budget`: the budget a device profile derives, its split and why (`arenagl-residency`).
 //! - `top`, `record`, `report`: attach to a running process's telemetry page, watch it live,
 //!   record it, and render a recording to a PNG.
-//!
-//! Later issues grow the demo into the GL scene and add `run` and `bench`.
 
 mod budget_cmd;
 mod demo;
+mod glclient;
+mod math;
 mod record;
 mod report;
+mod run_cmd;
+mod scenes;
 mod top;
 mod units;
+mod workload;
 
 use std::process::ExitCode;
 
@@ -32,8 +41,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the built-in Minecraft-like memory workload on the real device and print statistics.
+    /// Render the Minecraft-like GL demo through a GL implementation and print statistics.
     Demo(demo::DemoArgs),
+    /// Render one GL test scene to a PNG.
+    Scene(scenes::SceneArgs),
+    /// Run any GL program with ArenaGL as its libEGL/libGL (telemetry on): `arenagl run -- CMD…`.
+    Run(run_cmd::RunArgs),
+    /// Run the Minecraft-like memory workload on the memory manager directly and print statistics.
+    Workload(workload::WorkloadArgs),
     /// Print the GPU budget of a device profile, its split into categories and why.
     Budget(budget_cmd::BudgetArgs),
     /// Live dashboard of a running ArenaGL process's memory (from its telemetry page).
@@ -53,12 +68,24 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if let Command::Run(args) = &cli.command {
+        return match run_cmd::run(args) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("arenagl run: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Demo(args) => demo::run(&args).map_err(Into::into),
+        Command::Scene(args) => scenes::run(&args).map_err(Into::into),
+        Command::Workload(args) => workload::run(&args).map_err(Into::into),
         Command::Budget(args) => budget_cmd::run(&args),
         Command::Top(args) => top::run(&args),
         Command::Record(args) => record::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Run(_) => Ok(()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

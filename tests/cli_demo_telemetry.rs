@@ -1,10 +1,10 @@
-//! R2/R3 end to end, through the built binary: `arenagl demo` (the memory workload on the real
+//! R2/R3 end to end, through the built binary: `arenagl workload` (the memory workload on the real
 //! device) publishes its telemetry page while it runs.
 //! - `arenagl top --once` attaches to the live process and shows its categories against the
 //!   budget; `arenagl record` samples it and `arenagl report` renders the recording to a PNG.
-//! - Pushed past a small budget (`--grow-mib`), the demo rises through warn → critical → over
+//! - Pushed past a small budget (`--grow-mib`), the workload rises through warn → critical → over
 //!   while being recorded: the manager's proactive GC runs at warn, an allocation is refused at
-//!   over with an error (the demo counts it and keeps running), and the recording renders.
+//!   over with an error (the workload counts it and keeps running), and the recording renders.
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -46,11 +46,11 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Starts `arenagl demo ARGS` publishing into `dir` under a budget of `budget_mb`, and waits for
+/// Starts `arenagl workload ARGS` publishing into `dir` under a budget of `budget_mb`, and waits for
 /// its page to appear.
 fn start_demo(dir: &Path, budget_mb: &str, args: &[&str]) -> (Demo, String) {
     let child = Command::new(BIN)
-        .arg("demo")
+        .arg("workload")
         .args(args)
         .args(["--report-every", "0"])
         .env("ARENAGL_TELEMETRY_DIR", dir)

@@ -1,4 +1,5 @@
-//! `arenagl demo`: the Minecraft-like memory workload, run on the real device.
+//! `arenagl workload`: the Minecraft-like memory workload, run on the real device (the GL scene
+//! that renders it is `arenagl demo`, `src/demo/`).
 //!
 //! What a frame does, per the mission's workload: stream 2 MiB of chunk meshes through an
 //! upload buffer into a 64 MiB device-local mesh arena (a recorded copy), rewrite a per-draw
@@ -15,9 +16,9 @@ use arenagl_memory::{
 };
 use ash::vk;
 
-/// Options of `arenagl demo`.
+/// Options of `arenagl workload`.
 #[derive(clap::Args, Debug)]
-pub struct DemoArgs {
+pub struct WorkloadArgs {
     /// Frames to run.
     #[arg(long, default_value_t = 120)]
     frames: u32,
@@ -60,8 +61,8 @@ fn upload_desc(size: u64, name: &'static str) -> BufferDesc {
     .named(name)
 }
 
-/// Runs the demo.
-pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
+/// Runs the workload.
+pub fn run(args: &WorkloadArgs) -> Result<(), MemoryError> {
     let mut vulkan = VulkanConfig::from_env();
     vulkan.validation |= args.validation;
     if args.heap_limit_mb.is_some() {
@@ -96,7 +97,7 @@ pub fn run(args: &DemoArgs) -> Result<(), MemoryError> {
     }
     let info = m.device_info().clone();
     println!(
-        "ArenaGL memory demo on {} ({:?}, Vulkan {}.{}, {} memory, validation {})",
+        "ArenaGL memory workload on {} ({:?}, Vulkan {}.{}, {} memory, validation {})",
         info.name,
         info.device_type,
         vk::api_version_major(info.used_api_version),

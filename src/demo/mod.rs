@@ -1,0 +1,231 @@
+//! `arenagl demo`: a Minecraft-like GL scene rendered through the chosen implementation
+//! (`--gl`, ArenaGL by default), headless on a pbuffer, with frame-time and memory statistics.
+//!
+//! What a frame does: re-mesh and re-upload a few "changed" chunks (deterministic edits) into
+//! the 42 MiB mesh arena with `glBufferSubData`, draw 64 chunks with per-draw uniforms over 14
+//! fully mipmapped 1024² atlases, then the blended water/glass pass, then `glFinish` — a frame's
+//! time includes the finish, so it is the GPU's time too, not only the submission's — and then
+//! `eglSwapBuffers` (no effect on a pbuffer, but the frame boundary a game gives its GL).
+//!
+//! The run ends with a human-readable summary and one `DEMO_RESULT` line for scripts; with
+//! ArenaGL it also prints the memory manager's statistics from this process's own telemetry page.
+
+mod atlas;
+mod renderer;
+mod world;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crate::glclient::{GlClientError, Implementation, Session};
+use crate::math;
+use renderer::Renderer;
+use world::{World, CHUNK_COUNT, WORLD};
+
+/// Options of `arenagl demo`.
+#[derive(clap::Args, Debug)]
+pub struct DemoArgs {
+    /// The GL implementation: arenagl, system (Mesa llvmpipe), zink, or a libEGL path.
+    #[arg(long, default_value = "arenagl")]
+    gl: Implementation,
+    /// Frames to render.
+    #[arg(long, default_value_t = 120)]
+    frames: u32,
+    /// Framebuffer width.
+    #[arg(long, default_value_t = 854)]
+    width: u32,
+    /// Framebuffer height.
+    #[arg(long, default_value_t = 480)]
+    height: u32,
+    /// Where to write the last frame.
+    #[arg(long, default_value = "target/arenagl-demo.png")]
+    out: PathBuf,
+    /// Sleep this long after each frame (not counted in frame times), e.g. to watch with
+    /// `arenagl top`.
+    #[arg(long, default_value_t = 0)]
+    frame_interval_ms: u64,
+}
+
+/// Chunks edited, re-meshed and re-uploaded per frame.
+const CHANGED_PER_FRAME: usize = 3;
+
+/// Frame-time statistics in milliseconds.
+struct FrameStats {
+    mean: f64,
+    p50: f64,
+    p95: f64,
+}
+
+fn frame_stats(times_ms: &[f64]) -> FrameStats {
+    let mut sorted = times_ms.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let pick = |q: f64| {
+        // Nearest-rank percentile.
+        let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len().max(1));
+        sorted.get(rank - 1).copied().unwrap_or(0.0)
+    };
+    FrameStats {
+        mean: sorted.iter().sum::<f64>() / sorted.len().max(1) as f64,
+        p50: pick(0.50),
+        p95: pick(0.95),
+    }
+}
+
+/// `VmHWM` (peak resident set) of this process in KiB, from `/proc/self/status`.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// The camera of frame `frame`: a slow circle around the world's centre, looking at it.
+fn camera(frame: u32, aspect: f32) -> (math::Mat4, [f32; 3]) {
+    let centre = WORLD as f32 / 2.0;
+    let angle = 0.6 + frame as f32 * 0.004;
+    let eye = [
+        centre + 58.0 * angle.cos(),
+        30.0,
+        centre + 58.0 * angle.sin(),
+    ];
+    let view = math::look_at(eye, [centre, 4.0, centre]);
+    let projection = math::perspective(70f32.to_radians(), aspect, 0.1, 300.0);
+    (math::mul(&projection, &view), eye)
+}
+
+/// Runs the demo.
+pub fn run(args: &DemoArgs) -> Result<(), GlClientError> {
+    if args.frames == 0 {
+        return Err(GlClientError::Usage("--frames must be at least 1".into()));
+    }
+    let session = Session::new(&args.gl, args.width, args.height)?;
+    let gl = session.gl();
+    let renderer_name = session.renderer();
+    println!("GL_RENDERER: {renderer_name}");
+    println!(
+        "GL: {renderer_name} ({}; EGL {}.{} from {}); {}×{}, {} frames",
+        gl.string(crate::glclient::gl::consts::VERSION),
+        session.egl_version().0,
+        session.egl_version().1,
+        session.library_path().display(),
+        args.width,
+        args.height,
+        args.frames
+    );
+    let setup = Instant::now();
+    let mut world = World::generate();
+    let mut renderer = Renderer::new(gl)?;
+    let mut uploaded = 0;
+    for chunk in 0..CHUNK_COUNT {
+        uploaded += renderer.upload(gl, chunk, &world.mesh(chunk));
+    }
+    gl.finish();
+    gl.check_error("demo: setup")?;
+    let (opaque, translucent) = renderer.faces();
+    println!(
+        "setup: {:.0} ms; 14 atlases of 1024² with 11 mip levels; {CHUNK_COUNT} chunks, {opaque} \
+         opaque + {translucent} translucent faces, {:.1} MiB of meshes in {:.1} MiB of arenas",
+        setup.elapsed().as_secs_f64() * 1000.0,
+        uploaded as f64 / f64::from(1 << 20),
+        (renderer::OPAQUE_ARENA_BYTES + renderer::TRANSLUCENT_ARENA_BYTES) as f64
+            / f64::from(1 << 20)
+    );
+
+    let aspect = args.width as f32 / args.height as f32;
+    let mut times_ms = Vec::with_capacity(args.frames as usize);
+    let mut streamed = 0usize;
+    for frame in 0..args.frames {
+        let start = Instant::now();
+        for j in 0..CHANGED_PER_FRAME {
+            let chunk = (frame as usize * CHANGED_PER_FRAME + j) * 7 % CHUNK_COUNT;
+            world.edit(chunk, frame);
+            streamed += renderer.upload(gl, chunk, &world.mesh(chunk));
+        }
+        let (view_proj, eye) = camera(frame, aspect);
+        renderer.draw(gl, &view_proj, eye, args.width, args.height);
+        gl.finish();
+        times_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        gl.check_error(&format!("demo: frame {frame}"))?;
+        // The frame boundary a game gives its GL (ArenaGL ends its frame epoch here); after the
+        // timing, so every implementation's frame time is scene + glFinish alone.
+        session.swap_buffers()?;
+        if args.frame_interval_ms > 0 {
+            std::thread::sleep(Duration::from_millis(args.frame_interval_ms));
+        }
+    }
+    let image = session.read_image()?;
+    image.write_png(&args.out)?;
+    let stats = frame_stats(&times_ms);
+    let rss = peak_rss_kib();
+    println!(
+        "frames: {}; frame time (scene + glFinish): mean {:.2} ms, p50 {:.2} ms, p95 {:.2} ms; \
+         streamed {:.1} MiB of chunk meshes ({CHANGED_PER_FRAME} chunks a frame)",
+        args.frames,
+        stats.mean,
+        stats.p50,
+        stats.p95,
+        streamed as f64 / f64::from(1 << 20)
+    );
+    if renderer.truncated_faces > 0 {
+        println!(
+            "warning: {} faces did not fit their chunk's slot and were not drawn",
+            renderer.truncated_faces
+        );
+    }
+    println!(
+        "peak RSS (VmHWM): {}",
+        rss.map_or_else(|| "unknown".to_owned(), |k| format!("{k} KiB"))
+    );
+    println!("last frame: {}", args.out.display());
+    print_memory_manager(session.implementation().is_arenagl());
+    renderer.release(gl);
+    gl.check_error("demo: deleting its objects")?;
+    println!(
+        "DEMO_RESULT gl={} frames={} mean_ms={:.3} p50_ms={:.3} p95_ms={:.3} peak_rss_kib={}",
+        args.gl,
+        args.frames,
+        stats.mean,
+        stats.p50,
+        stats.p95,
+        rss.unwrap_or(0)
+    );
+    Ok(())
+}
+
+/// ArenaGL's memory manager publishes a telemetry page per process; read our own. Only ArenaGL
+/// publishes one, so a page found means ArenaGL runs in this process whatever `--gl` named (a
+/// libEGL symlink to it, say); no page is only worth a line when ArenaGL was asked for.
+fn print_memory_manager(expect_arenagl: bool) {
+    let pid = std::process::id();
+    match arenagl_residency::TelemetryReader::open(pid) {
+        Ok(reader) => {
+            let view = crate::top::View {
+                pid,
+                alive: reader.is_alive(),
+                snapshot: reader.read(),
+                history: Default::default(),
+            };
+            println!("memory manager (this process's telemetry page):");
+            print!("{}", crate::top::render_text(&view));
+        }
+        Err(e) if expect_arenagl => println!(
+            "memory manager: no telemetry page for this process ({e}); telemetry may be off \
+             (ARENAGL_TELEMETRY=0)"
+        ),
+        Err(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let times: Vec<f64> = (1..=100).map(f64::from).collect();
+        let s = frame_stats(&times);
+        assert_eq!((s.p50, s.p95), (50.0, 95.0));
+        assert!((s.mean - 50.5).abs() < 1e-9);
+    }
+}
