@@ -51,6 +51,7 @@ const SCENES: &[&str] = &[
     "scissor",
     "ubo",
     "manydraws",
+    "mipmap",
 ];
 /// Frames rendered per scene (the last one is compared): more than one, so state that leaks
 /// from one frame into the next shows.

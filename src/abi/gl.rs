@@ -428,6 +428,7 @@ gl_entry_points! {
             c.tex_sub_image_2d(t, level, x, y, w, h, format, ty, slice(data.cast::<u8>(), bytes as i64))
         })
     }
+    fn glGenerateMipmap(t: GLenum) { gl((), |c| c.generate_mipmap(t)) }
     fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
     fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }
     fn glTexParameteriv(t: GLenum, p: GLenum, v: *const i32) {

@@ -270,6 +270,7 @@ gl_functions! {
         bind_texture = glBindTexture(target: GLenum, texture: GLuint);
         active_texture = glActiveTexture(unit: GLenum);
         tex_parameter_i = glTexParameteri(target: GLenum, pname: GLenum, param: GLint);
+        generate_mipmap = glGenerateMipmap(target: GLenum);
         flush = glFlush();
         finish = glFinish();
     }

@@ -1,6 +1,7 @@
 //! `indexed`: three copies of a coloured grid patch in one vertex buffer, drawn with
-//! `glDrawElements` (u16 indices), `glDrawElementsBaseVertex` (u32 indices, base vertex selects
-//! the second copy) and `glDrawRangeElements` (u32 absolute indices into the third).
+//! `glDrawElements` (u16 indices for the first half of the patch's triangles, u8 for the second),
+//! `glDrawElementsBaseVertex` (u32 indices, base vertex selects the second copy) and
+//! `glDrawRangeElements` (u32 absolute indices into the third).
 
 use super::common::{float_attribute, Objects, COLOR, POSITION};
 use super::Scene;
@@ -31,12 +32,16 @@ const CELLS: u32 = 6;
 const PATCH_VERTICES: u32 = (CELLS + 1) * (CELLS + 1);
 /// Indices of a patch.
 const PATCH_INDICES: u32 = CELLS * CELLS * 6;
+/// The u16 draw covers this many indices (whole triangles); u8 indices draw the rest.
+const HALF_INDICES: u32 = PATCH_INDICES / 6 * 3;
+const _: () = assert!(PATCH_VERTICES <= 256, "u8 indices must reach every vertex");
 
 struct Indexed {
     objects: Objects,
     program: u32,
     vao: u32,
-    /// Byte offsets of the u32 patch-local and the u32 absolute index lists.
+    /// Byte offsets of the u8 second-half, the u32 patch-local and the u32 absolute index lists.
+    local8_offset: usize,
     local32_offset: usize,
     absolute32_offset: usize,
 }
@@ -97,6 +102,9 @@ pub fn build(gl: &Gl, _width: u32, _height: u32) -> Result<Box<dyn Scene>, GlCli
     let absolute32 = patch_indices(2 * PATCH_VERTICES);
     let mut bytes: Vec<u8> = Vec::new();
     bytes.extend(local16.iter().flat_map(|i| i.to_ne_bytes()));
+    // The second half of the patch again as u8 indices (the patch has under 256 vertices).
+    let local8_offset = bytes.len();
+    bytes.extend(local16[HALF_INDICES as usize..].iter().map(|&i| i as u8));
     while bytes.len() % 4 != 0 {
         bytes.push(0);
     }
@@ -110,6 +118,7 @@ pub fn build(gl: &Gl, _width: u32, _height: u32) -> Result<Box<dyn Scene>, GlCli
         objects,
         program,
         vao,
+        local8_offset,
         local32_offset,
         absolute32_offset,
     }))
@@ -125,7 +134,13 @@ impl Scene for Indexed {
         // SAFETY: the element buffer (the VAO's) holds each list at its offset, and every index
         // (after the base vertex) names one of the 3 patches' vertices in the array buffer.
         unsafe {
-            gl.draw_elements(TRIANGLES, count, UNSIGNED_SHORT, 0);
+            gl.draw_elements(TRIANGLES, HALF_INDICES as i32, UNSIGNED_SHORT, 0);
+            gl.draw_elements(
+                TRIANGLES,
+                count - HALF_INDICES as i32,
+                UNSIGNED_BYTE,
+                self.local8_offset,
+            );
             gl.draw_elements_base_vertex(
                 TRIANGLES,
                 count,

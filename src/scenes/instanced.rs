@@ -1,5 +1,5 @@
 //! `instanced`: a grid of quads from one small vertex buffer and per-instance attributes
-//! (divisor 1): a float offset and colour, and an integer `kind` fed with
+//! (an offset with divisor 1, a colour with divisor 2), and an integer `kind` fed with
 //! `glVertexAttribIPointer` that the shaders read as an `int` (shape and shade). The top half is
 //! `glDrawArraysInstanced`, the bottom half `glDrawElementsInstanced`.
 
@@ -72,7 +72,8 @@ fn instance_attributes(gl: &Gl) {
     float_attribute(gl, EXTRA, 2, 24, 0);
     gl.vertex_attrib_divisor(EXTRA, 1);
     float_attribute(gl, COLOR, 3, 24, 8);
-    gl.vertex_attrib_divisor(COLOR, 1);
+    // Divisor 2: a colour per pair of instances (VK_EXT_vertex_attribute_divisor in ArenaGL).
+    gl.vertex_attrib_divisor(COLOR, 2);
     gl.enable_vertex_attrib_array(INTEGER);
     gl.vertex_attrib_i_pointer(INTEGER, 1, INT, 24, 20);
     gl.vertex_attrib_divisor(INTEGER, 1);

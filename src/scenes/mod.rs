@@ -16,6 +16,7 @@ mod depth;
 mod indexed;
 mod instanced;
 mod manydraws;
+mod mipmap;
 mod scissor;
 mod textured;
 mod triangle;
@@ -48,12 +49,14 @@ pub const SCENES: &[(&str, Build)] = &[
     ("scissor", scissor::build),
     ("ubo", ubo::build),
     ("manydraws", manydraws::build),
+    ("mipmap", mipmap::build),
 ];
 
 /// Options of `arenagl scene`.
 #[derive(clap::Args, Debug)]
 pub struct SceneArgs {
-    /// The scene (triangle, indexed, instanced, textured, blend, depth, scissor, ubo, manydraws).
+    /// The scene (triangle, indexed, instanced, textured, blend, depth, scissor, ubo, manydraws,
+    /// mipmap).
     name: String,
     /// The GL implementation: arenagl, system (Mesa llvmpipe), zink, or a libEGL path.
     #[arg(long, default_value = "arenagl")]

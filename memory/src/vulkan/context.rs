@@ -66,6 +66,10 @@ pub struct DeviceFeatures {
     pub extended_dynamic_state: bool,
     /// `VK_KHR_push_descriptor`.
     pub push_descriptor: bool,
+    /// `VK_EXT_vertex_attribute_divisor` with instance-rate divisors (GL divisors above 1).
+    pub vertex_attribute_divisor: bool,
+    /// `VK_EXT_index_type_uint8` (GL_UNSIGNED_BYTE indices without widening).
+    pub index_type_uint8: bool,
     /// `VK_EXT_memory_budget`.
     pub memory_budget: bool,
     /// `samplerAnisotropy`.
@@ -561,6 +565,26 @@ fn create_device(
         }
     }
 
+    let mut divisor_query = vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT::default();
+    let mut uint8_query = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default();
+    let divisor_ext = has_extension(exts, ash::ext::vertex_attribute_divisor::NAME);
+    let uint8_ext = has_extension(exts, ash::ext::index_type_uint8::NAME);
+    if divisor_ext || uint8_ext {
+        let mut f2 = vk::PhysicalDeviceFeatures2::default()
+            .push_next(&mut divisor_query)
+            .push_next(&mut uint8_query);
+        // SAFETY: as above; structures of extensions the device lacks stay zeroed.
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+    }
+    if divisor_ext && divisor_query.vertex_attribute_instance_rate_divisor == vk::TRUE {
+        names.push(ash::ext::vertex_attribute_divisor::NAME.as_ptr());
+        features.vertex_attribute_divisor = true;
+    }
+    if uint8_ext && uint8_query.index_type_uint8 == vk::TRUE {
+        names.push(ash::ext::index_type_uint8::NAME.as_ptr());
+        features.index_type_uint8 = true;
+    }
+
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)
@@ -585,6 +609,15 @@ fn create_device(
     }
     if eds_ext && features.extended_dynamic_state {
         create = create.push_next(&mut eds);
+    }
+    let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT::default()
+        .vertex_attribute_instance_rate_divisor(true);
+    if features.vertex_attribute_divisor {
+        create = create.push_next(&mut divisor);
+    }
+    let mut uint8 = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default().index_type_uint8(true);
+    if features.index_type_uint8 {
+        create = create.push_next(&mut uint8);
     }
     // SAFETY: every pointer in `create` refers to locals that outlive the call; the features
     // requested were all reported as supported above.

@@ -622,3 +622,150 @@ impl MemoryManager {
         Ok(())
     }
 }
+
+impl MemoryManager {
+    /// Whether `format` can be the source and destination of linearly filtered blits in
+    /// optimal tiling (what [`MemoryManager::generate_mipmaps`] needs).
+    pub fn supports_linear_blit(&self, format: vk::Format) -> bool {
+        let shared = &self.backend().shared;
+        // SAFETY: plain query on the physical device this backend was opened on.
+        let props = unsafe {
+            shared
+                .instance
+                .get_physical_device_format_properties(shared.physical, format)
+        };
+        props.optimal_tiling_features.contains(
+            vk::FormatFeatureFlags::BLIT_SRC
+                | vk::FormatFeatureFlags::BLIT_DST
+                | vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR,
+        )
+    }
+
+    /// `glGenerateMipmap` by blits: level `base` is filtered down into every level up to and
+    /// including `last`, each from the one before (a linear 2:1 blit is GL's box filter). The
+    /// image ends in `TRANSFER_DST_OPTIMAL` as a whole; `Unsupported` when the format cannot be
+    /// blitted linearly (the caller's shader fallback takes over).
+    pub fn generate_mipmaps(&mut self, image: ImageHandle, base: u32, last: u32) -> Result<()> {
+        let (format, extent, levels, layers) = {
+            let info = self.image_info(image)?;
+            (
+                info.desc.format,
+                info.desc.extent,
+                info.desc.mip_levels,
+                info.desc.array_layers,
+            )
+        };
+        if base >= last || last >= levels {
+            return Err(MemoryError::InvalidRequest(format!(
+                "mip levels {base}..={last} of an image with {levels}"
+            )));
+        }
+        if !self.supports_linear_blit(format) {
+            return Err(MemoryError::Unsupported(format!(
+                "linear blits of {format:?} (mipmap generation)"
+            )));
+        }
+        let aspect = format_aspects(format);
+        let raw =
+            self.transition_image(image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, TRANSFER_WRITE)?;
+        let cb = self.recording_command_buffer()?;
+        let size = |v: u32, l: u32| ((v >> l).max(1)) as i32;
+        let range = |level: u32| vk::ImageSubresourceRange {
+            aspect_mask: aspect,
+            base_mip_level: level,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: layers,
+        };
+        let level_barrier = |level: u32,
+                             old: vk::ImageLayout,
+                             new: vk::ImageLayout,
+                             src: vk::AccessFlags,
+                             dst: vk::AccessFlags| {
+            vk::ImageMemoryBarrier::default()
+                .src_access_mask(src)
+                .dst_access_mask(dst)
+                .old_layout(old)
+                .new_layout(new)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(raw)
+                .subresource_range(range(level))
+        };
+        let device = self.device().clone();
+        for level in base + 1..=last {
+            let to_src = level_barrier(
+                level - 1,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                vk::AccessFlags::TRANSFER_WRITE,
+                vk::AccessFlags::TRANSFER_READ,
+            );
+            let layers_of = |l: u32| vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: l,
+                base_array_layer: 0,
+                layer_count: layers,
+            };
+            let corner = |l: u32| vk::Offset3D {
+                x: size(extent.width, l),
+                y: size(extent.height, l),
+                z: size(extent.depth, l),
+            };
+            let blit = vk::ImageBlit {
+                src_subresource: layers_of(level - 1),
+                src_offsets: [vk::Offset3D::default(), corner(level - 1)],
+                dst_subresource: layers_of(level),
+                dst_offsets: [vk::Offset3D::default(), corner(level)],
+            };
+            // SAFETY: recording command buffer outside any pass; `raw` is live and stamped;
+            // level - 1 is made a transfer source after its own write; both levels exist.
+            unsafe {
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &[to_src],
+                );
+                device.cmd_blit_image(
+                    cb,
+                    raw,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    raw,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &[blit],
+                    vk::Filter::LINEAR,
+                );
+            }
+        }
+        // Every level read as a source goes back to TRANSFER_DST: the whole image is then in one
+        // layout again, which is what the manager tracks.
+        let back: Vec<_> = (base..last)
+            .map(|level| {
+                level_barrier(
+                    level,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    vk::AccessFlags::TRANSFER_READ,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                )
+            })
+            .collect();
+        // SAFETY: as above; the barriers name levels this function made transfer sources.
+        unsafe {
+            device.cmd_pipeline_barrier(
+                cb,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &back,
+            );
+        }
+        Ok(())
+    }
+}

@@ -42,8 +42,10 @@ pub struct DeviceCaps {
     pub limits: vk::PhysicalDeviceLimits,
     /// The depth/stencil format of default framebuffers and depth renderbuffers.
     pub depth_stencil_format: vk::Format,
-    /// Whether `VK_INDEX_TYPE_UINT8` indices are available (otherwise they are widened).
+    /// Whether `VK_INDEX_TYPE_UINT8_EXT` indices are available (`GL_UNSIGNED_BYTE` indices).
     pub index_u8: bool,
+    /// Whether instance divisors above 1 are available (`VK_EXT_vertex_attribute_divisor`).
+    pub vertex_divisor: bool,
 }
 
 /// The manager plus the locked state that goes with it.
@@ -106,7 +108,8 @@ impl Device {
             name: info.name.clone(),
             limits: info.vk_limits,
             depth_stencil_format,
-            index_u8: false,
+            index_u8: info.features.index_type_uint8,
+            vertex_divisor: info.features.vertex_attribute_divisor,
         };
         let cache_info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: valid device; the create info lives across the call.

@@ -543,8 +543,10 @@ impl Context {
                 if b.mapping.is_some() {
                     return invalid_op("draw from a mapped element buffer");
                 }
-                if size == 1 {
-                    return invalid_op("GL_UNSIGNED_BYTE indices are not supported by this GL yet");
+                if size == 1 && !self.device.caps().index_u8 {
+                    return invalid_op(
+                        "GL_UNSIGNED_BYTE indices need VK_EXT_index_type_uint8, which this device lacks",
+                    );
                 }
                 if offset % size != 0 {
                     return invalid_op(format!(
@@ -625,15 +627,17 @@ impl Context {
                             a.name
                         ))
                     })?;
-                    if arr.divisor > 1 {
+                    if arr.divisor > 1 && !self.device.caps().vertex_divisor {
                         return invalid_op(
-                            "vertex attribute divisors above 1 are not supported by this GL yet",
+                            "vertex attribute divisors above 1 need VK_EXT_vertex_attribute_divisor, which this device lacks",
                         );
                     }
+
                     bindings.push(VertexBinding {
                         binding,
                         stride: arr.effective_stride(),
                         per_instance: arr.divisor > 0,
+                        divisor: arr.divisor.max(1),
                     });
                     attributes.push(VertexAttribute {
                         location: a.shader_location + slot,
@@ -657,6 +661,7 @@ impl Context {
                         binding,
                         stride: 0,
                         per_instance: false,
+                        divisor: 1,
                     });
                     attributes.push(VertexAttribute {
                         location: a.shader_location + slot,
@@ -671,6 +676,7 @@ impl Context {
 
         let restart = self.fixed.primitive_restart
             && match element {
+                Some((_, _, _, 1, _)) => self.fixed.restart_index == 0xFF,
                 Some((_, _, _, 2, _)) => self.fixed.restart_index == 0xFFFF,
                 Some((_, _, _, 4, _)) => self.fixed.restart_index == 0xFFFF_FFFF,
                 _ => false,
@@ -990,10 +996,10 @@ impl Context {
             }
             match (element, index_raw) {
                 (Some((_, size_bytes, offset, size, ty)), Some(ib)) => {
-                    let index_type = if ty == GL_UNSIGNED_SHORT {
-                        vk::IndexType::UINT16
-                    } else {
-                        vk::IndexType::UINT32
+                    let index_type = match ty {
+                        GL_UNSIGNED_BYTE => vk::IndexType::UINT8_EXT,
+                        GL_UNSIGNED_SHORT => vk::IndexType::UINT16,
+                        _ => vk::IndexType::UINT32,
                     };
                     let available = size_bytes.saturating_sub(offset) / size;
                     let count = (call.count as u64).min(available) as u32;

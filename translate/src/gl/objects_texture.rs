@@ -269,6 +269,38 @@ impl Context {
         self.record(r);
     }
 
+    /// `glGenerateMipmap`: every level above the base level, up to `GL_TEXTURE_MAX_LEVEL`, is
+    /// filtered down from the one before it by linear blits (the manager's `generate_mipmaps`).
+    pub fn generate_mipmap(&mut self, target: GLenum) {
+        let device = self.device.clone();
+        let r = (|| {
+            let t = self.bound_texture(target)?;
+            let base = t.params.base_level.max(0) as u32;
+            let max_level = t.params.max_level.max(0) as u32;
+            let Some(s) = t.storage.as_mut() else {
+                return invalid_op("glGenerateMipmap on a texture without storage");
+            };
+            if base >= s.levels || s.defined & (1 << base) == 0 {
+                return invalid_op(format!(
+                    "glGenerateMipmap: base level {base} is not defined"
+                ));
+            }
+            let last = max_level.min(s.levels - 1);
+            if last <= base {
+                return Ok(());
+            }
+            device
+                .lock()
+                .manager
+                .generate_mipmaps(s.image, base, last)?;
+            for level in base..=last {
+                s.defined |= 1 << level;
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
     /// `glTexParameterf`/`i`.
     pub fn tex_parameter(&mut self, target: GLenum, pname: GLenum, value: f32) {
         let r = (|| {

@@ -22,6 +22,8 @@ pub(crate) struct VertexBinding {
     pub binding: u32,
     pub stride: u32,
     pub per_instance: bool,
+    /// Instances per element when `per_instance` (1 unless `VK_EXT_vertex_attribute_divisor`).
+    pub divisor: u32,
 }
 
 /// One vertex attribute.
@@ -126,9 +128,23 @@ pub(crate) fn build(device: &Device, linked: &Linked, key: &PipelineKey) -> GlRe
             offset: a.offset,
         })
         .collect();
-    let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+    let divisors: Vec<_> = key
+        .bindings
+        .iter()
+        .filter(|b| b.per_instance && b.divisor > 1)
+        .map(|b| vk::VertexInputBindingDivisorDescriptionEXT {
+            binding: b.binding,
+            divisor: b.divisor,
+        })
+        .collect();
+    let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoEXT::default()
+        .vertex_binding_divisors(&divisors);
+    let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
         .vertex_binding_descriptions(&bindings)
         .vertex_attribute_descriptions(&attributes);
+    if !divisors.is_empty() {
+        vertex_input = vertex_input.push_next(&mut divisor_state);
+    }
     let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
         .topology(vk::PrimitiveTopology::from_raw(key.topology))
         .primitive_restart_enable(key.primitive_restart);
