@@ -89,8 +89,33 @@ macro_rules! gl {
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
+/// Validation-layer errors the library's device has reported (its diagnostic export).
+fn validation_errors() -> u64 {
+    // SAFETY: the exported symbol has exactly this signature.
+    let count = *unsafe {
+        lib()
+            ._lib
+            .get::<unsafe extern "C" fn() -> u64>(b"arenagl_validation_error_count\0")
+    }
+    .expect("arenagl_validation_error_count is exported");
+    // SAFETY: no arguments.
+    unsafe { count() }
+}
+
+/// The test's context: when the test ends without panicking, the validation layer (on under
+/// `ARENAGL_VALIDATION=1`, as in CI) must have reported nothing.
+struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
+
+impl Drop for Current {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
+        }
+    }
+}
+
 /// A current 3.3 core context on a 32×32 pbuffer, for the test's duration.
-fn context() -> MutexGuard<'static, ()> {
+fn context() -> Current {
     let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
     let get_display = gl!(c"eglGetPlatformDisplayEXT": fn(u32, P, *const i32) -> P);
     let initialize = gl!(c"eglInitialize": fn(P, *mut i32, *mut i32) -> u32);
@@ -118,7 +143,7 @@ fn context() -> MutexGuard<'static, ()> {
         assert!(!surface.is_null());
         assert_eq!(make_current(dpy, surface, surface, ctx), 1);
     }
-    guard
+    Current(guard)
 }
 
 fn error() -> u32 {

@@ -30,10 +30,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+static DEVICE: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+
+/// The device if it has been opened (diagnostics must not open one).
+pub(crate) fn opened_device() -> Option<Arc<Device>> {
+    DEVICE.get()?.as_ref().ok().cloned()
+}
+
 /// The process's device, opened once; an error is remembered and reported to every later
 /// context creation.
 pub(crate) fn device() -> Result<Arc<Device>, String> {
-    static DEVICE: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
     DEVICE
         .get_or_init(|| {
             init_logging();

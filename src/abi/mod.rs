@@ -16,6 +16,7 @@ use arenagl_present::egl::EGL_NONE;
 use arenagl_present::{Egl, EglError, EglResult};
 
 mod bridge;
+pub mod diagnostics;
 pub mod egl;
 pub mod gl;
 pub mod glvnd;
