@@ -10,9 +10,12 @@
 //! `ARENAGL_VALIDATION=1`, so the parent can fail on any validation-layer message in its stderr.
 //! Skipped, with the reason printed, only when `Xvfb` or libX11 is missing (CI installs `xvfb`).
 
+#[path = "common/xvfb.rs"]
+mod xvfb;
+
 use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void, CStr};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
+use std::process::Command;
 use std::ptr::{null, null_mut};
 use std::time::{Duration, Instant};
 
@@ -30,16 +33,9 @@ fn swap_buffers_presents_upright_into_an_x11_window() {
     if std::env::var_os(CHILD_ENV).is_some() {
         return;
     }
-    let Some(xvfb) = find_in_path("Xvfb") else {
-        println!("skipped: no Xvfb in PATH (Debian: xvfb)");
+    let Some(server) = xvfb::start_or_skip() else {
         return;
     };
-    // SAFETY: loading libX11 runs its initialisers, which are safe.
-    if unsafe { libloading::Library::new("libX11.so.6") }.is_err() {
-        println!("skipped: libX11.so.6 cannot be loaded (Debian: libx11-6)");
-        return;
-    }
-    let server = XServer::start(&xvfb);
     let out = Command::new(std::env::current_exe().expect("test binary path"))
         .args([
             "--exact",
@@ -227,72 +223,6 @@ fn child_renders_into_the_window() {
         (x.sync)(display, 0);
     }
     println!("WINDOW_PIXELS_OK");
-}
-
-fn find_in_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| p.is_file())
-}
-
-/// An `Xvfb` on a display number no other server uses, killed when dropped.
-struct XServer {
-    child: Child,
-    name: String,
-}
-
-impl XServer {
-    fn start(xvfb: &Path) -> Self {
-        for n in 90..190 {
-            let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
-            let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
-            if socket.exists() || lock.exists() {
-                continue;
-            }
-            let name = format!(":{n}");
-            let mut child = Command::new(xvfb)
-                .args([&name, "-screen", "0", "256x256x24", "-nolisten", "tcp"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("spawn Xvfb");
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while Instant::now() < deadline {
-                if socket.exists() {
-                    return Self { child, name };
-                }
-                if let Ok(Some(_)) = child.try_wait() {
-                    break; // Lost a race for this number: try the next.
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        panic!("no free X display number for Xvfb");
-    }
-}
-
-impl Drop for XServer {
-    /// SIGTERM first: Xvfb then removes its socket and lock file (SIGKILL would leave them, and
-    /// every later run would skip that display number).
-    fn drop(&mut self) {
-        let term = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        if term.is_ok_and(|s| s.success()) {
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 type Display = *mut c_void;

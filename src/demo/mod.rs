@@ -7,6 +7,12 @@
 //! time includes the finish, so it is the GPU's time too, not only the submission's — and then
 //! `eglSwapBuffers` (no effect on a pbuffer, but the frame boundary a game gives its GL).
 //!
+//! With `--window` the frames go to an X11 window on `$DISPLAY` instead, and the swap that
+//! presents them counts in the frame time. Closing the window (or losing the X server) ends the
+//! run early, statistics still printed; `--frames 0` runs until then. The PNG is the last frame
+//! drawn once more into the back buffer after the loop and read before any swap (a swap leaves
+//! the back buffer undefined); it is skipped when the window is gone.
+//!
 //! The run ends with a human-readable summary and one `DEMO_RESULT` line for scripts; with
 //! ArenaGL it also prints the memory manager's statistics from this process's own telemetry page.
 
@@ -17,7 +23,7 @@ mod world;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::glclient::{GlClientError, Implementation, Session};
+use crate::glclient::{GlClientError, Implementation, Session, WindowEnd};
 use crate::math;
 use renderer::Renderer;
 use world::{World, CHUNK_COUNT, WORLD};
@@ -28,13 +34,16 @@ pub struct DemoArgs {
     /// The GL implementation: arenagl, system (Mesa llvmpipe), zink, or a libEGL path.
     #[arg(long, default_value = "arenagl")]
     gl: Implementation,
-    /// Frames to render.
+    /// Frames to render; with --window, 0 runs until the window is closed.
     #[arg(long, default_value_t = 120)]
     frames: u32,
-    /// Framebuffer width.
+    /// Show the frames in an X11 window on $DISPLAY (the swap counts in the frame time).
+    #[arg(long)]
+    window: bool,
+    /// Framebuffer (or window) width.
     #[arg(long, default_value_t = 854)]
     width: u32,
-    /// Framebuffer height.
+    /// Framebuffer (or window) height.
     #[arg(long, default_value_t = 480)]
     height: u32,
     /// Where to write the last frame.
@@ -94,24 +103,37 @@ fn camera(frame: u32, aspect: f32) -> (math::Mat4, [f32; 3]) {
     (math::mul(&projection, &view), eye)
 }
 
+/// The window's title.
+const WINDOW_TITLE: &str = "ArenaGL demo";
+
 /// Runs the demo.
 pub fn run(args: &DemoArgs) -> Result<(), GlClientError> {
-    if args.frames == 0 {
-        return Err(GlClientError::Usage("--frames must be at least 1".into()));
+    if args.frames == 0 && !args.window {
+        return Err(GlClientError::Usage(
+            "--frames must be at least 1 (0, until the window is closed, needs --window)".into(),
+        ));
     }
-    let session = Session::new(&args.gl, args.width, args.height)?;
+    let session = if args.window {
+        Session::new_window(&args.gl, args.width, args.height, WINDOW_TITLE)?
+    } else {
+        Session::new(&args.gl, args.width, args.height)?
+    };
     let gl = session.gl();
     let renderer_name = session.renderer();
+    let frames = match args.frames {
+        0 => "frames until the window is closed".to_owned(),
+        n => format!("{n} frames"),
+    };
     println!("GL_RENDERER: {renderer_name}");
     println!(
-        "GL: {renderer_name} ({}; EGL {}.{} from {}); {}×{}, {} frames",
+        "GL: {renderer_name} ({}; EGL {}.{} from {}); {}×{} {}, {frames}",
         gl.string(crate::glclient::gl::consts::VERSION),
         session.egl_version().0,
         session.egl_version().1,
         session.library_path().display(),
         args.width,
         args.height,
-        args.frames
+        if args.window { "X11 window" } else { "pbuffer" },
     );
     let setup = Instant::now();
     let mut world = World::generate();
@@ -132,36 +154,74 @@ pub fn run(args: &DemoArgs) -> Result<(), GlClientError> {
             / f64::from(1 << 20)
     );
 
-    let aspect = args.width as f32 / args.height as f32;
-    let mut times_ms = Vec::with_capacity(args.frames as usize);
+    let mut times_ms = Vec::with_capacity(args.frames.min(100_000) as usize);
     let mut streamed = 0usize;
-    for frame in 0..args.frames {
+    let mut ended: Option<WindowEnd> = None;
+    let mut frame = 0;
+    while args.frames == 0 || frame < args.frames {
+        if let Some(end) = session.poll_window() {
+            ended = Some(end);
+            break;
+        }
+        // A window's surface follows the window's size.
+        let (width, height) = session.surface_size()?;
         let start = Instant::now();
         for j in 0..CHANGED_PER_FRAME {
             let chunk = (frame as usize * CHANGED_PER_FRAME + j) * 7 % CHUNK_COUNT;
             world.edit(chunk, frame);
             streamed += renderer.upload(gl, chunk, &world.mesh(chunk));
         }
-        let (view_proj, eye) = camera(frame, aspect);
-        renderer.draw(gl, &view_proj, eye, args.width, args.height);
-        gl.finish();
-        times_ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        draw_frame(gl, &mut renderer, frame, width, height);
+        let mut elapsed = start.elapsed();
         gl.check_error(&format!("demo: frame {frame}"))?;
-        // The frame boundary a game gives its GL (ArenaGL ends its frame epoch here); after the
-        // timing, so every implementation's frame time is scene + glFinish alone.
-        session.swap_buffers()?;
+        // The frame boundary a game gives its GL (ArenaGL ends its frame epoch here). Headless,
+        // after the timing, so every implementation's frame time is scene + glFinish alone; in
+        // a window the swap presents, and presenting is part of showing a frame.
+        let swap = Instant::now();
+        if let Err(e) = session.swap_buffers() {
+            match session.poll_window() {
+                Some(end) => {
+                    ended = Some(end);
+                    break;
+                }
+                None if args.window && !session.window_alive() => {
+                    ended = Some(WindowEnd::ConnectionLost);
+                    break;
+                }
+                None => return Err(e),
+            }
+        }
+        if args.window {
+            elapsed += swap.elapsed();
+        }
+        times_ms.push(elapsed.as_secs_f64() * 1000.0);
+        frame = frame.saturating_add(1);
         if args.frame_interval_ms > 0 {
             std::thread::sleep(Duration::from_millis(args.frame_interval_ms));
         }
     }
-    let image = session.read_image()?;
-    image.write_png(&args.out)?;
+    let rendered = frame;
+    let last_frame = last_frame_image(&session, &mut renderer, rendered, args.window)?;
+    let written = match last_frame {
+        Ok(image) => {
+            image.write_png(&args.out)?;
+            args.out.display().to_string()
+        }
+        Err(why) => format!("not written ({why})"),
+    };
     let stats = frame_stats(&times_ms);
     let rss = peak_rss_kib();
+    if let Some(end) = ended {
+        println!("window: {end} after {rendered} frames; the run ends there");
+    }
     println!(
-        "frames: {}; frame time (scene + glFinish): mean {:.2} ms, p50 {:.2} ms, p95 {:.2} ms; \
+        "frames: {rendered}; frame time ({}): mean {:.2} ms, p50 {:.2} ms, p95 {:.2} ms; \
          streamed {:.1} MiB of chunk meshes ({CHANGED_PER_FRAME} chunks a frame)",
-        args.frames,
+        if args.window {
+            "scene + glFinish + eglSwapBuffers"
+        } else {
+            "scene + glFinish"
+        },
         stats.mean,
         stats.p50,
         stats.p95,
@@ -177,20 +237,59 @@ pub fn run(args: &DemoArgs) -> Result<(), GlClientError> {
         "peak RSS (VmHWM): {}",
         rss.map_or_else(|| "unknown".to_owned(), |k| format!("{k} KiB"))
     );
-    println!("last frame: {}", args.out.display());
+    println!("last frame: {written}");
     print_memory_manager(session.implementation().is_arenagl());
-    renderer.release(gl);
-    gl.check_error("demo: deleting its objects")?;
+    if session.window_alive() {
+        renderer.release(gl);
+        gl.check_error("demo: deleting its objects")?;
+    }
     println!(
-        "DEMO_RESULT gl={} frames={} mean_ms={:.3} p50_ms={:.3} p95_ms={:.3} peak_rss_kib={}",
+        "DEMO_RESULT gl={} frames={rendered} mean_ms={:.3} p50_ms={:.3} p95_ms={:.3} \
+         peak_rss_kib={}",
         args.gl,
-        args.frames,
         stats.mean,
         stats.p50,
         stats.p95,
         rss.unwrap_or(0)
     );
     Ok(())
+}
+
+/// Draws frame `frame`'s view of the world into a `width` × `height` surface and waits for it.
+fn draw_frame(
+    gl: &crate::glclient::Gl,
+    renderer: &mut Renderer,
+    frame: u32,
+    width: u32,
+    height: u32,
+) {
+    let aspect = width as f32 / height.max(1) as f32;
+    let (view_proj, eye) = camera(frame, aspect);
+    renderer.draw(gl, &view_proj, eye, width, height);
+    gl.finish();
+}
+
+/// The last of `rendered` frames as an image, or why there is none. A pbuffer still holds it; a
+/// window's back buffer is undefined after the swap, so the frame is drawn once more (not
+/// presented) and read before any swap.
+fn last_frame_image(
+    session: &Session,
+    renderer: &mut Renderer,
+    rendered: u32,
+    window: bool,
+) -> Result<Result<crate::glclient::Image, &'static str>, GlClientError> {
+    if window {
+        if rendered == 0 {
+            return Ok(Err("no frame was rendered"));
+        }
+        if !session.window_alive() {
+            return Ok(Err("the window is gone"));
+        }
+        let (width, height) = session.surface_size()?;
+        draw_frame(session.gl(), renderer, rendered - 1, width, height);
+        session.gl().check_error("demo: redrawing the last frame")?;
+    }
+    Ok(Ok(session.read_image()?))
 }
 
 /// ArenaGL's memory manager publishes a telemetry page per process; read our own. Only ArenaGL

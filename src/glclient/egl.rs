@@ -1,5 +1,6 @@
-//! The EGL side of a session: the entry points, the surfaceless display, a GL 3.3 core context and
-//! a pbuffer, made current; torn down in reverse on drop.
+//! The EGL side of a session: the entry points, a display, a GL 3.3 core context and its surface
+//! (a pbuffer on the surfaceless display, or an X11 window on that window's connection), made
+//! current; torn down in reverse on drop.
 //!
 //! Design decisions:
 //! - Only `eglGetProcAddress` is looked up in the library (`dlsym`); every other EGL function,
@@ -8,6 +9,10 @@
 //! - The setup is identical for every implementation: `eglGetPlatformDisplayEXT` on
 //!   `EGL_PLATFORM_SURFACELESS_MESA` (no X server, no GBM device), one config request, one
 //!   context request. A failure names the call and the `eglGetError` code in hex.
+//! - A window goes through `eglGetPlatformDisplay(EGL_PLATFORM_X11_KHR, Display*)` (EGL 1.5),
+//!   else `eglGetDisplay(Display*)` (a libEGL without the 1.5 entry point), and the config
+//!   whose `EGL_NATIVE_VISUAL_ID` is the window's visual when one has it (Mesa insists on it for
+//!   some visuals; ArenaGL reports no visual and takes any window).
 
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr::null_mut;
@@ -22,7 +27,12 @@ pub type GetProcAddress = unsafe extern "C" fn(*const c_char) -> *mut c_void;
 
 /// The EGL entry points the client uses, as their C signatures.
 struct EglFns {
-    get_platform_display_ext: unsafe extern "C" fn(EGLenum, Handle, *const EGLint) -> Handle,
+    /// Needed only for the surfaceless display.
+    get_platform_display_ext:
+        Option<unsafe extern "C" fn(EGLenum, Handle, *const EGLint) -> Handle>,
+    /// EGL 1.5; windows fall back to `eglGetDisplay` without it.
+    get_platform_display: Option<unsafe extern "C" fn(EGLenum, Handle, *const EGLAttrib) -> Handle>,
+    get_display: unsafe extern "C" fn(Handle) -> Handle,
     initialize: unsafe extern "C" fn(Handle, *mut EGLint, *mut EGLint) -> u32,
     terminate: unsafe extern "C" fn(Handle) -> u32,
     choose_config:
@@ -30,7 +40,10 @@ struct EglFns {
     bind_api: unsafe extern "C" fn(EGLenum) -> u32,
     create_context: unsafe extern "C" fn(Handle, Handle, Handle, *const EGLint) -> Handle,
     destroy_context: unsafe extern "C" fn(Handle, Handle) -> u32,
+    get_config_attrib: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> u32,
     create_pbuffer_surface: unsafe extern "C" fn(Handle, Handle, *const EGLint) -> Handle,
+    create_window_surface: unsafe extern "C" fn(Handle, Handle, usize, *const EGLint) -> Handle,
+    query_surface: unsafe extern "C" fn(Handle, Handle, EGLint, *mut EGLint) -> u32,
     destroy_surface: unsafe extern "C" fn(Handle, Handle) -> u32,
     make_current: unsafe extern "C" fn(Handle, Handle, Handle, Handle) -> u32,
     swap_buffers: unsafe extern "C" fn(Handle, Handle) -> u32,
@@ -63,6 +76,7 @@ impl EglFns {
                 Ok(f)
             }
         };
+        let optional = |name: &CStr| get(name).ok();
         macro_rules! load {
             ($name:literal) => {{
                 let f = get($name)?;
@@ -72,14 +86,22 @@ impl EglFns {
             }};
         }
         Ok(EglFns {
-            get_platform_display_ext: load!(c"eglGetPlatformDisplayEXT"),
+            // SAFETY: as in `load!`, for the addresses that are there.
+            get_platform_display_ext: optional(c"eglGetPlatformDisplayEXT")
+                .map(|f| unsafe { as_fn(f) }),
+            // SAFETY: as above.
+            get_platform_display: optional(c"eglGetPlatformDisplay").map(|f| unsafe { as_fn(f) }),
+            get_display: load!(c"eglGetDisplay"),
             initialize: load!(c"eglInitialize"),
             terminate: load!(c"eglTerminate"),
             choose_config: load!(c"eglChooseConfig"),
             bind_api: load!(c"eglBindAPI"),
             create_context: load!(c"eglCreateContext"),
             destroy_context: load!(c"eglDestroyContext"),
+            get_config_attrib: load!(c"eglGetConfigAttrib"),
             create_pbuffer_surface: load!(c"eglCreatePbufferSurface"),
+            create_window_surface: load!(c"eglCreateWindowSurface"),
+            query_surface: load!(c"eglQuerySurface"),
             destroy_surface: load!(c"eglDestroySurface"),
             make_current: load!(c"eglMakeCurrent"),
             swap_buffers: load!(c"eglSwapBuffers"),
@@ -89,7 +111,28 @@ impl EglFns {
     }
 }
 
-/// A surfaceless display with a GL 3.3 core context current on a pbuffer.
+/// Where a context's frames go.
+#[derive(Debug, Clone, Copy)]
+pub enum Target {
+    /// A pbuffer on the surfaceless display.
+    Pbuffer {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
+    /// An X11 window, through an EGL display on the window's own Xlib connection.
+    X11Window {
+        /// The Xlib `Display*`.
+        display: *mut c_void,
+        /// The window.
+        window: std::ffi::c_ulong,
+        /// The window's visual.
+        visual_id: std::ffi::c_ulong,
+    },
+}
+
+/// A display with a GL 3.3 core context current on a pbuffer or a window surface.
 pub struct EglContext {
     fns: EglFns,
     display: Handle,
@@ -99,16 +142,19 @@ pub struct EglContext {
     pub version: (EGLint, EGLint),
 }
 
+/// Configs considered when looking for the window's visual.
+const MAX_CONFIGS: usize = 64;
+
 impl EglContext {
     /// Sets everything up and makes the context current on this thread.
     ///
     /// # Safety
     /// `get_proc_address` is a libEGL's `eglGetProcAddress`, and the library stays loaded for as
-    /// long as the returned value (and any GL function resolved while it is current) lives.
+    /// long as the returned value (and any GL function resolved while it is current) lives; an
+    /// X11 target's connection and window outlive the returned value.
     pub unsafe fn create(
         get_proc_address: GetProcAddress,
-        width: u32,
-        height: u32,
+        target: Target,
     ) -> Result<EglContext, GlClientError> {
         // SAFETY: the caller's promise.
         let fns = unsafe { EglFns::load(get_proc_address)? };
@@ -120,20 +166,10 @@ impl EglContext {
             surface: null_mut(),
             version: (0, 0),
         };
+        egl.display = egl.open_display(target)?;
+        let (mut major, mut minor) = (0, 0);
         // SAFETY: this and every EGL call below: the functions are the library's, called with
         // live attribute lists terminated by EGL_NONE and out-pointers to locals.
-        egl.display = unsafe {
-            (egl.fns.get_platform_display_ext)(
-                EGL_PLATFORM_SURFACELESS_MESA,
-                EGL_DEFAULT_DISPLAY as Handle,
-                std::ptr::null(),
-            )
-        };
-        if egl.display.is_null() {
-            return Err(egl.failure("eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA)"));
-        }
-        let (mut major, mut minor) = (0, 0);
-        // SAFETY: see above.
         if unsafe { (egl.fns.initialize)(egl.display, &mut major, &mut minor) } == 0 {
             let e = egl.failure("eglInitialize");
             // Nothing to terminate: initialisation failed.
@@ -141,47 +177,7 @@ impl EglContext {
             return Err(e);
         }
         egl.version = (major, minor);
-        let config_attribs = [
-            EGL_SURFACE_TYPE,
-            EGL_PBUFFER_BIT,
-            EGL_RENDERABLE_TYPE,
-            EGL_OPENGL_BIT,
-            EGL_RED_SIZE,
-            8,
-            EGL_GREEN_SIZE,
-            8,
-            EGL_BLUE_SIZE,
-            8,
-            EGL_ALPHA_SIZE,
-            8,
-            EGL_DEPTH_SIZE,
-            24,
-            EGL_STENCIL_SIZE,
-            8,
-            EGL_NONE,
-        ];
-        let mut config: Handle = null_mut();
-        let mut count = 0;
-        // SAFETY: see above; room for one config.
-        let ok = unsafe {
-            (egl.fns.choose_config)(
-                egl.display,
-                config_attribs.as_ptr(),
-                &mut config,
-                1,
-                &mut count,
-            )
-        };
-        if ok == 0 {
-            return Err(egl.failure("eglChooseConfig"));
-        }
-        if count < 1 {
-            return Err(GlClientError::Egl {
-                call: "eglChooseConfig".into(),
-                code: EGL_SUCCESS,
-                detail: "no config has a pbuffer, GL, RGBA8888, depth 24 and stencil 8".into(),
-            });
-        }
+        let config = egl.choose_config(target)?;
         // SAFETY: see above.
         if unsafe { (egl.fns.bind_api)(EGL_OPENGL_API) } == 0 {
             return Err(egl.failure("eglBindAPI(EGL_OPENGL_API)"));
@@ -202,21 +198,43 @@ impl EglContext {
         if egl.context.is_null() {
             return Err(egl.failure("eglCreateContext(GL 3.3 core)"));
         }
-        let to_int = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
-        let surface_attribs = [
-            EGL_WIDTH,
-            to_int(width),
-            EGL_HEIGHT,
-            to_int(height),
-            EGL_NONE,
-        ];
-        // SAFETY: see above.
-        egl.surface = unsafe {
-            (egl.fns.create_pbuffer_surface)(egl.display, config, surface_attribs.as_ptr())
+        egl.surface = match target {
+            Target::Pbuffer { width, height } => {
+                let to_int = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
+                let surface_attribs = [
+                    EGL_WIDTH,
+                    to_int(width),
+                    EGL_HEIGHT,
+                    to_int(height),
+                    EGL_NONE,
+                ];
+                // SAFETY: see above.
+                let surface = unsafe {
+                    (egl.fns.create_pbuffer_surface)(egl.display, config, surface_attribs.as_ptr())
+                };
+                if surface.is_null() {
+                    return Err(egl.failure(&format!("eglCreatePbufferSurface({width}×{height})")));
+                }
+                surface
+            }
+            Target::X11Window { window, .. } => {
+                // SAFETY: see above; the caller keeps the window alive.
+                let surface = unsafe {
+                    (egl.fns.create_window_surface)(
+                        egl.display,
+                        config,
+                        window as usize,
+                        std::ptr::null(),
+                    )
+                };
+                if surface.is_null() {
+                    return Err(
+                        egl.failure(&format!("eglCreateWindowSurface(window 0x{window:x})"))
+                    );
+                }
+                surface
+            }
         };
-        if egl.surface.is_null() {
-            return Err(egl.failure(&format!("eglCreatePbufferSurface({width}×{height})")));
-        }
         // SAFETY: see above.
         let ok =
             unsafe { (egl.fns.make_current)(egl.display, egl.surface, egl.surface, egl.context) };
@@ -226,8 +244,148 @@ impl EglContext {
         Ok(egl)
     }
 
-    /// `eglSwapBuffers` on the pbuffer: no effect on its contents (EGL 1.5 § 3.10.1.1), but it
-    /// is the frame boundary every real game loop gives its GL implementation.
+    /// The target's display, not yet initialised.
+    fn open_display(&self, target: Target) -> Result<Handle, GlClientError> {
+        let display = match target {
+            Target::Pbuffer { .. } => {
+                let get = self.fns.get_platform_display_ext.ok_or_else(|| {
+                    GlClientError::MissingFunction("eglGetPlatformDisplayEXT".into())
+                })?;
+                // SAFETY: the library's function, with a NULL attribute list.
+                let display = unsafe {
+                    get(
+                        EGL_PLATFORM_SURFACELESS_MESA,
+                        EGL_DEFAULT_DISPLAY as Handle,
+                        std::ptr::null(),
+                    )
+                };
+                if display.is_null() {
+                    return Err(
+                        self.failure("eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA)")
+                    );
+                }
+                display
+            }
+            Target::X11Window { display: x, .. } => {
+                let platform = self.fns.get_platform_display.and_then(|get| {
+                    // SAFETY: the library's function, with the caller's live connection and a
+                    // NULL attribute list.
+                    let display = unsafe { get(EGL_PLATFORM_X11_KHR, x, std::ptr::null()) };
+                    (!display.is_null()).then_some(display)
+                });
+                match platform {
+                    Some(display) => display,
+                    None => {
+                        // SAFETY: as above; on X11 `EGLNativeDisplayType` is `Display*`.
+                        let display = unsafe { (self.fns.get_display)(x) };
+                        if display.is_null() {
+                            return Err(self.failure(
+                                "eglGetPlatformDisplay(EGL_PLATFORM_X11_KHR) and \
+                                 eglGetDisplay(Display*)",
+                            ));
+                        }
+                        display
+                    }
+                }
+            }
+        };
+        Ok(display)
+    }
+
+    /// A GL, RGB(A)8, depth 24, stencil 8 config for the target's kind of surface; for a
+    /// window, the first one with the window's visual if any has it.
+    fn choose_config(&self, target: Target) -> Result<Handle, GlClientError> {
+        let (surface_type, alpha, wanted_visual) = match target {
+            Target::Pbuffer { .. } => (EGL_PBUFFER_BIT, 8, None),
+            // Alpha at least 0: a window's visual usually has none.
+            Target::X11Window { visual_id, .. } => (EGL_WINDOW_BIT, 0, Some(visual_id)),
+        };
+        let config_attribs = [
+            EGL_SURFACE_TYPE,
+            surface_type,
+            EGL_RENDERABLE_TYPE,
+            EGL_OPENGL_BIT,
+            EGL_RED_SIZE,
+            8,
+            EGL_GREEN_SIZE,
+            8,
+            EGL_BLUE_SIZE,
+            8,
+            EGL_ALPHA_SIZE,
+            alpha,
+            EGL_DEPTH_SIZE,
+            24,
+            EGL_STENCIL_SIZE,
+            8,
+            EGL_NONE,
+        ];
+        let mut configs = [null_mut(); MAX_CONFIGS];
+        let mut count = 0;
+        // SAFETY: room for MAX_CONFIGS configs, said in the size argument.
+        let ok = unsafe {
+            (self.fns.choose_config)(
+                self.display,
+                config_attribs.as_ptr(),
+                configs.as_mut_ptr(),
+                MAX_CONFIGS as EGLint,
+                &mut count,
+            )
+        };
+        if ok == 0 {
+            return Err(self.failure("eglChooseConfig"));
+        }
+        let found = &configs[..usize::try_from(count).unwrap_or(0).min(MAX_CONFIGS)];
+        let Some(&first) = found.first() else {
+            let surface = if surface_type == EGL_WINDOW_BIT {
+                "a window"
+            } else {
+                "a pbuffer"
+            };
+            return Err(GlClientError::Egl {
+                call: "eglChooseConfig".into(),
+                code: EGL_SUCCESS,
+                detail: format!("no config has {surface}, GL, RGB8, depth 24 and stencil 8"),
+            });
+        };
+        let Some(visual) = wanted_visual else {
+            return Ok(first);
+        };
+        let matching = found.iter().copied().find(|&config| {
+            let mut id = 0;
+            // SAFETY: a config of this display, an out-pointer to a local.
+            let ok = unsafe {
+                (self.fns.get_config_attrib)(self.display, config, EGL_NATIVE_VISUAL_ID, &mut id)
+            };
+            ok != 0 && std::ffi::c_ulong::try_from(id).is_ok_and(|id| id == visual)
+        });
+        Ok(matching.unwrap_or(first))
+    }
+
+    /// The surface's current size (a window's follows the window from the swap after a resize).
+    pub fn surface_size(&self) -> Result<(u32, u32), GlClientError> {
+        let query = |attribute: EGLint, name: &str| {
+            let mut v = 0;
+            // SAFETY: the display and surface are live; an out-pointer to a local.
+            let ok =
+                unsafe { (self.fns.query_surface)(self.display, self.surface, attribute, &mut v) };
+            if ok == 0 {
+                return Err(self.failure(&format!("eglQuerySurface({name})")));
+            }
+            u32::try_from(v).map_err(|_| GlClientError::Egl {
+                call: format!("eglQuerySurface({name})"),
+                code: EGL_SUCCESS,
+                detail: format!("a negative size {v}"),
+            })
+        };
+        Ok((
+            query(EGL_WIDTH, "EGL_WIDTH")?,
+            query(EGL_HEIGHT, "EGL_HEIGHT")?,
+        ))
+    }
+
+    /// `eglSwapBuffers`: presents a window's back buffer (leaving the new back buffer's contents
+    /// undefined); on a pbuffer no effect on its contents (EGL 1.5 § 3.10.1.1), but it is the
+    /// frame boundary every real game loop gives its GL implementation.
     pub fn swap_buffers(&self) -> Result<(), GlClientError> {
         // SAFETY: the display and surface are live and the surface is current on this thread.
         if unsafe { (self.fns.swap_buffers)(self.display, self.surface) } == 0 {

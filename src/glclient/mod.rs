@@ -11,11 +11,14 @@
 //! - The library is never unloaded: GL drivers leave threads and exit handlers behind them
 //!   (Mesa's llvmpipe rasteriser threads, glvnd's vendor table), and `dlclose` under them is a
 //!   known source of crashes at exit; the process ends soon after a session anyway.
+//! - A window session owns its X11 window ([`x11`]) and drops it after the EGL display, so the
+//!   connection outlives every EGL object made on it.
 
 mod egl;
 pub mod gl;
 pub mod image;
 pub mod program;
+mod x11;
 
 use std::fmt;
 use std::mem::ManuallyDrop;
@@ -23,6 +26,7 @@ use std::path::{Path, PathBuf};
 
 pub use gl::Gl;
 pub use image::Image;
+pub use x11::WindowEnd;
 
 /// What can go wrong on the client side.
 #[derive(Debug, thiserror::Error)]
@@ -198,11 +202,22 @@ fn arenagl_library() -> Result<PathBuf, GlClientError> {
         })
 }
 
+fn check_size(width: u32, height: u32) -> Result<(), GlClientError> {
+    if width == 0 || height == 0 || width > 16384 || height > 16384 {
+        return Err(GlClientError::Usage(format!(
+            "size {width}×{height}: each side must be 1..=16384"
+        )));
+    }
+    Ok(())
+}
+
 /// A GL 3.3 core context of the chosen implementation, current on this thread on a `width` ×
-/// `height` pbuffer.
+/// `height` pbuffer or X11 window.
 pub struct Session {
     gl: Gl,
     egl: egl::EglContext,
+    /// The window of a window session; after `egl`, so it is dropped after the EGL display.
+    window: Option<x11::Window>,
     /// Never unloaded (module doc); declared last so it would outlive the rest anyway.
     _library: ManuallyDrop<libloading::Library>,
     implementation: Implementation,
@@ -213,17 +228,35 @@ pub struct Session {
 }
 
 impl Session {
-    /// Loads the implementation and makes a context current.
+    /// Loads the implementation and makes a context current on a pbuffer.
     pub fn new(
         implementation: &Implementation,
         width: u32,
         height: u32,
     ) -> Result<Session, GlClientError> {
-        if width == 0 || height == 0 || width > 16384 || height > 16384 {
-            return Err(GlClientError::Usage(format!(
-                "size {width}×{height}: each side must be 1..=16384"
-            )));
-        }
+        check_size(width, height)?;
+        Session::open(implementation, width, height, None)
+    }
+
+    /// Opens a `width` × `height` X11 window titled `title` on `$DISPLAY`, loads the
+    /// implementation and makes a context current on the window.
+    pub fn new_window(
+        implementation: &Implementation,
+        width: u32,
+        height: u32,
+        title: &str,
+    ) -> Result<Session, GlClientError> {
+        check_size(width, height)?;
+        let window = x11::Window::open(width, height, title)?;
+        Session::open(implementation, width, height, Some(window))
+    }
+
+    fn open(
+        implementation: &Implementation,
+        width: u32,
+        height: u32,
+        window: Option<x11::Window>,
+    ) -> Result<Session, GlClientError> {
         let path = implementation.library()?;
         // SAFETY: loading a libEGL runs its initialisers, which is what every GL program does;
         // the library is a GL implementation the user chose.
@@ -240,9 +273,17 @@ impl Session {
                     reason: format!("no eglGetProcAddress: {e}"),
                 },
             )?;
+        let target = match &window {
+            None => egl::Target::Pbuffer { width, height },
+            Some(w) => egl::Target::X11Window {
+                display: w.display(),
+                window: w.id(),
+                visual_id: w.visual_id(),
+            },
+        };
         // SAFETY: the pointer is that library's eglGetProcAddress, and the library is never
-        // unloaded.
-        let egl = unsafe { egl::EglContext::create(get_proc_address, width, height)? };
+        // unloaded; the window (if any) is kept in the session, dropped after the context.
+        let egl = unsafe { egl::EglContext::create(get_proc_address, target)? };
         let resolve = |name: &std::ffi::CStr| {
             // SAFETY: `name` is NUL-terminated; the function is the library's, never unloaded.
             unsafe { get_proc_address(name.as_ptr()) }
@@ -253,6 +294,7 @@ impl Session {
         Ok(Session {
             gl,
             egl,
+            window,
             _library: ManuallyDrop::new(library),
             implementation: implementation.clone(),
             library_path: path,
@@ -291,10 +333,31 @@ impl Session {
         self.gl.string(gl::consts::RENDERER)
     }
 
-    /// Reads the whole pbuffer back, top row first.
+    /// The window's pending events: `Some` once it is closed or gone (never for a pbuffer).
+    pub fn poll_window(&self) -> Option<WindowEnd> {
+        self.window.as_ref().and_then(x11::Window::poll)
+    }
+
+    /// Whether the window (if any) can still be drawn to.
+    pub fn window_alive(&self) -> bool {
+        self.window.as_ref().is_none_or(x11::Window::alive)
+    }
+
+    /// The surface's size now: a window's follows the window (from the swap after a resize).
+    pub fn surface_size(&self) -> Result<(u32, u32), GlClientError> {
+        if self.window.is_some() {
+            self.egl.surface_size()
+        } else {
+            Ok((self.width, self.height))
+        }
+    }
+
+    /// Reads the whole surface back, top row first: the pbuffer, or a window's back buffer
+    /// (meaningful only before the swap that presents it).
     pub fn read_image(&self) -> Result<Image, GlClientError> {
-        let rows = self.gl.read_pixels_rgba8(0, 0, self.width, self.height);
+        let (width, height) = self.surface_size()?;
+        let rows = self.gl.read_pixels_rgba8(0, 0, width, height);
         self.gl.check_error("glReadPixels")?;
-        Ok(Image::from_gl_rows(self.width, self.height, rows))
+        Ok(Image::from_gl_rows(width, height, rows))
     }
 }
