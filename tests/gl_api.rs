@@ -510,3 +510,83 @@ fn a_clear_under_a_partial_colour_mask_writes_only_the_unmasked_channels() {
         assert_eq!(at(28, 4), [255, 0, 0, 255], "right: outside the scissor");
     }
 }
+
+const MOVING_VS: &CStr = c"#version 330 core\nlayout(location = 0) in vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
+const WHITE_FS: &CStr = c"#version 330 core\nout vec4 color;\nvoid main() { color = vec4(1.0); }\n";
+
+/// Two triangles covering the left (x < 0) or the right (x > 0) half of the viewport.
+fn half(left: bool) -> [f32; 12] {
+    let (a, b) = if left { (-1.0, 0.0) } else { (0.0, 1.0) };
+    [a, -1.0, b, -1.0, a, 1.0, b, -1.0, b, 1.0, a, 1.0]
+}
+
+#[test]
+fn updating_a_buffer_between_draws_leaves_earlier_draws_their_data() {
+    let _ctx = context();
+    let gen_buffers = gl!(c"glGenBuffers": fn(i32, *mut u32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    let buffer_data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
+    let buffer_sub_data = gl!(c"glBufferSubData": fn(u32, isize, isize, *const c_void));
+    let get_sub_data = gl!(c"glGetBufferSubData": fn(u32, isize, isize, *mut c_void));
+    let copy = gl!(c"glCopyBufferSubData": fn(u32, u32, isize, isize, isize));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let enable_attrib = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let attrib = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    const GL_COPY_READ_BUFFER: u32 = 0x8F36;
+    // SAFETY: locals of the stated sizes; the buffer holds the 6 vertices every draw reads.
+    unsafe {
+        let p = program(MOVING_VS, WHITE_FS);
+        use_program(p);
+        let mut vao = 0;
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        let mut buffers = [0u32; 2];
+        gen_buffers(2, buffers.as_mut_ptr());
+        bind_buffer(GL_ARRAY_BUFFER, buffers[0]);
+        let left = half(true);
+        buffer_data(GL_ARRAY_BUFFER, 48, left.as_ptr().cast(), GL_STATIC_DRAW);
+        enable_attrib(0);
+        attrib(0, 2, GL_FLOAT, 0, 0, null());
+        clear_color(0.0, 0.0, 0.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        draw_arrays(GL_TRIANGLES, 0, 6); // must read the left half's vertices…
+        let right = half(false);
+        buffer_sub_data(GL_ARRAY_BUFFER, 0, 48, right.as_ptr().cast()); // …not these
+        draw_arrays(GL_TRIANGLES, 0, 6);
+        let mut px = vec![0u8; 32 * 32 * 4];
+        read(
+            0,
+            0,
+            32,
+            32,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        );
+        expect(GL_NO_ERROR);
+        let at = |x: usize| px[(16 * 32 + x) * 4];
+        assert_eq!(
+            (at(4), at(28)),
+            (255, 255),
+            "both halves drawn: each draw kept its data"
+        );
+
+        let mut back = [0f32; 12];
+        get_sub_data(GL_ARRAY_BUFFER, 0, 48, back.as_mut_ptr().cast());
+        assert_eq!(back, right);
+        // A copy into a second buffer, read back through its own binding.
+        bind_buffer(GL_COPY_READ_BUFFER, buffers[0]);
+        bind_buffer(GL_ARRAY_BUFFER, buffers[1]);
+        buffer_data(GL_ARRAY_BUFFER, 48, null(), GL_STATIC_DRAW);
+        copy(GL_COPY_READ_BUFFER, GL_ARRAY_BUFFER, 8, 0, 40);
+        get_sub_data(GL_ARRAY_BUFFER, 0, 40, back.as_mut_ptr().cast());
+        assert_eq!(back[..10], right[2..]);
+        expect(GL_NO_ERROR);
+    }
+}

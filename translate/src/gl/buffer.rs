@@ -11,6 +11,13 @@
 //! - `glMapBufferRange` hands out a client-side copy (read back first for `GL_MAP_READ_BIT`);
 //!   `glUnmapBuffer` / `glFlushMappedBufferRange` upload what was written. The pointer stays valid
 //!   until unmap, as GL promises.
+//! - Small buffers (up to [`SHADOW_LIMIT`]) keep a CPU shadow and live in host-visible
+//!   `Transient` memory. Updating one that a recorded or in-flight draw still reads *renames* it:
+//!   fresh storage takes the whole shadow by a direct write and the old storage is retired. So the
+//!   glBufferSubData-between-draws idiom costs a small allocation and a memcpy instead of a
+//!   transfer in the command stream, which would end the render pass and add two barriers.
+//!   Reads (`glGetBufferSubData`, read maps) come from the shadow without waiting for the GPU.
+//!   A GPU write (`glCopyBufferSubData` into it) drops the shadow.
 
 use arenagl_memory::{BufferDesc, BufferHandle, Category, MemoryClass};
 use ash::vk;
@@ -25,6 +32,10 @@ pub(crate) struct Mapping {
     pub flushed: Vec<(u64, u64)>,
 }
 
+/// Buffers up to this size keep a CPU shadow and are renamed instead of updated in place while
+/// the GPU uses them.
+pub const SHADOW_LIMIT: u64 = 64 << 10;
+
 /// A GL buffer object.
 #[derive(Default)]
 pub(crate) struct Buffer {
@@ -32,6 +43,8 @@ pub(crate) struct Buffer {
     pub size: u64,
     pub usage: u32,
     pub mapping: Option<Mapping>,
+    /// The contents, for small buffers the CPU knows in full (see the module docs).
+    pub shadow: Option<Vec<u8>>,
 }
 
 impl Buffer {
@@ -43,8 +56,14 @@ impl Buffer {
     }
 }
 
-/// The request for a GL buffer's storage of `size` bytes.
+/// The request for a GL buffer's storage of `size` bytes: host-visible `Transient` memory for
+/// shadowed (small) buffers, device-local otherwise.
 pub(crate) fn storage_desc(size: u64) -> BufferDesc {
+    let class = if size <= SHADOW_LIMIT {
+        MemoryClass::Transient
+    } else {
+        MemoryClass::DeviceBuffer
+    };
     BufferDesc::new(
         size,
         vk::BufferUsageFlags::VERTEX_BUFFER
@@ -53,7 +72,7 @@ pub(crate) fn storage_desc(size: u64) -> BufferDesc {
             | vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::TRANSFER_SRC
             | vk::BufferUsageFlags::TRANSFER_DST,
-        MemoryClass::DeviceBuffer,
+        class,
         Category::Buffer,
     )
     .named("GL buffer")

@@ -225,6 +225,10 @@ impl Context {
                 b.mapping = None;
             }
             let mut locked = device.lock();
+            b.shadow = (size as u64 <= super::buffer::SHADOW_LIMIT).then(|| match data {
+                Some(d) => d[..size as usize].to_vec(),
+                None => vec![0; size as usize],
+            });
             let new = if size > 0 {
                 let h = locked.manager.create_buffer(&storage_desc(size as u64))?;
                 if let Some(d) = data {
@@ -268,14 +272,7 @@ impl Context {
             if data.is_empty() {
                 return Ok(());
             }
-            let h = b
-                .storage
-                .ok_or_else(|| GlError::InvalidOperation("buffer has no storage".into()))?;
-            device
-                .lock()
-                .manager
-                .upload_buffer(h, offset as u64, data)?;
-            Ok(())
+            write_range(&device, b, offset as u64, data)
         })();
         self.record(r);
     }
@@ -294,7 +291,9 @@ impl Context {
             if b.mapping.is_some() {
                 return invalid_op("glGetBufferSubData on a mapped buffer");
             }
-            if let (Some(h), false) = (b.storage, out.is_empty()) {
+            if let Some(shadow) = &b.shadow {
+                out.copy_from_slice(&shadow[offset as usize..offset as usize + out.len()]);
+            } else if let (Some(h), false) = (b.storage, out.is_empty()) {
                 device
                     .lock()
                     .manager
@@ -352,7 +351,9 @@ impl Context {
                 access & (GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT) != 0;
             if !invalidate {
                 // Writers that do not invalidate keep the bytes they do not touch: read back.
-                if let Some(h) = b.storage {
+                if let Some(shadow) = &b.shadow {
+                    data.copy_from_slice(&shadow[offset as usize..(offset + length) as usize]);
+                } else if let Some(h) = b.storage {
                     device
                         .lock()
                         .manager
@@ -378,24 +379,21 @@ impl Context {
         let device = self.device.clone();
         let r = (|| {
             let (_, b) = self.target_buffer(target, "glFlushMappedBufferRange")?;
-            let storage = b.storage;
             let Some(m) = b.mapping.as_mut() else {
                 return invalid_op("the buffer is not mapped");
             };
             if m.access & GL_MAP_FLUSH_EXPLICIT_BIT == 0 {
                 return invalid_op("the mapping was not made with GL_MAP_FLUSH_EXPLICIT_BIT");
             }
-            if offset < 0 || length < 0 || (offset + length) as u64 > m.length {
+            if offset < 0 || length < 0 || offset.saturating_add(length) as u64 > m.length {
                 return invalid_value("flush range outside the mapping");
             }
-            if let (Some(h), true) = (storage, length > 0) {
-                let bytes = &m.data[offset as usize..(offset + length) as usize];
-                device
-                    .lock()
-                    .manager
-                    .upload_buffer(h, m.offset + offset as u64, bytes)?;
-            }
             m.flushed.push((offset as u64, length as u64));
+            let at = m.offset + offset as u64;
+            let bytes = m.data[offset as usize..(offset + length) as usize].to_vec();
+            if length > 0 && b.storage.is_some() {
+                write_range(&device, b, at, &bytes)?;
+            }
             Ok(())
         })();
         self.record(r);
@@ -411,8 +409,8 @@ impl Context {
             };
             let write = m.access & GL_MAP_WRITE_BIT != 0;
             let explicit = m.access & GL_MAP_FLUSH_EXPLICIT_BIT != 0;
-            if let (Some(h), true, false) = (b.storage, write, explicit) {
-                device.lock().manager.upload_buffer(h, m.offset, &m.data)?;
+            if b.storage.is_some() && write && !explicit {
+                write_range(&device, b, m.offset, &m.data)?;
             }
             Ok(true)
         })();
@@ -456,6 +454,23 @@ impl Context {
             let (Some(s), Some(d)) = (src.storage, dst.storage) else {
                 return Ok(());
             };
+            // Both shadowed: the CPU knows the bytes, so the copy is a shadowed write (no
+            // transfer in the command stream). Otherwise the GPU copies and the destination's
+            // shadow no longer knows its contents.
+            let known = match (&src.shadow, dst.shadow.is_some()) {
+                (Some(shadow), true) => {
+                    Some(shadow[read_off as usize..(read_off + size) as usize].to_vec())
+                }
+                _ => None,
+            };
+            let dst = self
+                .buffers
+                .get_mut(dst_name)
+                .ok_or_else(|| GlError::InvalidOperation("destination buffer gone".into()))?;
+            if let Some(bytes) = known {
+                return write_range(&device, dst, write_off as u64, &bytes);
+            }
+            dst.shadow = None;
             device.lock().manager.copy_buffer(
                 s,
                 read_off as u64,
@@ -639,4 +654,42 @@ impl Context {
         })();
         self.record(r).unwrap_or_default()
     }
+}
+
+/// Writes `data` at `offset` of `b`'s storage: a small buffer the GPU still reads is renamed
+/// (fresh storage takes the updated shadow by a direct write; see `buffer`), anything else goes
+/// through the manager's `upload_buffer` (direct when idle, staged otherwise).
+fn write_range(
+    device: &std::sync::Arc<super::device::Device>,
+    b: &mut Buffer,
+    offset: u64,
+    data: &[u8],
+) -> GlResult<()> {
+    let h = b
+        .storage
+        .ok_or_else(|| GlError::InvalidOperation("buffer has no storage".into()))?;
+    let mut locked = device.lock();
+    let Some(shadow) = b.shadow.as_mut() else {
+        locked.manager.upload_buffer(h, offset, data)?;
+        return Ok(());
+    };
+    let range = offset as usize..offset as usize + data.len();
+    shadow
+        .get_mut(range)
+        .ok_or_else(|| GlError::InvalidValue("range outside the buffer".into()))?
+        .copy_from_slice(data);
+    locked.manager.poll()?;
+    let busy = locked.manager.buffer_info(h)?.last_use > locked.manager.completed_epoch();
+    if !busy {
+        locked.manager.upload_buffer(h, offset, data)?;
+        return Ok(());
+    }
+    let renamed = locked.manager.create_buffer(&storage_desc(b.size))?;
+    if let Err(e) = locked.manager.upload_buffer(renamed, 0, shadow) {
+        let _ = locked.manager.retire_buffer(renamed);
+        return Err(e.into());
+    }
+    locked.manager.retire_buffer(h)?;
+    b.storage = Some(renamed);
+    Ok(())
 }
