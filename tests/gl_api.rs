@@ -590,3 +590,65 @@ fn updating_a_buffer_between_draws_leaves_earlier_draws_their_data() {
         expect(GL_NO_ERROR);
     }
 }
+
+#[test]
+fn a_line_loop_closes_back_to_its_first_vertex() {
+    let _ctx = context();
+    let gen_buffers = gl!(c"glGenBuffers": fn(i32, *mut u32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    let buffer_data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let enable_attrib = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let attrib = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    const GL_LINE_LOOP: u32 = 2;
+    // Pixel centres of a 32×32 viewport in NDC.
+    let ndc = |p: f32| p / 16.0 - 1.0;
+    // SAFETY: locals of the stated sizes; the buffer holds the 4 vertices the draw reads.
+    unsafe {
+        let p = program(MOVING_VS, WHITE_FS);
+        use_program(p);
+        let mut vao = 0;
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        let mut b = 0;
+        gen_buffers(1, &mut b);
+        bind_buffer(GL_ARRAY_BUFFER, b);
+        let square = [
+            ndc(4.5),
+            ndc(4.5),
+            ndc(27.5),
+            ndc(4.5),
+            ndc(27.5),
+            ndc(27.5),
+            ndc(4.5),
+            ndc(27.5),
+        ];
+        buffer_data(GL_ARRAY_BUFFER, 32, square.as_ptr().cast(), GL_STATIC_DRAW);
+        enable_attrib(0);
+        attrib(0, 2, GL_FLOAT, 0, 0, null());
+        clear_color(0.0, 0.0, 0.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        draw_arrays(GL_LINE_LOOP, 0, 4);
+        let mut px = vec![0u8; 32 * 32 * 4];
+        read(
+            0,
+            0,
+            32,
+            32,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        );
+        expect(GL_NO_ERROR);
+        let at = |x: usize, y: usize| px[(y * 32 + x) * 4];
+        assert_eq!(at(16, 4), 255, "first edge");
+        assert_eq!(at(4, 16), 255, "the closing edge, back to the first vertex");
+        assert_eq!(at(16, 16), 0, "inside stays clear");
+    }
+}

@@ -58,6 +58,10 @@ impl Encoder {
     }
 }
 
+/// The longest non-indexed `GL_LINE_LOOP` drawn (its generated indices are streamed per draw);
+/// longer ones report `GL_OUT_OF_MEMORY`.
+const MAX_LOOP_VERTICES: i32 = 1 << 22;
+
 /// A draw call as GL states it.
 #[derive(Debug, Clone, Copy)]
 pub struct DrawCall {
@@ -82,7 +86,9 @@ fn topology(mode: GLenum) -> GlResult<vk::PrimitiveTopology> {
         GL_LINE_STRIP_ADJACENCY => T::LINE_STRIP_WITH_ADJACENCY,
         GL_TRIANGLES_ADJACENCY => T::TRIANGLE_LIST_WITH_ADJACENCY,
         GL_TRIANGLE_STRIP_ADJACENCY => T::TRIANGLE_STRIP_WITH_ADJACENCY,
-        GL_LINE_LOOP => return invalid_op("GL_LINE_LOOP is not supported by this GL yet"),
+        // Vulkan has no loops: non-indexed loops are drawn as a strip over generated indices that
+        // end where they began (see `draw_inner`).
+        GL_LINE_LOOP => T::LINE_STRIP,
         m => return invalid_enum("primitive mode", m),
     })
 }
@@ -499,6 +505,10 @@ impl Context {
 
     fn draw_inner(&mut self, call: DrawCall) -> GlResult<()> {
         let topo = topology(call.mode)?;
+        let line_loop = call.mode == GL_LINE_LOOP;
+        if line_loop && call.indexed.is_some() {
+            return invalid_op("indexed GL_LINE_LOOP draws are not supported by this GL yet");
+        }
         if call.count < 0 || call.instances < 0 || call.first < 0 {
             return invalid_value(format!(
                 "draw count {} first {} instances {}",
@@ -852,6 +862,25 @@ impl Context {
             }
             buffer_infos.push((b.binding, infos));
         }
+        // A loop of n vertices: a strip over first, …, first + n - 1, first.
+        let loop_indices = if line_loop && call.count >= 2 {
+            if call.count > MAX_LOOP_VERTICES {
+                return Err(GlError::Memory(
+                    arenagl_memory::MemoryError::InvalidRequest(format!(
+                        "a GL_LINE_LOOP of {} vertices",
+                        call.count
+                    )),
+                ));
+            }
+            let first = call.first as u32;
+            let indices: Vec<u8> = (0..call.count as u32)
+                .chain(std::iter::once(0))
+                .flat_map(|i| first.wrapping_add(i).to_ne_bytes())
+                .collect();
+            Some(locked.manager.stream(&indices, 4)?)
+        } else {
+            None
+        };
         let index_raw = match element {
             Some((Some(h), _, _, _, _)) => Some(locked.manager.use_buffer(h)?.raw()),
             Some((None, _, _, _, _)) => return invalid_op("the element buffer has no data"),
@@ -1015,13 +1044,32 @@ impl Context {
                         );
                     }
                 }
-                _ => raw.cmd_draw(
-                    cb,
-                    call.count as u32,
-                    call.instances as u32,
-                    call.first as u32,
-                    0,
-                ),
+                _ => match loop_indices {
+                    Some(range) => {
+                        raw.cmd_bind_index_buffer(
+                            cb,
+                            range.buffer,
+                            range.offset,
+                            vk::IndexType::UINT32,
+                        );
+                        raw.cmd_draw_indexed(
+                            cb,
+                            call.count as u32 + 1,
+                            call.instances as u32,
+                            0,
+                            0,
+                            0,
+                        );
+                    }
+                    None if line_loop => {} // fewer than two vertices: nothing to draw
+                    None => raw.cmd_draw(
+                        cb,
+                        call.count as u32,
+                        call.instances as u32,
+                        call.first as u32,
+                        0,
+                    ),
+                },
             }
         }
         Ok(())

@@ -346,7 +346,15 @@ impl Context {
             if b.mapping.is_some() {
                 return invalid_op("the buffer is already mapped");
             }
-            let mut data = vec![0u8; length as usize];
+            // The client copy is as large as the mapping: refuse rather than abort when the
+            // process cannot hold it.
+            let mut data = Vec::new();
+            data.try_reserve_exact(length as usize).map_err(|_| {
+                GlError::Memory(arenagl_memory::MemoryError::InvalidRequest(format!(
+                    "no host memory for a {length}-byte mapping"
+                )))
+            })?;
+            data.resize(length as usize, 0);
             let invalidate =
                 access & (GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT) != 0;
             if !invalidate {
