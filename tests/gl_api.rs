@@ -652,3 +652,30 @@ fn a_line_loop_closes_back_to_its_first_vertex() {
         assert_eq!(at(16, 16), 0, "inside stays clear");
     }
 }
+
+#[test]
+fn read_pixels_converts_to_float_as_piglit_probes_read() {
+    let _ctx = context();
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    const GL_RED: u32 = 0x1903;
+    const GL_RGB: u32 = 0x1907;
+    // SAFETY: each output buffer holds what the call writes (pack alignment 4, tight rows).
+    unsafe {
+        clear_color(1.0, 0.5, 0.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        let mut rgba = [0f32; 8];
+        read(3, 3, 2, 1, GL_RGBA, GL_FLOAT, rgba.as_mut_ptr().cast());
+        expect(GL_NO_ERROR);
+        let half = 128.0 / 255.0;
+        assert_eq!(rgba, [1.0, half, 0.0, 1.0, 1.0, half, 0.0, 1.0]);
+        let mut red = [0f32; 4];
+        read(0, 0, 2, 2, GL_RED, GL_FLOAT, red.as_mut_ptr().cast());
+        assert_eq!(red, [1.0; 4]);
+        let mut rgb = [7f32; 3];
+        read(31, 31, 1, 1, GL_RGB, GL_FLOAT, rgb.as_mut_ptr().cast());
+        assert_eq!(rgb, [1.0, half, 0.0]);
+        expect(GL_NO_ERROR);
+    }
+}

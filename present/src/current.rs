@@ -48,25 +48,43 @@ thread_local! {
 /// into this module.
 pub(crate) fn with<R>(shared: &std::sync::Arc<Shared>, f: impl FnOnce(&mut ThreadState) -> R) -> R {
     let id = shared.id;
-    THREAD.with(|cell| {
+    let fresh = || ThreadState {
+        instance: std::sync::Arc::downgrade(shared),
+        instance_id: id,
+        api: EGL_OPENGL_ES_API,
+        last_error: EGL_SUCCESS,
+        binding: None,
+    };
+    // At thread or process exit (glvnd calls eglReleaseThread from a destructor) the thread's
+    // state may already be destroyed: the call then runs on a fresh state that is discarded,
+    // as for a thread that never made a call.
+    let mut f = Some(f);
+    let result = THREAD.try_with(|cell| {
         let mut states = cell.borrow_mut();
         let pos = match states.iter().position(|s| s.instance_id == id) {
             Some(pos) => pos,
             None => {
                 // Entries of dropped instances hold nothing that needs releasing.
                 states.retain(|s| s.instance.strong_count() > 0);
-                states.push(ThreadState {
-                    instance: std::sync::Arc::downgrade(shared),
-                    instance_id: id,
-                    api: EGL_OPENGL_ES_API,
-                    last_error: EGL_SUCCESS,
-                    binding: None,
-                });
+                states.push(fresh());
                 states.len() - 1
             }
         };
-        f(&mut states[pos])
-    })
+        f.take().map(|f| f(&mut states[pos]))
+    });
+    match (result, f) {
+        (Ok(Some(r)), _) => r,
+        (_, Some(f)) => f(&mut fresh()),
+        // `f` ran inside `try_with` and returned nothing: impossible (it always returns), but
+        // keep the types honest without a panic path.
+        (_, None) => unreachable_state(),
+    }
+}
+
+/// The `(Ok(None), None)` case of [`with`]: `f` was taken and run, so its result is `Some`.
+#[cold]
+fn unreachable_state() -> ! {
+    unreachable!("current::with ran its closure without a result")
 }
 
 use crate::egl::{EGL_DRAW, EGL_READ, EGL_RENDERABLE_TYPE};

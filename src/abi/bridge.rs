@@ -213,7 +213,9 @@ pub(crate) fn destroy_surface(handle: u64) {
 
 /// Follows a successful `eglMakeCurrent`.
 pub(crate) fn make_current(ctx: Option<u64>, draw: Option<u64>, read: Option<u64>) {
-    let previous = CURRENT.with(|c| c.borrow_mut().take());
+    // `try_with`: at thread or process exit (glvnd releases the current context from a
+    // destructor) the thread-local may already be gone; there is nothing left to release then.
+    let previous = CURRENT.try_with(|c| c.borrow_mut().take()).ok().flatten();
     BOUND.with(|b| b.set((None, None)));
     if let Some(prev) = previous {
         lock(&prev).make_current(None, None);
@@ -226,7 +228,7 @@ pub(crate) fn make_current(ctx: Option<u64>, draw: Option<u64>, read: Option<u64
     };
     let (draw_images, read_images) = images_of(draw, read);
     lock(&shared).make_current(draw_images, read_images);
-    CURRENT.with(|c| *c.borrow_mut() = Some(shared));
+    let _ = CURRENT.try_with(|c| *c.borrow_mut() = Some(shared));
     BOUND.with(|b| b.set((draw, read)));
 }
 
@@ -297,7 +299,7 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
 /// Runs `f` on this thread's current GL context; without one, returns `default` (GL commands
 /// without a current context have no effect).
 pub(crate) fn with_current<T>(default: T, f: impl FnOnce(&mut GlContext) -> T) -> T {
-    let ctx = CURRENT.with(|c| c.borrow().clone());
+    let ctx = CURRENT.try_with(|c| c.borrow().clone()).ok().flatten();
     match ctx {
         Some(ctx) => f(&mut lock(&ctx)),
         None => default,

@@ -132,14 +132,26 @@ macro_rules! gl_entry_points {
         /// Every GL name `eglGetProcAddress` answers.
         pub const GL_PROC_NAMES: &[&str] = &[$(stringify!($name)),*];
 
-        /// The GL function called `name`, or NULL.
+        /// The GL function called `name`, or NULL. Extension names of functions core GL
+        /// absorbed unchanged (`glGenFramebuffersEXT`, `glBindBufferARB`, …) resolve to the
+        /// core function, as the extensions the context advertises promise.
         pub(crate) fn lookup(name: &[u8]) -> *mut c_void {
-            $(
-                if name == stringify!($name).as_bytes() {
-                    return $name as *mut c_void;
-                }
-            )*
-            std::ptr::null_mut()
+            fn exact(name: &[u8]) -> *mut c_void {
+                $(
+                    if name == stringify!($name).as_bytes() {
+                        return $name as *mut c_void;
+                    }
+                )*
+                std::ptr::null_mut()
+            }
+            let found = exact(name);
+            if !found.is_null() {
+                return found;
+            }
+            match name.strip_suffix(b"EXT").or_else(|| name.strip_suffix(b"ARB")) {
+                Some(core) if core.starts_with(b"gl") => exact(core),
+                _ => std::ptr::null_mut(),
+            }
         }
     };
 }
@@ -222,7 +234,14 @@ gl_entry_points! {
 
     // Buffers.
     fn glGenBuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_buffers(n)) }
-    fn glDeleteBuffers(n: i32, ns: *const u32) { gl((), |c| c.delete_buffers(names(n, ns))) }
+    fn glDeleteBuffers(n: i32, ns: *const u32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glDeleteBuffers: n < 0");
+            }
+            c.delete_buffers(names(n, ns))
+        })
+    }
     fn glIsBuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_buffer(n))) }
     fn glBindBuffer(t: GLenum, n: u32) { gl((), |c| c.bind_buffer(t, n)) }
     fn glBindBufferBase(t: GLenum, i: u32, n: u32) { gl((), |c| c.bind_buffer_range(t, i, n, 0, 0, true)) }
@@ -267,7 +286,14 @@ gl_entry_points! {
 
     // Vertex arrays.
     fn glGenVertexArrays(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_vertex_arrays(n)) }
-    fn glDeleteVertexArrays(n: i32, ns: *const u32) { gl((), |c| c.delete_vertex_arrays(names(n, ns))) }
+    fn glDeleteVertexArrays(n: i32, ns: *const u32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glDeleteVertexArrays: n < 0");
+            }
+            c.delete_vertex_arrays(names(n, ns))
+        })
+    }
     fn glIsVertexArray(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_vertex_array(n))) }
     fn glBindVertexArray(n: u32) { gl((), |c| c.bind_vertex_array(n)) }
     fn glEnableVertexAttribArray(i: u32) { gl((), |c| c.set_vertex_attrib_array(i, true)) }
@@ -408,7 +434,14 @@ gl_entry_points! {
 
     // Textures.
     fn glGenTextures(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_textures(n)) }
-    fn glDeleteTextures(n: i32, ns: *const u32) { gl((), |c| c.delete_textures(names(n, ns))) }
+    fn glDeleteTextures(n: i32, ns: *const u32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glDeleteTextures: n < 0");
+            }
+            c.delete_textures(names(n, ns))
+        })
+    }
     fn glIsTexture(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_texture(n))) }
     fn glActiveTexture(u: GLenum) { gl((), |c| c.active_texture(u)) }
     fn glBindTexture(t: GLenum, n: u32) { gl((), |c| c.bind_texture(t, n)) }
@@ -443,7 +476,14 @@ gl_entry_points! {
 
     // Framebuffers.
     fn glGenFramebuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_framebuffers(n)) }
-    fn glDeleteFramebuffers(n: i32, ns: *const u32) { gl((), |c| c.delete_framebuffers(names(n, ns))) }
+    fn glDeleteFramebuffers(n: i32, ns: *const u32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glDeleteFramebuffers: n < 0");
+            }
+            c.delete_framebuffers(names(n, ns))
+        })
+    }
     fn glIsFramebuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_framebuffer(n))) }
     fn glBindFramebuffer(t: GLenum, n: u32) { gl((), |c| c.bind_framebuffer(t, n)) }
     fn glFramebufferTexture2D(t: GLenum, a: GLenum, tt: GLenum, tex: u32, level: i32) { gl((), |c| c.framebuffer_texture_2d(t, a, tt, tex, level)) }
@@ -453,7 +493,14 @@ gl_entry_points! {
     fn glDrawBuffer(buf: GLenum) { gl((), |c| c.draw_buffers(&[buf])) }
     fn glReadBuffer(src: GLenum) { gl((), |c| c.read_buffer(src)) }
     fn glGenRenderbuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_renderbuffers(n)) }
-    fn glDeleteRenderbuffers(n: i32, ns: *const u32) { gl((), |c| c.delete_renderbuffers(names(n, ns))) }
+    fn glDeleteRenderbuffers(n: i32, ns: *const u32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glDeleteRenderbuffers: n < 0");
+            }
+            c.delete_renderbuffers(names(n, ns))
+        })
+    }
     fn glIsRenderbuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_renderbuffer(n))) }
     fn glBindRenderbuffer(t: GLenum, n: u32) { gl((), |c| c.bind_renderbuffer(t, n)) }
     fn glRenderbufferStorage(t: GLenum, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, 0, f, w, h)) }
@@ -477,6 +524,10 @@ gl_entry_points! {
     fn glReadPixels(x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, out: *mut c_void) {
         gl((), |c| {
             let Some(bytes) = c.client_image_bytes(w, h, format, ty, true) else {
+                if ty == GL_FLOAT {
+                    return c.record_invalid_value("glReadPixels: the client image size overflows");
+                }
+                // An unknown format/type pair: read_pixels reports it.
                 return c.read_pixels(x, y, w, h, format, ty, &mut []);
             };
             if out.is_null() && bytes > 0 {
@@ -531,6 +582,12 @@ mod tests {
             assert!(!lookup(name.as_bytes()).is_null(), "{name}");
         }
         assert!(lookup(b"glNotAFunction").is_null());
+        assert_eq!(
+            lookup(b"glGenFramebuffersEXT"),
+            lookup(b"glGenFramebuffers")
+        );
+        assert!(lookup(b"glNotAFunctionEXT").is_null());
+        assert!(lookup(b"eglGenFramebuffersEXT").is_null());
         assert!(GL_PROC_NAMES.len() > 150, "{}", GL_PROC_NAMES.len());
     }
 

@@ -115,6 +115,21 @@ pub(crate) struct Strings {
 
 /// The extensions this slice advertises (each is implemented by the core paths here).
 const EXTENSIONS: &[&str] = &[
+    "GL_ARB_depth_texture",
+    "GL_ARB_half_float_vertex",
+    "GL_ARB_texture_border_clamp",
+    "GL_ARB_texture_mirrored_repeat",
+    "GL_ARB_texture_non_power_of_two",
+    "GL_ARB_vertex_array_bgra",
+    "GL_ARB_vertex_buffer_object",
+    "GL_EXT_blend_color",
+    "GL_EXT_blend_equation_separate",
+    "GL_EXT_blend_func_separate",
+    "GL_EXT_blend_minmax",
+    "GL_EXT_framebuffer_object",
+    "GL_EXT_packed_depth_stencil",
+    "GL_EXT_texture_edge_clamp",
+    "GL_EXT_texture_sRGB",
     "GL_ARB_vertex_array_object",
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_map_buffer_range",
@@ -395,7 +410,7 @@ impl Context {
 
     /// `glClearDepth`.
     pub fn clear_depth(&mut self, d: f64) {
-        self.fixed.clear_depth = d.clamp(0.0, 1.0);
+        self.fixed.clear_depth = clamp_unit(d);
     }
 
     /// `glClearStencil`.
@@ -421,7 +436,7 @@ impl Context {
 
     /// `glDepthRange`.
     pub fn depth_range(&mut self, near: f64, far: f64) {
-        self.fixed.depth_range = [near.clamp(0.0, 1.0), far.clamp(0.0, 1.0)];
+        self.fixed.depth_range = [clamp_unit(near), clamp_unit(far)];
     }
 
     /// `glBlendFuncSeparate` (and `glBlendFunc` with the same factors twice).
@@ -696,6 +711,15 @@ impl Context {
             Ok(())
         })();
         self.record(r);
+    }
+}
+
+/// GL's clamp to [0, 1] for depth values; NaN (which `f64::clamp` passes through) becomes 0.
+fn clamp_unit(v: f64) -> f64 {
+    if v.is_nan() {
+        0.0
+    } else {
+        v.clamp(0.0, 1.0)
     }
 }
 

@@ -135,10 +135,7 @@ impl Context {
         let view = match s.level_views.get(&level) {
             Some(v) => *v,
             None => {
-                let desc = arenagl_memory::ViewDesc {
-                    base_mip_level: level,
-                    ..arenagl_memory::ViewDesc::color_2d(1)
-                };
+                let desc = super::texture::attachment_view(level, s.format);
                 let v = device
                     .lock()
                     .manager
@@ -810,6 +807,13 @@ impl Context {
                         ),
                     )?;
                 }
+                let mut desc = desc;
+                let max_bias = device.caps().limits.max_sampler_lod_bias;
+                desc.mip_lod_bias = if desc.mip_lod_bias.is_nan() {
+                    0.0
+                } else {
+                    desc.mip_lod_bias.clamp(-max_bias, max_bias)
+                };
                 let sampler = locked.sampler(&desc)?;
                 let raw_sampler = locked.manager.use_sampler(sampler)?.raw();
                 let raw_view = locked.manager.use_view(view)?.raw();
@@ -971,9 +975,15 @@ impl Context {
         let cb = self.pass_for(&target)?;
         let raw = device.raw();
         let vp = self.fixed.viewport;
+        // Vulkan bounds the viewport's corners to viewportBoundsRange (GL leaves a viewport far
+        // off the drawable legal): keep the size, slide the origin inside the range.
+        let bounds = device.caps().limits.viewport_bounds_range;
+        let place = |origin: i32, size: i32| {
+            (origin as f32).clamp(bounds[0], (bounds[1] - size as f32).max(bounds[0]))
+        };
         let viewport = vk::Viewport {
-            x: vp.x as f32,
-            y: vp.y as f32,
+            x: place(vp.x, vp.width),
+            y: place(vp.y, vp.height),
             width: vp.width as f32,
             height: vp.height as f32,
             min_depth: self.fixed.depth_range[0] as f32,
@@ -1084,7 +1094,10 @@ impl Context {
         let mut locked = device.lock();
         let desc = super::texture::image_desc(vk::Format::R8G8B8A8_UNORM, 1, 1, 1)
             .named("GL incomplete-texture stand-in");
-        let (image, view) = locked.image_with_view(&desc, &super::texture::full_view(1))?;
+        let (image, view) = locked.image_with_view(
+            &desc,
+            &super::texture::full_view(1, vk::Format::R8G8B8A8_UNORM),
+        )?;
         let store = arenagl_staging::PixelStore::default();
         locked.manager.upload_image(
             image,
@@ -1127,7 +1140,11 @@ impl Context {
         if width < 0 || height < 0 {
             return invalid_value(format!("glReadPixels size {width}x{height}"));
         }
-        let client = super::objects_texture::client_format_for(format, ty)?;
+        let float_channels = float_readback_channels(format, ty);
+        let client = match float_channels {
+            Some(_) => arenagl_staging::ClientFormat::Rgba,
+            None => super::objects_texture::client_format_for(format, ty)?,
+        };
         let fb = self.read_framebuffer;
         let target = self.resolve_framebuffer(fb, false).map_err(|status| {
             GlError::InvalidFramebuffer(format!(
@@ -1165,10 +1182,77 @@ impl Context {
         );
         let device = self.device.clone();
         let mut locked = device.lock();
-        locked
-            .manager
-            .read_image(src.image, &region, &pack, client, out)?;
+        match float_channels {
+            None => locked
+                .manager
+                .read_image(src.image, &region, &pack, client, out)?,
+            Some(channels) => {
+                // GL_FLOAT: read RGBA8 tightly, then place normalised floats per the pack state.
+                let (w, h) = (rect.extent.width as usize, rect.extent.height as usize);
+                let mut rgba = vec![0u8; w * h * 4];
+                let tight = arenagl_staging::PixelStore {
+                    alignment: arenagl_staging::PixelAlignment::One,
+                    ..Default::default()
+                };
+                locked
+                    .manager
+                    .read_image(src.image, &region, &tight, client, &mut rgba)?;
+                let stride = float_row_stride(&self.pack, width as u32, channels)
+                    .ok_or_else(|| GlError::InvalidValue("glReadPixels size overflows".into()))?;
+                let pixel = 4 * channels.len();
+                for row in 0..h {
+                    for col in 0..w {
+                        let at = (pack.skip_rows as usize + row) * stride
+                            + (pack.skip_pixels as usize + col) * pixel;
+                        let texel = &rgba[(row * w + col) * 4..(row * w + col) * 4 + 4];
+                        for (i, &c) in channels.iter().enumerate() {
+                            let v = f32::from(texel[c]) / 255.0;
+                            if let Some(dst) = out.get_mut(at + 4 * i..at + 4 * i + 4) {
+                                dst.copy_from_slice(&v.to_ne_bytes());
+                            }
+                        }
+                    }
+                }
+            }
+        }
         locked.collect(device.raw());
         Ok(())
     }
+}
+
+/// For a `glReadPixels` into `GL_FLOAT`, the RGBA channel each output component takes (GL's
+/// luminance reads R); `None` for other types.
+pub(crate) fn float_readback_channels(format: GLenum, ty: GLenum) -> Option<&'static [usize]> {
+    if ty != GL_FLOAT {
+        return None;
+    }
+    Some(match format {
+        GL_RED | GL_LUMINANCE => &[0],
+        GL_GREEN => &[1],
+        GL_BLUE => &[2],
+        GL_ALPHA => &[3],
+        GL_RG => &[0, 1],
+        GL_LUMINANCE_ALPHA => &[0, 3],
+        GL_RGB => &[0, 1, 2],
+        GL_BGR => &[2, 1, 0],
+        GL_RGBA => &[0, 1, 2, 3],
+        GL_BGRA => &[2, 1, 0, 3],
+        _ => return None,
+    })
+}
+
+/// Bytes between rows of a `GL_FLOAT` readback under `pack` (`None` when it overflows).
+pub(crate) fn float_row_stride(
+    pack: &arenagl_staging::PixelStore,
+    width: u32,
+    channels: &[usize],
+) -> Option<usize> {
+    let row_pixels = if pack.row_length == 0 {
+        width
+    } else {
+        pack.row_length
+    } as usize;
+    let bytes = row_pixels.checked_mul(4 * channels.len())?;
+    let align = pack.alignment.bytes() as usize;
+    bytes.div_ceil(align).checked_mul(align)
 }

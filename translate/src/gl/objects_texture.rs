@@ -126,6 +126,19 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
+        if let (true, Some(channels)) = (pack, super::draw::float_readback_channels(format, ty)) {
+            let (w, h) = (width.max(0) as usize, height.max(0) as usize);
+            if w == 0 || h == 0 {
+                return Some(0);
+            }
+            let stride = super::draw::float_row_stride(&self.pack, w as u32, channels)?;
+            let pixel = 4 * channels.len();
+            let rows = (self.pack.skip_rows as usize + h - 1).checked_mul(stride)?;
+            let last = (self.pack.skip_pixels as usize)
+                .checked_add(w)?
+                .checked_mul(pixel)?;
+            return rows.checked_add(last);
+        }
         let f = ClientFormat::from_gl(format, ty)?;
         let store = if pack { &self.pack } else { &self.unpack };
         let layout = ClientLayout::new(
@@ -165,8 +178,23 @@ impl Context {
             if border != 0 {
                 return invalid_value("border must be 0");
             }
-            let (vk_format, sized) = storage_format(internal)?;
-            let client = client_format(format, ty)?;
+            let (vk_format, sized) = storage_format(internal, device.caps().depth_stencil_format)?;
+            let depth = super::framebuffer::is_depth_format(vk_format);
+            if depth != matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
+                return invalid_op(format!(
+                    "format 0x{format:04X} does not match internal format 0x{internal:04X}"
+                ));
+            }
+            if depth && data.is_some() {
+                return invalid_op(
+                    "uploading depth texels is not supported by this GL yet (NULL data is)",
+                );
+            }
+            let client = if depth {
+                ClientFormat::Rgba // never used: depth textures take no data
+            } else {
+                client_format(format, ty)?
+            };
             let t = self.bound_texture(target)?;
             let (w, h) = ((width as u32) << level, (height as u32) << level);
             let mut locked = device.lock();
@@ -187,8 +215,10 @@ impl Context {
                     height: h,
                     depth: 1,
                 });
-                let (image, view) = locked
-                    .image_with_view(&image_desc(vk_format, w, h, levels), &full_view(levels))?;
+                let (image, view) = locked.image_with_view(
+                    &image_desc(vk_format, w, h, levels),
+                    &full_view(levels, vk_format),
+                )?;
                 if let Some(old) = t.storage.replace(TexImage {
                     image,
                     view,

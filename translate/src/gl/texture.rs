@@ -175,10 +175,21 @@ impl Texture {
     }
 }
 
-/// The Vulkan format a GL internal format is stored in, with the canonical sized GL name.
-pub(crate) fn storage_format(internal: i32) -> GlResult<(vk::Format, GLenum)> {
+/// The Vulkan format a GL internal format is stored in, with the canonical sized GL name. Depth
+/// formats are stored in the device's depth/stencil format (`depth_stencil`).
+pub(crate) fn storage_format(
+    internal: i32,
+    depth_stencil: vk::Format,
+) -> GlResult<(vk::Format, GLenum)> {
     let internal = internal as GLenum;
     Ok(match internal {
+        GL_DEPTH_COMPONENT
+        | GL_DEPTH_COMPONENT16
+        | GL_DEPTH_COMPONENT24
+        | GL_DEPTH_COMPONENT32F => (depth_stencil, GL_DEPTH_COMPONENT24),
+        GL_DEPTH_STENCIL | GL_DEPTH24_STENCIL8 | GL_DEPTH32F_STENCIL8 => {
+            (depth_stencil, GL_DEPTH24_STENCIL8)
+        }
         GL_RGBA8 | GL_RGBA | 4 | GL_RGBA4 | GL_RGB5_A1 => (vk::Format::R8G8B8A8_UNORM, GL_RGBA8),
         GL_RGB8 | GL_RGB | 3 | GL_RGB565 => (vk::Format::R8G8B8A8_UNORM, GL_RGB8),
         GL_SRGB8_ALPHA8 => (vk::Format::R8G8B8A8_SRGB, GL_SRGB8_ALPHA8),
@@ -194,8 +205,14 @@ pub(crate) fn storage_format(internal: i32) -> GlResult<(vk::Format, GLenum)> {
     })
 }
 
-/// The request for a 2D texture image of `width × height` with `levels` levels.
+/// The request for a 2D texture image of `width × height` with `levels` levels (renderable:
+/// colour formats as colour attachments, depth formats as depth/stencil attachments).
 pub(crate) fn image_desc(format: vk::Format, width: u32, height: u32, levels: u32) -> ImageDesc {
+    let attachment = if super::framebuffer::is_depth_format(format) {
+        vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+    } else {
+        vk::ImageUsageFlags::COLOR_ATTACHMENT
+    };
     ImageDesc::new_2d(
         format,
         width,
@@ -204,14 +221,31 @@ pub(crate) fn image_desc(format: vk::Format, width: u32, height: u32, levels: u3
         vk::ImageUsageFlags::SAMPLED
             | vk::ImageUsageFlags::TRANSFER_DST
             | vk::ImageUsageFlags::TRANSFER_SRC
-            | vk::ImageUsageFlags::COLOR_ATTACHMENT,
+            | attachment,
         Category::Texture,
     )
     .named("GL texture")
 }
 
-pub(crate) fn full_view(levels: u32) -> ViewDesc {
-    ViewDesc::color_2d(levels)
+/// The view shaders sample: every level; depth textures sample their depth aspect.
+pub(crate) fn full_view(levels: u32, format: vk::Format) -> ViewDesc {
+    let mut view = ViewDesc::color_2d(levels);
+    if super::framebuffer::is_depth_format(format) {
+        view.aspect = vk::ImageAspectFlags::DEPTH;
+    }
+    view
+}
+
+/// The single-level view a framebuffer attaches: colour, or depth and stencil together.
+pub(crate) fn attachment_view(level: u32, format: vk::Format) -> ViewDesc {
+    let mut view = ViewDesc {
+        base_mip_level: level,
+        ..ViewDesc::color_2d(1)
+    };
+    if super::framebuffer::is_depth_format(format) {
+        view.aspect = arenagl_memory::format_aspects(format);
+    }
+    view
 }
 
 /// Validates a `glTexParameter` (pname, value) pair and applies it.
