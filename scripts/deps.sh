@@ -4,12 +4,14 @@
 #   scripts/deps.sh test   — the above plus the Khronos validation layer and spirv-val, and the GL
 #                            peers tests/gl_scenes.rs compares against: glvnd's libEGL with Mesa's
 #                            EGL (llvmpipe, and Zink on lavapipe) — see docs/PEERS.md; Xvfb for the
-#                            X11 window test; python3 + venv for the moderngl client (from PyPI)
+#                            X11 window test; python3 + venv for the moderngl client (from PyPI);
+#                            libxkbcommon0, which piglit's libwaffle links and nothing above pulls in
+#                            (piglit itself is fetched by scripts/piglit.sh, not installed)
 # Building needs a C++17 compiler (VMA, glslang): g++.
 set -euo pipefail
 want=(libvulkan1 mesa-vulkan-drivers g++)
 if [ "${1:-test}" = test ]; then
-  want+=(vulkan-validationlayers spirv-tools libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 xvfb python3 python3-venv)
+  want+=(vulkan-validationlayers spirv-tools libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 xvfb python3 python3-venv libxkbcommon0)
 fi
 missing=()
 for pkg in "${want[@]}"; do
