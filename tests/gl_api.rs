@@ -4,12 +4,14 @@
 //! as a real program does. Each test makes its own context on a 32×32 pbuffer.
 
 use std::ffi::{c_char, c_void, CStr};
-use std::path::PathBuf;
 use std::ptr::{null, null_mut};
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-type P = *mut c_void;
-type GetProc = unsafe extern "C" fn(*const c_char) -> P;
+#[macro_use]
+#[path = "common/gl.rs"]
+mod gl_harness;
+
+use gl_harness::{error, f, make_current_pbuffer, validation_errors, P};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -27,7 +29,6 @@ const GL_TEXTURE_2D: u32 = 0x0DE1;
 const GL_VERTEX_SHADER: u32 = 0x8B31;
 const GL_FRAGMENT_SHADER: u32 = 0x8B30;
 const GL_COMPILE_STATUS: u32 = 0x8B81;
-const GL_LINK_STATUS: u32 = 0x8B82;
 const GL_INFO_LOG_LENGTH: u32 = 0x8B84;
 const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
 const GL_FRAMEBUFFER: u32 = 0x8D40;
@@ -35,72 +36,7 @@ const GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 = 0x8CD7;
 const GL_MAP_READ_BIT: u32 = 1;
 const GL_MAP_INVALIDATE_RANGE_BIT: u32 = 4;
 
-fn library_path() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps dir");
-    let found = [Some(deps), deps.parent()]
-        .into_iter()
-        .flatten()
-        .map(|d| d.join("libarenagl.so"))
-        .find(|p| p.exists());
-    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
-}
-
-struct Lib {
-    _lib: libloading::Library,
-    get_proc: GetProc,
-}
-
-fn lib() -> &'static Lib {
-    static LIB: OnceLock<Lib> = OnceLock::new();
-    LIB.get_or_init(|| {
-        let path = library_path();
-        // SAFETY: our own library; it has no constructors.
-        let lib = unsafe { libloading::Library::new(&path) }.expect("load libarenagl.so");
-        // SAFETY: the exported symbol has exactly this signature.
-        let get_proc = *unsafe { lib.get::<GetProc>(b"eglGetProcAddress\0") }.expect("symbol");
-        Lib {
-            _lib: lib,
-            get_proc,
-        }
-    })
-}
-
-/// The function `name` as type `F`.
-///
-/// # Safety
-/// `F` is the C signature of `name`.
-unsafe fn f<F: Copy>(name: &CStr) -> F {
-    // SAFETY: `name` is NUL-terminated.
-    let p = unsafe { (lib().get_proc)(name.as_ptr()) };
-    assert!(!p.is_null(), "eglGetProcAddress({name:?}) is NULL");
-    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<P>());
-    // SAFETY: same size; function and data pointers share a representation; the caller vouches
-    // for the signature.
-    unsafe { std::mem::transmute_copy(&p) }
-}
-
-macro_rules! gl {
-    ($name:literal : fn($($t:ty),*) $(-> $r:ty)?) => {
-        // SAFETY: the type spelled here is the function's C signature from the GL registry.
-        unsafe { f::<unsafe extern "C" fn($($t),*) $(-> $r)?>($name) }
-    };
-}
-
 static SERIAL: Mutex<()> = Mutex::new(());
-
-/// Validation-layer errors the library's device has reported (its diagnostic export).
-fn validation_errors() -> u64 {
-    // SAFETY: the exported symbol has exactly this signature.
-    let count = *unsafe {
-        lib()
-            ._lib
-            .get::<unsafe extern "C" fn() -> u64>(b"arenagl_validation_error_count\0")
-    }
-    .expect("arenagl_validation_error_count is exported");
-    // SAFETY: no arguments.
-    unsafe { count() }
-}
 
 /// The test's context: when the test ends without panicking, the validation layer (on under
 /// `ARENAGL_VALIDATION=1`, as in CI) must have reported nothing.
@@ -117,39 +53,8 @@ impl Drop for Current {
 /// A current 3.3 core context on a 32×32 pbuffer, for the test's duration.
 fn context() -> Current {
     let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-    let get_display = gl!(c"eglGetPlatformDisplayEXT": fn(u32, P, *const i32) -> P);
-    let initialize = gl!(c"eglInitialize": fn(P, *mut i32, *mut i32) -> u32);
-    let choose = gl!(c"eglChooseConfig": fn(P, *const i32, *mut P, i32, *mut i32) -> u32);
-    let bind_api = gl!(c"eglBindAPI": fn(u32) -> u32);
-    let create_context = gl!(c"eglCreateContext": fn(P, P, P, *const i32) -> P);
-    let create_pbuffer = gl!(c"eglCreatePbufferSurface": fn(P, P, *const i32) -> P);
-    let make_current = gl!(c"eglMakeCurrent": fn(P, P, P, P) -> u32);
-    // SAFETY: live handles from earlier calls, EGL_NONE-terminated lists, out-pointers to locals.
-    unsafe {
-        let dpy = get_display(0x31DD, null_mut(), null());
-        assert!(!dpy.is_null());
-        assert_eq!(initialize(dpy, null_mut(), null_mut()), 1);
-        let attribs = [0x3033, 0x0001, 0x3040, 0x0008, 0x3038]; // PBUFFER_BIT, OPENGL_BIT
-        let mut cfg = null_mut();
-        let mut n = 0;
-        assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);
-        assert_eq!(n, 1);
-        assert_eq!(bind_api(0x30A2), 1);
-        let ctx_attribs = [0x3098, 3, 0x30FB, 3, 0x30FD, 1, 0x3038];
-        let ctx = create_context(dpy, cfg, null_mut(), ctx_attribs.as_ptr());
-        assert!(!ctx.is_null());
-        let pb = [0x3057, 32, 0x3056, 32, 0x3038];
-        let surface = create_pbuffer(dpy, cfg, pb.as_ptr());
-        assert!(!surface.is_null());
-        assert_eq!(make_current(dpy, surface, surface, ctx), 1);
-    }
+    make_current_pbuffer();
     Current(guard)
-}
-
-fn error() -> u32 {
-    let get_error = gl!(c"glGetError": fn() -> u32);
-    // SAFETY: no arguments.
-    unsafe { get_error() }
 }
 
 #[track_caller]
@@ -173,21 +78,10 @@ fn shader(ty: u32, src: &CStr) -> u32 {
 }
 
 fn program(vs: &CStr, fs: &CStr) -> u32 {
-    let create = gl!(c"glCreateProgram": fn() -> u32);
-    let attach = gl!(c"glAttachShader": fn(u32, u32));
-    let link = gl!(c"glLinkProgram": fn(u32));
-    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
-    // SAFETY: live names; the out-pointer is a local.
-    unsafe {
-        let p = create();
-        attach(p, shader(GL_VERTEX_SHADER, vs));
-        attach(p, shader(GL_FRAGMENT_SHADER, fs));
-        link(p);
-        let mut ok = 0;
-        get(p, GL_LINK_STATUS, &mut ok);
-        assert_eq!(ok, 1, "link");
-        p
-    }
+    gl_harness::program(
+        vs.to_str().expect("UTF-8 source"),
+        fs.to_str().expect("UTF-8 source"),
+    )
 }
 
 const VS: &CStr = c"#version 330 core\nlayout(location = 0) in vec2 pos;\nuniform int count;\nuniform vec3 tint;\nvoid main() { gl_Position = vec4(pos * float(count), 0.0, 1.0); }\n";

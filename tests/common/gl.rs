@@ -1,0 +1,148 @@
+//! Driving `libarenagl.so` in-process as a program does: the library loaded by path (or
+//! `$ARENAGL_LIB`), every EGL and GL function reached through `eglGetProcAddress`, a current 3.3
+//! core context on a 32×32 pbuffer, and the library's validation-error count. Shared by the
+//! in-process GL tests (`#[macro_use] #[path = "common/gl.rs"] mod gl_harness;`).
+#![allow(dead_code)]
+
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::path::PathBuf;
+use std::ptr::{null, null_mut};
+use std::sync::OnceLock;
+
+pub type P = *mut c_void;
+type GetProc = unsafe extern "C" fn(*const c_char) -> P;
+
+/// `$ARENAGL_LIB`, else the cdylib cargo built for this test run: `deps/` beside the test binary
+/// first (only `cargo build` copies it up a level, where a stale copy may sit), then its parent.
+pub fn library_path() -> PathBuf {
+    if let Some(path) = std::env::var_os("ARENAGL_LIB") {
+        return path.into();
+    }
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("deps dir");
+    let found = [Some(deps), deps.parent()]
+        .into_iter()
+        .flatten()
+        .map(|d| d.join("libarenagl.so"))
+        .find(|p| p.exists());
+    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
+}
+
+pub struct Lib {
+    pub lib: libloading::Library,
+    get_proc: GetProc,
+}
+
+pub fn lib() -> &'static Lib {
+    static LIB: OnceLock<Lib> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let path = library_path();
+        // SAFETY: our own library; it has no constructors.
+        let lib = unsafe { libloading::Library::new(&path) }.expect("load libarenagl.so");
+        // SAFETY: the exported symbol has exactly this signature.
+        let get_proc = *unsafe { lib.get::<GetProc>(b"eglGetProcAddress\0") }.expect("symbol");
+        Lib { lib, get_proc }
+    })
+}
+
+/// The function `name` as type `F`.
+///
+/// # Safety
+/// `F` is the C signature of `name`.
+pub unsafe fn f<F: Copy>(name: &CStr) -> F {
+    // SAFETY: `name` is NUL-terminated.
+    let p = unsafe { (lib().get_proc)(name.as_ptr()) };
+    assert!(!p.is_null(), "eglGetProcAddress({name:?}) is NULL");
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<P>());
+    // SAFETY: same size; function and data pointers share a representation; the caller vouches
+    // for the signature.
+    unsafe { std::mem::transmute_copy(&p) }
+}
+
+/// `gl!(c"glName": fn(args…) -> ret)`: the function through `eglGetProcAddress`.
+macro_rules! gl {
+    ($name:literal : fn($($t:ty),*) $(-> $r:ty)?) => {{
+        #[allow(unused_unsafe)]
+        // SAFETY: the type spelled here is the function's C signature from the GL registry.
+        let function = unsafe { f::<unsafe extern "C" fn($($t),*) $(-> $r)?>($name) };
+        function
+    }};
+}
+
+/// Validation-layer errors the library's device has reported (its diagnostic export).
+pub fn validation_errors() -> u64 {
+    // SAFETY: the exported symbol has exactly this signature.
+    let count = *unsafe {
+        lib()
+            .lib
+            .get::<unsafe extern "C" fn() -> u64>(b"arenagl_validation_error_count\0")
+    }
+    .expect("arenagl_validation_error_count is exported");
+    // SAFETY: no arguments.
+    unsafe { count() }
+}
+
+/// Makes a fresh 3.3 core context current on a fresh 32×32 pbuffer (surfaceless display).
+pub fn make_current_pbuffer() {
+    let get_display = gl!(c"eglGetPlatformDisplayEXT": fn(u32, P, *const i32) -> P);
+    let initialize = gl!(c"eglInitialize": fn(P, *mut i32, *mut i32) -> u32);
+    let choose = gl!(c"eglChooseConfig": fn(P, *const i32, *mut P, i32, *mut i32) -> u32);
+    let bind_api = gl!(c"eglBindAPI": fn(u32) -> u32);
+    let create_context = gl!(c"eglCreateContext": fn(P, P, P, *const i32) -> P);
+    let create_pbuffer = gl!(c"eglCreatePbufferSurface": fn(P, P, *const i32) -> P);
+    let make_current = gl!(c"eglMakeCurrent": fn(P, P, P, P) -> u32);
+    // SAFETY: live handles from earlier calls, EGL_NONE-terminated lists, out-pointers to locals.
+    unsafe {
+        let dpy = get_display(0x31DD, null_mut(), null());
+        assert!(!dpy.is_null());
+        assert_eq!(initialize(dpy, null_mut(), null_mut()), 1);
+        let attribs = [0x3033, 0x0001, 0x3040, 0x0008, 0x3038]; // PBUFFER_BIT, OPENGL_BIT
+        let mut cfg = null_mut();
+        let mut n = 0;
+        assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);
+        assert_eq!(n, 1);
+        assert_eq!(bind_api(0x30A2), 1);
+        let ctx_attribs = [0x3098, 3, 0x30FB, 3, 0x30FD, 1, 0x3038];
+        let ctx = create_context(dpy, cfg, null_mut(), ctx_attribs.as_ptr());
+        assert!(!ctx.is_null());
+        let pb = [0x3057, 32, 0x3056, 32, 0x3038];
+        let surface = create_pbuffer(dpy, cfg, pb.as_ptr());
+        assert!(!surface.is_null());
+        assert_eq!(make_current(dpy, surface, surface, ctx), 1);
+    }
+}
+
+/// `glGetError`.
+pub fn error() -> u32 {
+    let get_error = gl!(c"glGetError": fn() -> u32);
+    // SAFETY: no arguments.
+    unsafe { get_error() }
+}
+
+/// Compiles and links a vertex + fragment program (asserts the link).
+pub fn program(vs: &str, fs: &str) -> u32 {
+    let create = gl!(c"glCreateShader": fn(u32) -> u32);
+    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
+    let compile = gl!(c"glCompileShader": fn(u32));
+    let create_program = gl!(c"glCreateProgram": fn() -> u32);
+    let attach = gl!(c"glAttachShader": fn(u32, u32));
+    let link = gl!(c"glLinkProgram": fn(u32));
+    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
+    // SAFETY: NUL-terminated sources, lengths NULL; the out-pointer is a local.
+    unsafe {
+        let p = create_program();
+        for (ty, src) in [(0x8B31, vs), (0x8B30, fs)] {
+            let s = create(ty);
+            let c = CString::new(src).expect("no NUL");
+            let ptr = c.as_ptr();
+            source(s, 1, &ptr, null());
+            compile(s);
+            attach(p, s);
+        }
+        link(p);
+        let mut ok = 0;
+        get(p, 0x8B82, &mut ok);
+        assert_eq!(ok, 1, "link");
+        p
+    }
+}
