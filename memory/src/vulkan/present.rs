@@ -144,6 +144,20 @@ impl Presenter {
             return;
         };
         let device = &self.shared.raw;
+        let due = self
+            .graves
+            .iter()
+            .any(|(epoch, _)| all || *epoch <= completed);
+        if due {
+            // A presentation's wait on its render-finished semaphore is not part of any epoch:
+            // the timeline says the blit finished, not that the presentation engine released the
+            // semaphore (and the swapchain). Nothing but an idle device proves that, and graves
+            // only fall due on a resize or a destroyed window, so pay for it here.
+            // SAFETY: valid device; the manager's thread owns the queue while it runs this.
+            if let Err(r) = unsafe { device.device_wait_idle() } {
+                tracing::warn!(result = ?r, "vkDeviceWaitIdle before destroying swapchain objects");
+            }
+        }
         self.graves.retain(|(epoch, grave)| {
             if !all && *epoch > completed {
                 return true;
