@@ -8,7 +8,7 @@
 //! - Targets: Vulkan 1.2 / SPIR-V 1.5 by default; Vulkan 1.1 / SPIR-V 1.3 for older drivers (many
 //!   Android devices). Both pass `spirv-val`, and lavapipe with the validation layer accepts
 //!   pipelines built from them and their reflection (`tests/glsl_pipeline.rs`).
-//! - What glslang refuses for Vulkan and the legacy upgrader (not here) must rewrite first:
+//! - What glslang refuses for Vulkan and the legacy upgrader ([`legacy`]) rewrites first:
 //!   GLSL below 1.40, the compatibility profile, and the `texture2D()`-style calls (relaxed rules
 //!   reserve Vulkan GLSL's type names `texture2D`, `sampler`, … so such a call fails to parse).
 //! - Descriptor placement is fixed, so that the GL layer can build layouts without guessing:
@@ -30,6 +30,7 @@
 mod compile;
 mod error;
 mod guard;
+pub mod legacy;
 mod reflect;
 mod spirv;
 mod types;

@@ -1,0 +1,705 @@
+//! The legacy GLSL upgrader (MISSION T2): GLSL 1.10/1.20/1.30 rewritten as GLSL 3.30 so that
+//! glslang accepts it for Vulkan.
+//!
+//! Design decisions:
+//! - A token-level rewrite, not a parser: identifiers outside comments are mapped one to one
+//!   (`attribute` → `in`, `texture2D` → `texture`, `gl_Vertex` → `arena_ff_Vertex`, …), and a
+//!   preamble declares what the mapped names refer to. The preamble is followed by a `#line`
+//!   directive, so compile logs keep the application's line numbers.
+//! - Built-in state becomes ordinary declarations with reserved `arena_ff_` names: vertex
+//!   attributes (`gl_Vertex`, `gl_Color`, `gl_MultiTexCoordN`, …) are inputs the GL layer feeds
+//!   from the fixed-function arrays or current values; varyings (`gl_FrontColor`/`gl_Color`,
+//!   `gl_TexCoord[]`, …) are matching outputs/inputs; matrices (`gl_ModelViewProjectionMatrix`,
+//!   …) are loose uniforms the GL layer fills from its matrix stacks at draw time;
+//!   `gl_FragColor`/`gl_FragData[]` are fragment outputs. Only what a unit uses is declared.
+//! - Identifiers that were free in old GLSL but are keywords or built-in functions in 3.30
+//!   (`texture`, `flat`, `round`, …) are renamed with the [`USER_PREFIX`]; reflection strips it so
+//!   the application's names are what `glGetUniformLocation` and friends see.
+//! - A fragment unit's reads decide which varyings the vertex unit must declare
+//!   ([`Varyings`]): an output the vertex shader never writes is undefined in GL, and declaring it
+//!   keeps the stages' interfaces matched for Vulkan.
+
+use super::Stage;
+
+/// Prefix of every name the upgrader introduces.
+pub const FF_PREFIX: &str = "arena_ff_";
+/// Prefix given to application identifiers that collide with GLSL 3.30 names.
+pub const USER_PREFIX: &str = "arena_u_";
+/// Texture coordinate sets (`gl_TexCoord[]`, `gl_MaxTextureCoords`).
+pub const MAX_TEXTURE_COORDS: u32 = 8;
+
+/// The version a unit declares (`#version N`, 110 when absent, as the GL spec says).
+pub fn source_version(source: &str) -> u32 {
+    version_directive(source).map_or(110, |(_, _, v)| v)
+}
+
+/// Whether `source` is GLSL older than 1.40 and must be upgraded.
+pub fn needs_upgrade(source: &str) -> bool {
+    source_version(source) < 140
+}
+
+/// Legacy varyings, as a bit set: what a fragment unit reads or a vertex unit writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Varyings(u8);
+
+impl Varyings {
+    pub const FRONT_COLOR: Self = Self(1);
+    pub const FRONT_SECONDARY: Self = Self(2);
+    pub const TEX_COORD: Self = Self(4);
+    pub const FOG_FRAG_COORD: Self = Self(8);
+
+    /// Whether every bit of `other` is set.
+    pub fn contains(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    fn insert(&mut self, other: Self) {
+        self.0 |= other.0;
+    }
+
+    /// Both sets.
+    pub fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+}
+
+/// A unit after upgrading.
+#[derive(Clone, Debug)]
+pub struct Upgraded {
+    /// GLSL 3.30 source.
+    pub source: String,
+    /// The legacy varyings this unit reads (fragment) or writes (vertex).
+    pub varyings: Varyings,
+    /// Whether a fragment unit writes `gl_FragColor` (broadcast to every draw buffer in GL).
+    pub writes_frag_color: bool,
+}
+
+/// Upgrades one legacy unit of `stage`. `vertex_outputs` adds varyings a vertex unit must declare
+/// (what the program's fragment unit reads). Sources already at 1.40 or later are returned as is.
+pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded {
+    if !needs_upgrade(source) {
+        return Upgraded {
+            source: source.to_owned(),
+            varyings: Varyings::default(),
+            writes_frag_color: false,
+        };
+    }
+    let version = source_version(source);
+    let mut used: Vec<&'static Builtin> = Vec::new();
+    let mut helpers: Vec<&'static str> = Vec::new();
+    let mut body = String::with_capacity(source.len() + 64);
+    // The `#version` line is dropped (replaced by ours); its line is kept blank.
+    let mut rest = source;
+    let mut skipped_prefix = String::new();
+    if let Some((start, end, _)) = version_directive(source) {
+        skipped_prefix.push_str(&source[..start]);
+        rest = &source[end..];
+    }
+    body.push_str(&skipped_prefix);
+    let rewritten = rewrite_identifiers(rest, |ident, out| {
+        if let Some(b) = builtin(stage, ident) {
+            if !used.iter().any(|u| std::ptr::eq(*u, b)) {
+                used.push(b);
+            }
+            out.push_str(b.replacement);
+            return;
+        }
+        if let Some((to, needed)) = function(stage, ident) {
+            for h in needed {
+                if !helpers.contains(h) {
+                    helpers.push(h);
+                }
+            }
+            out.push_str(to);
+            return;
+        }
+        match (ident, stage) {
+            ("attribute", Stage::Vertex) => out.push_str("in"),
+            ("varying", Stage::Vertex) => out.push_str("out"),
+            ("varying", Stage::Fragment) => out.push_str("in"),
+            ("gl_InstanceIDARB", _) => out.push_str("gl_InstanceID"),
+            _ if COLLIDING
+                .iter()
+                .any(|&(name, since)| name == ident && version < since) =>
+            {
+                out.push_str(USER_PREFIX);
+                out.push_str(ident);
+            }
+            _ => out.push_str(ident),
+        }
+    });
+    body.push_str(&rewritten);
+
+    let mut varyings = Varyings::default();
+    for b in &used {
+        if let Some(v) = b.varying {
+            varyings.insert(v);
+        }
+    }
+    // `ftransform()` reads the vertex and the combined matrix.
+    if helpers.contains(&FTRANSFORM) {
+        for name in ["gl_Vertex", "gl_ModelViewProjectionMatrix"] {
+            if let Some(b) = builtin(stage, name) {
+                if !used.iter().any(|u| std::ptr::eq(*u, b)) {
+                    used.push(b);
+                }
+            }
+        }
+    }
+    if stage == Stage::Vertex {
+        for (bit, name) in [
+            (Varyings::FRONT_COLOR, "gl_FrontColor"),
+            (Varyings::FRONT_SECONDARY, "gl_FrontSecondaryColor"),
+            (Varyings::TEX_COORD, "gl_TexCoord"),
+            (Varyings::FOG_FRAG_COORD, "gl_FogFragCoord"),
+        ] {
+            if vertex_outputs.contains(bit) {
+                if let Some(b) = builtin(stage, name) {
+                    if !used.iter().any(|u| std::ptr::eq(*u, b)) {
+                        used.push(b);
+                    }
+                }
+            }
+        }
+    }
+    let writes_frag_color = used.iter().any(|b| b.replacement == "arena_ff_FragColor");
+
+    let mut out = String::with_capacity(body.len() + 512);
+    out.push_str("#version 330\n");
+    // Keep the application's `#extension` lines in front of any declaration.
+    let mut preamble = String::new();
+    for b in &used {
+        preamble.push_str(b.declaration);
+        preamble.push('\n');
+    }
+    for h in &helpers {
+        preamble.push_str(h);
+        preamble.push('\n');
+    }
+    let (head, tail) = split_leading_directives(&body);
+    out.push_str(head);
+    if !head.is_empty() && !head.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&preamble);
+    // The rewrite keeps every line where it was (the `#version` line stays, blank), so the tail
+    // starts at the application's line `head lines + 1`; `#line N` names the next line.
+    let line = 1 + head.matches('\n').count();
+    out.push_str(&format!("#line {line}\n"));
+    out.push_str(tail);
+    Upgraded {
+        source: out,
+        varyings,
+        writes_frag_color,
+    }
+}
+
+/// The `#version` directive: (start, end) of its text and the number.
+fn version_directive(source: &str) -> Option<(usize, usize, u32)> {
+    let mut at = 0;
+    for line in source.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix('#') {
+            let rest = rest.trim_start();
+            if let Some(v) = rest.strip_prefix("version") {
+                let number: String = v
+                    .trim_start()
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect();
+                let end = at + line.trim_end_matches(['\n', '\r']).len();
+                return Some((at, end, number.parse().unwrap_or(110)));
+            }
+            return None;
+        }
+        if !(t.is_empty() || t.starts_with("//")) {
+            return None;
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// Splits `body` after its leading blank, comment and preprocessor lines (where `#extension`
+/// must stay in front of declarations).
+fn split_leading_directives(body: &str) -> (&str, &str) {
+    let mut at = 0;
+    let mut in_block_comment = false;
+    for line in body.split_inclusive('\n') {
+        let t = line.trim();
+        if in_block_comment {
+            if t.contains("*/") {
+                in_block_comment = false;
+            }
+        } else if t.is_empty() || t.starts_with("//") {
+        } else if t.starts_with("/*") {
+            in_block_comment = !t.contains("*/");
+        } else if t.starts_with("#extension") || t.starts_with("#pragma") {
+        } else {
+            break;
+        }
+        at += line.len();
+    }
+    body.split_at(at)
+}
+
+/// Calls `map` for every identifier outside comments; everything else is copied.
+fn rewrite_identifiers(source: &str, mut map: impl FnMut(&str, &mut String)) -> String {
+    let bytes = source.as_bytes();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            let end = source[i..].find('\n').map_or(bytes.len(), |e| i + e);
+            out.push_str(&source[i..end]);
+            i = end;
+        } else if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            let end = source[i + 2..]
+                .find("*/")
+                .map_or(bytes.len(), |e| i + 2 + e + 2);
+            out.push_str(&source[i..end]);
+            i = end;
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            map(&source[start..i], &mut out);
+        } else if c.is_ascii_digit() {
+            // Numbers (incl. suffixes like `1.0f`, `0x1Fu`) are not identifiers.
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                i += 1;
+            }
+            out.push_str(&source[start..i]);
+        } else {
+            let ch = source[i..].chars().next().unwrap_or('\0');
+            out.push(ch);
+            i += ch.len_utf8().max(1);
+        }
+    }
+    out
+}
+
+/// A built-in variable and what replaces it.
+struct Builtin {
+    name: &'static str,
+    replacement: &'static str,
+    declaration: &'static str,
+    varying: Option<Varyings>,
+}
+
+macro_rules! b {
+    ($name:literal, $repl:literal, $decl:literal) => {
+        Builtin {
+            name: $name,
+            replacement: $repl,
+            declaration: $decl,
+            varying: None,
+        }
+    };
+    ($name:literal, $repl:literal, $decl:literal, $v:expr) => {
+        Builtin {
+            name: $name,
+            replacement: $repl,
+            declaration: $decl,
+            varying: Some($v),
+        }
+    };
+}
+
+/// Built-in uniforms, the same in every stage.
+static UNIFORMS: &[Builtin] = &[
+    b!(
+        "gl_ModelViewMatrix",
+        "arena_ff_ModelViewMatrix",
+        "uniform mat4 arena_ff_ModelViewMatrix;"
+    ),
+    b!(
+        "gl_ProjectionMatrix",
+        "arena_ff_ProjectionMatrix",
+        "uniform mat4 arena_ff_ProjectionMatrix;"
+    ),
+    b!(
+        "gl_ModelViewProjectionMatrix",
+        "arena_ff_ModelViewProjectionMatrix",
+        "uniform mat4 arena_ff_ModelViewProjectionMatrix;"
+    ),
+    b!(
+        "gl_TextureMatrix",
+        "arena_ff_TextureMatrix",
+        "uniform mat4 arena_ff_TextureMatrix[8];"
+    ),
+    b!(
+        "gl_NormalMatrix",
+        "arena_ff_NormalMatrix",
+        "uniform mat3 arena_ff_NormalMatrix;"
+    ),
+    b!(
+        "gl_ModelViewMatrixInverse",
+        "arena_ff_ModelViewMatrixInverse",
+        "uniform mat4 arena_ff_ModelViewMatrixInverse;"
+    ),
+    b!(
+        "gl_ProjectionMatrixInverse",
+        "arena_ff_ProjectionMatrixInverse",
+        "uniform mat4 arena_ff_ProjectionMatrixInverse;"
+    ),
+    b!(
+        "gl_ModelViewProjectionMatrixInverse",
+        "arena_ff_ModelViewProjectionMatrixInverse",
+        "uniform mat4 arena_ff_ModelViewProjectionMatrixInverse;"
+    ),
+    b!(
+        "gl_ModelViewMatrixTranspose",
+        "arena_ff_ModelViewMatrixTranspose",
+        "uniform mat4 arena_ff_ModelViewMatrixTranspose;"
+    ),
+    b!(
+        "gl_ProjectionMatrixTranspose",
+        "arena_ff_ProjectionMatrixTranspose",
+        "uniform mat4 arena_ff_ProjectionMatrixTranspose;"
+    ),
+    b!(
+        "gl_ModelViewProjectionMatrixTranspose",
+        "arena_ff_ModelViewProjectionMatrixTranspose",
+        "uniform mat4 arena_ff_ModelViewProjectionMatrixTranspose;"
+    ),
+    b!(
+        "gl_ModelViewMatrixInverseTranspose",
+        "arena_ff_ModelViewMatrixInverseTranspose",
+        "uniform mat4 arena_ff_ModelViewMatrixInverseTranspose;"
+    ),
+    b!(
+        "gl_ProjectionMatrixInverseTranspose",
+        "arena_ff_ProjectionMatrixInverseTranspose",
+        "uniform mat4 arena_ff_ProjectionMatrixInverseTranspose;"
+    ),
+    b!(
+        "gl_ModelViewProjectionMatrixInverseTranspose",
+        "arena_ff_ModelViewProjectionMatrixInverseTranspose",
+        "uniform mat4 arena_ff_ModelViewProjectionMatrixInverseTranspose;"
+    ),
+    b!(
+        "gl_MaxTextureCoords",
+        "arena_ff_MaxTextureCoords",
+        "const int arena_ff_MaxTextureCoords = 8;"
+    ),
+    b!(
+        "gl_MaxTextureUnits",
+        "arena_ff_MaxTextureUnits",
+        "const int arena_ff_MaxTextureUnits = 8;"
+    ),
+];
+
+static VERTEX: &[Builtin] = &[
+    b!("gl_Vertex", "arena_ff_Vertex", "in vec4 arena_ff_Vertex;"),
+    b!("gl_Normal", "arena_ff_Normal", "in vec3 arena_ff_Normal;"),
+    b!("gl_Color", "arena_ff_Color", "in vec4 arena_ff_Color;"),
+    b!(
+        "gl_SecondaryColor",
+        "arena_ff_SecondaryColor",
+        "in vec4 arena_ff_SecondaryColor;"
+    ),
+    b!(
+        "gl_FogCoord",
+        "arena_ff_FogCoord",
+        "in float arena_ff_FogCoord;"
+    ),
+    b!(
+        "gl_MultiTexCoord0",
+        "arena_ff_MultiTexCoord0",
+        "in vec4 arena_ff_MultiTexCoord0;"
+    ),
+    b!(
+        "gl_MultiTexCoord1",
+        "arena_ff_MultiTexCoord1",
+        "in vec4 arena_ff_MultiTexCoord1;"
+    ),
+    b!(
+        "gl_MultiTexCoord2",
+        "arena_ff_MultiTexCoord2",
+        "in vec4 arena_ff_MultiTexCoord2;"
+    ),
+    b!(
+        "gl_MultiTexCoord3",
+        "arena_ff_MultiTexCoord3",
+        "in vec4 arena_ff_MultiTexCoord3;"
+    ),
+    b!(
+        "gl_MultiTexCoord4",
+        "arena_ff_MultiTexCoord4",
+        "in vec4 arena_ff_MultiTexCoord4;"
+    ),
+    b!(
+        "gl_MultiTexCoord5",
+        "arena_ff_MultiTexCoord5",
+        "in vec4 arena_ff_MultiTexCoord5;"
+    ),
+    b!(
+        "gl_MultiTexCoord6",
+        "arena_ff_MultiTexCoord6",
+        "in vec4 arena_ff_MultiTexCoord6;"
+    ),
+    b!(
+        "gl_MultiTexCoord7",
+        "arena_ff_MultiTexCoord7",
+        "in vec4 arena_ff_MultiTexCoord7;"
+    ),
+    b!(
+        "gl_FrontColor",
+        "arena_ff_FrontColor",
+        "out vec4 arena_ff_FrontColor;",
+        Varyings::FRONT_COLOR
+    ),
+    b!(
+        "gl_FrontSecondaryColor",
+        "arena_ff_FrontSecondaryColor",
+        "out vec4 arena_ff_FrontSecondaryColor;",
+        Varyings::FRONT_SECONDARY
+    ),
+    b!(
+        "gl_TexCoord",
+        "arena_ff_TexCoord",
+        "out vec4 arena_ff_TexCoord[8];",
+        Varyings::TEX_COORD
+    ),
+    b!(
+        "gl_FogFragCoord",
+        "arena_ff_FogFragCoord",
+        "out float arena_ff_FogFragCoord;",
+        Varyings::FOG_FRAG_COORD
+    ),
+    // Written but never read by a later stage in this GL (no two-sided colour, no user clipping
+    // through gl_ClipVertex): plain globals.
+    b!(
+        "gl_BackColor",
+        "arena_ff_BackColor",
+        "vec4 arena_ff_BackColor;"
+    ),
+    b!(
+        "gl_BackSecondaryColor",
+        "arena_ff_BackSecondaryColor",
+        "vec4 arena_ff_BackSecondaryColor;"
+    ),
+    b!(
+        "gl_ClipVertex",
+        "arena_ff_ClipVertex",
+        "vec4 arena_ff_ClipVertex;"
+    ),
+];
+
+static FRAGMENT: &[Builtin] = &[
+    b!(
+        "gl_Color",
+        "arena_ff_FrontColor",
+        "in vec4 arena_ff_FrontColor;",
+        Varyings::FRONT_COLOR
+    ),
+    b!(
+        "gl_SecondaryColor",
+        "arena_ff_FrontSecondaryColor",
+        "in vec4 arena_ff_FrontSecondaryColor;",
+        Varyings::FRONT_SECONDARY
+    ),
+    b!(
+        "gl_TexCoord",
+        "arena_ff_TexCoord",
+        "in vec4 arena_ff_TexCoord[8];",
+        Varyings::TEX_COORD
+    ),
+    b!(
+        "gl_FogFragCoord",
+        "arena_ff_FogFragCoord",
+        "in float arena_ff_FogFragCoord;",
+        Varyings::FOG_FRAG_COORD
+    ),
+    b!(
+        "gl_FragColor",
+        "arena_ff_FragColor",
+        "layout(location = 0) out vec4 arena_ff_FragColor;"
+    ),
+    b!(
+        "gl_FragData",
+        "arena_ff_FragData",
+        "layout(location = 0) out vec4 arena_ff_FragData[8];"
+    ),
+];
+
+fn builtin(stage: Stage, name: &str) -> Option<&'static Builtin> {
+    if !name.starts_with("gl_") {
+        return None;
+    }
+    let stage_table: &[Builtin] = match stage {
+        Stage::Vertex => VERTEX,
+        Stage::Fragment => FRAGMENT,
+        _ => &[],
+    };
+    stage_table
+        .iter()
+        .chain(UNIFORMS.iter())
+        .find(|b| b.name == name)
+}
+
+const FTRANSFORM: &str =
+    "vec4 arena_ff_ftransform() { return arena_ff_ModelViewProjectionMatrix * arena_ff_Vertex; }";
+const SHADOW: &str =
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(texture(s, c)); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(texture(s, c)); }
+vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(texture(s, c)); }";
+const SHADOW_BIAS: &str =
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }";
+const SHADOW_PROJ: &str =
+    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
+vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(textureProj(s, c)); }";
+const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }";
+const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }
+vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }";
+const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }
+vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }";
+
+/// Legacy texture and transform functions: the 3.30 name and the helpers the preamble must hold
+/// (bias overloads exist only in fragment shaders).
+fn function(stage: Stage, name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    let fragment = stage == Stage::Fragment;
+    Some(match name {
+        "texture1D" | "texture2D" | "texture3D" | "textureCube" | "texture2DRect"
+        | "texture1DArray" | "texture2DArray" => ("texture", &[]),
+        "texture1DProj" | "texture2DProj" | "texture3DProj" | "texture2DRectProj" => {
+            ("textureProj", &[])
+        }
+        "texture1DLod" | "texture2DLod" | "texture3DLod" | "textureCubeLod"
+        | "texture1DArrayLod" | "texture2DArrayLod" => ("textureLod", &[]),
+        "texture1DProjLod" | "texture2DProjLod" | "texture3DProjLod" => ("textureProjLod", &[]),
+        "shadow1D" | "shadow2D" | "shadow2DRect" if fragment => {
+            ("arena_ff_shadow", &[SHADOW, SHADOW_BIAS])
+        }
+        "shadow1D" | "shadow2D" | "shadow2DRect" => ("arena_ff_shadow", &[SHADOW]),
+        "shadow1DProj" | "shadow2DProj" | "shadow2DRectProj" if fragment => {
+            ("arena_ff_shadowProj", &[SHADOW_PROJ, SHADOW_PROJ_BIAS])
+        }
+        "shadow1DProj" | "shadow2DProj" | "shadow2DRectProj" => {
+            ("arena_ff_shadowProj", &[SHADOW_PROJ])
+        }
+        "shadow1DLod" | "shadow2DLod" => ("arena_ff_shadowLod", &[SHADOW_LOD]),
+        "shadow1DProjLod" | "shadow2DProjLod" => ("arena_ff_shadowProjLod", &[SHADOW_PROJ_LOD]),
+        "ftransform" if stage == Stage::Vertex => ("arena_ff_ftransform", &[FTRANSFORM]),
+        _ => return None,
+    })
+}
+
+/// Identifiers that were free in old GLSL but are keywords or built-in functions in GLSL 3.30,
+/// with the version that took them: a unit below that version has its uses renamed.
+static COLLIDING: &[(&str, u32)] = &[
+    // Built-in functions (an application function or variable of the name would hide them or
+    // clash with their overloads). Keywords and types are left alone: extensions such as
+    // GL_EXT_gpu_shader4 give old GLSL `uint`, `flat`, `sampler2DArray` with their new meaning.
+    ("texture", 130),
+    ("textureProj", 130),
+    ("textureLod", 130),
+    ("textureSize", 130),
+    ("texelFetch", 130),
+    ("textureOffset", 130),
+    ("textureGrad", 130),
+    ("round", 130),
+    ("roundEven", 130),
+    ("trunc", 130),
+    ("sinh", 130),
+    ("cosh", 130),
+    ("tanh", 130),
+    ("asinh", 130),
+    ("acosh", 130),
+    ("atanh", 130),
+    ("modf", 130),
+    ("isnan", 130),
+    ("isinf", 130),
+    ("inverse", 140),
+    ("sampler", 140),
+    ("determinant", 150),
+    ("floatBitsToInt", 330),
+    ("floatBitsToUint", 330),
+    ("intBitsToFloat", 330),
+    ("uintBitsToFloat", 330),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn up(stage: Stage, src: &str) -> String {
+        upgrade(stage, src, Varyings::default()).source
+    }
+
+    #[test]
+    fn versions() {
+        assert_eq!(source_version("void main(){}"), 110);
+        assert_eq!(source_version("// c\n#version 120\nvoid main(){}"), 120);
+        assert_eq!(source_version("  #  version 330 core\n"), 330);
+        assert!(needs_upgrade("#version 130\n"));
+        assert!(!needs_upgrade("#version 140\n"));
+        assert_eq!(up(Stage::Vertex, "#version 150\nx"), "#version 150\nx");
+    }
+
+    #[test]
+    fn vertex_unit() {
+        let s = up(
+            Stage::Vertex,
+            "#version 110\nattribute vec4 p;\nvarying vec4 c; // gl_Color stays in comments\nvoid main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; c = gl_Color; gl_TexCoord[0] = gl_MultiTexCoord0; }\n",
+        );
+        assert!(s.starts_with("#version 330\n"), "{s}");
+        assert!(s.contains("in vec4 p;"));
+        assert!(s.contains("out vec4 c; // gl_Color stays in comments"));
+        assert!(s.contains("in vec4 arena_ff_Vertex;"));
+        assert!(s.contains("in vec4 arena_ff_Color;"));
+        assert!(s.contains("uniform mat4 arena_ff_ModelViewProjectionMatrix;"));
+        assert!(s.contains("out vec4 arena_ff_TexCoord[8];"));
+        assert!(s.contains("gl_Position = arena_ff_ModelViewProjectionMatrix * arena_ff_Vertex"));
+        assert!(s.contains("#line 2\n"), "{s}");
+    }
+
+    #[test]
+    fn fragment_unit_and_varyings() {
+        let u = upgrade(
+            Stage::Fragment,
+            "uniform sampler2D texture;\nvoid main() { gl_FragColor = gl_Color * texture2D(texture, gl_TexCoord[0].xy); }",
+            Varyings::default(),
+        );
+        assert!(u.varyings.contains(Varyings::FRONT_COLOR));
+        assert!(u.varyings.contains(Varyings::TEX_COORD));
+        assert!(!u.varyings.contains(Varyings::FOG_FRAG_COORD));
+        assert!(u.writes_frag_color);
+        let s = u.source;
+        assert!(s.contains("uniform sampler2D arena_u_texture;"), "{s}");
+        assert!(
+            s.contains("texture(arena_u_texture, arena_ff_TexCoord[0].xy)"),
+            "{s}"
+        );
+        assert!(s.contains("in vec4 arena_ff_FrontColor;"));
+        assert!(s.contains("#line 1\n"), "{s}");
+        let v = upgrade(
+            Stage::Vertex,
+            "void main() { gl_Position = ftransform(); }",
+            Varyings::FRONT_COLOR,
+        );
+        assert!(v.source.contains("out vec4 arena_ff_FrontColor;"));
+        assert!(v.source.contains("arena_ff_ftransform()"));
+        assert!(v.source.contains("in vec4 arena_ff_Vertex;"));
+    }
+
+    #[test]
+    fn extensions_stay_first_and_numbers_survive() {
+        let s = up(
+            Stage::Fragment,
+            "#version 120\n#extension GL_ARB_texture_rectangle : enable\n/* note */\nvoid main() { gl_FragData[1] = vec4(1.0e-2, 0x1F, 2u, 1.5f); }",
+        );
+        let ext = s.find("#extension").unwrap();
+        let decl = s.find("arena_ff_FragData[8]").unwrap();
+        assert!(ext < decl, "{s}");
+        assert!(s.contains("vec4(1.0e-2, 0x1F, 2u, 1.5f)"), "{s}");
+        assert!(s.contains("#line 4\n"), "{s}");
+    }
+}
