@@ -18,7 +18,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::null;
 
 use arenagl_translate::gl::enums::*;
-use arenagl_translate::gl::{Context, DrawCall, Value, ValueKind};
+use arenagl_translate::gl::{Context, DrawCall, FfArray, Value, ValueKind};
 
 use super::bridge::with_current;
 
@@ -103,6 +103,24 @@ unsafe fn gen(n: i32, out: *mut u32, f: impl FnOnce(&mut Context, i32) -> Vec<u3
 unsafe fn names<'a>(n: i32, ptr: *const u32) -> &'a [u32] {
     // SAFETY: passed on from the caller.
     unsafe { slice(ptr, i64::from(n)) }
+}
+
+/// A normalised unsigned byte (`glColor4ub`).
+fn unorm(v: u8) -> f32 {
+    f32::from(v) / 255.0
+}
+
+/// A 4×4 matrix the application passes as 16 floats (None for a null pointer).
+unsafe fn mat_f(m: *const f32) -> Option<[f32; 16]> {
+    // SAFETY: the caller passes what GL's `glLoadMatrixf` receives: null or 16 floats.
+    unsafe { slice(m, 16) }.try_into().ok()
+}
+
+/// A 4×4 matrix the application passes as 16 doubles.
+unsafe fn mat_d(m: *const f64) -> Option<[f32; 16]> {
+    // SAFETY: as `mat_f`, for doubles.
+    let s = unsafe { slice(m, 16) };
+    (s.len() == 16).then(|| std::array::from_fn(|i| s[i] as f32))
 }
 
 fn b(v: GLboolean) -> bool {
@@ -312,6 +330,83 @@ gl_entry_points! {
     fn glVertexAttrib4fv(i: u32, v: *const f32) { gl((), |c| { let s = slice(v, 4); if s.len() == 4 { c.vertex_attrib(i, [s[0].to_bits(), s[1].to_bits(), s[2].to_bits(), s[3].to_bits()]) } }) }
     fn glVertexAttribI4i(i: u32, x: i32, y: i32, z: i32, w: i32) { gl((), |c| c.vertex_attrib(i, [x as u32, y as u32, z as u32, w as u32])) }
     fn glVertexAttribI4ui(i: u32, x: u32, y: u32, z: u32, w: u32) { gl((), |c| c.vertex_attrib(i, [x, y, z, w])) }
+
+    // Compatibility profile: fixed-function arrays, current values, immediate mode, matrices.
+    fn glVertexPointer(size: i32, ty: GLenum, stride: i32, ptr: *const c_void) { gl((), |c| c.vertex_pointer(size, ty, stride, ptr as usize)) }
+    fn glNormalPointer(ty: GLenum, stride: i32, ptr: *const c_void) { gl((), |c| c.normal_pointer(ty, stride, ptr as usize)) }
+    fn glColorPointer(size: i32, ty: GLenum, stride: i32, ptr: *const c_void) { gl((), |c| c.color_pointer(false, size, ty, stride, ptr as usize)) }
+    fn glSecondaryColorPointer(size: i32, ty: GLenum, stride: i32, ptr: *const c_void) { gl((), |c| c.color_pointer(true, size, ty, stride, ptr as usize)) }
+    fn glTexCoordPointer(size: i32, ty: GLenum, stride: i32, ptr: *const c_void) { gl((), |c| c.tex_coord_pointer(size, ty, stride, ptr as usize)) }
+    fn glFogCoordPointer(ty: GLenum, stride: i32, ptr: *const c_void) { gl((), |c| c.fog_coord_pointer(ty, stride, ptr as usize)) }
+    fn glEnableClientState(a: GLenum) { gl((), |c| c.client_state(a, true)) }
+    fn glDisableClientState(a: GLenum) { gl((), |c| c.client_state(a, false)) }
+    fn glClientActiveTexture(t: GLenum) { gl((), |c| c.client_active_texture(t)) }
+    fn glColor3f(r: f32, g: f32, bl: f32) { gl((), |c| c.ff_current(FfArray::Color, [r, g, bl, 1.0])) }
+    fn glColor4f(r: f32, g: f32, bl: f32, a: f32) { gl((), |c| c.ff_current(FfArray::Color, [r, g, bl, a])) }
+    fn glColor3d(r: f64, g: f64, bl: f64) { gl((), |c| c.ff_current(FfArray::Color, [r as f32, g as f32, bl as f32, 1.0])) }
+    fn glColor4d(r: f64, g: f64, bl: f64, a: f64) { gl((), |c| c.ff_current(FfArray::Color, [r as f32, g as f32, bl as f32, a as f32])) }
+    fn glColor3ub(r: u8, g: u8, bl: u8) { gl((), |c| c.ff_current(FfArray::Color, [unorm(r), unorm(g), unorm(bl), 1.0])) }
+    fn glColor4ub(r: u8, g: u8, bl: u8, a: u8) { gl((), |c| c.ff_current(FfArray::Color, [unorm(r), unorm(g), unorm(bl), unorm(a)])) }
+    fn glColor3fv(v: *const f32) { gl((), |c| { if let [r, g, bl] = *slice(v, 3) { c.ff_current(FfArray::Color, [r, g, bl, 1.0]) } }) }
+    fn glColor4fv(v: *const f32) { gl((), |c| { if let [r, g, bl, a] = *slice(v, 4) { c.ff_current(FfArray::Color, [r, g, bl, a]) } }) }
+    fn glColor4ubv(v: *const u8) { gl((), |c| { if let [r, g, bl, a] = *slice(v, 4) { c.ff_current(FfArray::Color, [unorm(r), unorm(g), unorm(bl), unorm(a)]) } }) }
+    fn glSecondaryColor3f(r: f32, g: f32, bl: f32) { gl((), |c| c.ff_current(FfArray::SecondaryColor, [r, g, bl, 1.0])) }
+    fn glNormal3f(x: f32, y: f32, z: f32) { gl((), |c| c.ff_current(FfArray::Normal, [x, y, z, 1.0])) }
+    fn glNormal3fv(v: *const f32) { gl((), |c| { if let [x, y, z] = *slice(v, 3) { c.ff_current(FfArray::Normal, [x, y, z, 1.0]) } }) }
+    fn glFogCoordf(f: f32) { gl((), |c| c.ff_current(FfArray::FogCoord, [f, 0.0, 0.0, 1.0])) }
+    fn glTexCoord1f(s: f32) { gl((), |c| c.ff_current(FfArray::TexCoord(0), [s, 0.0, 0.0, 1.0])) }
+    fn glTexCoord2f(s: f32, t: f32) { gl((), |c| c.ff_current(FfArray::TexCoord(0), [s, t, 0.0, 1.0])) }
+    fn glTexCoord3f(s: f32, t: f32, r: f32) { gl((), |c| c.ff_current(FfArray::TexCoord(0), [s, t, r, 1.0])) }
+    fn glTexCoord4f(s: f32, t: f32, r: f32, q: f32) { gl((), |c| c.ff_current(FfArray::TexCoord(0), [s, t, r, q])) }
+    fn glTexCoord2d(s: f64, t: f64) { gl((), |c| c.ff_current(FfArray::TexCoord(0), [s as f32, t as f32, 0.0, 1.0])) }
+    fn glTexCoord2fv(v: *const f32) { gl((), |c| { if let [s, t] = *slice(v, 2) { c.ff_current(FfArray::TexCoord(0), [s, t, 0.0, 1.0]) } }) }
+    fn glMultiTexCoord2f(u: GLenum, s: f32, t: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, 0.0, 1.0])) }
+    fn glMultiTexCoord3f(u: GLenum, s: f32, t: f32, r: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, r, 1.0])) }
+    fn glMultiTexCoord4f(u: GLenum, s: f32, t: f32, r: f32, q: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, r, q])) }
+    fn glMultiTexCoord2fv(u: GLenum, v: *const f32) { gl((), |c| { if let [s, t] = *slice(v, 2) { c.multi_tex_coord(u, [s, t, 0.0, 1.0]) } }) }
+    fn glVertex2f(x: f32, y: f32) { gl((), |c| c.vertex([x, y, 0.0, 1.0])) }
+    fn glVertex3f(x: f32, y: f32, z: f32) { gl((), |c| c.vertex([x, y, z, 1.0])) }
+    fn glVertex4f(x: f32, y: f32, z: f32, w: f32) { gl((), |c| c.vertex([x, y, z, w])) }
+    fn glVertex2d(x: f64, y: f64) { gl((), |c| c.vertex([x as f32, y as f32, 0.0, 1.0])) }
+    fn glVertex3d(x: f64, y: f64, z: f64) { gl((), |c| c.vertex([x as f32, y as f32, z as f32, 1.0])) }
+    fn glVertex2i(x: i32, y: i32) { gl((), |c| c.vertex([x as f32, y as f32, 0.0, 1.0])) }
+    fn glVertex3i(x: i32, y: i32, z: i32) { gl((), |c| c.vertex([x as f32, y as f32, z as f32, 1.0])) }
+    fn glVertex2fv(v: *const f32) { gl((), |c| { if let [x, y] = *slice(v, 2) { c.vertex([x, y, 0.0, 1.0]) } }) }
+    fn glVertex3fv(v: *const f32) { gl((), |c| { if let [x, y, z] = *slice(v, 3) { c.vertex([x, y, z, 1.0]) } }) }
+    fn glVertex4fv(v: *const f32) { gl((), |c| { if let [x, y, z, w] = *slice(v, 4) { c.vertex([x, y, z, w]) } }) }
+    fn glBegin(mode: GLenum) { gl((), |c| c.begin(mode)) }
+    fn glEnd() { gl((), |c| c.end()) }
+    fn glRectf(x1: f32, y1: f32, x2: f32, y2: f32) {
+        gl((), |c| {
+            c.begin(GL_POLYGON);
+            for (x, y) in [(x1, y1), (x2, y1), (x2, y2), (x1, y2)] {
+                c.vertex([x, y, 0.0, 1.0]);
+            }
+            c.end()
+        })
+    }
+    fn glMatrixMode(m: GLenum) { gl((), |c| c.matrix_mode(m)) }
+    fn glLoadIdentity() { gl((), |c| c.load_matrix(None, false)) }
+    fn glLoadMatrixf(m: *const f32) { gl((), |c| { if let Some(m) = mat_f(m) { c.load_matrix(Some(m), false) } }) }
+    fn glLoadMatrixd(m: *const f64) { gl((), |c| { if let Some(m) = mat_d(m) { c.load_matrix(Some(m), false) } }) }
+    fn glLoadTransposeMatrixf(m: *const f32) { gl((), |c| { if let Some(m) = mat_f(m) { c.load_matrix(Some(m), true) } }) }
+    fn glMultMatrixf(m: *const f32) { gl((), |c| { if let Some(m) = mat_f(m) { c.mult_matrix(m, false) } }) }
+    fn glMultMatrixd(m: *const f64) { gl((), |c| { if let Some(m) = mat_d(m) { c.mult_matrix(m, false) } }) }
+    fn glMultTransposeMatrixf(m: *const f32) { gl((), |c| { if let Some(m) = mat_f(m) { c.mult_matrix(m, true) } }) }
+    fn glPushMatrix() { gl((), |c| c.push_pop_matrix(true)) }
+    fn glPopMatrix() { gl((), |c| c.push_pop_matrix(false)) }
+    fn glOrtho(l: f64, r: f64, bo: f64, t: f64, n: f64, f: f64) { gl((), |c| c.ortho_frustum(false, [l, r, bo, t, n, f])) }
+    fn glFrustum(l: f64, r: f64, bo: f64, t: f64, n: f64, f: f64) { gl((), |c| c.ortho_frustum(true, [l, r, bo, t, n, f])) }
+    fn glTranslatef(x: f32, y: f32, z: f32) { gl((), |c| c.translate_scale(false, x.into(), y.into(), z.into())) }
+    fn glTranslated(x: f64, y: f64, z: f64) { gl((), |c| c.translate_scale(false, x, y, z)) }
+    fn glScalef(x: f32, y: f32, z: f32) { gl((), |c| c.translate_scale(true, x.into(), y.into(), z.into())) }
+    fn glScaled(x: f64, y: f64, z: f64) { gl((), |c| c.translate_scale(true, x, y, z)) }
+    fn glRotatef(a: f32, x: f32, y: f32, z: f32) { gl((), |c| c.rotate(a.into(), x.into(), y.into(), z.into())) }
+    fn glRotated(a: f64, x: f64, y: f64, z: f64) { gl((), |c| c.rotate(a, x, y, z)) }
+    fn glAlphaFunc(f: GLenum, r: f32) { gl((), |c| c.alpha_func(f, r)) }
+    fn glShadeModel(m: GLenum) { gl((), |c| c.shade_model(m)) }
+    fn glTexEnvi(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_env(t, p, v)) }
+    fn glTexEnvf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_env(t, p, v as i32)) }
     fn glGetVertexAttribiv(i: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_vertex_attrib(i, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
     fn glGetVertexAttribfv(i: u32, p: GLenum, out: *mut f32) { gl((), |c| { let v: Vec<f32> = c.get_vertex_attrib(i, p).iter().map(|&x| x as f32).collect(); write_values(out, &v) }) }
     fn glGetVertexAttribPointerv(i: u32, p: GLenum, out: *mut *mut c_void) { gl((), |c| { let v = c.get_vertex_attrib(i, p); if let Some(&o) = v.first() { write_values(out, &[o as usize as *mut c_void]) } }) }
@@ -508,6 +603,38 @@ gl_entry_points! {
 
     // Drawing and reading.
     fn glDrawArrays(mode: GLenum, first: i32, count: i32) { draw(mode, first, count, 1, None) }
+    fn glMultiDrawArrays(mode: GLenum, first: *const i32, count: *const i32, n: i32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glMultiDrawArrays: drawcount < 0");
+            }
+            for (&f, &k) in slice(first, n.into()).iter().zip(slice(count, n.into())) {
+                c.draw(DrawCall { mode, first: f, count: k, instances: 1, indexed: None });
+            }
+        })
+    }
+    fn glMultiDrawElements(mode: GLenum, count: *const i32, ty: GLenum, offs: *const *const c_void, n: i32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glMultiDrawElements: drawcount < 0");
+            }
+            for (&k, &o) in slice(count, n.into()).iter().zip(slice(offs, n.into())) {
+                c.draw(DrawCall { mode, first: 0, count: k, instances: 1, indexed: Some((ty, o as u64, 0)) });
+            }
+        })
+    }
+    fn glMultiDrawElementsBaseVertex(mode: GLenum, count: *const i32, ty: GLenum, offs: *const *const c_void, n: i32, base: *const i32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glMultiDrawElementsBaseVertex: drawcount < 0");
+            }
+            let bases = slice(base, n.into());
+            for (i, (&k, &o)) in slice(count, n.into()).iter().zip(slice(offs, n.into())).enumerate() {
+                let b = bases.get(i).copied().unwrap_or(0);
+                c.draw(DrawCall { mode, first: 0, count: k, instances: 1, indexed: Some((ty, o as u64, b)) });
+            }
+        })
+    }
     fn glDrawArraysInstanced(mode: GLenum, first: i32, count: i32, n: i32) { draw(mode, first, count, n, None) }
     fn glDrawElements(mode: GLenum, count: i32, ty: GLenum, off: *const c_void) { draw(mode, 0, count, 1, Some((ty, off as u64, 0))) }
     fn glDrawElementsInstanced(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, n: i32) { draw(mode, 0, count, n, Some((ty, off as u64, 0))) }

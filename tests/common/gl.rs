@@ -84,6 +84,11 @@ pub fn validation_errors() -> u64 {
 
 /// Makes a fresh 3.3 core context current on a fresh 32×32 pbuffer (surfaceless display).
 pub fn make_current_pbuffer() {
+    make_current_pbuffer_profile(false);
+}
+
+/// Like [`make_current_pbuffer`], with a compatibility-profile context when `compat`.
+pub fn make_current_pbuffer_profile(compat: bool) {
     let get_display = gl!(c"eglGetPlatformDisplayEXT": fn(u32, P, *const i32) -> P);
     let initialize = gl!(c"eglInitialize": fn(P, *mut i32, *mut i32) -> u32);
     let choose = gl!(c"eglChooseConfig": fn(P, *const i32, *mut P, i32, *mut i32) -> u32);
@@ -102,7 +107,8 @@ pub fn make_current_pbuffer() {
         assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);
         assert_eq!(n, 1);
         assert_eq!(bind_api(0x30A2), 1);
-        let ctx_attribs = [0x3098, 3, 0x30FB, 3, 0x30FD, 1, 0x3038];
+        let profile = if compat { 2 } else { 1 };
+        let ctx_attribs = [0x3098, 3, 0x30FB, 3, 0x30FD, profile, 0x3038];
         let ctx = create_context(dpy, cfg, null_mut(), ctx_attribs.as_ptr());
         assert!(!ctx.is_null());
         let pb = [0x3057, 32, 0x3056, 32, 0x3038];

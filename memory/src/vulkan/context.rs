@@ -78,6 +78,8 @@ pub struct DeviceFeatures {
     pub geometry_shader: bool,
     /// `tessellationShader`.
     pub tessellation_shader: bool,
+    /// `wideLines` (`glLineWidth` above 1).
+    pub wide_lines: bool,
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
@@ -465,6 +467,7 @@ fn describe(
         let anisotropy = f2.features.sampler_anisotropy == vk::TRUE;
         let geometry = f2.features.geometry_shader == vk::TRUE;
         let tessellation = f2.features.tessellation_shader == vk::TRUE;
+        let wide_lines = f2.features.wide_lines == vk::TRUE;
         if v12.timeline_semaphore != vk::TRUE {
             return Err(format!("{name}: no timeline semaphores"));
         }
@@ -510,6 +513,7 @@ fn describe(
                 sampler_anisotropy: anisotropy,
                 geometry_shader: geometry,
                 tessellation_shader: tessellation,
+                wide_lines,
                 ..DeviceFeatures::default()
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
@@ -592,7 +596,8 @@ fn create_device(
     let core = vk::PhysicalDeviceFeatures::default()
         .sampler_anisotropy(features.sampler_anisotropy)
         .geometry_shader(features.geometry_shader)
-        .tessellation_shader(features.tessellation_shader);
+        .tessellation_shader(features.tessellation_shader)
+        .wide_lines(features.wide_lines);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(features.dynamic_rendering)

@@ -21,7 +21,7 @@ use super::names::Names;
 use super::program::{Program, Shader};
 use super::state::FixedState;
 use super::texture::Texture;
-use super::vertex_array::{VertexArray, MAX_VERTEX_ATTRIBS};
+use super::vertex_array::{FfArray, VertexArray, ATTRIB_SLOTS};
 
 /// Which profile the context was created for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +57,19 @@ impl Default for CurrentAttrib {
     }
 }
 
+/// Current values at context creation: (0, 0, 0, 1) but colour (1, 1, 1, 1) and normal
+/// (0, 0, 1).
+fn initial_attribs() -> [CurrentAttrib; ATTRIB_SLOTS] {
+    let mut a = [CurrentAttrib::default(); ATTRIB_SLOTS];
+    let f = |v: [f32; 4]| CurrentAttrib {
+        words: v.map(f32::to_bits),
+    };
+    a[FfArray::Color.slot()] = f([1.0; 4]);
+    a[FfArray::SecondaryColor.slot()] = f([0.0, 0.0, 0.0, 1.0]);
+    a[FfArray::Normal.slot()] = f([0.0, 0.0, 1.0, 1.0]);
+    a
+}
+
 /// One GL context.
 pub struct Context {
     pub(crate) device: Arc<Device>,
@@ -76,7 +89,12 @@ pub struct Context {
     pub(crate) vertex_array: u32,
     /// The VAO a compatibility context draws from when none is bound.
     pub(crate) default_vertex_array: VertexArray,
-    pub(crate) current_attribs: [CurrentAttrib; MAX_VERTEX_ATTRIBS as usize],
+    /// Current values of the generic attributes, then of the fixed-function ones.
+    pub(crate) current_attribs: [CurrentAttrib; ATTRIB_SLOTS],
+    /// The compatibility profile's fixed-function state (`compat`).
+    pub(crate) compat: super::compat::CompatState,
+    /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
+    pub(crate) vao_override: Option<VertexArray>,
     pub(crate) program: u32,
     pub(crate) active_texture: u32,
     /// Per unit: the texture bound to GL_TEXTURE_2D.
@@ -176,7 +194,9 @@ impl Context {
             uniform_bindings: [IndexedBinding::default(); MAX_UNIFORM_BUFFER_BINDINGS],
             vertex_array: 0,
             default_vertex_array: VertexArray::default(),
-            current_attribs: [CurrentAttrib::default(); MAX_VERTEX_ATTRIBS as usize],
+            current_attribs: initial_attribs(),
+            compat: Default::default(),
+            vao_override: None,
             program: 0,
             active_texture: 0,
             texture_units: vec![0; super::program::MAX_TEXTURE_UNITS as usize],
@@ -359,6 +379,9 @@ impl Context {
 
     /// `glEnable` / `glDisable`.
     pub fn set_capability(&mut self, cap: GLenum, on: bool) {
+        if self.compat_capability(cap, Some(on)).is_some() {
+            return;
+        }
         if super::state::is_ignored_capability(cap) {
             self.ignored_caps.insert(cap, on);
             return;
@@ -369,6 +392,9 @@ impl Context {
 
     /// `glIsEnabled`.
     pub fn is_enabled(&mut self, cap: GLenum) -> bool {
+        if let Some(on) = self.compat_capability(cap, None) {
+            return on;
+        }
         if super::state::is_ignored_capability(cap) {
             return self.ignored_caps.get(&cap).copied().unwrap_or(false);
         }

@@ -46,6 +46,8 @@ pub struct DeviceCaps {
     pub index_u8: bool,
     /// Whether instance divisors above 1 are available (`VK_EXT_vertex_attribute_divisor`).
     pub vertex_divisor: bool,
+    /// Lines wider than one pixel (`wideLines`; the line width is then dynamic state).
+    pub wide_lines: bool,
 }
 
 /// The manager plus the locked state that goes with it.
@@ -110,6 +112,7 @@ impl Device {
             depth_stencil_format,
             index_u8: info.features.index_type_uint8,
             vertex_divisor: info.features.vertex_attribute_divisor,
+            wide_lines: info.features.wide_lines,
         };
         let cache_info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: valid device; the create info lives across the call.

@@ -18,10 +18,11 @@ use std::sync::Arc;
 use arenagl_memory::{ImageHandle, ImageRegion, ViewHandle};
 use ash::vk;
 
-use super::context::Context;
+use super::context::{Context, Profile};
 use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::framebuffer::{Attachment, Bound, Target};
+use super::lower::{self, is_legacy_mode};
 use super::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
 use super::state::Rect;
 use super::vertex_array::vertex_format;
@@ -58,9 +59,107 @@ impl Encoder {
     }
 }
 
-/// The longest non-indexed `GL_LINE_LOOP` drawn (its generated indices are streamed per draw);
-/// longer ones report `GL_OUT_OF_MEMORY`.
-const MAX_LOOP_VERTICES: i32 = 1 << 22;
+/// The most vertices a lowered draw (see `lower`) or a client array may hold: its indices or
+/// vertices are built on the CPU and streamed per draw; larger ones report `GL_OUT_OF_MEMORY`.
+const MAX_LOWERED_VERTICES: i32 = 1 << 22;
+/// The most bytes one client array copies per draw.
+const MAX_CLIENT_ARRAY_BYTES: u64 = 256 << 20;
+
+fn too_large(what: String) -> GlError {
+    GlError::Memory(arenagl_memory::MemoryError::InvalidRequest(what))
+}
+
+/// The bytes of client array `arr` up to element `last` (the compatibility profile's vertex
+/// arrays in application memory).
+fn client_array_bytes(arr: &super::vertex_array::AttribArray, last: u32) -> GlResult<Vec<u8>> {
+    let element = super::vertex_array::AttribArray { stride: 0, ..*arr }.effective_stride();
+    let len = u64::from(last) * u64::from(arr.effective_stride()) + u64::from(element);
+    if arr.offset == 0 {
+        return invalid_op("a client vertex array with a null pointer");
+    }
+    if len > MAX_CLIENT_ARRAY_BYTES {
+        return Err(too_large(format!("a client vertex array of {len} bytes")));
+    }
+    // SAFETY: a client array is application memory that GL requires to hold every element the
+    // draw reads (GL 3.3 compatibility §2.8) until the draw call returns; `len` covers exactly
+    // the elements up to `last`, the largest index this draw reads, and it is copied out here.
+    let bytes =
+        unsafe { std::slice::from_raw_parts(arr.offset as usize as *const u8, len as usize) };
+    Ok(bytes.to_vec())
+}
+
+/// The last element of `arr` a draw of `instances` reads: per instance, or up to `max_vertex`.
+fn last_element(arr: &super::vertex_array::AttribArray, instances: i32, max_vertex: u32) -> u32 {
+    (instances.max(1) as u32 - 1)
+        .checked_div(arr.divisor)
+        .unwrap_or(max_vertex)
+}
+
+/// A client array Vulkan has no vertex format for (32-bit integers read as floats, doubles),
+/// converted to tightly packed `f32`s: (bytes, stride, format). None for other types.
+fn client_array_floats(
+    arr: &super::vertex_array::AttribArray,
+    last: u32,
+) -> Option<GlResult<(Vec<u8>, u32, vk::Format)>> {
+    needs_float_conversion(arr)?;
+    Some(client_array_bytes(arr, last).and_then(|raw| to_floats(arr, &raw, last)))
+}
+
+/// Bytes per component of an array Vulkan cannot read directly (None: it can, or never).
+fn needs_float_conversion(arr: &super::vertex_array::AttribArray) -> Option<usize> {
+    match arr.ty {
+        GL_INT | GL_UNSIGNED_INT if !arr.integer => Some(4),
+        GL_DOUBLE => Some(8),
+        _ => None,
+    }
+}
+
+/// Converts elements 0..=`last` of `raw` (laid out as `arr` says) to tightly packed `f32`s.
+fn to_floats(
+    arr: &super::vertex_array::AttribArray,
+    raw: &[u8],
+    last: u32,
+) -> GlResult<(Vec<u8>, u32, vk::Format)> {
+    let comps = arr.size.clamp(1, 4) as usize;
+    let width = needs_float_conversion(arr).unwrap_or(4);
+    let stride = arr.effective_stride() as usize;
+    let needed = last as usize * stride + comps * width;
+    if needed > raw.len() {
+        return invalid_op(format!(
+            "the draw reads vertex {last} of an array holding {} bytes",
+            raw.len()
+        ));
+    }
+    let mut out = Vec::with_capacity((last as usize + 1) * comps * 4);
+    for v in 0..=last as usize {
+        for c in 0..comps {
+            let at = v * stride + c * width;
+            let Some(b) = raw.get(at..at + width) else {
+                return invalid_op("vertex array shorter than the draw reads");
+            };
+            let x = match (arr.ty, arr.normalized) {
+                (GL_DOUBLE, _) => f64::from_ne_bytes(b.try_into().unwrap_or([0; 8])) as f32,
+                (GL_INT, false) => i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f32,
+                (GL_INT, true) => (i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f64
+                    / i32::MAX as f64)
+                    .max(-1.0) as f32,
+                (_, false) => u32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f32,
+                (_, true) => {
+                    (u32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f64 / u32::MAX as f64)
+                        as f32
+                }
+            };
+            out.extend_from_slice(&x.to_ne_bytes());
+        }
+    }
+    let format = [
+        vk::Format::R32_SFLOAT,
+        vk::Format::R32G32_SFLOAT,
+        vk::Format::R32G32B32_SFLOAT,
+        vk::Format::R32G32B32A32_SFLOAT,
+    ][comps - 1];
+    Ok((out, (comps * 4) as u32, format))
+}
 
 /// A draw call as GL states it.
 #[derive(Debug, Clone, Copy)]
@@ -494,6 +593,53 @@ impl Context {
         Ok(())
     }
 
+    /// `len` bytes of indices at `offset` of `vao`'s element buffer, or in a compatibility
+    /// context with none bound, at the client pointer `offset`.
+    fn index_bytes(
+        &mut self,
+        vao: &super::vertex_array::VertexArray,
+        offset: u64,
+        len: u64,
+    ) -> GlResult<Vec<u8>> {
+        if vao.element_buffer == 0 {
+            if self.profile != Profile::Compatibility {
+                return invalid_op("indexed draw with no element array buffer bound");
+            }
+            if offset == 0 {
+                return invalid_op("indexed draw with no element buffer and a null index pointer");
+            }
+            // SAFETY: with no element buffer bound, a compatibility context's indices are
+            // application memory the application must keep valid for `count` indices during
+            // the call (GL 3.3 compatibility §2.8.1); `len` is exactly that.
+            let bytes =
+                unsafe { std::slice::from_raw_parts(offset as usize as *const u8, len as usize) };
+            return Ok(bytes.to_vec());
+        }
+        let b = self
+            .buffers
+            .get(vao.element_buffer)
+            .ok_or_else(|| GlError::InvalidOperation("element buffer gone".into()))?;
+        if b.mapping.is_some() {
+            return invalid_op("draw from a mapped element buffer");
+        }
+        let end = offset.saturating_add(len).min(b.size);
+        let mut out = vec![0u8; end.saturating_sub(offset) as usize];
+        if out.is_empty() {
+            return Ok(out);
+        }
+        if let Some(shadow) = &b.shadow {
+            out.copy_from_slice(&shadow[offset as usize..end as usize]);
+        } else if let Some(h) = b.storage {
+            self.device
+                .lock()
+                .manager
+                .read_buffer_range(h, offset, &mut out)?;
+        } else {
+            return invalid_op("the element buffer has no data");
+        }
+        Ok(out)
+    }
+
     /// Every draw call.
     pub fn draw(&mut self, call: DrawCall) {
         let r = self.draw_inner(call);
@@ -501,10 +647,16 @@ impl Context {
     }
 
     fn draw_inner(&mut self, call: DrawCall) -> GlResult<()> {
-        let topo = topology(call.mode)?;
-        let line_loop = call.mode == GL_LINE_LOOP;
-        if line_loop && call.indexed.is_some() {
-            return invalid_op("indexed GL_LINE_LOOP draws are not supported by this GL yet");
+        let compat = self.profile == Profile::Compatibility;
+        if is_legacy_mode(call.mode) {
+            if !compat {
+                return invalid_enum("primitive mode (core profile)", call.mode);
+            }
+        } else {
+            topology(call.mode)?;
+        }
+        if self.compat.immediate.is_some() && self.vao_override.is_none() {
+            return invalid_op("draw between glBegin and glEnd");
         }
         if call.count < 0 || call.instances < 0 || call.first < 0 {
             return invalid_value(format!(
@@ -512,14 +664,18 @@ impl Context {
                 call.count, call.first, call.instances
             ));
         }
-        if self.program == 0 {
-            return invalid_op("draw with no current program");
-        }
-        let program_name = self.program;
-        let (linked, uniform_data, sampler_units, block_bindings) = {
+        let (linked, mut uniform_data, sampler_units, block_bindings) = if self.program == 0 {
+            if !compat {
+                return invalid_op("draw with no current program");
+            }
+            // The compatibility profile's fixed function.
+            let (linked, units) = self.ff_program()?;
+            let data = vec![0u8; linked.default_block_size as usize];
+            (linked, data, units, Vec::new())
+        } else {
             let p = self
                 .programs
-                .get(program_name)
+                .get(self.program)
                 .ok_or_else(|| GlError::InvalidOperation("the current program is gone".into()))?;
             (
                 p.linked("draw")?.clone(),
@@ -528,11 +684,74 @@ impl Context {
                 p.block_bindings.clone(),
             )
         };
-        let vao = match self.current_vao() {
-            Some(v) => v.clone(),
+        if !linked.ff_uniforms.is_empty() {
+            self.fill_ff_uniforms(&linked, &mut uniform_data);
+        }
+        let vao = match self
+            .vao_override
+            .clone()
+            .or_else(|| self.current_vao().cloned())
+        {
+            Some(v) => v,
             None => return invalid_op("draw with no vertex array object bound (core profile)"),
         };
-        let element = match call.indexed {
+        let reads_client_memory = linked.attribs.iter().any(|a| {
+            (0..a.slots).any(|s| {
+                vao.attribs
+                    .get((a.gl_location + s) as usize)
+                    .is_some_and(|arr| arr.enabled && arr.buffer == 0)
+            })
+        });
+        if reads_client_memory && !compat {
+            return invalid_op("client-side vertex arrays need a compatibility profile context");
+        }
+        let index_size = match call.indexed {
+            Some((GL_UNSIGNED_BYTE, ..)) => 1u64,
+            Some((GL_UNSIGNED_SHORT, ..)) => 2,
+            Some((GL_UNSIGNED_INT, ..)) => 4,
+            Some((t, ..)) => return invalid_enum("index type", t),
+            None => 0,
+        };
+        let restart_value = self
+            .fixed
+            .primitive_restart
+            .then_some(self.fixed.restart_index);
+        let type_max = match index_size {
+            1 => 0xFF,
+            2 => 0xFFFF,
+            _ => 0xFFFF_FFFF,
+        };
+        // Draws Vulkan cannot take as they are become a u32 index list (see `lower`).
+        let lowering = is_legacy_mode(call.mode)
+            || call.mode == GL_LINE_LOOP
+            || (call.indexed.is_some()
+                && ((compat && vao.element_buffer == 0)
+                    || reads_client_memory
+                    || restart_value.is_some_and(|r| r != type_max)));
+        let lowered = if lowering {
+            if call.count > MAX_LOWERED_VERTICES {
+                return Err(too_large(format!(
+                    "a draw of {} vertices in mode 0x{:04X} that must be lowered on the CPU",
+                    call.count, call.mode
+                )));
+            }
+            let raw: Vec<u32> = match call.indexed {
+                Some((ty, offset, _)) => {
+                    let bytes = self.index_bytes(&vao, offset, call.count as u64 * index_size)?;
+                    lower::decode_indices(ty, &bytes)
+                }
+                None => (call.first as u32..(call.first as u32).saturating_add(call.count as u32))
+                    .collect(),
+            };
+            let restart = call.indexed.and(restart_value);
+            let base = call.indexed.map_or(0, |i| i.2);
+            Some(lower::lower(call.mode, raw.into_iter(), base, restart))
+        } else {
+            None
+        };
+        let draw_mode = lowered.as_ref().map_or(call.mode, |l| l.mode);
+        let topo = topology(draw_mode)?;
+        let element = match call.indexed.filter(|_| lowered.is_none()) {
             Some((ty, offset, _)) => {
                 let size = match ty {
                     GL_UNSIGNED_BYTE => 1,
@@ -568,6 +787,14 @@ impl Context {
         if call.count == 0 || call.instances == 0 {
             return Ok(());
         }
+        // The last vertex a per-vertex array is read at (client arrays copy up to it).
+        let max_vertex = match &lowered {
+            Some(l) => match l.max_vertex {
+                Some(m) => m,
+                None => return Ok(()), // nothing left to draw
+            },
+            None => (call.first as u32).saturating_add(call.count as u32 - 1),
+        };
         if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
             return Ok(());
         }
@@ -597,10 +824,53 @@ impl Context {
                 let scalar = a.scalar();
                 let integer_shader = matches!(scalar, ScalarKind::Int | ScalarKind::UInt);
                 let arr = vao.attribs.get(gl_loc).copied().unwrap_or_default();
-                if arr.enabled {
-                    if arr.buffer == 0 {
-                        return invalid_op(format!("attribute {} is enabled with no buffer (client arrays are not supported)", a.name));
+                // Streamed through the frame's arena: client arrays (compatibility profile), and
+                // arrays Vulkan has no vertex format for (32-bit integers read as floats,
+                // doubles) converted to floats, from client memory or a small buffer's shadow.
+                let streamed = if !arr.enabled {
+                    None
+                } else if arr.buffer == 0 {
+                    let last = last_element(&arr, call.instances, max_vertex);
+                    Some(match vertex_format(&arr) {
+                        Some(f) => (client_array_bytes(&arr, last)?, arr.effective_stride(), f),
+                        None => client_array_floats(&arr, last).ok_or_else(|| {
+                            GlError::InvalidOperation(format!(
+                                "attribute {}'s format is not supported",
+                                a.name
+                            ))
+                        })??,
+                    })
+                } else {
+                    let shadow = self
+                        .buffers
+                        .get(arr.buffer)
+                        .filter(|b| b.mapping.is_none() && arr.offset < b.size)
+                        .and_then(|b| b.shadow.as_ref())
+                        .filter(|_| needs_float_conversion(&arr).is_some());
+                    match shadow {
+                        Some(shadow) => {
+                            let last = last_element(&arr, call.instances, max_vertex);
+                            let raw = shadow.get(arr.offset as usize..).unwrap_or(&[]);
+                            Some(to_floats(&arr, raw, last)?)
+                        }
+                        None => None,
                     }
+                };
+                if let Some((bytes, stride, format)) = streamed {
+                    bindings.push(VertexBinding {
+                        binding,
+                        stride,
+                        per_instance: arr.divisor > 0,
+                        divisor: arr.divisor.max(1),
+                    });
+                    attributes.push(VertexAttribute {
+                        location: a.shader_location + slot,
+                        binding,
+                        format,
+                        offset: 0,
+                    });
+                    sources.push((None, 0, Some(bytes)));
+                } else if arr.enabled {
                     let b = self.buffers.get(arr.buffer).ok_or_else(|| {
                         GlError::InvalidOperation(format!("attribute {}'s buffer is gone", a.name))
                     })?;
@@ -654,7 +924,12 @@ impl Context {
                     });
                     sources.push((Some(storage), arr.offset, None));
                 } else {
-                    let words = self.current_attribs[gl_loc.min(15)].words;
+                    let words = self
+                        .current_attribs
+                        .get(gl_loc)
+                        .copied()
+                        .unwrap_or_default()
+                        .words;
                     let format = match scalar {
                         ScalarKind::Int => vk::Format::R32G32B32A32_SINT,
                         ScalarKind::UInt => vk::Format::R32G32B32A32_UINT,
@@ -681,13 +956,14 @@ impl Context {
             }
         }
 
-        let restart = self.fixed.primitive_restart
-            && match element {
-                Some((_, _, _, 1, _)) => self.fixed.restart_index == 0xFF,
-                Some((_, _, _, 2, _)) => self.fixed.restart_index == 0xFFFF,
-                Some((_, _, _, 4, _)) => self.fixed.restart_index == 0xFFFF_FFFF,
-                _ => false,
-            };
+        let restart = lowered.as_ref().is_some_and(|l| l.restart)
+            || self.fixed.primitive_restart
+                && match element {
+                    Some((_, _, _, 1, _)) => self.fixed.restart_index == 0xFF,
+                    Some((_, _, _, 2, _)) => self.fixed.restart_index == 0xFFFF,
+                    Some((_, _, _, 4, _)) => self.fixed.restart_index == 0xFFFF_FFFF,
+                    _ => false,
+                };
         let f = &self.fixed;
         let key = PipelineKey {
             program: linked.id,
@@ -866,24 +1142,13 @@ impl Context {
             }
             buffer_infos.push((b.binding, infos));
         }
-        // A loop of n vertices: a strip over first, …, first + n - 1, first.
-        let loop_indices = if line_loop && call.count >= 2 {
-            if call.count > MAX_LOOP_VERTICES {
-                return Err(GlError::Memory(
-                    arenagl_memory::MemoryError::InvalidRequest(format!(
-                        "a GL_LINE_LOOP of {} vertices",
-                        call.count
-                    )),
-                ));
+        // A lowered draw's indices.
+        let lowered_range = match &lowered {
+            Some(l) if !l.indices.is_empty() => {
+                let bytes: Vec<u8> = l.indices.iter().flat_map(|i| i.to_ne_bytes()).collect();
+                Some((locked.manager.stream(&bytes, 4)?, l.indices.len() as u32))
             }
-            let first = call.first as u32;
-            let indices: Vec<u8> = (0..call.count as u32)
-                .chain(std::iter::once(0))
-                .flat_map(|i| first.wrapping_add(i).to_ne_bytes())
-                .collect();
-            Some(locked.manager.stream(&indices, 4)?)
-        } else {
-            None
+            _ => None,
         };
         let index_raw = match element {
             Some((Some(h), _, _, _, _)) => Some(locked.manager.use_buffer(h)?.raw()),
@@ -1000,6 +1265,10 @@ impl Context {
             raw.cmd_set_viewport(cb, 0, &[viewport]);
             raw.cmd_set_scissor(cb, 0, &[scissor]);
             raw.cmd_set_blend_constants(cb, &self.fixed.blend_color);
+            if device.caps().wide_lines {
+                let range = device.caps().limits.line_width_range;
+                raw.cmd_set_line_width(cb, self.fixed.line_width.clamp(range[0], range[1]));
+            }
             raw.cmd_set_stencil_reference(
                 cb,
                 vk::StencilFaceFlags::FRONT,
@@ -1054,24 +1323,17 @@ impl Context {
                         );
                     }
                 }
-                _ => match loop_indices {
-                    Some(range) => {
+                _ => match lowered_range {
+                    Some((range, count)) => {
                         raw.cmd_bind_index_buffer(
                             cb,
                             range.buffer,
                             range.offset,
                             vk::IndexType::UINT32,
                         );
-                        raw.cmd_draw_indexed(
-                            cb,
-                            call.count as u32 + 1,
-                            call.instances as u32,
-                            0,
-                            0,
-                            0,
-                        );
+                        raw.cmd_draw_indexed(cb, count, call.instances as u32, 0, 0, 0);
                     }
-                    None if line_loop => {} // fewer than two vertices: nothing to draw
+                    None if lowered.is_some() => {} // nothing left after lowering
                     None => raw.cmd_draw(
                         cb,
                         call.count as u32,

@@ -3,6 +3,8 @@
 
 pub type GLenum = u32;
 
+pub use super::enums_compat::*;
+
 // Errors.
 pub const GL_NO_ERROR: GLenum = 0;
 pub const GL_INVALID_ENUM: GLenum = 0x0500;

@@ -29,6 +29,12 @@ pub enum GlError {
     /// `GL_INVALID_FRAMEBUFFER_OPERATION` and why.
     #[error("GL_INVALID_FRAMEBUFFER_OPERATION: {0}")]
     InvalidFramebuffer(String),
+    /// `GL_STACK_OVERFLOW` (a matrix push past the stack's depth) and why.
+    #[error("GL_STACK_OVERFLOW: {0}")]
+    StackOverflow(String),
+    /// `GL_STACK_UNDERFLOW` (a pop of the last matrix) and why.
+    #[error("GL_STACK_UNDERFLOW: {0}")]
+    StackUnderflow(String),
     /// The memory manager refused (`GL_OUT_OF_MEMORY`, or `GL_CONTEXT_LOST` for a lost device).
     #[error("memory manager: {0}")]
     Memory(#[from] MemoryError),
@@ -52,6 +58,8 @@ impl GlError {
             GlError::InvalidValue(_) => GL_INVALID_VALUE,
             GlError::InvalidOperation(_) => GL_INVALID_OPERATION,
             GlError::InvalidFramebuffer(_) => GL_INVALID_FRAMEBUFFER_OPERATION,
+            GlError::StackOverflow(_) => GL_STACK_OVERFLOW,
+            GlError::StackUnderflow(_) => GL_STACK_UNDERFLOW,
             GlError::Memory(MemoryError::DeviceLost) => GL_CONTEXT_LOST,
             GlError::Memory(_) => GL_OUT_OF_MEMORY,
             GlError::Vulkan {
@@ -87,6 +95,8 @@ pub fn error_name(code: GLenum) -> &'static str {
         GL_OUT_OF_MEMORY => "GL_OUT_OF_MEMORY",
         GL_INVALID_FRAMEBUFFER_OPERATION => "GL_INVALID_FRAMEBUFFER_OPERATION",
         GL_CONTEXT_LOST => "GL_CONTEXT_LOST",
+        GL_STACK_OVERFLOW => "GL_STACK_OVERFLOW",
+        GL_STACK_UNDERFLOW => "GL_STACK_UNDERFLOW",
         _ => "unknown GL error",
     }
 }

@@ -95,6 +95,9 @@ impl Context {
     }
 
     fn get_inner(&mut self, pname: GLenum) -> GlResult<Value> {
+        if let Some(v) = self.compat_get(pname) {
+            return Ok(v);
+        }
         let l = self.device.caps().limits;
         let f = &self.fixed;
         let int = |v: i64| Ok(Value::Ints(vec![v]));
@@ -185,7 +188,12 @@ impl Context {
             GL_SUBPIXEL_BITS => int(i64::from(l.sub_pixel_precision_bits)),
             GL_POINT_SIZE_RANGE => Ok(Value::Floats(vec![1.0, 1.0])),
             GL_ALIASED_LINE_WIDTH_RANGE | GL_SMOOTH_LINE_WIDTH_RANGE => {
-                Ok(Value::Floats(vec![1.0, 1.0]))
+                let range = if self.device.caps().wide_lines {
+                    l.line_width_range
+                } else {
+                    [1.0, 1.0]
+                };
+                Ok(Value::Floats(range.iter().map(|&v| f64::from(v)).collect()))
             }
             GL_POINT_SIZE => Ok(Value::Floats(vec![f64::from(f.point_size)])),
             GL_LINE_WIDTH => Ok(Value::Floats(vec![f64::from(f.line_width)])),

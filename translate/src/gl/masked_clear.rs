@@ -27,7 +27,7 @@ impl Context {
             (Stage::Vertex, VS.to_owned()),
             (Stage::Fragment, FS.to_owned()),
         ];
-        let (linked, _) = program::link(&self.device, &units, &Default::default(), 16)
+        let (linked, _) = program::link(&self.device, &units, &Default::default(), 16, false)
             .map_err(|log| GlError::InvalidOperation(format!("internal clear program: {log}")))?;
         let linked = Arc::new(linked);
         self.clear_program = Some(linked.clone());
@@ -142,6 +142,9 @@ impl Context {
             raw.cmd_set_viewport(cb, 0, &[viewport]);
             raw.cmd_set_scissor(cb, 0, &[rect]);
             raw.cmd_set_blend_constants(cb, &[0.0; 4]);
+            if self.device.caps().wide_lines {
+                raw.cmd_set_line_width(cb, 1.0);
+            }
             raw.cmd_set_stencil_reference(cb, vk::StencilFaceFlags::FRONT_AND_BACK, 0);
             raw.cmd_bind_descriptor_sets(
                 cb,

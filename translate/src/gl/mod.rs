@@ -8,15 +8,19 @@
 //! memory only through `arenagl-memory` (the ownership rule).
 
 mod buffer;
+mod compat;
 mod context;
 mod descriptors;
 mod device;
 mod draw;
 pub mod enums;
+mod enums_compat;
 mod error;
 mod framebuffer;
 mod get;
+mod lower;
 mod masked_clear;
+mod matrix;
 mod names;
 mod objects_buffer;
 mod objects_program;
@@ -34,7 +38,7 @@ pub use error::{error_name, GlError};
 pub use framebuffer::{SurfaceImages, MAX_COLOR_ATTACHMENTS};
 pub use get::Value;
 pub use program::{ValueKind, MAX_TEXTURE_UNITS};
-pub use vertex_array::MAX_VERTEX_ATTRIBS;
+pub use vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -265,7 +265,13 @@ impl Context {
             let result = if not_compiled {
                 Err("ERROR: Linking: an attached shader is not compiled\n".to_owned())
             } else {
-                program::link(&device, &units, &bindings, MAX_VERTEX_ATTRIBS)
+                program::link(
+                    &device,
+                    &units,
+                    &bindings,
+                    MAX_VERTEX_ATTRIBS,
+                    self.profile == super::context::Profile::Compatibility,
+                )
             };
             let current = self.program == name;
             let p = self.program_mut(name)?;

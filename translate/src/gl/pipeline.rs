@@ -196,12 +196,15 @@ pub(crate) fn build(device: &Device, linked: &Linked, key: &PipelineKey) -> GlRe
     };
     let attachments = vec![attachment; key.color_formats.len()];
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-    let dynamic_states = [
+    let mut dynamic_states = vec![
         vk::DynamicState::VIEWPORT,
         vk::DynamicState::SCISSOR,
         vk::DynamicState::BLEND_CONSTANTS,
         vk::DynamicState::STENCIL_REFERENCE,
     ];
+    if device.caps().wide_lines {
+        dynamic_states.push(vk::DynamicState::LINE_WIDTH);
+    }
     let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
     let stencil_format = if has_stencil {
         key.depth_stencil_format

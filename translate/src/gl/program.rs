@@ -25,6 +25,8 @@ use ash::vk;
 use super::device::{Device, Garbage};
 use super::enums::*;
 use super::error::{invalid_op, invalid_value, GlError, GlResult};
+use super::vertex_array::FfArray;
+use crate::glsl::legacy::{self, Varyings};
 use crate::glsl::{
     self, CompileError, CompileOptions, GlType, SamplerType, ScalarKind, Stage, StageMask,
 };
@@ -54,7 +56,8 @@ impl Shader {
 
     /// `glCompileShader`.
     pub(crate) fn compile(&mut self) {
-        match glsl::compile_shader(self.stage, &self.source, CompileOptions::default()) {
+        let source = legacy::upgrade(self.stage, &self.source, Varyings::default()).source;
+        match glsl::compile_shader(self.stage, &source, CompileOptions::default()) {
             Ok(log) => {
                 self.compiled = true;
                 self.log = log;
@@ -204,6 +207,8 @@ pub(crate) struct Linked {
     pub pipeline_layout: vk::PipelineLayout,
     /// Fragment output locations written (colour attachments it feeds).
     pub frag_outputs: Vec<(String, u32)>,
+    /// Built-in uniforms of upgraded legacy GLSL, which a draw fills (`compat`).
+    pub ff_uniforms: Vec<FfUniform>,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
     device: Arc<Device>,
@@ -221,6 +226,17 @@ impl Drop for Linked {
         }
         locked.forget_pipelines_of(self.id);
     }
+}
+
+/// A built-in uniform (`gl_ModelViewMatrix`, …) in the default block.
+#[derive(Debug, Clone)]
+pub(crate) struct FfUniform {
+    /// The name without `gl_`/`arena_ff_` (`ModelViewProjectionMatrix`, `AlphaRef`, …).
+    pub name: String,
+    pub offset: u32,
+    pub array_stride: u32,
+    pub matrix_stride: u32,
+    pub count: u32,
 }
 
 /// A program object.
@@ -319,6 +335,41 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
         .collect()
 }
 
+/// The units glslang compiles: legacy GLSL upgraded (`glsl::legacy`), vertex units declaring
+/// the legacy varyings the fragment units read, and in a compatibility context the
+/// fixed-function stage a program lacks (a fragment-only program transforms by the matrices).
+fn upgrade_units(units: &[(Stage, String)], compat: bool) -> Vec<(Stage, String)> {
+    let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
+    let mut all: Vec<(Stage, String)> = units.to_vec();
+    if compat && has(Stage::Vertex) && !has(Stage::Fragment) {
+        all.push((Stage::Fragment, super::compat::FF_FRAGMENT_PASS.to_owned()));
+    }
+    let mut reads = Varyings::default();
+    let mut out: Vec<(Stage, String)> = Vec::with_capacity(all.len() + 1);
+    for (stage, src) in all.iter().filter(|(s, _)| *s == Stage::Fragment) {
+        let u = legacy::upgrade(*stage, src, Varyings::default());
+        reads = reads.union(u.varyings);
+        out.push((*stage, u.source));
+    }
+    if compat && !has(Stage::Vertex) && has(Stage::Fragment) {
+        all.push((Stage::Vertex, super::compat::ff_vertex_source(reads)));
+    }
+    for (stage, src) in all.iter().filter(|(s, _)| *s != Stage::Fragment) {
+        let extra = if *stage == Stage::Vertex {
+            reads
+        } else {
+            Varyings::default()
+        };
+        out.push((*stage, legacy::upgrade(*stage, src, extra).source));
+    }
+    out
+}
+
+/// The application's name of a reflected one (the upgrader's renames undone).
+fn app_name(name: &str) -> String {
+    name.replace(legacy::USER_PREFIX, "")
+}
+
 /// Locations a vertex input of `ty` (with `array_size`) spans.
 fn attrib_slots(ty: GlType, array_size: Option<u32>) -> u32 {
     let columns = ty.shape().map_or(1, |(_, c, _)| c);
@@ -331,7 +382,10 @@ pub(crate) fn link(
     units: &[(Stage, String)],
     attrib_bindings: &HashMap<String, u32>,
     max_attribs: u32,
+    compat: bool,
 ) -> Result<(Linked, String), String> {
+    let upgraded = upgrade_units(units, compat);
+    let units = &upgraded[..];
     if !units.iter().any(|(s, _)| *s == Stage::Vertex) {
         return Err("ERROR: Linking: a program needs a vertex shader in the core profile\n".into());
     }
@@ -350,13 +404,17 @@ pub(crate) fn link(
     let mut attribs: Vec<ActiveAttrib> = r
         .attributes
         .iter()
-        .map(|a| ActiveAttrib {
-            name: a.name.clone(),
-            ty: a.ty,
-            array_size: a.array_size,
-            shader_location: a.location,
-            gl_location: u32::MAX,
-            slots: attrib_slots(a.ty, a.array_size),
+        .map(|a| {
+            // Fixed-function inputs read their own VAO slots, past the generic ones.
+            let ff = FfArray::of_input(&a.name);
+            ActiveAttrib {
+                name: ff.map_or_else(|| app_name(&a.name), FfArray::gl_name),
+                ty: a.ty,
+                array_size: a.array_size,
+                shader_location: a.location,
+                gl_location: ff.map_or(u32::MAX, |f| f.slot() as u32),
+                slots: attrib_slots(a.ty, a.array_size),
+            }
         })
         .collect();
     let claim = |loc: u32, slots: u32, taken: &mut Vec<bool>| -> bool {
@@ -367,7 +425,7 @@ pub(crate) fn link(
         taken[loc as usize..end].iter_mut().for_each(|t| *t = true);
         true
     };
-    for a in attribs.iter_mut() {
+    for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
         if let Some(&loc) = attrib_bindings.get(&a.name) {
             if !claim(loc, a.slots, &mut taken) {
                 return Err(format!(
@@ -422,14 +480,44 @@ pub(crate) fn link(
             location: Some(location),
         });
     };
+    let mut ff_uniforms = Vec::new();
     let (default_block_size, default_block_stages) = match &r.default_block {
         Some(b) => {
             for m in &b.members {
+                if let Some(builtin) = m.name.strip_prefix(legacy::FF_PREFIX) {
+                    // Built-in state: reported as `gl_…` with no location, filled per draw.
+                    let (offset, array_stride, matrix_stride) =
+                        (m.offset, m.array_stride, m.matrix_stride);
+                    let size = m.array_size.unwrap_or(1).max(1);
+                    ff_uniforms.push(FfUniform {
+                        name: builtin.to_owned(),
+                        offset,
+                        array_stride,
+                        matrix_stride,
+                        count: size,
+                    });
+                    uniforms.push(ActiveUniform {
+                        name: format!(
+                            "gl_{builtin}{}",
+                            if m.array_size.is_some() { "[0]" } else { "" }
+                        ),
+                        ty: m.ty,
+                        size,
+                        storage: UniformStorage::Default {
+                            offset,
+                            array_stride,
+                            matrix_stride,
+                            row_major: m.row_major,
+                        },
+                        location: None,
+                    });
+                    continue;
+                }
                 let size = m.array_size.unwrap_or(1).max(1);
                 let name = if m.array_size.is_some() {
-                    format!("{}[0]", m.name)
+                    format!("{}[0]", app_name(&m.name))
                 } else {
-                    m.name.clone()
+                    app_name(&m.name)
                 };
                 push_located(
                     &name,
@@ -452,9 +540,9 @@ pub(crate) fn link(
     for s in &r.samplers {
         let count = s.array_size.unwrap_or(1).max(1);
         let name = if s.array_size.is_some() {
-            format!("{}[0]", s.name)
+            format!("{}[0]", app_name(&s.name))
         } else {
-            s.name.clone()
+            app_name(&s.name)
         };
         push_located(
             &name,
@@ -480,9 +568,9 @@ pub(crate) fn link(
             members.push(uniforms.len());
             uniforms.push(ActiveUniform {
                 name: if m.array_size.is_some() {
-                    format!("{}[0]", m.name)
+                    format!("{}[0]", app_name(&m.name))
                 } else {
-                    m.name.clone()
+                    app_name(&m.name)
                 },
                 ty: m.ty,
                 size: m.array_size.unwrap_or(1).max(1),
@@ -491,7 +579,7 @@ pub(crate) fn link(
             });
         }
         blocks.push(BlockInfo {
-            name: b.name.clone(),
+            name: app_name(&b.name),
             data_size: b.size,
             binding: b.binding,
             array_size: b.array_size.unwrap_or(1).max(1),
@@ -553,7 +641,7 @@ pub(crate) fn link(
     let frag_outputs = r
         .frag_outputs
         .iter()
-        .map(|o| (o.name.clone(), o.location))
+        .map(|o| (app_name(&o.name), o.location))
         .collect();
     let (modules, set_layouts, pipeline_layout) = objects.take();
     let linked = Linked {
@@ -567,6 +655,7 @@ pub(crate) fn link(
         set_layouts,
         pipeline_layout,
         frag_outputs,
+        ff_uniforms,
         id: NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         device: device.clone(),
     };
@@ -693,6 +782,9 @@ impl Linked {
     }
 
     pub(crate) fn attrib_location(&self, name: &str) -> i32 {
+        if name.starts_with("gl_") {
+            return -1;
+        }
         self.attribs
             .iter()
             .find(|a| a.name == name)

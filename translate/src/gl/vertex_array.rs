@@ -8,6 +8,69 @@ use super::error::{invalid_enum, invalid_op, invalid_value, GlResult};
 /// Vertex attribute slots per VAO (`GL_MAX_VERTEX_ATTRIBS`).
 pub const MAX_VERTEX_ATTRIBS: u32 = 16;
 
+/// The compatibility profile's fixed-function arrays (`glVertexPointer`, …), kept after the
+/// generic slots: upgraded legacy shaders read them as `arena_ff_*` inputs (see
+/// `glsl::legacy`), and the draw feeds those from these slots like any other attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FfArray {
+    Vertex,
+    Normal,
+    Color,
+    SecondaryColor,
+    FogCoord,
+    /// Texture coordinate set 0–7.
+    TexCoord(u32),
+}
+
+/// Fixed-function slots (vertex, normal, colour, secondary colour, fog, 8 texture coordinates).
+pub(crate) const FF_SLOTS: u32 = 13;
+/// Every attribute slot of a VAO: generic, then fixed-function.
+pub(crate) const ATTRIB_SLOTS: usize = (MAX_VERTEX_ATTRIBS + FF_SLOTS) as usize;
+
+impl FfArray {
+    /// The VAO slot of this array.
+    pub(crate) fn slot(self) -> usize {
+        MAX_VERTEX_ATTRIBS as usize
+            + match self {
+                FfArray::Vertex => 0,
+                FfArray::Normal => 1,
+                FfArray::Color => 2,
+                FfArray::SecondaryColor => 3,
+                FfArray::FogCoord => 4,
+                FfArray::TexCoord(i) => 5 + i.min(7) as usize,
+            }
+    }
+
+    /// The array an upgraded shader's `arena_ff_*` input reads, by its name.
+    pub(crate) fn of_input(name: &str) -> Option<FfArray> {
+        Some(match name.strip_prefix("arena_ff_")? {
+            "Vertex" => FfArray::Vertex,
+            "Normal" => FfArray::Normal,
+            "Color" => FfArray::Color,
+            "SecondaryColor" => FfArray::SecondaryColor,
+            "FogCoord" => FfArray::FogCoord,
+            t => FfArray::TexCoord(
+                t.strip_prefix("MultiTexCoord")?
+                    .parse()
+                    .ok()
+                    .filter(|&i| i < 8)?,
+            ),
+        })
+    }
+
+    /// GL's name of the built-in the input stands for (`gl_Vertex`, …).
+    pub(crate) fn gl_name(self) -> String {
+        match self {
+            FfArray::Vertex => "gl_Vertex".into(),
+            FfArray::Normal => "gl_Normal".into(),
+            FfArray::Color => "gl_Color".into(),
+            FfArray::SecondaryColor => "gl_SecondaryColor".into(),
+            FfArray::FogCoord => "gl_FogCoord".into(),
+            FfArray::TexCoord(i) => format!("gl_MultiTexCoord{i}"),
+        }
+    }
+}
+
 /// One attribute's array state.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct AttribArray {
@@ -62,7 +125,8 @@ impl AttribArray {
 /// A vertex array object.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct VertexArray {
-    pub attribs: [AttribArray; MAX_VERTEX_ATTRIBS as usize],
+    /// Generic slots, then the fixed-function ones ([`FfArray::slot`]).
+    pub attribs: [AttribArray; ATTRIB_SLOTS],
     pub element_buffer: u32,
 }
 

@@ -1,0 +1,481 @@
+//! The compatibility profile through the C ABI: legacy GLSL (1.10/1.20) upgraded with its
+//! built-in attributes, varyings and matrices; fixed-function client arrays; immediate mode;
+//! drawing with no program (texture environment, alpha test); quads and primitive restart with
+//! client-side indices; matrix stacks and their errors; and the core profile refusing all of it.
+//! Pixels are read back and checked exactly; the validation layer must stay silent.
+
+use std::ffi::c_void;
+use std::ptr::null;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+#[macro_use]
+#[path = "common/gl.rs"]
+mod gl_harness;
+
+use gl_harness::{error, f, make_current_pbuffer_profile, validation_errors};
+
+const GL_NO_ERROR: u32 = 0;
+const GL_INVALID_ENUM: u32 = 0x0500;
+const GL_INVALID_OPERATION: u32 = 0x0502;
+const GL_STACK_OVERFLOW: u32 = 0x0503;
+const GL_STACK_UNDERFLOW: u32 = 0x0504;
+const GL_FLOAT: u32 = 0x1406;
+const GL_UNSIGNED_BYTE: u32 = 0x1401;
+const GL_UNSIGNED_SHORT: u32 = 0x1403;
+const GL_RGBA: u32 = 0x1908;
+const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
+const GL_TRIANGLE_STRIP: u32 = 5;
+const GL_QUADS: u32 = 7;
+const GL_POLYGON: u32 = 9;
+const GL_VERTEX_ARRAY: u32 = 0x8074;
+const GL_COLOR_ARRAY: u32 = 0x8076;
+const GL_MODELVIEW: u32 = 0x1700;
+const GL_PROJECTION: u32 = 0x1701;
+const GL_MODELVIEW_MATRIX: u32 = 0x0BA6;
+const GL_TEXTURE_2D: u32 = 0x0DE1;
+const GL_ALPHA_TEST: u32 = 0x0BC0;
+const GL_GREATER: u32 = 0x0204;
+const GL_PRIMITIVE_RESTART: u32 = 0x8F9D;
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// The test's context; the validation layer must report nothing by the end.
+struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
+
+impl Drop for Current {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
+        }
+    }
+}
+
+fn context(compat: bool) -> Current {
+    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    make_current_pbuffer_profile(compat);
+    Current(guard)
+}
+
+#[track_caller]
+fn expect(code: u32) {
+    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
+    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
+}
+
+/// The 32×32 drawable as RGBA bytes, row 0 at the bottom.
+fn pixels() -> Vec<u8> {
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut px = vec![0u8; 32 * 32 * 4];
+    // SAFETY: `px` holds 32×32 RGBA bytes (pack alignment 4, tight rows).
+    unsafe {
+        read(
+            0,
+            0,
+            32,
+            32,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        )
+    };
+    px
+}
+
+fn at(px: &[u8], x: usize, y: usize) -> [u8; 4] {
+    let i = (y * 32 + x) * 4;
+    [px[i], px[i + 1], px[i + 2], px[i + 3]]
+}
+
+fn clear_black() {
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    // SAFETY: plain values.
+    unsafe {
+        clear_color(0.0, 0.0, 0.0, 0.0);
+        clear(GL_COLOR_BUFFER_BIT);
+    }
+}
+
+/// Window coordinates: the projection maps (0, 0)–(32, 32) onto the drawable.
+fn ortho_window() {
+    let matrix_mode = gl!(c"glMatrixMode": fn(u32));
+    let load_identity = gl!(c"glLoadIdentity": fn());
+    let ortho = gl!(c"glOrtho": fn(f64, f64, f64, f64, f64, f64));
+    // SAFETY: plain values.
+    unsafe {
+        matrix_mode(GL_PROJECTION);
+        load_identity();
+        ortho(0.0, 32.0, 0.0, 32.0, -1.0, 1.0);
+        matrix_mode(GL_MODELVIEW);
+        load_identity();
+    }
+}
+
+const LEGACY_VS: &str = "#version 110\nattribute float unused;\nvarying vec4 tint;\nvoid main() {\n    gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex;\n    gl_FrontColor = gl_Color;\n    tint = vec4(1.0);\n}\n";
+const LEGACY_FS: &str = "#version 110\nuniform sampler2D texture;\nvarying vec4 tint;\nvoid main() {\n    gl_FragColor = gl_Color * tint;\n}\n";
+
+#[test]
+fn legacy_glsl_reads_client_arrays_colours_and_the_matrix_stack() {
+    let _ctx = context(true);
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let vertex_pointer = gl!(c"glVertexPointer": fn(i32, u32, i32, *const c_void));
+    let color_pointer = gl!(c"glColorPointer": fn(i32, u32, i32, *const c_void));
+    let enable_client = gl!(c"glEnableClientState": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let translate = gl!(c"glTranslatef": fn(f32, f32, f32));
+    let get_location = gl!(c"glGetUniformLocation": fn(u32, *const i8) -> i32);
+    // A quad over x 0..16 in window coordinates, moved right by 8 through the modelview.
+    let quad: [f32; 8] = [0.0, 0.0, 16.0, 0.0, 16.0, 32.0, 0.0, 32.0];
+    let colours: [u8; 16] = [
+        255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255,
+    ];
+    let p = gl_harness::program(LEGACY_VS, LEGACY_FS);
+    // SAFETY: the client arrays outlive the draw; values are plain.
+    unsafe {
+        // The application's `texture` (a 3.30 built-in name) keeps its name.
+        assert!(get_location(p, c"texture".as_ptr()) >= 0);
+        assert_eq!(
+            get_location(p, c"gl_ModelViewProjectionMatrix".as_ptr()),
+            -1
+        );
+        use_program(p);
+        ortho_window();
+        translate(8.0, 0.0, 0.0);
+        clear_black();
+        vertex_pointer(2, GL_FLOAT, 0, quad.as_ptr().cast());
+        color_pointer(4, GL_UNSIGNED_BYTE, 0, colours.as_ptr().cast());
+        enable_client(GL_VERTEX_ARRAY);
+        enable_client(GL_COLOR_ARRAY);
+        draw_arrays(GL_QUADS, 0, 4);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 4, 16), [0, 0, 0, 0], "left of the translated quad");
+    assert_eq!(at(&px, 9, 3), [255, 0, 0, 255], "inside the quad");
+    assert_eq!(
+        at(&px, 23, 28),
+        [255, 0, 0, 255],
+        "inside the quad (second triangle)"
+    );
+    assert_eq!(at(&px, 25, 16), [0, 0, 0, 0], "right of the quad");
+}
+
+#[test]
+fn no_program_draws_with_the_texture_environment_and_alpha_test() {
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let is_enabled = gl!(c"glIsEnabled": fn(u32) -> u8);
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex = gl!(c"glVertex2f": fn(f32, f32));
+    let tex_coord = gl!(c"glTexCoord2f": fn(f32, f32));
+    let color = gl!(c"glColor4f": fn(f32, f32, f32, f32));
+    let alpha_func = gl!(c"glAlphaFunc": fn(u32, f32));
+    // Two texels: red | green.
+    let texels: [u8; 8] = [255, 0, 0, 255, 0, 255, 0, 255];
+    let quad = |s0: f32, s1: f32| {
+        // SAFETY: immediate mode; plain values.
+        unsafe {
+            begin(GL_QUADS);
+            for (x, y, s) in [
+                (0.0, 0.0, s0),
+                (32.0, 0.0, s1),
+                (32.0, 32.0, s1),
+                (0.0, 32.0, s0),
+            ] {
+                tex_coord(s, 0.5);
+                vertex(x, y);
+            }
+            end();
+        }
+    };
+    // SAFETY: `texels` holds the 2×1 RGBA image; the rest are plain values.
+    unsafe {
+        let mut t = 0;
+        gen_textures(1, &mut t);
+        bind_texture(GL_TEXTURE_2D, t);
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA as i32,
+            2,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
+        tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600); // MIN_FILTER NEAREST
+        tex_parameter(GL_TEXTURE_2D, 0x2800, 0x2600); // MAG_FILTER NEAREST
+        ortho_window();
+        clear_black();
+        enable(GL_TEXTURE_2D);
+        assert_eq!(is_enabled(GL_TEXTURE_2D), 1);
+        color(1.0, 1.0, 0.5, 1.0); // GL_MODULATE: texel × colour
+        quad(0.0, 1.0);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 8, 16), [255, 0, 0, 255], "left texel");
+    assert_eq!(at(&px, 24, 16), [0, 255, 0, 255], "right texel");
+    // The alpha test discards fragments whose alpha fails; untextured colour shows the rest.
+    // SAFETY: plain values.
+    unsafe {
+        clear_black();
+        disable(GL_TEXTURE_2D);
+        enable(GL_ALPHA_TEST);
+        alpha_func(GL_GREATER, 0.5);
+        color(0.0, 0.0, 1.0, 0.25);
+        quad(0.0, 1.0);
+        color(0.0, 0.0, 1.0, 0.75);
+        begin(GL_POLYGON);
+        for (x, y) in [(0.0, 0.0), (8.0, 0.0), (8.0, 8.0), (0.0, 8.0)] {
+            vertex(x, y);
+        }
+        end();
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(
+        at(&px, 20, 20),
+        [0, 0, 0, 0],
+        "alpha 0.25 fails GL_GREATER 0.5"
+    );
+    assert_eq!(at(&px, 4, 4), [0, 0, 255, 191], "alpha 0.75 passes");
+}
+
+#[test]
+fn restart_indices_in_client_memory_split_a_strip() {
+    let _ctx = context(true);
+    let vertex_pointer = gl!(c"glVertexPointer": fn(i32, u32, i32, *const c_void));
+    let enable_client = gl!(c"glEnableClientState": fn(u32));
+    let draw_elements = gl!(c"glDrawElements": fn(u32, i32, u32, *const c_void));
+    let enable = gl!(c"glEnable": fn(u32));
+    let restart_index = gl!(c"glPrimitiveRestartIndex": fn(u32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    // Two squares, x 0..8 and 16..24; one strip over both would also fill 8..16.
+    let verts: [f32; 16] = [
+        0.0, 0.0, 0.0, 32.0, 8.0, 0.0, 8.0, 32.0, 16.0, 0.0, 16.0, 32.0, 24.0, 0.0, 24.0, 32.0,
+    ];
+    // Restart index 1000 (not the type's maximum), indices in client memory.
+    let indices: [u16; 9] = [0, 1, 2, 3, 1000, 4, 5, 6, 7];
+    // SAFETY: arrays outlive the draw; values are plain.
+    unsafe {
+        ortho_window();
+        clear_black();
+        color(1.0, 1.0, 1.0);
+        vertex_pointer(2, GL_FLOAT, 0, verts.as_ptr().cast());
+        enable_client(GL_VERTEX_ARRAY);
+        enable(GL_PRIMITIVE_RESTART);
+        restart_index(1000);
+        draw_elements(
+            GL_TRIANGLE_STRIP,
+            9,
+            GL_UNSIGNED_SHORT,
+            indices.as_ptr().cast(),
+        );
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 4, 16), [255, 255, 255, 255], "first square");
+    assert_eq!(
+        at(&px, 12, 16),
+        [0, 0, 0, 0],
+        "the restart leaves the gap empty"
+    );
+    assert_eq!(at(&px, 20, 16), [255, 255, 255, 255], "second square");
+}
+
+#[test]
+fn a_fragment_only_legacy_program_gets_fixed_function_transform() {
+    let _ctx = context(true);
+    let create = gl!(c"glCreateShader": fn(u32) -> u32);
+    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const i8, *const i32));
+    let compile = gl!(c"glCompileShader": fn(u32));
+    let create_program = gl!(c"glCreateProgram": fn() -> u32);
+    let attach = gl!(c"glAttachShader": fn(u32, u32));
+    let link = gl!(c"glLinkProgram": fn(u32));
+    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let rect = gl!(c"glRectf": fn(f32, f32, f32, f32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let fs = c"void main() { gl_FragColor = gl_Color.bgra; }";
+    // SAFETY: NUL-terminated source; out-pointer to a local.
+    unsafe {
+        let s = create(0x8B30);
+        let ptr = fs.as_ptr();
+        source(s, 1, &ptr, null());
+        compile(s);
+        let p = create_program();
+        attach(p, s);
+        link(p);
+        let mut ok = 0;
+        get(p, 0x8B82, &mut ok);
+        assert_eq!(
+            ok, 1,
+            "a fragment-only program links in a compatibility context"
+        );
+        use_program(p);
+        ortho_window();
+        clear_black();
+        color(1.0, 0.0, 0.0);
+        rect(16.0, 0.0, 32.0, 32.0);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 24, 16), [0, 0, 255, 255], "swizzled current colour");
+    assert_eq!(at(&px, 8, 16), [0, 0, 0, 0]);
+}
+
+#[test]
+fn matrix_stacks_answer_queries_and_report_over_and_underflow() {
+    let _ctx = context(true);
+    let matrix_mode = gl!(c"glMatrixMode": fn(u32));
+    let push = gl!(c"glPushMatrix": fn());
+    let pop = gl!(c"glPopMatrix": fn());
+    let translate = gl!(c"glTranslatef": fn(f32, f32, f32));
+    let get_floats = gl!(c"glGetFloatv": fn(u32, *mut f32));
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    // SAFETY: out-pointers to locals of 16 floats; plain values.
+    unsafe {
+        matrix_mode(GL_MODELVIEW);
+        pop();
+        expect(GL_STACK_UNDERFLOW);
+        push();
+        translate(1.0, 2.0, 3.0);
+        let mut m = [0f32; 16];
+        get_floats(GL_MODELVIEW_MATRIX, m.as_mut_ptr());
+        assert_eq!(&m[12..16], &[1.0, 2.0, 3.0, 1.0]);
+        pop();
+        get_floats(GL_MODELVIEW_MATRIX, m.as_mut_ptr());
+        assert_eq!(&m[12..16], &[0.0, 0.0, 0.0, 1.0]);
+        for _ in 0..31 {
+            push();
+        }
+        expect(GL_NO_ERROR);
+        push();
+        expect(GL_STACK_OVERFLOW);
+        matrix_mode(GL_TEXTURE_2D);
+        expect(GL_INVALID_ENUM);
+        end();
+        expect(GL_INVALID_OPERATION);
+        begin(GL_QUADS);
+        begin(GL_QUADS);
+        expect(GL_INVALID_OPERATION);
+        end();
+        expect(GL_NO_ERROR);
+    }
+}
+
+#[test]
+fn the_core_profile_refuses_fixed_function_and_legacy_modes() {
+    let _ctx = context(false);
+    let begin = gl!(c"glBegin": fn(u32));
+    let vertex_pointer = gl!(c"glVertexPointer": fn(i32, u32, i32, *const c_void));
+    let matrix_mode = gl!(c"glMatrixMode": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let verts = [0f32; 8];
+    let p = gl_harness::program(
+        "#version 330 core\nvoid main() { gl_Position = vec4(0.0); }\n",
+        "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    );
+    // SAFETY: plain values; the pointer is never read (the call fails first).
+    unsafe {
+        begin(GL_QUADS);
+        expect(GL_INVALID_OPERATION);
+        vertex_pointer(2, GL_FLOAT, 0, verts.as_ptr().cast());
+        expect(GL_INVALID_OPERATION);
+        matrix_mode(GL_MODELVIEW);
+        expect(GL_INVALID_OPERATION);
+        let mut vao = 0;
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        use_program(p);
+        draw_arrays(GL_QUADS, 0, 4);
+        expect(GL_INVALID_ENUM);
+        use_program(0);
+        draw_arrays(GL_TRIANGLE_STRIP, 0, 4);
+        expect(GL_INVALID_OPERATION);
+    }
+}
+
+#[test]
+fn integer_and_double_positions_are_converted_and_bounded() {
+    let _ctx = context(false);
+    let gen_buffers = gl!(c"glGenBuffers": fn(i32, *mut u32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    let buffer_data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let enable_attrib = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let attrib = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    const GL_INT: u32 = 0x1404;
+    const GL_ARRAY_BUFFER: u32 = 0x8892;
+    // Positions in units of 1/16 of the drawable: a quad over the left half.
+    let p = gl_harness::program(
+        "#version 330 core\nlayout(location = 0) in vec2 pos;\nvoid main() { gl_Position = vec4(pos / 16.0 - 1.0, 0.0, 1.0); }\n",
+        "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    );
+    let quad: [i32; 8] = [0, 0, 16, 0, 0, 32, 16, 32];
+    // SAFETY: the buffer data is a local of the stated size; values are plain.
+    unsafe {
+        let mut vao = 0;
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        let mut b = 0;
+        gen_buffers(1, &mut b);
+        bind_buffer(GL_ARRAY_BUFFER, b);
+        buffer_data(GL_ARRAY_BUFFER, 32, quad.as_ptr().cast(), 0x88E4);
+        enable_attrib(0);
+        attrib(0, 2, GL_INT, 0, 0, null());
+        use_program(p);
+        clear_black();
+        draw_arrays(GL_TRIANGLE_STRIP, 0, 4);
+        expect(GL_NO_ERROR);
+        let px = pixels();
+        assert_eq!(
+            at(&px, 8, 16),
+            [255, 255, 255, 255],
+            "GL_INT positions, as floats"
+        );
+        assert_eq!(at(&px, 24, 16), [0, 0, 0, 0]);
+        // A draw past the end of the converted array is refused, never a huge allocation
+        // (a fuzz finding: it once asked for 62 GB and aborted).
+        draw_arrays(GL_TRIANGLE_STRIP, i32::MAX, i32::MAX);
+        expect(GL_INVALID_OPERATION);
+    }
+}
+
+#[test]
+fn an_indexed_line_loop_with_no_element_buffer_is_refused_in_core() {
+    let _ctx = context(false);
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw_elements = gl!(c"glDrawElements": fn(u32, i32, u32, *const c_void));
+    let p = gl_harness::program(
+        "#version 330 core\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n",
+        "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    );
+    // SAFETY: the "pointer" is an offset GL must not dereference in a core context (a fuzz
+    // finding: a lowered line loop once read it as client memory and crashed).
+    unsafe {
+        let mut vao = 0;
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        use_program(p);
+        draw_elements(2, 4, GL_UNSIGNED_SHORT, 0xdead_0000usize as *const c_void);
+        expect(GL_INVALID_OPERATION);
+    }
+}

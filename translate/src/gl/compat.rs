@@ -1,0 +1,827 @@
+//! The compatibility profile's fixed-function layer: client arrays, current values, matrix
+//! stacks, immediate mode, and the programs that draw when no program is bound.
+//!
+//! Design decisions:
+//! - Fixed-function vertex arrays are VAO slots after the generic ones (`vertex_array::FfArray`);
+//!   legacy shaders are upgraded to read them as `arena_ff_*` inputs (`glsl::legacy`), so one
+//!   draw path serves generic and fixed-function attributes alike. Client memory (no buffer
+//!   bound) is copied into the frame's stream at draw time (`draw`).
+//! - Built-in uniforms (`gl_ModelViewProjectionMatrix`, …) are loose uniforms of the upgraded
+//!   program; a draw fills them from the matrix stacks here ([`Context::fill_ff_uniforms`]).
+//! - With no program bound a draw uses a generated program: a legacy GLSL 1.10 pair that
+//!   transforms by the matrices, passes colour and texture coordinates, applies texture
+//!   environment `GL_MODULATE`/`GL_REPLACE`/`GL_DECAL`/`GL_ADD` on unit 0 when `GL_TEXTURE_2D`
+//!   is enabled there, and the alpha test. Programs are cached per [`FfKey`].
+//! - Immediate mode (`glBegin`/`glEnd`) collects vertices with their current colour, normal and
+//!   texture coordinate, then draws them as client arrays; quads and polygons are lowered
+//!   (`lower`). State the layer accepts but does not emulate (lighting, fog, stipple, texgen) is
+//!   stored and answered by `glIsEnabled`, and logged once.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::context::{Context, Profile};
+use super::enums::*;
+use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use super::get::Value;
+use super::matrix::{self, Mat4, MatrixStacks};
+use super::program::{self, Linked};
+use super::vertex_array::{AttribArray, FfArray, VertexArray};
+use crate::glsl::legacy::Varyings;
+
+/// Texture units the fixed-function layer knows (`GL_MAX_TEXTURE_UNITS`).
+pub(crate) const FF_TEXTURE_UNITS: usize = 8;
+/// Floats per immediate-mode vertex: position, colour, texture coordinate 0, normal (xyz + pad).
+const IMMEDIATE_FLOATS: usize = 16;
+/// Immediate-mode vertices one `glBegin`/`glEnd` pair may hold.
+const MAX_IMMEDIATE_VERTICES: usize = 1 << 20;
+
+/// What selects a generated program.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub(crate) struct FfKey {
+    /// `GL_TEXTURE_ENV_MODE` of unit 0 when `GL_TEXTURE_2D` is enabled there.
+    texture: Option<GLenum>,
+    /// The alpha function when `GL_ALPHA_TEST` is enabled.
+    alpha: Option<GLenum>,
+}
+
+/// A generated program and the texture unit of each of its samplers.
+pub(crate) struct FfProgram {
+    pub linked: Arc<Linked>,
+    pub sampler_units: Vec<Vec<u32>>,
+}
+
+/// A `glBegin` in progress.
+#[derive(Debug, Clone)]
+pub(crate) struct Immediate {
+    mode: GLenum,
+    data: Vec<f32>,
+}
+
+/// Fixed-function state of a compatibility context.
+pub(crate) struct CompatState {
+    pub matrices: MatrixStacks,
+    pub client_active_texture: u32,
+    pub texture_2d: [bool; FF_TEXTURE_UNITS],
+    pub tex_env_mode: [GLenum; FF_TEXTURE_UNITS],
+    pub alpha_test: bool,
+    pub alpha_func: GLenum,
+    pub alpha_ref: f32,
+    pub shade_model: GLenum,
+    /// Accepted, not emulated capabilities.
+    pub caps: HashMap<GLenum, bool>,
+    pub immediate: Option<Immediate>,
+    pub programs: HashMap<FfKey, FfProgram>,
+}
+
+impl Default for CompatState {
+    fn default() -> Self {
+        Self {
+            matrices: MatrixStacks::default(),
+            client_active_texture: 0,
+            texture_2d: [false; FF_TEXTURE_UNITS],
+            tex_env_mode: [GL_MODULATE; FF_TEXTURE_UNITS],
+            alpha_test: false,
+            alpha_func: GL_ALWAYS,
+            alpha_ref: 0.0,
+            shade_model: GL_SMOOTH,
+            caps: HashMap::new(),
+            immediate: None,
+            programs: HashMap::new(),
+        }
+    }
+}
+
+/// Capabilities stored but not emulated.
+fn is_unemulated_capability(cap: GLenum) -> bool {
+    matches!(
+        cap,
+        GL_LIGHTING
+            | GL_FOG
+            | GL_NORMALIZE
+            | GL_COLOR_MATERIAL
+            | GL_RESCALE_NORMAL
+            | GL_POINT_SMOOTH
+            | GL_LINE_STIPPLE
+            | GL_POLYGON_STIPPLE
+            | GL_TEXTURE_GEN_S
+            | GL_TEXTURE_GEN_T
+            | GL_TEXTURE_1D
+    ) || (GL_LIGHT0..GL_LIGHT0 + 8).contains(&cap)
+}
+
+/// The client-array enum of `glEnableClientState`, as a slot.
+fn client_state_array(array: GLenum, client_texture: u32) -> GlResult<FfArray> {
+    Ok(match array {
+        GL_VERTEX_ARRAY => FfArray::Vertex,
+        GL_NORMAL_ARRAY => FfArray::Normal,
+        GL_COLOR_ARRAY => FfArray::Color,
+        GL_SECONDARY_COLOR_ARRAY => FfArray::SecondaryColor,
+        GL_FOG_COORD_ARRAY => FfArray::FogCoord,
+        GL_TEXTURE_COORD_ARRAY => FfArray::TexCoord(client_texture),
+        a => return invalid_enum("client array", a),
+    })
+}
+
+/// The legacy vertex shader of fixed-function transform: what a generated program or a program
+/// with only a fragment shader runs. Writes what the fragment stage reads (`reads`).
+pub(crate) fn ff_vertex_source(reads: Varyings) -> String {
+    let mut s = String::from("#version 110\nvoid main() {\n    gl_Position = ftransform();\n");
+    if reads.contains(Varyings::FRONT_COLOR) {
+        s.push_str("    gl_FrontColor = gl_Color;\n");
+    }
+    if reads.contains(Varyings::FRONT_SECONDARY) {
+        s.push_str("    gl_FrontSecondaryColor = gl_SecondaryColor;\n");
+    }
+    if reads.contains(Varyings::TEX_COORD) {
+        for i in 0..crate::glsl::legacy::MAX_TEXTURE_COORDS {
+            s.push_str(&format!(
+                "    gl_TexCoord[{i}] = gl_TextureMatrix[{i}] * gl_MultiTexCoord{i};\n"
+            ));
+        }
+    }
+    if reads.contains(Varyings::FOG_FRAG_COORD) {
+        s.push_str("    gl_FogFragCoord = abs((gl_ModelViewMatrix * gl_Vertex).z);\n");
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// The fragment shader of a program with only a vertex shader: the interpolated colour.
+pub(crate) const FF_FRAGMENT_PASS: &str =
+    "#version 110\nvoid main() {\n    gl_FragColor = gl_Color;\n}\n";
+
+/// The generated fragment shader for `key`.
+fn ff_fragment_source(key: FfKey) -> String {
+    let mut s = String::from("#version 110\n");
+    if key.texture.is_some() {
+        s.push_str("uniform sampler2D arena_ff_tex0;\n");
+    }
+    if key.alpha.is_some() {
+        s.push_str("uniform float arena_ff_AlphaRef;\n");
+    }
+    s.push_str("void main() {\n    vec4 c = gl_Color;\n");
+    if let Some(mode) = key.texture {
+        s.push_str(
+            "    vec4 t = texture2D(arena_ff_tex0, gl_TexCoord[0].xy / gl_TexCoord[0].w);\n",
+        );
+        s.push_str(match mode {
+            GL_REPLACE => "    c = t;\n",
+            GL_DECAL => "    c = vec4(mix(c.rgb, t.rgb, t.a), c.a);\n",
+            GL_ADD => "    c = vec4(min(c.rgb + t.rgb, vec3(1.0)), c.a * t.a);\n",
+            _ => "    c = c * t;\n",
+        });
+    }
+    if let Some(func) = key.alpha {
+        let pass = match func {
+            GL_NEVER => "false",
+            GL_LESS => "c.a < arena_ff_AlphaRef",
+            GL_EQUAL => "c.a == arena_ff_AlphaRef",
+            GL_LEQUAL => "c.a <= arena_ff_AlphaRef",
+            GL_GREATER => "c.a > arena_ff_AlphaRef",
+            GL_NOTEQUAL => "c.a != arena_ff_AlphaRef",
+            GL_GEQUAL => "c.a >= arena_ff_AlphaRef",
+            _ => "true",
+        };
+        s.push_str(&format!("    if (!({pass})) discard;\n"));
+    }
+    s.push_str("    gl_FragColor = c;\n}\n");
+    s
+}
+
+/// Writes `m` as a column-major matrix of `columns` × `rows` at `at` with `matrix_stride`.
+fn write_matrix(data: &mut [u8], at: usize, stride: usize, m: &Mat4, columns: usize, rows: usize) {
+    for c in 0..columns {
+        for r in 0..rows {
+            let o = at + c * stride + r * 4;
+            if let Some(dst) = data.get_mut(o..o + 4) {
+                dst.copy_from_slice(&m[c * 4 + r].to_ne_bytes());
+            }
+        }
+    }
+}
+
+impl Context {
+    fn compat_only(&self, what: &str) -> GlResult<()> {
+        if self.profile != Profile::Compatibility {
+            return invalid_op(format!("{what} needs a compatibility profile context"));
+        }
+        if self.compat.immediate.is_some() {
+            return invalid_op(format!("{what} between glBegin and glEnd"));
+        }
+        Ok(())
+    }
+
+    /// Capabilities of the fixed-function layer: `Some` when `cap` is one.
+    pub(crate) fn compat_capability(&mut self, cap: GLenum, on: Option<bool>) -> Option<bool> {
+        if self.profile != Profile::Compatibility {
+            return None;
+        }
+        let unit = (self.active_texture as usize).min(FF_TEXTURE_UNITS - 1);
+        let slot: &mut bool = match cap {
+            GL_TEXTURE_2D => &mut self.compat.texture_2d[unit],
+            GL_ALPHA_TEST => &mut self.compat.alpha_test,
+            c if is_unemulated_capability(c) => {
+                let v = self.compat.caps.entry(c).or_insert(false);
+                if on == Some(true) && !*v {
+                    static ONCE: std::sync::Once = std::sync::Once::new();
+                    ONCE.call_once(|| {
+                        tracing::warn!(
+                            cap = format!("0x{c:04X}"),
+                            "fixed-function state enabled that ArenaGL stores but does not emulate (lighting, fog, stipple, texgen); logged once"
+                        )
+                    });
+                }
+                v
+            }
+            _ => return None,
+        };
+        if let Some(on) = on {
+            *slot = on;
+        }
+        Some(*slot)
+    }
+
+    /// `glGet*` of fixed-function state (None: not one of these names).
+    pub(crate) fn compat_get(&mut self, pname: GLenum) -> Option<Value> {
+        if self.profile != Profile::Compatibility {
+            return None;
+        }
+        let floats = |m: &[f32]| Value::Floats(m.iter().map(|&v| f64::from(v)).collect());
+        let current = |c: &Self, a: FfArray| -> Vec<f64> {
+            c.current_attribs[a.slot()]
+                .words
+                .iter()
+                .map(|&w| f64::from(f32::from_bits(w)))
+                .collect()
+        };
+        let unit = (self.active_texture as usize).min(FF_TEXTURE_UNITS - 1);
+        let m = &self.compat.matrices;
+        Some(match pname {
+            GL_MATRIX_MODE => Value::Ints(vec![i64::from(m.mode)]),
+            GL_MODELVIEW_MATRIX => floats(&m.modelview()),
+            GL_PROJECTION_MATRIX => floats(&m.projection()),
+            GL_TEXTURE_MATRIX => floats(&m.texture(unit)),
+            GL_MODELVIEW_STACK_DEPTH => Value::Ints(vec![m.modelview.len() as i64]),
+            GL_PROJECTION_STACK_DEPTH => Value::Ints(vec![m.projection.len() as i64]),
+            GL_TEXTURE_STACK_DEPTH => Value::Ints(vec![m.texture[unit].len() as i64]),
+            GL_MAX_MODELVIEW_STACK_DEPTH
+            | GL_MAX_PROJECTION_STACK_DEPTH
+            | GL_MAX_TEXTURE_STACK_DEPTH => Value::Ints(vec![matrix::STACK_DEPTH as i64]),
+            GL_MAX_TEXTURE_COORDS | GL_MAX_TEXTURE_UNITS => {
+                Value::Ints(vec![FF_TEXTURE_UNITS as i64])
+            }
+            GL_CLIENT_ACTIVE_TEXTURE => Value::Ints(vec![i64::from(
+                GL_TEXTURE0 + self.compat.client_active_texture,
+            )]),
+            GL_CURRENT_COLOR => Value::Colors(current(self, FfArray::Color)),
+            GL_CURRENT_SECONDARY_COLOR => Value::Colors(current(self, FfArray::SecondaryColor)),
+            GL_CURRENT_NORMAL => Value::Floats(current(self, FfArray::Normal)[..3].to_vec()),
+            GL_CURRENT_TEXTURE_COORDS => {
+                Value::Floats(current(self, FfArray::TexCoord(unit as u32)))
+            }
+            GL_ALPHA_TEST_FUNC => Value::Ints(vec![i64::from(self.compat.alpha_func)]),
+            GL_ALPHA_TEST_REF => Value::Floats(vec![f64::from(self.compat.alpha_ref)]),
+            GL_SHADE_MODEL => Value::Ints(vec![i64::from(self.compat.shade_model)]),
+            GL_VERTEX_ARRAY
+            | GL_NORMAL_ARRAY
+            | GL_COLOR_ARRAY
+            | GL_SECONDARY_COLOR_ARRAY
+            | GL_FOG_COORD_ARRAY
+            | GL_TEXTURE_COORD_ARRAY => {
+                let a = client_state_array(pname, self.compat.client_active_texture).ok()?;
+                Value::Bools(vec![self.current_vao()?.attribs[a.slot()].enabled])
+            }
+            GL_VERTEX_ARRAY_SIZE | GL_VERTEX_ARRAY_TYPE | GL_VERTEX_ARRAY_STRIDE => {
+                let a = self.current_vao()?.attribs[FfArray::Vertex.slot()];
+                Value::Ints(vec![match pname {
+                    GL_VERTEX_ARRAY_SIZE => i64::from(a.size),
+                    GL_VERTEX_ARRAY_TYPE => i64::from(a.ty),
+                    _ => i64::from(a.stride),
+                }])
+            }
+            cap => Value::Bools(vec![self.compat_capability(cap, None)?]),
+        })
+    }
+
+    /// `glVertexPointer`, `glColorPointer`, … (`normalized` as GL defines it for the array).
+    #[allow(clippy::too_many_arguments)]
+    fn ff_pointer(
+        &mut self,
+        array: FfArray,
+        what: &str,
+        size: i32,
+        sizes: &[i32],
+        ty: GLenum,
+        types: &[GLenum],
+        stride: i32,
+        pointer: usize,
+    ) {
+        let r = (|| {
+            self.compat_only(what)?;
+            if !sizes.contains(&size) {
+                return invalid_value(format!("{what} size {size}"));
+            }
+            if !types.contains(&ty) {
+                return invalid_enum(&format!("{what} type"), ty);
+            }
+            if stride < 0 {
+                return invalid_value(format!("{what} stride {stride}"));
+            }
+            let normalized = matches!(
+                array,
+                FfArray::Color | FfArray::SecondaryColor | FfArray::Normal
+            ) && !matches!(ty, GL_FLOAT | GL_DOUBLE | GL_HALF_FLOAT);
+            let buffer = self.array_buffer;
+            let a = &mut self.current_vao_mut()?.attribs[array.slot()];
+            *a = AttribArray {
+                enabled: a.enabled,
+                size: if size == GL_BGRA as i32 {
+                    GL_BGRA as i32
+                } else {
+                    size
+                },
+                ty,
+                normalized: normalized || size == GL_BGRA as i32,
+                integer: false,
+                stride,
+                offset: pointer as u64,
+                buffer,
+                divisor: 0,
+            };
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glVertexPointer`.
+    pub fn vertex_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
+        let types = [GL_SHORT, GL_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE];
+        self.ff_pointer(
+            FfArray::Vertex,
+            "glVertexPointer",
+            size,
+            &[2, 3, 4],
+            ty,
+            &types,
+            stride,
+            pointer,
+        );
+    }
+
+    /// `glNormalPointer`.
+    pub fn normal_pointer(&mut self, ty: GLenum, stride: i32, pointer: usize) {
+        let types = [
+            GL_BYTE,
+            GL_SHORT,
+            GL_INT,
+            GL_FLOAT,
+            GL_HALF_FLOAT,
+            GL_DOUBLE,
+        ];
+        self.ff_pointer(
+            FfArray::Normal,
+            "glNormalPointer",
+            3,
+            &[3],
+            ty,
+            &types,
+            stride,
+            pointer,
+        );
+    }
+
+    /// `glColorPointer` / `glSecondaryColorPointer` (`secondary`).
+    pub fn color_pointer(
+        &mut self,
+        secondary: bool,
+        size: i32,
+        ty: GLenum,
+        stride: i32,
+        pointer: usize,
+    ) {
+        let types = [
+            GL_BYTE,
+            GL_UNSIGNED_BYTE,
+            GL_SHORT,
+            GL_UNSIGNED_SHORT,
+            GL_INT,
+            GL_UNSIGNED_INT,
+            GL_FLOAT,
+            GL_HALF_FLOAT,
+            GL_DOUBLE,
+        ];
+        let (array, what, sizes): (_, _, &[i32]) = if secondary {
+            (
+                FfArray::SecondaryColor,
+                "glSecondaryColorPointer",
+                &[3, GL_BGRA as i32],
+            )
+        } else {
+            (FfArray::Color, "glColorPointer", &[3, 4, GL_BGRA as i32])
+        };
+        self.ff_pointer(array, what, size, sizes, ty, &types, stride, pointer);
+    }
+
+    /// `glTexCoordPointer` (for the client active texture).
+    pub fn tex_coord_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
+        let types = [GL_SHORT, GL_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE];
+        let array = FfArray::TexCoord(self.compat.client_active_texture);
+        self.ff_pointer(
+            array,
+            "glTexCoordPointer",
+            size,
+            &[1, 2, 3, 4],
+            ty,
+            &types,
+            stride,
+            pointer,
+        );
+    }
+
+    /// `glFogCoordPointer`.
+    pub fn fog_coord_pointer(&mut self, ty: GLenum, stride: i32, pointer: usize) {
+        let types = [GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE];
+        self.ff_pointer(
+            FfArray::FogCoord,
+            "glFogCoordPointer",
+            1,
+            &[1],
+            ty,
+            &types,
+            stride,
+            pointer,
+        );
+    }
+
+    /// `glEnableClientState` / `glDisableClientState`.
+    pub fn client_state(&mut self, array: GLenum, on: bool) {
+        let r = (|| {
+            self.compat_only("glEnableClientState")?;
+            let a = client_state_array(array, self.compat.client_active_texture)?;
+            self.current_vao_mut()?.attribs[a.slot()].enabled = on;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glClientActiveTexture`.
+    pub fn client_active_texture(&mut self, texture: GLenum) {
+        let r = (|| {
+            self.compat_only("glClientActiveTexture")?;
+            let i = texture.wrapping_sub(GL_TEXTURE0);
+            if i as usize >= FF_TEXTURE_UNITS {
+                return invalid_enum("glClientActiveTexture texture", texture);
+            }
+            self.compat.client_active_texture = i;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glColor*`, `glNormal*`, `glTexCoord*`, `glMultiTexCoord*`, `glSecondaryColor*`,
+    /// `glFogCoord*`: sets a current value (allowed inside `glBegin`/`glEnd`).
+    pub fn ff_current(&mut self, array: FfArray, v: [f32; 4]) {
+        if self.profile != Profile::Compatibility {
+            let r: GlResult<()> =
+                invalid_op("fixed-function current values need a compatibility profile context");
+            self.record(r);
+            return;
+        }
+        self.current_attribs[array.slot()].words = v.map(f32::to_bits);
+    }
+
+    /// `glMultiTexCoord*`: `target` is `GL_TEXTURE0 + i`.
+    pub fn multi_tex_coord(&mut self, target: GLenum, v: [f32; 4]) {
+        let i = target.wrapping_sub(GL_TEXTURE0);
+        if i as usize >= FF_TEXTURE_UNITS {
+            let r: GlResult<()> = invalid_enum("glMultiTexCoord target", target);
+            self.record(r);
+            return;
+        }
+        self.ff_current(FfArray::TexCoord(i), v);
+    }
+
+    /// `glVertex*`: inside `glBegin`/`glEnd`, emits a vertex with the current values.
+    pub fn vertex(&mut self, v: [f32; 4]) {
+        if self.profile != Profile::Compatibility {
+            let r: GlResult<()> = invalid_op("glVertex needs a compatibility profile context");
+            self.record(r);
+            return;
+        }
+        let cur = |a: FfArray| self.current_attribs[a.slot()].words.map(f32::from_bits);
+        let (color, tex, normal) = (
+            cur(FfArray::Color),
+            cur(FfArray::TexCoord(0)),
+            cur(FfArray::Normal),
+        );
+        let r = match self.compat.immediate.as_mut() {
+            // Outside glBegin/glEnd a vertex has no effect (GL leaves it undefined).
+            None => Ok(()),
+            Some(im) if im.data.len() / IMMEDIATE_FLOATS >= MAX_IMMEDIATE_VERTICES => {
+                Err(GlError::InvalidOperation(format!(
+                    "more than {MAX_IMMEDIATE_VERTICES} vertices between glBegin and glEnd"
+                )))
+            }
+            Some(im) => {
+                im.data.extend_from_slice(&v);
+                im.data.extend_from_slice(&color);
+                im.data.extend_from_slice(&tex);
+                im.data.extend_from_slice(&normal);
+                Ok(())
+            }
+        };
+        self.record(r);
+    }
+
+    /// `glBegin`.
+    pub fn begin(&mut self, mode: GLenum) {
+        let r = (|| {
+            self.compat_only("glBegin")?;
+            let valid = mode <= GL_POLYGON
+                || matches!(
+                    mode,
+                    GL_LINES_ADJACENCY
+                        | GL_LINE_STRIP_ADJACENCY
+                        | GL_TRIANGLES_ADJACENCY
+                        | GL_TRIANGLE_STRIP_ADJACENCY
+                );
+            if !valid {
+                return invalid_enum("glBegin mode", mode);
+            }
+            self.compat.immediate = Some(Immediate {
+                mode,
+                data: Vec::new(),
+            });
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glEnd`: draws what was collected.
+    pub fn end(&mut self) {
+        let Some(im) = self.compat.immediate.take() else {
+            let r: GlResult<()> = invalid_op("glEnd without glBegin");
+            self.record(r);
+            return;
+        };
+        let count = im.data.len() / IMMEDIATE_FLOATS;
+        if count == 0 {
+            return;
+        }
+        let stride = (IMMEDIATE_FLOATS * 4) as i32;
+        let base = im.data.as_ptr() as usize;
+        let array = |size: i32, float_offset: usize| AttribArray {
+            enabled: true,
+            size,
+            ty: GL_FLOAT,
+            normalized: false,
+            integer: false,
+            stride,
+            offset: (base + float_offset * 4) as u64,
+            buffer: 0,
+            divisor: 0,
+        };
+        let mut vao = VertexArray::default();
+        vao.attribs[FfArray::Vertex.slot()] = array(4, 0);
+        vao.attribs[FfArray::Color.slot()] = array(4, 4);
+        vao.attribs[FfArray::TexCoord(0).slot()] = array(4, 8);
+        vao.attribs[FfArray::Normal.slot()] = array(3, 12);
+        // `im.data` outlives the draw, which copies the client arrays into the frame's stream.
+        self.vao_override = Some(vao);
+        self.draw(super::draw::DrawCall {
+            mode: im.mode,
+            first: 0,
+            count: count as i32,
+            instances: 1,
+            indexed: None,
+        });
+        self.vao_override = None;
+        drop(im);
+    }
+
+    /// `glMatrixMode`.
+    pub fn matrix_mode(&mut self, mode: GLenum) {
+        let r = self
+            .compat_only("glMatrixMode")
+            .and_then(|()| self.compat.matrices.set_mode(mode));
+        self.record(r);
+    }
+
+    fn texture_unit(&self) -> usize {
+        self.active_texture as usize
+    }
+
+    /// `glLoadIdentity`, `glLoadMatrix*` (`m`), `glLoadTransposeMatrix*`.
+    pub fn load_matrix(&mut self, m: Option<Mat4>, transpose: bool) {
+        let r = self.compat_only("glLoadMatrix").map(|()| {
+            let m = m.unwrap_or(matrix::IDENTITY);
+            let unit = self.texture_unit();
+            *self.compat.matrices.top(unit) = if transpose { matrix::transpose(&m) } else { m };
+        });
+        self.record(r);
+    }
+
+    /// `glMultMatrix*`, `glMultTransposeMatrix*`.
+    pub fn mult_matrix(&mut self, m: Mat4, transpose: bool) {
+        let r = self.compat_only("glMultMatrix").map(|()| {
+            let unit = self.texture_unit();
+            let m = if transpose { matrix::transpose(&m) } else { m };
+            self.compat.matrices.multiply(unit, &m);
+        });
+        self.record(r);
+    }
+
+    /// `glPushMatrix` (`push`) / `glPopMatrix`.
+    pub fn push_pop_matrix(&mut self, push: bool) {
+        let r = self.compat_only("glPushMatrix").and_then(|()| {
+            let unit = self.texture_unit();
+            if push {
+                self.compat.matrices.push(unit)
+            } else {
+                self.compat.matrices.pop(unit)
+            }
+        });
+        self.record(r);
+    }
+
+    /// `glOrtho` (`frustum` false) / `glFrustum`.
+    pub fn ortho_frustum(&mut self, frustum: bool, v: [f64; 6]) {
+        let r = self.compat_only("glOrtho").and_then(|()| {
+            let m = if frustum {
+                matrix::frustum(v[0], v[1], v[2], v[3], v[4], v[5])?
+            } else {
+                matrix::ortho(v[0], v[1], v[2], v[3], v[4], v[5])?
+            };
+            let unit = self.texture_unit();
+            self.compat.matrices.multiply(unit, &m);
+            Ok(())
+        });
+        self.record(r);
+    }
+
+    /// `glTranslate*`, `glScale*` (`scale`).
+    pub fn translate_scale(&mut self, scale: bool, x: f64, y: f64, z: f64) {
+        let r = self.compat_only("glTranslate").map(|()| {
+            let m = if scale {
+                matrix::scale(x, y, z)
+            } else {
+                matrix::translate(x, y, z)
+            };
+            let unit = self.texture_unit();
+            self.compat.matrices.multiply(unit, &m);
+        });
+        self.record(r);
+    }
+
+    /// `glRotate*`.
+    pub fn rotate(&mut self, angle: f64, x: f64, y: f64, z: f64) {
+        let r = self.compat_only("glRotate").map(|()| {
+            let unit = self.texture_unit();
+            self.compat
+                .matrices
+                .multiply(unit, &matrix::rotate(angle, x, y, z));
+        });
+        self.record(r);
+    }
+
+    /// `glAlphaFunc`.
+    pub fn alpha_func(&mut self, func: GLenum, reference: f32) {
+        let r = self.compat_only("glAlphaFunc").and_then(|()| {
+            super::state::compare_op(func)?;
+            self.compat.alpha_func = func;
+            self.compat.alpha_ref = reference.clamp(0.0, 1.0);
+            Ok(())
+        });
+        self.record(r);
+    }
+
+    /// `glShadeModel` (stored; colours are always interpolated).
+    pub fn shade_model(&mut self, mode: GLenum) {
+        let r = self.compat_only("glShadeModel").and_then(|()| match mode {
+            GL_FLAT | GL_SMOOTH => {
+                self.compat.shade_model = mode;
+                Ok(())
+            }
+            m => invalid_enum("glShadeModel mode", m),
+        });
+        self.record(r);
+    }
+
+    /// `glTexEnvi/f(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, mode)` for the active unit.
+    pub fn tex_env(&mut self, target: GLenum, pname: GLenum, value: i32) {
+        let r = self.compat_only("glTexEnv").and_then(|()| {
+            if target != GL_TEXTURE_ENV {
+                return invalid_enum("glTexEnv target", target);
+            }
+            if pname != GL_TEXTURE_ENV_MODE {
+                return invalid_enum(
+                    "glTexEnv pname (only GL_TEXTURE_ENV_MODE is emulated)",
+                    pname,
+                );
+            }
+            let mode = value as GLenum;
+            if !matches!(mode, GL_MODULATE | GL_REPLACE | GL_DECAL | GL_ADD) {
+                return invalid_enum("texture environment mode", mode);
+            }
+            let unit = self.texture_unit().min(FF_TEXTURE_UNITS - 1);
+            self.compat.tex_env_mode[unit] = mode;
+            Ok(())
+        });
+        self.record(r);
+    }
+
+    /// The generated program for the current fixed-function state (a draw with no program).
+    pub(crate) fn ff_program(&mut self) -> GlResult<(Arc<Linked>, Vec<Vec<u32>>)> {
+        let key = FfKey {
+            texture: self.compat.texture_2d[0].then_some(self.compat.tex_env_mode[0]),
+            alpha: self.compat.alpha_test.then_some(self.compat.alpha_func),
+        };
+        if let Some(p) = self.compat.programs.get(&key) {
+            return Ok((p.linked.clone(), p.sampler_units.clone()));
+        }
+        let fragment = ff_fragment_source(key);
+        let reads = crate::glsl::legacy::upgrade(
+            crate::glsl::Stage::Fragment,
+            &fragment,
+            Varyings::default(),
+        )
+        .varyings;
+        let units = vec![
+            (crate::glsl::Stage::Vertex, ff_vertex_source(reads)),
+            (crate::glsl::Stage::Fragment, fragment),
+        ];
+        let (linked, _) = program::link(
+            &self.device,
+            &units,
+            &HashMap::new(),
+            super::vertex_array::MAX_VERTEX_ATTRIBS,
+            true,
+        )
+        .map_err(|log| {
+            GlError::InvalidOperation(format!("the fixed-function program failed to link: {log}"))
+        })?;
+        let linked = Arc::new(linked);
+        let sampler_units = vec![vec![0]; linked.samplers.len()];
+        self.compat.programs.insert(
+            key,
+            FfProgram {
+                linked: linked.clone(),
+                sampler_units: sampler_units.clone(),
+            },
+        );
+        Ok((linked, sampler_units))
+    }
+
+    /// Writes the built-in uniforms `linked` declares (matrices, the alpha reference) into its
+    /// default-block bytes.
+    pub(crate) fn fill_ff_uniforms(&self, linked: &Linked, data: &mut [u8]) {
+        let m = &self.compat.matrices;
+        let mv = m.modelview();
+        let p = m.projection();
+        for u in &linked.ff_uniforms {
+            let at = u.offset as usize;
+            let stride = u.matrix_stride.max(16) as usize;
+            if u.name == "AlphaRef" {
+                if let Some(dst) = data.get_mut(at..at + 4) {
+                    dst.copy_from_slice(&self.compat.alpha_ref.to_ne_bytes());
+                }
+                continue;
+            }
+            if u.name == "NormalMatrix" {
+                let n = matrix::normal_matrix(&mv);
+                let mut full = matrix::IDENTITY;
+                for (c, col) in n.iter().enumerate() {
+                    full[c * 4..c * 4 + 3].copy_from_slice(col);
+                }
+                write_matrix(data, at, stride, &full, 3, 3);
+                continue;
+            }
+            let (base, variant) = match u.name.find("Matrix") {
+                Some(i) => u.name.split_at(i + "Matrix".len()),
+                None => continue,
+            };
+            let apply = |x: Mat4| match variant {
+                "Inverse" => matrix::inverse(&x),
+                "Transpose" => matrix::transpose(&x),
+                "InverseTranspose" => matrix::transpose(&matrix::inverse(&x)),
+                _ => x,
+            };
+            match base {
+                "ModelViewMatrix" => write_matrix(data, at, stride, &apply(mv), 4, 4),
+                "ProjectionMatrix" => write_matrix(data, at, stride, &apply(p), 4, 4),
+                "ModelViewProjectionMatrix" => {
+                    write_matrix(data, at, stride, &apply(matrix::mul(&p, &mv)), 4, 4)
+                }
+                "TextureMatrix" => {
+                    let array_stride = u.array_stride.max(64) as usize;
+                    for i in 0..u.count.min(matrix::TEXTURE_STACKS as u32) as usize {
+                        let t = apply(m.texture(i));
+                        write_matrix(data, at + i * array_stride, stride, &t, 4, 4);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
