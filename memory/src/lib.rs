@@ -38,7 +38,7 @@ pub use manager::{
 };
 pub use stats::{CategoryStats, DeviceMemoryCounters, MemoryStats};
 pub use vulkan::{
-    format_aspects, ImageRegion, MemoryManager, StreamRange, UploadPath, VulkanBackend,
+    format_aspects, BlitSide, ImageRegion, MemoryManager, StreamRange, UploadPath, VulkanBackend,
     VulkanConfig,
 };
 

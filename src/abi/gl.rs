@@ -602,6 +602,9 @@ gl_entry_points! {
     fn glRenderbufferStorageMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, s, f, w, h)) }
 
     // Drawing and reading.
+    fn glBlitFramebuffer(sx0: i32, sy0: i32, sx1: i32, sy1: i32, dx0: i32, dy0: i32, dx1: i32, dy1: i32, mask: u32, filter: GLenum) {
+        gl((), |c| c.blit_framebuffer([sx0, sy0, sx1, sy1], [dx0, dy0, dx1, dy1], mask, filter))
+    }
     fn glDrawArrays(mode: GLenum, first: i32, count: i32) { draw(mode, first, count, 1, None) }
     fn glMultiDrawArrays(mode: GLenum, first: *const i32, count: *const i32, n: i32) {
         gl((), |c| {

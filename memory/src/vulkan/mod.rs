@@ -6,6 +6,7 @@
 //! result codes. [`MemoryManager`] is the manager over this backend; its extra methods (the recording
 //! command buffer, the device, the pool report, the validation log) live at the bottom.
 
+mod blit;
 pub mod context;
 pub(crate) mod conv;
 mod present;
@@ -29,6 +30,7 @@ use conv::map_alloc;
 use suballoc::{SubAllocation, SubAllocator, VmaSubAllocator};
 use submit::Submitter;
 
+pub use blit::BlitSide;
 pub use context::{DeviceFeatures, DeviceInfo, HeapInfo, MemoryTypeInfo, ValidationLog};
 pub use present::{Presented, WindowId, XlibWindow};
 pub use render::StreamRange;

@@ -145,6 +145,7 @@ const EXTENSIONS: &[&str] = &[
     "GL_EXT_blend_func_separate",
     "GL_EXT_blend_minmax",
     "GL_EXT_framebuffer_object",
+    "GL_EXT_framebuffer_blit",
     "GL_EXT_packed_depth_stencil",
     "GL_EXT_texture_edge_clamp",
     "GL_EXT_texture_sRGB",

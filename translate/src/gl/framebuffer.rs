@@ -49,7 +49,9 @@ impl SurfaceImages {
                 width,
                 height,
                 1,
-                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST,
                 Category::RenderTarget,
             )
             .named("EGL surface depth/stencil"),

@@ -7,6 +7,7 @@
 //! Every entry point validates first, records GL errors through `error`, and talks to device
 //! memory only through `arenagl-memory` (the ownership rule).
 
+mod blit;
 mod buffer;
 mod compat;
 mod context;

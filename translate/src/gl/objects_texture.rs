@@ -503,11 +503,15 @@ impl Context {
             (rb.width, rb.height) = (width as u32, height as u32);
             if width > 0 && height > 0 {
                 let depth = super::framebuffer::is_depth_format(format);
+                // Transfers both ways: glBlitFramebuffer, glReadPixels, copies.
                 let usage = if depth {
                     vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                        | vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST
                 } else {
                     vk::ImageUsageFlags::COLOR_ATTACHMENT
                         | vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST
                         | vk::ImageUsageFlags::SAMPLED
                 };
                 let desc = ImageDesc::new_2d(

@@ -1,0 +1,327 @@
+//! Framebuffer operations through the C ABI: `glBlitFramebuffer` scaled, mirrored, scissored
+//! and clipped, depth blits, and its errors. Pixels are read back and checked exactly; the
+//! validation layer must stay silent.
+
+use std::ffi::c_void;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+#[macro_use]
+#[path = "common/gl.rs"]
+mod gl_harness;
+
+use gl_harness::{error, f, make_current_pbuffer, validation_errors};
+
+const GL_NO_ERROR: u32 = 0;
+const GL_INVALID_ENUM: u32 = 0x0500;
+const GL_INVALID_VALUE: u32 = 0x0501;
+const GL_INVALID_OPERATION: u32 = 0x0502;
+const GL_INVALID_FRAMEBUFFER_OPERATION: u32 = 0x0506;
+const GL_RGBA: u32 = 0x1908;
+const GL_RGBA8: u32 = 0x8058;
+const GL_UNSIGNED_BYTE: u32 = 0x1401;
+const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
+const GL_DEPTH_BUFFER_BIT: u32 = 0x0100;
+const GL_NEAREST: u32 = 0x2600;
+const GL_LINEAR: u32 = 0x2601;
+const GL_FRAMEBUFFER: u32 = 0x8D40;
+const GL_READ_FRAMEBUFFER: u32 = 0x8CA8;
+const GL_DRAW_FRAMEBUFFER: u32 = 0x8CA9;
+const GL_RENDERBUFFER: u32 = 0x8D41;
+const GL_COLOR_ATTACHMENT0: u32 = 0x8CE0;
+const GL_DEPTH_ATTACHMENT: u32 = 0x8D00;
+const GL_DEPTH_COMPONENT24: u32 = 0x81A6;
+const GL_SCISSOR_TEST: u32 = 0x0C11;
+const GL_DEPTH_TEST: u32 = 0x0B71;
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
+
+impl Drop for Current {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
+        }
+    }
+}
+
+fn context() -> Current {
+    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    make_current_pbuffer();
+    Current(guard)
+}
+
+#[track_caller]
+fn expect(code: u32) {
+    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
+    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
+}
+
+/// The default framebuffer (32×32) as RGBA bytes, row 0 at the bottom.
+fn pixels() -> Vec<u8> {
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut px = vec![0u8; 32 * 32 * 4];
+    // SAFETY: `px` holds 32×32 RGBA bytes.
+    unsafe {
+        read(
+            0,
+            0,
+            32,
+            32,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        )
+    };
+    px
+}
+
+fn at(px: &[u8], x: usize, y: usize) -> [u8; 4] {
+    let i = (y * 32 + x) * 4;
+    [px[i], px[i + 1], px[i + 2], px[i + 3]]
+}
+
+/// Clears `(x, y, w, h)` of the bound draw framebuffer to `c` (through the scissor).
+fn fill(x: i32, y: i32, w: i32, h: i32, c: [f32; 4]) {
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let scissor = gl!(c"glScissor": fn(i32, i32, i32, i32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    // SAFETY: plain values.
+    unsafe {
+        enable(GL_SCISSOR_TEST);
+        scissor(x, y, w, h);
+        clear_color(c[0], c[1], c[2], c[3]);
+        clear(GL_COLOR_BUFFER_BIT);
+        disable(GL_SCISSOR_TEST);
+    }
+}
+
+/// A 16×16 RGBA8 renderbuffer framebuffer (optionally with a depth renderbuffer), bound to both
+/// targets: left half red, right half green.
+fn source_fbo(with_depth: bool) -> u32 {
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        let mut fb = 0;
+        gen_fbs(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        let mut rb = [0u32; 2];
+        gen_rbs(2, rb.as_mut_ptr());
+        bind_rb(GL_RENDERBUFFER, rb[0]);
+        storage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+        if with_depth {
+            bind_rb(GL_RENDERBUFFER, rb[1]);
+            storage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 16, 16);
+            attach(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+        }
+        viewport(16, 16);
+        fill(0, 0, 8, 16, [1.0, 0.0, 0.0, 1.0]);
+        fill(8, 0, 8, 16, [0.0, 1.0, 0.0, 1.0]);
+        fb
+    }
+}
+
+fn viewport(w: i32, h: i32) {
+    let v = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    // SAFETY: plain values.
+    unsafe { v(0, 0, w, h) };
+}
+
+fn blit(s: [i32; 4], d: [i32; 4], mask: u32, filter: u32) {
+    let b = gl!(c"glBlitFramebuffer": fn(i32, i32, i32, i32, i32, i32, i32, i32, u32, u32));
+    // SAFETY: plain values.
+    unsafe { b(s[0], s[1], s[2], s[3], d[0], d[1], d[2], d[3], mask, filter) };
+}
+
+fn bind(target: u32, fb: u32) {
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    // SAFETY: plain values.
+    unsafe { bind_fb(target, fb) };
+}
+
+const RED: [u8; 4] = [255, 0, 0, 255];
+const GREEN: [u8; 4] = [0, 255, 0, 255];
+const BLUE: [u8; 4] = [0, 0, 255, 255];
+
+#[test]
+fn blits_scale_mirror_and_clip() {
+    let _ctx = context();
+    let fb = source_fbo(false);
+    bind(GL_DRAW_FRAMEBUFFER, 0);
+    viewport(32, 32);
+    fill(0, 0, 32, 32, [0.0, 0.0, 1.0, 1.0]);
+    // 2× magnification onto the whole drawable.
+    bind(GL_READ_FRAMEBUFFER, fb);
+    blit(
+        [0, 0, 16, 16],
+        [0, 0, 32, 32],
+        GL_COLOR_BUFFER_BIT,
+        GL_NEAREST,
+    );
+    expect(GL_NO_ERROR);
+    bind(GL_READ_FRAMEBUFFER, 0);
+    let px = pixels();
+    assert_eq!(at(&px, 2, 2), RED);
+    assert_eq!(at(&px, 15, 30), RED);
+    assert_eq!(at(&px, 16, 30), GREEN);
+    assert_eq!(at(&px, 31, 0), GREEN);
+    // Mirrored in x: green comes first.
+    fill(0, 0, 32, 32, [0.0, 0.0, 1.0, 1.0]);
+    bind(GL_READ_FRAMEBUFFER, fb);
+    blit(
+        [0, 0, 16, 16],
+        [32, 0, 0, 32],
+        GL_COLOR_BUFFER_BIT,
+        GL_NEAREST,
+    );
+    bind(GL_READ_FRAMEBUFFER, 0);
+    let px = pixels();
+    assert_eq!(at(&px, 2, 2), GREEN);
+    assert_eq!(at(&px, 30, 2), RED);
+    // The scissor limits what is written; a destination past the drawable is clipped and
+    // keeps the scale (source x 0..16 onto 16..48: only red 0..8 → 16..32 lands).
+    fill(0, 0, 32, 32, [0.0, 0.0, 1.0, 1.0]);
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let scissor = gl!(c"glScissor": fn(i32, i32, i32, i32));
+    bind(GL_READ_FRAMEBUFFER, fb);
+    // SAFETY: plain values.
+    unsafe {
+        enable(GL_SCISSOR_TEST);
+        scissor(0, 0, 32, 8);
+        blit(
+            [0, 0, 16, 16],
+            [16, 0, 48, 32],
+            GL_COLOR_BUFFER_BIT,
+            GL_NEAREST,
+        );
+        disable(GL_SCISSOR_TEST);
+    }
+    expect(GL_NO_ERROR);
+    bind(GL_READ_FRAMEBUFFER, 0);
+    let px = pixels();
+    assert_eq!(at(&px, 8, 4), BLUE, "left of the destination");
+    assert_eq!(at(&px, 20, 4), RED, "scissored in, red half of the source");
+    assert_eq!(
+        at(&px, 31, 4),
+        RED,
+        "the green half would land past the drawable"
+    );
+    assert_eq!(at(&px, 20, 20), BLUE, "above the scissor box");
+    // Linear filtering of a 1:1 blit leaves texels as they are.
+    fill(0, 0, 32, 32, [0.0, 0.0, 1.0, 1.0]);
+    bind(GL_READ_FRAMEBUFFER, fb);
+    blit(
+        [0, 0, 16, 16],
+        [0, 0, 16, 16],
+        GL_COLOR_BUFFER_BIT,
+        GL_LINEAR,
+    );
+    bind(GL_READ_FRAMEBUFFER, 0);
+    let px = pixels();
+    assert_eq!(at(&px, 3, 3), RED);
+    assert_eq!(at(&px, 12, 3), GREEN);
+    assert_eq!(at(&px, 20, 3), BLUE);
+}
+
+#[test]
+fn depth_blits_carry_depth_to_the_default_framebuffer() {
+    let _ctx = context();
+    let clear_depth = gl!(c"glClearDepth": fn(f64));
+    let clear = gl!(c"glClear": fn(u32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    // A full-screen triangle at NDC z 0 (window depth 0.5), blue.
+    let p = gl_harness::program(
+        "#version 330 core\nvoid main() { vec2 p = vec2((gl_VertexID & 1) * 4 - 1, (gl_VertexID >> 1) * 4 - 1); gl_Position = vec4(p, 0.0, 1.0); }\n",
+        "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(0.0, 0.0, 1.0, 1.0); }\n",
+    );
+    let fb = source_fbo(true);
+    // SAFETY: plain values and out-pointers to locals.
+    unsafe {
+        clear_depth(0.25);
+        clear(GL_DEPTH_BUFFER_BIT);
+        bind(GL_DRAW_FRAMEBUFFER, 0);
+        viewport(32, 32);
+        clear_depth(1.0);
+        clear(GL_DEPTH_BUFFER_BIT);
+        fill(0, 0, 32, 32, [0.0, 0.0, 0.0, 1.0]);
+        // Depth 0.25 onto the left half only.
+        bind(GL_READ_FRAMEBUFFER, fb);
+        blit(
+            [0, 0, 16, 16],
+            [0, 0, 16, 32],
+            GL_DEPTH_BUFFER_BIT,
+            GL_NEAREST,
+        );
+        expect(GL_NO_ERROR);
+        bind(GL_READ_FRAMEBUFFER, 0);
+        enable(GL_DEPTH_TEST);
+        use_program(p);
+        let mut vao = 0;
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        draw_arrays(4, 0, 3);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(
+        at(&px, 8, 16),
+        [0, 0, 0, 255],
+        "blitted depth 0.25 hides the draw at 0.5"
+    );
+    assert_eq!(at(&px, 24, 16), BLUE, "depth 1.0 lets it through");
+}
+
+#[test]
+fn blit_errors_follow_the_specification() {
+    let _ctx = context();
+    let fb = source_fbo(false);
+    bind(GL_DRAW_FRAMEBUFFER, 0);
+    blit([0, 0, 1, 1], [0, 0, 1, 1], 0x8000_0000, GL_NEAREST);
+    expect(GL_INVALID_VALUE);
+    blit([0, 0, 1, 1], [0, 0, 1, 1], GL_COLOR_BUFFER_BIT, 0x1234);
+    expect(GL_INVALID_ENUM);
+    blit([0, 0, 1, 1], [0, 0, 1, 1], GL_DEPTH_BUFFER_BIT, GL_LINEAR);
+    expect(GL_INVALID_OPERATION);
+    // An incomplete read framebuffer (no attachments).
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let mut empty = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe { gen_fbs(1, &mut empty) };
+    bind(GL_READ_FRAMEBUFFER, empty);
+    blit([0, 0, 1, 1], [0, 0, 1, 1], GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    expect(GL_INVALID_FRAMEBUFFER_OPERATION);
+    // Empty rectangles and a source fully outside the read framebuffer write nothing.
+    bind(GL_READ_FRAMEBUFFER, fb);
+    blit(
+        [0, 0, 0, 16],
+        [0, 0, 16, 16],
+        GL_COLOR_BUFFER_BIT,
+        GL_NEAREST,
+    );
+    blit(
+        [100, 100, 116, 116],
+        [0, 0, 16, 16],
+        GL_COLOR_BUFFER_BIT,
+        GL_NEAREST,
+    );
+    blit(
+        [i32::MIN, 0, i32::MAX, 16],
+        [i32::MAX, 0, i32::MIN, 16],
+        GL_COLOR_BUFFER_BIT,
+        GL_NEAREST,
+    );
+    expect(GL_NO_ERROR);
+}

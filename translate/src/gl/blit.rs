@@ -1,0 +1,268 @@
+//! `glBlitFramebuffer`: the read framebuffer's read buffer (and depth/stencil) copied onto every
+//! draw buffer of the draw framebuffer, scaled, filtered and mirrored as the rectangles say.
+//!
+//! Design decisions:
+//! - Images keep GL's orientation (row 0 at the bottom, see `state`), so GL rectangles are
+//!   Vulkan blit corners unchanged; a reversed pair of coordinates mirrors, as in GL.
+//! - GL clips: destination pixels outside the draw framebuffer or the scissor box are not
+//!   written, and source pixels outside the read framebuffer leave their destination pixels
+//!   alone. Vulkan needs both regions inside their images, so each axis is clipped on both
+//!   sides and mapped through the blit's scale (`clip_axis`).
+//! - The memory manager records the blit (`MemoryManager::blit_image`): `vkCmdBlitImage`, or an
+//!   exact copy where nothing is scaled (depth/stencil formats often lack blit support).
+
+use ash::vk;
+
+use super::context::Context;
+use super::enums::*;
+use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use super::framebuffer::{Attachment, Bound, Target};
+
+/// One axis of a blit after clipping: source and destination start/end (destination order
+/// ascending; the source pair carries any mirroring).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Axis {
+    src: (i32, i32),
+    dst: (i32, i32),
+}
+
+/// Clips one axis: source `s0..s1` onto destination `d0..d1`, with the source inside
+/// `0..src_size` and the destination inside `lo..hi`. None when nothing is left.
+fn clip_axis(s0: i32, s1: i32, d0: i32, d1: i32, src_size: i32, lo: i32, hi: i32) -> Option<Axis> {
+    if s0 == s1 || d0 == d1 {
+        return None;
+    }
+    // Normalise so the destination ascends; the source follows (it may then descend).
+    let (s0, s1, d0, d1) = if d0 < d1 {
+        (s0 as f64, s1 as f64, d0 as f64, d1 as f64)
+    } else {
+        (s1 as f64, s0 as f64, d1 as f64, d0 as f64)
+    };
+    let scale = (s1 - s0) / (d1 - d0);
+    let to_dst = |s: f64| d0 + (s - s0) / scale;
+    // The destination span whose source lies inside the read image.
+    let (a, b) = (to_dst(0.0), to_dst(src_size as f64));
+    let (src_lo, src_hi) = (a.min(b), a.max(b));
+    let lo_d = d0.max(lo as f64).max(src_lo);
+    let hi_d = d1.min(hi as f64).min(src_hi);
+    let (lo_d, hi_d) = (lo_d.round(), hi_d.round());
+    if hi_d <= lo_d {
+        return None;
+    }
+    let to_src = |d: f64| (s0 + (d - d0) * scale).round().clamp(0.0, src_size as f64) as i32;
+    let src = (to_src(lo_d), to_src(hi_d));
+    if src.0 == src.1 {
+        return None;
+    }
+    Some(Axis {
+        src,
+        dst: (lo_d as i32, hi_d as i32),
+    })
+}
+
+fn is_integer_format(f: vk::Format) -> bool {
+    let name = format!("{f:?}");
+    name.ends_with("_UINT") || name.ends_with("_SINT")
+}
+
+impl Context {
+    /// `glBlitFramebuffer`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn blit_framebuffer(&mut self, src: [i32; 4], dst: [i32; 4], mask: u32, filter: GLenum) {
+        let r = self.blit_framebuffer_inner(src, dst, mask, filter);
+        self.record(r);
+    }
+
+    /// The mip level a resolved attachment of framebuffer `fb` renders to (`slot` is its
+    /// colour attachment index, or None for depth/stencil).
+    fn attachment_level(&self, fb: u32, slot: Option<usize>) -> u32 {
+        let Some(f) = self.framebuffers.get(fb).filter(|_| fb != 0) else {
+            return 0;
+        };
+        let a = match slot {
+            Some(i) => f.colors.get(i).copied().flatten(),
+            None => f.depth.or(f.stencil),
+        };
+        match a {
+            Some(Attachment::Texture { level, .. }) => level,
+            _ => 0,
+        }
+    }
+
+    fn blit_framebuffer_inner(
+        &mut self,
+        s: [i32; 4],
+        d: [i32; 4],
+        mask: u32,
+        filter: GLenum,
+    ) -> GlResult<()> {
+        let all = GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT;
+        if mask & !all != 0 {
+            return invalid_value(format!("glBlitFramebuffer mask 0x{mask:x}"));
+        }
+        let vk_filter = match filter {
+            GL_NEAREST => vk::Filter::NEAREST,
+            GL_LINEAR => vk::Filter::LINEAR,
+            f => return invalid_enum("glBlitFramebuffer filter", f),
+        };
+        if filter == GL_LINEAR && mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT) != 0 {
+            return invalid_op("glBlitFramebuffer of depth or stencil with GL_LINEAR");
+        }
+        let (read_fb, draw_fb) = (self.read_framebuffer, self.draw_framebuffer);
+        let incomplete = |which: &str, status: GLenum| {
+            GlError::InvalidFramebuffer(format!(
+                "the {which} framebuffer is not complete (status 0x{status:04X})"
+            ))
+        };
+        let read: Target = self
+            .resolve_framebuffer(read_fb, false)
+            .map_err(|st| incomplete("read", st))?;
+        let draw: Target = self
+            .resolve_framebuffer(draw_fb, true)
+            .map_err(|st| incomplete("draw", st))?;
+        let src_color = read
+            .colors
+            .iter()
+            .enumerate()
+            .find_map(|(i, b)| b.map(|b| (i, b)));
+        // Errors first (GL 3.3 §4.3.2), then the work.
+        if mask & GL_COLOR_BUFFER_BIT != 0 {
+            if let Some((_, sb)) = src_color {
+                for db in draw.colors.iter().flatten() {
+                    let (si, di) = (is_integer_format(sb.format), is_integer_format(db.format));
+                    if si != di {
+                        return invalid_op(
+                            "glBlitFramebuffer between integer and non-integer colour buffers",
+                        );
+                    }
+                    if si && filter == GL_LINEAR {
+                        return invalid_op("glBlitFramebuffer of integer colour with GL_LINEAR");
+                    }
+                }
+            }
+        }
+        let depth_stencil = mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT) != 0;
+        if depth_stencil {
+            if let (Some(a), Some(b)) = (read.depth_stencil, draw.depth_stencil) {
+                if a.format != b.format {
+                    return invalid_op("glBlitFramebuffer between different depth/stencil formats");
+                }
+            }
+        }
+        let scissor = if self.fixed.scissor_test {
+            let r = self.fixed.scissor;
+            (
+                r.x,
+                r.y,
+                r.x.saturating_add(r.width),
+                r.y.saturating_add(r.height),
+            )
+        } else {
+            (i32::MIN, i32::MIN, i32::MAX, i32::MAX)
+        };
+        let axes = |src_w: u32, src_h: u32, dst_w: u32, dst_h: u32| {
+            let x = clip_axis(
+                s[0],
+                s[2],
+                d[0],
+                d[2],
+                src_w as i32,
+                scissor.0.max(0),
+                scissor.2.min(dst_w as i32),
+            )?;
+            let y = clip_axis(
+                s[1],
+                s[3],
+                d[1],
+                d[3],
+                src_h as i32,
+                scissor.1.max(0),
+                scissor.3.min(dst_h as i32),
+            )?;
+            Some((x, y))
+        };
+        self.end_pass();
+        let device = self.device.clone();
+        let blit = |src: (Bound, u32),
+                    dst: (Bound, u32),
+                    aspect: vk::ImageAspectFlags,
+                    filter: vk::Filter|
+         -> GlResult<()> {
+            let Some((x, y)) = axes(read.width, read.height, draw.width, draw.height) else {
+                return Ok(());
+            };
+            let corner = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 0 };
+            let far = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 1 };
+            let side =
+                |b: Bound, level: u32, ax: (i32, i32), ay: (i32, i32)| arenagl_memory::BlitSide {
+                    image: b.image,
+                    mip_level: level,
+                    layer: 0,
+                    corners: [corner(ax.0, ay.0), far(ax.1, ay.1)],
+                };
+            device.lock().manager.blit_image(
+                side(src.0, src.1, x.src, y.src),
+                side(dst.0, dst.1, x.dst, y.dst),
+                aspect,
+                filter,
+            )?;
+            Ok(())
+        };
+        if mask & GL_COLOR_BUFFER_BIT != 0 {
+            if let Some((slot, sb)) = src_color {
+                let src_level = self.attachment_level(read_fb, Some(slot));
+                for (i, db) in draw.colors.iter().enumerate() {
+                    if let Some(db) = db {
+                        let level = self.attachment_level(draw_fb, Some(i));
+                        blit(
+                            (sb, src_level),
+                            (*db, level),
+                            vk::ImageAspectFlags::COLOR,
+                            vk_filter,
+                        )?;
+                    }
+                }
+            }
+        }
+        if depth_stencil {
+            if let (Some(a), Some(b)) = (read.depth_stencil, draw.depth_stencil) {
+                let mut aspect = vk::ImageAspectFlags::empty();
+                if mask & GL_DEPTH_BUFFER_BIT != 0 {
+                    aspect |= vk::ImageAspectFlags::DEPTH;
+                }
+                if mask & GL_STENCIL_BUFFER_BIT != 0 {
+                    aspect |= vk::ImageAspectFlags::STENCIL;
+                }
+                let (la, lb) = (
+                    self.attachment_level(read_fb, None),
+                    self.attachment_level(draw_fb, None),
+                );
+                blit((a, la), (b, lb), aspect, vk::Filter::NEAREST)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clipping_keeps_the_scale_and_the_mirror() {
+        // 1:1 inside everything.
+        let a = clip_axis(0, 10, 5, 15, 32, 0, 32).unwrap();
+        assert_eq!((a.src, a.dst), ((0, 10), (5, 15)));
+        // 2× magnification clipped by the destination's right edge at 12.
+        let b = clip_axis(0, 10, 0, 20, 32, 0, 12).unwrap();
+        assert_eq!((b.src, b.dst), ((0, 6), (0, 12)));
+        // A mirrored blit keeps the source reversed after clipping.
+        let c = clip_axis(10, 0, 0, 10, 32, 0, 5).unwrap();
+        assert_eq!((c.src, c.dst), ((10, 5), (0, 5)));
+        // Source outside the read image: only the overlapping part is written.
+        let e = clip_axis(-10, 10, 0, 20, 32, 0, 32).unwrap();
+        assert_eq!((e.src, e.dst), ((0, 10), (10, 20)));
+        assert!(clip_axis(0, 10, 0, 10, 32, 20, 30).is_none());
+        assert!(clip_axis(0, 0, 0, 10, 32, 0, 32).is_none());
+    }
+}
