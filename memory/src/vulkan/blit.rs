@@ -2,7 +2,11 @@
 //! both formats support it, an exact `vkCmdCopyImage` where the region is not scaled or mirrored
 //! and the formats match (depth/stencil formats often have no blit support).
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
 use ash::vk;
+use ash::vk::Handle;
 
 use super::transfer::format_aspects;
 use super::MemoryManager;
@@ -38,15 +42,39 @@ impl BlitSide {
 }
 
 impl MemoryManager {
-    fn format_features(&self, format: vk::Format) -> vk::FormatFeatureFlags {
+    /// The optimal-tiling features of `format`, cached per physical device and format (draws ask
+    /// for every sampled texture).
+    pub fn format_features(&self, format: vk::Format) -> vk::FormatFeatureFlags {
+        type Cache = HashMap<(u64, i32), vk::FormatFeatureFlags>;
+        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
         let shared = &self.backend().shared;
+        let key = (shared.physical.as_raw(), format.as_raw());
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(f) = cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+        {
+            return *f;
+        }
         // SAFETY: plain query on the physical device this backend was opened on.
-        unsafe {
+        let features = unsafe {
             shared
                 .instance
                 .get_physical_device_format_properties(shared.physical, format)
         }
-        .optimal_tiling_features
+        .optimal_tiling_features;
+        cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, features);
+        features
+    }
+
+    /// Whether images of `format` may be sampled with linear filtering.
+    pub fn supports_linear_filter(&self, format: vk::Format) -> bool {
+        self.format_features(format)
+            .contains(vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR)
     }
 
     /// Records a blit of `src` onto `dst` for the planes in `aspect` (colour, or depth and/or

@@ -119,6 +119,8 @@ pub struct Context {
     pub(crate) dummy: Option<(arenagl_memory::ImageHandle, arenagl_memory::ViewHandle)>,
     /// The program of colour clears under a partial mask, made on first need.
     pub(crate) clear_program: Option<Arc<super::program::Linked>>,
+    /// The colour and depth programs of mipmap generation by drawing, made on first need.
+    pub(crate) mipmap_programs: [Option<Arc<super::program::Linked>>; 2],
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -219,6 +221,7 @@ impl Context {
             lost: false,
             dummy: None,
             clear_program: None,
+            mipmap_programs: [None, None],
         }
     }
 

@@ -1064,9 +1064,17 @@ impl Context {
                 let name = self.texture_units.get(unit).copied().unwrap_or(0);
                 let tex = self.textures.get(name).filter(|t| t.is_complete());
                 let (image, view, desc) = match tex.and_then(|t| {
-                    t.storage
-                        .as_ref()
-                        .map(|st| (st.image, st.view, t.sampler_desc(false)))
+                    t.storage.as_ref().map(|st| {
+                        let mut desc = t.sampler_desc(false);
+                        // GL filters any format; Vulkan only those with the linear-filter
+                        // feature (depth formats seldom have it): the rest sample nearest.
+                        if !locked.manager.supports_linear_filter(st.format) {
+                            desc.mag_filter = vk::Filter::NEAREST;
+                            desc.min_filter = vk::Filter::NEAREST;
+                            desc.mipmap_mode = vk::SamplerMipmapMode::NEAREST;
+                        }
+                        (st.image, st.view, desc)
+                    })
                 }) {
                     Some(v) => v,
                     None => (dummy.0, dummy.1, arenagl_memory::SamplerDesc::default()),

@@ -22,6 +22,7 @@ mod get;
 mod lower;
 mod masked_clear;
 mod matrix;
+mod mipmap_fallback;
 mod names;
 mod objects_buffer;
 mod objects_program;

@@ -319,12 +319,17 @@ impl Context {
             if last <= base {
                 return Ok(());
             }
-            device
-                .lock()
-                .manager
-                .generate_mipmaps(s.image, base, last)?;
-            for level in base..=last {
-                s.defined |= 1 << level;
+            let (image, format, size) = (s.image, s.format, (s.width, s.height));
+            let blittable = device.lock().manager.supports_linear_blit(format);
+            if super::mipmap_fallback::use_shader(format, blittable) {
+                self.generate_mipmaps_by_shader(image, format, size, base, last)?;
+            } else {
+                device.lock().manager.generate_mipmaps(image, base, last)?;
+            }
+            if let Some(s) = self.bound_texture(target)?.storage.as_mut() {
+                for level in base..=last {
+                    s.defined |= 1 << level;
+                }
             }
             Ok(())
         })();
