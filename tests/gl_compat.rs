@@ -479,3 +479,137 @@ fn an_indexed_line_loop_with_no_element_buffer_is_refused_in_core() {
         expect(GL_INVALID_OPERATION);
     }
 }
+
+#[test]
+fn texture_combiners_on_two_units_and_linear_fog() {
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let active_texture = gl!(c"glActiveTexture": fn(u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let tex_env = gl!(c"glTexEnvi": fn(u32, u32, i32));
+    let tex_envfv = gl!(c"glTexEnvfv": fn(u32, u32, *const f32));
+    let get_tex_env = gl!(c"glGetTexEnviv": fn(u32, u32, *mut i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let fogi = gl!(c"glFogi": fn(u32, i32));
+    let fogf = gl!(c"glFogf": fn(u32, f32));
+    let fogfv = gl!(c"glFogfv": fn(u32, *const f32));
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex = gl!(c"glVertex3f": fn(f32, f32, f32));
+    let tex_coord = gl!(c"glTexCoord2f": fn(f32, f32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    const GL_TEXTURE0: u32 = 0x84C0;
+    const GL_TEXTURE_ENV: u32 = 0x2300;
+    const GL_TEXTURE_ENV_MODE: u32 = 0x2200;
+    const GL_TEXTURE_ENV_COLOR: u32 = 0x2201;
+    const GL_COMBINE: i32 = 0x8570;
+    const GL_COMBINE_RGB: u32 = 0x8571;
+    const GL_SUBTRACT: i32 = 0x84E7;
+    const GL_SRC0_RGB: u32 = 0x8580;
+    const GL_SRC1_RGB: u32 = 0x8581;
+    const GL_PREVIOUS: i32 = 0x8578;
+    const GL_CONSTANT: i32 = 0x8576;
+    const GL_FOG: u32 = 0x0B60;
+    const GL_FOG_MODE: u32 = 0x0B65;
+    const GL_FOG_START: u32 = 0x0B63;
+    const GL_FOG_END: u32 = 0x0B64;
+    const GL_FOG_COLOR: u32 = 0x0B66;
+    const GL_LINEAR: i32 = 0x2601;
+    let texels: [u8; 8] = [255, 0, 0, 255, 0, 255, 0, 255];
+    let white: [u8; 4] = [255; 4];
+    let quad = |z: f32| {
+        // SAFETY: immediate mode; plain values.
+        unsafe {
+            begin(GL_QUADS);
+            for (x, y, s) in [
+                (0.0, 0.0, 0.0),
+                (32.0, 0.0, 1.0),
+                (32.0, 32.0, 1.0),
+                (0.0, 32.0, 0.0),
+            ] {
+                tex_coord(s, 0.5);
+                vertex(x, y, z);
+            }
+            end();
+        }
+    };
+    // SAFETY: images of the stated sizes; plain values; out-pointers to locals.
+    unsafe {
+        let mut t = [0u32; 2];
+        gen_textures(2, t.as_mut_ptr());
+        for (unit, (tex, data, w)) in [(t[0], texels.as_ptr(), 2), (t[1], white.as_ptr(), 1)]
+            .into_iter()
+            .enumerate()
+        {
+            active_texture(GL_TEXTURE0 + unit as u32);
+            bind_texture(GL_TEXTURE_2D, tex);
+            tex_image(
+                GL_TEXTURE_2D,
+                0,
+                GL_RGBA as i32,
+                w,
+                1,
+                0,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                data.cast(),
+            );
+            tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600);
+            tex_parameter(GL_TEXTURE_2D, 0x2800, 0x2600);
+            enable(GL_TEXTURE_2D);
+        }
+        // Unit 1: previous minus the constant colour (0.25, 0, 0).
+        tex_env(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, GL_COMBINE);
+        tex_env(GL_TEXTURE_ENV, GL_COMBINE_RGB, GL_SUBTRACT);
+        tex_env(GL_TEXTURE_ENV, GL_SRC0_RGB, GL_PREVIOUS);
+        tex_env(GL_TEXTURE_ENV, GL_SRC1_RGB, GL_CONSTANT);
+        tex_envfv(
+            GL_TEXTURE_ENV,
+            GL_TEXTURE_ENV_COLOR,
+            [0.25f32, 0.0, 0.0, 0.0].as_ptr(),
+        );
+        let mut mode = 0;
+        get_tex_env(GL_TEXTURE_ENV, GL_COMBINE_RGB, &mut mode);
+        assert_eq!(mode, GL_SUBTRACT);
+        tex_env(GL_TEXTURE_ENV, GL_COMBINE_RGB, 0x1234);
+        expect(GL_INVALID_ENUM);
+        active_texture(GL_TEXTURE0);
+        ortho_window();
+        clear_black();
+        color(1.0, 1.0, 1.0);
+        quad(0.0);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 8, 16), [191, 0, 0, 255], "red texel minus 0.25 red");
+    assert_eq!(
+        at(&px, 24, 16),
+        [0, 255, 0, 255],
+        "green texel, red clamped at 0"
+    );
+    // Linear fog from 0 to 1 in eye distance: at z = -0.5 half the fog colour.
+    // SAFETY: plain values; the colour array holds four floats.
+    unsafe {
+        active_texture(GL_TEXTURE0 + 1);
+        disable(GL_TEXTURE_2D);
+        active_texture(GL_TEXTURE0);
+        disable(GL_TEXTURE_2D);
+        enable(GL_FOG);
+        fogi(GL_FOG_MODE, GL_LINEAR);
+        fogf(GL_FOG_START, 0.0);
+        fogf(GL_FOG_END, 1.0);
+        fogfv(GL_FOG_COLOR, [0.0f32, 0.0, 1.0, 1.0].as_ptr());
+        clear_black();
+        quad(-0.5);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    let p = at(&px, 16, 16);
+    assert!(
+        p[0].abs_diff(128) <= 1 && p[1].abs_diff(128) <= 1 && p[2] == 255,
+        "white half fogged to blue: {p:?}"
+    );
+}

@@ -105,6 +105,29 @@ unsafe fn names<'a>(n: i32, ptr: *const u32) -> &'a [u32] {
     unsafe { slice(ptr, i64::from(n)) }
 }
 
+/// Values a `…v` call of `pname` reads: four for the colour parameter `colour`, else one.
+fn colour_count(pname: GLenum, colour: GLenum) -> i64 {
+    if pname == colour {
+        4
+    } else {
+        1
+    }
+}
+
+/// An integer `…iv` parameter as floats: a colour's integers map to [-1, 1] as GL specifies,
+/// other values (enums, numbers) convert exactly.
+unsafe fn int_params(pname: GLenum, colour: GLenum, v: *const i32) -> Vec<f32> {
+    // SAFETY: the caller passes what GL's `…iv` receives: null or the parameter's values.
+    let s = unsafe { slice(v, colour_count(pname, colour)) };
+    if pname == colour {
+        s.iter()
+            .map(|&i| (f64::from(i) / f64::from(i32::MAX)) as f32)
+            .collect()
+    } else {
+        s.iter().map(|&i| i as f32).collect()
+    }
+}
+
 /// A normalised unsigned byte (`glColor4ub`).
 fn unorm(v: u8) -> f32 {
     f32::from(v) / 255.0
@@ -405,8 +428,20 @@ gl_entry_points! {
     fn glRotated(a: f64, x: f64, y: f64, z: f64) { gl((), |c| c.rotate(a, x, y, z)) }
     fn glAlphaFunc(f: GLenum, r: f32) { gl((), |c| c.alpha_func(f, r)) }
     fn glShadeModel(m: GLenum) { gl((), |c| c.shade_model(m)) }
-    fn glTexEnvi(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_env(t, p, v)) }
-    fn glTexEnvf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_env(t, p, v as i32)) }
+    fn glTexEnvi(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_env(t, p, &[v as f32])) }
+    fn glTexEnvf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_env(t, p, &[v])) }
+    fn glTexEnvfv(t: GLenum, p: GLenum, v: *const f32) { gl((), |c| c.tex_env(t, p, slice(v, colour_count(p, GL_TEXTURE_ENV_COLOR)))) }
+    fn glTexEnviv(t: GLenum, p: GLenum, v: *const i32) { gl((), |c| c.tex_env(t, p, &int_params(p, GL_TEXTURE_ENV_COLOR, v))) }
+    fn glGetTexEnvfv(t: GLenum, p: GLenum, out: *mut f32) {
+        gl((), |c| write_get(c.get_tex_env(t, p), out, |v| v.to_floats().iter().map(|&f| f as f32).collect()))
+    }
+    fn glGetTexEnviv(t: GLenum, p: GLenum, out: *mut i32) {
+        gl((), |c| write_get(c.get_tex_env(t, p), out, |v| v.to_ints().iter().map(|&i| i.clamp(i32::MIN as i64, i32::MAX as i64) as i32).collect()))
+    }
+    fn glFogf(p: GLenum, v: f32) { gl((), |c| c.fog(p, &[v])) }
+    fn glFogi(p: GLenum, v: i32) { gl((), |c| c.fog(p, &[v as f32])) }
+    fn glFogfv(p: GLenum, v: *const f32) { gl((), |c| c.fog(p, slice(v, colour_count(p, GL_FOG_COLOR)))) }
+    fn glFogiv(p: GLenum, v: *const i32) { gl((), |c| c.fog(p, &int_params(p, GL_FOG_COLOR, v))) }
     fn glGetVertexAttribiv(i: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_vertex_attrib(i, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
     fn glGetVertexAttribfv(i: u32, p: GLenum, out: *mut f32) { gl((), |c| { let v: Vec<f32> = c.get_vertex_attrib(i, p).iter().map(|&x| x as f32).collect(); write_values(out, &v) }) }
     fn glGetVertexAttribPointerv(i: u32, p: GLenum, out: *mut *mut c_void) { gl((), |c| { let v = c.get_vertex_attrib(i, p); if let Some(&o) = v.first() { write_values(out, &[o as usize as *mut c_void]) } }) }

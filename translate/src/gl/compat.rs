@@ -25,7 +25,8 @@ use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::get::Value;
 use super::matrix::{self, Mat4, MatrixStacks};
-use super::program::{self, Linked};
+use super::program::{self, Linked, UniformStorage};
+use super::texenv::{Fog, TexEnv};
 use super::vertex_array::{AttribArray, FfArray, VertexArray};
 use crate::glsl::legacy::Varyings;
 
@@ -39,10 +40,12 @@ const MAX_IMMEDIATE_VERTICES: usize = 1 << 20;
 /// What selects a generated program.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub(crate) struct FfKey {
-    /// `GL_TEXTURE_ENV_MODE` of unit 0 when `GL_TEXTURE_2D` is enabled there.
-    texture: Option<GLenum>,
+    /// The environment of each unit with `GL_TEXTURE_2D` enabled.
+    units: [Option<TexEnv>; FF_TEXTURE_UNITS],
     /// The alpha function when `GL_ALPHA_TEST` is enabled.
     alpha: Option<GLenum>,
+    /// The fog mode when `GL_FOG` is enabled.
+    fog: Option<GLenum>,
 }
 
 /// A generated program and the texture unit of each of its samplers.
@@ -63,7 +66,11 @@ pub(crate) struct CompatState {
     pub matrices: MatrixStacks,
     pub client_active_texture: u32,
     pub texture_2d: [bool; FF_TEXTURE_UNITS],
-    pub tex_env_mode: [GLenum; FF_TEXTURE_UNITS],
+    pub tex_env: [TexEnv; FF_TEXTURE_UNITS],
+    /// `GL_TEXTURE_ENV_COLOR` per unit.
+    pub env_color: [[f32; 4]; FF_TEXTURE_UNITS],
+    pub fog: Fog,
+    pub fog_enabled: bool,
     pub alpha_test: bool,
     pub alpha_func: GLenum,
     pub alpha_ref: f32,
@@ -80,7 +87,10 @@ impl Default for CompatState {
             matrices: MatrixStacks::default(),
             client_active_texture: 0,
             texture_2d: [false; FF_TEXTURE_UNITS],
-            tex_env_mode: [GL_MODULATE; FF_TEXTURE_UNITS],
+            tex_env: [TexEnv::default(); FF_TEXTURE_UNITS],
+            env_color: [[0.0; 4]; FF_TEXTURE_UNITS],
+            fog: Fog::default(),
+            fog_enabled: false,
             alpha_test: false,
             alpha_func: GL_ALWAYS,
             alpha_ref: 0.0,
@@ -97,7 +107,6 @@ fn is_unemulated_capability(cap: GLenum) -> bool {
     matches!(
         cap,
         GL_LIGHTING
-            | GL_FOG
             | GL_NORMALIZE
             | GL_COLOR_MATERIAL
             | GL_RESCALE_NORMAL
@@ -151,26 +160,35 @@ pub(crate) fn ff_vertex_source(reads: Varyings) -> String {
 pub(crate) const FF_FRAGMENT_PASS: &str =
     "#version 110\nvoid main() {\n    gl_FragColor = gl_Color;\n}\n";
 
-/// The generated fragment shader for `key`.
-fn ff_fragment_source(key: FfKey) -> String {
+/// The generated fragment shader for `key`: texture units in order, fog, the alpha test.
+fn ff_fragment_source(key: &FfKey) -> String {
     let mut s = String::from("#version 110\n");
-    if key.texture.is_some() {
-        s.push_str("uniform sampler2D arena_ff_tex0;\n");
+    let enabled: Vec<bool> = key.units.iter().map(Option::is_some).collect();
+    for (i, _) in key.units.iter().enumerate().filter(|(_, u)| u.is_some()) {
+        s.push_str(&format!("uniform sampler2D arena_ff_tex{i};\n"));
+    }
+    if key.units.iter().any(Option::is_some) {
+        s.push_str("uniform vec4 arena_ff_EnvColor[8];\n");
     }
     if key.alpha.is_some() {
         s.push_str("uniform float arena_ff_AlphaRef;\n");
     }
+    if key.fog.is_some() {
+        s.push_str("uniform vec4 arena_ff_FogColor;\nuniform vec4 arena_ff_FogParams;\n");
+    }
     s.push_str("void main() {\n    vec4 c = gl_Color;\n");
-    if let Some(mode) = key.texture {
-        s.push_str(
-            "    vec4 t = texture2D(arena_ff_tex0, gl_TexCoord[0].xy / gl_TexCoord[0].w);\n",
-        );
-        s.push_str(match mode {
-            GL_REPLACE => "    c = t;\n",
-            GL_DECAL => "    c = vec4(mix(c.rgb, t.rgb, t.a), c.a);\n",
-            GL_ADD => "    c = vec4(min(c.rgb + t.rgb, vec3(1.0)), c.a * t.a);\n",
-            _ => "    c = c * t;\n",
-        });
+    for (i, _) in key.units.iter().enumerate().filter(|(_, u)| u.is_some()) {
+        s.push_str(&format!(
+            "    vec4 t{i} = texture2D(arena_ff_tex{i}, gl_TexCoord[{i}].xy / gl_TexCoord[{i}].w);\n"
+        ));
+    }
+    for (i, env) in key.units.iter().enumerate() {
+        if let Some(env) = env {
+            s.push_str(&env.glsl(i, &enabled));
+        }
+    }
+    if let Some(mode) = key.fog {
+        s.push_str(&Fog::glsl(mode));
     }
     if let Some(func) = key.alpha {
         let pass = match func {
@@ -221,6 +239,7 @@ impl Context {
         let slot: &mut bool = match cap {
             GL_TEXTURE_2D => &mut self.compat.texture_2d[unit],
             GL_ALPHA_TEST => &mut self.compat.alpha_test,
+            GL_FOG => &mut self.compat.fog_enabled,
             c if is_unemulated_capability(c) => {
                 let v = self.compat.caps.entry(c).or_insert(false);
                 if on == Some(true) && !*v {
@@ -708,39 +727,68 @@ impl Context {
         self.record(r);
     }
 
-    /// `glTexEnvi/f(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, mode)` for the active unit.
-    pub fn tex_env(&mut self, target: GLenum, pname: GLenum, value: i32) {
+    /// `glTexEnv{i,f}{,v}(GL_TEXTURE_ENV, pname, values)` for the active unit (four values for
+    /// `GL_TEXTURE_ENV_COLOR`, one otherwise).
+    pub fn tex_env(&mut self, target: GLenum, pname: GLenum, values: &[f32]) {
         let r = self.compat_only("glTexEnv").and_then(|()| {
             if target != GL_TEXTURE_ENV {
                 return invalid_enum("glTexEnv target", target);
             }
-            if pname != GL_TEXTURE_ENV_MODE {
-                return invalid_enum(
-                    "glTexEnv pname (only GL_TEXTURE_ENV_MODE is emulated)",
-                    pname,
-                );
+            let unit = self.texture_unit().min(FF_TEXTURE_UNITS - 1);
+            if pname == GL_TEXTURE_ENV_COLOR {
+                let [r, g, b, a] = values else {
+                    return invalid_value("GL_TEXTURE_ENV_COLOR takes four values");
+                };
+                self.compat.env_color[unit] = [*r, *g, *b, *a].map(|v| v.clamp(0.0, 1.0));
+                return Ok(());
             }
-            let mode = value as GLenum;
-            if !matches!(mode, GL_MODULATE | GL_REPLACE | GL_DECAL | GL_ADD) {
-                return invalid_enum("texture environment mode", mode);
+            let Some(&v) = values.first() else {
+                return invalid_value("glTexEnv with no value");
+            };
+            self.compat.tex_env[unit].set(pname, v, FF_TEXTURE_UNITS)
+        });
+        self.record(r);
+    }
+
+    /// `glGetTexEnv{i,f}v`.
+    pub fn get_tex_env(&mut self, target: GLenum, pname: GLenum) -> Option<Value> {
+        let r = self.compat_only("glGetTexEnv").and_then(|()| {
+            if target != GL_TEXTURE_ENV {
+                return invalid_enum("glGetTexEnv target", target);
             }
             let unit = self.texture_unit().min(FF_TEXTURE_UNITS - 1);
-            self.compat.tex_env_mode[unit] = mode;
-            Ok(())
+            if pname == GL_TEXTURE_ENV_COLOR {
+                let c = self.compat.env_color[unit];
+                return Ok(Value::Colors(c.iter().map(|&v| f64::from(v)).collect()));
+            }
+            self.compat.tex_env[unit].get(pname)
         });
+        self.record(r)
+    }
+
+    /// `glFog{i,f}{,v}`.
+    pub fn fog(&mut self, pname: GLenum, values: &[f32]) {
+        let r = self
+            .compat_only("glFog")
+            .and_then(|()| self.compat.fog.set(pname, values));
         self.record(r);
     }
 
     /// The generated program for the current fixed-function state (a draw with no program).
     pub(crate) fn ff_program(&mut self) -> GlResult<(Arc<Linked>, Vec<Vec<u32>>)> {
+        let mut units = [None; FF_TEXTURE_UNITS];
+        for (i, u) in units.iter_mut().enumerate() {
+            *u = self.compat.texture_2d[i].then_some(self.compat.tex_env[i]);
+        }
         let key = FfKey {
-            texture: self.compat.texture_2d[0].then_some(self.compat.tex_env_mode[0]),
+            units,
             alpha: self.compat.alpha_test.then_some(self.compat.alpha_func),
+            fog: self.compat.fog_enabled.then_some(self.compat.fog.mode),
         };
         if let Some(p) = self.compat.programs.get(&key) {
             return Ok((p.linked.clone(), p.sampler_units.clone()));
         }
-        let fragment = ff_fragment_source(key);
+        let fragment = ff_fragment_source(&key);
         let reads = crate::glsl::legacy::upgrade(
             crate::glsl::Stage::Fragment,
             &fragment,
@@ -762,7 +810,20 @@ impl Context {
             GlError::InvalidOperation(format!("the fixed-function program failed to link: {log}"))
         })?;
         let linked = Arc::new(linked);
-        let sampler_units = vec![vec![0]; linked.samplers.len()];
+        // `arena_ff_texN` samples unit N.
+        let mut sampler_units = vec![vec![0]; linked.samplers.len()];
+        for u in &linked.uniforms {
+            if let (UniformStorage::Sampler(i), Some(n)) = (
+                u.storage,
+                u.name
+                    .strip_prefix("arena_ff_tex")
+                    .and_then(|n| n.parse::<u32>().ok()),
+            ) {
+                if let Some(slot) = sampler_units.get_mut(i) {
+                    *slot = vec![n];
+                }
+            }
+        }
         self.compat.programs.insert(
             key,
             FfProgram {
@@ -782,11 +843,37 @@ impl Context {
         for u in &linked.ff_uniforms {
             let at = u.offset as usize;
             let stride = u.matrix_stride.max(16) as usize;
-            if u.name == "AlphaRef" {
-                if let Some(dst) = data.get_mut(at..at + 4) {
-                    dst.copy_from_slice(&self.compat.alpha_ref.to_ne_bytes());
+            let vec4 = |data: &mut [u8], at: usize, v: [f32; 4]| {
+                for (k, x) in v.iter().enumerate() {
+                    if let Some(dst) = data.get_mut(at + 4 * k..at + 4 * k + 4) {
+                        dst.copy_from_slice(&x.to_ne_bytes());
+                    }
                 }
-                continue;
+            };
+            match u.name.as_str() {
+                "AlphaRef" => {
+                    if let Some(dst) = data.get_mut(at..at + 4) {
+                        dst.copy_from_slice(&self.compat.alpha_ref.to_ne_bytes());
+                    }
+                    continue;
+                }
+                "EnvColor" => {
+                    let stride = u.array_stride.max(16) as usize;
+                    for i in 0..(u.count as usize).min(FF_TEXTURE_UNITS) {
+                        vec4(data, at + i * stride, self.compat.env_color[i]);
+                    }
+                    continue;
+                }
+                "FogColor" => {
+                    vec4(data, at, self.compat.fog.color);
+                    continue;
+                }
+                "FogParams" => {
+                    let f = &self.compat.fog;
+                    vec4(data, at, [f.start, f.end, f.density, 0.0]);
+                    continue;
+                }
+                _ => {}
             }
             if u.name == "NormalMatrix" {
                 let n = matrix::normal_matrix(&mv);

@@ -163,6 +163,16 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_storage",
 ];
 
+/// Extensions only a compatibility-profile context advertises (fixed-function features).
+const COMPAT_EXTENSIONS: &[&str] = &[
+    "GL_ARB_multitexture",
+    "GL_ARB_texture_env_add",
+    "GL_ARB_texture_env_combine",
+    "GL_ARB_texture_env_crossbar",
+    "GL_ARB_texture_env_dot3",
+    "GL_EXT_texture_env_combine",
+];
+
 impl Context {
     /// A context on `device`.
     pub fn new(device: Arc<Device>, profile: Profile) -> Context {
@@ -172,13 +182,17 @@ impl Context {
             Profile::Compatibility => "3.3 (Compatibility Profile) ArenaGL 0.1",
         };
         let cstr = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+        let mut extensions: Vec<&str> = EXTENSIONS.to_vec();
+        if profile == Profile::Compatibility {
+            extensions.extend_from_slice(COMPAT_EXTENSIONS);
+        }
         let strings = Strings {
             vendor: cstr("ArenaGL"),
             renderer: cstr(&renderer),
             version: cstr(version),
             glsl: cstr("3.30"),
-            extensions: EXTENSIONS.iter().map(|e| cstr(e)).collect(),
-            all_extensions: cstr(&EXTENSIONS.join(" ")),
+            extensions: extensions.iter().map(|e| cstr(e)).collect(),
+            all_extensions: cstr(&extensions.join(" ")),
         };
         Context {
             device,

@@ -30,6 +30,7 @@ mod objects_texture;
 mod pipeline;
 mod program;
 mod state;
+mod texenv;
 mod texture;
 mod vertex_array;
 
