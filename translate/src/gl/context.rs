@@ -101,6 +101,8 @@ pub struct Context {
     pub(crate) dummy: Option<(arenagl_memory::ImageHandle, arenagl_memory::ViewHandle)>,
     /// The program of colour clears under a partial mask, made on first need.
     pub(crate) clear_program: Option<Arc<super::program::Linked>>,
+    /// Query objects, their Vulkan slots and conditional rendering.
+    pub(crate) queries: super::query::QueryState,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -140,6 +142,11 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_framebuffer_object",
     "GL_ARB_explicit_attrib_location",
     "GL_ARB_texture_storage",
+    "GL_ARB_sync",
+    "GL_ARB_occlusion_query",
+    "GL_ARB_occlusion_query2",
+    "GL_ARB_timer_query",
+    "GL_NV_conditional_render",
 ];
 
 impl Context {
@@ -198,6 +205,7 @@ impl Context {
             lost: false,
             dummy: None,
             clear_program: None,
+            queries: super::query::QueryState::default(),
         }
     }
 
@@ -726,6 +734,7 @@ fn clamp_unit(v: f64) -> f64 {
 impl Drop for Context {
     fn drop(&mut self) {
         self.end_pass();
+        self.release_queries();
         self.descriptors.release(&self.device);
         let mut locked = self.device.lock();
         for b in self.buffers.drain() {

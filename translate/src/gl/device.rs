@@ -31,6 +31,7 @@ pub(crate) enum Garbage {
     PipelineLayout(vk::PipelineLayout),
     SetLayout(vk::DescriptorSetLayout),
     DescriptorPool(vk::DescriptorPool),
+    QueryPool(vk::QueryPool),
 }
 
 /// What the device found out once, for every context.
@@ -46,6 +47,12 @@ pub struct DeviceCaps {
     pub index_u8: bool,
     /// Whether instance divisors above 1 are available (`VK_EXT_vertex_attribute_divisor`).
     pub vertex_divisor: bool,
+    /// Whether query slots can be reset from the host (`hostQueryReset`): GL queries need it.
+    pub host_query_reset: bool,
+    /// Whether occlusion queries count exactly (`occlusionQueryPrecise`).
+    pub occlusion_precise: bool,
+    /// `timestampValidBits` of the queue (0: no timer queries).
+    pub timestamp_bits: u32,
 }
 
 /// The manager plus the locked state that goes with it.
@@ -55,6 +62,8 @@ pub struct Locked {
     /// Every pipeline built, by the state it was built for (shared by all contexts).
     pub(crate) pipelines: HashMap<PipelineKey, vk::Pipeline>,
     samplers: Vec<(SamplerDesc, SamplerHandle)>,
+    /// Every live `GLsync`, shared by all contexts (a sync is a process-wide handle).
+    pub(crate) syncs: super::sync::SyncTable,
 }
 
 // SAFETY: the manager is `!Send` only because its buffers carry the raw pointers of their
@@ -110,6 +119,9 @@ impl Device {
             depth_stencil_format,
             index_u8: info.features.index_type_uint8,
             vertex_divisor: info.features.vertex_attribute_divisor,
+            host_query_reset: info.features.host_query_reset,
+            occlusion_precise: info.features.occlusion_query_precise,
+            timestamp_bits: info.timestamp_valid_bits,
         };
         let cache_info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: valid device; the create info lives across the call.
@@ -121,6 +133,7 @@ impl Device {
                 garbage: Vec::new(),
                 pipelines: HashMap::new(),
                 samplers: Vec::new(),
+                syncs: super::sync::SyncTable::default(),
             }),
             raw,
             caps,
@@ -229,6 +242,7 @@ fn destroy(device: &ash::Device, item: Garbage) {
             Garbage::PipelineLayout(l) => device.destroy_pipeline_layout(l, None),
             Garbage::SetLayout(l) => device.destroy_descriptor_set_layout(l, None),
             Garbage::DescriptorPool(p) => device.destroy_descriptor_pool(p, None),
+            Garbage::QueryPool(p) => device.destroy_query_pool(p, None),
         }
     }
 }

@@ -45,6 +45,11 @@ pub(crate) struct Encoder {
 }
 
 impl Encoder {
+    /// The id of the rendering instance this context last began (it may have ended since).
+    pub(crate) fn open_pass(&self) -> Option<u64> {
+        self.pass
+    }
+
     /// Ends the open render pass, if this context's is the one open.
     pub(crate) fn end(&mut self) {
         if let (Some(pass), Some(device)) = (self.pass.take(), self.device.as_ref()) {
@@ -417,6 +422,9 @@ impl Context {
             return invalid_value(format!("glClear mask 0x{mask:x}"));
         }
         let target = self.draw_target()?;
+        if self.render_discarded() {
+            return Ok(());
+        }
         let area = if self.fixed.scissor_test {
             self.fixed.scissor
         } else {
@@ -568,9 +576,6 @@ impl Context {
         if call.count == 0 || call.instances == 0 {
             return Ok(());
         }
-        if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
-            return Ok(());
-        }
         let scissor_area = if self.fixed.scissor_test {
             self.fixed.scissor
         } else {
@@ -581,8 +586,12 @@ impl Context {
                 height: i32::MAX,
             }
         };
-        let Some(scissor) = clip(scissor_area, target.width, target.height) else {
-            return Ok(());
+        // An empty viewport or scissor draws nothing but still generates primitives (counted
+        // once the draw is known valid, below).
+        let scissor = if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
+            None
+        } else {
+            clip(scissor_area, target.width, target.height)
         };
 
         // Vertex input.
@@ -688,6 +697,16 @@ impl Context {
                 Some((_, _, _, 4, _)) => self.fixed.restart_index == 0xFFFF_FFFF,
                 _ => false,
             };
+        if self.render_discarded() {
+            return Ok(());
+        }
+        if self.counting_primitives() {
+            let n = self.primitives_of_draw(&call, element.map(|e| (e.1, e.2, e.3)))?;
+            self.add_primitives(n);
+        }
+        let Some(scissor) = scissor else {
+            return Ok(());
+        };
         let f = &self.fixed;
         let key = PipelineKey {
             program: linked.id,
@@ -972,6 +991,8 @@ impl Context {
         };
 
         // Record.
+        self.pass_for(&target)?;
+        self.occlusion_at_draw()?;
         let cb = self.pass_for(&target)?;
         let raw = device.raw();
         let vp = self.fixed.viewport;

@@ -125,6 +125,9 @@ impl Context {
             .buffer_info(&info);
         // SAFETY: a fresh set from this context's pool; the arena block is live for this frame.
         unsafe { device.raw().update_descriptor_sets(&[write], &[]) };
+        self.pass_for_target(target)?;
+        // GL clears never count samples: the triangle below must not reach an occlusion query.
+        self.pause_occlusion();
         let cb = self.pass_for_target(target)?;
         let viewport = vk::Viewport {
             x: 0.0,
