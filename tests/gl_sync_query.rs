@@ -505,9 +505,12 @@ fn any_samples_and_polling_for_availability_make_progress() {
     // SAFETY: query names from glGenQueries; out-pointers to locals.
     unsafe {
         (g.begin_query)(GL_ANY_SAMPLES_PASSED, q);
-        (g.begin_query)(GL_SAMPLES_PASSED, r); // both active: they share a Vulkan query
+        (g.begin_query)(GL_SAMPLES_PASSED, r);
+        expect(GL_INVALID_OPERATION); // one occlusion query at a time (ARB_occlusion_query2)
         (g.draw_arrays)(GL_TRIANGLES, 0, 6);
         (g.end_query)(GL_ANY_SAMPLES_PASSED);
+        (g.begin_query)(GL_SAMPLES_PASSED, r);
+        (g.draw_arrays)(GL_TRIANGLES, 0, 6);
         (g.end_query)(GL_SAMPLES_PASSED);
         expect(GL_NO_ERROR);
         let mut polls = 0;
@@ -600,6 +603,76 @@ fn primitives_generated_counts_every_assembled_primitive() {
         expect(GL_INVALID_ENUM);
         (g.end_query)(GL_PRIMITIVES_GENERATED);
         assert_eq!(result(&g, q), 2 + 9 + 1);
+    }
+}
+
+const GS: &str = "#version 330 core
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 6) out;
+void main() {
+    for (int copy = 0; copy < 2; copy++) {
+        for (int i = 0; i < 3; i++) {
+            gl_Position = gl_in[i].gl_Position;
+            EmitVertex();
+        }
+        EndPrimitive();
+    }
+}
+";
+
+#[test]
+fn primitives_generated_counts_what_a_geometry_shader_emits() {
+    let _ctx = context();
+    let g = gl();
+    setup_quad();
+    let create_shader = gl!(c"glCreateShader": fn(u32) -> u32);
+    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const std::ffi::c_char, *const i32));
+    let compile = gl!(c"glCompileShader": fn(u32));
+    let create_program = gl!(c"glCreateProgram": fn() -> u32);
+    let attach = gl!(c"glAttachShader": fn(u32, u32));
+    let link = gl!(c"glLinkProgram": fn(u32));
+    let get_program = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let q = new_query(&g);
+    // SAFETY: NUL-terminated sources; out-pointers to locals; names from glGen*/glCreate*.
+    unsafe {
+        let flat = {
+            // GL_CURRENT_PROGRAM: the plain program setup_quad made current.
+            let mut current = 0;
+            let get_integer = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+            get_integer(0x8B8D, &mut current);
+            current as u32
+        };
+        let p = create_program();
+        for (ty, src) in [(0x8B31, VS), (0x8DD9, GS), (0x8B30, RED_FS)] {
+            let s = create_shader(ty);
+            let c = std::ffi::CString::new(src).expect("no NUL");
+            let ptr = c.as_ptr();
+            source(s, 1, &ptr, null());
+            compile(s);
+            attach(p, s);
+        }
+        link(p);
+        let mut ok = 0;
+        get_program(p, 0x8B82, &mut ok);
+        assert_eq!(ok, 1, "link with a geometry shader");
+        expect(GL_NO_ERROR);
+
+        (g.begin_query)(GL_PRIMITIVES_GENERATED, q);
+        use_program(p);
+        (g.draw_arrays)(GL_TRIANGLES, 0, 6); // 2 triangles in, each emitted twice: 4
+        (g.flush)();
+        (g.draw_arrays)(GL_TRIANGLES, 0, 3); // 2 more, after a submission
+        use_program(flat);
+        (g.draw_arrays)(GL_TRIANGLES, 0, 6); // no geometry shader: 2, counted on the CPU
+        (g.end_query)(GL_PRIMITIVES_GENERATED);
+        expect(GL_NO_ERROR);
+        assert_eq!(result(&g, q), 4 + 2 + 2);
+        assert_eq!(
+            red_at(&g, 16, 16),
+            255,
+            "the geometry-shader draws rendered"
+        );
     }
 }
 

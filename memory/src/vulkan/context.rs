@@ -83,6 +83,8 @@ pub struct DeviceFeatures {
     pub host_query_reset: bool,
     /// `occlusionQueryPrecise`: exact `GL_SAMPLES_PASSED` counts.
     pub occlusion_query_precise: bool,
+    /// `pipelineStatisticsQuery`: `GL_PRIMITIVES_GENERATED` under geometry shaders.
+    pub pipeline_statistics_query: bool,
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
@@ -476,6 +478,7 @@ fn describe(
         let geometry = f2.features.geometry_shader == vk::TRUE;
         let tessellation = f2.features.tessellation_shader == vk::TRUE;
         let occlusion_precise = f2.features.occlusion_query_precise == vk::TRUE;
+        let pipeline_statistics = f2.features.pipeline_statistics_query == vk::TRUE;
         let host_query_reset = v12.host_query_reset == vk::TRUE;
         if v12.timeline_semaphore != vk::TRUE {
             return Err(format!("{name}: no timeline semaphores"));
@@ -524,6 +527,7 @@ fn describe(
                 tessellation_shader: tessellation,
                 host_query_reset,
                 occlusion_query_precise: occlusion_precise,
+                pipeline_statistics_query: pipeline_statistics,
                 ..DeviceFeatures::default()
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
@@ -608,7 +612,8 @@ fn create_device(
         .sampler_anisotropy(features.sampler_anisotropy)
         .geometry_shader(features.geometry_shader)
         .tessellation_shader(features.tessellation_shader)
-        .occlusion_query_precise(features.occlusion_query_precise);
+        .occlusion_query_precise(features.occlusion_query_precise)
+        .pipeline_statistics_query(features.pipeline_statistics_query);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
         .timeline_semaphore(true)
         .host_query_reset(features.host_query_reset);

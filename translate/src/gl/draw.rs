@@ -700,9 +700,23 @@ impl Context {
         if self.render_discarded() {
             return Ok(());
         }
+        let geometry_shader = linked
+            .modules
+            .iter()
+            .any(|(stage, _)| *stage == crate::glsl::Stage::Geometry);
         if self.counting_primitives() {
-            let n = self.primitives_of_draw(&call, element.map(|e| (e.1, e.2, e.3)))?;
-            self.add_primitives(n);
+            if !geometry_shader {
+                let n = self.primitives_of_draw(&call, element.map(|e| (e.1, e.2, e.3)))?;
+                self.add_primitives(n);
+            } else if !self.device.caps().pipeline_statistics {
+                static WARNED: std::sync::atomic::AtomicBool =
+                    std::sync::atomic::AtomicBool::new(false);
+                if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    tracing::warn!(
+                        "GL_PRIMITIVES_GENERATED misses geometry-shader draws: the device has no pipelineStatisticsQuery"
+                    );
+                }
+            }
         }
         let Some(scissor) = scissor else {
             return Ok(());
@@ -992,7 +1006,7 @@ impl Context {
 
         // Record.
         self.pass_for(&target)?;
-        self.occlusion_at_draw()?;
+        self.segments_at_draw(geometry_shader)?;
         let cb = self.pass_for(&target)?;
         let raw = device.raw();
         let vp = self.fixed.viewport;

@@ -127,7 +127,7 @@ impl Context {
         unsafe { device.raw().update_descriptor_sets(&[write], &[]) };
         self.pass_for_target(target)?;
         // GL clears never count samples: the triangle below must not reach an occlusion query.
-        self.pause_occlusion();
+        self.pause_segment(super::query_pool::SlotKind::Occlusion);
         let cb = self.pass_for_target(target)?;
         let viewport = vk::Viewport {
             x: 0.0,

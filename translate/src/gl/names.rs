@@ -32,6 +32,16 @@ impl<T> Names<T> {
         out
     }
 
+    /// Reserves one specific name, as the compatibility profile does for names a program never
+    /// generated (`glBeginQuery` on any non-zero name). Returns false for 0.
+    pub(crate) fn reserve(&mut self, name: u32) -> bool {
+        if name == 0 {
+            return false;
+        }
+        self.objects.entry(name).or_insert(None);
+        true
+    }
+
     /// Creates the object of a reserved (or new) name at once (`glCreateShader`-style).
     pub(crate) fn insert_new(&mut self, value: T) -> u32 {
         let name = self.generate(1)[0];

@@ -11,15 +11,19 @@
 //!   sum of the segments. Draws only happen inside instances, so nothing is missed; the
 //!   full-screen triangle of a masked clear (`masked_clear`) pauses the segment, because GL
 //!   clears never count samples.
-//! - One segment serves every active occlusion-type query (Vulkan allows one active query of a
-//!   type per command buffer); slots are reference-counted (`query_pool`).
+//! - One occlusion-type query is active at a time (`GL_ARB_occlusion_query2` makes beginning
+//!   `GL_SAMPLES_PASSED` while `GL_ANY_SAMPLES_PASSED` is active an error, and the reverse),
+//!   which is also Vulkan's rule of one active query per type in a command buffer.
 //! - `GL_TIME_ELAPSED` is two timestamps (bottom of pipe) around the commands, `GL_TIMESTAMP`
 //!   (`glQueryCounter`) one; timestamps may be written inside or outside a render pass, so they
 //!   never break one. `glGetInteger64v(GL_TIMESTAMP)` writes one, submits and waits: GL defines
 //!   it as the time once all earlier commands reached the GPU.
 //! - `GL_PRIMITIVES_GENERATED` is counted on the CPU from each draw's vertex count, mode and
-//!   instance count (with primitive restart, from the indices): exact, since this GL has no
-//!   geometry or tessellation stage, and it needs no pipeline-statistics feature.
+//!   instance count (with primitive restart, from the indices), which is exact without a
+//!   geometry shader. Draws whose program has a geometry shader are counted by the device
+//!   instead: a pipeline-statistics segment (`GEOMETRY_SHADER_PRIMITIVES`, which only geometry
+//!   shader draws advance) opened like an occlusion segment; the result is the CPU count plus
+//!   the segments.
 //! - Results are read only after the last epoch that wrote them completed. Asking whether a
 //!   result is available submits that epoch if it is still recording, so polling loops make
 //!   progress; `GL_QUERY_RESULT` submits and waits. A lost device makes every result available
@@ -58,8 +62,8 @@ pub(crate) struct QueryState {
     objects: Names<QueryObject>,
     /// The active query of each target.
     active: HashMap<GLenum, u32>,
-    /// The occlusion segment open in a rendering instance: (instance id, slot).
-    open: Option<(u64, Slot)>,
+    /// The segments open in a rendering instance: (kind, instance id, slot).
+    open: Vec<(SlotKind, u64, Slot)>,
     pools: QueryPools,
     /// Conditional rendering: (query, whether draws are discarded).
     conditional: Option<(u32, bool)>,
@@ -183,7 +187,11 @@ impl Context {
         if id == 0 {
             return invalid_op(format!("{command} with query 0"));
         }
-        if !self.queries.objects.is_reserved(id) {
+        // The compatibility profile (GL 2.x rules) accepts any name; core only generated ones.
+        let compat = self.profile == super::context::Profile::Compatibility;
+        let known =
+            self.queries.objects.is_reserved(id) || (compat && self.queries.objects.reserve(id));
+        if !known {
             return invalid_op(format!("{command}: {id} is not a name from glGenQueries"));
         }
         if self.queries.active.values().any(|&q| q == id) {
@@ -236,6 +244,9 @@ impl Context {
         if self.queries.active.contains_key(&target) {
             return invalid_op(format!("glBeginQuery: a 0x{target:04X} query is active"));
         }
+        if is_occlusion(target) && self.queries.active.keys().any(|&t| is_occlusion(t)) {
+            return invalid_op("glBeginQuery: another occlusion query is active");
+        }
         self.query_for(target, id, "glBeginQuery")?;
         if target == GL_TIME_ELAPSED {
             let slot = self.write_timestamp()?;
@@ -264,7 +275,10 @@ impl Context {
             return invalid_op(format!("glEndQuery: no 0x{target:04X} query is active"));
         };
         if is_occlusion(target) {
-            self.pause_occlusion();
+            self.pause_segment(SlotKind::Occlusion);
+        }
+        if target == GL_PRIMITIVES_GENERATED {
+            self.pause_segment(SlotKind::GeometryPrimitives);
         }
         let end = if target == GL_TIME_ELAPSED {
             Some(self.write_timestamp()?)
@@ -415,7 +429,11 @@ impl Context {
                 .slots
                 .first()
                 .map_or(0, |s| self.nanoseconds(self.ticks(read(s)))),
-            GL_PRIMITIVES_GENERATED => q.primitives,
+            GL_PRIMITIVES_GENERATED => q
+                .slots
+                .iter()
+                .map(read)
+                .fold(q.primitives, u64::saturating_add),
             _ => 0,
         }
     }
@@ -575,74 +593,89 @@ impl Context {
         }
     }
 
-    /// Called by a draw inside its render pass, right before it records: makes sure an
-    /// occlusion segment is counting in this rendering instance when an occlusion query is
-    /// active.
-    pub(crate) fn occlusion_at_draw(&mut self) -> GlResult<()> {
-        let active: Vec<u32> = self
-            .queries
-            .active
-            .iter()
-            .filter(|(&t, _)| is_occlusion(t))
-            .map(|(_, &q)| q)
-            .collect();
-        if active.is_empty() {
-            return Ok(());
-        }
-        let Some(pass) = self.encoder.open_pass() else {
-            return Ok(());
-        };
-        if self.queries.open.is_some_and(|(p, _)| p == pass) {
-            return Ok(());
-        }
-        let device = self.device.clone();
-        let completed = device.lock().manager.completed_epoch();
-        let slot = self
-            .queries
-            .pools
-            .acquire(&device, SlotKind::Occlusion, completed)?;
-        let precise = active.iter().any(|&q| {
-            self.queries
-                .objects
-                .get(q)
-                .is_some_and(|o| o.target == GL_SAMPLES_PASSED)
-        }) && device.caps().occlusion_precise;
-        let flags = if precise {
-            vk::QueryControlFlags::PRECISE
-        } else {
-            vk::QueryControlFlags::empty()
-        };
-        let pool = self.queries.pools.raw(slot);
-        let mut locked = device.lock();
-        let epoch = locked.manager.recording_epoch();
-        if let Err(e) = locked
-            .manager
-            .begin_pass_query(pass, pool, slot.index, flags)
-        {
-            drop(locked);
-            self.queries.pools.release(slot, epoch);
-            return Err(e.into());
-        }
-        drop(locked);
-        for q in active {
-            if let Some(o) = self.queries.objects.get_mut(q) {
-                o.slots.push(slot);
-                self.queries.pools.retain(slot);
+    /// Called by a draw inside its render pass, right before it records: makes sure the
+    /// segments the active queries need are counting in this rendering instance (occlusion for
+    /// occlusion queries; geometry-shader primitives for `GL_PRIMITIVES_GENERATED` when the
+    /// draw's program has a geometry shader).
+    pub(crate) fn segments_at_draw(&mut self, geometry_shader: bool) -> GlResult<()> {
+        let caps = self.device.caps().clone();
+        for kind in [SlotKind::Occlusion, SlotKind::GeometryPrimitives] {
+            let active: Vec<(GLenum, u32)> = self
+                .queries
+                .active
+                .iter()
+                .filter(|(&t, _)| match kind {
+                    SlotKind::Occlusion => is_occlusion(t),
+                    SlotKind::GeometryPrimitives => {
+                        t == GL_PRIMITIVES_GENERATED
+                            && geometry_shader
+                            && caps.pipeline_statistics
+                            && caps.host_query_reset
+                    }
+                    SlotKind::Timestamp => false,
+                })
+                .map(|(&t, &q)| (t, q))
+                .collect();
+            if active.is_empty() {
+                continue;
             }
+            let Some(pass) = self.encoder.open_pass() else {
+                return Ok(());
+            };
+            if self
+                .queries
+                .open
+                .iter()
+                .any(|&(k, p, _)| k == kind && p == pass)
+            {
+                continue;
+            }
+            // A segment of an instance that ended was ended with it.
+            self.queries.open.retain(|&(k, _, _)| k != kind);
+            let precise = kind == SlotKind::Occlusion
+                && caps.occlusion_precise
+                && active.iter().any(|&(t, _)| t == GL_SAMPLES_PASSED);
+            let flags = if precise {
+                vk::QueryControlFlags::PRECISE
+            } else {
+                vk::QueryControlFlags::empty()
+            };
+            let device = self.device.clone();
+            let completed = device.lock().manager.completed_epoch();
+            let slot = self.queries.pools.acquire(&device, kind, completed)?;
+            let pool = self.queries.pools.raw(slot);
+            let mut locked = device.lock();
+            let epoch = locked.manager.recording_epoch();
+            let begun = locked
+                .manager
+                .begin_pass_query(pass, pool, slot.index, flags);
+            drop(locked);
+            if let Err(e) = begun {
+                self.queries.pools.release(slot, epoch);
+                return Err(e.into());
+            }
+            for (_, q) in active {
+                if let Some(o) = self.queries.objects.get_mut(q) {
+                    o.slots.push(slot);
+                    self.queries.pools.retain(slot);
+                }
+            }
+            // The segment is held by the queries now, not by its acquisition.
+            self.queries.pools.release(slot, epoch);
+            self.queries.open.push((kind, pass, slot));
         }
-        // The segment is held by the queries now, not by its acquisition.
-        self.queries.pools.release(slot, epoch);
-        self.queries.open = Some((pass, slot));
         Ok(())
     }
 
-    /// Ends the open occlusion segment (before an internal draw that must not count, and at
+    /// Ends the open segment of `kind` (before an internal draw that must not count, and at
     /// `glEndQuery`); the next draw opens a new one.
-    pub(crate) fn pause_occlusion(&mut self) {
-        if let Some((_, slot)) = self.queries.open.take() {
-            let pool = self.queries.pools.raw(slot);
-            self.device.lock().manager.end_pass_query(pool, slot.index);
-        }
+    pub(crate) fn pause_segment(&mut self, kind: SlotKind) {
+        let Some(i) = self.queries.open.iter().position(|&(k, _, _)| k == kind) else {
+            return;
+        };
+        let (_, _, slot) = self.queries.open.swap_remove(i);
+        let pool = self.queries.pools.raw(slot);
+        self.device.lock().manager.end_pass_query(pool, slot.index);
     }
 
     // ---- conditional rendering --------------------------------------------------------------

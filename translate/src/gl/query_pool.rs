@@ -8,9 +8,8 @@
 //!   out, never with `vkCmdResetQueryPool`: that command is illegal inside a render pass, and a
 //!   GL query must be able to start a new slot in the middle of one. A slot returns to the free
 //!   list stamped with the epoch that last wrote it and is reused only once that epoch completed.
-//! - Slots are reference-counted: one occlusion slot may count for several GL queries active
-//!   together (`GL_SAMPLES_PASSED` and `GL_ANY_SAMPLES_PASSED`), because Vulkan allows only one
-//!   active query of a type in a command buffer.
+//! - Slots are reference-counted, so a segment can be shared by every GL query that needs the
+//!   same counter at once (Vulkan allows only one active query of a type in a command buffer).
 
 use std::collections::HashMap;
 
@@ -24,6 +23,8 @@ use super::error::{GlError, GlResult};
 pub(crate) enum SlotKind {
     Occlusion,
     Timestamp,
+    /// Pipeline statistics counting `GEOMETRY_SHADER_PRIMITIVES`.
+    GeometryPrimitives,
 }
 
 /// One query slot: a pool (by index) and a query in it.
@@ -66,12 +67,23 @@ impl QueryPools {
         let slot = match found {
             Some(i) => self.free.swap_remove(i).0,
             None => {
-                let ty = match kind {
-                    SlotKind::Occlusion => vk::QueryType::OCCLUSION,
-                    SlotKind::Timestamp => vk::QueryType::TIMESTAMP,
+                let (ty, statistics) = match kind {
+                    SlotKind::Occlusion => (
+                        vk::QueryType::OCCLUSION,
+                        vk::QueryPipelineStatisticFlags::empty(),
+                    ),
+                    SlotKind::Timestamp => (
+                        vk::QueryType::TIMESTAMP,
+                        vk::QueryPipelineStatisticFlags::empty(),
+                    ),
+                    SlotKind::GeometryPrimitives => (
+                        vk::QueryType::PIPELINE_STATISTICS,
+                        vk::QueryPipelineStatisticFlags::GEOMETRY_SHADER_PRIMITIVES,
+                    ),
                 };
                 let info = vk::QueryPoolCreateInfo::default()
                     .query_type(ty)
+                    .pipeline_statistics(statistics)
                     .query_count(POOL_SIZE);
                 // SAFETY: valid device; the create info lives across the call.
                 let raw = unsafe { device.raw().create_query_pool(&info, None) }
