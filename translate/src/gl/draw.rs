@@ -1005,9 +1005,9 @@ impl Context {
         };
 
         // Record.
-        self.pass_for(&target)?;
-        self.segments_at_draw(geometry_shader)?;
         let cb = self.pass_for(&target)?;
+        // Opening query segments records into the open pass and never ends it.
+        self.segments_at_draw(geometry_shader)?;
         let raw = device.raw();
         let vp = self.fixed.viewport;
         // Vulkan bounds the viewport's corners to viewportBoundsRange (GL leaves a viewport far

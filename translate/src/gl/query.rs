@@ -598,6 +598,9 @@ impl Context {
     /// occlusion queries; geometry-shader primitives for `GL_PRIMITIVES_GENERATED` when the
     /// draw's program has a geometry shader).
     pub(crate) fn segments_at_draw(&mut self, geometry_shader: bool) -> GlResult<()> {
+        if self.queries.active.is_empty() {
+            return Ok(());
+        }
         let caps = self.device.caps().clone();
         for kind in [SlotKind::Occlusion, SlotKind::GeometryPrimitives] {
             let active: Vec<(GLenum, u32)> = self
