@@ -102,4 +102,17 @@ mod tests {
         assert_eq!(n.remove(a[0]), Some(7));
         assert!(!n.is_reserved(a[0]));
     }
+
+    #[test]
+    fn reserving_a_chosen_name_keeps_generate_away_from_it() {
+        let mut n: Names<u8> = Names::default();
+        assert!(!n.reserve(0), "0 is never a name");
+        assert!(n.reserve(2));
+        assert!(n.is_reserved(2) && !n.exists(2));
+        assert_eq!(n.get_or_create(2, || 5).copied(), Some(5));
+        assert!(n.reserve(2), "reserving a live name keeps its object");
+        assert_eq!(n.get(2).copied(), Some(5));
+        let generated = n.generate(3);
+        assert!(!generated.contains(&2), "{generated:?}");
+    }
 }
