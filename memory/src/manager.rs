@@ -897,6 +897,36 @@ impl<B: Backend> Manager<B> {
         }
     }
 
+    /// Blocks at most `timeout` until `epoch` completes; `Ok(false)` when the time ran out.
+    /// Waiting for the epoch being recorded submits it first. A lost device reports every
+    /// epoch complete (nothing will ever run again).
+    pub fn wait_epoch_for(&mut self, epoch: u64, timeout: std::time::Duration) -> Result<bool> {
+        if self.lost || epoch <= self.clock.completed() {
+            return Ok(true);
+        }
+        if epoch > self.clock.submitted() {
+            if epoch == self.clock.recording() {
+                self.submit()?;
+            } else {
+                return Err(MemoryError::InvalidRequest(format!(
+                    "epoch {epoch} has not been recorded yet"
+                )));
+            }
+        }
+        match self.backend.wait(epoch, timeout) {
+            Ok(true) => {
+                self.clock.observe_completed(epoch);
+                Ok(true)
+            }
+            Ok(false) => Ok(false),
+            Err(MemoryError::DeviceLost) => {
+                self.latch_lost();
+                Ok(true)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Safe wait-idle (M5): submits the recording command buffer if it holds anything, waits
     /// (bounded) for every submitted epoch, releases everything retired. Recording resumes in a
     /// fresh command buffer on the next use.

@@ -174,8 +174,9 @@ macro_rules! gl_entry_points {
         pub const GL_PROC_NAMES: &[&str] = &[$(stringify!($name)),*];
 
         /// The GL function called `name`, or NULL. Extension names of functions core GL
-        /// absorbed unchanged (`glGenFramebuffersEXT`, `glBindBufferARB`, …) resolve to the
-        /// core function, as the extensions the context advertises promise.
+        /// absorbed unchanged (`glGenFramebuffersEXT`, `glBindBufferARB`,
+        /// `glBeginConditionalRenderNV`, …) resolve to the core function, as the extensions
+        /// the context advertises promise.
         pub(crate) fn lookup(name: &[u8]) -> *mut c_void {
             fn exact(name: &[u8]) -> *mut c_void {
                 $(
@@ -189,7 +190,11 @@ macro_rules! gl_entry_points {
             if !found.is_null() {
                 return found;
             }
-            match name.strip_suffix(b"EXT").or_else(|| name.strip_suffix(b"ARB")) {
+            match name
+                .strip_suffix(b"EXT")
+                .or_else(|| name.strip_suffix(b"ARB"))
+                .or_else(|| name.strip_suffix(b"NV"))
+            {
                 Some(core) if core.starts_with(b"gl") => exact(core),
                 _ => std::ptr::null_mut(),
             }
@@ -272,6 +277,52 @@ gl_entry_points! {
     fn glClampColor(target: GLenum, clamp: GLenum) { gl((), |c| c.clamp_color(target, clamp)) }
     fn glFlush() { gl((), |c| c.flush()) }
     fn glFinish() { gl((), |c| c.finish()) }
+
+    // Sync objects: a GLsync is an opaque handle, validated by the context, never dereferenced.
+    fn glFenceSync(condition: GLenum, flags: u32) -> *const c_void {
+        gl(null(), |c| c.fence_sync(condition, flags) as *const c_void)
+    }
+    fn glIsSync(sync: *const c_void) -> GLboolean { gl(0, |c| u8::from(c.is_sync(sync as usize))) }
+    fn glDeleteSync(sync: *const c_void) { gl((), |c| c.delete_sync(sync as usize)) }
+    fn glClientWaitSync(sync: *const c_void, flags: u32, timeout: u64) -> GLenum {
+        gl(GL_WAIT_FAILED, |c| c.client_wait_sync(sync as usize, flags, timeout))
+    }
+    fn glWaitSync(sync: *const c_void, flags: u32, timeout: u64) { gl((), |c| c.wait_sync(sync as usize, flags, timeout)) }
+    fn glGetSynciv(sync: *const c_void, pname: GLenum, buf_size: i32, length: *mut i32, values: *mut i32) {
+        gl((), |c| {
+            let v = c.get_synciv(sync as usize, pname, buf_size);
+            let n = v.len().min(buf_size.max(0) as usize);
+            write_values(values, &v[..n]);
+            if !length.is_null() && !v.is_empty() {
+                *length = n as i32;
+            }
+        })
+    }
+
+    // Queries and conditional rendering.
+    fn glGenQueries(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_queries(n)) }
+    fn glDeleteQueries(n: i32, ns: *const u32) { gl((), |c| c.delete_queries(names(n, ns), n)) }
+    fn glIsQuery(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_query(n))) }
+    fn glBeginQuery(t: GLenum, id: u32) { gl((), |c| c.begin_query(t, id)) }
+    fn glEndQuery(t: GLenum) { gl((), |c| c.end_query(t)) }
+    fn glQueryCounter(id: u32, t: GLenum) { gl((), |c| c.query_counter(id, t)) }
+    fn glGetQueryiv(t: GLenum, pname: GLenum, out: *mut i32) {
+        gl((), |c| if let Some(v) = c.get_queryiv(t, pname) { write_values(out, &[v]) })
+    }
+    fn glGetQueryObjectiv(id: u32, pname: GLenum, out: *mut i32) {
+        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i32::MAX as u64) as i32]) })
+    }
+    fn glGetQueryObjectuiv(id: u32, pname: GLenum, out: *mut u32) {
+        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(u64::from(u32::MAX)) as u32]) })
+    }
+    fn glGetQueryObjecti64v(id: u32, pname: GLenum, out: *mut i64) {
+        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i64::MAX as u64) as i64]) })
+    }
+    fn glGetQueryObjectui64v(id: u32, pname: GLenum, out: *mut u64) {
+        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v]) })
+    }
+    fn glBeginConditionalRender(id: u32, mode: GLenum) { gl((), |c| c.begin_conditional_render(id, mode)) }
+    fn glEndConditionalRender() { gl((), |c| c.end_conditional_render()) }
 
     // Buffers.
     fn glGenBuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_buffers(n)) }

@@ -80,6 +80,13 @@ pub struct DeviceFeatures {
     pub tessellation_shader: bool,
     /// `wideLines` (`glLineWidth` above 1).
     pub wide_lines: bool,
+    /// `hostQueryReset` (Vulkan 1.2): query slots are reset from the host before reuse, so a
+    /// query can begin inside a render pass (GL queries span the translator's pass breaks).
+    pub host_query_reset: bool,
+    /// `occlusionQueryPrecise`: exact `GL_SAMPLES_PASSED` counts.
+    pub occlusion_query_precise: bool,
+    /// `pipelineStatisticsQuery`: `GL_PRIMITIVES_GENERATED` under geometry shaders.
+    pub pipeline_statistics_query: bool,
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
@@ -128,6 +135,8 @@ pub struct DeviceInfo {
     pub max_image_dimension_2d: u32,
     /// Every core limit, for clients that answer `glGet*` queries from them.
     pub vk_limits: vk::PhysicalDeviceLimits,
+    /// `timestampValidBits` of the queue's family (0: no timestamps on it).
+    pub timestamp_valid_bits: u32,
 }
 
 impl DeviceInfo {
@@ -456,11 +465,14 @@ fn describe(
                 vk::api_version_minor(props.api_version)
             ));
         }
-        let family = instance
-            .get_physical_device_queue_family_properties(pd)
+        let families = instance.get_physical_device_queue_family_properties(pd);
+        let family = families
             .iter()
             .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS))
             .ok_or_else(|| format!("{name}: no graphics queue"))? as u32;
+        let timestamp_valid_bits = families
+            .get(family as usize)
+            .map_or(0, |f| f.timestamp_valid_bits);
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v12);
         instance.get_physical_device_features2(pd, &mut f2);
@@ -468,6 +480,9 @@ fn describe(
         let geometry = f2.features.geometry_shader == vk::TRUE;
         let tessellation = f2.features.tessellation_shader == vk::TRUE;
         let wide_lines = f2.features.wide_lines == vk::TRUE;
+        let occlusion_precise = f2.features.occlusion_query_precise == vk::TRUE;
+        let pipeline_statistics = f2.features.pipeline_statistics_query == vk::TRUE;
+        let host_query_reset = v12.host_query_reset == vk::TRUE;
         if v12.timeline_semaphore != vk::TRUE {
             return Err(format!("{name}: no timeline semaphores"));
         }
@@ -514,11 +529,15 @@ fn describe(
                 geometry_shader: geometry,
                 tessellation_shader: tessellation,
                 wide_lines,
+                host_query_reset,
+                occlusion_query_precise: occlusion_precise,
+                pipeline_statistics_query: pipeline_statistics,
                 ..DeviceFeatures::default()
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
             max_image_dimension_2d: l.max_image_dimension2_d,
             vk_limits: *l,
+            timestamp_valid_bits,
         };
         Ok((family, exts, info))
     }
@@ -597,8 +616,12 @@ fn create_device(
         .sampler_anisotropy(features.sampler_anisotropy)
         .geometry_shader(features.geometry_shader)
         .tessellation_shader(features.tessellation_shader)
-        .wide_lines(features.wide_lines);
-    let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
+        .wide_lines(features.wide_lines)
+        .occlusion_query_precise(features.occlusion_query_precise)
+        .pipeline_statistics_query(features.pipeline_statistics_query);
+    let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
+        .timeline_semaphore(true)
+        .host_query_reset(features.host_query_reset);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(features.dynamic_rendering)
         .synchronization2(features.synchronization2);

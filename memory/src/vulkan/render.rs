@@ -53,6 +53,31 @@ impl MemoryManager {
         self.backend_mut().submitter.end_rendering();
     }
 
+    /// Begins query `slot` of `pool` (a query pool the client created, its slot reset from
+    /// the host) inside the open rendering instance `id`. The query stays active until
+    /// [`MemoryManager::end_pass_query`] or until the instance ends, whichever comes first: a
+    /// query begun in a render pass must end in it, and only the manager knows when it ends.
+    pub fn begin_pass_query(
+        &mut self,
+        id: u64,
+        pool: vk::QueryPool,
+        slot: u32,
+        flags: vk::QueryControlFlags,
+    ) -> Result<()> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        self.backend_mut()
+            .submitter
+            .begin_pass_query(id, pool, slot, flags)
+    }
+
+    /// Ends a query begun by [`MemoryManager::begin_pass_query`] if it is still active;
+    /// returns whether it was (false: its rendering instance already ended it).
+    pub fn end_pass_query(&mut self, pool: vk::QueryPool, slot: u32) -> bool {
+        self.backend_mut().submitter.end_pass_query(pool, slot)
+    }
+
     /// Writes `data` into the current frame's staging arena, aligned to `align` (a power of
     /// two; the device's uniform-buffer offset alignment is always honoured too), and returns
     /// where the GPU reads it. May create an arena block, which may submit: a client's open

@@ -21,6 +21,10 @@ pub(crate) struct Submitter {
     /// The render pass (dynamic rendering) open in `recording`, by id.
     rendering: Option<u64>,
     next_rendering: u64,
+    /// Queries (pool, slot) begun inside the open rendering instance. Vulkan requires a query
+    /// begun in a render pass instance to end in it, and only the submitter knows when the
+    /// instance ends, so it ends them first.
+    pass_queries: Vec<(vk::QueryPool, u32)>,
     in_flight: VecDeque<(u64, vk::CommandBuffer)>,
     spare: Vec<vk::CommandBuffer>,
 }
@@ -55,6 +59,7 @@ impl Submitter {
                 recording: None,
                 rendering: None,
                 next_rendering: 1,
+                pass_queries: Vec::new(),
                 in_flight: VecDeque::new(),
                 spare: Vec::new(),
             })
@@ -95,10 +100,58 @@ impl Submitter {
     /// Ends the open render pass, if any (before transfers, barriers and submission).
     pub(crate) fn end_rendering(&mut self) {
         if let (Some(cb), Some(_)) = (self.recording, self.rendering.take()) {
+            for (pool, slot) in self.pass_queries.drain(..) {
+                // SAFETY: the query was begun in this rendering instance of `cb` and is active.
+                unsafe { self.device.cmd_end_query(cb, pool, slot) };
+            }
             // SAFETY: `cb` is recording and a dynamic-rendering instance begun by
-            // `begin_rendering` is open in it.
+            // `begin_rendering` is open in it; the queries begun in it were ended above.
             unsafe { self.device.cmd_end_rendering(cb) };
         }
+        self.pass_queries.clear();
+    }
+
+    /// Begins query `slot` of `pool` inside the open rendering instance `id`; it ends with the
+    /// instance unless [`Submitter::end_pass_query`] ends it first.
+    pub(crate) fn begin_pass_query(
+        &mut self,
+        id: u64,
+        pool: vk::QueryPool,
+        slot: u32,
+        flags: vk::QueryControlFlags,
+    ) -> Result<()> {
+        let cb = match self.rendering() {
+            Some((open, cb)) if open == id => cb,
+            _ => {
+                return Err(MemoryError::InvalidRequest(format!(
+                    "a query begun in rendering instance {id}, which is not open"
+                )))
+            }
+        };
+        if self.pass_queries.contains(&(pool, slot)) {
+            return Err(MemoryError::InvalidRequest(format!(
+                "query slot {slot} is already active"
+            )));
+        }
+        // SAFETY: `cb` is recording inside the open instance; the caller reset the slot (host
+        // reset) after the epoch that last used it completed, so it is unavailable and inactive.
+        unsafe { self.device.cmd_begin_query(cb, pool, slot, flags) };
+        self.pass_queries.push((pool, slot));
+        Ok(())
+    }
+
+    /// Ends a query begun by [`Submitter::begin_pass_query`] if it is still active (its
+    /// instance still open); returns whether it was.
+    pub(crate) fn end_pass_query(&mut self, pool: vk::QueryPool, slot: u32) -> bool {
+        let Some(i) = self.pass_queries.iter().position(|&q| q == (pool, slot)) else {
+            return false;
+        };
+        self.pass_queries.swap_remove(i);
+        if let Some(cb) = self.recording {
+            // SAFETY: the query is active in the rendering instance open in `cb`.
+            unsafe { self.device.cmd_end_query(cb, pool, slot) };
+        }
+        true
     }
 
     /// Begins a dynamic-rendering instance in the recording command buffer (ending any open

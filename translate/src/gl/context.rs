@@ -121,6 +121,8 @@ pub struct Context {
     pub(crate) clear_program: Option<Arc<super::program::Linked>>,
     /// The colour and depth programs of mipmap generation by drawing, made on first need.
     pub(crate) mipmap_programs: [Option<Arc<super::program::Linked>>; 2],
+    /// Query objects, their Vulkan slots and conditional rendering.
+    pub(crate) queries: super::query::QueryState,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -161,6 +163,11 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_framebuffer_object",
     "GL_ARB_explicit_attrib_location",
     "GL_ARB_texture_storage",
+    "GL_ARB_sync",
+    "GL_ARB_occlusion_query",
+    "GL_ARB_occlusion_query2",
+    "GL_ARB_timer_query",
+    "GL_NV_conditional_render",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features).
@@ -236,6 +243,7 @@ impl Context {
             dummy: None,
             clear_program: None,
             mipmap_programs: [None, None],
+            queries: super::query::QueryState::default(),
         }
     }
 
@@ -770,6 +778,7 @@ fn clamp_unit(v: f64) -> f64 {
 impl Drop for Context {
     fn drop(&mut self) {
         self.end_pass();
+        self.release_queries();
         self.descriptors.release(&self.device);
         let mut locked = self.device.lock();
         for b in self.buffers.drain() {

@@ -46,6 +46,11 @@ pub(crate) struct Encoder {
 }
 
 impl Encoder {
+    /// The id of the rendering instance this context last began (it may have ended since).
+    pub(crate) fn open_pass(&self) -> Option<u64> {
+        self.pass
+    }
+
     /// Ends the open render pass, if this context's is the one open.
     pub(crate) fn end(&mut self) {
         if let (Some(pass), Some(device)) = (self.pass.take(), self.device.as_ref()) {
@@ -516,6 +521,9 @@ impl Context {
             return invalid_value(format!("glClear mask 0x{mask:x}"));
         }
         let target = self.draw_target()?;
+        if self.render_discarded() {
+            return Ok(());
+        }
         let area = if self.fixed.scissor_test {
             self.fixed.scissor
         } else {
@@ -795,9 +803,6 @@ impl Context {
             },
             None => (call.first as u32).saturating_add(call.count as u32 - 1),
         };
-        if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
-            return Ok(());
-        }
         let scissor_area = if self.fixed.scissor_test {
             self.fixed.scissor
         } else {
@@ -808,8 +813,12 @@ impl Context {
                 height: i32::MAX,
             }
         };
-        let Some(scissor) = clip(scissor_area, target.width, target.height) else {
-            return Ok(());
+        // An empty viewport or scissor draws nothing but still generates primitives (counted
+        // once the draw is known valid, below).
+        let scissor = if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
+            None
+        } else {
+            clip(scissor_area, target.width, target.height)
         };
 
         // Vertex input.
@@ -964,6 +973,30 @@ impl Context {
                     Some((_, _, _, 4, _)) => self.fixed.restart_index == 0xFFFF_FFFF,
                     _ => false,
                 };
+        if self.render_discarded() {
+            return Ok(());
+        }
+        let geometry_shader = linked
+            .modules
+            .iter()
+            .any(|(stage, _)| *stage == crate::glsl::Stage::Geometry);
+        if self.counting_primitives() {
+            if !geometry_shader {
+                let n = self.primitives_of_draw(&call, element.map(|e| (e.1, e.2, e.3)))?;
+                self.add_primitives(n);
+            } else if !self.device.caps().pipeline_statistics {
+                static WARNED: std::sync::atomic::AtomicBool =
+                    std::sync::atomic::AtomicBool::new(false);
+                if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    tracing::warn!(
+                        "GL_PRIMITIVES_GENERATED misses geometry-shader draws: the device has no pipelineStatisticsQuery"
+                    );
+                }
+            }
+        }
+        let Some(scissor) = scissor else {
+            return Ok(());
+        };
         let f = &self.fixed;
         let key = PipelineKey {
             program: linked.id,
@@ -1246,6 +1279,8 @@ impl Context {
 
         // Record.
         let cb = self.pass_for(&target)?;
+        // Opening query segments records into the open pass and never ends it.
+        self.segments_at_draw(geometry_shader)?;
         let raw = device.raw();
         let vp = self.fixed.viewport;
         // Vulkan bounds the viewport's corners to viewportBoundsRange (GL leaves a viewport far

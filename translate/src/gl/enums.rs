@@ -502,3 +502,35 @@ pub const GL_LOGIC_OP_MODE: GLenum = 0x0BF0;
 
 // Uniform types (glGetActiveUniform) come from `glsl::GlType::gl_enum`.
 pub const GL_FLOAT_VEC4: GLenum = 0x8B52;
+
+// Sync objects (GL 3.2 / ARB_sync).
+pub const GL_OBJECT_TYPE: GLenum = 0x9112;
+pub const GL_SYNC_CONDITION: GLenum = 0x9113;
+pub const GL_SYNC_STATUS: GLenum = 0x9114;
+pub const GL_SYNC_FLAGS: GLenum = 0x9115;
+pub const GL_SYNC_FENCE: GLenum = 0x9116;
+pub const GL_SYNC_GPU_COMMANDS_COMPLETE: GLenum = 0x9117;
+pub const GL_UNSIGNALED: GLenum = 0x9118;
+pub const GL_SIGNALED: GLenum = 0x9119;
+pub const GL_ALREADY_SIGNALED: GLenum = 0x911A;
+pub const GL_TIMEOUT_EXPIRED: GLenum = 0x911B;
+pub const GL_CONDITION_SATISFIED: GLenum = 0x911C;
+pub const GL_WAIT_FAILED: GLenum = 0x911D;
+pub const GL_SYNC_FLUSH_COMMANDS_BIT: u32 = 0x0000_0001;
+pub const GL_TIMEOUT_IGNORED: u64 = u64::MAX;
+
+// Queries (GL 3.3 §4.1.6, §6.1.13) and conditional rendering (GL 3.0).
+pub const GL_SAMPLES_PASSED: GLenum = 0x8914;
+pub const GL_ANY_SAMPLES_PASSED: GLenum = 0x8C2F;
+pub const GL_ANY_SAMPLES_PASSED_CONSERVATIVE: GLenum = 0x8D6A;
+pub const GL_TIME_ELAPSED: GLenum = 0x88BF;
+pub const GL_PRIMITIVES_GENERATED: GLenum = 0x8C87;
+pub const GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN: GLenum = 0x8C88;
+pub const GL_QUERY_COUNTER_BITS: GLenum = 0x8864;
+pub const GL_CURRENT_QUERY: GLenum = 0x8865;
+pub const GL_QUERY_RESULT: GLenum = 0x8866;
+pub const GL_QUERY_RESULT_AVAILABLE: GLenum = 0x8867;
+pub const GL_QUERY_WAIT: GLenum = 0x8E13;
+pub const GL_QUERY_NO_WAIT: GLenum = 0x8E14;
+pub const GL_QUERY_BY_REGION_WAIT: GLenum = 0x8E15;
+pub const GL_QUERY_BY_REGION_NO_WAIT: GLenum = 0x8E16;

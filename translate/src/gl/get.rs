@@ -309,7 +309,7 @@ impl Context {
             GL_PACK_SKIP_PIXELS => int(i64::from(self.pack.skip_pixels)),
             GL_UNPACK_SWAP_BYTES => bool1(self.unpack.swap_bytes),
             GL_PACK_SWAP_BYTES => bool1(self.pack.swap_bytes),
-            GL_TIMESTAMP => int(0),
+            GL_TIMESTAMP => int(self.current_timestamp()?),
             GL_LINE_SMOOTH_HINT
             | GL_POLYGON_SMOOTH_HINT
             | GL_TEXTURE_COMPRESSION_HINT

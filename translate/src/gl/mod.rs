@@ -3,7 +3,8 @@
 //! Layout: [`Context`] holds a context's state (`context`); entry points live with the objects
 //! they act on (`objects_buffer`, `objects_program`, `objects_texture`); `draw` encodes draws
 //! and clears into dynamic rendering; `pipeline` and `descriptors` cache what draws need;
-//! `device` is the process-wide device with the manager behind a mutex; `get` answers queries.
+//! `device` is the process-wide device with the manager behind a mutex; `get` answers queries;
+//! `sync` holds fences, `query` query objects and conditional rendering (over `query_pool`).
 //! Every entry point validates first, records GL errors through `error`, and talks to device
 //! memory only through `arenagl-memory` (the ownership rule).
 
@@ -29,7 +30,10 @@ mod objects_program;
 mod objects_texture;
 mod pipeline;
 mod program;
+mod query;
+mod query_pool;
 mod state;
+mod sync;
 mod texenv;
 mod texture;
 mod vertex_array;

@@ -32,6 +32,16 @@ impl<T> Names<T> {
         out
     }
 
+    /// Reserves one specific name, as the compatibility profile does for names a program never
+    /// generated (`glBeginQuery` on any non-zero name). Returns false for 0.
+    pub(crate) fn reserve(&mut self, name: u32) -> bool {
+        if name == 0 {
+            return false;
+        }
+        self.objects.entry(name).or_insert(None);
+        true
+    }
+
     /// Creates the object of a reserved (or new) name at once (`glCreateShader`-style).
     pub(crate) fn insert_new(&mut self, value: T) -> u32 {
         let name = self.generate(1)[0];
@@ -91,5 +101,18 @@ mod tests {
         assert!(n.get_or_create(999, || 1).is_none());
         assert_eq!(n.remove(a[0]), Some(7));
         assert!(!n.is_reserved(a[0]));
+    }
+
+    #[test]
+    fn reserving_a_chosen_name_keeps_generate_away_from_it() {
+        let mut n: Names<u8> = Names::default();
+        assert!(!n.reserve(0), "0 is never a name");
+        assert!(n.reserve(2));
+        assert!(n.is_reserved(2) && !n.exists(2));
+        assert_eq!(n.get_or_create(2, || 5).copied(), Some(5));
+        assert!(n.reserve(2), "reserving a live name keeps its object");
+        assert_eq!(n.get(2).copied(), Some(5));
+        let generated = n.generate(3);
+        assert!(!generated.contains(&2), "{generated:?}");
     }
 }
