@@ -31,7 +31,9 @@ use std::time::Duration;
 
 use ash::vk;
 
+use crate::classify::{classify, Call, Outcome};
 use crate::error::{MemoryError, Result};
+use crate::fault::FaultSite;
 use crate::manager::ImageHandle;
 use crate::sync::Arc;
 use crate::vulkan::context::DeviceShared;
@@ -596,20 +598,47 @@ impl MemoryManager {
         // SAFETY: the queue is used only by the manager's thread (under the manager's `&mut`);
         // the image was acquired from `chain_raw` and its blit was submitted to signal
         // `render_done`, which this present waits on.
-        let result = unsafe { fns.swapchain.queue_present(queue, &info) };
-        match result {
-            Ok(false) => Ok(Presented::Shown),
-            Ok(true) | Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => {
+        let mut result = unsafe { fns.swapchain.queue_present(queue, &info) };
+        // An injected present result replaces the real one after the call, so the semaphore
+        // wait and the image's release happened as they do when a real present reports it.
+        if let Some(r) = self.inject(FaultSite::Present, 0) {
+            result = if r == vk::Result::SUBOPTIMAL_KHR {
+                Ok(true)
+            } else {
+                Err(r)
+            };
+        }
+        let r = match result {
+            Ok(false) => return Ok(Presented::Shown),
+            Ok(true) => vk::Result::SUBOPTIMAL_KHR,
+            Err(r) => r,
+        };
+        if r != vk::Result::SUBOPTIMAL_KHR {
+            self.log_failure(Call::Present, r);
+        }
+        match classify(Call::Present, r) {
+            Outcome::Done => Ok(Presented::Shown),
+            Outcome::Rebuild { succeeded } => {
                 self.backend_mut().presenter.window(id)?.stale = true;
-                Ok(Presented::Shown)
+                Ok(if succeeded {
+                    Presented::Shown
+                } else {
+                    Presented::Skipped
+                })
             }
-            Err(vk::Result::ERROR_DEVICE_LOST) => {
+            Outcome::DeviceLost => {
                 self.latch_lost();
                 Err(MemoryError::DeviceLost)
             }
-            Err(r) => {
+            // The frame is lost, not the program: rebuild the chain and carry on.
+            Outcome::OutOfMemory(_) | Outcome::SkipFrame => {
+                self.stats.oom_failures += 1;
                 self.backend_mut().presenter.window(id)?.stale = true;
-                Err(map_present("vkQueuePresentKHR", r))
+                Ok(Presented::Skipped)
+            }
+            Outcome::Failed(e) => {
+                self.backend_mut().presenter.window(id)?.stale = true;
+                Err(e)
             }
         }
     }
@@ -656,32 +685,63 @@ impl MemoryManager {
             // The semaphore's previous wait must have executed before it is signalled again.
             self.wait_epoch(slot_epoch)?;
             let timeout = u64::try_from(ACQUIRE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
-            let p = &self.backend().presenter;
-            let fns = p.fns()?;
-            // SAFETY: `chain` belongs to this device; `semaphore` is unsignalled with no pending
-            // operation (its last wait completed above, and a failed acquire leaves it alone).
-            let result = unsafe {
-                fns.swapchain
-                    .acquire_next_image(chain, timeout, semaphore, vk::Fence::null())
+            // An injected failure replaces the call (the semaphore stays untouched, as after a
+            // real failure); an injected SUBOPTIMAL is a success that also marks the chain.
+            let injected = self.inject(FaultSite::Acquire, 0);
+            let result = match injected {
+                Some(r) if r != vk::Result::SUBOPTIMAL_KHR => Err(r),
+                _ => {
+                    let fns = self.backend().presenter.fns()?;
+                    // SAFETY: `chain` belongs to this device; `semaphore` is unsignalled with no
+                    // pending operation (its last wait completed above, and a failed acquire
+                    // leaves it alone).
+                    unsafe {
+                        fns.swapchain.acquire_next_image(
+                            chain,
+                            timeout,
+                            semaphore,
+                            vk::Fence::null(),
+                        )
+                    }
+                    .map(|(index, suboptimal)| (index, suboptimal || injected.is_some()))
+                }
             };
-            match result {
+            let r = match result {
                 Ok((index, suboptimal)) => {
                     if suboptimal {
                         self.backend_mut().presenter.window(id)?.stale = true;
                     }
                     return Ok(Some((index, semaphore)));
                 }
-                Err(vk::Result::ERROR_OUT_OF_DATE_KHR) if attempt == 0 => {
+                Err(r) => r,
+            };
+            self.log_failure(Call::Acquire, r);
+            match classify(Call::Acquire, r) {
+                Outcome::Rebuild { .. } if attempt == 0 => {
                     self.backend_mut().presenter.window(id)?.stale = true;
                 }
-                Err(vk::Result::ERROR_OUT_OF_DATE_KHR)
-                | Err(vk::Result::TIMEOUT)
-                | Err(vk::Result::NOT_READY) => return Ok(None),
-                Err(vk::Result::ERROR_DEVICE_LOST) => {
+                // Out of date twice: the window is changing under us; show nothing this time.
+                Outcome::Rebuild { .. } | Outcome::Done => return Ok(None),
+                // The presentation engine holds every image: drain what completed and skip the
+                // frame; the chain is fine, so it is not rebuilt.
+                Outcome::SkipFrame => {
+                    self.drain()?;
+                    return Ok(None);
+                }
+                Outcome::DeviceLost => {
                     self.latch_lost();
                     return Err(MemoryError::DeviceLost);
                 }
-                Err(r) => return Err(map_present("vkAcquireNextImageKHR", r)),
+                // Skip the frame rather than abort; release what completed for the next one.
+                Outcome::OutOfMemory(_) => {
+                    self.stats.oom_failures += 1;
+                    self.drain()?;
+                    return Ok(None);
+                }
+                Outcome::Failed(e) => {
+                    self.backend_mut().presenter.window(id)?.stale = true;
+                    return Err(e);
+                }
             }
         }
         Ok(None)
