@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arenagl_memory::vulkan::DeviceInfo;
 use arenagl_memory::{
-    ImageDesc, ImageHandle, MemoryError, MemoryManager, SamplerDesc, SamplerHandle, ViewDesc,
-    ViewHandle,
+    ImageDesc, ImageHandle, LostFlag, MemoryError, MemoryManager, SamplerDesc, SamplerHandle,
+    ViewDesc, ViewHandle,
 };
 use ash::vk;
 
@@ -69,6 +69,8 @@ pub struct Device {
     raw: ash::Device,
     caps: DeviceCaps,
     pipeline_cache: vk::PipelineCache,
+    /// The manager's device-lost latch, readable without the lock.
+    lost: LostFlag,
 }
 
 impl Device {
@@ -111,6 +113,7 @@ impl Device {
             index_u8: info.features.index_type_uint8,
             vertex_divisor: info.features.vertex_attribute_divisor,
         };
+        let lost = manager.lost_flag();
         let cache_info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: valid device; the create info lives across the call.
         let pipeline_cache = unsafe { raw.create_pipeline_cache(&cache_info, None) }
@@ -125,6 +128,7 @@ impl Device {
             raw,
             caps,
             pipeline_cache,
+            lost,
         }))
     }
 
@@ -138,6 +142,12 @@ impl Device {
     /// The raw device, for creating non-memory objects and recording.
     pub fn raw(&self) -> &ash::Device {
         &self.raw
+    }
+
+    /// Whether the device was lost (the manager's latch), without taking the lock: every GL
+    /// call checks it, and sync objects report "signalled" once it is set.
+    pub fn is_lost(&self) -> bool {
+        self.lost.is_lost()
     }
 
     pub fn caps(&self) -> &DeviceCaps {
