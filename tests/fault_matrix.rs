@@ -1,6 +1,6 @@
 //! Whole programs under `ARENAGL_FAULTS` (docs/robustness.md): for each call that can fail
-//! (allocation, submission, pipeline creation, acquire, present) and each result it can really
-//! return, a real GL program — `arenagl scene` on a pbuffer, `arenagl demo --window` under
+//! (allocation, submission, pipeline creation, acquire, present, swapchain creation) and each
+//! result it can really return, a real GL program — `arenagl scene` on a pbuffer, `arenagl demo --window` under
 //! `Xvfb` for the swapchain calls — either keeps running and produces the same picture, or ends
 //! with the documented GL/EGL error: never a crash, a panic, a validation error or a hang (every
 //! run is killed after a bounded time and that fails the test).
@@ -186,7 +186,8 @@ fn window_programs_survive_acquire_and_present_failures() {
     let recoverable = "acquire@2=timeout,acquire@3=not_ready,acquire@4=out_of_date,\
                        acquire@6=suboptimal,acquire@7=oom_device,acquire@8=oom_host,\
                        present@9=out_of_date,present@10=suboptimal,present@11=oom_device,\
-                       present@12=oom_host";
+                       present@12=oom_host,swapchain@1=oom_device,swapchain@3=oom_host,\
+                       swapchain@4=initialization_failed";
     let r = run(demo(&server.name, &dir, 14), recoverable, "demo --window");
     assert!(r.success, "[{recoverable}]\n{}{}", r.stdout, r.stderr);
     assert!(
@@ -194,12 +195,21 @@ fn window_programs_survive_acquire_and_present_failures() {
         "all frames ran\n{}",
         r.stdout
     );
+    assert!(
+        r.stderr
+            .contains("swapchain creation failed; trying with less"),
+        "the swapchain degrade ladder ran\n{}",
+        r.stderr
+    );
     // Device loss and a lost surface end the run with the EGL error of eglSwapBuffers.
     for (faults, says) in [
         ("acquire@3=device_lost", "EGL_CONTEXT_LOST"),
         ("present@3=device_lost", "EGL_CONTEXT_LOST"),
         ("acquire@3=surface_lost", "EGL_BAD_NATIVE_WINDOW"),
         ("present@3=surface_lost", "EGL_BAD_NATIVE_WINDOW"),
+        // Swapchain creation: every rung of the degrade ladder refused; a lost surface.
+        ("swapchain%1=oom_device", "EGL_BAD_ALLOC"),
+        ("swapchain@1=surface_lost", "EGL_BAD_NATIVE_WINDOW"),
     ] {
         let r = run(demo(&server.name, &dir, 6), faults, "demo --window");
         assert!(!r.success, "[{faults}] must fail\n{}", r.stdout);

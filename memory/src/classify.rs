@@ -99,6 +99,10 @@ pub fn classify(call: Call, result: vk::Result) -> Outcome {
         vk::Result::ERROR_DEVICE_LOST => Outcome::DeviceLost,
         vk::Result::ERROR_OUT_OF_DEVICE_MEMORY => oom(MemoryError::OutOfDeviceMemory),
         vk::Result::ERROR_OUT_OF_HOST_MEMORY => oom(MemoryError::OutOfHostMemory),
+        // Swapchain creation: the degrade ladder tries again with less.
+        vk::Result::ERROR_INITIALIZATION_FAILED if call == Call::CreateSwapchain => {
+            oom(MemoryError::OutOfDeviceMemory)
+        }
         vk::Result::ERROR_TOO_MANY_OBJECTS if call == Call::Allocate => {
             oom(MemoryError::OutOfDeviceMemory)
         }

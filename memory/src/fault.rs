@@ -38,15 +38,18 @@ pub enum FaultSite {
     Present,
     /// `vkCreateGraphicsPipelines`.
     Pipeline,
+    /// `vkCreateSwapchainKHR` (window creation, resizes, out-of-date rebuilds).
+    Swapchain,
 }
 
 impl FaultSite {
-    const ALL: [FaultSite; 5] = [
+    const ALL: [FaultSite; 6] = [
         FaultSite::Alloc,
         FaultSite::Submit,
         FaultSite::Acquire,
         FaultSite::Present,
         FaultSite::Pipeline,
+        FaultSite::Swapchain,
     ];
 
     /// The name used in `ARENAGL_FAULTS`.
@@ -57,6 +60,7 @@ impl FaultSite {
             FaultSite::Acquire => "acquire",
             FaultSite::Present => "present",
             FaultSite::Pipeline => "pipeline",
+            FaultSite::Swapchain => "swapchain",
         }
     }
 
@@ -89,6 +93,13 @@ impl FaultSite {
                 "surface_lost",
             ],
             FaultSite::Pipeline => &["oom_device", "oom_host"],
+            FaultSite::Swapchain => &[
+                "oom_device",
+                "oom_host",
+                "device_lost",
+                "surface_lost",
+                "initialization_failed",
+            ],
         }
     }
 }
@@ -104,6 +115,10 @@ const RESULTS: &[(&str, vk::Result)] = &[
     ("out_of_date", vk::Result::ERROR_OUT_OF_DATE_KHR),
     ("suboptimal", vk::Result::SUBOPTIMAL_KHR),
     ("surface_lost", vk::Result::ERROR_SURFACE_LOST_KHR),
+    (
+        "initialization_failed",
+        vk::Result::ERROR_INITIALIZATION_FAILED,
+    ),
 ];
 
 fn result_name(r: vk::Result) -> &'static str {
@@ -208,13 +223,14 @@ impl FaultPlan {
     /// ```text
     /// plan    = rule ("," rule)*
     /// rule    = site trigger "=" result
-    /// site    = "alloc" | "submit" | "acquire" | "present" | "pipeline"
+    /// site    = "alloc" | "submit" | "acquire" | "present" | "pipeline" | "swapchain"
     /// trigger = "@" N            the Nth call (1-based), once
     ///         | "%" N            every Nth call
     ///         | "~" P [":" SEED] each call with probability P (0..=1), seeded (default 1)
     ///         | ">" BYTES        alloc only: every attempt larger than BYTES
     /// result  = "oom_device" | "oom_host" | "too_many_objects" | "device_lost" | "timeout"
     ///         | "not_ready" | "out_of_date" | "suboptimal" | "surface_lost"
+    ///         | "initialization_failed"
     /// ```
     ///
     /// Each site accepts only the results its call can return ([`FaultSite::allowed_results`]).
@@ -256,7 +272,9 @@ fn parse_rule(text: &str) -> std::result::Result<FaultRule, String> {
         .into_iter()
         .find(|s| s.name() == site_name.trim())
         .ok_or_else(|| {
-            format!("unknown call {site_name:?} (alloc, submit, acquire, present, pipeline)")
+            format!(
+                "unknown call {site_name:?} (alloc, submit, acquire, present, pipeline, swapchain)"
+            )
         })?;
     let number = |s: &str| -> std::result::Result<u64, String> {
         s.trim()
@@ -322,7 +340,7 @@ fn parse_rule(text: &str) -> std::result::Result<FaultRule, String> {
 #[derive(Debug, Clone, Default)]
 pub struct FaultState {
     pub(crate) plan: FaultPlan,
-    calls: [u64; 5],
+    calls: [u64; 6],
     /// One xorshift64* state per rule (probability triggers only use theirs).
     rng: Vec<u64>,
     injected: u64,
@@ -341,7 +359,7 @@ impl FaultState {
             .collect();
         Self {
             plan,
-            calls: [0; 5],
+            calls: [0; 6],
             rng,
             injected: 0,
         }
