@@ -123,6 +123,9 @@ pub trait Backend {
     /// Ends the recording command buffer (if anything was recorded) and submits it, signalling
     /// `epoch` on the timeline. On failure nothing is signalled and the recording is discarded.
     fn submit(&mut self, epoch: u64) -> Result<()>;
+    /// Throws away the recording command buffer without submitting it (after a submission
+    /// failure was injected: the same state a failed `vkQueueSubmit` leaves).
+    fn discard_recording(&mut self) {}
     /// The completed epoch, without blocking.
     fn poll_completed(&mut self) -> Result<u64>;
     /// Blocks until `epoch` completes or `timeout` passes; `Ok(false)` on timeout.

@@ -12,6 +12,7 @@
 pub mod backend;
 pub mod bench;
 mod budget;
+pub mod classify;
 
 pub mod desc;
 pub mod epoch;
@@ -28,13 +29,14 @@ mod telemetry;
 pub mod vulkan;
 
 pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
+pub use classify::{classify, Call, Outcome};
 pub use desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
 pub use error::{MemoryError, Result};
-pub use fault::FaultPlan;
+pub use fault::{FaultPlan, FaultSite, FaultState};
 pub use handle::Handle;
 pub use manager::{
-    BufferHandle, BufferInfo, BufferTag, ImageHandle, ImageInfo, ImageTag, Manager, ManagerConfig,
-    SamplerHandle, SamplerTag, ViewHandle, ViewTag, ALLOCATION_COUNT_CAP,
+    BufferHandle, BufferInfo, BufferTag, ImageHandle, ImageInfo, ImageTag, LostFlag, Manager,
+    ManagerConfig, SamplerHandle, SamplerTag, ViewHandle, ViewTag, ALLOCATION_COUNT_CAP,
 };
 pub use stats::{CategoryStats, DeviceMemoryCounters, MemoryStats};
 pub use vulkan::{

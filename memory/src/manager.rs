@@ -21,10 +21,11 @@ use std::time::Duration;
 
 use crate::backend::{AllocInfo, Backend, Placement};
 use crate::budget::BudgetState;
+use crate::classify::FailureLog;
 use crate::desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
 use crate::epoch::{Deferred, EpochClock};
 use crate::error::{MemoryError, Result};
-use crate::fault::{FaultPlan, FaultState};
+use crate::fault::{FaultPlan, FaultSite, FaultState};
 use crate::handle::{Handle, Slab};
 use crate::ratelimit::RateLimit;
 use crate::staging::StagingState;
@@ -156,6 +157,25 @@ impl<B: Backend> Retired<B> {
     }
 }
 
+/// A lock-free view of a manager's device-lost latch: clients that keep the manager behind a
+/// lock (the GL device) read it on every call without taking that lock, and fences read it to
+/// report "signalled" after a loss. Once set it stays set for that manager.
+#[derive(Debug, Clone, Default)]
+pub struct LostFlag(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+// Not part of any loom model (the manager is not), so it uses `std` directly like
+// `sync::next_owner_id`.
+impl LostFlag {
+    /// Whether the device behind the manager was lost.
+    pub fn is_lost(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    fn set(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Release);
+    }
+}
+
 /// The central memory manager over backend `B`.
 pub struct Manager<B: Backend> {
     pub(crate) backend: ManuallyDrop<B>,
@@ -169,7 +189,9 @@ pub struct Manager<B: Backend> {
     pub(crate) deferred: Deferred<Retired<B>>,
     pub(crate) recording_open: bool,
     pub(crate) lost: bool,
+    pub(crate) lost_flag: LostFlag,
     pub(crate) faults: FaultState,
+    pub(crate) failures: FailureLog,
     pub(crate) stats: MemoryStats,
     pub(crate) last_proactive_gc: Option<(u64, u64)>,
     pub(crate) above_warn_line: bool,
@@ -204,7 +226,9 @@ impl<B: Backend> Manager<B> {
             deferred: Deferred::new(),
             recording_open: false,
             lost: false,
+            lost_flag: LostFlag::default(),
             faults,
+            failures: FailureLog::default(),
             stats: MemoryStats::default(),
             last_proactive_gc: None,
             above_warn_line: false,
@@ -246,6 +270,36 @@ impl<B: Backend> Manager<B> {
         self.lost
     }
 
+    /// The device-lost latch as a flag readable without access to the manager.
+    pub fn lost_flag(&self) -> LostFlag {
+        self.lost_flag.clone()
+    }
+
+    /// The fault plan and its counters, to continue them in a replacement manager.
+    pub fn fault_state(&self) -> FaultState {
+        self.faults.clone()
+    }
+
+    /// Continues `state`'s plan and counters (after a lost device was replaced).
+    pub fn resume_faults(&mut self, state: FaultState) {
+        self.config.faults = state.plan.clone();
+        self.faults = state;
+    }
+
+    /// Checks the fault plan for one call at `site` (`size` bytes for allocations); counts an
+    /// injected result in the statistics.
+    pub(crate) fn inject(&mut self, site: FaultSite, size: u64) -> Option<vk::Result> {
+        let r = self.faults.check(site, size)?;
+        self.stats.faults_injected += 1;
+        Some(r)
+    }
+
+    /// Logs a failed call at a rate limit (first, then every 100th).
+    pub(crate) fn log_failure(&mut self, call: crate::classify::Call, result: vk::Result) {
+        let outcome = crate::classify::classify(call, result);
+        self.failures.failed(call, result, &outcome);
+    }
+
     /// The last epoch submitted.
     pub fn submitted_epoch(&self) -> u64 {
         self.clock.submitted()
@@ -285,6 +339,7 @@ impl<B: Backend> Manager<B> {
                 .wait(self.clock.submitted(), self.config.wait_timeout);
         }
         self.lost = true;
+        self.lost_flag.set();
         self.stats.device_lost = true;
         self.recording_open = false;
         self.release_completed();
@@ -408,12 +463,14 @@ impl<B: Backend> Manager<B> {
     // ---- the OOM ladder and the clamp -----------------------------------------------------
 
     fn attempt<R>(&mut self, size: u64, create: &mut impl FnMut(&mut B) -> Result<R>) -> Result<R> {
-        if self.faults.allocation_fails(size) {
-            self.stats.faults_injected += 1;
-            self.stats.oom_failures += 1;
-            return Err(MemoryError::OutOfDeviceMemory);
-        }
-        let result = create(&mut self.backend);
+        let result = match self.inject(FaultSite::Alloc, size) {
+            Some(r) => Err(
+                crate::classify::classify(crate::classify::Call::Allocate, r)
+                    .error()
+                    .unwrap_or(MemoryError::Internal("injected success")),
+            ),
+            None => create(&mut self.backend),
+        };
         if matches!(
             result,
             Err(MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory)
@@ -802,10 +859,8 @@ impl<B: Backend> Manager<B> {
         submit: impl FnOnce(&mut B, u64) -> Result<()>,
     ) -> Result<u64> {
         self.check_lost()?;
-        if self.faults.submit_loses_device() {
-            self.stats.faults_injected += 1;
-            self.latch_lost();
-            return Err(MemoryError::DeviceLost);
+        if let Some(r) = self.inject(FaultSite::Submit, 0) {
+            self.injected_submit_failure(r)?;
         }
         let epoch = self.clock.recording();
         match submit(&mut self.backend, epoch) {
@@ -825,6 +880,47 @@ impl<B: Backend> Manager<B> {
         self.poll()?;
         self.release_completed();
         Ok(epoch)
+    }
+
+    /// An injected `vkQueueSubmit` failure, checked before the backend is touched, so the
+    /// recording is intact: device loss latches; out of memory runs the ladder (everything
+    /// already submitted is waited for and released) and lets the submission go ahead if the
+    /// plan does not fail it again, else the recording is discarded as a real failure would be.
+    fn injected_submit_failure(&mut self, result: vk::Result) -> Result<()> {
+        use crate::classify::{classify, Call, Outcome};
+        self.log_failure(Call::Submit, result);
+        match classify(Call::Submit, result) {
+            Outcome::DeviceLost => {
+                self.latch_lost();
+                Err(MemoryError::DeviceLost)
+            }
+            Outcome::OutOfMemory(e) => {
+                self.stats.oom_failures += 1;
+                self.stats.ladder_drains += 1;
+                let target = self.clock.submitted();
+                let waited = self.wait_epoch(target);
+                if matches!(waited, Err(MemoryError::DeviceLost)) {
+                    return Err(MemoryError::DeviceLost);
+                }
+                self.release_completed();
+                self.stats.ladder_retries += 1;
+                if self.inject(FaultSite::Submit, 0).is_none() {
+                    self.stats.ladder_recoveries += 1;
+                    return Ok(());
+                }
+                self.stats.refusals += 1;
+                self.backend.discard_recording();
+                self.recording_open = false;
+                Err(e)
+            }
+            other => {
+                self.backend.discard_recording();
+                self.recording_open = false;
+                Err(other
+                    .error()
+                    .unwrap_or(MemoryError::Internal("injected success")))
+            }
+        }
     }
 
     /// Reads the completed epoch from the device without blocking.

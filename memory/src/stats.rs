@@ -124,6 +124,16 @@ pub struct MemoryStats {
 }
 
 impl MemoryStats {
+    /// Buffers and images live for clients: everything but the manager's own staging arenas
+    /// (0 once every context and surface on the device is gone and its retires released).
+    pub fn client_objects_live(&self) -> u64 {
+        Category::ALL
+            .iter()
+            .filter(|&&c| c != Category::Staging)
+            .map(|c| self.categories[c.index()].live_objects)
+            .sum()
+    }
+
     /// Submitted epochs not yet known complete.
     pub fn epochs_in_flight(&self) -> u64 {
         self.epoch_submitted.saturating_sub(self.epoch_completed)

@@ -3,7 +3,8 @@
 //!
 //! Design: the EGL model (`arenagl-present`) decides what is valid; this module follows its
 //! successful outcomes. The device (Vulkan + the memory manager) opens on the first context, so
-//! a program that only queries EGL never starts Vulkan. A GL context is shared behind a mutex
+//! a program that only queries EGL never starts Vulkan. After a device loss the next context or
+//! surface created opens a new device; the lost one is dropped with the last object made on it. A GL context is shared behind a mutex
 //! because EGL lets a context migrate between threads (current on one at a time).
 //!
 //! Window surfaces: GL renders into the surface's own [`SurfaceImages`], sized to the window;
@@ -22,7 +23,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use arenagl_memory::vulkan::{WindowId, XlibWindow};
 use arenagl_memory::MemoryError;
 use arenagl_present::EglError;
-use arenagl_translate::gl::{Context as GlContext, Device, Profile, SurfaceImages};
+use arenagl_translate::gl::{Context as GlContext, Device, GlError, Profile, SurfaceImages};
 
 type Shared<T> = Arc<Mutex<T>>;
 
@@ -30,25 +31,59 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-static DEVICE: OnceLock<Result<Arc<Device>, String>> = OnceLock::new();
+/// The process's device: not opened yet, open, or the reason it could not be opened.
+enum DeviceSlot {
+    Unopened,
+    Open(Arc<Device>),
+    Failed(String),
+}
+
+/// The device new contexts and surfaces get. A lost device is replaced here by a fresh one the
+/// next time one is asked for (recovery, P3); the lost one lives on only in the contexts and
+/// surfaces made on it, and is dropped (its memory released, its Vulkan device destroyed) when
+/// the last of them is. The mutex serialises opening, so two threads creating contexts after a
+/// loss open one device between them.
+static DEVICE: Mutex<DeviceSlot> = Mutex::new(DeviceSlot::Unopened);
 
 /// The device if it has been opened (diagnostics must not open one).
 pub(crate) fn opened_device() -> Option<Arc<Device>> {
-    DEVICE.get()?.as_ref().ok().cloned()
+    match &*lock(&DEVICE) {
+        DeviceSlot::Open(d) => Some(d.clone()),
+        DeviceSlot::Unopened | DeviceSlot::Failed(_) => None,
+    }
 }
 
-/// The process's device, opened once; an error is remembered and reported to every later
-/// context creation.
+/// The process's device, opened on first need and reopened after a loss; a failure to open is
+/// remembered and reported to every later context creation.
 pub(crate) fn device() -> Result<Arc<Device>, String> {
-    DEVICE
-        .get_or_init(|| {
-            init_logging();
-            Device::open().map_err(|e| {
-                tracing::error!(error = %e, "ArenaGL could not open a Vulkan device");
-                e.to_string()
-            })
-        })
-        .clone()
+    let mut slot = lock(&DEVICE);
+    // The fault plan's counters continue on the new device: `submit@3=device_lost` fires once
+    // per process, not once per device.
+    let faults = match &*slot {
+        DeviceSlot::Open(d) if !d.is_lost() => return Ok(d.clone()),
+        DeviceSlot::Failed(e) => return Err(e.clone()),
+        DeviceSlot::Open(lost) => Some(lost.lock().manager.fault_state()),
+        DeviceSlot::Unopened => None,
+    };
+    // Let go of the lost device first: when no context or surface holds it any more it is
+    // destroyed now, before the new one opens (one telemetry page, one device at a time).
+    *slot = DeviceSlot::Unopened;
+    init_logging();
+    let opened = Device::open().map_err(|e| {
+        tracing::error!(error = %e, "ArenaGL could not open a Vulkan device");
+        e.to_string()
+    });
+    *slot = match &opened {
+        Ok(d) => {
+            if let Some(faults) = faults {
+                d.lock().manager.resume_faults(faults);
+                tracing::warn!("the Vulkan device was lost; a new one is open for new contexts");
+            }
+            DeviceSlot::Open(d.clone())
+        }
+        Err(e) => DeviceSlot::Failed(e.clone()),
+    };
+    opened
 }
 
 /// The library's own log output (it is a separate copy of `tracing` from the program's, if the
@@ -203,9 +238,10 @@ fn window_error(call: &str, e: &MemoryError) -> EglError {
 
 pub(crate) fn destroy_surface(handle: u64) {
     let removed = lock(surfaces()).remove(&handle);
-    if let Some(id) = removed.as_ref().and_then(|e| e.window) {
-        if let Ok(device) = device() {
-            let _ = device.lock().manager.destroy_window(id);
+    if let Some(entry) = &removed {
+        if let Some(id) = entry.window {
+            // The window belongs to the device the surface was made on, lost or not.
+            let _ = entry.images.device().lock().manager.destroy_window(id);
         }
     }
     drop(removed);
@@ -250,28 +286,29 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
         .get(&surface)
         .map(|e| (e.images.clone(), e.window));
     let Some((images, Some(window))) = entry else {
-        let ok = with_current(true, |c| {
+        return with_current(Ok(()), |c| {
+            if c.is_lost() {
+                c.lost_command();
+                return Err(EglError::CONTEXT_LOST);
+            }
             let r = c.swap_buffers();
-            c.record(r).is_some()
-        });
-        return if ok {
-            Ok(None)
-        } else {
-            Err(EglError::CONTEXT_LOST)
-        };
+            frame_outcome(c, r)
+        })
+        .map(|()| None);
     };
     let color = images.color.0;
-    let ok = with_current(true, |c| {
+    with_current(Ok(()), |c| {
+        if c.is_lost() {
+            c.lost_command();
+            return Err(EglError::CONTEXT_LOST);
+        }
         let r = c.swap_buffers_with(|m| {
             m.set_window_vsync(window, interval != 0)?;
             m.present(window, color).map(drop)
         });
-        c.record(r).is_some()
-    });
-    if !ok {
-        return Err(EglError::CONTEXT_LOST);
-    }
-    let device = device().map_err(|_| EglError::BAD_ALLOC)?;
+        frame_outcome(c, r)
+    })?;
+    let device = images.device().clone();
     let extent = device
         .lock()
         .manager
@@ -294,6 +331,30 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
     let (draw_images, read_images) = images_of(draw, read);
     with_current((), |c| c.make_current(draw_images, read_images));
     Ok(Some(size))
+}
+
+/// What `eglSwapBuffers` answers for a frame's outcome (the memory manager classified the
+/// Vulkan result): a lost device is `EGL_CONTEXT_LOST` (the context is lost from now on); out
+/// of memory skips the frame, with `GL_OUT_OF_MEMORY` on the context saying why, and the swap
+/// succeeds, so the program carries on; a window the device can no longer present to is
+/// `EGL_BAD_NATIVE_WINDOW`; anything else `EGL_BAD_ALLOC`. Every failure is logged (rate-limited).
+fn frame_outcome(c: &mut GlContext, r: Result<(), GlError>) -> Result<(), EglError> {
+    let Err(e) = r else {
+        return Ok(());
+    };
+    let egl = match &e {
+        GlError::Memory(MemoryError::DeviceLost) => Some(EglError::CONTEXT_LOST),
+        GlError::Memory(m) if m.is_out_of_memory() => None,
+        GlError::Memory(MemoryError::Vulkan { .. } | MemoryError::Unsupported(_)) => {
+            Some(EglError::BAD_NATIVE_WINDOW)
+        }
+        _ if e.code() == arenagl_translate::gl::enums::GL_CONTEXT_LOST => {
+            Some(EglError::CONTEXT_LOST)
+        }
+        _ => Some(EglError::BAD_ALLOC),
+    };
+    c.record::<()>(Err(e));
+    egl.map_or(Ok(()), Err)
 }
 
 /// Runs `f` on this thread's current GL context; without one, returns `default` (GL commands

@@ -1,5 +1,13 @@
 //! ArenaGL's own diagnostic entry points (not GL or EGL): what tests and tools that load the
 //! library need to see from inside it.
+//!
+//! `arenagl_set_faults` and `arenagl_memory_stat` let an in-process test change the fault plan
+//! at run time (`ARENAGL_FAULTS` is read once, when the device opens) and check the manager's
+//! counters (leaks, refusals, injected faults) without linking the crates.
+
+use std::ffi::{c_char, CStr};
+
+use arenagl_memory::FaultPlan;
 
 use super::bridge::opened_device;
 
@@ -9,6 +17,74 @@ use super::bridge::opened_device;
 pub extern "C" fn arenagl_validation_error_count() -> u64 {
     std::panic::catch_unwind(|| {
         opened_device().map_or(0, |d| d.lock().manager.validation_error_count())
+    })
+    .unwrap_or(u64::MAX)
+}
+
+/// Replaces the fault plan of the open device with `spec` (the `ARENAGL_FAULTS` grammar of
+/// `docs/robustness.md`; an empty string injects nothing; counters restart). Returns 0 on
+/// success, -1 when `spec` is NULL or does not parse (the reason is logged), -2 when no device
+/// is open yet.
+///
+/// # Safety
+/// `spec` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
+    if spec.is_null() {
+        return -1;
+    }
+    // SAFETY: the caller passes a NUL-terminated string.
+    let spec = unsafe { CStr::from_ptr(spec) }
+        .to_string_lossy()
+        .into_owned();
+    std::panic::catch_unwind(move || {
+        let plan = match FaultPlan::parse(&spec) {
+            Ok(plan) => plan,
+            Err(e) => {
+                tracing::error!(error = %e, "arenagl_set_faults: the plan does not parse");
+                return -1;
+            }
+        };
+        match opened_device() {
+            Some(d) => {
+                d.lock().manager.set_fault_plan(plan);
+                0
+            }
+            None => -2,
+        }
+    })
+    .unwrap_or(-1)
+}
+
+/// One counter of the open device's memory manager, by name: `client_objects_live` (buffers and
+/// images held for GL objects and surfaces), `live_bytes`, `faults_injected`, `oom_failures`,
+/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1). `u64::MAX` for an unknown name,
+/// NULL, or no open device.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
+    if name.is_null() {
+        return u64::MAX;
+    }
+    // SAFETY: the caller passes a NUL-terminated string.
+    let name = unsafe { CStr::from_ptr(name) }.to_bytes().to_vec();
+    std::panic::catch_unwind(move || {
+        let Some(device) = opened_device() else {
+            return u64::MAX;
+        };
+        let s = device.lock().manager.stats();
+        match name.as_slice() {
+            b"client_objects_live" => s.client_objects_live(),
+            b"live_bytes" => s.live_bytes,
+            b"faults_injected" => s.faults_injected,
+            b"oom_failures" => s.oom_failures,
+            b"ladder_recoveries" => s.ladder_recoveries,
+            b"refusals" => s.refusals,
+            b"device_lost" => u64::from(s.device_lost),
+            _ => u64::MAX,
+        }
     })
     .unwrap_or(u64::MAX)
 }

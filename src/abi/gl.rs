@@ -24,8 +24,23 @@ use super::bridge::with_current;
 
 type GLboolean = u8;
 
-/// Runs `f` on the current context inside the panic guard.
+/// Runs `f` on the current context inside the panic guard. On a lost context (P3) the command
+/// does nothing but generate `GL_CONTEXT_LOST`, and returns `failure`: no side effects, no
+/// writes through the caller's pointers, no waiting on the lost device.
 fn gl<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
+    gl_after_loss(failure, |c| {
+        if c.is_lost() {
+            c.lost_command();
+            failure
+        } else {
+            f(c)
+        }
+    })
+}
+
+/// [`gl`] for the commands that still work after a reset (`glGetError`,
+/// `glGetGraphicsResetStatus`).
+fn gl_after_loss<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
     match catch_unwind(AssertUnwindSafe(|| with_current(failure, f))) {
         Ok(v) => v,
         Err(_) => {
@@ -203,7 +218,11 @@ macro_rules! gl_entry_points {
 }
 
 gl_entry_points! {
-    fn glGetError() -> GLenum { gl(GL_NO_ERROR, |c| c.get_error()) }
+    fn glGetError() -> GLenum { gl_after_loss(GL_NO_ERROR, |c| c.get_error()) }
+    fn glGetGraphicsResetStatus() -> GLenum { gl_after_loss(GL_NO_ERROR, |c| c.graphics_reset_status()) }
+    fn glGetGraphicsResetStatusARB() -> GLenum { glGetGraphicsResetStatus() }
+    fn glGetGraphicsResetStatusKHR() -> GLenum { glGetGraphicsResetStatus() }
+    fn glGetGraphicsResetStatusEXT() -> GLenum { glGetGraphicsResetStatus() }
     fn glGetString(name: GLenum) -> *const u8 {
         gl(null(), |c| c.get_string(name).map_or(null(), |s| s.as_ptr().cast()))
     }

@@ -9,6 +9,7 @@
 mod blit;
 pub mod context;
 pub(crate) mod conv;
+mod pipeline;
 mod present;
 mod render;
 mod suballoc;
@@ -425,6 +426,10 @@ impl Backend for VulkanBackend {
         self.submitter.submit(epoch)
     }
 
+    fn discard_recording(&mut self) {
+        self.submitter.discard();
+    }
+
     fn poll_completed(&mut self) -> Result<u64> {
         self.submitter.poll()
     }
@@ -470,7 +475,7 @@ impl Manager<VulkanBackend> {
     }
 
     /// Opens the device configured from the environment (`ARENAGL_VALIDATION`,
-    /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULT_*`) and installs the budget
+    /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULTS`, `ARENAGL_FAULT_*`) and installs the budget
     /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`.
     pub fn from_env() -> Result<Self> {
         let config = ManagerConfig {

@@ -31,7 +31,9 @@ use std::time::Duration;
 
 use ash::vk;
 
+use crate::classify::{classify, Call, Outcome};
 use crate::error::{MemoryError, Result};
+use crate::fault::FaultSite;
 use crate::manager::ImageHandle;
 use crate::sync::Arc;
 use crate::vulkan::context::DeviceShared;
@@ -267,7 +269,17 @@ impl Presenter {
 
     /// (Re)creates the window's chain at the surface's current size; `Ok(false)` when the
     /// window has no area (nothing to create).
-    fn rebuild(&mut self, id: WindowId, completed: u64) -> Result<bool> {
+    ///
+    /// Creation failing for memory (or `INITIALIZATION_FAILED`) walks a degrade ladder: the
+    /// image count the surface needs at least, then that with FIFO (the one mode every surface
+    /// has); the usage is already minimal (`TRANSFER_DST` only). `inject` is the fault plan's
+    /// `swapchain` check, made before each attempt.
+    fn rebuild(
+        &mut self,
+        id: WindowId,
+        completed: u64,
+        inject: &mut dyn FnMut() -> Option<vk::Result>,
+    ) -> Result<bool> {
         let (surface, vsync) = {
             let w = self.window(id)?;
             (w.surface, w.vsync)
@@ -308,28 +320,60 @@ impl Presenter {
         .find(|&a| caps.supported_composite_alpha.contains(a))
         .unwrap_or(vk::CompositeAlphaFlagsKHR::OPAQUE);
         let old = self.window(id)?.chain.take();
-        let info = vk::SwapchainCreateInfoKHR::default()
-            .surface(surface)
-            .min_image_count(count)
-            .image_format(format.format)
-            .image_color_space(format.color_space)
-            .image_extent(extent)
-            .image_array_layers(1)
-            .image_usage(vk::ImageUsageFlags::TRANSFER_DST)
-            .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
-            .pre_transform(caps.current_transform)
-            .composite_alpha(alpha)
-            .present_mode(mode)
-            .clipped(true)
-            .old_swapchain(old.as_ref().map_or(vk::SwapchainKHR::null(), |c| c.raw));
-        let fns = self.fns()?;
-        // SAFETY: the surface is alive and supported by our queue family (checked at window
-        // creation); the old swapchain, if any, belongs to it and is retired right after.
-        let created = unsafe { fns.swapchain.create_swapchain(&info, None) };
+        let least = caps.min_image_count.max(1);
+        let ladder = [
+            (count, mode),
+            (least, mode),
+            (least, vk::PresentModeKHR::FIFO),
+        ];
+        let mut old_raw = old.as_ref().map_or(vk::SwapchainKHR::null(), |c| c.raw);
+        let mut created = Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        for (rung, &(count, mode)) in ladder.iter().enumerate() {
+            let info = vk::SwapchainCreateInfoKHR::default()
+                .surface(surface)
+                .min_image_count(count)
+                .image_format(format.format)
+                .image_color_space(format.color_space)
+                .image_extent(extent)
+                .image_array_layers(1)
+                .image_usage(vk::ImageUsageFlags::TRANSFER_DST)
+                .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
+                .pre_transform(caps.current_transform)
+                .composite_alpha(alpha)
+                .present_mode(mode)
+                .clipped(true)
+                .old_swapchain(old_raw);
+            created = match inject() {
+                Some(r) => Err(r),
+                None => {
+                    let fns = self.fns()?;
+                    // SAFETY: the surface is alive and supported by our queue family (checked
+                    // at window creation); the old swapchain, if any, belongs to it and is
+                    // retired by this call whatever its result (it is buried below).
+                    unsafe { fns.swapchain.create_swapchain(&info, None) }
+                }
+            };
+            // The old chain is retired by the first call, even a failed one: never pass it
+            // again.
+            old_raw = vk::SwapchainKHR::null();
+            let Err(r) = created else {
+                break;
+            };
+            match classify(Call::CreateSwapchain, r) {
+                Outcome::OutOfMemory(_) if rung + 1 < ladder.len() => {
+                    tracing::warn!(rung, count, ?mode, %r, "swapchain creation failed; trying with less");
+                }
+                _ => break,
+            }
+        }
         if let Some(old) = old {
             self.bury_chain(old);
         }
-        let raw = created.map_err(|r| map_present("vkCreateSwapchainKHR", r))?;
+        let raw = created.map_err(|r| match classify(Call::CreateSwapchain, r) {
+            Outcome::DeviceLost => MemoryError::DeviceLost,
+            Outcome::OutOfMemory(e) => e,
+            _ => map_present("vkCreateSwapchainKHR", r),
+        })?;
         let fns = self.fns()?;
         // SAFETY: `raw` was just created on this device.
         let images = match unsafe { fns.swapchain.get_swapchain_images(raw) } {
@@ -457,7 +501,16 @@ impl MemoryManager {
                 next_acquire: 0,
             },
         );
-        if let Err(e) = p.rebuild(id, completed) {
+        let (faults, injected) = (&mut self.faults, &mut self.stats.faults_injected);
+        let mut inject = || {
+            let r = faults.check(FaultSite::Swapchain, 0);
+            *injected += u64::from(r.is_some());
+            r
+        };
+        if let Err(e) = self.backend.presenter.rebuild(id, completed, &mut inject) {
+            if e == MemoryError::DeviceLost {
+                self.latch_lost();
+            }
             let _ = self.destroy_window(id);
             return Err(e);
         }
@@ -596,20 +649,47 @@ impl MemoryManager {
         // SAFETY: the queue is used only by the manager's thread (under the manager's `&mut`);
         // the image was acquired from `chain_raw` and its blit was submitted to signal
         // `render_done`, which this present waits on.
-        let result = unsafe { fns.swapchain.queue_present(queue, &info) };
-        match result {
-            Ok(false) => Ok(Presented::Shown),
-            Ok(true) | Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => {
+        let mut result = unsafe { fns.swapchain.queue_present(queue, &info) };
+        // An injected present result replaces the real one after the call, so the semaphore
+        // wait and the image's release happened as they do when a real present reports it.
+        if let Some(r) = self.inject(FaultSite::Present, 0) {
+            result = if r == vk::Result::SUBOPTIMAL_KHR {
+                Ok(true)
+            } else {
+                Err(r)
+            };
+        }
+        let r = match result {
+            Ok(false) => return Ok(Presented::Shown),
+            Ok(true) => vk::Result::SUBOPTIMAL_KHR,
+            Err(r) => r,
+        };
+        if r != vk::Result::SUBOPTIMAL_KHR {
+            self.log_failure(Call::Present, r);
+        }
+        match classify(Call::Present, r) {
+            Outcome::Done => Ok(Presented::Shown),
+            Outcome::Rebuild { succeeded } => {
                 self.backend_mut().presenter.window(id)?.stale = true;
-                Ok(Presented::Shown)
+                Ok(if succeeded {
+                    Presented::Shown
+                } else {
+                    Presented::Skipped
+                })
             }
-            Err(vk::Result::ERROR_DEVICE_LOST) => {
+            Outcome::DeviceLost => {
                 self.latch_lost();
                 Err(MemoryError::DeviceLost)
             }
-            Err(r) => {
+            // The frame is lost, not the program: rebuild the chain and carry on.
+            Outcome::OutOfMemory(_) | Outcome::SkipFrame => {
+                self.stats.oom_failures += 1;
                 self.backend_mut().presenter.window(id)?.stale = true;
-                Err(map_present("vkQueuePresentKHR", r))
+                Ok(Presented::Skipped)
+            }
+            Outcome::Failed(e) => {
+                self.backend_mut().presenter.window(id)?.stale = true;
+                Err(e)
             }
         }
     }
@@ -641,8 +721,29 @@ impl MemoryManager {
                 let w = self.backend_mut().presenter.window(id)?;
                 w.stale || w.chain.is_none()
             };
-            if needs_rebuild && !self.backend_mut().presenter.rebuild(id, completed)? {
-                return Ok(None);
+            if needs_rebuild {
+                let (faults, injected) = (&mut self.faults, &mut self.stats.faults_injected);
+                let mut inject = || {
+                    let r = faults.check(FaultSite::Swapchain, 0);
+                    *injected += u64::from(r.is_some());
+                    r
+                };
+                match self.backend.presenter.rebuild(id, completed, &mut inject) {
+                    Ok(true) => {}
+                    // No area (minimised): nothing to show this frame.
+                    Ok(false) => return Ok(None),
+                    Err(MemoryError::DeviceLost) => {
+                        self.latch_lost();
+                        return Err(MemoryError::DeviceLost);
+                    }
+                    // Even the least swapchain cannot be made now: skip the frame, try again
+                    // at the next one (the window stays stale).
+                    Err(e) if e.is_out_of_memory() => {
+                        self.stats.oom_failures += 1;
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             let (slot_epoch, semaphore, chain) = {
                 let w = self.backend_mut().presenter.window(id)?;
@@ -656,32 +757,63 @@ impl MemoryManager {
             // The semaphore's previous wait must have executed before it is signalled again.
             self.wait_epoch(slot_epoch)?;
             let timeout = u64::try_from(ACQUIRE_TIMEOUT.as_nanos()).unwrap_or(u64::MAX);
-            let p = &self.backend().presenter;
-            let fns = p.fns()?;
-            // SAFETY: `chain` belongs to this device; `semaphore` is unsignalled with no pending
-            // operation (its last wait completed above, and a failed acquire leaves it alone).
-            let result = unsafe {
-                fns.swapchain
-                    .acquire_next_image(chain, timeout, semaphore, vk::Fence::null())
+            // An injected failure replaces the call (the semaphore stays untouched, as after a
+            // real failure); an injected SUBOPTIMAL is a success that also marks the chain.
+            let injected = self.inject(FaultSite::Acquire, 0);
+            let result = match injected {
+                Some(r) if r != vk::Result::SUBOPTIMAL_KHR => Err(r),
+                _ => {
+                    let fns = self.backend().presenter.fns()?;
+                    // SAFETY: `chain` belongs to this device; `semaphore` is unsignalled with no
+                    // pending operation (its last wait completed above, and a failed acquire
+                    // leaves it alone).
+                    unsafe {
+                        fns.swapchain.acquire_next_image(
+                            chain,
+                            timeout,
+                            semaphore,
+                            vk::Fence::null(),
+                        )
+                    }
+                    .map(|(index, suboptimal)| (index, suboptimal || injected.is_some()))
+                }
             };
-            match result {
+            let r = match result {
                 Ok((index, suboptimal)) => {
                     if suboptimal {
                         self.backend_mut().presenter.window(id)?.stale = true;
                     }
                     return Ok(Some((index, semaphore)));
                 }
-                Err(vk::Result::ERROR_OUT_OF_DATE_KHR) if attempt == 0 => {
+                Err(r) => r,
+            };
+            self.log_failure(Call::Acquire, r);
+            match classify(Call::Acquire, r) {
+                Outcome::Rebuild { .. } if attempt == 0 => {
                     self.backend_mut().presenter.window(id)?.stale = true;
                 }
-                Err(vk::Result::ERROR_OUT_OF_DATE_KHR)
-                | Err(vk::Result::TIMEOUT)
-                | Err(vk::Result::NOT_READY) => return Ok(None),
-                Err(vk::Result::ERROR_DEVICE_LOST) => {
+                // Out of date twice: the window is changing under us; show nothing this time.
+                Outcome::Rebuild { .. } | Outcome::Done => return Ok(None),
+                // The presentation engine holds every image: drain what completed and skip the
+                // frame; the chain is fine, so it is not rebuilt.
+                Outcome::SkipFrame => {
+                    self.drain()?;
+                    return Ok(None);
+                }
+                Outcome::DeviceLost => {
                     self.latch_lost();
                     return Err(MemoryError::DeviceLost);
                 }
-                Err(r) => return Err(map_present("vkAcquireNextImageKHR", r)),
+                // Skip the frame rather than abort; release what completed for the next one.
+                Outcome::OutOfMemory(_) => {
+                    self.stats.oom_failures += 1;
+                    self.drain()?;
+                    return Ok(None);
+                }
+                Outcome::Failed(e) => {
+                    self.backend_mut().presenter.window(id)?.stale = true;
+                    return Err(e);
+                }
             }
         }
         Ok(None)

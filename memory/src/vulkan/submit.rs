@@ -253,6 +253,17 @@ impl Submitter {
         Ok(())
     }
 
+    /// Throws the recording command buffer away unsubmitted (its commands never run).
+    pub(crate) fn discard(&mut self) {
+        self.end_rendering();
+        if let Some(cb) = self.recording.take() {
+            // SAFETY: `cb` is recording (never submitted), so it is not pending; ending it
+            // first puts it in a state `vkResetCommandBuffer` accepts from any state anyway.
+            let _ = unsafe { self.device.end_command_buffer(cb) };
+            self.recycle_one(cb);
+        }
+    }
+
     /// The completed epoch, without blocking; recycles finished command buffers.
     pub(crate) fn poll(&mut self) -> Result<u64> {
         // SAFETY: the semaphore belongs to this device.

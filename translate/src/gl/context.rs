@@ -115,6 +115,8 @@ pub struct Context {
     pub(crate) hints: HashMap<GLenum, GLenum>,
     pub(crate) ignored_caps: HashMap<GLenum, bool>,
     pub(crate) lost: bool,
+    /// Whether `glGetGraphicsResetStatus` has reported the loss already.
+    reset_reported: bool,
     /// The stand-in for incomplete textures, made on first need.
     pub(crate) dummy: Option<(arenagl_memory::ImageHandle, arenagl_memory::ViewHandle)>,
     /// The program of colour clears under a partial mask, made on first need.
@@ -240,6 +242,7 @@ impl Context {
             hints: HashMap::new(),
             ignored_caps: HashMap::new(),
             lost: false,
+            reset_reported: false,
             dummy: None,
             clear_program: None,
             mipmap_programs: [None, None],
@@ -305,9 +308,32 @@ impl Context {
         std::mem::replace(&mut self.error, GL_NO_ERROR)
     }
 
-    /// Whether the device behind the context was lost (`GL_CONTEXT_LOST` was reported).
+    /// Whether the device behind the context was lost: `GL_CONTEXT_LOST` was reported here, or
+    /// the device's latch is set (by this or any other context). A lost context stays lost; the
+    /// application replaces it (KHR_robustness).
     pub fn is_lost(&self) -> bool {
-        self.lost
+        self.lost || self.device.is_lost()
+    }
+
+    /// A command on a lost context (P3): it has no effect and generates `GL_CONTEXT_LOST`, as
+    /// GL 4.5 §2.3.1 specifies for every command but `glGetError` and
+    /// `glGetGraphicsResetStatus`. Not logged: a program may issue thousands before it notices.
+    pub fn lost_command(&mut self) {
+        self.lost = true;
+        self.set_error(GL_CONTEXT_LOST);
+    }
+
+    /// `glGetGraphicsResetStatus`: `GL_UNKNOWN_CONTEXT_RESET` once after the device was lost
+    /// (nothing tells us whose work caused it), then `GL_NO_ERROR` ("the reset completed": the
+    /// context stays lost, and the application creates a new one).
+    pub fn graphics_reset_status(&mut self) -> GLenum {
+        if self.is_lost() && !self.reset_reported {
+            self.lost = true;
+            self.reset_reported = true;
+            GL_UNKNOWN_CONTEXT_RESET
+        } else {
+            GL_NO_ERROR
+        }
     }
 
     /// Binds the context to an EGL surface (`eglMakeCurrent`). The first binding sets the
@@ -341,9 +367,13 @@ impl Context {
         self.end_pass();
         let device = self.device.clone();
         let mut locked = device.lock();
-        locked.manager.submit()?;
-        locked.manager.begin_frame()?;
+        // A frame that could not be submitted (out of memory) is skipped, not the program:
+        // the next frame still begins, so staging rotates and retired memory is released.
+        let submitted = locked.manager.submit().map(drop);
+        let began = locked.manager.begin_frame();
         locked.collect(device.raw());
+        submitted?;
+        began?;
         Ok(())
     }
 
@@ -359,9 +389,11 @@ impl Context {
         self.end_pass();
         let device = self.device.clone();
         let mut locked = device.lock();
-        submit(&mut locked.manager)?;
-        locked.manager.begin_frame()?;
+        let submitted = submit(&mut locked.manager);
+        let began = locked.manager.begin_frame();
         locked.collect(device.raw());
+        submitted?;
+        began?;
         Ok(())
     }
 

@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arenagl_memory::vulkan::DeviceInfo;
 use arenagl_memory::{
-    ImageDesc, ImageHandle, MemoryError, MemoryManager, SamplerDesc, SamplerHandle, ViewDesc,
-    ViewHandle,
+    ImageDesc, ImageHandle, LostFlag, MemoryError, MemoryManager, SamplerDesc, SamplerHandle,
+    ViewDesc, ViewHandle,
 };
 use ash::vk;
 
@@ -83,6 +83,8 @@ pub struct Device {
     raw: ash::Device,
     caps: DeviceCaps,
     pipeline_cache: vk::PipelineCache,
+    /// The manager's device-lost latch, readable without the lock.
+    lost: LostFlag,
 }
 
 impl Device {
@@ -130,6 +132,7 @@ impl Device {
             pipeline_statistics: info.features.pipeline_statistics_query,
             timestamp_bits: info.timestamp_valid_bits,
         };
+        let lost = manager.lost_flag();
         let cache_info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: valid device; the create info lives across the call.
         let pipeline_cache = unsafe { raw.create_pipeline_cache(&cache_info, None) }
@@ -145,6 +148,7 @@ impl Device {
             raw,
             caps,
             pipeline_cache,
+            lost,
         }))
     }
 
@@ -158,6 +162,12 @@ impl Device {
     /// The raw device, for creating non-memory objects and recording.
     pub fn raw(&self) -> &ash::Device {
         &self.raw
+    }
+
+    /// Whether the device was lost (the manager's latch), without taking the lock: every GL
+    /// call checks it, and sync objects report "signalled" once it is set.
+    pub fn is_lost(&self) -> bool {
+        self.lost.is_lost()
     }
 
     pub fn caps(&self) -> &DeviceCaps {

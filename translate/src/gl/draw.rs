@@ -1059,7 +1059,8 @@ impl Context {
         let pipeline = match locked.pipelines.get(&key) {
             Some(p) => *p,
             None => {
-                let p = pipeline::build(&device, &linked, &key)?;
+                let p =
+                    pipeline::build(&mut locked.manager, device.pipeline_cache(), &linked, &key)?;
                 locked.pipelines.insert(key.clone(), p);
                 p
             }

@@ -13,6 +13,11 @@ pub const GL_INVALID_OPERATION: GLenum = 0x0502;
 pub const GL_OUT_OF_MEMORY: GLenum = 0x0505;
 pub const GL_INVALID_FRAMEBUFFER_OPERATION: GLenum = 0x0506;
 pub const GL_CONTEXT_LOST: GLenum = 0x0507;
+pub const GL_GUILTY_CONTEXT_RESET: GLenum = 0x8253;
+pub const GL_INNOCENT_CONTEXT_RESET: GLenum = 0x8254;
+pub const GL_UNKNOWN_CONTEXT_RESET: GLenum = 0x8255;
+pub const GL_RESET_NOTIFICATION_STRATEGY: GLenum = 0x8256;
+pub const GL_LOSE_CONTEXT_ON_RESET: GLenum = 0x8252;
 
 // Booleans and strings.
 pub const GL_FALSE: u8 = 0;

@@ -22,6 +22,11 @@ pub struct SurfaceImages {
 }
 
 impl SurfaceImages {
+    /// The device the images belong to.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
     /// A colour (RGBA8) and depth/stencil pair of `width × height` (at least 1×1).
     pub fn new(device: &Arc<Device>, width: u32, height: u32) -> Result<Self, GlError> {
         let (width, height) = (width.max(1), height.max(1));

@@ -11,8 +11,9 @@
 
 use ash::vk;
 
-use super::device::Device;
-use super::error::{GlError, GlResult};
+use arenagl_memory::MemoryManager;
+
+use super::error::GlResult;
 use super::program::Linked;
 use super::state::{blend_factor, blend_op, compare_op, stencil_op, Blend, StencilFace};
 
@@ -90,8 +91,14 @@ fn stencil_state(f: (u32, u32, u32, u32, u32, u32)) -> GlResult<vk::StencilOpSta
     })
 }
 
-/// Builds the pipeline for `key`.
-pub(crate) fn build(device: &Device, linked: &Linked, key: &PipelineKey) -> GlResult<vk::Pipeline> {
+/// Builds the pipeline for `key` (through the manager: fault injection, OOM retry, the
+/// device-lost latch). A failure is never cached: the next draw tries again.
+pub(crate) fn build(
+    manager: &mut MemoryManager,
+    cache: vk::PipelineCache,
+    linked: &Linked,
+    key: &PipelineKey,
+) -> GlResult<vk::Pipeline> {
     let entry = c"main";
     let stages: Vec<_> = linked
         .modules
@@ -227,18 +234,9 @@ pub(crate) fn build(device: &Device, linked: &Linked, key: &PipelineKey) -> GlRe
         .dynamic_state(&dynamic)
         .layout(linked.pipeline_layout)
         .push_next(&mut rendering);
-    // SAFETY: valid device and cache; every referenced object (modules, layout) is alive; the
-    // create info and everything it points to live across the call.
-    let result = unsafe {
-        device
-            .raw()
-            .create_graphics_pipelines(device.pipeline_cache(), &[info], None)
-    };
-    match result {
-        Ok(p) => p
-            .first()
-            .copied()
-            .ok_or_else(|| GlError::vulkan("vkCreateGraphicsPipelines", vk::Result::ERROR_UNKNOWN)),
-        Err((_, r)) => Err(GlError::vulkan("vkCreateGraphicsPipelines", r)),
-    }
+    // SAFETY: valid device and cache; every referenced object (modules, layout) is alive and
+    // was created on the manager's device; the create info and everything it points to live
+    // across the call.
+    let pipeline = unsafe { manager.create_graphics_pipeline(cache, &info) }?;
+    Ok(pipeline)
 }
