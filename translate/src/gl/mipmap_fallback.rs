@@ -150,7 +150,12 @@ impl Context {
             match locked.pipelines.get(&key) {
                 Some(p) => *p,
                 None => {
-                    let p = pipeline::build(&device, &linked, &key)?;
+                    let p = pipeline::build(
+                        &mut locked.manager,
+                        device.pipeline_cache(),
+                        &linked,
+                        &key,
+                    )?;
                     locked.pipelines.insert(key, p);
                     p
                 }

@@ -209,7 +209,7 @@ pub(crate) fn build(
         vk::DynamicState::BLEND_CONSTANTS,
         vk::DynamicState::STENCIL_REFERENCE,
     ];
-    if device.caps().wide_lines {
+    if manager.device_info().features.wide_lines {
         dynamic_states.push(vk::DynamicState::LINE_WIDTH);
     }
     let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
