@@ -613,3 +613,47 @@ fn texture_combiners_on_two_units_and_linear_fog() {
         "white half fogged to blue: {p:?}"
     );
 }
+
+#[test]
+fn raster_positions_and_the_colour_sum() {
+    let _ctx = context(true);
+    let raster_pos = gl!(c"glRasterPos3f": fn(f32, f32, f32));
+    let window_pos = gl!(c"glWindowPos2i": fn(i32, i32));
+    let get_floats = gl!(c"glGetFloatv": fn(u32, *mut f32));
+    let get_bool = gl!(c"glGetBooleanv": fn(u32, *mut u8));
+    let enable = gl!(c"glEnable": fn(u32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let secondary = gl!(c"glSecondaryColor3f": fn(f32, f32, f32));
+    let rect = gl!(c"glRectf": fn(f32, f32, f32, f32));
+    const GL_CURRENT_RASTER_POSITION: u32 = 0x0B07;
+    const GL_CURRENT_RASTER_POSITION_VALID: u32 = 0x0B08;
+    const GL_COLOR_SUM: u32 = 0x8458;
+    let mut p = [0f32; 4];
+    let mut valid = 0u8;
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        ortho_window();
+        raster_pos(12.0, 20.0, 0.0);
+        get_floats(GL_CURRENT_RASTER_POSITION, p.as_mut_ptr());
+        assert_eq!(p, [12.0, 20.0, 0.5, 1.0], "window coordinates and depth");
+        raster_pos(40.0, 20.0, 0.0);
+        get_bool(GL_CURRENT_RASTER_POSITION_VALID, &mut valid);
+        assert_eq!(valid, 0, "outside the clip volume");
+        window_pos(3, 4);
+        get_floats(GL_CURRENT_RASTER_POSITION, p.as_mut_ptr());
+        get_bool(GL_CURRENT_RASTER_POSITION_VALID, &mut valid);
+        assert_eq!((p[0], p[1], valid), (3.0, 4.0, 1));
+        clear_black();
+        enable(GL_COLOR_SUM);
+        color(1.0, 0.0, 0.0);
+        secondary(0.0, 0.5, 0.0);
+        rect(0.0, 0.0, 32.0, 32.0);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    let c = at(&px, 16, 16);
+    assert!(
+        c[0] == 255 && c[1].abs_diff(128) <= 1 && c[2] == 0,
+        "primary + secondary: {c:?}"
+    );
+}

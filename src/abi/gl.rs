@@ -478,6 +478,16 @@ gl_entry_points! {
             c.end()
         })
     }
+    fn glRasterPos2f(x: f32, y: f32) { gl((), |c| c.raster_pos([x, y, 0.0, 1.0])) }
+    fn glRasterPos2i(x: i32, y: i32) { gl((), |c| c.raster_pos([x as f32, y as f32, 0.0, 1.0])) }
+    fn glRasterPos3f(x: f32, y: f32, z: f32) { gl((), |c| c.raster_pos([x, y, z, 1.0])) }
+    fn glRasterPos4f(x: f32, y: f32, z: f32, w: f32) { gl((), |c| c.raster_pos([x, y, z, w])) }
+    fn glRasterPos2fv(v: *const f32) { gl((), |c| { if let [x, y] = *slice(v, 2) { c.raster_pos([x, y, 0.0, 1.0]) } }) }
+    fn glRasterPos3fv(v: *const f32) { gl((), |c| { if let [x, y, z] = *slice(v, 3) { c.raster_pos([x, y, z, 1.0]) } }) }
+    fn glRasterPos4fv(v: *const f32) { gl((), |c| { if let [x, y, z, w] = *slice(v, 4) { c.raster_pos([x, y, z, w]) } }) }
+    fn glWindowPos2i(x: i32, y: i32) { gl((), |c| c.window_pos(x as f32, y as f32, 0.0)) }
+    fn glWindowPos2f(x: f32, y: f32) { gl((), |c| c.window_pos(x, y, 0.0)) }
+    fn glWindowPos3f(x: f32, y: f32, z: f32) { gl((), |c| c.window_pos(x, y, z)) }
     fn glMatrixMode(m: GLenum) { gl((), |c| c.matrix_mode(m)) }
     fn glLoadIdentity() { gl((), |c| c.load_matrix(None, false)) }
     fn glLoadMatrixf(m: *const f32) { gl((), |c| { if let Some(m) = mat_f(m) { c.load_matrix(Some(m), false) } }) }

@@ -46,6 +46,8 @@ pub(crate) struct FfKey {
     alpha: Option<GLenum>,
     /// The fog mode when `GL_FOG` is enabled.
     fog: Option<GLenum>,
+    /// `GL_COLOR_SUM`.
+    color_sum: bool,
 }
 
 /// A generated program and the texture unit of each of its samplers.
@@ -71,6 +73,10 @@ pub(crate) struct CompatState {
     pub env_color: [[f32; 4]; FF_TEXTURE_UNITS],
     pub fog: Fog,
     pub fog_enabled: bool,
+    /// `GL_COLOR_SUM`: the secondary colour is added after texturing.
+    pub color_sum: bool,
+    /// The current raster position (window coordinates, depth, w) and whether it is valid.
+    pub raster: ([f32; 4], bool),
     pub alpha_test: bool,
     pub alpha_func: GLenum,
     pub alpha_ref: f32,
@@ -91,6 +97,8 @@ impl Default for CompatState {
             env_color: [[0.0; 4]; FF_TEXTURE_UNITS],
             fog: Fog::default(),
             fog_enabled: false,
+            color_sum: false,
+            raster: ([0.0, 0.0, 0.0, 1.0], true),
             alpha_test: false,
             alpha_func: GL_ALWAYS,
             alpha_ref: 0.0,
@@ -187,6 +195,9 @@ fn ff_fragment_source(key: &FfKey) -> String {
             s.push_str(&env.glsl(i, &enabled));
         }
     }
+    if key.color_sum {
+        s.push_str("    c.rgb = min(c.rgb + gl_SecondaryColor.rgb, vec3(1.0));\n");
+    }
     if let Some(mode) = key.fog {
         s.push_str(&Fog::glsl(mode));
     }
@@ -240,6 +251,7 @@ impl Context {
             GL_TEXTURE_2D => &mut self.compat.texture_2d[unit],
             GL_ALPHA_TEST => &mut self.compat.alpha_test,
             GL_FOG => &mut self.compat.fog_enabled,
+            GL_COLOR_SUM => &mut self.compat.color_sum,
             c if is_unemulated_capability(c) => {
                 let v = self.compat.caps.entry(c).or_insert(false);
                 if on == Some(true) && !*v {
@@ -302,6 +314,10 @@ impl Context {
             GL_ALPHA_TEST_FUNC => Value::Ints(vec![i64::from(self.compat.alpha_func)]),
             GL_ALPHA_TEST_REF => Value::Floats(vec![f64::from(self.compat.alpha_ref)]),
             GL_SHADE_MODEL => Value::Ints(vec![i64::from(self.compat.shade_model)]),
+            GL_CURRENT_RASTER_POSITION => {
+                Value::Floats(self.compat.raster.0.iter().map(|&v| f64::from(v)).collect())
+            }
+            GL_CURRENT_RASTER_POSITION_VALID => Value::Bools(vec![self.compat.raster.1]),
             GL_VERTEX_ARRAY
             | GL_NORMAL_ARRAY
             | GL_COLOR_ARRAY
@@ -619,6 +635,51 @@ impl Context {
         drop(im);
     }
 
+    /// `glRasterPos*`: `v` through the matrices and the viewport into window coordinates; a
+    /// position outside the clip volume makes the raster position invalid.
+    pub fn raster_pos(&mut self, v: [f32; 4]) {
+        let r = self.compat_only("glRasterPos").map(|()| {
+            let m = &self.compat.matrices;
+            let mvp = matrix::mul(&m.projection(), &m.modelview());
+            let clip: Vec<f64> = (0..4)
+                .map(|r| {
+                    (0..4)
+                        .map(|c| f64::from(mvp[c * 4 + r]) * f64::from(v[c]))
+                        .sum()
+                })
+                .collect();
+            let w = clip[3];
+            let inside = w > 0.0 && (0..3).all(|i| clip[i].abs() <= w);
+            if !inside {
+                self.compat.raster.1 = false;
+                return;
+            }
+            let vp = self.fixed.viewport;
+            let (n, f) = (self.fixed.depth_range[0], self.fixed.depth_range[1]);
+            let ndc = [clip[0] / w, clip[1] / w, clip[2] / w];
+            self.compat.raster = (
+                [
+                    (f64::from(vp.x) + (ndc[0] + 1.0) * 0.5 * f64::from(vp.width)) as f32,
+                    (f64::from(vp.y) + (ndc[1] + 1.0) * 0.5 * f64::from(vp.height)) as f32,
+                    (n + (ndc[2] + 1.0) * 0.5 * (f - n)) as f32,
+                    w as f32,
+                ],
+                true,
+            );
+        });
+        self.record(r);
+    }
+
+    /// `glWindowPos*`: the raster position in window coordinates directly.
+    pub fn window_pos(&mut self, x: f32, y: f32, z: f32) {
+        let r = self.compat_only("glWindowPos").map(|()| {
+            let (n, f) = (self.fixed.depth_range[0], self.fixed.depth_range[1]);
+            let depth = (n + f64::from(z.clamp(0.0, 1.0)) * (f - n)) as f32;
+            self.compat.raster = ([x, y, depth, 1.0], true);
+        });
+        self.record(r);
+    }
+
     /// `glMatrixMode`.
     pub fn matrix_mode(&mut self, mode: GLenum) {
         let r = self
@@ -784,6 +845,7 @@ impl Context {
             units,
             alpha: self.compat.alpha_test.then_some(self.compat.alpha_func),
             fog: self.compat.fog_enabled.then_some(self.compat.fog.mode),
+            color_sum: self.compat.color_sum,
         };
         if let Some(p) = self.compat.programs.get(&key) {
             return Ok((p.linked.clone(), p.sampler_units.clone()));

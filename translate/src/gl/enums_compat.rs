@@ -102,3 +102,6 @@ pub const GL_FOG_MODE: GLenum = 0x0B65;
 pub const GL_FOG_COLOR: GLenum = 0x0B66;
 pub const GL_EXP: GLenum = 0x0800;
 pub const GL_EXP2: GLenum = 0x0801;
+pub const GL_COLOR_SUM: GLenum = 0x8458;
+pub const GL_CURRENT_RASTER_POSITION: GLenum = 0x0B07;
+pub const GL_CURRENT_RASTER_POSITION_VALID: GLenum = 0x0B08;
