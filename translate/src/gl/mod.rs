@@ -20,11 +20,13 @@ mod masked_clear;
 mod names;
 mod objects_buffer;
 mod objects_program;
+mod objects_sampler;
 mod objects_texture;
 mod pipeline;
 mod program;
 mod state;
 mod texture;
+mod texture_target;
 mod vertex_array;
 
 pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};
