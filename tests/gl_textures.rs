@@ -176,6 +176,33 @@ fn one_d_two_d_and_three_d_textures_sample_their_texels_exactly() {
             sample("sampler2D", "texelFetch(t, ivec2(3, 2), 0)"),
             texel(11)
         );
+        // Deep levels of 2D and 1D textures (their unused axes stay 1 at every level).
+        let (rgba8, ub) = (GL_RGBA8 as i32, GL_UNSIGNED_BYTE);
+        image_2d(
+            GL_TEXTURE_2D,
+            2,
+            rgba8,
+            1,
+            1,
+            0,
+            GL_RGBA,
+            ub,
+            data.as_ptr().cast(),
+        );
+        image_2d(GL_TEXTURE_2D, 12, rgba8, 1, 1, 0, GL_RGBA, ub, null());
+        assert_eq!(error(), GL_NO_ERROR);
+        texture(GL_TEXTURE_1D);
+        image_1d(
+            GL_TEXTURE_1D,
+            9,
+            rgba8,
+            1,
+            0,
+            GL_RGBA,
+            ub,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
 
         let data = texels(2 * 3 * 4);
         texture(GL_TEXTURE_3D);

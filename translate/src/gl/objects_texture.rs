@@ -317,7 +317,7 @@ impl Context {
             }
             let level = level as u32;
             for axis in 0..3 {
-                let limit = if tt.is_layer_axis(axis) {
+                let limit = if tt.is_layer_axis(axis) || axis as u32 >= tt.dims() {
                     max[axis]
                 } else {
                     max[axis] >> level
