@@ -146,6 +146,10 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_framebuffer_object",
     "GL_ARB_explicit_attrib_location",
     "GL_ARB_texture_storage",
+    "GL_ARB_sampler_objects",
+    "GL_ARB_texture_cube_map",
+    "GL_ARB_texture_swizzle",
+    "GL_EXT_texture_array",
 ];
 
 impl Context {
