@@ -140,7 +140,6 @@ fn nan_clear_depth_reaches_the_vulkan_clear_value() {
 }
 
 #[test]
-#[ignore = "finding: a usampler2D with no complete texture samples the 1x1 RGBA8 UNORM stand-in (VUID-vkCmdDraw-format-07753)"]
 fn integer_sampler_on_an_incomplete_texture_gets_a_unorm_view() {
     let ctx = context();
     draw_setup(

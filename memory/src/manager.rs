@@ -1186,8 +1186,28 @@ fn validate_view(image: &ImageDesc, desc: &ViewDesc) -> Result<()> {
     } else {
         desc.mip_level_count
     };
+    // A 2D(-array) view of a 2D-array-compatible 3D image addresses the depth slices of one
+    // level as its layers.
+    let slices = image.image_type == vk::ImageType::TYPE_3D
+        && image
+            .flags
+            .contains(vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE)
+        && matches!(
+            desc.view_type,
+            vk::ImageViewType::TYPE_2D | vk::ImageViewType::TYPE_2D_ARRAY
+        );
+    let array_layers = if slices {
+        if desc.mip_level_count != 1 {
+            return Err(MemoryError::InvalidRequest(
+                "a 2D view of a 3D image has exactly one level".into(),
+            ));
+        }
+        (image.extent.depth >> desc.base_mip_level).max(1)
+    } else {
+        image.array_layers
+    };
     let layers = if desc.layer_count == vk::REMAINING_ARRAY_LAYERS {
-        image.array_layers.saturating_sub(desc.base_array_layer)
+        array_layers.saturating_sub(desc.base_array_layer)
     } else {
         desc.layer_count
     };
@@ -1199,10 +1219,10 @@ fn validate_view(image: &ImageDesc, desc: &ViewDesc) -> Result<()> {
             desc.base_mip_level, desc.mip_level_count, image.mip_levels
         )));
     }
-    if layers == 0 || layer_end.is_none_or(|end| end > image.array_layers) {
+    if layers == 0 || layer_end.is_none_or(|end| end > array_layers) {
         return Err(MemoryError::InvalidRequest(format!(
-            "view of layers {}+{} of an image with {}",
-            desc.base_array_layer, desc.layer_count, image.array_layers
+            "view of layers {}+{} of an image with {array_layers}",
+            desc.base_array_layer, desc.layer_count
         )));
     }
     let cube = matches!(

@@ -123,6 +123,28 @@ fn bad_image_requests_are_errors() {
         invalid(m.create_view(img, &cube)),
         MemoryError::InvalidRequest(_)
     ));
+    // 2D views of a 2D-array-compatible 3D image address one level's depth slices as layers.
+    let mut vol = rgba(8, 8, 2);
+    vol.image_type = vk::ImageType::TYPE_3D;
+    vol.extent.depth = 4;
+    vol.flags = vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE;
+    let vol = m.create_image(&vol).expect("3D image");
+    let slice = |level: u32, layer: u32, levels: u32| ViewDesc {
+        base_mip_level: level,
+        base_array_layer: layer,
+        ..ViewDesc::color_2d(levels)
+    };
+    m.create_view(vol, &slice(0, 3, 1))
+        .expect("slice 3 of level 0");
+    m.create_view(vol, &slice(1, 1, 1))
+        .expect("slice 1 of level 1");
+    for (level, layer, levels) in [(0, 4, 1), (1, 2, 1), (0, 0, 2)] {
+        assert!(matches!(
+            invalid(m.create_view(vol, &slice(level, layer, levels))),
+            MemoryError::InvalidRequest(_)
+        ));
+    }
+    m.retire_image(vol).expect("retire");
     let view = m.create_view(img, &ViewDesc::color_2d(5)).expect("view");
     m.retire_image(img).expect("retire image and its views");
     assert_eq!(

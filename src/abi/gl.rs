@@ -672,6 +672,62 @@ gl_entry_points! {
         })
     }
     fn glGenerateMipmap(t: GLenum) { gl((), |c| c.generate_mipmap(t)) }
+    fn glGenSamplers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_samplers(n)) }
+    fn glDeleteSamplers(n: i32, ns: *const u32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glDeleteSamplers: n < 0");
+            }
+            c.delete_samplers(names(n, ns))
+        })
+    }
+    fn glIsSampler(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_sampler(n))) }
+    fn glBindSampler(unit: u32, n: u32) { gl((), |c| c.bind_sampler(unit, n)) }
+    fn glSamplerParameteri(s: u32, p: GLenum, v: i32) { gl((), |c| c.sampler_parameter(s, p, &[v as f32])) }
+    fn glSamplerParameterf(s: u32, p: GLenum, v: f32) { gl((), |c| c.sampler_parameter(s, p, &[v])) }
+    fn glSamplerParameteriv(s: u32, p: GLenum, v: *const i32) {
+        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.sampler_parameter(s, p, &vals) })
+    }
+    fn glSamplerParameterfv(s: u32, p: GLenum, v: *const f32) {
+        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; c.sampler_parameter(s, p, slice(v, n)) })
+    }
+    fn glGetSamplerParameteriv(s: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_sampler_parameter(s, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
+    fn glGetSamplerParameterfv(s: u32, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_sampler_parameter(s, p); write_values(out, &v) }) }
+    fn glTexImage1D(t: GLenum, level: i32, internal: i32, w: i32, border: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| {
+            let bytes = c.client_image_bytes(w, 1, format, ty, false).unwrap_or(0);
+            let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), bytes as i64));
+            c.tex_image(1, t, level, internal, [w, 1, 1], border, (format, ty), d)
+        })
+    }
+    fn glTexImage3D(t: GLenum, level: i32, internal: i32, w: i32, h: i32, depth: i32, border: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| {
+            let bytes = c.client_image_bytes_3d(w, h, depth, format, ty, false).unwrap_or(0);
+            let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), bytes as i64));
+            c.tex_image(3, t, level, internal, [w, h, depth], border, (format, ty), d)
+        })
+    }
+    fn glTexSubImage1D(t: GLenum, level: i32, x: i32, w: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| {
+            if data.is_null() && w > 0 {
+                return c.record_invalid_value("glTexSubImage1D: NULL pixels (pixel unpack buffers are not supported yet)");
+            }
+            let bytes = c.client_image_bytes(w, 1, format, ty, false).unwrap_or(0);
+            c.tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), (format, ty), slice(data.cast::<u8>(), bytes as i64))
+        })
+    }
+    fn glTexSubImage3D(t: GLenum, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, depth: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| {
+            if data.is_null() && w > 0 && h > 0 && depth > 0 {
+                return c.record_invalid_value("glTexSubImage3D: NULL pixels (pixel unpack buffers are not supported yet)");
+            }
+            let bytes = c.client_image_bytes_3d(w, h, depth, format, ty, false).unwrap_or(0);
+            c.tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), (format, ty), slice(data.cast::<u8>(), bytes as i64))
+        })
+    }
+    fn glTexStorage1D(t: GLenum, levels: i32, internal: GLenum, w: i32) { gl((), |c| c.tex_storage(1, t, levels, internal, [w, 1, 1])) }
+    fn glTexStorage2D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32) { gl((), |c| c.tex_storage(2, t, levels, internal, [w, h, 1])) }
+    fn glTexStorage3D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32, d: i32) { gl((), |c| c.tex_storage(3, t, levels, internal, [w, h, d])) }
     fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
     fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }
     fn glTexParameteriv(t: GLenum, p: GLenum, v: *const i32) {
@@ -697,6 +753,9 @@ gl_entry_points! {
     fn glIsFramebuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_framebuffer(n))) }
     fn glBindFramebuffer(t: GLenum, n: u32) { gl((), |c| c.bind_framebuffer(t, n)) }
     fn glFramebufferTexture2D(t: GLenum, a: GLenum, tt: GLenum, tex: u32, level: i32) { gl((), |c| c.framebuffer_texture_2d(t, a, tt, tex, level)) }
+    fn glFramebufferTexture1D(t: GLenum, a: GLenum, tt: GLenum, tex: u32, level: i32) { gl((), |c| c.framebuffer_texture_nd(1, t, a, tt, tex, level, 0)) }
+    fn glFramebufferTexture3D(t: GLenum, a: GLenum, tt: GLenum, tex: u32, level: i32, layer: i32) { gl((), |c| c.framebuffer_texture_nd(3, t, a, tt, tex, level, layer)) }
+    fn glFramebufferTextureLayer(t: GLenum, a: GLenum, tex: u32, level: i32, layer: i32) { gl((), |c| c.framebuffer_texture_layer(t, a, tex, level, layer)) }
     fn glFramebufferRenderbuffer(t: GLenum, a: GLenum, rt: GLenum, rb: u32) { gl((), |c| c.framebuffer_renderbuffer(t, a, rt, rb)) }
     fn glCheckFramebufferStatus(t: GLenum) -> GLenum { gl(0, |c| c.check_framebuffer_status(t)) }
     fn glDrawBuffers(n: i32, bufs: *const GLenum) { gl((), |c| { if n < 0 { return c.record_invalid_value("glDrawBuffers n < 0"); } c.draw_buffers(slice(bufs, i64::from(n))) }) }

@@ -509,9 +509,6 @@ const KNOWN_FINDINGS: &[(&str, &[u32])] = &[
     ),
     // NaN survives `f64::clamp` into VkViewport depth bounds and the depth clear value.
     ("nan_depth_range_and_clear_depth_reach_vulkan", &[]),
-    // An integer sampler reading a UNORM image (the incomplete-texture stand-in or a bound RGBA8
-    // texture): the fragment source with `usampler2D` is not used.
-    ("integer_samplers_get_a_unorm_image_view", &[]),
     // GL_POINTS with a vertex shader that does not write gl_PointSize builds a point-list
     // pipeline whose vertex stage lacks PointSize: no GL_POINTS draws.
     ("points_need_a_point_size_write", &[]),

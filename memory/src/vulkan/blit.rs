@@ -13,8 +13,9 @@ use super::MemoryManager;
 use crate::error::{MemoryError, Result};
 use crate::manager::ImageHandle;
 
-/// One side of a blit: an image, its mip level and array layer, and the region's two corners
-/// (either order on an axis; a reversed pair mirrors that axis).
+/// One side of a blit: an image, its mip level and layer (an array layer, or the slice of a 3D
+/// image), and the region's two corners in x and y (either order on an axis; a reversed pair
+/// mirrors that axis; z is ignored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlitSide {
     pub image: ImageHandle,
@@ -31,13 +32,29 @@ impl BlitSide {
         )
     }
 
-    fn subresource(&self, aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceLayers {
-        vk::ImageSubresourceLayers {
-            aspect_mask: aspect,
-            mip_level: self.mip_level,
-            base_array_layer: self.layer,
-            layer_count: 1,
-        }
+    /// The subresource and the z range: a 3D image's layer is a slice in z.
+    fn placed(
+        &self,
+        aspect: vk::ImageAspectFlags,
+        three_d: bool,
+    ) -> (vk::ImageSubresourceLayers, [vk::Offset3D; 2]) {
+        let (layer, z) = if three_d {
+            (0, self.layer as i32)
+        } else {
+            (self.layer, 0)
+        };
+        let mut corners = self.corners;
+        corners[0].z = z;
+        corners[1].z = z + 1;
+        (
+            vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: self.mip_level,
+                base_array_layer: layer,
+                layer_count: 1,
+            },
+            corners,
+        )
     }
 }
 
@@ -93,15 +110,25 @@ impl MemoryManager {
         }
         let src_format = self.image_info(src.image)?.desc.format;
         let dst_format = self.image_info(dst.image)?.desc.format;
-        for side in [&src, &dst] {
+        let three_d = |m: &Self, side: &BlitSide| -> Result<bool> {
+            Ok(m.image_info(side.image)?.desc.extent.depth > 1)
+        };
+        let (src_3d, dst_3d) = (three_d(self, &src)?, three_d(self, &dst)?);
+        for (side, is_3d) in [(&src, src_3d), (&dst, dst_3d)] {
             let info = self.image_info(side.image)?;
             let d = &info.desc;
             let w = (d.extent.width >> side.mip_level).max(1) as i32;
             let h = (d.extent.height >> side.mip_level).max(1) as i32;
-            let inside = side.corners.iter().all(|c| {
-                (0..=w).contains(&c.x) && (0..=h).contains(&c.y) && (0..=1).contains(&c.z)
-            });
-            if side.mip_level >= d.mip_levels || side.layer >= d.array_layers || !inside {
+            let layers = if is_3d {
+                (d.extent.depth >> side.mip_level).max(1)
+            } else {
+                d.array_layers
+            };
+            let inside = side
+                .corners
+                .iter()
+                .all(|c| (0..=w).contains(&c.x) && (0..=h).contains(&c.y));
+            if side.mip_level >= d.mip_levels || side.layer >= layers || !inside {
                 return Err(MemoryError::InvalidRequest(format!(
                     "blit region {:?} of level {} layer {} of a {}x{} image with {} levels, {} layers",
                     side.corners, side.mip_level, side.layer, d.extent.width, d.extent.height,
@@ -153,11 +180,13 @@ impl MemoryManager {
         let cb = self.recording_command_buffer()?;
         let device = self.device().clone();
         if exact {
+            let (src_sub, src_corners) = src.placed(aspect, src_3d);
+            let (dst_sub, dst_corners) = dst.placed(aspect, dst_3d);
             let copy = vk::ImageCopy {
-                src_subresource: src.subresource(aspect),
-                src_offset: src.corners[0],
-                dst_subresource: dst.subresource(aspect),
-                dst_offset: dst.corners[0],
+                src_subresource: src_sub,
+                src_offset: src_corners[0],
+                dst_subresource: dst_sub,
+                dst_offset: dst_corners[0],
                 extent: vk::Extent3D {
                     width: sw as u32,
                     height: sh as u32,
@@ -170,11 +199,13 @@ impl MemoryManager {
                 device.cmd_copy_image(cb, raw_src, src_layout, raw_dst, dst_layout, &[copy]);
             }
         } else {
+            let (src_subresource, src_offsets) = src.placed(aspect, src_3d);
+            let (dst_subresource, dst_offsets) = dst.placed(aspect, dst_3d);
             let blit = vk::ImageBlit {
-                src_subresource: src.subresource(aspect),
-                src_offsets: src.corners,
-                dst_subresource: dst.subresource(aspect),
-                dst_offsets: dst.corners,
+                src_subresource,
+                src_offsets,
+                dst_subresource,
+                dst_offsets,
             };
             // SAFETY: as above; both formats support blits (checked), a depth/stencil blit
             // uses NEAREST (the caller's GL validation guarantees it).

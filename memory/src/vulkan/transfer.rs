@@ -78,7 +78,12 @@ impl ImageRegion {
 /// The staging format for a Vulkan format, where the staging crate converts into it.
 fn device_format(format: vk::Format) -> Option<DeviceFormat> {
     Some(match format {
-        vk::Format::R8G8B8A8_UNORM | vk::Format::R8G8B8A8_SRGB => DeviceFormat::Rgba8,
+        // Integer RGBA8 holds the same bytes (the incomplete-texture stand-in of integer
+        // samplers is uploaded as such).
+        vk::Format::R8G8B8A8_UNORM
+        | vk::Format::R8G8B8A8_SRGB
+        | vk::Format::R8G8B8A8_UINT
+        | vk::Format::R8G8B8A8_SINT => DeviceFormat::Rgba8,
         vk::Format::B8G8R8A8_UNORM | vk::Format::B8G8R8A8_SRGB => DeviceFormat::Bgra8,
         vk::Format::R8G8B8_UNORM | vk::Format::R8G8B8_SRGB => DeviceFormat::Rgb8,
         vk::Format::R8G8_UNORM => DeviceFormat::Rg8,

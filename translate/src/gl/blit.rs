@@ -73,19 +73,20 @@ impl Context {
         self.record(r);
     }
 
-    /// The mip level a resolved attachment of framebuffer `fb` renders to (`slot` is its
-    /// colour attachment index, or None for depth/stencil).
-    fn attachment_level(&self, fb: u32, slot: Option<usize>) -> u32 {
+    /// The mip level and layer (array layer, cube face or 3D slice) a resolved attachment of
+    /// framebuffer `fb` renders to (`slot` is its colour attachment index, or None for
+    /// depth/stencil).
+    fn attachment_level(&self, fb: u32, slot: Option<usize>) -> (u32, u32) {
         let Some(f) = self.framebuffers.get(fb).filter(|_| fb != 0) else {
-            return 0;
+            return (0, 0);
         };
         let a = match slot {
             Some(i) => f.colors.get(i).copied().flatten(),
             None => f.depth.or(f.stencil),
         };
         match a {
-            Some(Attachment::Texture { level, .. }) => level,
-            _ => 0,
+            Some(Attachment::Texture { level, layer, .. }) => (level, layer),
+            _ => (0, 0),
         }
     }
 
@@ -183,8 +184,8 @@ impl Context {
         };
         self.end_pass();
         let device = self.device.clone();
-        let blit = |src: (Bound, u32),
-                    dst: (Bound, u32),
+        let blit = |src: (Bound, (u32, u32)),
+                    dst: (Bound, (u32, u32)),
                     aspect: vk::ImageAspectFlags,
                     filter: vk::Filter|
          -> GlResult<()> {
@@ -193,13 +194,14 @@ impl Context {
             };
             let corner = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 0 };
             let far = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 1 };
-            let side =
-                |b: Bound, level: u32, ax: (i32, i32), ay: (i32, i32)| arenagl_memory::BlitSide {
+            let side = |b: Bound, (level, layer): (u32, u32), ax: (i32, i32), ay: (i32, i32)| {
+                arenagl_memory::BlitSide {
                     image: b.image,
                     mip_level: level,
-                    layer: 0,
+                    layer,
                     corners: [corner(ax.0, ay.0), far(ax.1, ay.1)],
-                };
+                }
+            };
             device.lock().manager.blit_image(
                 side(src.0, src.1, x.src, y.src),
                 side(dst.0, dst.1, x.dst, y.dst),

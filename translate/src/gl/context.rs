@@ -81,6 +81,10 @@ pub struct Context {
     pub(crate) shaders: Names<Shader>,
     pub(crate) programs: Names<Program>,
     pub(crate) textures: Names<Texture>,
+    /// Sampler objects: sampling parameters only (`glSamplerParameter*`).
+    pub(crate) samplers: Names<super::texture::TexParams>,
+    /// Per unit: the bound sampler object (0: the texture's own sampling state).
+    pub(crate) sampler_units: Vec<u32>,
     pub(crate) framebuffers: Names<Framebuffer>,
     pub(crate) renderbuffers: Names<Renderbuffer>,
     pub(crate) array_buffer: u32,
@@ -97,8 +101,8 @@ pub struct Context {
     pub(crate) vao_override: Option<VertexArray>,
     pub(crate) program: u32,
     pub(crate) active_texture: u32,
-    /// Per unit: the texture bound to GL_TEXTURE_2D.
-    pub(crate) texture_units: Vec<u32>,
+    /// Per unit, per target (`TexTarget::index`): the bound texture.
+    pub(crate) texture_units: Vec<[u32; super::texture_target::TexTarget::COUNT]>,
     pub(crate) draw_framebuffer: u32,
     pub(crate) read_framebuffer: u32,
     pub(crate) renderbuffer: u32,
@@ -117,8 +121,10 @@ pub struct Context {
     pub(crate) lost: bool,
     /// Whether `glGetGraphicsResetStatus` has reported the loss already.
     reset_reported: bool,
-    /// The stand-in for incomplete textures, made on first need.
-    pub(crate) dummy: Option<(arenagl_memory::ImageHandle, arenagl_memory::ViewHandle)>,
+    /// The stand-ins for incomplete textures, one per target (view type) and sampled kind
+    /// (float, int, uint), made on first need.
+    pub(crate) dummy: [Option<(arenagl_memory::ImageHandle, arenagl_memory::ViewHandle)>;
+        super::texture_target::TexTarget::COUNT * 3],
     /// The program of colour clears under a partial mask, made on first need.
     pub(crate) clear_program: Option<Arc<super::program::Linked>>,
     /// The colour and depth programs of mipmap generation by drawing, made on first need.
@@ -170,6 +176,10 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_occlusion_query2",
     "GL_ARB_timer_query",
     "GL_NV_conditional_render",
+    "GL_ARB_sampler_objects",
+    "GL_ARB_texture_cube_map",
+    "GL_ARB_texture_swizzle",
+    "GL_EXT_texture_array",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features).
@@ -213,6 +223,8 @@ impl Context {
             shaders: Names::default(),
             programs: Names::default(),
             textures: Names::default(),
+            samplers: Names::default(),
+            sampler_units: vec![0; super::program::MAX_TEXTURE_UNITS as usize],
             framebuffers: Names::default(),
             renderbuffers: Names::default(),
             array_buffer: 0,
@@ -225,7 +237,10 @@ impl Context {
             vao_override: None,
             program: 0,
             active_texture: 0,
-            texture_units: vec![0; super::program::MAX_TEXTURE_UNITS as usize],
+            texture_units: vec![
+                [0; super::texture_target::TexTarget::COUNT];
+                super::program::MAX_TEXTURE_UNITS as usize
+            ],
             draw_framebuffer: 0,
             read_framebuffer: 0,
             renderbuffer: 0,
@@ -243,7 +258,7 @@ impl Context {
             ignored_caps: HashMap::new(),
             lost: false,
             reset_reported: false,
-            dummy: None,
+            dummy: Default::default(),
             clear_program: None,
             mipmap_programs: [None, None],
             queries: super::query::QueryState::default(),
@@ -823,7 +838,7 @@ impl Drop for Context {
                 let _ = locked.manager.retire_image(s.image);
             }
         }
-        if let Some((image, _)) = self.dummy.take() {
+        for (image, _) in std::mem::take(&mut self.dummy).into_iter().flatten() {
             let _ = locked.manager.retire_image(image);
         }
         for r in self.renderbuffers.drain() {

@@ -25,8 +25,10 @@ use super::framebuffer::{Attachment, Bound, Target};
 use super::lower::{self, is_legacy_mode};
 use super::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
 use super::state::Rect;
+use super::texture::IDENTITY_SWIZZLE;
+use super::texture_target::TexTarget;
 use super::vertex_array::vertex_format;
-use crate::glsl::ScalarKind;
+use crate::glsl::{SampledKind, ScalarKind};
 
 /// What the open render pass was begun for, and what is bound in it.
 #[derive(Default)]
@@ -222,8 +224,8 @@ impl Context {
         self.encoder.end();
     }
 
-    /// The single-level view of a texture level used as an attachment.
-    fn texture_level(&mut self, name: u32, level: u32) -> Result<Bound, GLenum> {
+    /// The single-level, single-layer view of a texture level used as an attachment.
+    fn texture_level(&mut self, name: u32, level: u32, layer: u32) -> Result<Bound, GLenum> {
         let device = self.device.clone();
         let t = self
             .textures
@@ -233,19 +235,24 @@ impl Context {
             .storage
             .as_mut()
             .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
-        if level >= s.levels || s.defined & (1 << level) == 0 {
+        let face = if s.target == super::texture_target::TexTarget::Cube {
+            layer
+        } else {
+            0
+        };
+        if !s.face_level_defined(face, level) || layer >= s.attachable_layers(level) {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
         }
-        let view = match s.level_views.get(&level) {
+        let view = match s.level_views.get(&(level, layer)) {
             Some(v) => *v,
             None => {
-                let desc = super::texture::attachment_view(level, s.format);
+                let desc = super::texture::attachment_view(level, layer, s.format);
                 let v = device
                     .lock()
                     .manager
                     .create_view(s.image, &desc)
                     .map_err(|_| GL_FRAMEBUFFER_UNSUPPORTED)?;
-                s.level_views.insert(level, v);
+                s.level_views.insert((level, layer), v);
                 v
             }
         };
@@ -258,13 +265,20 @@ impl Context {
 
     fn attachment(&mut self, a: Attachment) -> Result<(Bound, u32, u32), GLenum> {
         match a {
-            Attachment::Texture { name, level } => {
-                let b = self.texture_level(name, level)?;
+            Attachment::Texture { name, level, layer } => {
+                let b = self.texture_level(name, level, layer)?;
                 let size = self
                     .textures
                     .get(name)
                     .and_then(|t| t.storage.as_ref())
-                    .map(|s| s.level_size(level))
+                    .map(|s| {
+                        let [w, h, _] = s.level_size(level);
+                        if s.target == super::texture_target::TexTarget::D1Array {
+                            (w, 1)
+                        } else {
+                            (w, h)
+                        }
+                    })
                     .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
                 Ok((b, size.0, size.1))
             }
@@ -1054,7 +1068,11 @@ impl Context {
 
         // Everything that may allocate, stream or transition, before the pass.
         let device = self.device.clone();
-        let dummy = self.dummy_texture()?;
+        // A stand-in per sampler dimensionality the program declares.
+        let mut dummies = Vec::with_capacity(linked.samplers.len());
+        for s in &linked.samplers {
+            dummies.push(self.dummy_texture(TexTarget::of_sampler(s.ty.dim), s.ty.kind)?);
+        }
         let mut locked = device.lock();
         let pipeline = match locked.pipelines.get(&key) {
             Some(p) => *p,
@@ -1095,11 +1113,28 @@ impl Context {
                     .and_then(|u| u.get(e))
                     .copied()
                     .unwrap_or(0) as usize;
-                let name = self.texture_units.get(unit).copied().unwrap_or(0);
-                let tex = self.textures.get(name).filter(|t| t.is_complete());
-                let (image, view, desc) = match tex.and_then(|t| {
+                // The unit's binding for the target the sampler's type reads: a texture of
+                // another target is never seen, so it samples as incomplete.
+                let name = TexTarget::of_sampler(s.ty.dim)
+                    .and_then(|t| Some(self.texture_units.get(unit)?[t.index()]))
+                    .unwrap_or(0);
+                // A sampler object bound to the unit overrides the texture's sampling state.
+                let sampler_object = self
+                    .sampler_units
+                    .get(unit)
+                    .and_then(|&n| self.samplers.get(n));
+                // An integer sampler reads integer formats only; anything else (every format
+                // this GL stores today is normalized or float) samples as incomplete.
+                let tex = self.textures.get(name).filter(|t| {
+                    t.is_complete(sampler_object)
+                        && t.storage
+                            .as_ref()
+                            .is_some_and(|st| super::texture::sampled_kind(st.format) == s.ty.kind)
+                });
+                let swizzle = tex.map(|t| t.params.swizzle);
+                let (image, mut view, desc) = match tex.and_then(|t| {
                     t.storage.as_ref().map(|st| {
-                        let mut desc = t.sampler_desc(false);
+                        let mut desc = t.sampler_desc(sampler_object, s.ty.shadow, false);
                         // GL filters any format; Vulkan only those with the linear-filter
                         // feature (depth formats seldom have it): the rest sample nearest.
                         if !locked.manager.supports_linear_filter(st.format) {
@@ -1111,8 +1146,18 @@ impl Context {
                     })
                 }) {
                     Some(v) => v,
-                    None => (dummy.0, dummy.1, arenagl_memory::SamplerDesc::default()),
+                    None => (
+                        dummies[si].0,
+                        dummies[si].1,
+                        arenagl_memory::SamplerDesc::default(),
+                    ),
                 };
+                // GL_TEXTURE_SWIZZLE_*: a view with that component mapping, cached per texture.
+                if let Some(swizzle) = swizzle.filter(|&sw| sw != IDENTITY_SWIZZLE) {
+                    if let Some(st) = self.textures.get_mut(name).and_then(|t| t.storage.as_mut()) {
+                        view = st.swizzled_view(&mut locked.manager, swizzle)?;
+                    }
+                }
                 if locked.manager.image_layout(image)? != vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
                 {
                     locked.manager.transition_image(
@@ -1126,6 +1171,13 @@ impl Context {
                     )?;
                 }
                 let mut desc = desc;
+                if s.ty.kind != SampledKind::Float {
+                    // Integer formats never filter (GL treats linear filters as nearest there;
+                    // Vulkan rejects them).
+                    desc.mag_filter = vk::Filter::NEAREST;
+                    desc.min_filter = vk::Filter::NEAREST;
+                    desc.mipmap_mode = vk::SamplerMipmapMode::NEAREST;
+                }
                 let max_bias = device.caps().limits.max_sampler_lod_bias;
                 desc.mip_lod_bias = if desc.mip_lod_bias.is_nan() {
                     0.0
@@ -1391,28 +1443,43 @@ impl Context {
         Ok(())
     }
 
-    /// A 1×1 (0, 0, 0, 1) texture that incomplete or missing textures sample as.
-    fn dummy_texture(&mut self) -> GlResult<(ImageHandle, ViewHandle)> {
-        if let Some(d) = self.dummy {
+    /// A 1×1 (0, 0, 0, 1) texture that incomplete or missing textures sample as, with the
+    /// image and view type of `target` (2D for samplers of targets this GL has no storage for)
+    /// and a format of the sampler's kind (an integer sampler must read an integer view).
+    fn dummy_texture(
+        &mut self,
+        target: Option<TexTarget>,
+        kind: SampledKind,
+    ) -> GlResult<(ImageHandle, ViewHandle)> {
+        let target = target.unwrap_or(TexTarget::D2);
+        let (format, one, slot) = match kind {
+            SampledKind::Float => (vk::Format::R8G8B8A8_UNORM, 255, 0),
+            SampledKind::Int => (vk::Format::R8G8B8A8_SINT, 1, 1),
+            SampledKind::UInt => (vk::Format::R8G8B8A8_UINT, 1, 2),
+        };
+        let index = target.index() * 3 + slot;
+        if let Some(d) = self.dummy[index] {
             return Ok(d);
         }
         let device = self.device.clone();
         let mut locked = device.lock();
-        let desc = super::texture::image_desc(vk::Format::R8G8B8A8_UNORM, 1, 1, 1)
+        let desc = super::texture::image_desc(target, format, [1, 1, 1], 1)
             .named("GL incomplete-texture stand-in");
-        let (image, view) = locked.image_with_view(
-            &desc,
-            &super::texture::full_view(1, vk::Format::R8G8B8A8_UNORM),
-        )?;
+        let layers = desc.array_layers;
+        let (image, view) =
+            locked.image_with_view(&desc, &super::texture::full_view(target, 1, layers, format))?;
         let store = arenagl_staging::PixelStore::default();
+        let black = [0u8, 0, 0, one].repeat(layers as usize);
+        let mut region = ImageRegion::rect(0, 0, 0, 1, 1);
+        region.layer_count = layers;
         locked.manager.upload_image(
             image,
-            &ImageRegion::rect(0, 0, 0, 1, 1),
-            &[0, 0, 0, 255],
+            &region,
+            &black,
             &store,
             arenagl_staging::ClientFormat::Rgba,
         )?;
-        self.dummy = Some((image, view));
+        self.dummy[index] = Some((image, view));
         Ok((image, view))
     }
 

@@ -99,7 +99,12 @@ pub(crate) fn depth_view() -> ViewDesc {
 /// What a framebuffer attachment point refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Attachment {
-    Texture { name: u32, level: u32 },
+    /// A level and layer (cube face, array layer, 3D slice) of a texture.
+    Texture {
+        name: u32,
+        level: u32,
+        layer: u32,
+    },
     Renderbuffer(u32),
 }
 

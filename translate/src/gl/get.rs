@@ -268,9 +268,20 @@ impl Context {
             GL_VERTEX_ARRAY_BINDING => int(i64::from(self.vertex_array)),
             GL_CURRENT_PROGRAM => int(i64::from(self.program)),
             GL_ACTIVE_TEXTURE => int(i64::from(GL_TEXTURE0 + self.active_texture)),
-            GL_TEXTURE_BINDING_2D => {
-                int(i64::from(self.texture_units[self.active_texture as usize]))
+            GL_TEXTURE_BINDING_1D
+            | GL_TEXTURE_BINDING_2D
+            | GL_TEXTURE_BINDING_3D
+            | GL_TEXTURE_BINDING_CUBE_MAP
+            | GL_TEXTURE_BINDING_1D_ARRAY
+            | GL_TEXTURE_BINDING_2D_ARRAY
+            | GL_TEXTURE_BINDING_RECTANGLE => {
+                let t =
+                    super::texture_target::TexTarget::binding_query(pname).map_or(0, |t| t.index());
+                int(i64::from(
+                    self.texture_units[self.active_texture as usize][t],
+                ))
             }
+            GL_SAMPLER_BINDING => int(i64::from(self.sampler_units[self.active_texture as usize])),
             GL_DRAW_FRAMEBUFFER_BINDING => int(i64::from(self.draw_framebuffer)),
             GL_READ_FRAMEBUFFER_BINDING => int(i64::from(self.read_framebuffer)),
             GL_RENDERBUFFER_BINDING => int(i64::from(self.renderbuffer)),

@@ -27,6 +27,7 @@ mod mipmap_fallback;
 mod names;
 mod objects_buffer;
 mod objects_program;
+mod objects_sampler;
 mod objects_texture;
 mod pipeline;
 mod program;
@@ -36,6 +37,7 @@ mod state;
 mod sync;
 mod texenv;
 mod texture;
+mod texture_target;
 mod vertex_array;
 
 pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};

@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 
 use arenagl_memory::{ImageDesc, ImageRegion, ViewDesc};
-use arenagl_staging::{ClientFormat, ClientLayout, Region};
+
+use super::texture_target::TexTarget;
+use arenagl_staging::{ClientFormat, ClientLayout, PixelStore, Region};
 use ash::vk;
 
 use super::context::Context;
@@ -14,23 +16,118 @@ use super::framebuffer::{
 };
 use super::texture::{full_view, image_desc, set_param, storage_format, TexImage, Texture};
 
-/// Texture targets this slice creates storage for.
-fn check_target(target: GLenum) -> GlResult<()> {
+/// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name.
+fn bind_target(target: GLenum) -> GlResult<TexTarget> {
     match target {
-        GL_TEXTURE_2D => Ok(()),
-        GL_TEXTURE_1D
-        | GL_TEXTURE_3D
-        | GL_TEXTURE_1D_ARRAY
-        | GL_TEXTURE_2D_ARRAY
-        | GL_TEXTURE_RECTANGLE
-        | GL_TEXTURE_CUBE_MAP
-        | GL_TEXTURE_2D_MULTISAMPLE
-        | GL_TEXTURE_2D_MULTISAMPLE_ARRAY
-        | GL_TEXTURE_BUFFER => invalid_op(format!(
-            "texture target 0x{target:04X} is not supported by this GL yet (GL_TEXTURE_2D is)"
-        )),
-        t => invalid_enum("texture target", t),
+        GL_TEXTURE_2D_MULTISAMPLE | GL_TEXTURE_2D_MULTISAMPLE_ARRAY | GL_TEXTURE_BUFFER => {
+            invalid_op(format!(
+                "texture target 0x{target:04X} is not supported by this GL yet"
+            ))
+        }
+        t => TexTarget::from_bind(t)
+            .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{t:04X}"))),
     }
+}
+
+/// The texture target and face a `glTexImage{dims}D`-family command addresses; a target of
+/// another dimensionality is `GL_INVALID_ENUM`, as the spec says.
+fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
+    match TexTarget::from_image(target) {
+        Some((t, face)) if t.dims() == dims => Ok((t, face)),
+        _ => invalid_enum(&format!("glTex*Image{dims}D target"), target),
+    }
+}
+
+/// The transfer region of a GL box (`offset`, `size`, both in GL axes) of `level`/`face`.
+fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 3]) -> ImageRegion {
+    let mut r = ImageRegion::rect(level, off[0], off[1], size[0], size[1]);
+    match t {
+        TexTarget::D1 | TexTarget::D2 | TexTarget::Rect => {}
+        TexTarget::D3 => {
+            r.offset.z = off[2];
+            r.extent.depth = size[2];
+        }
+        TexTarget::Cube => r.base_layer = face,
+        TexTarget::D1Array => {
+            r.offset.y = 0;
+            r.extent.height = 1;
+            r.base_layer = off[1] as u32;
+            r.layer_count = size[1];
+        }
+        TexTarget::D2Array => {
+            r.base_layer = off[2] as u32;
+            r.layer_count = size[2];
+        }
+    }
+    r
+}
+
+/// The unpack state a transfer of `t` reads with: a 1D array's layers are the rows of a 2D
+/// client image, so the 3D-only parameters must not apply to them.
+fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
+    let mut s = *store;
+    if t == TexTarget::D1Array {
+        s.image_height = 0;
+        s.skip_images = 0;
+    }
+    s
+}
+
+/// The largest GL size per axis for `t` at level 0 and the number of levels it allows.
+fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
+    let layers = l.max_image_array_layers;
+    let max = match t {
+        TexTarget::D1 => [l.max_image_dimension1_d, 1, 1],
+        TexTarget::D1Array => [l.max_image_dimension1_d, layers, 1],
+        TexTarget::D2 | TexTarget::Rect => [l.max_image_dimension2_d, l.max_image_dimension2_d, 1],
+        TexTarget::Cube => [l.max_image_dimension_cube, l.max_image_dimension_cube, 1],
+        TexTarget::D2Array => [l.max_image_dimension2_d, l.max_image_dimension2_d, layers],
+        TexTarget::D3 => [l.max_image_dimension3_d; 3],
+    };
+    let largest = (0..3)
+        .filter(|&a| !t.is_layer_axis(a))
+        .map(|a| max[a])
+        .max()
+        .unwrap_or(1);
+    let levels = if t.has_mipmaps() {
+        32 - largest.max(1).leading_zeros()
+    } else {
+        1
+    };
+    (max, levels)
+}
+
+/// GL sizes from the command's arguments (missing dimensions are 1).
+fn gl_size(dims: u32, width: i32, height: i32, depth: i32) -> [i32; 3] {
+    match dims {
+        1 => [width, 1, 1],
+        2 => [width, height, 1],
+        _ => [width, height, depth],
+    }
+}
+
+/// Level-0 GL size of an image whose `level` has `size` (array layers do not scale).
+fn base_size(t: TexTarget, level: u32, size: [u32; 3]) -> [u32; 3] {
+    let mut out = size;
+    for (axis, v) in out.iter_mut().enumerate() {
+        if (axis as u32) < t.dims() && !t.is_layer_axis(axis) {
+            *v <<= level;
+        }
+    }
+    out
+}
+
+/// Mip levels a full chain of level-0 size `size` has.
+fn full_levels(t: TexTarget, size: [u32; 3]) -> u32 {
+    if !t.has_mipmaps() {
+        return 1;
+    }
+    let largest = (0..3)
+        .filter(|&a| !t.is_layer_axis(a))
+        .map(|a| size[a])
+        .max()
+        .unwrap_or(1);
+    32 - largest.max(1).leading_zeros()
 }
 
 impl Context {
@@ -61,7 +158,7 @@ impl Context {
     /// `glBindTexture`.
     pub fn bind_texture(&mut self, target: GLenum, name: u32) {
         let r = (|| {
-            check_target(target)?;
+            let tt = bind_target(target)?;
             if name != 0 {
                 let t = self
                     .textures
@@ -69,13 +166,18 @@ impl Context {
                     .ok_or_else(|| {
                         GlError::InvalidOperation(format!("{name} is not a texture name"))
                     })?;
-                if t.target == 0 {
-                    t.target = target;
-                } else if t.target != target {
-                    return invalid_op("the texture was first bound to another target");
+                match t.target {
+                    None => t.target = Some(tt),
+                    Some(first) if first != tt => {
+                        return invalid_op(format!(
+                            "the texture was first bound to target 0x{:04X}",
+                            first.gl()
+                        ))
+                    }
+                    Some(_) => {}
                 }
             }
-            self.texture_units[self.active_texture as usize] = name;
+            self.texture_units[self.active_texture as usize][tt.index()] = name;
             Ok(())
         })();
         self.record(r);
@@ -88,12 +190,16 @@ impl Context {
             if name == 0 || !self.textures.is_reserved(name) {
                 continue;
             }
-            for u in self.texture_units.iter_mut() {
+            for u in self.texture_units.iter_mut().flatten() {
                 if *u == name {
                     *u = 0;
                 }
             }
-            self.detach_everywhere(Attachment::Texture { name, level: 0 });
+            self.detach_everywhere(Attachment::Texture {
+                name,
+                level: 0,
+                layer: 0,
+            });
             if let Some(Texture {
                 storage: Some(s), ..
             }) = self.textures.remove(name)
@@ -103,9 +209,9 @@ impl Context {
         }
     }
 
-    fn bound_texture(&mut self, target: GLenum) -> GlResult<&mut Texture> {
-        check_target(target)?;
-        let name = self.texture_units[self.active_texture as usize];
+    /// The texture bound to `target` on the active unit.
+    fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
+        let name = self.texture_units[self.active_texture as usize][target.index()];
         if name == 0 {
             return invalid_op(
                 "no texture bound (texture object 0 cannot be changed in the core profile)",
@@ -126,6 +232,19 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
+        self.client_image_bytes_3d(width, height, 1, format, ty, pack)
+    }
+
+    /// [`Context::client_image_bytes`] of a `width × height × depth` box (`glTexImage3D`).
+    pub fn client_image_bytes_3d(
+        &self,
+        width: i32,
+        height: i32,
+        depth: i32,
+        format: GLenum,
+        ty: GLenum,
+        pack: bool,
+    ) -> Option<usize> {
         if let (true, Some(channels)) = (pack, super::draw::float_readback_channels(format, ty)) {
             let (w, h) = (width.max(0) as usize, height.max(0) as usize);
             if w == 0 || h == 0 {
@@ -141,12 +260,17 @@ impl Context {
         }
         let f = ClientFormat::from_gl(format, ty)?;
         let store = if pack { &self.pack } else { &self.unpack };
-        let layout = ClientLayout::new(
-            store,
-            Region::d2(width.max(0) as u32, height.max(0) as u32),
-            f,
-        )
-        .ok()?;
+        let (w, h, d) = (
+            width.max(0) as u32,
+            height.max(0) as u32,
+            depth.max(0) as u32,
+        );
+        let region = if depth == 1 {
+            Region::d2(w, h)
+        } else {
+            Region::d3(w, h, d)
+        };
+        let layout = ClientLayout::new(store, region, f).ok()?;
         usize::try_from(layout.required_bytes()).ok()
     }
 
@@ -164,16 +288,46 @@ impl Context {
         ty: GLenum,
         data: Option<&[u8]>,
     ) {
+        let size = [width, height, 1];
+        self.tex_image(2, target, level, internal, size, border, (format, ty), data);
+    }
+
+    /// `glTexImage1D`, `glTexImage2D` (`dims` 2) and `glTexImage3D`: specifies one level (of one
+    /// cube face) with GL sizes `size` (unused dimensions 1).
+    #[allow(clippy::too_many_arguments)]
+    pub fn tex_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: i32,
+        size: [i32; 3],
+        border: i32,
+        (format, ty): (GLenum, GLenum),
+        data: Option<&[u8]>,
+    ) {
         let device = self.device.clone();
         let unpack = self.unpack;
         let r = (|| {
-            check_target(target)?;
-            let max = device.caps().limits.max_image_dimension2_d as i32;
-            if level < 0 || level > 31 - max.leading_zeros() as i32 {
+            let (tt, face) = image_target(target, dims)?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            let (max, max_levels) = limits_of(tt, &device.caps().limits);
+            if level < 0 || level as u32 >= max_levels {
                 return invalid_value(format!("level {level}"));
             }
-            if width < 0 || height < 0 || width > max >> level || height > max >> level {
-                return invalid_value(format!("size {width}x{height} at level {level}"));
+            let level = level as u32;
+            for axis in 0..3 {
+                let limit = if tt.is_layer_axis(axis) || axis as u32 >= tt.dims() {
+                    max[axis]
+                } else {
+                    max[axis] >> level
+                };
+                if size[axis] < 0 || size[axis] as u32 > limit {
+                    return invalid_value(format!("size {size:?} at level {level}"));
+                }
+            }
+            if tt == TexTarget::Cube && size[0] != size[1] {
+                return invalid_value("cube map faces must be square");
             }
             if border != 0 {
                 return invalid_value("border must be 0");
@@ -185,6 +339,9 @@ impl Context {
                     "format 0x{format:04X} does not match internal format 0x{internal:04X}"
                 ));
             }
+            if depth && matches!(tt, TexTarget::D3) {
+                return invalid_op("3D textures cannot have a depth format");
+            }
             if depth && data.is_some() {
                 return invalid_op(
                     "uploading depth texels is not supported by this GL yet (NULL data is)",
@@ -195,41 +352,26 @@ impl Context {
             } else {
                 client_format(format, ty)?
             };
-            let t = self.bound_texture(target)?;
-            let (w, h) = ((width as u32) << level, (height as u32) << level);
+            let size = size.map(|v| v as u32);
+            let t = self.bound_texture(tt)?;
+            if t.storage.as_ref().is_some_and(|s| s.immutable) {
+                return invalid_op("the texture's storage is immutable (glTexStorage)");
+            }
             let mut locked = device.lock();
-            let reuse = t.storage.as_ref().is_some_and(|s| {
-                s.format == vk_format
-                    && s.level_size(level as u32) == (width as u32, height as u32)
-                    && (s.width, s.height) == (w.max(1), h.max(1))
-            });
-            if width == 0 || height == 0 {
+            if size.contains(&0) {
                 if let Some(s) = t.storage.take() {
                     let _ = locked.manager.retire_image(s.image);
                 }
                 return Ok(());
             }
+            let reuse = t.storage.as_ref().is_some_and(|s| {
+                s.format == vk_format && level < s.levels && s.level_size(level) == size
+            });
             if !reuse {
-                let levels = ImageDesc::full_mip_count(vk::Extent3D {
-                    width: w,
-                    height: h,
-                    depth: 1,
-                });
-                let (image, view) = locked.image_with_view(
-                    &image_desc(vk_format, w, h, levels),
-                    &full_view(levels, vk_format),
-                )?;
-                if let Some(old) = t.storage.replace(TexImage {
-                    image,
-                    view,
-                    format: vk_format,
-                    internal: sized,
-                    width: w,
-                    height: h,
-                    levels,
-                    defined: 0,
-                    level_views: HashMap::new(),
-                }) {
+                let base = base_size(tt, level, size);
+                let levels = full_levels(tt, base);
+                let s = new_storage(&mut locked, tt, vk_format, sized, base, levels)?;
+                if let Some(old) = t.storage.replace(s) {
                     let _ = locked.manager.retire_image(old.image);
                 }
             }
@@ -238,12 +380,75 @@ impl Context {
             };
             s.internal = sized;
             if let Some(d) = data {
-                let region = ImageRegion::rect(level as u32, 0, 0, width as u32, height as u32);
-                locked
-                    .manager
-                    .upload_image(s.image, &region, d, &unpack, client)?;
+                let region = image_region(tt, face, level, [0; 3], size);
+                locked.manager.upload_image(
+                    s.image,
+                    &region,
+                    d,
+                    &unpack_for(tt, &unpack),
+                    client,
+                )?;
             }
-            s.defined |= 1 << level;
+            s.define(face, level);
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glTexStorage1D/2D/3D`: every level at once, immutable afterwards.
+    pub fn tex_storage(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        levels: i32,
+        internal: GLenum,
+        size: [i32; 3],
+    ) {
+        let device = self.device.clone();
+        let r = (|| {
+            let tt = match TexTarget::from_bind(target) {
+                Some(t) if t.dims() == dims => t,
+                _ => return invalid_enum(&format!("glTexStorage{dims}D target"), target),
+            };
+            if matches!(
+                internal,
+                GL_RGBA | GL_RGB | GL_RG | GL_RED | GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL | 1..=4
+            ) {
+                return invalid_enum("glTexStorage needs a sized internal format", internal);
+            }
+            let (vk_format, sized) =
+                storage_format(internal as i32, device.caps().depth_stencil_format)?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            if levels < 1 || size.iter().any(|&v| v < 1) {
+                return invalid_value(format!("glTexStorage levels {levels} size {size:?}"));
+            }
+            let (max, _) = limits_of(tt, &device.caps().limits);
+            if (0..3).any(|a| size[a] as u32 > max[a]) {
+                return invalid_value(format!("size {size:?}"));
+            }
+            if tt == TexTarget::Cube && size[0] != size[1] {
+                return invalid_value("cube map faces must be square");
+            }
+            if tt == TexTarget::D3 && super::framebuffer::is_depth_format(vk_format) {
+                return invalid_op("3D textures cannot have a depth format");
+            }
+            let size = size.map(|v| v as u32);
+            if levels as u32 > full_levels(tt, size) {
+                return invalid_op(format!("{levels} levels for size {size:?}"));
+            }
+            let t = self.bound_texture(tt)?;
+            if t.storage.as_ref().is_some_and(|s| s.immutable) {
+                return invalid_op("the texture's storage is already immutable");
+            }
+            let mut locked = device.lock();
+            let mut s = new_storage(&mut locked, tt, vk_format, sized, size, levels as u32)?;
+            s.immutable = true;
+            for level in 0..levels as u32 {
+                s.define_all_faces(level);
+            }
+            if let Some(old) = t.storage.replace(s) {
+                let _ = locked.manager.retire_image(old.image);
+            }
             Ok(())
         })();
         self.record(r);
@@ -263,72 +468,105 @@ impl Context {
         ty: GLenum,
         data: &[u8],
     ) {
+        let region = ([x, y, 0], [width, height, 1]);
+        self.tex_sub_image(2, target, level, region, (format, ty), data);
+    }
+
+    /// `glTexSubImage1D/2D/3D`: `(offset, size)` in GL axes (unused dimensions 0 and 1).
+    pub fn tex_sub_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        (offset, size): ([i32; 3], [i32; 3]),
+        (format, ty): (GLenum, GLenum),
+        data: &[u8],
+    ) {
         let device = self.device.clone();
         let unpack = self.unpack;
         let r = (|| {
+            let (tt, face) = image_target(target, dims)?;
             let client = client_format(format, ty)?;
-            let t = self.bound_texture(target)?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            let offset = [
+                offset[0],
+                if dims >= 2 { offset[1] } else { 0 },
+                if dims >= 3 { offset[2] } else { 0 },
+            ];
+            let t = self.bound_texture(tt)?;
             let Some(s) = t.storage.as_ref() else {
-                return invalid_op("glTexSubImage2D on a texture without storage");
+                return invalid_op("glTexSubImage on a texture without storage");
             };
-            if level < 0 || level as u32 >= s.levels || s.defined & (1 << level) == 0 {
+            if super::framebuffer::is_depth_format(s.format) {
+                return invalid_op("uploading depth texels is not supported by this GL yet");
+            }
+            if level < 0 || !s.face_level_defined(face, level as u32) {
                 return invalid_value(format!("level {level} is not defined"));
             }
-            let (lw, lh) = s.level_size(level as u32);
-            if x < 0
-                || y < 0
-                || width < 0
-                || height < 0
-                || x as u64 + width as u64 > u64::from(lw)
-                || y as u64 + height as u64 > u64::from(lh)
-            {
+            let level = level as u32;
+            let have = s.level_size(level);
+            let outside = (0..3).any(|a| {
+                offset[a] < 0
+                    || size[a] < 0
+                    || offset[a] as u64 + size[a] as u64 > u64::from(have[a])
+            });
+            if outside {
                 return invalid_value(format!(
-                    "region {x},{y} {width}x{height} outside level {level} ({lw}x{lh})"
+                    "region {offset:?} {size:?} outside level {level} ({have:?})"
                 ));
             }
-            if width == 0 || height == 0 {
+            if size.contains(&0) {
                 return Ok(());
             }
-            let region = ImageRegion::rect(level as u32, x, y, width as u32, height as u32);
-            device
-                .lock()
-                .manager
-                .upload_image(s.image, &region, data, &unpack, client)?;
+            let region = image_region(tt, face, level, offset, size.map(|v| v as u32));
+            device.lock().manager.upload_image(
+                s.image,
+                &region,
+                data,
+                &unpack_for(tt, &unpack),
+                client,
+            )?;
             Ok(())
         })();
         self.record(r);
     }
 
     /// `glGenerateMipmap`: every level above the base level, up to `GL_TEXTURE_MAX_LEVEL`, is
-    /// filtered down from the one before it by linear blits (the manager's `generate_mipmaps`).
+    /// filtered down from the one before it by linear blits (the manager's `generate_mipmaps`,
+    /// all layers and faces at once).
     pub fn generate_mipmap(&mut self, target: GLenum) {
         let device = self.device.clone();
         let r = (|| {
-            let t = self.bound_texture(target)?;
+            let tt = bind_target(target)?;
+            if !tt.has_mipmaps() {
+                return invalid_enum("glGenerateMipmap target", target);
+            }
+            let t = self.bound_texture(tt)?;
             let base = t.params.base_level.max(0) as u32;
             let max_level = t.params.max_level.max(0) as u32;
             let Some(s) = t.storage.as_mut() else {
                 return invalid_op("glGenerateMipmap on a texture without storage");
             };
-            if base >= s.levels || s.defined & (1 << base) == 0 {
+            if !s.level_defined(base) {
                 return invalid_op(format!(
-                    "glGenerateMipmap: base level {base} is not defined"
+                    "glGenerateMipmap: base level {base} is not defined (on every face)"
                 ));
             }
             let last = max_level.min(s.levels - 1);
             if last <= base {
                 return Ok(());
             }
-            let (image, format, size) = (s.image, s.format, (s.width, s.height));
+            let (image, format, size) = (s.image, s.format, (s.size[0], s.size[1]));
             let blittable = device.lock().manager.supports_linear_blit(format);
-            if super::mipmap_fallback::use_shader(format, blittable) {
+            // The drawing fallback renders single-layer 2D levels; other targets blit.
+            if tt == TexTarget::D2 && super::mipmap_fallback::use_shader(format, blittable) {
                 self.generate_mipmaps_by_shader(image, format, size, base, last)?;
             } else {
                 device.lock().manager.generate_mipmaps(image, base, last)?;
             }
-            if let Some(s) = self.bound_texture(target)?.storage.as_mut() {
+            if let Some(s) = self.bound_texture(tt)?.storage.as_mut() {
                 for level in base..=last {
-                    s.defined |= 1 << level;
+                    s.define_all_faces(level);
                 }
             }
             Ok(())
@@ -342,7 +580,8 @@ impl Context {
             if pname == GL_TEXTURE_BORDER_COLOR {
                 return invalid_enum("glTexParameter scalar for GL_TEXTURE_BORDER_COLOR", pname);
             }
-            let t = self.bound_texture(target)?;
+            let tt = bind_target(target)?;
+            let t = self.bound_texture(tt)?;
             set_param(&mut t.params, pname, value)
         })();
         self.record(r);
@@ -351,7 +590,8 @@ impl Context {
     /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`) or one.
     pub fn tex_parameter_v(&mut self, target: GLenum, pname: GLenum, values: &[f32]) {
         let r = (|| {
-            let t = self.bound_texture(target)?;
+            let tt = bind_target(target)?;
+            let t = self.bound_texture(tt)?;
             if pname == GL_TEXTURE_BORDER_COLOR {
                 if let [r, g, b, a, ..] = values {
                     t.params.border = [*r, *g, *b, *a];
@@ -367,7 +607,10 @@ impl Context {
     /// `glGetTexParameterfv`.
     pub fn get_tex_parameter(&mut self, target: GLenum, pname: GLenum) -> Vec<f32> {
         let r = (|| {
-            let p = self.bound_texture(target)?.params;
+            let tt = bind_target(target)?;
+            let t = self.bound_texture(tt)?;
+            let immutable = t.storage.as_ref().filter(|s| s.immutable).map(|s| s.levels);
+            let p = t.params;
             Ok(match pname {
                 GL_TEXTURE_MIN_FILTER => vec![p.min_filter as f32],
                 GL_TEXTURE_MAG_FILTER => vec![p.mag_filter as f32],
@@ -386,6 +629,8 @@ impl Context {
                 GL_TEXTURE_SWIZZLE_R..=GL_TEXTURE_SWIZZLE_A => {
                     vec![p.swizzle[(pname - GL_TEXTURE_SWIZZLE_R) as usize] as f32]
                 }
+                GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
+                GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
                 p => return invalid_enum("glGetTexParameter pname", p),
             })
         })();
@@ -394,18 +639,24 @@ impl Context {
 
     /// `glGetTexLevelParameteriv`.
     pub fn get_tex_level_parameter(&mut self, target: GLenum, level: i32, pname: GLenum) -> i32 {
+        let device = self.device.clone();
         let r = (|| {
-            let t = self.bound_texture(target)?;
-            if level < 0 {
+            let (tt, face) = TexTarget::from_image(target)
+                .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{target:04X}")))?;
+            let (_, max_levels) = limits_of(tt, &device.caps().limits);
+            if level < 0 || level as u32 >= max_levels {
                 return invalid_value(format!("level {level}"));
             }
+            let t = self.bound_texture(tt)?;
             let s = t
                 .storage
                 .as_ref()
-                .filter(|s| (level as u32) < s.levels && s.defined & (1 << level) != 0);
+                .filter(|s| s.face_level_defined(face, level as u32));
+            let size = s.map_or([0; 3], |s| s.level_size(level as u32));
             Ok(match pname {
-                GL_TEXTURE_WIDTH => s.map_or(0, |s| s.level_size(level as u32).0 as i32),
-                GL_TEXTURE_HEIGHT => s.map_or(0, |s| s.level_size(level as u32).1 as i32),
+                GL_TEXTURE_WIDTH => size[0] as i32,
+                GL_TEXTURE_HEIGHT => size[1] as i32,
+                GL_TEXTURE_DEPTH => size[2] as i32,
                 GL_TEXTURE_INTERNAL_FORMAT => s.map_or(GL_RGBA as i32, |s| s.internal as i32),
                 p => return invalid_enum("glGetTexLevelParameter pname", p),
             })
@@ -663,34 +914,110 @@ impl Context {
         texture: u32,
         level: i32,
     ) {
+        self.framebuffer_texture_nd(2, target, attachment, textarget, texture, level, 0);
+    }
+
+    /// `glFramebufferTexture1D/2D/3D`: `textarget` names the texture's target (a cube face for
+    /// cube maps); `layer` is the 3D slice.
+    #[allow(clippy::too_many_arguments)]
+    pub fn framebuffer_texture_nd(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        attachment: GLenum,
+        textarget: GLenum,
+        texture: u32,
+        level: i32,
+        layer: i32,
+    ) {
         let r = (|| {
             if texture == 0 {
                 return self.attach(target, attachment, None);
             }
-            if textarget != GL_TEXTURE_2D {
-                return check_target(textarget)
-                    .and_then(|()| invalid_op("texture target mismatch"));
-            }
-            let t = self
-                .textures
-                .get(texture)
-                .ok_or_else(|| GlError::InvalidOperation(format!("{texture} is not a texture")))?;
-            if t.target != GL_TEXTURE_2D {
-                return invalid_op("the texture is not a 2D texture");
-            }
-            if !(0..=15).contains(&level) {
-                return invalid_value(format!("level {level}"));
-            }
-            self.attach(
-                target,
-                attachment,
-                Some(Attachment::Texture {
-                    name: texture,
-                    level: level as u32,
-                }),
-            )
+            let (tt, face) = TexTarget::from_image(textarget)
+                .filter(|(t, _)| {
+                    t.dims() == dims && !matches!(t, TexTarget::D1Array | TexTarget::D2Array)
+                })
+                .ok_or_else(|| {
+                    GlError::InvalidEnum(format!(
+                        "glFramebufferTexture{dims}D textarget 0x{textarget:04X}"
+                    ))
+                })?;
+            let layer = if tt == TexTarget::D3 {
+                layer
+            } else {
+                face as i32
+            };
+            self.attach_texture_layer(target, attachment, texture, Some(tt), level, layer)
         })();
         self.record(r);
+    }
+
+    /// `glFramebufferTextureLayer`: one layer of an array texture or one slice of a 3D one.
+    pub fn framebuffer_texture_layer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        texture: u32,
+        level: i32,
+        layer: i32,
+    ) {
+        let r = (|| {
+            if texture == 0 {
+                return self.attach(target, attachment, None);
+            }
+            self.attach_texture_layer(target, attachment, texture, None, level, layer)
+        })();
+        self.record(r);
+    }
+
+    /// Validates and attaches `(level, layer)` of `texture`; `expected` is the target the
+    /// command names (`None`: any layered target, for `glFramebufferTextureLayer`).
+    fn attach_texture_layer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        texture: u32,
+        expected: Option<TexTarget>,
+        level: i32,
+        layer: i32,
+    ) -> GlResult<()> {
+        let limits = self.device.caps().limits;
+        let t = self
+            .textures
+            .get(texture)
+            .ok_or_else(|| GlError::InvalidOperation(format!("{texture} is not a texture")))?;
+        let Some(tt) = t.target else {
+            return invalid_op(format!("texture {texture} has never been bound"));
+        };
+        match expected {
+            Some(e) if e != tt => return invalid_op("texture target mismatch"),
+            None if !matches!(tt, TexTarget::D3 | TexTarget::D1Array | TexTarget::D2Array) => {
+                return invalid_op("glFramebufferTextureLayer needs a 3D or array texture")
+            }
+            _ => {}
+        }
+        let (max, max_levels) = limits_of(tt, &limits);
+        if level < 0 || level as u32 >= max_levels {
+            return invalid_value(format!("level {level}"));
+        }
+        let max_layer = match tt {
+            TexTarget::D3 => max[2] >> level,
+            TexTarget::D1Array | TexTarget::D2Array => limits.max_image_array_layers,
+            _ => 6,
+        };
+        if layer < 0 || layer as u32 >= max_layer {
+            return invalid_value(format!("layer {layer}"));
+        }
+        self.attach(
+            target,
+            attachment,
+            Some(Attachment::Texture {
+                name: texture,
+                level: level as u32,
+                layer: layer as u32,
+            }),
+        )
     }
 
     /// `glFramebufferRenderbuffer`.
@@ -783,6 +1110,34 @@ impl Context {
         })();
         self.record(r).unwrap_or(0)
     }
+}
+
+/// A new image (and its sampling view) for `target` with level-0 GL size `size`.
+fn new_storage(
+    locked: &mut super::device::Locked,
+    target: TexTarget,
+    format: vk::Format,
+    internal: GLenum,
+    size: [u32; 3],
+    levels: u32,
+) -> GlResult<TexImage> {
+    let desc = image_desc(target, format, size, levels);
+    let layers = desc.array_layers;
+    let (image, view) =
+        locked.image_with_view(&desc, &full_view(target, levels, layers, format))?;
+    Ok(TexImage {
+        image,
+        view,
+        format,
+        internal,
+        target,
+        size,
+        levels,
+        defined: [0; 6],
+        immutable: false,
+        level_views: HashMap::new(),
+        swizzle_views: HashMap::new(),
+    })
 }
 
 fn client_format(format: GLenum, ty: GLenum) -> GlResult<ClientFormat> {

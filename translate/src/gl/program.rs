@@ -186,8 +186,7 @@ pub(crate) struct BlockInfo {
 #[derive(Debug, Clone)]
 pub(crate) struct SamplerInfo {
     pub binding: u32,
-    /// What it samples (a draw checks the bound texture's target against it).
-    #[allow(dead_code)]
+    /// What it samples (a draw reads the unit's binding of the matching target).
     pub ty: SamplerType,
     pub count: u32,
 }

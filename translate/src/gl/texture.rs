@@ -19,6 +19,7 @@ use ash::vk;
 
 use super::enums::*;
 use super::error::{invalid_enum, GlResult};
+use super::texture_target::TexTarget;
 
 /// Sampling parameters (`glTexParameter*`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -70,51 +71,169 @@ pub(crate) struct TexImage {
     pub view: ViewHandle,
     pub format: vk::Format,
     pub internal: GLenum,
-    pub width: u32,
-    pub height: u32,
+    /// The target the image was made for (its Vulkan image and view types follow from it).
+    pub target: TexTarget,
+    /// GL width, height and depth of level 0 (1 where the target has fewer dimensions); an
+    /// array target's layer axis is part of it.
+    pub size: [u32; 3],
     pub levels: u32,
-    /// Bit i: level i has been specified.
-    pub defined: u64,
-    /// Single-level views for framebuffer attachments, by level.
-    pub level_views: HashMap<u32, ViewHandle>,
+    /// Per face (cube maps; index 0 otherwise), bit i: level i has been specified.
+    pub defined: [u64; 6],
+    /// Made by `glTexStorage*`: every level exists and none may be respecified.
+    pub immutable: bool,
+    /// Single-level, single-layer views for framebuffer attachments, by (level, layer).
+    pub level_views: HashMap<(u32, u32), ViewHandle>,
+    /// Sampling views with a `GL_TEXTURE_SWIZZLE_*` component mapping, by swizzle.
+    pub swizzle_views: HashMap<[GLenum; 4], ViewHandle>,
+}
+
+/// `GL_TEXTURE_SWIZZLE_RGBA`'s default.
+pub(crate) const IDENTITY_SWIZZLE: [GLenum; 4] = [GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA];
+
+/// A GL swizzle source as a Vulkan component swizzle.
+fn map_swizzle(source: GLenum) -> vk::ComponentSwizzle {
+    match source {
+        GL_RED => vk::ComponentSwizzle::R,
+        GL_GREEN => vk::ComponentSwizzle::G,
+        GL_BLUE => vk::ComponentSwizzle::B,
+        GL_ALPHA => vk::ComponentSwizzle::A,
+        GL_ZERO => vk::ComponentSwizzle::ZERO,
+        _ => vk::ComponentSwizzle::ONE,
+    }
 }
 
 /// A GL texture object.
 #[derive(Default)]
 pub(crate) struct Texture {
-    /// The target of the first bind (0 before).
-    pub target: GLenum,
+    /// The target of the first bind (`None` before).
+    pub target: Option<TexTarget>,
     pub storage: Option<TexImage>,
     pub params: TexParams,
 }
 
 impl TexImage {
-    pub(crate) fn level_size(&self, level: u32) -> (u32, u32) {
-        ((self.width >> level).max(1), (self.height >> level).max(1))
+    /// GL width, height and depth of `level` (array layers do not shrink).
+    pub(crate) fn level_size(&self, level: u32) -> [u32; 3] {
+        let mut out = self.size;
+        for (axis, v) in out.iter_mut().enumerate() {
+            if !self.target.is_layer_axis(axis) {
+                *v = (*v >> level).max(1);
+            }
+        }
+        out
+    }
+
+    /// The sampling view of the whole image with `swizzle` as its component mapping (made on
+    /// first use, kept until the image is retired with its views).
+    pub(crate) fn swizzled_view(
+        &mut self,
+        manager: &mut arenagl_memory::MemoryManager,
+        swizzle: [GLenum; 4],
+    ) -> GlResult<ViewHandle> {
+        if let Some(v) = self.swizzle_views.get(&swizzle) {
+            return Ok(*v);
+        }
+        let layers = self.target.vk_extent(self.size).1;
+        let mut desc = full_view(self.target, self.levels, layers, self.format);
+        desc.components = vk::ComponentMapping {
+            r: map_swizzle(swizzle[0]),
+            g: map_swizzle(swizzle[1]),
+            b: map_swizzle(swizzle[2]),
+            a: map_swizzle(swizzle[3]),
+        };
+        let view = manager.create_view(self.image, &desc)?;
+        self.swizzle_views.insert(swizzle, view);
+        Ok(view)
+    }
+
+    /// Faces whose levels are tracked separately (6 for cube maps).
+    pub(crate) fn faces(&self) -> usize {
+        if self.target == TexTarget::Cube {
+            6
+        } else {
+            1
+        }
+    }
+
+    /// Whether `level` is specified (on every face of a cube map).
+    pub(crate) fn level_defined(&self, level: u32) -> bool {
+        level < self.levels
+            && level < 64
+            && self.defined[..self.faces()]
+                .iter()
+                .all(|bits| bits & (1 << level) != 0)
+    }
+
+    /// Whether `level` of `face` is specified.
+    pub(crate) fn face_level_defined(&self, face: u32, level: u32) -> bool {
+        level < self.levels
+            && level < 64
+            && self
+                .defined
+                .get(face as usize)
+                .is_some_and(|bits| bits & (1 << level) != 0)
+    }
+
+    /// Marks `level` of `face` specified.
+    pub(crate) fn define(&mut self, face: u32, level: u32) {
+        if let (Some(bits), true) = (self.defined.get_mut(face as usize), level < 64) {
+            *bits |= 1 << level;
+        }
+    }
+
+    /// Marks `level` specified on every face.
+    pub(crate) fn define_all_faces(&mut self, level: u32) {
+        for face in 0..self.faces() as u32 {
+            self.define(face, level);
+        }
+    }
+
+    /// Layers a framebuffer may attach at `level` (faces, array layers, 3D slices).
+    pub(crate) fn attachable_layers(&self, level: u32) -> u32 {
+        match self.target {
+            TexTarget::Cube => 6,
+            TexTarget::D1Array => self.size[1],
+            TexTarget::D2Array => self.size[2],
+            TexTarget::D3 => self.level_size(level)[2],
+            _ => 1,
+        }
     }
 }
 
 impl Texture {
-    /// Whether sampling with the current parameters reads defined levels only (GL 3.3 §3.8.14,
-    /// for the 2D targets this slice supports).
-    pub(crate) fn is_complete(&self) -> bool {
+    /// Whether sampling with the current parameters reads defined levels only (GL 3.3 §3.8.14;
+    /// a cube map needs every face of each level). A bound sampler object's filter decides
+    /// whether mipmaps are needed (`sampler`).
+    pub(crate) fn is_complete(&self, sampler: Option<&TexParams>) -> bool {
         let Some(s) = &self.storage else {
             return false;
         };
         let base = self.params.base_level.max(0) as u32;
-        if base >= s.levels || s.defined & (1 << base) == 0 {
+        if !s.level_defined(base) {
             return false;
         }
-        if !self.params.uses_mipmaps() {
+        if s.target == TexTarget::Cube && s.size[0] != s.size[1] {
+            return false;
+        }
+        if !sampler.unwrap_or(&self.params).uses_mipmaps() || !s.target.has_mipmaps() {
             return true;
         }
         let last = (self.params.max_level.max(0) as u32).min(s.levels - 1);
-        (base..=last).all(|l| s.defined & (1 << l) != 0)
+        (base..=last).all(|l| s.level_defined(l))
     }
 
-    /// The sampler this texture's parameters ask for.
-    pub(crate) fn sampler_desc(&self, max_anisotropy_supported: bool) -> SamplerDesc {
-        let p = &self.params;
+    /// The sampler this texture asks for: sampling state from the bound sampler object's
+    /// parameters when one is bound to the unit (`sampler`), else from the texture's own; the
+    /// level range (`GL_TEXTURE_BASE_LEVEL`/`MAX_LEVEL`) always from the texture.
+    /// `shadow`: the shader's sampler is a shadow sampler (only those compare).
+    pub(crate) fn sampler_desc(
+        &self,
+        sampler: Option<&TexParams>,
+        shadow: bool,
+        max_anisotropy_supported: bool,
+    ) -> SamplerDesc {
+        let p = sampler.unwrap_or(&self.params);
+        let levels = &self.params;
         let filter = |f: GLenum| {
             if matches!(
                 f,
@@ -139,9 +258,9 @@ impl Texture {
             GL_MIRRORED_REPEAT => vk::SamplerAddressMode::MIRRORED_REPEAT,
             _ => vk::SamplerAddressMode::REPEAT,
         };
-        let base = p.base_level.max(0) as f32;
+        let base = levels.base_level.max(0) as f32;
         let (min_lod, max_lod) = if p.uses_mipmaps() {
-            let top = (p.max_level.max(0) as f32)
+            let top = (levels.max_level.max(0) as f32)
                 .min(self.storage.as_ref().map_or(0.0, |s| (s.levels - 1) as f32));
             (
                 (base + p.min_lod.max(0.0)).min(top),
@@ -169,9 +288,64 @@ impl Texture {
             max_lod,
             max_anisotropy: (max_anisotropy_supported && p.max_anisotropy > 1.0)
                 .then_some(p.max_anisotropy),
-            compare_op: None,
+            compare_op: self.compare_op(p).filter(|_| shadow),
             border_color,
         }
+    }
+}
+
+impl Texture {
+    /// Depth comparison for shadow samplers: only a depth texture with
+    /// `GL_COMPARE_REF_TO_TEXTURE` compares.
+    fn compare_op(&self, p: &TexParams) -> Option<vk::CompareOp> {
+        let depth = self
+            .storage
+            .as_ref()
+            .is_some_and(|s| super::framebuffer::is_depth_format(s.format));
+        if !depth || p.compare_mode != GL_COMPARE_REF_TO_TEXTURE {
+            return None;
+        }
+        Some(match p.compare_func {
+            GL_NEVER => vk::CompareOp::NEVER,
+            GL_LESS => vk::CompareOp::LESS,
+            GL_EQUAL => vk::CompareOp::EQUAL,
+            GL_LEQUAL => vk::CompareOp::LESS_OR_EQUAL,
+            GL_GREATER => vk::CompareOp::GREATER,
+            GL_NOTEQUAL => vk::CompareOp::NOT_EQUAL,
+            GL_GEQUAL => vk::CompareOp::GREATER_OR_EQUAL,
+            _ => vk::CompareOp::ALWAYS,
+        })
+    }
+}
+
+/// What a shader reading `format` gets: integer formats need integer samplers (`isampler*`,
+/// `usampler*`), everything else float ones.
+pub(crate) fn sampled_kind(format: vk::Format) -> crate::glsl::SampledKind {
+    use crate::glsl::SampledKind;
+    use vk::Format as F;
+    match format {
+        F::R8_SINT
+        | F::R8G8_SINT
+        | F::R8G8B8A8_SINT
+        | F::R16_SINT
+        | F::R16G16_SINT
+        | F::R16G16B16A16_SINT
+        | F::R32_SINT
+        | F::R32G32_SINT
+        | F::R32G32B32_SINT
+        | F::R32G32B32A32_SINT => SampledKind::Int,
+        F::R8_UINT
+        | F::R8G8_UINT
+        | F::R8G8B8A8_UINT
+        | F::R16_UINT
+        | F::R16G16_UINT
+        | F::R16G16B16A16_UINT
+        | F::R32_UINT
+        | F::R32G32_UINT
+        | F::R32G32B32_UINT
+        | F::R32G32B32A32_UINT
+        | F::A2B10G10R10_UINT_PACK32 => SampledKind::UInt,
+        _ => SampledKind::Float,
     }
 }
 
@@ -205,18 +379,25 @@ pub(crate) fn storage_format(
     })
 }
 
-/// The request for a 2D texture image of `width × height` with `levels` levels (renderable:
-/// colour formats as colour attachments, depth formats as depth/stencil attachments).
-pub(crate) fn image_desc(format: vk::Format, width: u32, height: u32, levels: u32) -> ImageDesc {
+/// The request for a texture image of `target` whose level 0 has GL dimensions `size`, with
+/// `levels` levels (renderable: colour formats as colour attachments, depth formats as
+/// depth/stencil attachments).
+pub(crate) fn image_desc(
+    target: TexTarget,
+    format: vk::Format,
+    size: [u32; 3],
+    levels: u32,
+) -> ImageDesc {
     let attachment = if super::framebuffer::is_depth_format(format) {
         vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
     } else {
         vk::ImageUsageFlags::COLOR_ATTACHMENT
     };
-    ImageDesc::new_2d(
+    let (extent, layers) = target.vk_extent(size);
+    let mut desc = ImageDesc::new_2d(
         format,
-        width,
-        height,
+        extent.width,
+        extent.height,
         levels,
         vk::ImageUsageFlags::SAMPLED
             | vk::ImageUsageFlags::TRANSFER_DST
@@ -224,22 +405,37 @@ pub(crate) fn image_desc(format: vk::Format, width: u32, height: u32, levels: u3
             | attachment,
         Category::Texture,
     )
-    .named("GL texture")
+    .named("GL texture");
+    desc.image_type = target.image_type();
+    desc.extent = extent;
+    desc.array_layers = layers;
+    desc.flags = target.create_flags();
+    desc
 }
 
-/// The view shaders sample: every level; depth textures sample their depth aspect.
-pub(crate) fn full_view(levels: u32, format: vk::Format) -> ViewDesc {
+/// The view shaders sample: every level and layer, typed as the target's samplers expect;
+/// depth textures sample their depth aspect.
+pub(crate) fn full_view(
+    target: TexTarget,
+    levels: u32,
+    layers: u32,
+    format: vk::Format,
+) -> ViewDesc {
     let mut view = ViewDesc::color_2d(levels);
+    view.view_type = target.view_type();
+    view.layer_count = layers;
     if super::framebuffer::is_depth_format(format) {
         view.aspect = vk::ImageAspectFlags::DEPTH;
     }
     view
 }
 
-/// The single-level view a framebuffer attaches: colour, or depth and stencil together.
-pub(crate) fn attachment_view(level: u32, format: vk::Format) -> ViewDesc {
+/// The single-level, single-layer view a framebuffer attaches: colour, or depth and stencil
+/// together. A 3D image's slice is a layer of its 2D-array-compatible view.
+pub(crate) fn attachment_view(level: u32, layer: u32, format: vk::Format) -> ViewDesc {
     let mut view = ViewDesc {
         base_mip_level: level,
+        base_array_layer: layer,
         ..ViewDesc::color_2d(1)
     };
     if super::framebuffer::is_depth_format(format) {

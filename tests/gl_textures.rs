@@ -1,0 +1,990 @@
+//! Texture targets through the C ABI: every target GL 3.3 samples (1D, 2D, 3D, cube, 1D and 2D
+//! arrays) specified with `glTexImage*`/`glTexStorage*`/`glTexSubImage*`, sampled in a shader
+//! and read back exactly; immutable storage and the spec's errors; mipmap generation over layers
+//! and faces; rendering into a layer and a face. The built `libarenagl.so` is loaded by path,
+//! every function reached through `eglGetProcAddress`; each test makes its own context.
+
+use std::ffi::c_void;
+use std::ptr::null;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+#[macro_use]
+#[path = "common/gl.rs"]
+mod gl_harness;
+
+use gl_harness::{error, f, make_current_pbuffer, validation_errors};
+
+const GL_NO_ERROR: u32 = 0;
+const GL_INVALID_ENUM: u32 = 0x0500;
+const GL_INVALID_VALUE: u32 = 0x0501;
+const GL_INVALID_OPERATION: u32 = 0x0502;
+const GL_UNSIGNED_BYTE: u32 = 0x1401;
+const GL_RGBA: u32 = 0x1908;
+const GL_RGBA8: u32 = 0x8058;
+const GL_TEXTURE_1D: u32 = 0x0DE0;
+const GL_TEXTURE_2D: u32 = 0x0DE1;
+const GL_TEXTURE_3D: u32 = 0x806F;
+const GL_TEXTURE_1D_ARRAY: u32 = 0x8C18;
+const GL_TEXTURE_2D_ARRAY: u32 = 0x8C1A;
+const GL_TEXTURE_CUBE_MAP: u32 = 0x8513;
+const GL_TEXTURE_CUBE_MAP_POSITIVE_X: u32 = 0x8515;
+const GL_TEXTURE_BINDING_3D: u32 = 0x806A;
+const GL_TEXTURE_BINDING_CUBE_MAP: u32 = 0x8514;
+const GL_TEXTURE_BINDING_2D: u32 = 0x8069;
+const GL_TEXTURE_MIN_FILTER: u32 = 0x2801;
+const GL_TEXTURE_MAG_FILTER: u32 = 0x2800;
+const GL_TEXTURE_IMMUTABLE_FORMAT: u32 = 0x912F;
+const GL_NEAREST: i32 = 0x2600;
+const GL_NEAREST_MIPMAP_NEAREST: i32 = 0x2700;
+const GL_TRIANGLES: u32 = 4;
+const GL_FRAMEBUFFER: u32 = 0x8D40;
+const GL_COLOR_ATTACHMENT0: u32 = 0x8CE0;
+const GL_FRAMEBUFFER_COMPLETE: u32 = 0x8CD5;
+const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// The test's context: when the test ends without panicking, the validation layer (on under
+/// `ARENAGL_VALIDATION=1`) must have reported nothing.
+struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
+
+impl Drop for Current {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
+        }
+    }
+}
+
+fn context() -> Current {
+    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    make_current_pbuffer();
+    Current(guard)
+}
+
+#[track_caller]
+fn expect(code: u32) {
+    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
+    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
+}
+
+/// A texture bound to `target` on unit 0 with nearest filtering (no mipmaps needed).
+fn texture(target: u32) -> u32 {
+    let gen = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind = gl!(c"glBindTexture": fn(u32, u32));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let mut t = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe {
+        gen(1, &mut t);
+        bind(target, t);
+        param(target, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        param(target, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    }
+    t
+}
+
+/// Draws a full-screen triangle whose colour is `expr` (GLSL over `uniform {sampler} t`, unit
+/// 0) and reads the centre pixel of the 32×32 surface.
+fn sample(sampler: &str, expr: &str) -> [u8; 4] {
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let vs = "#version 330 core\nvoid main() {\n  vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));\n  gl_Position = vec4(p, 0.0, 1.0);\n}\n";
+    let fs = format!(
+        "#version 330 core\nuniform {sampler} t;\nout vec4 color;\nvoid main() {{ color = {expr}; }}\n"
+    );
+    let program = gl_harness::program(vs, &fs);
+    let mut vao = 0;
+    let mut px = [0u8; 4];
+    // SAFETY: out-pointers to locals; the read is one RGBA8 pixel into a 4-byte local.
+    unsafe {
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        use_program(program);
+        draw(GL_TRIANGLES, 0, 3);
+        read(
+            16,
+            16,
+            1,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        );
+    }
+    assert_eq!(error(), GL_NO_ERROR, "sampling {sampler} with {expr}");
+    px
+}
+
+/// `n` distinct RGBA8 texels: texel i is (i*10+1, i*10+2, i*10+3, 255 - i).
+fn texels(n: usize) -> Vec<u8> {
+    (0..n)
+        .flat_map(|i| {
+            let b = (i * 10) as u8;
+            [b + 1, b + 2, b + 3, 255 - i as u8]
+        })
+        .collect()
+}
+
+fn texel(i: usize) -> [u8; 4] {
+    let b = (i * 10) as u8;
+    [b + 1, b + 2, b + 3, 255 - i as u8]
+}
+
+#[test]
+fn one_d_two_d_and_three_d_textures_sample_their_texels_exactly() {
+    let _ctx = context();
+    let image_1d = gl!(c"glTexImage1D": fn(u32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let image_3d =
+        gl!(c"glTexImage3D": fn(u32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    // SAFETY: each upload reads width × height × depth RGBA8 texels from a live vector.
+    unsafe {
+        let data = texels(8);
+        texture(GL_TEXTURE_1D);
+        image_1d(
+            GL_TEXTURE_1D,
+            0,
+            GL_RGBA8 as i32,
+            8,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+        assert_eq!(sample("sampler1D", "texelFetch(t, 5, 0)"), texel(5));
+        assert_eq!(sample("sampler1D", "texture(t, 2.5 / 8.0)"), texel(2));
+
+        let data = texels(12);
+        texture(GL_TEXTURE_2D);
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            4,
+            3,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(
+            sample("sampler2D", "texelFetch(t, ivec2(3, 2), 0)"),
+            texel(11)
+        );
+        // Deep levels of 2D and 1D textures (their unused axes stay 1 at every level).
+        let (rgba8, ub) = (GL_RGBA8 as i32, GL_UNSIGNED_BYTE);
+        image_2d(
+            GL_TEXTURE_2D,
+            2,
+            rgba8,
+            1,
+            1,
+            0,
+            GL_RGBA,
+            ub,
+            data.as_ptr().cast(),
+        );
+        image_2d(GL_TEXTURE_2D, 12, rgba8, 1, 1, 0, GL_RGBA, ub, null());
+        assert_eq!(error(), GL_NO_ERROR);
+        texture(GL_TEXTURE_1D);
+        image_1d(
+            GL_TEXTURE_1D,
+            9,
+            rgba8,
+            1,
+            0,
+            GL_RGBA,
+            ub,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+
+        let data = texels(2 * 3 * 4);
+        texture(GL_TEXTURE_3D);
+        image_3d(
+            GL_TEXTURE_3D,
+            0,
+            GL_RGBA8 as i32,
+            2,
+            3,
+            4,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+        // Texel (x, y, z) is index x + 2y + 6z.
+        assert_eq!(
+            sample("sampler3D", "texelFetch(t, ivec3(1, 2, 3), 0)"),
+            texel(1 + 4 + 18)
+        );
+        assert_eq!(
+            sample("sampler3D", "texture(t, vec3(0.25, 0.5, 0.375))"),
+            texel(2 + 6)
+        );
+    }
+}
+
+#[test]
+fn array_textures_sample_each_layer() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let image_3d =
+        gl!(c"glTexImage3D": fn(u32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let sub_3d = gl!(c"glTexSubImage3D": fn(u32, i32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    // SAFETY: each upload reads exactly the texels its size names from a live vector.
+    unsafe {
+        // A 1D array: GL's height is the layer count.
+        let data = texels(4 * 3);
+        texture(GL_TEXTURE_1D_ARRAY);
+        image_2d(
+            GL_TEXTURE_1D_ARRAY,
+            0,
+            GL_RGBA8 as i32,
+            4,
+            3,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+        assert_eq!(
+            sample("sampler1DArray", "texelFetch(t, ivec2(1, 2), 0)"),
+            texel(9)
+        );
+        assert_eq!(
+            sample("sampler1DArray", "texture(t, vec2(0.9, 1.0))"),
+            texel(7)
+        );
+
+        // A 2D array of 3 layers of 2×2, layer 1 replaced by a sub-image afterwards.
+        let data = texels(2 * 2 * 3);
+        texture(GL_TEXTURE_2D_ARRAY);
+        image_3d(
+            GL_TEXTURE_2D_ARRAY,
+            0,
+            GL_RGBA8 as i32,
+            2,
+            2,
+            3,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(
+            sample("sampler2DArray", "texelFetch(t, ivec3(1, 0, 2), 0)"),
+            texel(9)
+        );
+        let patch = [200u8, 201, 202, 203];
+        sub_3d(
+            GL_TEXTURE_2D_ARRAY,
+            0,
+            0,
+            1,
+            1,
+            1,
+            1,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            patch.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+        assert_eq!(
+            sample("sampler2DArray", "texelFetch(t, ivec3(0, 1, 1), 0)"),
+            patch
+        );
+        assert_eq!(
+            sample("sampler2DArray", "texture(t, vec3(0.75, 0.25, 1.0))"),
+            texel(5)
+        );
+    }
+}
+
+/// Six 2×2 faces, face i solid `texel(i)`.
+fn cube_faces(
+    image_2d: unsafe extern "C" fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void),
+) {
+    for face in 0..6 {
+        let data: Vec<u8> = texel(face).repeat(4);
+        // SAFETY: four RGBA8 texels from a live vector.
+        unsafe {
+            image_2d(
+                GL_TEXTURE_CUBE_MAP_POSITIVE_X + face as u32,
+                0,
+                GL_RGBA8 as i32,
+                2,
+                2,
+                0,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                data.as_ptr().cast(),
+            );
+        }
+    }
+}
+
+#[test]
+fn cube_maps_sample_the_face_a_direction_points_at() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    texture(GL_TEXTURE_CUBE_MAP);
+    cube_faces(image_2d);
+    assert_eq!(error(), GL_NO_ERROR);
+    let dirs = [
+        "vec3(1, 0.1, 0.1)",
+        "vec3(-1, 0.1, 0.1)",
+        "vec3(0.1, 1, 0.1)",
+        "vec3(0.1, -1, 0.1)",
+        "vec3(0.1, 0.1, 1)",
+        "vec3(0.1, 0.1, -1)",
+    ];
+    for (face, dir) in dirs.iter().enumerate() {
+        assert_eq!(
+            sample("samplerCube", &format!("texture(t, {dir})")),
+            texel(face),
+            "face {face}"
+        );
+    }
+}
+
+#[test]
+fn incomplete_cubes_and_samplers_of_another_target_sample_black() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let black = [0, 0, 0, 255];
+    // SAFETY: four RGBA8 texels from a live vector.
+    unsafe {
+        let data = texels(4);
+        texture(GL_TEXTURE_2D);
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(
+            sample("sampler2D", "texelFetch(t, ivec2(1, 1), 0)"),
+            texel(3)
+        );
+        // Unit 0's 3D, cube and array bindings are empty: those samplers read the stand-in.
+        assert_eq!(sample("sampler3D", "texture(t, vec3(0.5))"), black);
+        assert_eq!(sample("samplerCube", "texture(t, vec3(1, 0, 0))"), black);
+        assert_eq!(
+            sample("sampler2DArray", "texture(t, vec3(0.5, 0.5, 0))"),
+            black
+        );
+        assert_eq!(sample("sampler1D", "texture(t, 0.5)"), black);
+
+        // A cube with five faces is incomplete.
+        texture(GL_TEXTURE_CUBE_MAP);
+        for face in 0..5 {
+            let data = texel(face).repeat(4);
+            image_2d(
+                GL_TEXTURE_CUBE_MAP_POSITIVE_X + face as u32,
+                0,
+                GL_RGBA8 as i32,
+                2,
+                2,
+                0,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                data.as_ptr().cast(),
+            );
+        }
+        assert_eq!(
+            sample("samplerCube", "texture(t, vec3(1, 0.1, 0.1))"),
+            black
+        );
+    }
+}
+
+#[test]
+fn tex_storage_is_immutable_and_complete() {
+    let _ctx = context();
+    let storage_2d = gl!(c"glTexStorage2D": fn(u32, i32, u32, i32, i32));
+    let storage_3d = gl!(c"glTexStorage3D": fn(u32, i32, u32, i32, i32, i32));
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let sub_2d = gl!(c"glTexSubImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let sub_3d = gl!(c"glTexSubImage3D": fn(u32, i32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let get_param = gl!(c"glGetTexParameteriv": fn(u32, u32, *mut i32));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    // SAFETY: uploads read exactly the texels their sizes name; out-pointers to locals.
+    unsafe {
+        texture(GL_TEXTURE_2D);
+        storage_2d(GL_TEXTURE_2D, 3, GL_RGBA8, 4, 4);
+        assert_eq!(error(), GL_NO_ERROR);
+        let mut v = 0;
+        get_param(GL_TEXTURE_2D, GL_TEXTURE_IMMUTABLE_FORMAT, &mut v);
+        assert_eq!(v, 1);
+        // Respecification of immutable storage.
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            4,
+            4,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            null(),
+        );
+        expect(GL_INVALID_OPERATION);
+        storage_2d(GL_TEXTURE_2D, 1, GL_RGBA8, 4, 4);
+        expect(GL_INVALID_OPERATION);
+        // Level 2 exists (1×1) and is sampled with mipmapping on.
+        let texel2 = [9u8, 8, 7, 6];
+        sub_2d(
+            GL_TEXTURE_2D,
+            2,
+            0,
+            0,
+            1,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texel2.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+        param(
+            GL_TEXTURE_2D,
+            GL_TEXTURE_MIN_FILTER,
+            GL_NEAREST_MIPMAP_NEAREST,
+        );
+        assert_eq!(sample("sampler2D", "texelFetch(t, ivec2(0), 2)"), texel2);
+        // Out of range: a level the storage lacks, a region outside the level.
+        sub_2d(
+            GL_TEXTURE_2D,
+            3,
+            0,
+            0,
+            1,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texel2.as_ptr().cast(),
+        );
+        expect(GL_INVALID_VALUE);
+        sub_2d(
+            GL_TEXTURE_2D,
+            1,
+            1,
+            1,
+            2,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texel2.as_ptr().cast(),
+        );
+        expect(GL_INVALID_VALUE);
+
+        // Too many levels for the size; unsized formats; zero levels.
+        texture(GL_TEXTURE_3D);
+        storage_3d(GL_TEXTURE_3D, 4, GL_RGBA8, 4, 2, 2);
+        expect(GL_INVALID_OPERATION);
+        storage_3d(GL_TEXTURE_3D, 1, GL_RGBA, 4, 2, 2);
+        expect(GL_INVALID_ENUM);
+        storage_3d(GL_TEXTURE_3D, 0, GL_RGBA8, 4, 2, 2);
+        expect(GL_INVALID_VALUE);
+        storage_3d(GL_TEXTURE_3D, 3, GL_RGBA8, 4, 2, 2);
+        assert_eq!(error(), GL_NO_ERROR);
+        let data = texels(4 * 2 * 2);
+        sub_3d(
+            GL_TEXTURE_3D,
+            0,
+            0,
+            0,
+            0,
+            4,
+            2,
+            2,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(
+            sample("sampler3D", "texelFetch(t, ivec3(3, 1, 1), 0)"),
+            texel(15)
+        );
+
+        // A 2D-array storage through glTexStorage3D; a cube through glTexStorage2D.
+        texture(GL_TEXTURE_2D_ARRAY);
+        storage_3d(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA8, 1, 1, 4);
+        let data = texels(4);
+        sub_3d(
+            GL_TEXTURE_2D_ARRAY,
+            0,
+            0,
+            0,
+            0,
+            1,
+            1,
+            4,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(
+            sample("sampler2DArray", "texelFetch(t, ivec3(0, 0, 3), 0)"),
+            texel(3)
+        );
+        texture(GL_TEXTURE_CUBE_MAP);
+        storage_2d(GL_TEXTURE_CUBE_MAP, 1, GL_RGBA8, 2, 2);
+        assert_eq!(error(), GL_NO_ERROR);
+        let data = texel(4).repeat(4);
+        sub_2d(
+            GL_TEXTURE_CUBE_MAP_POSITIVE_X + 4,
+            0,
+            0,
+            0,
+            2,
+            2,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        assert_eq!(
+            sample("samplerCube", "texture(t, vec3(0.1, 0.1, 1))"),
+            texel(4)
+        );
+        storage_2d(GL_TEXTURE_CUBE_MAP, 1, GL_RGBA8, 2, 2);
+        expect(GL_INVALID_OPERATION);
+    }
+}
+
+#[test]
+fn targets_of_the_wrong_dimensionality_and_bad_sizes_get_their_errors() {
+    let _ctx = context();
+    let image_1d = gl!(c"glTexImage1D": fn(u32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let image_3d =
+        gl!(c"glTexImage3D": fn(u32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let bind = gl!(c"glBindTexture": fn(u32, u32));
+    let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    let gen_mipmap = gl!(c"glGenerateMipmap": fn(u32));
+    let rgba = GL_RGBA8 as i32;
+    let ub = GL_UNSIGNED_BYTE;
+    // SAFETY: NULL data (no upload) or out-pointers to locals.
+    unsafe {
+        let t3 = texture(GL_TEXTURE_3D);
+        image_2d(GL_TEXTURE_3D, 0, rgba, 2, 2, 0, GL_RGBA, ub, null());
+        expect(GL_INVALID_ENUM);
+        image_3d(GL_TEXTURE_2D, 0, rgba, 2, 2, 2, 0, GL_RGBA, ub, null());
+        expect(GL_INVALID_ENUM);
+        image_1d(GL_TEXTURE_2D, 0, rgba, 2, 0, GL_RGBA, ub, null());
+        expect(GL_INVALID_ENUM);
+        image_2d(GL_TEXTURE_CUBE_MAP, 0, rgba, 2, 2, 0, GL_RGBA, ub, null());
+        expect(GL_INVALID_ENUM);
+        image_3d(GL_TEXTURE_3D, -1, rgba, 2, 2, 2, 0, GL_RGBA, ub, null());
+        expect(GL_INVALID_VALUE);
+        image_3d(GL_TEXTURE_3D, 40, rgba, 1, 1, 1, 0, GL_RGBA, ub, null());
+        expect(GL_INVALID_VALUE);
+        image_3d(GL_TEXTURE_3D, 0, rgba, 2, 2, -2, 0, GL_RGBA, ub, null());
+        expect(GL_INVALID_VALUE);
+        image_3d(GL_TEXTURE_3D, 0, 0x1902, 2, 2, 2, 0, 0x1902, 0x1405, null()); // depth 3D
+        expect(GL_INVALID_OPERATION);
+        // Non-square cube faces.
+        texture(GL_TEXTURE_CUBE_MAP);
+        image_2d(
+            GL_TEXTURE_CUBE_MAP_POSITIVE_X,
+            0,
+            rgba,
+            2,
+            4,
+            0,
+            GL_RGBA,
+            ub,
+            null(),
+        );
+        expect(GL_INVALID_VALUE);
+        // A cube map without every face cannot generate mipmaps.
+        image_2d(
+            GL_TEXTURE_CUBE_MAP_POSITIVE_X,
+            0,
+            rgba,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            ub,
+            null(),
+        );
+        gen_mipmap(GL_TEXTURE_CUBE_MAP);
+        expect(GL_INVALID_OPERATION);
+        // A name first bound as 3D cannot be bound as 2D.
+        bind(GL_TEXTURE_2D, t3);
+        expect(GL_INVALID_OPERATION);
+        let mut v = -1;
+        get(GL_TEXTURE_BINDING_3D, &mut v);
+        assert_eq!(v, t3 as i32);
+        get(GL_TEXTURE_BINDING_2D, &mut v);
+        assert_eq!(v, 0);
+        get(GL_TEXTURE_BINDING_CUBE_MAP, &mut v);
+        assert!(v > 0);
+    }
+}
+
+#[test]
+fn generate_mipmap_fills_every_layer_and_face() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let image_3d =
+        gl!(c"glTexImage3D": fn(u32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let gen_mipmap = gl!(c"glGenerateMipmap": fn(u32));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    // SAFETY: uploads read exactly the texels their sizes name.
+    unsafe {
+        // Two 4×4 layers, each one solid colour: every level of each keeps it.
+        let data: Vec<u8> = [texel(1).repeat(16), texel(2).repeat(16)].concat();
+        texture(GL_TEXTURE_2D_ARRAY);
+        image_3d(
+            GL_TEXTURE_2D_ARRAY,
+            0,
+            GL_RGBA8 as i32,
+            4,
+            4,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        gen_mipmap(GL_TEXTURE_2D_ARRAY);
+        assert_eq!(error(), GL_NO_ERROR);
+        param(
+            GL_TEXTURE_2D_ARRAY,
+            GL_TEXTURE_MIN_FILTER,
+            GL_NEAREST_MIPMAP_NEAREST,
+        );
+        assert_eq!(
+            sample("sampler2DArray", "texelFetch(t, ivec3(0, 0, 1), 2)"),
+            texel(2)
+        );
+        assert_eq!(
+            sample("sampler2DArray", "texelFetch(t, ivec3(0, 0, 0), 2)"),
+            texel(1)
+        );
+
+        texture(GL_TEXTURE_CUBE_MAP);
+        cube_faces(image_2d);
+        gen_mipmap(GL_TEXTURE_CUBE_MAP);
+        assert_eq!(error(), GL_NO_ERROR);
+        param(
+            GL_TEXTURE_CUBE_MAP,
+            GL_TEXTURE_MIN_FILTER,
+            GL_NEAREST_MIPMAP_NEAREST,
+        );
+        assert_eq!(
+            sample("samplerCube", "textureLod(t, vec3(0.1, -1, 0.1), 1.0)"),
+            texel(3)
+        );
+
+        // A 3D texture halves its depth too: a 2×2×2 box of one colour per slice averages.
+        let data: Vec<u8> = [[10u8, 20, 30, 255].repeat(4), [30u8, 40, 50, 255].repeat(4)].concat();
+        texture(GL_TEXTURE_3D);
+        image_3d(
+            GL_TEXTURE_3D,
+            0,
+            GL_RGBA8 as i32,
+            2,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        gen_mipmap(GL_TEXTURE_3D);
+        param(
+            GL_TEXTURE_3D,
+            GL_TEXTURE_MIN_FILTER,
+            GL_NEAREST_MIPMAP_NEAREST,
+        );
+        assert_eq!(
+            sample("sampler3D", "texelFetch(t, ivec3(0), 1)"),
+            [20, 30, 40, 255]
+        );
+    }
+}
+
+#[test]
+fn framebuffers_render_into_a_layer_a_face_and_a_slice() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let image_3d =
+        gl!(c"glTexImage3D": fn(u32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let layer = gl!(c"glFramebufferTextureLayer": fn(u32, u32, u32, i32, i32));
+    let tex_2d = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let tex_3d = gl!(c"glFramebufferTexture3D": fn(u32, u32, u32, u32, i32, i32));
+    let status = gl!(c"glCheckFramebufferStatus": fn(u32) -> u32);
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    // SAFETY: NULL data (no upload); out-pointers to locals.
+    unsafe {
+        let mut fb = 0;
+        gen_fbs(1, &mut fb);
+        let array = texture(GL_TEXTURE_2D_ARRAY);
+        image_3d(
+            GL_TEXTURE_2D_ARRAY,
+            0,
+            GL_RGBA8 as i32,
+            4,
+            4,
+            3,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels(48).as_ptr().cast(),
+        );
+        let cube = texture(GL_TEXTURE_CUBE_MAP);
+        cube_faces(image_2d);
+        let vol = texture(GL_TEXTURE_3D);
+        image_3d(
+            GL_TEXTURE_3D,
+            0,
+            GL_RGBA8 as i32,
+            4,
+            4,
+            4,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            null(),
+        );
+
+        bind_fb(GL_FRAMEBUFFER, fb);
+        viewport(0, 0, 4, 4);
+        clear_color(1.0, 0.0, 0.0, 1.0);
+        layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, 2);
+        assert_eq!(status(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        clear(GL_COLOR_BUFFER_BIT);
+        layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, 3);
+        assert_ne!(
+            status(GL_FRAMEBUFFER),
+            GL_FRAMEBUFFER_COMPLETE,
+            "layer 3 of 3"
+        );
+        layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, cube, 0, 0);
+        expect(GL_INVALID_OPERATION);
+
+        clear_color(0.0, 1.0, 0.0, 1.0);
+        tex_2d(
+            GL_FRAMEBUFFER,
+            GL_COLOR_ATTACHMENT0,
+            GL_TEXTURE_CUBE_MAP_POSITIVE_X + 3,
+            cube,
+            0,
+        );
+        assert_eq!(status(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        clear(GL_COLOR_BUFFER_BIT);
+
+        clear_color(0.0, 0.0, 1.0, 1.0);
+        tex_3d(
+            GL_FRAMEBUFFER,
+            GL_COLOR_ATTACHMENT0,
+            GL_TEXTURE_3D,
+            vol,
+            0,
+            2,
+        );
+        assert_eq!(status(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        clear(GL_COLOR_BUFFER_BIT);
+        assert_eq!(error(), GL_NO_ERROR);
+
+        bind_fb(GL_FRAMEBUFFER, 0);
+        viewport(0, 0, 32, 32);
+        let bind = gl!(c"glBindTexture": fn(u32, u32));
+        bind(GL_TEXTURE_2D_ARRAY, array);
+        assert_eq!(
+            sample("sampler2DArray", "texelFetch(t, ivec3(3, 3, 2), 0)"),
+            [255, 0, 0, 255]
+        );
+        assert_eq!(
+            sample("sampler2DArray", "texelFetch(t, ivec3(3, 3, 1), 0)"),
+            texel(31)
+        );
+        bind(GL_TEXTURE_CUBE_MAP, cube);
+        assert_eq!(
+            sample("samplerCube", "texture(t, vec3(0.1, -1, 0.1))"),
+            [0, 255, 0, 255]
+        );
+        assert_eq!(
+            sample("samplerCube", "texture(t, vec3(0.1, 1, 0.1))"),
+            texel(2)
+        );
+        bind(GL_TEXTURE_3D, vol);
+        assert_eq!(
+            sample("sampler3D", "texelFetch(t, ivec3(1, 1, 2), 0)"),
+            [0, 0, 255, 255]
+        );
+    }
+}
+
+#[test]
+fn a_bound_sampler_object_overrides_the_texture_sampling_state() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let gen_samplers = gl!(c"glGenSamplers": fn(i32, *mut u32));
+    let delete_samplers = gl!(c"glDeleteSamplers": fn(i32, *const u32));
+    let is_sampler = gl!(c"glIsSampler": fn(u32) -> u8);
+    let bind_sampler = gl!(c"glBindSampler": fn(u32, u32));
+    let sampler_param = gl!(c"glSamplerParameteri": fn(u32, u32, i32));
+    let get_sampler_param = gl!(c"glGetSamplerParameteriv": fn(u32, u32, *mut i32));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let bind = gl!(c"glBindTexture": fn(u32, u32));
+    let gen = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    const GL_TEXTURE_WRAP_S: u32 = 0x2802;
+    const GL_CLAMP_TO_EDGE: i32 = 0x812F;
+    const GL_TEXTURE_BASE_LEVEL: u32 = 0x813C;
+    const GL_SAMPLER_BINDING: u32 = 0x8919;
+    let black = [0, 0, 0, 255];
+    // SAFETY: uploads read the 2 texels named; out-pointers to locals.
+    unsafe {
+        // Default texture state: a mipmapping min filter without mipmaps, so incomplete.
+        let mut t = 0;
+        gen(1, &mut t);
+        bind(GL_TEXTURE_2D, t);
+        let data = texels(2);
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            2,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        let at = "texture(t, vec2(1.25, 0.5))";
+        assert_eq!(sample("sampler2D", at), black);
+
+        let mut s = 0;
+        gen_samplers(1, &mut s);
+        assert_eq!(is_sampler(s), 1);
+        sampler_param(s, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        sampler_param(s, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        sampler_param(s, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        assert_eq!(error(), GL_NO_ERROR);
+        bind_sampler(0, s);
+        // The sampler's filter makes the texture complete; its clamp reads the last texel.
+        assert_eq!(sample("sampler2D", at), texel(1));
+        let mut v = 0;
+        get_sampler_param(s, GL_TEXTURE_WRAP_S, &mut v);
+        assert_eq!(v, GL_CLAMP_TO_EDGE);
+        get(GL_SAMPLER_BINDING, &mut v);
+        assert_eq!(v, s as i32);
+
+        // Unbound: the texture's own state again (incomplete, then repeating).
+        bind_sampler(0, 0);
+        assert_eq!(sample("sampler2D", at), black);
+        param(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        param(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        assert_eq!(sample("sampler2D", at), texel(0));
+
+        // Errors: texture-only state, unknown names; deleting unbinds.
+        sampler_param(s, GL_TEXTURE_BASE_LEVEL, 1);
+        expect(GL_INVALID_ENUM);
+        sampler_param(s, GL_TEXTURE_WRAP_S, 0x1234);
+        expect(GL_INVALID_ENUM);
+        sampler_param(4242, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+        expect(GL_INVALID_OPERATION);
+        bind_sampler(0, 4242);
+        expect(GL_INVALID_OPERATION);
+        bind_sampler(1000, s);
+        expect(GL_INVALID_VALUE);
+        bind_sampler(0, s);
+        delete_samplers(1, &s);
+        assert_eq!(is_sampler(s), 0);
+        get(GL_SAMPLER_BINDING, &mut v);
+        assert_eq!(v, 0);
+        assert_eq!(sample("sampler2D", at), texel(0));
+    }
+}
+
+#[test]
+fn integer_samplers_without_an_integer_texture_read_integer_black() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    // SAFETY: four RGBA8 texels from a live vector.
+    unsafe {
+        texture(GL_TEXTURE_2D);
+        let data = texels(4);
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+    }
+    // An RGBA8 texture is not an integer texture: both read (0, 0, 0, 1).
+    assert_eq!(
+        sample(
+            "usampler2D",
+            "vec4(texelFetch(t, ivec2(0), 0)) * vec4(0.5, 0.5, 0.5, 1.0)"
+        ),
+        [0, 0, 0, 255]
+    );
+    assert_eq!(
+        sample("isampler3D", "vec4(texelFetch(t, ivec3(0), 0))"),
+        [0, 0, 0, 255]
+    );
+}
+
+#[test]
+fn swizzles_remap_the_sampled_components() {
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    const GL_TEXTURE_SWIZZLE_R: u32 = 0x8E42;
+    // SAFETY: four RGBA8 texels from a live vector.
+    unsafe {
+        texture(GL_TEXTURE_2D);
+        let data = texels(4);
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        let [r, _, b, _] = texel(3);
+        let sources = [0x1905, 0, 1, 0x1903]; // BLUE, ZERO, ONE, RED
+        for (i, s) in sources.iter().enumerate() {
+            param(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_R + i as u32, *s);
+        }
+        assert_eq!(error(), GL_NO_ERROR);
+        assert_eq!(
+            sample("sampler2D", "texelFetch(t, ivec2(1, 1), 0)"),
+            [b, 0, 255, r]
+        );
+        param(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_R, 0x1234);
+        expect(GL_INVALID_ENUM);
+    }
+}
