@@ -325,3 +325,122 @@ fn blit_errors_follow_the_specification() {
     );
     expect(GL_NO_ERROR);
 }
+
+#[test]
+fn depth_and_stencil_read_back_in_every_layout() {
+    let _ctx = context();
+    let clear_depth = gl!(c"glClearDepth": fn(f64));
+    let clear_stencil = gl!(c"glClearStencil": fn(i32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let pixel_store = gl!(c"glPixelStorei": fn(u32, i32));
+    const GL_STENCIL_BUFFER_BIT: u32 = 0x0400;
+    const GL_DEPTH_COMPONENT: u32 = 0x1902;
+    const GL_STENCIL_INDEX: u32 = 0x1901;
+    const GL_DEPTH_STENCIL: u32 = 0x84F9;
+    const GL_UNSIGNED_INT_24_8: u32 = 0x84FA;
+    const GL_UNSIGNED_INT: u32 = 0x1405;
+    const GL_FLOAT: u32 = 0x1406;
+    const GL_PACK_ALIGNMENT: u32 = 0x0D05;
+    // SAFETY: every output buffer holds what its call writes (4 × 2 pixels, tight or 4-aligned).
+    unsafe {
+        clear_depth(0.25);
+        clear_stencil(0x33);
+        clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+        // Depth 0.75 and stencil 0x5 on the right half only.
+        let enable = gl!(c"glEnable": fn(u32));
+        let disable = gl!(c"glDisable": fn(u32));
+        let scissor = gl!(c"glScissor": fn(i32, i32, i32, i32));
+        enable(GL_SCISSOR_TEST);
+        scissor(16, 0, 16, 32);
+        clear_depth(0.75);
+        clear_stencil(0x5);
+        clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+        disable(GL_SCISSOR_TEST);
+
+        let mut f = [0f32; 8];
+        read(
+            14,
+            0,
+            4,
+            2,
+            GL_DEPTH_COMPONENT,
+            GL_FLOAT,
+            f.as_mut_ptr().cast(),
+        );
+        expect(GL_NO_ERROR);
+        for (i, v) in f.iter().enumerate() {
+            let want = if i % 4 < 2 { 0.25 } else { 0.75 };
+            assert!((v - want).abs() < 1e-6, "depth {i}: {v}");
+        }
+        let mut u = [0u32; 8];
+        read(
+            14,
+            0,
+            4,
+            2,
+            GL_DEPTH_COMPONENT,
+            GL_UNSIGNED_INT,
+            u.as_mut_ptr().cast(),
+        );
+        assert!(
+            u[0].abs_diff(u32::MAX / 4) < 1 << 10,
+            "0.25 as GL_UNSIGNED_INT: {:#x}",
+            u[0]
+        );
+        pixel_store(GL_PACK_ALIGNMENT, 1);
+        let mut s = [0u8; 8];
+        read(
+            14,
+            0,
+            4,
+            2,
+            GL_STENCIL_INDEX,
+            GL_UNSIGNED_BYTE,
+            s.as_mut_ptr().cast(),
+        );
+        assert_eq!(s, [0x33, 0x33, 0x5, 0x5, 0x33, 0x33, 0x5, 0x5]);
+        let mut ds = [0u32; 8];
+        read(
+            14,
+            0,
+            4,
+            2,
+            GL_DEPTH_STENCIL,
+            GL_UNSIGNED_INT_24_8,
+            ds.as_mut_ptr().cast(),
+        );
+        assert_eq!(ds[0] & 0xFF, 0x33);
+        assert_eq!(ds[3] & 0xFF, 0x5);
+        assert!(
+            (ds[3] >> 8).abs_diff(0xBF_FFFF) <= 1,
+            "0.75 in 24 bits: {:#x}",
+            ds[3] >> 8
+        );
+        expect(GL_NO_ERROR);
+        // GL_DEPTH_STENCIL takes only the packed types.
+        read(
+            0,
+            0,
+            1,
+            1,
+            GL_DEPTH_STENCIL,
+            GL_FLOAT,
+            ds.as_mut_ptr().cast(),
+        );
+        expect(GL_INVALID_OPERATION);
+        // A framebuffer without depth/stencil cannot be read as depth.
+        let fb = source_fbo(false);
+        bind(GL_READ_FRAMEBUFFER, fb);
+        read(
+            0,
+            0,
+            1,
+            1,
+            GL_DEPTH_COMPONENT,
+            GL_FLOAT,
+            f.as_mut_ptr().cast(),
+        );
+        expect(GL_INVALID_OPERATION);
+    }
+}

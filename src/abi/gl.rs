@@ -828,7 +828,8 @@ gl_entry_points! {
     fn glReadPixels(x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, out: *mut c_void) {
         gl((), |c| {
             let Some(bytes) = c.client_image_bytes(w, h, format, ty, true) else {
-                if ty == GL_FLOAT {
+                let depth_stencil = matches!(format, GL_DEPTH_COMPONENT | GL_STENCIL_INDEX | GL_DEPTH_STENCIL);
+                if ty == GL_FLOAT && !depth_stencil {
                     return c.record_invalid_value("glReadPixels: the client image size overflows");
                 }
                 // An unknown format/type pair: read_pixels reports it.

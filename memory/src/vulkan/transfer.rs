@@ -561,6 +561,110 @@ impl MemoryManager {
         Ok(())
     }
 
+    /// Depth or stencil texels of `region` (layer `region.base_layer`, depth 1) as Vulkan lays a
+    /// single plane out in a buffer, tightly packed, row 0 first: depth of `D16_UNORM` as `u16`,
+    /// of `X8_D24`/`D24_UNORM_S8_UINT` as `u32` with the depth in the low 24 bits, of
+    /// `D32_SFLOAT(_S8_UINT)` as `f32`; stencil as one byte. `glReadPixels` of
+    /// `GL_DEPTH_COMPONENT`/`GL_STENCIL_INDEX`/`GL_DEPTH_STENCIL` converts from these. Waits for
+    /// exactly the submission carrying the copy, like [`MemoryManager::read_image`].
+    pub fn read_image_plane(
+        &mut self,
+        image: ImageHandle,
+        region: &ImageRegion,
+        aspect: vk::ImageAspectFlags,
+    ) -> Result<Vec<u8>> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let format = self.image_info(image)?.desc.format;
+        let texel = match (aspect, format) {
+            (vk::ImageAspectFlags::STENCIL, _) => 1u64,
+            (
+                vk::ImageAspectFlags::DEPTH,
+                vk::Format::D16_UNORM | vk::Format::D16_UNORM_S8_UINT,
+            ) => 2,
+            (vk::ImageAspectFlags::DEPTH, _) => 4,
+            _ => {
+                return Err(MemoryError::InvalidRequest(format!(
+                    "a plane read of aspect {aspect:?}"
+                )))
+            }
+        };
+        if !format_aspects(format).contains(aspect) {
+            return Err(MemoryError::InvalidRequest(format!(
+                "aspect {aspect:?} of a {format:?} image"
+            )));
+        }
+        let e = region.extent;
+        let bytes = u64::from(e.width) * u64::from(e.height) * texel;
+        if bytes == 0 {
+            return Ok(Vec::new());
+        }
+        let readback = self.readback_buffer(bytes)?;
+        let raw = self.transition_image(
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            (
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_READ,
+            ),
+        )?;
+        let dst = self.use_buffer(readback)?.raw();
+        let copy = vk::BufferImageCopy {
+            buffer_offset: 0,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: region.mip_level,
+                base_array_layer: region.base_layer,
+                layer_count: 1,
+            },
+            image_offset: region.offset,
+            image_extent: vk::Extent3D {
+                width: e.width,
+                height: e.height,
+                depth: 1,
+            },
+        };
+        let cb = self.recording_command_buffer()?;
+        // SAFETY: recording command buffer; image in TRANSFER_SRC_OPTIMAL after the barrier
+        // above; the readback buffer is live, idle (readbacks wait) and large enough; one aspect.
+        unsafe {
+            self.device().cmd_copy_image_to_buffer(
+                cb,
+                raw,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                dst,
+                &[copy],
+            );
+        }
+        memory_barrier(
+            self.device(),
+            cb,
+            TRANSFER_WRITE,
+            (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
+        );
+        let epoch = self.recording_epoch();
+        self.wait_epoch(epoch)?;
+        let mapping = {
+            let entry = self.buffers.get(readback)?;
+            let m = self
+                .backend()
+                .buffer_mapping(&entry.raw)
+                .ok_or(MemoryError::Internal("readback buffer is not mapped"))?;
+            if !m.coherent {
+                self.backend().invalidate_buffer(&entry.raw, 0, bytes)?;
+            }
+            m
+        };
+        // SAFETY: the copy that wrote these bytes has completed (waited above) and no other
+        // submission uses the readback buffer; `bytes` lies inside the mapping.
+        let staged = unsafe { std::slice::from_raw_parts(mapping.ptr.as_ptr(), bytes as usize) };
+        self.stats.readback_bytes += bytes;
+        Ok(staged.to_vec())
+    }
+
     /// `glGetBufferSubData` / mapping for read: `out.len()` bytes at `offset` of `src`. A mapped
     /// buffer is read in place once the last submission that used it completed; otherwise the
     /// range is copied to the readback buffer and read after that copy completes.

@@ -1513,6 +1513,24 @@ impl Context {
         if width < 0 || height < 0 {
             return invalid_value(format!("glReadPixels size {width}x{height}"));
         }
+        if super::readback_depth::is_depth_stencil_format(format) {
+            let fb = self.read_framebuffer;
+            let target = self.resolve_framebuffer(fb, false).map_err(|status| {
+                GlError::InvalidFramebuffer(format!(
+                    "the read framebuffer is not complete (status 0x{status:04X})"
+                ))
+            })?;
+            let area = Rect {
+                x,
+                y,
+                width,
+                height,
+            };
+            let Some(rect) = clip(area, target.width, target.height) else {
+                return Ok(());
+            };
+            return self.read_depth_stencil((x, y), rect, format, ty, out);
+        }
         let float_channels = float_readback_channels(format, ty);
         let client = match float_channels {
             Some(_) => arenagl_staging::ClientFormat::Rgba,

@@ -33,6 +33,7 @@ mod pipeline;
 mod program;
 mod query;
 mod query_pool;
+mod readback_depth;
 mod state;
 mod sync;
 mod texenv;

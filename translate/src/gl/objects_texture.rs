@@ -245,6 +245,11 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
+        if pack && super::readback_depth::is_depth_stencil_format(format) {
+            let pixel = super::readback_depth::pixel_bytes(format, ty)?;
+            let (w, h) = (width.max(0) as usize, height.max(0) as usize);
+            return super::readback_depth::layout(&self.pack, w, h, pixel).map(|(_, n)| n);
+        }
         if let (true, Some(channels)) = (pack, super::draw::float_readback_channels(format, ty)) {
             let (w, h) = (width.max(0) as usize, height.max(0) as usize);
             if w == 0 || h == 0 {
