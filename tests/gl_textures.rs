@@ -988,3 +988,59 @@ fn swizzles_remap_the_sampled_components() {
         expect(GL_INVALID_ENUM);
     }
 }
+
+#[test]
+fn float_and_half_float_texels_upload_into_normalized_formats() {
+    let _ctx = context();
+    let image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let sub_image =
+        gl!(c"glTexSubImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let store = gl!(c"glPixelStorei": fn(u32, i32));
+    const GL_FLOAT: u32 = 0x1406;
+    const GL_HALF_FLOAT: u32 = 0x140B;
+    const GL_RGB: u32 = 0x1907;
+    const GL_UNPACK_SKIP_PIXELS: u32 = 0x0CF4;
+    texture(GL_TEXTURE_2D);
+    // One RGBA texel from floats: clamped and rounded to bytes as GL converts them.
+    let f = [0.25f32, 2.0, -1.0, 0.5];
+    // SAFETY: `f` holds the 1×1 RGBA float image.
+    unsafe {
+        image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            1,
+            1,
+            0,
+            GL_RGBA,
+            GL_FLOAT,
+            f.as_ptr().cast(),
+        );
+    }
+    assert_eq!(
+        sample("sampler2D", "texture(t, vec2(0.5))"),
+        [64, 255, 0, 128]
+    );
+    // Sub-image of half floats (RGB), reading past one skipped pixel.
+    let h: [u16; 6] = [0, 0, 0, 0x3800, 0x3C00, 0x3400]; // skipped, then (0.5, 1.0, 0.25)
+                                                         // SAFETY: `h` holds the skipped pixel and the 1×1 RGB half-float image.
+    unsafe {
+        store(GL_UNPACK_SKIP_PIXELS, 1);
+        sub_image(
+            GL_TEXTURE_2D,
+            0,
+            0,
+            0,
+            1,
+            1,
+            GL_RGB,
+            GL_HALF_FLOAT,
+            h.as_ptr().cast(),
+        );
+        store(GL_UNPACK_SKIP_PIXELS, 0);
+    }
+    assert_eq!(
+        sample("sampler2D", "texture(t, vec2(0.5))"),
+        [128, 255, 64, 255]
+    );
+}

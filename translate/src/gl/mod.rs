@@ -18,6 +18,7 @@ mod draw;
 pub mod enums;
 mod enums_compat;
 mod error;
+mod float_upload;
 mod framebuffer;
 mod get;
 mod lower;

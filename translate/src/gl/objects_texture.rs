@@ -245,6 +245,11 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
+        if let (false, Some((comps, bytes))) = (pack, super::float_upload::float_pixel(format, ty))
+        {
+            let size = [width, height, depth].map(|v| v.max(0) as usize);
+            return super::float_upload::layout(&self.unpack, size, comps * bytes).map(|l| l.2);
+        }
         if pack && super::readback_depth::is_depth_stencil_format(format) {
             let pixel = super::readback_depth::pixel_bytes(format, ty)?;
             let (w, h) = (width.max(0) as usize, height.max(0) as usize);
@@ -312,7 +317,18 @@ impl Context {
         data: Option<&[u8]>,
     ) {
         let device = self.device.clone();
-        let unpack = self.unpack;
+        let mut unpack = self.unpack;
+        let converted = data.and_then(|d| {
+            let s = size.map(|v| v.max(0) as usize);
+            super::float_upload::to_unorm8(&unpack, s, (format, ty), d)
+        });
+        let (data, ty) = match &converted {
+            Some((bytes, tight)) => {
+                unpack = *tight;
+                (Some(&bytes[..]), GL_UNSIGNED_BYTE)
+            }
+            None => (data, ty),
+        };
         let r = (|| {
             let (tt, face) = image_target(target, dims)?;
             let size = gl_size(dims, size[0], size[1], size[2]);
@@ -488,7 +504,16 @@ impl Context {
         data: &[u8],
     ) {
         let device = self.device.clone();
-        let unpack = self.unpack;
+        let mut unpack = self.unpack;
+        let s = gl_size(dims, size[0], size[1], size[2]).map(|v| v.max(0) as usize);
+        let converted = super::float_upload::to_unorm8(&unpack, s, (format, ty), data);
+        let (data, ty) = match &converted {
+            Some((bytes, tight)) => {
+                unpack = *tight;
+                (&bytes[..], GL_UNSIGNED_BYTE)
+            }
+            None => (data, ty),
+        };
         let r = (|| {
             let (tt, face) = image_target(target, dims)?;
             let client = client_format(format, ty)?;
