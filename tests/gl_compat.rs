@@ -657,3 +657,46 @@ fn raster_positions_and_the_colour_sum() {
         "primary + secondary: {c:?}"
     );
 }
+
+#[test]
+fn texture_object_zero_is_a_usable_default_texture() {
+    let _ctx = context(true);
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex = gl!(c"glVertex2f": fn(f32, f32));
+    let tex_coord = gl!(c"glTexCoord2f": fn(f32, f32));
+    let texel: [u8; 4] = [10, 200, 30, 255];
+    // SAFETY: `texel` holds the 1×1 RGBA image; plain values.
+    unsafe {
+        // No glGenTextures/glBindTexture: texture 0 of GL_TEXTURE_2D.
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA as i32,
+            1,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texel.as_ptr().cast(),
+        );
+        tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600);
+        expect(GL_NO_ERROR);
+        enable(GL_TEXTURE_2D);
+        ortho_window();
+        clear_black();
+        color(1.0, 1.0, 1.0);
+        begin(GL_QUADS);
+        for (x, y) in [(0.0, 0.0), (32.0, 0.0), (32.0, 32.0), (0.0, 32.0)] {
+            tex_coord(0.5, 0.5);
+            vertex(x, y);
+        }
+        end();
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(at(&pixels(), 16, 16), texel);
+}

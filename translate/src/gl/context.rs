@@ -95,6 +95,8 @@ pub struct Context {
     pub(crate) default_vertex_array: VertexArray,
     /// Current values of the generic attributes, then of the fixed-function ones.
     pub(crate) current_attribs: [CurrentAttrib; ATTRIB_SLOTS],
+    /// The compatibility profile's default texture objects (texture name 0), one per target.
+    pub(crate) default_textures: Vec<super::texture::Texture>,
     /// The compatibility profile's fixed-function state (`compat`).
     pub(crate) compat: super::compat::CompatState,
     /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
@@ -233,6 +235,9 @@ impl Context {
             vertex_array: 0,
             default_vertex_array: VertexArray::default(),
             current_attribs: initial_attribs(),
+            default_textures: (0..super::texture_target::TexTarget::COUNT)
+                .map(|_| Default::default())
+                .collect(),
             compat: Default::default(),
             vao_override: None,
             program: 0,
@@ -833,7 +838,8 @@ impl Drop for Context {
                 let _ = locked.manager.retire_buffer(h);
             }
         }
-        for t in self.textures.drain() {
+        let defaults = std::mem::take(&mut self.default_textures);
+        for t in self.textures.drain().chain(defaults) {
             if let Some(s) = t.storage {
                 let _ = locked.manager.retire_image(s.image);
             }

@@ -1115,9 +1115,12 @@ impl Context {
                     .unwrap_or(0) as usize;
                 // The unit's binding for the target the sampler's type reads: a texture of
                 // another target is never seen, so it samples as incomplete.
-                let name = TexTarget::of_sampler(s.ty.dim)
+                let target = TexTarget::of_sampler(s.ty.dim);
+                let name = target
                     .and_then(|t| Some(self.texture_units.get(unit)?[t.index()]))
                     .unwrap_or(0);
+                // Name 0 is the compatibility profile's default texture of the target.
+                let default = (name == 0 && compat).then_some(target).flatten();
                 // A sampler object bound to the unit overrides the texture's sampling state.
                 let sampler_object = self
                     .sampler_units
@@ -1125,7 +1128,11 @@ impl Context {
                     .and_then(|&n| self.samplers.get(n));
                 // An integer sampler reads integer formats only; anything else (every format
                 // this GL stores today is normalized or float) samples as incomplete.
-                let tex = self.textures.get(name).filter(|t| {
+                let object = match default {
+                    Some(t) => self.default_textures.get(t.index()),
+                    None => self.textures.get(name),
+                };
+                let tex = object.filter(|t| {
                     t.is_complete(sampler_object)
                         && t.storage
                             .as_ref()
@@ -1154,7 +1161,11 @@ impl Context {
                 };
                 // GL_TEXTURE_SWIZZLE_*: a view with that component mapping, cached per texture.
                 if let Some(swizzle) = swizzle.filter(|&sw| sw != IDENTITY_SWIZZLE) {
-                    if let Some(st) = self.textures.get_mut(name).and_then(|t| t.storage.as_mut()) {
+                    let object = match default {
+                        Some(t) => self.default_textures.get_mut(t.index()),
+                        None => self.textures.get_mut(name),
+                    };
+                    if let Some(st) = object.and_then(|t| t.storage.as_mut()) {
                         view = st.swizzled_view(&mut locked.manager, swizzle)?;
                     }
                 }

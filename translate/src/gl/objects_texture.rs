@@ -213,6 +213,13 @@ impl Context {
     fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
         let name = self.texture_units[self.active_texture as usize][target.index()];
         if name == 0 {
+            if self.profile == super::context::Profile::Compatibility {
+                // The compatibility profile's default texture of the target.
+                return self
+                    .default_textures
+                    .get_mut(target.index())
+                    .ok_or_else(|| GlError::InvalidOperation("no default texture".into()));
+            }
             return invalid_op(
                 "no texture bound (texture object 0 cannot be changed in the core profile)",
             );
