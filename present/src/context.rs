@@ -127,13 +127,17 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
         if info.forward_compatible && info.major < 3 {
             return Err(EglError::BAD_MATCH);
         }
-        // The profile mask means something from 3.2 on; below, every context is compatibility.
+        // The profile mask means something from 3.2 on; below, a context is compatibility
+        // unless it is forward-compatible (3.0/3.1 with the deprecated features removed, which is
+        // what the core profile is).
         info.profile = if (info.major, info.minor) >= (3, 2) {
             match profile_mask {
                 EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT => Profile::Core,
                 EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT => Profile::Compatibility,
                 _ => return Err(EglError::BAD_MATCH),
             }
+        } else if info.forward_compatible {
+            Profile::Core
         } else {
             Profile::Compatibility
         };
@@ -374,6 +378,8 @@ mod tests {
         ];
         let info = gl(&fc3).unwrap();
         assert!(info.forward_compatible && info.debug);
+        // A forward-compatible 3.0 context has the deprecated features removed: core semantics.
+        assert_eq!(info.profile, Profile::Core);
         assert_eq!(
             gl(&[EGL_CONTEXT_FLAGS_KHR, 8, EGL_NONE]),
             Err(EglError::BAD_ATTRIBUTE)
