@@ -578,7 +578,12 @@ gl_entry_points! {
     fn glGetAttribLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_attrib_location(p, &string(name))) }
     fn glGetFragDataLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_location(p, &string(name))) }
     fn glGetActiveUniform(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
-        gl((), |c| if let Some((n, s, t)) = c.get_active_uniform(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); })
+        gl((), |c| {
+            if size < 0 {
+                return c.record_invalid_value("glGetActiveUniform: bufSize < 0");
+            }
+            if let Some((n, s, t)) = c.get_active_uniform(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); }
+        })
     }
     fn glGetActiveAttrib(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
         gl((), |c| if let Some((n, s, t)) = c.get_active_attrib(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); })
@@ -596,9 +601,42 @@ gl_entry_points! {
             }
         })
     }
-    fn glGetActiveUniformBlockName(p: u32, i: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.active_uniform_block_name(p, i); write_string(&s, size, len, buf) }) }
+    fn glGetActiveUniformBlockName(p: u32, i: u32, size: i32, len: *mut i32, buf: *mut c_char) {
+        gl((), |c| {
+            if size < 0 {
+                return c.record_invalid_value("glGetActiveUniformBlockName: bufSize < 0");
+            }
+            // On an error nothing is written (the entry point records it).
+            if let Some(s) = c.active_uniform_block_name(p, i) {
+                write_string(&s, size, len, buf)
+            }
+        })
+    }
+    fn glGetActiveUniformsiv(p: u32, count: i32, indices: *const u32, pname: GLenum, out: *mut i32) {
+        gl((), |c| {
+            if count < 0 {
+                return c.record_invalid_value("glGetActiveUniformsiv: uniformCount < 0");
+            }
+            if let Some(v) = c.active_uniforms_iv(p, slice(indices, i64::from(count)), pname) {
+                write_values(out, &v)
+            }
+        })
+    }
+    fn glGetActiveUniformName(p: u32, i: u32, size: i32, len: *mut i32, buf: *mut c_char) {
+        gl((), |c| {
+            if size < 0 {
+                return c.record_invalid_value("glGetActiveUniformName: bufSize < 0");
+            }
+            if let Some((n, _, _)) = c.get_active_uniform(p, i) {
+                write_string(&n, size, len, buf)
+            }
+        })
+    }
     fn glGetUniformIndices(p: u32, count: i32, names_in: *const *const c_char, out: *mut u32) {
         gl((), |c| {
+            if count < 0 {
+                return c.record_invalid_value("glGetUniformIndices: uniformCount < 0");
+            }
             let list: Vec<String> = slice(names_in, i64::from(count)).iter().map(|&n| string(n)).collect();
             let v = c.uniform_indices(p, &list);
             write_values(out, &v);

@@ -866,7 +866,6 @@ impl Context {
             &units,
             &HashMap::new(),
             super::vertex_array::MAX_VERTEX_ATTRIBS,
-            true,
         )
         .map_err(|log| {
             GlError::InvalidOperation(format!("the fixed-function program failed to link: {log}"))

@@ -550,3 +550,13 @@ pub const GL_QUERY_WAIT: GLenum = 0x8E13;
 pub const GL_QUERY_NO_WAIT: GLenum = 0x8E14;
 pub const GL_QUERY_BY_REGION_WAIT: GLenum = 0x8E15;
 pub const GL_QUERY_BY_REGION_NO_WAIT: GLenum = 0x8E16;
+
+// glGetActiveUniformsiv.
+pub const GL_UNIFORM_TYPE: GLenum = 0x8A37;
+pub const GL_UNIFORM_SIZE: GLenum = 0x8A38;
+pub const GL_UNIFORM_NAME_LENGTH: GLenum = 0x8A39;
+pub const GL_UNIFORM_BLOCK_INDEX: GLenum = 0x8A3A;
+pub const GL_UNIFORM_OFFSET: GLenum = 0x8A3B;
+pub const GL_UNIFORM_ARRAY_STRIDE: GLenum = 0x8A3C;
+pub const GL_UNIFORM_MATRIX_STRIDE: GLenum = 0x8A3D;
+pub const GL_UNIFORM_IS_ROW_MAJOR: GLenum = 0x8A3E;

@@ -27,7 +27,7 @@ impl Context {
             (Stage::Vertex, VS.to_owned()),
             (Stage::Fragment, FS.to_owned()),
         ];
-        let (linked, _) = program::link(&self.device, &units, &Default::default(), 16, false)
+        let (linked, _) = program::link(&self.device, &units, &Default::default(), 16)
             .map_err(|log| GlError::InvalidOperation(format!("internal clear program: {log}")))?;
         let linked = Arc::new(linked);
         self.clear_program = Some(linked.clone());

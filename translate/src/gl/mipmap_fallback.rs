@@ -83,7 +83,7 @@ impl Context {
             if depth { DEPTH_MAIN } else { COLOR_MAIN }
         );
         let units = [(Stage::Vertex, VS.to_owned()), (Stage::Fragment, fs)];
-        let (linked, _) = program::link(&self.device, &units, &Default::default(), 16, false)
+        let (linked, _) = program::link(&self.device, &units, &Default::default(), 16)
             .map_err(|log| GlError::InvalidOperation(format!("internal mipmap program: {log}")))?;
         let linked = Arc::new(linked);
         self.mipmap_programs[slot] = Some(linked.clone());

@@ -265,13 +265,7 @@ impl Context {
             let result = if not_compiled {
                 Err("ERROR: Linking: an attached shader is not compiled\n".to_owned())
             } else {
-                program::link(
-                    &device,
-                    &units,
-                    &bindings,
-                    MAX_VERTEX_ATTRIBS,
-                    self.profile == super::context::Profile::Compatibility,
-                )
+                program::link(&device, &units, &bindings, MAX_VERTEX_ATTRIBS)
             };
             let current = self.program == name;
             let p = self.program_mut(name)?;
@@ -499,7 +493,9 @@ impl Context {
                     }
                     Ok(out)
                 }
-                UniformStorage::Block => invalid_op("uniform-block members have no location"),
+                UniformStorage::Block { .. } => {
+                    invalid_op("uniform-block members have no location")
+                }
             }
         })();
         self.record(r).unwrap_or_default()
@@ -522,6 +518,62 @@ impl Context {
                 u.size as i32,
                 u.ty.gl_enum().unwrap_or(GL_FLOAT_VEC4),
             ))
+        })();
+        self.record(r)
+    }
+
+    /// `glGetActiveUniformsiv`: `pname` of each uniform in `indices`; None (nothing written)
+    /// on an error.
+    pub fn active_uniforms_iv(
+        &mut self,
+        program: u32,
+        indices: &[u32],
+        pname: GLenum,
+    ) -> Option<Vec<i32>> {
+        let r = (|| {
+            let l = self.linked_program(program, "glGetActiveUniformsiv")?;
+            let mut out = Vec::with_capacity(indices.len());
+            for &i in indices {
+                let u = l
+                    .uniforms
+                    .get(i as usize)
+                    .ok_or_else(|| GlError::InvalidValue(format!("active uniform index {i}")))?;
+                let (block, layout) = match u.storage {
+                    UniformStorage::Block {
+                        block,
+                        offset,
+                        array_stride,
+                        matrix_stride,
+                        row_major,
+                    } => {
+                        // The block's GL index is that of its first element.
+                        let index: u32 = l.blocks[..block].iter().map(|b| b.array_size).sum();
+                        (
+                            index as i32,
+                            Some((offset, array_stride, matrix_stride, row_major)),
+                        )
+                    }
+                    _ => (-1, None),
+                };
+                let is_matrix = u.ty.shape().is_some_and(|(_, cols, _)| cols > 1);
+                out.push(match pname {
+                    GL_UNIFORM_TYPE => u.ty.gl_enum().unwrap_or(GL_FLOAT_VEC4) as i32,
+                    GL_UNIFORM_SIZE => u.size as i32,
+                    GL_UNIFORM_NAME_LENGTH => u.name.len() as i32 + 1,
+                    GL_UNIFORM_BLOCK_INDEX => block,
+                    // Uniforms of the default block report -1 / 0 (GL 3.3 §2.11.4).
+                    GL_UNIFORM_OFFSET => layout.map_or(-1, |l| l.0 as i32),
+                    GL_UNIFORM_ARRAY_STRIDE => {
+                        layout.map_or(-1, |l| if u.size > 1 { l.1 as i32 } else { 0 })
+                    }
+                    GL_UNIFORM_MATRIX_STRIDE => {
+                        layout.map_or(-1, |l| if is_matrix { l.2 as i32 } else { 0 })
+                    }
+                    GL_UNIFORM_IS_ROW_MAJOR => i32::from(layout.is_some_and(|l| l.3 && is_matrix)),
+                    p => return invalid_enum("glGetActiveUniformsiv pname", p),
+                });
+            }
+            Ok(out)
         })();
         self.record(r)
     }
@@ -612,7 +664,7 @@ impl Context {
     }
 
     /// `glGetActiveUniformBlockName`.
-    pub fn active_uniform_block_name(&mut self, program: u32, index: u32) -> String {
+    pub fn active_uniform_block_name(&mut self, program: u32, index: u32) -> Option<String> {
         let r = (|| {
             let l = self.linked_program(program, "glGetActiveUniformBlockName")?;
             let (b, e) = l
@@ -624,7 +676,7 @@ impl Context {
                 b.name.clone()
             })
         })();
-        self.record(r).unwrap_or_default()
+        self.record(r)
     }
 
     /// `glGetUniformIndices`.

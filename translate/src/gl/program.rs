@@ -153,8 +153,15 @@ pub(crate) enum UniformStorage {
     },
     /// A sampler: index into `Linked::samplers`.
     Sampler(usize),
-    /// A member of a named block (no location).
-    Block,
+    /// A member of a named block (no location): the block (index into `Linked::blocks`) and
+    /// its layout there.
+    Block {
+        block: usize,
+        offset: u32,
+        array_stride: u32,
+        matrix_stride: u32,
+        row_major: bool,
+    },
 }
 
 /// An active uniform (`glGetActiveUniform`).
@@ -335,12 +342,14 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
 }
 
 /// The units glslang compiles: legacy GLSL upgraded (`glsl::legacy`), vertex units declaring
-/// the legacy varyings the fragment units read, and in a compatibility context the
-/// fixed-function stage a program lacks (a fragment-only program transforms by the matrices).
-fn upgrade_units(units: &[(Stage, String)], compat: bool) -> Vec<(Stage, String)> {
+/// the legacy varyings the fragment units read, and the fixed-function stage a program lacks (a
+/// fragment-only program transforms by the matrices).
+fn upgrade_units(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
     let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
     let mut all: Vec<(Stage, String)> = units.to_vec();
-    if compat && has(Stage::Vertex) && !has(Stage::Fragment) {
+    // GL links a program that lacks a stage (its results are undefined in the core profile);
+    // the missing stage is the fixed-function one, which a compatibility context defines.
+    if has(Stage::Vertex) && !has(Stage::Fragment) {
         all.push((Stage::Fragment, super::compat::FF_FRAGMENT_PASS.to_owned()));
     }
     let mut reads = Varyings::default();
@@ -350,7 +359,7 @@ fn upgrade_units(units: &[(Stage, String)], compat: bool) -> Vec<(Stage, String)
         reads = reads.union(u.varyings);
         out.push((*stage, u.source));
     }
-    if compat && !has(Stage::Vertex) && has(Stage::Fragment) {
+    if !has(Stage::Vertex) && has(Stage::Fragment) {
         all.push((Stage::Vertex, super::compat::ff_vertex_source(reads)));
     }
     for (stage, src) in all.iter().filter(|(s, _)| *s != Stage::Fragment) {
@@ -381,15 +390,15 @@ pub(crate) fn link(
     units: &[(Stage, String)],
     attrib_bindings: &HashMap<String, u32>,
     max_attribs: u32,
-    compat: bool,
 ) -> Result<(Linked, String), String> {
-    let upgraded = upgrade_units(units, compat);
+    let upgraded = upgrade_units(units);
     let units = &upgraded[..];
-    if !units.iter().any(|(s, _)| *s == Stage::Vertex) {
-        return Err("ERROR: Linking: a program needs a vertex shader in the core profile\n".into());
-    }
-    if !units.iter().any(|(s, _)| *s == Stage::Fragment) {
-        return Err("ERROR: Linking: no fragment shader attached\n".into());
+    // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
+    // geometry shaders, or nothing) cannot draw.
+    if !units.iter().any(|(s, _)| *s == Stage::Vertex)
+        || !units.iter().any(|(s, _)| *s == Stage::Fragment)
+    {
+        return Err("ERROR: Linking: a program needs a vertex or a fragment shader\n".into());
     }
     let sources = link_sources(units);
     let refs: Vec<(Stage, &str)> = sources.iter().map(|(s, c)| (*s, c.as_str())).collect();
@@ -495,21 +504,7 @@ pub(crate) fn link(
                         matrix_stride,
                         count: size,
                     });
-                    uniforms.push(ActiveUniform {
-                        name: format!(
-                            "gl_{builtin}{}",
-                            if m.array_size.is_some() { "[0]" } else { "" }
-                        ),
-                        ty: m.ty,
-                        size,
-                        storage: UniformStorage::Default {
-                            offset,
-                            array_stride,
-                            matrix_stride,
-                            row_major: m.row_major,
-                        },
-                        location: None,
-                    });
+                    // Built-in state is not an active uniform (as Mesa reports it).
                     continue;
                 }
                 let size = m.array_size.unwrap_or(1).max(1);
@@ -573,7 +568,13 @@ pub(crate) fn link(
                 },
                 ty: m.ty,
                 size: m.array_size.unwrap_or(1).max(1),
-                storage: UniformStorage::Block,
+                storage: UniformStorage::Block {
+                    block: blocks.len(),
+                    offset: m.offset,
+                    array_stride: m.array_stride,
+                    matrix_stride: m.matrix_stride,
+                    row_major: m.row_major,
+                },
                 location: None,
             });
         }
@@ -907,7 +908,7 @@ pub(crate) fn set_uniform(
             }
             Ok(())
         }
-        (UniformStorage::Block, _) => invalid_op("glUniform on a uniform-block member"),
+        (UniformStorage::Block { .. }, _) => invalid_op("glUniform on a uniform-block member"),
     }
 }
 
