@@ -78,6 +78,14 @@ pub struct DeviceFeatures {
     pub geometry_shader: bool,
     /// `tessellationShader`.
     pub tessellation_shader: bool,
+    /// `dualSrcBlend` (GL 3.3's `GL_SRC1_*` blend factors).
+    pub dual_src_blend: bool,
+    /// `depthClamp` (GL 3.2's `GL_DEPTH_CLAMP`).
+    pub depth_clamp: bool,
+    /// `independentBlend` (GL 3.0's per-draw-buffer `glColorMaski`/`glEnablei(GL_BLEND)`).
+    pub independent_blend: bool,
+    /// `largePoints` (GL's `glPointSize` above 1).
+    pub large_points: bool,
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
@@ -465,6 +473,10 @@ fn describe(
         let anisotropy = f2.features.sampler_anisotropy == vk::TRUE;
         let geometry = f2.features.geometry_shader == vk::TRUE;
         let tessellation = f2.features.tessellation_shader == vk::TRUE;
+        let dual_src_blend = f2.features.dual_src_blend == vk::TRUE;
+        let depth_clamp = f2.features.depth_clamp == vk::TRUE;
+        let independent_blend = f2.features.independent_blend == vk::TRUE;
+        let large_points = f2.features.large_points == vk::TRUE;
         if v12.timeline_semaphore != vk::TRUE {
             return Err(format!("{name}: no timeline semaphores"));
         }
@@ -510,6 +522,10 @@ fn describe(
                 sampler_anisotropy: anisotropy,
                 geometry_shader: geometry,
                 tessellation_shader: tessellation,
+                dual_src_blend,
+                depth_clamp,
+                independent_blend,
+                large_points,
                 ..DeviceFeatures::default()
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
@@ -592,7 +608,11 @@ fn create_device(
     let core = vk::PhysicalDeviceFeatures::default()
         .sampler_anisotropy(features.sampler_anisotropy)
         .geometry_shader(features.geometry_shader)
-        .tessellation_shader(features.tessellation_shader);
+        .tessellation_shader(features.tessellation_shader)
+        .dual_src_blend(features.dual_src_blend)
+        .depth_clamp(features.depth_clamp)
+        .independent_blend(features.independent_blend)
+        .large_points(features.large_points);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(features.dynamic_rendering)
