@@ -363,7 +363,13 @@ impl Context {
             self.ignored_caps.insert(cap, on);
             return;
         }
-        let r = self.fixed.capability(cap).map(|f| *f = on);
+        if cap == GL_BLEND {
+            self.fixed.blend.enabled = if on { u8::MAX } else { 0 };
+            return;
+        }
+        let r = self
+            .check_capability(cap)
+            .and_then(|()| self.fixed.capability(cap).map(|f| *f = on));
         self.record(r);
     }
 
@@ -372,7 +378,60 @@ impl Context {
         if super::state::is_ignored_capability(cap) {
             return self.ignored_caps.get(&cap).copied().unwrap_or(false);
         }
-        let r = self.fixed.capability(cap).map(|f| *f);
+        if cap == GL_BLEND {
+            return self.fixed.blend.enabled & 1 != 0;
+        }
+        let r = self
+            .check_capability(cap)
+            .and_then(|()| self.fixed.capability(cap).map(|f| *f));
+        self.record(r).unwrap_or(false)
+    }
+
+    /// Capabilities that need a device feature are unknown enums on devices without it.
+    fn check_capability(&self, cap: GLenum) -> GlResult<()> {
+        if cap == GL_DEPTH_CLAMP && !self.device.caps().depth_clamp {
+            return invalid_enum(
+                "GL_DEPTH_CLAMP (this device lacks the depthClamp feature)",
+                cap,
+            );
+        }
+        Ok(())
+    }
+
+    /// The draw buffer `index` of an indexed command, `GL_INVALID_VALUE` past the last.
+    fn draw_buffer_index(index: u32) -> GlResult<usize> {
+        let i = index as usize;
+        if i >= super::state::MAX_DRAW_BUFFERS {
+            return invalid_value(format!(
+                "draw buffer index {index} (GL_MAX_DRAW_BUFFERS is {})",
+                super::state::MAX_DRAW_BUFFERS
+            ));
+        }
+        Ok(i)
+    }
+
+    /// `glEnablei` / `glDisablei`: in GL 3.3 only `GL_BLEND` is indexed (per draw buffer).
+    pub fn set_capability_indexed(&mut self, cap: GLenum, index: u32, on: bool) {
+        let r = (|| {
+            if cap != GL_BLEND {
+                return invalid_enum("glEnablei/glDisablei capability", cap);
+            }
+            let bit = 1u8 << Self::draw_buffer_index(index)?;
+            let enabled = &mut self.fixed.blend.enabled;
+            *enabled = if on { *enabled | bit } else { *enabled & !bit };
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glIsEnabledi`.
+    pub fn is_enabled_indexed(&mut self, cap: GLenum, index: u32) -> bool {
+        let r = (|| {
+            if cap != GL_BLEND {
+                return invalid_enum("glIsEnabledi capability", cap);
+            }
+            Ok(self.fixed.blend.enabled & (1 << Self::draw_buffer_index(index)?) != 0)
+        })();
         self.record(r).unwrap_or(false)
     }
 
@@ -418,9 +477,15 @@ impl Context {
         self.fixed.clear_stencil = s;
     }
 
-    /// `glColorMask`.
+    /// `glColorMask`: every draw buffer's mask.
     pub fn color_mask(&mut self, mask: [bool; 4]) {
-        self.fixed.color_mask = mask;
+        self.fixed.color_mask = [mask; super::state::MAX_DRAW_BUFFERS];
+    }
+
+    /// `glColorMaski`: draw buffer `index`'s mask.
+    pub fn color_mask_indexed(&mut self, index: u32, mask: [bool; 4]) {
+        let r = Self::draw_buffer_index(index).map(|i| self.fixed.color_mask[i] = mask);
+        self.record(r);
     }
 
     /// `glDepthMask`.
@@ -450,6 +515,12 @@ impl Context {
         let r = (|| {
             for f in [src_rgb, dst_rgb, src_a, dst_a] {
                 super::state::blend_factor(f)?;
+                if super::state::is_dual_source_factor(f) && !self.device.caps().dual_src_blend {
+                    return invalid_enum(
+                        "dual-source blend factor (this device lacks the dualSrcBlend feature)",
+                        f,
+                    );
+                }
             }
             let b = &mut self.fixed.blend;
             (b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha) = (src_rgb, dst_rgb, src_a, dst_a);
@@ -705,7 +776,7 @@ impl Context {
         let r = (|| {
             let mut locked = device.lock();
             let epoch = locked.manager.submit()?;
-            locked.manager.wait_epoch(epoch)?;
+            super::error::until_done(|| locked.manager.wait_epoch(epoch))?;
             locked.manager.drain()?;
             locked.collect(device.raw());
             Ok(())

@@ -46,6 +46,16 @@ pub struct DeviceCaps {
     pub index_u8: bool,
     /// Whether instance divisors above 1 are available (`VK_EXT_vertex_attribute_divisor`).
     pub vertex_divisor: bool,
+    /// `dualSrcBlend`: the `GL_SRC1_*` blend factors (without it they are `GL_INVALID_ENUM` and
+    /// `GL_MAX_DUAL_SOURCE_DRAW_BUFFERS` is 0).
+    pub dual_src_blend: bool,
+    /// `depthClamp`: `GL_DEPTH_CLAMP` (without it the capability is `GL_INVALID_ENUM`).
+    pub depth_clamp: bool,
+    /// `independentBlend`: draw buffers with different blend enables or colour masks (without
+    /// it a draw that needs them is `GL_INVALID_OPERATION`).
+    pub independent_blend: bool,
+    /// `largePoints`: `glPointSize` above 1 (without it points are drawn 1 pixel wide).
+    pub large_points: bool,
 }
 
 /// The manager plus the locked state that goes with it.
@@ -110,6 +120,10 @@ impl Device {
             depth_stencil_format,
             index_u8: info.features.index_type_uint8,
             vertex_divisor: info.features.vertex_attribute_divisor,
+            dual_src_blend: info.features.dual_src_blend,
+            depth_clamp: info.features.depth_clamp,
+            independent_blend: info.features.independent_blend,
+            large_points: info.features.large_points,
         };
         let cache_info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: valid device; the create info lives across the call.
