@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The libFuzzer targets in fuzz/ (gl_calls, glsl_sources, egl_attribs) against the debug
-# libarenagl.so, with the validation layer on.
+# The libFuzzer targets in fuzz/ (gl_calls, glsl_sources, egl_attribs) against
+# target/debug/libarenagl.so (test profile), with the validation layer on.
 #   scripts/fuzz.sh build                         the library and the targets (nightly + ASan)
 #   scripts/fuzz.sh ci [SECONDS]                  each target SECONDS (default 60), one after another
 #   scripts/fuzz.sh run TARGET SECONDS [ARGS…]    one target for longer (ARGS go to libFuzzer)
@@ -27,7 +27,9 @@ ensure_nightly() {
 
 build() {
   ensure_nightly
-  cargo build -p arenagl --locked
+  # The test profile (opt-level 1, debug assertions): after `cargo test` (CI) it is the library
+  # the integration tests already built, so this costs at most the arenagl crate itself.
+  cargo build --profile test -p arenagl --lib --locked
   local flags=(
     -Cpasses=sancov-module
     -Cllvm-args=-sanitizer-coverage-level=4

@@ -1661,7 +1661,7 @@ fn run_op(st: &mut Pools, log: &mut Vec<String>, tag: u8, w: &mut Words) {
             }
         },
         47 => {
-            let mut v = [w.int(-8, 40), w.int(-8, 40), w.int(-1, 64), w.int(-1, 64)];
+            let v = [w.int(-8, 40), w.int(-8, 40), w.int(-1, 64), w.int(-1, 64)];
             let viewport = w.bit();
             if viewport {
                 // SAFETY: scalars.
