@@ -156,8 +156,18 @@ impl Context {
             renderer: cstr(&renderer),
             version: cstr(version),
             glsl: cstr("3.30"),
-            extensions: EXTENSIONS.iter().map(|e| cstr(e)).collect(),
-            all_extensions: cstr(&EXTENSIONS.join(" ")),
+            extensions: Vec::new(),
+            all_extensions: CString::default(),
+        };
+        // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
+        let mut names: Vec<&str> = EXTENSIONS.to_vec();
+        if device.caps().depth_clamp {
+            names.push("GL_ARB_depth_clamp");
+        }
+        let strings = Strings {
+            extensions: names.iter().map(|e| cstr(e)).collect(),
+            all_extensions: cstr(&names.join(" ")),
+            ..strings
         };
         Context {
             device,
