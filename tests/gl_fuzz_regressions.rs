@@ -701,3 +701,19 @@ fn indexed_blend_and_colour_masks_reach_each_draw_buffer() {
     assert_eq!(error(), 0);
     ctx.check();
 }
+
+#[test]
+fn pixel_store_names_below_the_pack_range_underflow_into_a_panic() {
+    let ctx = context();
+    // SAFETY: scalars.
+    unsafe {
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0000, 699_450_112);
+        assert_eq!(error(), 0x0500, "glPixelStorei(0, …)");
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0CF9, 4);
+        assert_eq!(error(), 0x0500, "glPixelStorei(0x0CF9, …)");
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0D05, 8); // GL_PACK_ALIGNMENT still works
+        assert_eq!(error(), 0);
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0D05, 1);
+    }
+    ctx.check();
+}

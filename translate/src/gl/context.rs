@@ -670,6 +670,23 @@ impl Context {
                     | GL_UNPACK_IMAGE_HEIGHT
                     | GL_UNPACK_SKIP_IMAGES
             );
+            let valid_pack = unpack
+                || matches!(
+                    pname,
+                    GL_PACK_SWAP_BYTES
+                        | GL_PACK_LSB_FIRST
+                        | GL_PACK_ROW_LENGTH
+                        | GL_PACK_SKIP_ROWS
+                        | GL_PACK_SKIP_PIXELS
+                        | GL_PACK_ALIGNMENT
+                        | GL_PACK_IMAGE_HEIGHT
+                        | GL_PACK_SKIP_IMAGES
+                );
+            // Checked before the pack → unpack enum arithmetic below, which would underflow
+            // for names under GL_PACK_SWAP_BYTES (a panic: a gl_calls fuzz finding).
+            if !valid_pack {
+                return invalid_enum("glPixelStorei pname", pname);
+            }
             let store = if unpack {
                 &mut self.unpack
             } else {
@@ -685,21 +702,6 @@ impl Context {
                 GL_PACK_SKIP_IMAGES => GL_UNPACK_SKIP_IMAGES,
                 _ => base,
             };
-            let valid_pack = unpack
-                || matches!(
-                    pname,
-                    GL_PACK_SWAP_BYTES
-                        | GL_PACK_LSB_FIRST
-                        | GL_PACK_ROW_LENGTH
-                        | GL_PACK_SKIP_ROWS
-                        | GL_PACK_SKIP_PIXELS
-                        | GL_PACK_ALIGNMENT
-                        | GL_PACK_IMAGE_HEIGHT
-                        | GL_PACK_SKIP_IMAGES
-                );
-            if !valid_pack {
-                return invalid_enum("glPixelStorei pname", pname);
-            }
             if base == GL_UNPACK_ALIGNMENT {
                 store.alignment = arenagl_staging::PixelAlignment::from_gl(value)
                     .ok_or_else(|| GlError::InvalidValue(format!("alignment {value}")))?;
