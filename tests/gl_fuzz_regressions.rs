@@ -104,7 +104,6 @@ impl Current {
 }
 
 #[test]
-#[ignore = "finding: GL_SRC1_* blend factors (core in 3.3) build a pipeline without the dualSrcBlend feature (VUID-VkPipelineColorBlendAttachmentState-srcColorBlendFactor-00608)"]
 fn dual_source_blend_factors_need_the_dual_src_blend_feature() {
     let ctx = context();
     draw_setup(CONSTANT_FS);
@@ -150,7 +149,6 @@ fn integer_sampler_on_an_incomplete_texture_gets_a_unorm_view() {
 }
 
 #[test]
-#[ignore = "finding: glDrawArrays(GL_POINTS) with a vertex shader that does not write gl_PointSize builds a point-list pipeline without PointSize (VUID-VkGraphicsPipelineCreateInfo-Vertex-07722)"]
 fn points_without_a_point_size_write_build_an_invalid_pipeline() {
     let ctx = context();
     draw_setup(CONSTANT_FS);
@@ -196,7 +194,6 @@ fn attribute_setup(stride: i32, offset: usize) {
 }
 
 #[test]
-#[ignore = "finding: a GL_FLOAT attribute with stride 9 reaches Vulkan unaligned (VUID-vkCmdDraw-None-02721); GL allows any stride"]
 fn float_attributes_at_an_unaligned_stride_reach_vulkan_unaligned() {
     let ctx = context();
     attribute_setup(9, 0);
@@ -205,7 +202,6 @@ fn float_attributes_at_an_unaligned_stride_reach_vulkan_unaligned() {
 }
 
 #[test]
-#[ignore = "finding: a GL_FLOAT attribute at offset 2 reaches Vulkan unaligned (VUID-vkCmdDraw-None-02721); GL allows any offset"]
 fn float_attributes_at_an_unaligned_offset_reach_vulkan_unaligned() {
     let ctx = context();
     attribute_setup(8, 2);
@@ -214,7 +210,6 @@ fn float_attributes_at_an_unaligned_offset_reach_vulkan_unaligned() {
 }
 
 #[test]
-#[ignore = "finding: glVertexAttribIPointer(GL_UNSIGNED_BYTE) feeding an ivec2 input gives VK_FORMAT_R8G8_UINT for a sint32 input (UNASSIGNED-CoreValidation-Shader-InterfaceTypeMismatch)"]
 fn integer_attribute_formats_follow_the_call_not_the_shader_input() {
     let ctx = context();
     let p = program(
@@ -266,7 +261,6 @@ fn viewports_outside_the_bounds_range_reach_vulkan() {
 }
 
 #[test]
-#[ignore = "finding: glEnable(GL_DEPTH_CLAMP) (core since 3.2) builds a pipeline with depthClampEnable without the depthClamp feature (VUID-VkPipelineRasterizationStateCreateInfo-depthClampEnable-00782)"]
 fn depth_clamp_needs_the_depth_clamp_feature() {
     let ctx = context();
     draw_setup(CONSTANT_FS);
@@ -378,7 +372,6 @@ fn delete_with_a_negative_count_is_an_invalid_value() {
 }
 
 #[test]
-#[ignore = "finding: glColorMaski/glEnablei/glDisablei ignore their index (src/abi/gl.rs): glColorMaski(1, off) masks draw buffer 0, glEnablei(GL_BLEND, 1) enables blending on buffer 0, and bad indices/caps get no GL_INVALID_VALUE/GL_INVALID_ENUM"]
 fn indexed_colour_masks_and_capabilities_ignore_the_index() {
     let ctx = context();
     draw_setup(CONSTANT_FS);
@@ -435,5 +428,291 @@ fn float_readback_size_overflows_for_huge_rectangles() {
     let e = error();
     assert_ne!(e, 0x0505, "GL_OUT_OF_MEMORY: the library panicked");
     assert!((0x0500..=0x0502).contains(&e), "0x{e:04X}");
+    ctx.check();
+}
+
+/// Whether the pixel at (x, y) of the current framebuffer is the known colour.
+fn lit(x: i32, y: i32) -> bool {
+    let mut px = [0u8; 4];
+    // SAFETY: `px` holds one RGBA8 pixel.
+    unsafe {
+        gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void))(
+            x,
+            y,
+            1,
+            1,
+            0x1908,
+            0x1401,
+            px.as_mut_ptr().cast(),
+        )
+    };
+    px == [51, 102, 153, 204]
+}
+
+/// Lit pixels of row `y` / column `x` between 4 and 28.
+fn lit_in_row(y: i32) -> usize {
+    (4..28).filter(|&x| lit(x, y)).count()
+}
+
+fn lit_in_column(x: i32) -> usize {
+    (4..28).filter(|&y| lit(x, y)).count()
+}
+
+fn clear_black() {
+    // SAFETY: scalars.
+    unsafe {
+        gl!(c"glClearColor": fn(f32, f32, f32, f32))(0.0, 0.0, 0.0, 0.0);
+        gl!(c"glClear": fn(u32))(0x4000);
+    }
+}
+
+#[test]
+fn points_take_their_size_from_gl_point_size_unless_the_program_sets_it() {
+    let ctx = context();
+    let p = program(
+        "#version 330 core\nuniform float size;\nvoid main() { gl_PointSize = size; gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n",
+        CONSTANT_FS,
+    );
+    let mut vao = 0;
+    // SAFETY: `vao` is a local; scalars otherwise.
+    unsafe {
+        gl!(c"glGenVertexArrays": fn(i32, *mut u32))(1, &mut vao);
+        gl!(c"glBindVertexArray": fn(u32))(vao);
+        gl!(c"glUseProgram": fn(u32))(p);
+        let size = gl!(c"glGetUniformLocation": fn(u32, *const std::ffi::c_char) -> i32)(
+            p,
+            c"size".as_ptr(),
+        );
+        gl!(c"glUniform1f": fn(i32, f32))(size, 1.0);
+        // GL_PROGRAM_POINT_SIZE off: glPointSize's 5 applies, not the shader's 1.
+        gl!(c"glPointSize": fn(f32))(5.0);
+    }
+    clear_black();
+    draw_arrays(0, 0, 1);
+    assert_eq!(error(), 0);
+    // The point is centred on the corner of pixels 15 and 16.
+    assert_eq!(lit_in_row(16), 5, "a 5-pixel point");
+    assert_eq!(lit_in_column(16), 5, "a 5-pixel point");
+    // GL_PROGRAM_POINT_SIZE on: the shader's 1.
+    // SAFETY: a scalar.
+    unsafe { gl!(c"glEnable": fn(u32))(0x8642) };
+    clear_black();
+    draw_arrays(0, 0, 1);
+    assert_eq!(error(), 0);
+    assert_eq!(
+        lit_in_row(16) + lit_in_row(15),
+        1,
+        "the shader's size 1, not glPointSize's"
+    );
+    // SAFETY: a scalar.
+    unsafe { gl!(c"glDisable": fn(u32))(0x8642) };
+    ctx.check();
+}
+
+/// A VAO whose attribute 0 (`vec2 pos`) holds a full-screen triangle as `GL_FLOAT`×2 at
+/// `stride` from `offset` (the other bytes 0x7F), used with the known-colour program.
+fn unaligned_triangle_setup(stride: usize, offset: usize) {
+    let p = program(
+        "#version 330 core\nlayout(location = 0) in vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+        CONSTANT_FS,
+    );
+    let mut data = vec![0x7Fu8; offset + 3 * stride + 8];
+    for (i, v) in [[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]]
+        .iter()
+        .enumerate()
+    {
+        let at = offset + i * stride;
+        data[at..at + 4].copy_from_slice(&v[0].to_ne_bytes());
+        data[at + 4..at + 8].copy_from_slice(&v[1].to_ne_bytes());
+    }
+    let (mut vao, mut vbo) = (0, 0);
+    // SAFETY: locals; `data` holds the bytes given to glBufferData; the attribute pointer is an
+    // offset into the bound buffer.
+    unsafe {
+        gl!(c"glGenVertexArrays": fn(i32, *mut u32))(1, &mut vao);
+        gl!(c"glBindVertexArray": fn(u32))(vao);
+        gl!(c"glGenBuffers": fn(i32, *mut u32))(1, &mut vbo);
+        gl!(c"glBindBuffer": fn(u32, u32))(0x8892, vbo);
+        gl!(c"glBufferData": fn(u32, isize, *const c_void, u32))(
+            0x8892,
+            data.len() as isize,
+            data.as_ptr().cast(),
+            0x88E4,
+        );
+        gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void))(
+            0,
+            2,
+            0x1406,
+            0,
+            stride as i32,
+            offset as *const c_void,
+        );
+        gl!(c"glEnableVertexAttribArray": fn(u32))(0);
+        gl!(c"glUseProgram": fn(u32))(p);
+    }
+    assert_eq!(error(), 0);
+}
+
+#[test]
+fn unaligned_float_attributes_are_read_at_their_gl_addresses() {
+    let ctx = context();
+    for (stride, offset) in [(9, 0), (8, 2), (13, 3)] {
+        unaligned_triangle_setup(stride, offset);
+        clear_black();
+        draw_arrays(4, 0, 3);
+        assert_eq!(error(), 0, "stride {stride} offset {offset}");
+        assert!(
+            lit(16, 16) && lit(1, 1) && lit(30, 30),
+            "the full-screen triangle at stride {stride} offset {offset}"
+        );
+    }
+    ctx.check();
+}
+
+#[test]
+fn unaligned_float_attributes_in_large_buffers_are_read_back_and_repacked() {
+    let ctx = context();
+    // Past the 64 KiB CPU-shadow limit: the elements come from the GPU copy.
+    unaligned_triangle_setup(9, 70_001);
+    clear_black();
+    draw_arrays(4, 0, 3);
+    assert_eq!(error(), 0);
+    assert!(lit(16, 16), "the full-screen triangle");
+    ctx.check();
+}
+
+#[test]
+fn float_arrays_feeding_integer_inputs_draw_without_an_error() {
+    let ctx = context();
+    let p = program(
+        "#version 330 core\nlayout(location = 2) in ivec2 ids;\nlayout(location = 3) in vec2 weights;\nvoid main() { vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1)); gl_Position = vec4(p + vec2(ids) * 0.0 + weights * 0.0, 0.0, 1.0); }\n",
+        CONSTANT_FS,
+    );
+    let zeros = [0u8; 64];
+    let (mut vao, mut vbo) = (0, 0);
+    // SAFETY: locals; `zeros` holds the 64 bytes given to glBufferData.
+    unsafe {
+        gl!(c"glGenVertexArrays": fn(i32, *mut u32))(1, &mut vao);
+        gl!(c"glBindVertexArray": fn(u32))(vao);
+        gl!(c"glGenBuffers": fn(i32, *mut u32))(1, &mut vbo);
+        gl!(c"glBindBuffer": fn(u32, u32))(0x8892, vbo);
+        gl!(c"glBufferData": fn(u32, isize, *const c_void, u32))(
+            0x8892,
+            64,
+            zeros.as_ptr().cast(),
+            0x88E4,
+        );
+        // GL_FLOAT (glVertexAttribPointer) into `ivec2 ids`: undefined values, no error.
+        gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void))(
+            2,
+            2,
+            0x1406,
+            0,
+            0,
+            null(),
+        );
+        // GL_SHORT (glVertexAttribIPointer) into `vec2 weights`.
+        gl!(c"glVertexAttribIPointer": fn(u32, i32, u32, i32, *const c_void))(
+            3,
+            2,
+            0x1402,
+            0,
+            null(),
+        );
+        gl!(c"glEnableVertexAttribArray": fn(u32))(2);
+        gl!(c"glEnableVertexAttribArray": fn(u32))(3);
+        gl!(c"glUseProgram": fn(u32))(p);
+    }
+    clear_black();
+    draw_arrays(4, 0, 3);
+    assert_eq!(error(), 0);
+    assert!(lit(16, 16), "the draw happened");
+    ctx.check();
+}
+
+#[test]
+fn indexed_blend_and_colour_masks_reach_each_draw_buffer() {
+    let ctx = context();
+    draw_setup(
+        "#version 330 core\nlayout(location = 0) out vec4 c0;\nlayout(location = 1) out vec4 c1;\nvoid main() { c0 = vec4(0.2, 0.4, 0.6, 0.8); c1 = vec4(0.2, 0.4, 0.6, 0.8); }\n",
+    );
+    let (fbo, _) = framebuffer_with_texture(0x8058);
+    let mut tex1 = 0;
+    let mut mask = [9u8; 4];
+    // SAFETY: locals; NULL texture data; `mask` holds four booleans.
+    unsafe {
+        gl!(c"glGenTextures": fn(i32, *mut u32))(1, &mut tex1);
+        gl!(c"glBindTexture": fn(u32, u32))(0x0DE1, tex1);
+        gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void))(
+            0x0DE1,
+            0,
+            0x8058,
+            32,
+            32,
+            0,
+            0x1908,
+            0x1401,
+            null(),
+        );
+        gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32))(
+            0x8D40, 0x8CE1, 0x0DE1, tex1, 0,
+        );
+        let bufs = [0x8CE0u32, 0x8CE1];
+        gl!(c"glDrawBuffers": fn(i32, *const u32))(2, bufs.as_ptr());
+        assert_eq!(
+            gl!(c"glCheckFramebufferStatus": fn(u32) -> u32)(0x8D40),
+            0x8CD5
+        );
+        gl!(c"glClearColor": fn(f32, f32, f32, f32))(0.0, 0.0, 0.0, 0.0);
+        gl!(c"glClear": fn(u32))(0x4000);
+        // Draw buffer 1: only red written; draw buffer 0: everything.
+        gl!(c"glColorMaski": fn(u32, u8, u8, u8, u8))(1, 1, 0, 0, 0);
+        gl!(c"glGetBooleani_v": fn(u32, u32, *mut u8))(0x0C23, 1, mask.as_mut_ptr());
+        assert_eq!(mask, [1, 0, 0, 0], "GL_COLOR_WRITEMASK of draw buffer 1");
+        // Blending (ONE, ONE) on draw buffer 0 only: drawn twice, it saturates there.
+        gl!(c"glBlendFunc": fn(u32, u32))(1, 1);
+        gl!(c"glEnablei": fn(u32, u32))(0x0BE2, 0);
+        assert_eq!(gl!(c"glIsEnabledi": fn(u32, u32) -> u8)(0x0BE2, 0), 1);
+        assert_eq!(gl!(c"glIsEnabledi": fn(u32, u32) -> u8)(0x0BE2, 1), 0);
+        assert_eq!(error(), 0);
+        draw_arrays(4, 0, 3);
+        draw_arrays(4, 0, 3);
+        assert_eq!(error(), 0);
+        let mut px = [0u8; 4];
+        let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+        gl!(c"glReadBuffer": fn(u32))(0x8CE0);
+        read(16, 16, 1, 1, 0x1908, 0x1401, px.as_mut_ptr().cast());
+        assert_eq!(px, [102, 204, 255, 255], "draw buffer 0: blended twice");
+        gl!(c"glReadBuffer": fn(u32))(0x8CE1);
+        read(16, 16, 1, 1, 0x1908, 0x1401, px.as_mut_ptr().cast());
+        assert_eq!(px, [51, 0, 0, 0], "draw buffer 1: red only, not blended");
+        // A masked clear honours each draw buffer's mask too.
+        gl!(c"glClearColor": fn(f32, f32, f32, f32))(1.0, 1.0, 1.0, 1.0);
+        gl!(c"glClear": fn(u32))(0x4000);
+        read(16, 16, 1, 1, 0x1908, 0x1401, px.as_mut_ptr().cast());
+        assert_eq!(px, [255, 0, 0, 0], "draw buffer 1 cleared through its mask");
+        gl!(c"glReadBuffer": fn(u32))(0x8CE0);
+        read(16, 16, 1, 1, 0x1908, 0x1401, px.as_mut_ptr().cast());
+        assert_eq!(px, [255, 255, 255, 255], "draw buffer 0 cleared whole");
+        gl!(c"glColorMask": fn(u8, u8, u8, u8))(1, 1, 1, 1);
+        gl!(c"glDeleteFramebuffers": fn(i32, *const u32))(1, &fbo);
+    }
+    assert_eq!(error(), 0);
+    ctx.check();
+}
+
+#[test]
+fn pixel_store_names_below_the_pack_range_underflow_into_a_panic() {
+    let ctx = context();
+    // SAFETY: scalars.
+    unsafe {
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0000, 699_450_112);
+        assert_eq!(error(), 0x0500, "glPixelStorei(0, …)");
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0CF9, 4);
+        assert_eq!(error(), 0x0500, "glPixelStorei(0x0CF9, …)");
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0D05, 8); // GL_PACK_ALIGNMENT still works
+        assert_eq!(error(), 0);
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0D05, 1);
+    }
     ctx.check();
 }

@@ -88,3 +88,10 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
     })
     .unwrap_or(u64::MAX)
 }
+
+/// Panics the EGL and GL entry points caught (and turned into `EGL_BAD_ALLOC` /
+/// `GL_OUT_OF_MEMORY`) since the library loaded. Every one is a bug; the fuzzers fail on it.
+#[no_mangle]
+pub extern "C" fn arenagl_caught_panic_count() -> u64 {
+    super::guard::caught_panics()
+}

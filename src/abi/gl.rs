@@ -44,6 +44,7 @@ fn gl_after_loss<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
     match catch_unwind(AssertUnwindSafe(|| with_current(failure, f))) {
         Ok(v) => v,
         Err(_) => {
+            super::guard::note_caught_panic();
             let _ = catch_unwind(AssertUnwindSafe(|| {
                 with_current((), |c| c.set_error(GL_OUT_OF_MEMORY))
             }));
@@ -255,8 +256,9 @@ gl_entry_points! {
     }
     fn glEnable(cap: GLenum) { gl((), |c| c.set_capability(cap, true)) }
     fn glDisable(cap: GLenum) { gl((), |c| c.set_capability(cap, false)) }
-    fn glEnablei(cap: GLenum, _index: u32) { gl((), |c| c.set_capability(cap, true)) }
-    fn glDisablei(cap: GLenum, _index: u32) { gl((), |c| c.set_capability(cap, false)) }
+    fn glEnablei(cap: GLenum, index: u32) { gl((), |c| c.set_capability_indexed(cap, index, true)) }
+    fn glDisablei(cap: GLenum, index: u32) { gl((), |c| c.set_capability_indexed(cap, index, false)) }
+    fn glIsEnabledi(cap: GLenum, index: u32) -> GLboolean { gl(0, |c| u8::from(c.is_enabled_indexed(cap, index))) }
     fn glIsEnabled(cap: GLenum) -> GLboolean { gl(0, |c| u8::from(c.is_enabled(cap))) }
     fn glViewport(x: i32, y: i32, w: i32, h: i32) { gl((), |c| c.viewport(x, y, w, h)) }
     fn glScissor(x: i32, y: i32, w: i32, h: i32) { gl((), |c| c.scissor(x, y, w, h)) }
@@ -266,7 +268,7 @@ gl_entry_points! {
     fn glClearStencil(s: i32) { gl((), |c| c.clear_stencil(s)) }
     fn glClear(mask: u32) { gl((), |c| c.clear(mask)) }
     fn glColorMask(r: GLboolean, g: GLboolean, bl: GLboolean, a: GLboolean) { gl((), |c| c.color_mask([b(r), b(g), b(bl), b(a)])) }
-    fn glColorMaski(_i: u32, r: GLboolean, g: GLboolean, bl: GLboolean, a: GLboolean) { gl((), |c| c.color_mask([b(r), b(g), b(bl), b(a)])) }
+    fn glColorMaski(i: u32, r: GLboolean, g: GLboolean, bl: GLboolean, a: GLboolean) { gl((), |c| c.color_mask_indexed(i, [b(r), b(g), b(bl), b(a)])) }
     fn glDepthMask(on: GLboolean) { gl((), |c| c.depth_mask(b(on))) }
     fn glDepthFunc(f: GLenum) { gl((), |c| c.depth_func(f)) }
     fn glDepthRange(n: f64, f: f64) { gl((), |c| c.depth_range(n, f)) }

@@ -6,10 +6,25 @@
 //! needs unwinding: no profile may set `panic = "abort"` for this package.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use arenagl_present::EglError;
 
 use super::instance;
+
+/// Panics caught at the C edge (EGL and GL) since the library loaded: always a bug, so the
+/// fuzzers and in-process tests read it (`arenagl_caught_panic_count`) and fail when it moves.
+static CAUGHT_PANICS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts one panic caught by an entry point's guard.
+pub(crate) fn note_caught_panic() {
+    CAUGHT_PANICS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Panics caught so far.
+pub(crate) fn caught_panics() -> u64 {
+    CAUGHT_PANICS.load(Ordering::Relaxed)
+}
 
 /// Runs `body`; if it panics, records `EGL_BAD_ALLOC` and returns `failure`.
 pub(crate) fn guard<T>(failure: T, body: impl FnOnce() -> T) -> T {
@@ -19,6 +34,7 @@ pub(crate) fn guard<T>(failure: T, body: impl FnOnce() -> T) -> T {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(value) => value,
         Err(_) => {
+            note_caught_panic();
             // Recording touches a thread-local, which panics during thread teardown; that
             // panic must not escape either, and then there is nowhere left to report to.
             let _ = catch_unwind(|| instance().record::<()>(Err(EglError::BAD_ALLOC)));
@@ -34,10 +50,12 @@ mod tests {
 
     #[test]
     fn a_panic_becomes_bad_alloc_and_the_failure_value() {
+        let before = caught_panics();
         let value = guard(0u32, || -> u32 {
             panic!("deliberate panic inside the guard")
         });
         assert_eq!(value, 0);
+        assert!(caught_panics() > before, "the panic is counted");
         assert_eq!(instance().get_error(), EGL_BAD_ALLOC);
         assert_eq!(instance().get_error(), EGL_SUCCESS, "eglGetError resets");
     }

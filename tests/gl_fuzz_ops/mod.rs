@@ -502,41 +502,9 @@ const MAX_CLIENT: usize = 8 << 20;
 /// they are fixed. `ARENAGL_FUZZ_ALL=1` generates them anyway. Remove an entry when its
 /// regression test passes.
 const KNOWN_FINDINGS: &[(&str, &[u32])] = &[
-    // Dual-source blend factors build a pipeline without the dualSrcBlend feature.
-    (
-        "dual_source_blend_factors_need_the_dual_src_blend_feature",
-        &[0x8589, 0x88F9, 0x88FA, 0x88FB],
-    ),
-    // NaN survives `f64::clamp` into VkViewport depth bounds and the depth clear value.
-    ("nan_depth_range_and_clear_depth_reach_vulkan", &[]),
-    // GL_POINTS with a vertex shader that does not write gl_PointSize builds a point-list
-    // pipeline whose vertex stage lacks PointSize: no GL_POINTS draws.
-    ("points_need_a_point_size_write", &[]),
-    // A float attribute at a stride or offset that is not a multiple of 4 reaches Vulkan
-    // unaligned: strides and offsets are rounded to multiples of 4.
-    ("unaligned_vertex_attributes_reach_vulkan", &[]),
-    // The vertex input format's numeric type follows the GL call (IPointer with an unsigned
-    // type → *_UINT) rather than the shader input (ivec → SINT): integer attributes only feed
-    // `ids` (location 2), with signed types.
-    ("vertex_formats_ignore_the_shader_input_type", &[]),
-    // glViewport's rectangle is not clamped to viewportBoundsRange: x/y stay within ±16384 and
-    // width/height at most 16384.
-    ("viewports_outside_the_bounds_range_reach_vulkan", &[]),
-    // glEnable(GL_DEPTH_CLAMP) (core since 3.2) sets depthClampEnable without the depthClamp
-    // feature.
-    ("depth_clamp_needs_the_depth_clamp_feature", &[0x864F]),
     // Sampling a texture attached to the current framebuffer (a feedback loop) uses the wrong
     // image layout: textures made for framebuffers are kept apart from sampled ones.
     ("feedback_loops_use_the_wrong_image_layout", &[]),
-    // GL_TEXTURE_LOD_BIAS reaches VkSamplerCreateInfo::mipLodBias unclamped: the parameter is
-    // not set.
-    (
-        "texture_lod_bias_is_not_clamped_to_the_sampler_limit",
-        &[0x8501],
-    ),
-    // glReadPixels of GL_FLOAT with a huge rectangle overflows the client size arithmetic (a
-    // panic): read rectangles stay below 2^20 on a side.
-    ("float_readback_size_overflows_for_huge_rectangles", &[]),
 ];
 
 /// Whether the finding `name` is still avoided (see `KNOWN_FINDINGS`).
@@ -950,22 +918,11 @@ fn run_op(st: &mut Pools, log: &mut Vec<String>, tag: u8, w: &mut Words) {
             } else {
                 w.int(1, 4)
             };
-            let mut ty = w.en(ATTRIB_TYPES);
+            let ty = w.en(ATTRIB_TYPES);
             let norm = w.bit() as u8;
-            let mut stride = w.int(0, 64);
-            let mut off = w.size().max(0) as usize;
-            if known("unaligned_vertex_attributes_reach_vulkan") {
-                stride &= !3;
-                off &= !3;
-            }
-            let mut integer = w.bit();
-            if known("vertex_formats_ignore_the_shader_input_type") {
-                // Only `ids` (location 2) is an integer input in the pool; keep it signed.
-                integer = i == 2;
-                if integer && [0x1401, 0x1403, 0x1405].contains(&ty) {
-                    ty -= 1;
-                }
-            }
+            let stride = w.int(0, 64);
+            let off = w.size().max(0) as usize;
+            let integer = w.bit();
             if !integer {
                 let text = format!(
                     "glVertexAttribPointer({i}, {size}, {}, {norm}, {stride}, {off})",
@@ -1701,14 +1658,8 @@ fn run_op(st: &mut Pools, log: &mut Vec<String>, tag: u8, w: &mut Words) {
             }
         },
         47 => {
-            let mut v = [w.int(-8, 40), w.int(-8, 40), w.int(-1, 64), w.int(-1, 64)];
+            let v = [w.int(-8, 40), w.int(-8, 40), w.int(-1, 64), w.int(-1, 64)];
             let viewport = w.bit();
-            if viewport && known("viewports_outside_the_bounds_range_reach_vulkan") {
-                v[0] = v[0].clamp(-16384, 16384);
-                v[1] = v[1].clamp(-16384, 16384);
-                v[2] = v[2].min(16384);
-                v[3] = v[3].min(16384);
-            }
             if viewport {
                 // SAFETY: scalars.
                 call(log, format!("glViewport({v:?})"), || unsafe {
@@ -1857,11 +1808,7 @@ fn fragment_source(i: usize) -> &'static str {
 }
 
 fn depth(v: f32) -> f64 {
-    if v.is_nan() && known("nan_depth_range_and_clear_depth_reach_vulkan") {
-        0.5
-    } else {
-        f64::from(v)
-    }
+    f64::from(v)
 }
 
 fn location(st: &Pools, w: &mut Words) -> i32 {
@@ -2372,11 +2319,7 @@ fn tex_image(st: &mut Pools, log: &mut Vec<String>, w: &mut Words, sub: bool) {
 
 fn read_pixels(st: &mut Pools, log: &mut Vec<String>, w: &mut Words) {
     let (x, y) = (w.int(-8, 40), w.int(-8, 40));
-    let (mut wd, mut ht) = (w.int(0, 40), w.int(0, 40));
-    if known("float_readback_size_overflows_for_huge_rectangles") {
-        wd = wd.min(1 << 20);
-        ht = ht.min(1 << 20);
-    }
+    let (wd, ht) = (w.int(0, 40), w.int(0, 40));
     let fmt = w.en(&[
         0x1908, 0x1908, 0x1908, 0x80E1, 0x1907, 0x1903, 0x8227, 0x8D99, 0x1902, 0x84F9, 0x1901,
     ]);
@@ -2401,10 +2344,7 @@ fn read_pixels(st: &mut Pools, log: &mut Vec<String>, w: &mut Words) {
 }
 
 fn draw(log: &mut Vec<String>, w: &mut Words) {
-    let mode = match w.en(MODES) {
-        0 if known("points_need_a_point_size_write") => 4,
-        m => m,
-    };
+    let mode = w.en(MODES);
     let count = w.int(0, 64);
     let count = if count > 1 << 16 {
         count % (1 << 16)
@@ -2539,14 +2479,8 @@ fn setup_vertices(st: &mut Pools, log: &mut Vec<String>, w: &mut Words) {
     let data = Guarded::filled(size, w.next());
     let idx = Guarded::filled(idx_size, w.next());
     let attribs = w.range(1, 4);
-    let mut stride = w.range(0, 32) as i32;
-    if known("unaligned_vertex_attributes_reach_vulkan") {
-        stride &= !3;
-    }
-    let ty = match w.en(&[0x1406, 0x1406, 0x1401, 0x1402, 0x1404]) {
-        0x1401 if known("vertex_formats_ignore_the_shader_input_type") => 0x1400,
-        t => t,
-    };
+    let stride = w.range(0, 32) as i32;
+    let ty = w.en(&[0x1406, 0x1406, 0x1401, 0x1402, 0x1404]);
     let mut names = [0u32; 3];
     let text = format!("vertices(vbo {size} bytes, ebo {idx_size} bytes, {attribs} attributes of {} stride {stride})", hex(ty));
     // SAFETY: `names` holds 3 names; `data` and `idx` hold the sizes passed.
@@ -2570,7 +2504,7 @@ fn setup_vertices(st: &mut Pools, log: &mut Vec<String>, w: &mut Words) {
         );
         for i in 0..attribs as u32 {
             gl!(c"glEnableVertexAttribArray": fn(u32))(i);
-            if i != 2 || (ty == 0x1406 && !known("vertex_formats_ignore_the_shader_input_type")) {
+            if i != 2 || ty == 0x1406 {
                 gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void))(
                     i,
                     4 - i as i32 % 3,

@@ -87,6 +87,14 @@ pub struct DeviceFeatures {
     pub occlusion_query_precise: bool,
     /// `pipelineStatisticsQuery`: `GL_PRIMITIVES_GENERATED` under geometry shaders.
     pub pipeline_statistics_query: bool,
+    /// `dualSrcBlend` (GL 3.3's `GL_SRC1_*` blend factors).
+    pub dual_src_blend: bool,
+    /// `depthClamp` (GL 3.2's `GL_DEPTH_CLAMP`).
+    pub depth_clamp: bool,
+    /// `independentBlend` (GL 3.0's per-draw-buffer `glColorMaski`/`glEnablei(GL_BLEND)`).
+    pub independent_blend: bool,
+    /// `largePoints` (GL's `glPointSize` above 1).
+    pub large_points: bool,
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
@@ -482,6 +490,10 @@ fn describe(
         let wide_lines = f2.features.wide_lines == vk::TRUE;
         let occlusion_precise = f2.features.occlusion_query_precise == vk::TRUE;
         let pipeline_statistics = f2.features.pipeline_statistics_query == vk::TRUE;
+        let dual_src_blend = f2.features.dual_src_blend == vk::TRUE;
+        let depth_clamp = f2.features.depth_clamp == vk::TRUE;
+        let independent_blend = f2.features.independent_blend == vk::TRUE;
+        let large_points = f2.features.large_points == vk::TRUE;
         let host_query_reset = v12.host_query_reset == vk::TRUE;
         if v12.timeline_semaphore != vk::TRUE {
             return Err(format!("{name}: no timeline semaphores"));
@@ -532,6 +544,10 @@ fn describe(
                 host_query_reset,
                 occlusion_query_precise: occlusion_precise,
                 pipeline_statistics_query: pipeline_statistics,
+                dual_src_blend,
+                depth_clamp,
+                independent_blend,
+                large_points,
                 ..DeviceFeatures::default()
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
@@ -618,7 +634,11 @@ fn create_device(
         .tessellation_shader(features.tessellation_shader)
         .wide_lines(features.wide_lines)
         .occlusion_query_precise(features.occlusion_query_precise)
-        .pipeline_statistics_query(features.pipeline_statistics_query);
+        .pipeline_statistics_query(features.pipeline_statistics_query)
+        .dual_src_blend(features.dual_src_blend)
+        .depth_clamp(features.depth_clamp)
+        .independent_blend(features.independent_blend)
+        .large_points(features.large_points);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
         .timeline_semaphore(true)
         .host_query_reset(features.host_query_reset);

@@ -212,8 +212,17 @@ impl Context {
             renderer: cstr(&renderer),
             version: cstr(version),
             glsl: cstr("3.30"),
+            extensions: Vec::new(),
+            all_extensions: CString::default(),
+        };
+        // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
+        if device.caps().depth_clamp {
+            extensions.push("GL_ARB_depth_clamp");
+        }
+        let strings = Strings {
             extensions: extensions.iter().map(|e| cstr(e)).collect(),
             all_extensions: cstr(&extensions.join(" ")),
+            ..strings
         };
         Context {
             device,
@@ -464,7 +473,13 @@ impl Context {
             self.ignored_caps.insert(cap, on);
             return;
         }
-        let r = self.fixed.capability(cap).map(|f| *f = on);
+        if cap == GL_BLEND {
+            self.fixed.blend.enabled = if on { u8::MAX } else { 0 };
+            return;
+        }
+        let r = self
+            .check_capability(cap)
+            .and_then(|()| self.fixed.capability(cap).map(|f| *f = on));
         self.record(r);
     }
 
@@ -476,7 +491,60 @@ impl Context {
         if super::state::is_ignored_capability(cap) {
             return self.ignored_caps.get(&cap).copied().unwrap_or(false);
         }
-        let r = self.fixed.capability(cap).map(|f| *f);
+        if cap == GL_BLEND {
+            return self.fixed.blend.enabled & 1 != 0;
+        }
+        let r = self
+            .check_capability(cap)
+            .and_then(|()| self.fixed.capability(cap).map(|f| *f));
+        self.record(r).unwrap_or(false)
+    }
+
+    /// Capabilities that need a device feature are unknown enums on devices without it.
+    fn check_capability(&self, cap: GLenum) -> GlResult<()> {
+        if cap == GL_DEPTH_CLAMP && !self.device.caps().depth_clamp {
+            return invalid_enum(
+                "GL_DEPTH_CLAMP (this device lacks the depthClamp feature)",
+                cap,
+            );
+        }
+        Ok(())
+    }
+
+    /// The draw buffer `index` of an indexed command, `GL_INVALID_VALUE` past the last.
+    fn draw_buffer_index(index: u32) -> GlResult<usize> {
+        let i = index as usize;
+        if i >= super::state::MAX_DRAW_BUFFERS {
+            return invalid_value(format!(
+                "draw buffer index {index} (GL_MAX_DRAW_BUFFERS is {})",
+                super::state::MAX_DRAW_BUFFERS
+            ));
+        }
+        Ok(i)
+    }
+
+    /// `glEnablei` / `glDisablei`: in GL 3.3 only `GL_BLEND` is indexed (per draw buffer).
+    pub fn set_capability_indexed(&mut self, cap: GLenum, index: u32, on: bool) {
+        let r = (|| {
+            if cap != GL_BLEND {
+                return invalid_enum("glEnablei/glDisablei capability", cap);
+            }
+            let bit = 1u8 << Self::draw_buffer_index(index)?;
+            let enabled = &mut self.fixed.blend.enabled;
+            *enabled = if on { *enabled | bit } else { *enabled & !bit };
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glIsEnabledi`.
+    pub fn is_enabled_indexed(&mut self, cap: GLenum, index: u32) -> bool {
+        let r = (|| {
+            if cap != GL_BLEND {
+                return invalid_enum("glIsEnabledi capability", cap);
+            }
+            Ok(self.fixed.blend.enabled & (1 << Self::draw_buffer_index(index)?) != 0)
+        })();
         self.record(r).unwrap_or(false)
     }
 
@@ -522,9 +590,15 @@ impl Context {
         self.fixed.clear_stencil = s;
     }
 
-    /// `glColorMask`.
+    /// `glColorMask`: every draw buffer's mask.
     pub fn color_mask(&mut self, mask: [bool; 4]) {
-        self.fixed.color_mask = mask;
+        self.fixed.color_mask = [mask; super::state::MAX_DRAW_BUFFERS];
+    }
+
+    /// `glColorMaski`: draw buffer `index`'s mask.
+    pub fn color_mask_indexed(&mut self, index: u32, mask: [bool; 4]) {
+        let r = Self::draw_buffer_index(index).map(|i| self.fixed.color_mask[i] = mask);
+        self.record(r);
     }
 
     /// `glDepthMask`.
@@ -554,6 +628,12 @@ impl Context {
         let r = (|| {
             for f in [src_rgb, dst_rgb, src_a, dst_a] {
                 super::state::blend_factor(f)?;
+                if super::state::is_dual_source_factor(f) && !self.device.caps().dual_src_blend {
+                    return invalid_enum(
+                        "dual-source blend factor (this device lacks the dualSrcBlend feature)",
+                        f,
+                    );
+                }
             }
             let b = &mut self.fixed.blend;
             (b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha) = (src_rgb, dst_rgb, src_a, dst_a);
@@ -693,6 +773,23 @@ impl Context {
                     | GL_UNPACK_IMAGE_HEIGHT
                     | GL_UNPACK_SKIP_IMAGES
             );
+            let valid_pack = unpack
+                || matches!(
+                    pname,
+                    GL_PACK_SWAP_BYTES
+                        | GL_PACK_LSB_FIRST
+                        | GL_PACK_ROW_LENGTH
+                        | GL_PACK_SKIP_ROWS
+                        | GL_PACK_SKIP_PIXELS
+                        | GL_PACK_ALIGNMENT
+                        | GL_PACK_IMAGE_HEIGHT
+                        | GL_PACK_SKIP_IMAGES
+                );
+            // Checked before the pack → unpack enum arithmetic below, which would underflow
+            // for names under GL_PACK_SWAP_BYTES (a panic: a gl_calls fuzz finding).
+            if !valid_pack {
+                return invalid_enum("glPixelStorei pname", pname);
+            }
             let store = if unpack {
                 &mut self.unpack
             } else {
@@ -708,21 +805,6 @@ impl Context {
                 GL_PACK_SKIP_IMAGES => GL_UNPACK_SKIP_IMAGES,
                 _ => base,
             };
-            let valid_pack = unpack
-                || matches!(
-                    pname,
-                    GL_PACK_SWAP_BYTES
-                        | GL_PACK_LSB_FIRST
-                        | GL_PACK_ROW_LENGTH
-                        | GL_PACK_SKIP_ROWS
-                        | GL_PACK_SKIP_PIXELS
-                        | GL_PACK_ALIGNMENT
-                        | GL_PACK_IMAGE_HEIGHT
-                        | GL_PACK_SKIP_IMAGES
-                );
-            if !valid_pack {
-                return invalid_enum("glPixelStorei pname", pname);
-            }
             if base == GL_UNPACK_ALIGNMENT {
                 store.alignment = arenagl_staging::PixelAlignment::from_gl(value)
                     .ok_or_else(|| GlError::InvalidValue(format!("alignment {value}")))?;
@@ -809,7 +891,7 @@ impl Context {
         let r = (|| {
             let mut locked = device.lock();
             let epoch = locked.manager.submit()?;
-            locked.manager.wait_epoch(epoch)?;
+            super::error::until_done(|| locked.manager.wait_epoch(epoch))?;
             locked.manager.drain()?;
             locked.collect(device.raw());
             Ok(())

@@ -58,6 +58,16 @@ pub struct DeviceCaps {
     pub pipeline_statistics: bool,
     /// `timestampValidBits` of the queue (0: no timer queries).
     pub timestamp_bits: u32,
+    /// `dualSrcBlend`: the `GL_SRC1_*` blend factors (without it they are `GL_INVALID_ENUM` and
+    /// `GL_MAX_DUAL_SOURCE_DRAW_BUFFERS` is 0).
+    pub dual_src_blend: bool,
+    /// `depthClamp`: `GL_DEPTH_CLAMP` (without it the capability is `GL_INVALID_ENUM`).
+    pub depth_clamp: bool,
+    /// `independentBlend`: draw buffers with different blend enables or colour masks (without
+    /// it a draw that needs them is `GL_INVALID_OPERATION`).
+    pub independent_blend: bool,
+    /// `largePoints`: `glPointSize` above 1 (without it points are drawn 1 pixel wide).
+    pub large_points: bool,
 }
 
 /// The manager plus the locked state that goes with it.
@@ -131,6 +141,10 @@ impl Device {
             occlusion_precise: info.features.occlusion_query_precise,
             pipeline_statistics: info.features.pipeline_statistics_query,
             timestamp_bits: info.timestamp_valid_bits,
+            dual_src_blend: info.features.dual_src_blend,
+            depth_clamp: info.features.depth_clamp,
+            independent_blend: info.features.independent_blend,
+            large_points: info.features.large_points,
         };
         let lost = manager.lost_flag();
         let cache_info = vk::PipelineCacheCreateInfo::default();

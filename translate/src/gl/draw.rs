@@ -555,18 +555,17 @@ impl Context {
             return Ok(());
         }
         let mut clears = Vec::new();
-        if mask & GL_COLOR_BUFFER_BIT != 0 && self.fixed.color_mask.iter().any(|&m| m) {
+        if mask & GL_COLOR_BUFFER_BIT != 0 {
             let c = self.fixed.clear_color;
-            let mask = self.fixed.color_mask;
-            if mask != [true; 4] {
-                let bits = mask
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |m, (i, &on)| m | (u8::from(on) << i));
-                self.masked_color_clear(&target, rect, c, bits)?;
+            // Draw buffer i clears through its own mask: whole ones with
+            // vkCmdClearAttachments, partial ones with a masked draw.
+            let masks = self.fixed.color_mask.map(super::state::mask_bits);
+            let partial = masks.map(|m| if m == 0xF { 0 } else { m });
+            if partial.iter().take(target.colors.len()).any(|&m| m != 0) {
+                self.masked_color_clear(&target, rect, c, partial)?;
             }
             for (i, b) in target.colors.iter().enumerate() {
-                if b.is_some() && mask == [true; 4] {
+                if b.is_some() && masks.get(i) == Some(&0xF) {
                     clears.push(vk::ClearAttachment {
                         aspect_mask: vk::ImageAspectFlags::COLOR,
                         color_attachment: i as u32,
@@ -660,6 +659,92 @@ impl Context {
             return invalid_op("the element buffer has no data");
         }
         Ok(out)
+    }
+
+    /// The elements of a misaligned array (`AttribArray::misaligned`) that `call` can read,
+    /// packed at an aligned stride: from the buffer's CPU shadow, else read back from the GPU (a
+    /// stall, on a path GL programs rarely take). Non-indexed per-vertex draws need the elements
+    /// up to their last vertex, per-instance arrays one per `divisor` instances, indexed draws
+    /// every element that fits in the buffer.
+    fn repacked_attribute(
+        &self,
+        arr: &super::vertex_array::AttribArray,
+        b: &super::buffer::Buffer,
+        storage: arenagl_memory::BufferHandle,
+        call: &DrawCall,
+    ) -> GlResult<(Vec<u8>, u32)> {
+        let stride = arr.effective_stride();
+        let element = arr.element_size();
+        let fit = super::vertex_array::elements_that_fit(b.size, arr.offset, stride, element);
+        let needed = if arr.divisor > 0 {
+            (call.instances as u64).div_ceil(u64::from(arr.divisor))
+        } else if call.indexed.is_none() {
+            call.first as u64 + call.count as u64
+        } else {
+            fit
+        };
+        let count = needed.min(fit);
+        if count == 0 {
+            // Nothing of the array fits: one zero element keeps the binding valid.
+            let packed = element.next_multiple_of(4);
+            return Ok((vec![0; packed as usize], packed));
+        }
+        let span = (count - 1) * u64::from(stride) + u64::from(element);
+        let bytes;
+        let src = match &b.shadow {
+            Some(shadow) => shadow
+                .get(arr.offset as usize..(arr.offset + span) as usize)
+                .ok_or_else(|| {
+                    GlError::InvalidOperation("buffer shadow shorter than the buffer".into())
+                })?,
+            None => {
+                let mut read = vec![0u8; span as usize];
+                let mut locked = self.device.lock();
+                super::error::until_done(|| {
+                    locked
+                        .manager
+                        .read_buffer_range(storage, arr.offset, &mut read)
+                })?;
+                bytes = read;
+                &bytes[..]
+            }
+        };
+        Ok(super::vertex_array::repack(
+            src,
+            0,
+            stride as usize,
+            element as usize,
+            count as usize,
+        ))
+    }
+
+    /// Per-draw-buffer blend state a draw into `attachments` colour attachments can build:
+    /// dual-source factors feed at most `GL_MAX_DUAL_SOURCE_DRAW_BUFFERS` (1) draw buffers, and
+    /// without `independentBlend` every attachment needs the same enable and mask.
+    fn check_blend_state(&self, attachments: usize) -> GlResult<()> {
+        let b = &self.fixed.blend;
+        let used = (1u16 << attachments.min(8)) - 1;
+        let blending = u16::from(b.enabled) & used != 0;
+        let dual = [b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha]
+            .into_iter()
+            .any(super::state::is_dual_source_factor);
+        if blending && dual && attachments > 1 {
+            return invalid_op(format!(
+                "dual-source blending into {attachments} draw buffers (GL_MAX_DUAL_SOURCE_DRAW_BUFFERS is 1)"
+            ));
+        }
+        if !self.device.caps().independent_blend && attachments > 1 {
+            let enables: Vec<bool> = (0..attachments)
+                .map(|i| b.enabled & (1 << i) != 0)
+                .collect();
+            let masks = &self.fixed.color_mask[..attachments.min(self.fixed.color_mask.len())];
+            if enables.windows(2).any(|w| w[0] != w[1]) || masks.windows(2).any(|w| w[0] != w[1]) {
+                return invalid_op(
+                    "draw buffers with different blend enables or colour masks need the independentBlend feature, which this device lacks",
+                );
+            }
+        }
+        Ok(())
     }
 
     /// Every draw call.
@@ -909,33 +994,34 @@ impl Context {
                             a.name, arr.offset, b.size
                         ));
                     }
-                    if arr.integer != integer_shader {
-                        return invalid_op(format!(
-                            "attribute {} is {} in the shader but its array is {}",
-                            a.name,
-                            if integer_shader { "integer" } else { "float" },
-                            if arr.integer {
-                                "integer (glVertexAttribIPointer)"
-                            } else {
-                                "float"
-                            }
-                        ));
-                    }
-                    let format = vertex_format(&arr).ok_or_else(|| {
-                        GlError::InvalidOperation(format!(
-                            "attribute {}'s format is not supported",
-                            a.name
-                        ))
-                    })?;
+                    // The array's bytes read as the input's numeric type (see
+                    // `for_shader_input`: GL leaves mismatched values undefined, not an error).
+                    let format = vertex_format(&arr)
+                        .and_then(|f| super::vertex_array::for_shader_input(f, scalar))
+                        .ok_or_else(|| {
+                            GlError::InvalidOperation(format!(
+                                "attribute {}'s format cannot feed its {} input",
+                                a.name,
+                                if integer_shader { "integer" } else { "float" },
+                            ))
+                        })?;
                     if arr.divisor > 1 && !self.device.caps().vertex_divisor {
                         return invalid_op(
                             "vertex attribute divisors above 1 need VK_EXT_vertex_attribute_divisor, which this device lacks",
                         );
                     }
 
+                    let (stride, source) = if arr.misaligned() {
+                        // Vulkan needs component-aligned addresses and strides, GL allows any:
+                        // the elements this draw can read are repacked and streamed.
+                        let (bytes, stride) = self.repacked_attribute(&arr, b, storage, &call)?;
+                        (stride, (None, 0, Some(bytes)))
+                    } else {
+                        (arr.effective_stride(), (Some(storage), arr.offset, None))
+                    };
                     bindings.push(VertexBinding {
                         binding,
-                        stride: arr.effective_stride(),
+                        stride,
                         per_instance: arr.divisor > 0,
                         divisor: arr.divisor.max(1),
                     });
@@ -945,7 +1031,7 @@ impl Context {
                         format,
                         offset: 0,
                     });
-                    sources.push((Some(storage), arr.offset, None));
+                    sources.push(source);
                 } else {
                     let words = self
                         .current_attribs
@@ -987,6 +1073,7 @@ impl Context {
                     Some((_, _, _, 4, _)) => self.fixed.restart_index == 0xFFFF_FFFF,
                     _ => false,
                 };
+        self.check_blend_state(target.colors.len())?;
         if self.render_discarded() {
             return Ok(());
         }
@@ -1033,11 +1120,7 @@ impl Context {
                 .depth_stencil
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: f.blend,
-            color_mask: f
-                .color_mask
-                .iter()
-                .enumerate()
-                .fold(0u8, |m, (i, &on)| m | (u8::from(on) << i)),
+            color_masks: f.color_mask.map(super::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,
                 depth_write: f.depth_mask,
@@ -1064,6 +1147,15 @@ impl Context {
                 .then(|| (f.polygon_offset[0].to_bits(), f.polygon_offset[1].to_bits())),
             depth_clamp: f.depth_clamp,
             rasterizer_discard: f.rasterizer_discard,
+            points: (topo == vk::PrimitiveTopology::POINT_LIST).then(|| {
+                let [lo, hi] = self.device.caps().limits.point_size_range;
+                let size = if self.device.caps().large_points {
+                    f.point_size.clamp(lo, hi.max(lo))
+                } else {
+                    1.0
+                };
+                (f.program_point_size, size.to_bits())
+            }),
         };
 
         // Everything that may allocate, stream or transition, before the pass.
@@ -1585,9 +1677,11 @@ impl Context {
         let device = self.device.clone();
         let mut locked = device.lock();
         match float_channels {
-            None => locked
-                .manager
-                .read_image(src.image, &region, &pack, client, out)?,
+            None => super::error::until_done(|| {
+                locked
+                    .manager
+                    .read_image(src.image, &region, &pack, client, out)
+            })?,
             Some(channels) => {
                 // GL_FLOAT: read RGBA8 tightly, then place normalised floats per the pack state.
                 let (w, h) = (rect.extent.width as usize, rect.extent.height as usize);
@@ -1596,9 +1690,11 @@ impl Context {
                     alignment: arenagl_staging::PixelAlignment::One,
                     ..Default::default()
                 };
-                locked
-                    .manager
-                    .read_image(src.image, &region, &tight, client, &mut rgba)?;
+                super::error::until_done(|| {
+                    locked
+                        .manager
+                        .read_image(src.image, &region, &tight, client, &mut rgba)
+                })?;
                 let stride = float_row_stride(&self.pack, width as u32, channels)
                     .ok_or_else(|| GlError::InvalidValue("glReadPixels size overflows".into()))?;
                 let pixel = 4 * channels.len();

@@ -73,6 +73,23 @@ impl GlError {
 
 pub(crate) type GlResult<T> = Result<T, GlError>;
 
+/// Runs a blocking manager call (a wait, a readback) until it stops timing out. GL's blocking
+/// commands (`glFinish`, `glReadPixels`, `glGetBufferSubData`, reading maps) wait as long as the
+/// GPU takes and have no timeout to report; the manager bounds every wait
+/// (`ManagerConfig::wait_timeout`, which it logs at a rate limit) so that its own OOM ladder can
+/// never hang. So a timeout here is waited out again, not turned into `GL_OUT_OF_MEMORY`; a lost
+/// device still ends the wait (`GL_CONTEXT_LOST`), as does any other failure.
+pub(crate) fn until_done<T>(
+    mut blocking: impl FnMut() -> Result<T, MemoryError>,
+) -> Result<T, MemoryError> {
+    loop {
+        match blocking() {
+            Err(MemoryError::Timeout(_)) => continue,
+            other => return other,
+        }
+    }
+}
+
 pub(crate) fn invalid_enum<T>(what: &str, value: GLenum) -> GlResult<T> {
     Err(GlError::InvalidEnum(format!("{what} 0x{value:04X}")))
 }
@@ -98,5 +115,35 @@ pub fn error_name(code: GLenum) -> &'static str {
         GL_STACK_OVERFLOW => "GL_STACK_OVERFLOW",
         GL_STACK_UNDERFLOW => "GL_STACK_UNDERFLOW",
         _ => "unknown GL error",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_are_waited_out_and_other_failures_end_the_wait() {
+        let mut calls = 0;
+        let r = until_done(|| {
+            calls += 1;
+            if calls < 4 {
+                Err(MemoryError::Timeout(7))
+            } else {
+                Ok(calls)
+            }
+        });
+        assert_eq!(r.ok(), Some(4));
+        let mut calls = 0;
+        let r: Result<(), _> = until_done(|| {
+            calls += 1;
+            if calls < 2 {
+                Err(MemoryError::Timeout(7))
+            } else {
+                Err(MemoryError::DeviceLost)
+            }
+        });
+        assert!(matches!(r, Err(MemoryError::DeviceLost)));
+        assert_eq!(calls, 2);
     }
 }

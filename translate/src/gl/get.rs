@@ -82,11 +82,11 @@ impl Context {
                 }
                 GL_COLOR_WRITEMASK => {
                     check(super::framebuffer::MAX_COLOR_ATTACHMENTS)?;
-                    Value::Bools(self.fixed.color_mask.to_vec())
+                    Value::Bools(self.fixed.color_mask[i].to_vec())
                 }
                 GL_BLEND => {
                     check(super::framebuffer::MAX_COLOR_ATTACHMENTS)?;
-                    Value::Bools(vec![self.fixed.blend.enabled])
+                    Value::Bools(vec![self.fixed.blend.enabled & (1 << i) != 0])
                 }
                 p => return invalid_enum("indexed glGet pname", p),
             })
@@ -171,7 +171,7 @@ impl Context {
                 l.max_color_attachments
                     .min(super::framebuffer::MAX_COLOR_ATTACHMENTS as u32),
             )),
-            GL_MAX_DUAL_SOURCE_DRAW_BUFFERS => int(1),
+            GL_MAX_DUAL_SOURCE_DRAW_BUFFERS => int(i64::from(self.device.caps().dual_src_blend)),
             GL_MAX_SAMPLES
             | GL_MAX_COLOR_TEXTURE_SAMPLES
             | GL_MAX_DEPTH_TEXTURE_SAMPLES
@@ -204,7 +204,7 @@ impl Context {
             )),
             GL_DEPTH_CLEAR_VALUE => Ok(Value::Colors(vec![f.clear_depth])),
             GL_STENCIL_CLEAR_VALUE => int(i64::from(f.clear_stencil)),
-            GL_COLOR_WRITEMASK => Ok(Value::Bools(f.color_mask.to_vec())),
+            GL_COLOR_WRITEMASK => Ok(Value::Bools(f.color_mask[0].to_vec())),
             GL_DEPTH_WRITEMASK => bool1(f.depth_mask),
             GL_DEPTH_FUNC => int(i64::from(f.depth_func)),
             GL_DEPTH_RANGE => Ok(Value::Colors(f.depth_range.to_vec())),

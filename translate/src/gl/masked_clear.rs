@@ -12,7 +12,7 @@ use super::error::{GlError, GlResult};
 use super::framebuffer::Target;
 use super::pipeline::{self, DepthStencilKey, PipelineKey};
 use super::program::{self, Linked};
-use super::state::{Blend, StencilFace};
+use super::state::{Blend, StencilFace, MAX_DRAW_BUFFERS};
 use crate::glsl::Stage;
 
 const VS: &str = "#version 330 core\nvoid main() {\n    vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID >> 1) * 4 - 1));\n    gl_Position = vec4(p, 0.0, 1.0);\n}\n";
@@ -35,13 +35,13 @@ impl Context {
     }
 
     /// Clears the colour attachments of `target` inside `rect` to `color` through the colour
-    /// mask `mask` (bit i: channel i written).
+    /// masks `masks` (per attachment, bit i: channel i written).
     pub(crate) fn masked_color_clear(
         &mut self,
         target: &Target,
         rect: vk::Rect2D,
         color: [f32; 4],
-        mask: u8,
+        masks: [u8; MAX_DRAW_BUFFERS],
     ) -> GlResult<()> {
         let linked = self.clear_program()?;
         let key = PipelineKey {
@@ -59,7 +59,7 @@ impl Context {
                 .depth_stencil
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: Blend {
-                enabled: false,
+                enabled: 0,
                 src_rgb: GL_ONE,
                 dst_rgb: GL_ZERO,
                 src_alpha: GL_ONE,
@@ -67,7 +67,7 @@ impl Context {
                 eq_rgb: GL_FUNC_ADD,
                 eq_alpha: GL_FUNC_ADD,
             },
-            color_mask: mask,
+            color_masks: masks,
             depth_stencil: DepthStencilKey {
                 depth_test: false,
                 depth_write: false,
@@ -80,6 +80,7 @@ impl Context {
             polygon_offset: None,
             depth_clamp: false,
             rasterizer_discard: false,
+            points: None,
         };
         let device = self.device.clone();
         let mut bytes = Vec::with_capacity(16);

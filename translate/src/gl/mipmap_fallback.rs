@@ -111,7 +111,7 @@ impl Context {
             color_formats: if depth { Vec::new() } else { vec![format] },
             depth_stencil_format: if depth { format } else { vk::Format::UNDEFINED },
             blend: Blend {
-                enabled: false,
+                enabled: 0,
                 src_rgb: GL_ONE,
                 dst_rgb: GL_ZERO,
                 src_alpha: GL_ONE,
@@ -119,7 +119,7 @@ impl Context {
                 eq_rgb: GL_FUNC_ADD,
                 eq_alpha: GL_FUNC_ADD,
             },
-            color_mask: 0xF,
+            color_masks: [0xF; super::state::MAX_DRAW_BUFFERS],
             depth_stencil: DepthStencilKey {
                 depth_test: depth,
                 depth_write: depth,
@@ -132,6 +132,7 @@ impl Context {
             polygon_offset: None,
             depth_clamp: false,
             rasterizer_discard: false,
+            points: None,
         };
         let Some(sampler_binding) = linked.samplers.first().map(|s| s.binding) else {
             return Err(GlError::InvalidOperation(

@@ -294,10 +294,10 @@ impl Context {
             if let Some(shadow) = &b.shadow {
                 out.copy_from_slice(&shadow[offset as usize..offset as usize + out.len()]);
             } else if let (Some(h), false) = (b.storage, out.is_empty()) {
-                device
-                    .lock()
-                    .manager
-                    .read_buffer_range(h, offset as u64, out)?;
+                let mut locked = device.lock();
+                super::error::until_done(|| {
+                    locked.manager.read_buffer_range(h, offset as u64, out)
+                })?;
             }
             Ok(())
         })();
@@ -362,10 +362,12 @@ impl Context {
                 if let Some(shadow) = &b.shadow {
                     data.copy_from_slice(&shadow[offset as usize..(offset + length) as usize]);
                 } else if let Some(h) = b.storage {
-                    device
-                        .lock()
-                        .manager
-                        .read_buffer_range(h, offset as u64, &mut data)?;
+                    let mut locked = device.lock();
+                    super::error::until_done(|| {
+                        locked
+                            .manager
+                            .read_buffer_range(h, offset as u64, &mut data)
+                    })?;
                 }
             }
             b.mapping = Some(Mapping {

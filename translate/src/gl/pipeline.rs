@@ -15,7 +15,9 @@ use arenagl_memory::MemoryManager;
 
 use super::error::GlResult;
 use super::program::Linked;
-use super::state::{blend_factor, blend_op, compare_op, stencil_op, Blend, StencilFace};
+use super::state::{
+    blend_factor, blend_op, compare_op, stencil_op, Blend, StencilFace, MAX_DRAW_BUFFERS,
+};
 
 /// One vertex buffer binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,7 +60,8 @@ pub(crate) struct PipelineKey {
     pub color_formats: Vec<vk::Format>,
     pub depth_stencil_format: vk::Format,
     pub blend: Blend,
-    pub color_mask: u8,
+    /// Per colour attachment (draw buffer): Vulkan write-mask bits.
+    pub color_masks: [u8; MAX_DRAW_BUFFERS],
     pub depth_stencil: DepthStencilKey,
     pub cull_mode: u32,
     pub front_face_cw: bool,
@@ -66,7 +69,14 @@ pub(crate) struct PipelineKey {
     pub polygon_offset: Option<(u32, u32)>,
     pub depth_clamp: bool,
     pub rasterizer_discard: bool,
+    /// Point-list pipelines: (`GL_PROGRAM_POINT_SIZE`, the `glPointSize` bits, already clamped
+    /// to the device's range) for the vertex wrapper's `POINT_SIZE_CONSTANTS`.
+    pub points: Option<(bool, u32)>,
 }
+
+/// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
+/// size, and whether the shader's own `gl_PointSize` is kept.
+pub(crate) const POINT_SIZE_CONSTANTS: [u32; 2] = [7340, 7341];
 
 pub(crate) fn stencil_key(f: &StencilFace) -> (u32, u32, u32, u32, u32, u32) {
     (
@@ -100,16 +110,42 @@ pub(crate) fn build(
     key: &PipelineKey,
 ) -> GlResult<vk::Pipeline> {
     let entry = c"main";
+    let (program_size, size_bits) = key.points.unwrap_or((false, 1.0f32.to_bits()));
+    let spec_data: Vec<u8> = [size_bits, u32::from(program_size)]
+        .iter()
+        .flat_map(|w| w.to_ne_bytes())
+        .collect();
+    let spec_entries = [
+        vk::SpecializationMapEntry {
+            constant_id: POINT_SIZE_CONSTANTS[0],
+            offset: 0,
+            size: 4,
+        },
+        vk::SpecializationMapEntry {
+            constant_id: POINT_SIZE_CONSTANTS[1],
+            offset: 4,
+            size: 4,
+        },
+    ];
+    let spec = vk::SpecializationInfo::default()
+        .map_entries(&spec_entries)
+        .data(&spec_data);
     let stages: Vec<_> = linked
         .modules
         .iter()
         .map(|(stage, module)| {
-            vk::PipelineShaderStageCreateInfo::default()
+            let info = vk::PipelineShaderStageCreateInfo::default()
                 .stage(super::program::vk_stages(crate::glsl::StageMask::of(
                     *stage,
                 )))
                 .module(*module)
-                .name(entry)
+                .name(entry);
+            // Constants a module does not declare are ignored, so every vertex stage gets them.
+            if *stage == crate::glsl::Stage::Vertex {
+                info.specialization_info(&spec)
+            } else {
+                info
+            }
         })
         .collect();
     let bindings: Vec<_> = key
@@ -191,17 +227,22 @@ pub(crate) fn build(
         .min_depth_bounds(0.0)
         .max_depth_bounds(1.0);
     let b = &key.blend;
-    let attachment = vk::PipelineColorBlendAttachmentState {
-        blend_enable: b.enabled.into(),
-        src_color_blend_factor: blend_factor(b.src_rgb)?,
-        dst_color_blend_factor: blend_factor(b.dst_rgb)?,
-        color_blend_op: blend_op(b.eq_rgb)?,
-        src_alpha_blend_factor: blend_factor(b.src_alpha)?,
-        dst_alpha_blend_factor: blend_factor(b.dst_alpha)?,
-        alpha_blend_op: blend_op(b.eq_alpha)?,
-        color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(key.color_mask)),
-    };
-    let attachments = vec![attachment; key.color_formats.len()];
+    let attachments = (0..key.color_formats.len())
+        .map(|i| {
+            Ok(vk::PipelineColorBlendAttachmentState {
+                blend_enable: (b.enabled & (1 << i) != 0).into(),
+                src_color_blend_factor: blend_factor(b.src_rgb)?,
+                dst_color_blend_factor: blend_factor(b.dst_rgb)?,
+                color_blend_op: blend_op(b.eq_rgb)?,
+                src_alpha_blend_factor: blend_factor(b.src_alpha)?,
+                dst_alpha_blend_factor: blend_factor(b.dst_alpha)?,
+                alpha_blend_op: blend_op(b.eq_alpha)?,
+                color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(
+                    key.color_masks.get(i).copied().unwrap_or(0),
+                )),
+            })
+        })
+        .collect::<GlResult<Vec<_>>>()?;
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
     let mut dynamic_states = vec![
         vk::DynamicState::VIEWPORT,

@@ -16,6 +16,10 @@
 //! - Depth: unless a geometry or tessellation stage follows it, the vertex stage's `main` is
 //!   renamed and wrapped so that `gl_Position.z` is remapped from GL's [-w, w] to Vulkan's [0, w]
 //!   (see `state`'s orientation note). The rename keeps line numbers, so logs stay true.
+//! - Points: the same wrapper writes `gl_PointSize` from two specialization constants (GL's
+//!   `glPointSize` value, and whether `GL_PROGRAM_POINT_SIZE` leaves the size to the shader),
+//!   because Vulkan requires a point-list pipeline's last vertex stage to write `PointSize`
+//!   while GL draws points from programs that never mention it (`pipeline::POINT_SIZE_CONSTANTS`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -312,7 +316,7 @@ fn rename_main(source: &str) -> String {
     out
 }
 
-const DEPTH_WRAPPER: &str = "\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n}\n";
+const DEPTH_WRAPPER: &str = "\nlayout(constant_id = 7340) const float arenagl_point_size = 1.0;\nlayout(constant_id = 7341) const bool arenagl_program_point_size = false;\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n    if (!arenagl_program_point_size) {\n        gl_PointSize = arenagl_point_size;\n    }\n}\n";
 
 /// The sources glslang links: the vertex units rewritten for Vulkan's depth range when the
 /// vertex stage is the last before rasterisation.

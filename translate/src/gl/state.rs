@@ -15,10 +15,16 @@ use ash::vk;
 use super::enums::*;
 use super::error::{invalid_enum, invalid_value, GlResult};
 
-/// Blend state of the (single) colour attachment group.
+/// Draw buffers with their own blend enable and colour mask (`glEnablei(GL_BLEND, i)`,
+/// `glColorMaski(i, …)`): GL_MAX_DRAW_BUFFERS.
+pub(crate) const MAX_DRAW_BUFFERS: usize = super::framebuffer::MAX_COLOR_ATTACHMENTS;
+
+/// Blend state: an enable per draw buffer, one set of factors and equations for all of them
+/// (per-buffer functions are GL 4.0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Blend {
-    pub enabled: bool,
+    /// Bit i: blending on for draw buffer i.
+    pub enabled: u8,
     pub src_rgb: GLenum,
     pub dst_rgb: GLenum,
     pub src_alpha: GLenum,
@@ -67,7 +73,8 @@ pub(crate) struct Rect {
 pub(crate) struct FixedState {
     pub blend: Blend,
     pub blend_color: [f32; 4],
-    pub color_mask: [bool; 4],
+    /// Per draw buffer: red, green, blue, alpha written.
+    pub color_mask: [[bool; 4]; MAX_DRAW_BUFFERS],
     pub depth_test: bool,
     pub depth_mask: bool,
     pub depth_func: GLenum,
@@ -111,7 +118,7 @@ impl FixedState {
         };
         Self {
             blend: Blend {
-                enabled: false,
+                enabled: 0,
                 src_rgb: GL_ONE,
                 dst_rgb: GL_ZERO,
                 src_alpha: GL_ONE,
@@ -120,7 +127,7 @@ impl FixedState {
                 eq_alpha: GL_FUNC_ADD,
             },
             blend_color: [0.0; 4],
-            color_mask: [true; 4],
+            color_mask: [[true; 4]; MAX_DRAW_BUFFERS],
             depth_test: false,
             depth_mask: true,
             depth_func: GL_LESS,
@@ -155,9 +162,9 @@ impl FixedState {
     }
 
     /// The flag `glEnable(cap)` / `glDisable(cap)` sets; `GL_INVALID_ENUM` for others.
+    /// `GL_BLEND`, which is per draw buffer, is `blend_enabled`/`set_blend_enabled`.
     pub(crate) fn capability(&mut self, cap: GLenum) -> GlResult<&mut bool> {
         Ok(match cap {
-            GL_BLEND => &mut self.blend.enabled,
             GL_DEPTH_TEST => &mut self.depth_test,
             GL_STENCIL_TEST => &mut self.stencil_test,
             GL_CULL_FACE => &mut self.cull_face,
@@ -175,6 +182,13 @@ impl FixedState {
             _ => return invalid_enum("glEnable/glDisable capability", cap),
         })
     }
+}
+
+/// The colour mask as Vulkan write-mask bits (bit i: channel i written).
+pub(crate) fn mask_bits(mask: [bool; 4]) -> u8 {
+    mask.iter()
+        .enumerate()
+        .fold(0u8, |m, (i, &on)| m | (u8::from(on) << i))
 }
 
 /// A capability ArenaGL accepts but does not act on: recorded so that glIsEnabled answers, and
@@ -231,6 +245,14 @@ pub(crate) fn blend_factor(f: GLenum) -> GlResult<vk::BlendFactor> {
         GL_ONE_MINUS_SRC1_ALPHA => B::ONE_MINUS_SRC1_ALPHA,
         _ => return invalid_enum("blend factor", f),
     })
+}
+
+/// Whether `f` reads the fragment shader's second output (`GL_SRC1_*`, dual-source blending).
+pub(crate) fn is_dual_source_factor(f: GLenum) -> bool {
+    matches!(
+        f,
+        GL_SRC1_COLOR | GL_ONE_MINUS_SRC1_COLOR | GL_SRC1_ALPHA | GL_ONE_MINUS_SRC1_ALPHA
+    )
 }
 
 pub(crate) fn blend_op(eq: GLenum) -> GlResult<vk::BlendOp> {

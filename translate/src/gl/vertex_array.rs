@@ -4,6 +4,7 @@ use ash::vk;
 
 use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlResult};
+use crate::glsl::ScalarKind;
 
 /// Vertex attribute slots per VAO (`GL_MAX_VERTEX_ATTRIBS`).
 pub const MAX_VERTEX_ATTRIBS: u32 = 16;
@@ -120,6 +121,58 @@ impl AttribArray {
             _ => 4 * comps,
         }
     }
+
+    /// Bytes of one element (what a stride of 0 packs).
+    pub(crate) fn element_size(&self) -> u32 {
+        AttribArray { stride: 0, ..*self }.effective_stride()
+    }
+
+    /// The alignment Vulkan requires of the element address and stride: the component size
+    /// (4 for packed formats). GL allows any.
+    pub(crate) fn alignment(&self) -> u32 {
+        match self.ty {
+            GL_BYTE | GL_UNSIGNED_BYTE if self.size != GL_BGRA as i32 => 1,
+            GL_SHORT | GL_UNSIGNED_SHORT | GL_HALF_FLOAT => 2,
+            _ => 4,
+        }
+    }
+
+    /// Whether the array's offset or stride break `alignment`: such arrays are repacked
+    /// (`repack`) before a draw.
+    pub(crate) fn misaligned(&self) -> bool {
+        let a = u64::from(self.alignment());
+        self.offset % a != 0 || u64::from(self.effective_stride()) % a != 0
+    }
+}
+
+/// Elements of `element` bytes, `stride` apart from `offset` in `src`, packed at the returned
+/// stride (`element` rounded up to 4): the fallback for arrays Vulkan cannot read where they
+/// are. `count` is how many to take; those past the end of `src` are left out.
+pub(crate) fn repack(
+    src: &[u8],
+    offset: usize,
+    stride: usize,
+    element: usize,
+    count: usize,
+) -> (Vec<u8>, u32) {
+    let packed = element.next_multiple_of(4).max(4);
+    let fit = src
+        .len()
+        .checked_sub(offset.saturating_add(element))
+        .map_or(0, |room| room / stride.max(1) + 1)
+        .min(count);
+    let mut out = vec![0u8; fit * packed];
+    for (i, dst) in out.chunks_exact_mut(packed).enumerate() {
+        let at = offset + i * stride;
+        dst[..element].copy_from_slice(&src[at..at + element]);
+    }
+    (out, packed as u32)
+}
+
+/// Elements of an array that fit in a buffer of `size` bytes (the most any draw can read).
+pub(crate) fn elements_that_fit(size: u64, offset: u64, stride: u32, element: u32) -> u64 {
+    size.checked_sub(offset + u64::from(element))
+        .map_or(0, |room| room / u64::from(stride.max(1)) + 1)
 }
 
 /// A vertex array object.
@@ -288,5 +341,332 @@ pub(crate) fn vertex_format(a: &AttribArray) -> Option<vk::Format> {
         (GL_UNSIGNED_INT_2_10_10_10_REV, false) => Some(F::A2B10G10R10_USCALED_PACK32),
         (GL_INT_2_10_10_10_REV, false) => Some(F::A2B10G10R10_SSCALED_PACK32),
         _ => None,
+    }
+}
+
+/// Same-layout formats by component width (8, 16, 32 bits) and count (1–4), one table per
+/// numeric type a shader input can have.
+const SINT: [[vk::Format; 4]; 3] = {
+    use vk::Format as F;
+    [
+        [F::R8_SINT, F::R8G8_SINT, F::R8G8B8_SINT, F::R8G8B8A8_SINT],
+        [
+            F::R16_SINT,
+            F::R16G16_SINT,
+            F::R16G16B16_SINT,
+            F::R16G16B16A16_SINT,
+        ],
+        [
+            F::R32_SINT,
+            F::R32G32_SINT,
+            F::R32G32B32_SINT,
+            F::R32G32B32A32_SINT,
+        ],
+    ]
+};
+const UINT: [[vk::Format; 4]; 3] = {
+    use vk::Format as F;
+    [
+        [F::R8_UINT, F::R8G8_UINT, F::R8G8B8_UINT, F::R8G8B8A8_UINT],
+        [
+            F::R16_UINT,
+            F::R16G16_UINT,
+            F::R16G16B16_UINT,
+            F::R16G16B16A16_UINT,
+        ],
+        [
+            F::R32_UINT,
+            F::R32G32_UINT,
+            F::R32G32B32_UINT,
+            F::R32G32B32A32_UINT,
+        ],
+    ]
+};
+/// Float-reading formats: scaled integers for 8/16-bit signed and unsigned, and 32-bit floats.
+const SSCALED: [[vk::Format; 4]; 3] = {
+    use vk::Format as F;
+    [
+        [
+            F::R8_SSCALED,
+            F::R8G8_SSCALED,
+            F::R8G8B8_SSCALED,
+            F::R8G8B8A8_SSCALED,
+        ],
+        [
+            F::R16_SSCALED,
+            F::R16G16_SSCALED,
+            F::R16G16B16_SSCALED,
+            F::R16G16B16A16_SSCALED,
+        ],
+        [
+            F::R32_SFLOAT,
+            F::R32G32_SFLOAT,
+            F::R32G32B32_SFLOAT,
+            F::R32G32B32A32_SFLOAT,
+        ],
+    ]
+};
+const USCALED: [[vk::Format; 4]; 3] = {
+    use vk::Format as F;
+    [
+        [
+            F::R8_USCALED,
+            F::R8G8_USCALED,
+            F::R8G8B8_USCALED,
+            F::R8G8B8A8_USCALED,
+        ],
+        [
+            F::R16_USCALED,
+            F::R16G16_USCALED,
+            F::R16G16B16_USCALED,
+            F::R16G16B16A16_USCALED,
+        ],
+        [
+            F::R32_SFLOAT,
+            F::R32G32_SFLOAT,
+            F::R32G32B32_SFLOAT,
+            F::R32G32B32A32_SFLOAT,
+        ],
+    ]
+};
+
+/// The (width index, count index) of an integer vertex format, and whether it is signed.
+fn integer_layout(format: vk::Format) -> Option<(usize, usize, bool)> {
+    for (signed, table) in [(true, &SINT), (false, &UINT)] {
+        for (w, row) in table.iter().enumerate() {
+            if let Some(n) = row.iter().position(|&f| f == format) {
+                return Some((w, n, signed));
+            }
+        }
+    }
+    None
+}
+
+/// The format a vertex input of numeric type `kind` reads `format`'s bytes through. Vulkan
+/// requires the format's numeric type to match the input's (integer formats for `int`/`uint`
+/// inputs, of the same signedness); GL leaves the values undefined when the array's command
+/// (`glVertexAttribPointer` vs `glVertexAttribIPointer`) does not match the input, and draws.
+/// So the bytes keep their layout and change type: an integer array of the other signedness
+/// reads as the input's (values past the signed range wrap), a float array feeding an integer
+/// input reads its bits as integers, an integer array feeding a float input reads as scaled
+/// integers (8/16-bit) or float bits (32-bit). `None`: no such format (packed data into integer
+/// inputs).
+pub(crate) fn for_shader_input(format: vk::Format, kind: ScalarKind) -> Option<vk::Format> {
+    use vk::Format as F;
+    let integer_input = matches!(kind, ScalarKind::Int | ScalarKind::UInt);
+    let table = match kind {
+        ScalarKind::Int => &SINT,
+        ScalarKind::UInt => &UINT,
+        _ => {
+            return Some(match integer_layout(format) {
+                Some((w, n, true)) => SSCALED[w][n],
+                Some((w, n, false)) => USCALED[w][n],
+                None => format,
+            })
+        }
+    };
+    if let Some((w, n, _)) = integer_layout(format) {
+        return Some(table[w][n]);
+    }
+    debug_assert!(integer_input);
+    // A float-reading format feeding an integer input: its bytes as integers of its width.
+    let width_and_count = |rows: [[F; 4]; 4]| {
+        rows.iter()
+            .enumerate()
+            .find_map(|(w, row)| row.iter().position(|&f| f == format).map(|n| (w, n)))
+    };
+    let (w, n) = width_and_count([
+        [
+            F::R8_UNORM,
+            F::R8G8_UNORM,
+            F::R8G8B8_UNORM,
+            F::R8G8B8A8_UNORM,
+        ],
+        [
+            F::R8_SNORM,
+            F::R8G8_SNORM,
+            F::R8G8B8_SNORM,
+            F::R8G8B8A8_SNORM,
+        ],
+        [
+            F::R8_USCALED,
+            F::R8G8_USCALED,
+            F::R8G8B8_USCALED,
+            F::R8G8B8A8_USCALED,
+        ],
+        [
+            F::R8_SSCALED,
+            F::R8G8_SSCALED,
+            F::R8G8B8_SSCALED,
+            F::R8G8B8A8_SSCALED,
+        ],
+    ])
+    .map(|(_, n)| (0, n))
+    .or_else(|| {
+        width_and_count([
+            [
+                F::R16_UNORM,
+                F::R16G16_UNORM,
+                F::R16G16B16_UNORM,
+                F::R16G16B16A16_UNORM,
+            ],
+            [
+                F::R16_SNORM,
+                F::R16G16_SNORM,
+                F::R16G16B16_SNORM,
+                F::R16G16B16A16_SNORM,
+            ],
+            [
+                F::R16_USCALED,
+                F::R16G16_USCALED,
+                F::R16G16B16_USCALED,
+                F::R16G16B16A16_USCALED,
+            ],
+            [
+                F::R16_SSCALED,
+                F::R16G16_SSCALED,
+                F::R16G16B16_SSCALED,
+                F::R16G16B16A16_SSCALED,
+            ],
+        ])
+        .map(|(_, n)| (1, n))
+    })
+    .or_else(|| {
+        [
+            F::R16_SFLOAT,
+            F::R16G16_SFLOAT,
+            F::R16G16B16_SFLOAT,
+            F::R16G16B16A16_SFLOAT,
+        ]
+        .iter()
+        .position(|&f| f == format)
+        .map(|n| (1, n))
+    })
+    .or_else(|| {
+        [
+            F::R32_SFLOAT,
+            F::R32G32_SFLOAT,
+            F::R32G32B32_SFLOAT,
+            F::R32G32B32A32_SFLOAT,
+        ]
+        .iter()
+        .position(|&f| f == format)
+        .map(|n| (2, n))
+    })?;
+    Some(table[w][n])
+}
+
+#[cfg(test)]
+mod repack_tests {
+    use super::*;
+
+    #[test]
+    fn repack_moves_unaligned_elements_to_an_aligned_stride() {
+        let src: Vec<u8> = (0..64).collect();
+        // Two floats (8 bytes) every 9 bytes from offset 2.
+        let (out, stride) = repack(&src, 2, 9, 8, 3);
+        assert_eq!(stride, 8);
+        assert_eq!(&out[..8], &src[2..10]);
+        assert_eq!(&out[8..16], &src[11..19]);
+        assert_eq!(&out[16..24], &src[20..28]);
+        // Three bytes pad to four; elements past the end are left out.
+        let (out, stride) = repack(&src, 60, 3, 3, 10);
+        assert_eq!(stride, 4);
+        assert_eq!(out, vec![60, 61, 62, 0]);
+        assert_eq!(repack(&src, 63, 3, 3, 10).0.len(), 0);
+    }
+
+    #[test]
+    fn elements_that_fit_counts_whole_elements() {
+        assert_eq!(elements_that_fit(64, 2, 9, 8), 7);
+        assert_eq!(elements_that_fit(64, 60, 3, 3), 1);
+        assert_eq!(elements_that_fit(64, 62, 3, 3), 0);
+    }
+
+    #[test]
+    fn misaligned_needs_component_alignment() {
+        let float2 = |stride, offset| AttribArray {
+            size: 2,
+            stride,
+            offset,
+            ..AttribArray::default()
+        };
+        assert!(!float2(8, 4).misaligned());
+        assert!(float2(9, 0).misaligned());
+        assert!(float2(8, 2).misaligned());
+        let bytes = AttribArray {
+            ty: GL_UNSIGNED_BYTE,
+            size: 3,
+            stride: 3,
+            offset: 1,
+            ..AttribArray::default()
+        };
+        assert!(!bytes.misaligned());
+    }
+}
+
+#[cfg(test)]
+mod shader_input_tests {
+    use super::*;
+    use vk::Format as F;
+
+    #[test]
+    fn integer_arrays_take_the_inputs_signedness_and_keep_their_layout() {
+        assert_eq!(
+            for_shader_input(F::R8G8_UINT, ScalarKind::Int),
+            Some(F::R8G8_SINT)
+        );
+        assert_eq!(
+            for_shader_input(F::R16_SINT, ScalarKind::UInt),
+            Some(F::R16_UINT)
+        );
+        assert_eq!(
+            for_shader_input(F::R32G32B32A32_SINT, ScalarKind::Int),
+            Some(F::R32G32B32A32_SINT)
+        );
+    }
+
+    #[test]
+    fn float_arrays_into_integer_inputs_read_their_bytes_as_integers() {
+        assert_eq!(
+            for_shader_input(F::R32G32_SFLOAT, ScalarKind::Int),
+            Some(F::R32G32_SINT)
+        );
+        assert_eq!(
+            for_shader_input(F::R8G8B8A8_UNORM, ScalarKind::UInt),
+            Some(F::R8G8B8A8_UINT)
+        );
+        assert_eq!(
+            for_shader_input(F::R16_SSCALED, ScalarKind::Int),
+            Some(F::R16_SINT)
+        );
+        assert_eq!(
+            for_shader_input(F::R16G16_SFLOAT, ScalarKind::Int),
+            Some(F::R16G16_SINT)
+        );
+        assert_eq!(
+            for_shader_input(F::A2B10G10R10_UNORM_PACK32, ScalarKind::Int),
+            None
+        );
+    }
+
+    #[test]
+    fn integer_arrays_into_float_inputs_read_as_scaled_integers() {
+        assert_eq!(
+            for_shader_input(F::R8G8_SINT, ScalarKind::Float),
+            Some(F::R8G8_SSCALED)
+        );
+        assert_eq!(
+            for_shader_input(F::R16_UINT, ScalarKind::Float),
+            Some(F::R16_USCALED)
+        );
+        assert_eq!(
+            for_shader_input(F::R32_UINT, ScalarKind::Float),
+            Some(F::R32_SFLOAT)
+        );
+        assert_eq!(
+            for_shader_input(F::R32_SFLOAT, ScalarKind::Float),
+            Some(F::R32_SFLOAT)
+        );
     }
 }

@@ -1,0 +1,2 @@
+	out vec4 c;
+void main() { c = undeclared; }

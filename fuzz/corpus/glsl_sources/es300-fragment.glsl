@@ -1,0 +1,3 @@
+precision mediump float;
+out vec4 c;
+void main() { c = vec4(1.0); }

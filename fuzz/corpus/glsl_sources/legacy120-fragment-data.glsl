@@ -1,0 +1,2 @@
+uniform vec4 tint;
+void main() { gl_FragData[0] = gl_Color * tint; }

@@ -1,0 +1,227 @@
+//! What the `glsl_sources` and `egl_attribs` targets share: `libarenagl.so` loaded by path
+//! (`$ARENAGL_LIB`, else `../target/debug/libarenagl.so` from `fuzz/`), every function reached
+//! through `eglGetProcAddress`, the library's diagnostic counters (validation-layer errors and
+//! panics caught at the C edge), and client memory that ends at an inaccessible guard page, so
+//! that a read or write past what the API allows is a crash rather than silent corruption.
+#![allow(dead_code)]
+
+use std::ffi::{c_char, c_void, CStr};
+use std::path::PathBuf;
+use std::ptr::null_mut;
+use std::sync::OnceLock;
+
+pub type P = *mut c_void;
+type GetProc = unsafe extern "C" fn(*const c_char) -> P;
+
+fn library_path() -> PathBuf {
+    if let Some(path) = std::env::var_os("ARENAGL_LIB") {
+        return path.into();
+    }
+    PathBuf::from("../target/debug/libarenagl.so")
+}
+
+pub struct Lib {
+    lib: libloading::Library,
+    get_proc: GetProc,
+}
+
+pub fn lib() -> &'static Lib {
+    static LIB: OnceLock<Lib> = OnceLock::new();
+    LIB.get_or_init(|| {
+        let path = library_path();
+        // SAFETY: our own library; it has no constructors.
+        let lib = unsafe { libloading::Library::new(&path) }
+            .unwrap_or_else(|e| panic!("load {} (set ARENAGL_LIB): {e}", path.display()));
+        // SAFETY: the exported symbol has exactly this signature.
+        let get_proc = *unsafe { lib.get::<GetProc>(b"eglGetProcAddress\0") }.expect("symbol");
+        Lib { lib, get_proc }
+    })
+}
+
+/// The function `name` as type `F`.
+///
+/// # Safety
+/// `F` is the C signature of `name`.
+pub unsafe fn f<F: Copy>(name: &CStr) -> F {
+    // SAFETY: `name` is NUL-terminated.
+    let p = unsafe { (lib().get_proc)(name.as_ptr()) };
+    assert!(!p.is_null(), "eglGetProcAddress({name:?}) is NULL");
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<P>());
+    // SAFETY: same size; function and data pointers share a representation; the caller vouches
+    // for the signature.
+    unsafe { std::mem::transmute_copy(&p) }
+}
+
+/// `gl!(c"glName": fn(args…) -> ret)`: the function through `eglGetProcAddress`.
+#[macro_export]
+macro_rules! gl {
+    ($name:literal : fn($($t:ty),*) $(-> $r:ty)?) => {{
+        #[allow(unused_unsafe)]
+        // SAFETY: the type spelled here is the function's C signature from the GL/EGL registry.
+        let function = unsafe { $crate::harness::f::<unsafe extern "C" fn($($t),*) $(-> $r)?>($name) };
+        function
+    }};
+}
+
+fn counter(symbol: &[u8]) -> u64 {
+    // SAFETY: both diagnostic exports have exactly this signature.
+    let count = *unsafe { lib().lib.get::<unsafe extern "C" fn() -> u64>(symbol) }
+        .unwrap_or_else(|_| panic!("{} is exported", String::from_utf8_lossy(symbol)));
+    // SAFETY: no arguments.
+    unsafe { count() }
+}
+
+/// Validation-layer errors the library's device has reported.
+pub fn validation_errors() -> u64 {
+    counter(b"arenagl_validation_error_count\0")
+}
+
+/// Panics the library's entry points caught (each one a bug).
+pub fn caught_panics() -> u64 {
+    counter(b"arenagl_caught_panic_count\0")
+}
+
+/// The counters before an input; `check` fails the input if either moved.
+pub struct Counters {
+    validation: u64,
+    panics: u64,
+}
+
+impl Counters {
+    pub fn now() -> Self {
+        Counters {
+            validation: validation_errors(),
+            panics: caught_panics(),
+        }
+    }
+
+    pub fn check(&self, what: &str) {
+        let panics = caught_panics() - self.panics;
+        assert_eq!(
+            panics, 0,
+            "{what}: the library caught {panics} panic(s) (see stderr)"
+        );
+        let v = validation_errors() - self.validation;
+        assert_eq!(v, 0, "{what}: {v} validation error(s) (see stderr)");
+    }
+}
+
+extern "C" {
+    fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, off: i64)
+        -> *mut c_void;
+    fn munmap(addr: *mut c_void, len: usize) -> i32;
+    fn mprotect(addr: *mut c_void, len: usize, prot: i32) -> i32;
+}
+
+const PAGE: usize = 4096;
+const PROT_READ_WRITE: i32 = 3;
+const MAP_PRIVATE_ANONYMOUS: i32 = 0x22;
+
+/// `len` bytes that end exactly where an inaccessible page begins.
+pub struct Guarded {
+    base: *mut u8,
+    map_len: usize,
+    ptr: *mut u8,
+    len: usize,
+}
+
+impl Guarded {
+    /// `len` zeroed bytes before a guard page.
+    pub fn new(len: usize) -> Self {
+        let body = len.div_ceil(PAGE).max(1) * PAGE;
+        let map_len = body + PAGE;
+        // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
+        let base = unsafe {
+            mmap(
+                null_mut(),
+                map_len,
+                PROT_READ_WRITE,
+                MAP_PRIVATE_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert!(base as isize != -1, "mmap {map_len}");
+        let base = base.cast::<u8>();
+        // SAFETY: `base + body` is the last page of the mapping just made.
+        let rc = unsafe { mprotect(base.add(body).cast(), PAGE, 0) };
+        assert_eq!(rc, 0, "mprotect");
+        // SAFETY: `body - len` is within the mapping.
+        let ptr = unsafe { base.add(body - len) };
+        Guarded {
+            base,
+            map_len,
+            ptr,
+            len,
+        }
+    }
+
+    /// A copy of `bytes` before a guard page.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let g = Self::new(bytes.len());
+        // SAFETY: `len` accessible bytes at `ptr`; `bytes` is a distinct allocation.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), g.ptr, bytes.len()) };
+        g
+    }
+
+    pub fn p<T>(&self) -> *mut T {
+        self.ptr.cast()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: `len` accessible bytes at `ptr`, owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl Drop for Guarded {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, unmapped once.
+        unsafe { munmap(self.base.cast(), self.map_len) };
+    }
+}
+
+/// A little-endian reader over the fuzzer's input that yields zeros once it runs out.
+pub struct Input<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Input<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        Input { data }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    pub fn u8(&mut self) -> u8 {
+        match self.data.split_first() {
+            Some((&b, rest)) => {
+                self.data = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+
+    pub fn u32(&mut self) -> u32 {
+        u32::from_le_bytes([self.u8(), self.u8(), self.u8(), self.u8()])
+    }
+
+    /// Up to `n` bytes.
+    pub fn take(&mut self, n: usize) -> &'a [u8] {
+        let (head, rest) = self.data.split_at(n.min(self.data.len()));
+        self.data = rest;
+        head
+    }
+
+    /// Everything left.
+    pub fn rest(&mut self) -> &'a [u8] {
+        self.take(self.data.len())
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The libFuzzer targets in fuzz/ (gl_calls, glsl_sources, egl_attribs) against
+# target/debug/libarenagl.so (test profile), with the validation layer on.
+#   scripts/fuzz.sh build                         the library and the targets (nightly + ASan)
+#   scripts/fuzz.sh ci [SECONDS]                  each target SECONDS (default 60), one after another
+#   scripts/fuzz.sh run TARGET SECONDS [ARGS…]    one target for longer (ARGS go to libFuzzer)
+# The targets are built with the flags cargo-fuzz uses (libFuzzer's inline 8-bit counters and
+# compare tracing, AddressSanitizer), straight through `cargo +nightly build`, so CI needs nightly
+# only, not cargo-fuzz (`cargo +nightly fuzz run TARGET` works the same locally, see fuzz/README.md).
+# Inputs: the committed seeds in fuzz/corpus/TARGET (read-only) plus what earlier runs found, kept
+# in target/fuzz-corpus/TARGET; a finding is written to target/fuzz-artifacts/TARGET/ and fails the
+# script. Variables: FUZZ_TOOLCHAIN (default nightly), ARENAGL_VALIDATION (default 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+toolchain=${FUZZ_TOOLCHAIN:-nightly}
+triple=$(rustc -vV | sed -n 's/^host: //p')
+targets=(gl_calls glsl_sources egl_attribs)
+export ARENAGL_VALIDATION=${ARENAGL_VALIDATION:-1}
+
+ensure_nightly() {
+  if ! rustup run "$toolchain" rustc -V >/dev/null 2>&1; then
+    echo "fuzz: installing the $toolchain toolchain" >&2
+    rustup toolchain install "$toolchain" --profile minimal
+  fi
+}
+
+build() {
+  ensure_nightly
+  # The test profile (opt-level 1, debug assertions): after `cargo test` (CI) it is the library
+  # the integration tests already built, so this costs at most the arenagl crate itself.
+  cargo build --profile test -p arenagl --lib --locked
+  local flags=(
+    -Cpasses=sancov-module
+    -Cllvm-args=-sanitizer-coverage-level=4
+    -Cllvm-args=-sanitizer-coverage-inline-8bit-counters
+    -Cllvm-args=-sanitizer-coverage-pc-table
+    -Cllvm-args=-sanitizer-coverage-trace-compares
+    --cfg fuzzing
+    -Zsanitizer=address
+    -Cdebug-assertions
+    -Coverflow-checks
+  )
+  # A target of its own keeps the host build scripts (libfuzzer-sys compiles libFuzzer) free of
+  # the sanitizer, as cargo-fuzz does.
+  RUSTFLAGS="${flags[*]}" cargo "+$toolchain" build --locked --release \
+    --manifest-path fuzz/Cargo.toml --target "$triple" --bins
+}
+
+run_one() {
+  local target=$1 seconds=$2
+  shift 2
+  local bin=$root/fuzz/target/$triple/release/$target
+  [ -x "$bin" ] || { echo "fuzz: $bin is not built (scripts/fuzz.sh build)" >&2; exit 1; }
+  local work=$root/target/fuzz-corpus/$target artifacts=$root/target/fuzz-artifacts/$target
+  mkdir -p "$work" "$artifacts"
+  local dict=()
+  [ -f "$root/fuzz/dict/$target.dict" ] && dict=(-dict="$root/fuzz/dict/$target.dict")
+  echo "fuzz: $target for ${seconds}s" >&2
+  # DISPLAY unset: egl_attribs asks for window surfaces, which must fail without an X server.
+  # No leak checks (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): lavapipe leaks, which
+  # LeakSanitizer would call a crash.
+  env -u DISPLAY ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" ARENAGL_LIB="$root/target/debug/libarenagl.so" "$bin" "$work" "$root/fuzz/corpus/$target" \
+    "${dict[@]}" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=6144 -detect_leaks=0 \
+    -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"
+}
+
+case "${1:-}" in
+  build) build ;;
+  ci)
+    seconds=${2:-60}
+    start=$(date +%s)
+    build
+    built=$(date +%s)
+    for t in "${targets[@]}"; do run_one "$t" "$seconds"; done
+    echo "fuzz: build $((built - start))s, runs $(($(date +%s) - built))s, all targets clean" >&2
+    ;;
+  run)
+    [ $# -ge 3 ] || { echo "usage: scripts/fuzz.sh run TARGET SECONDS [libFuzzer args…]" >&2; exit 2; }
+    target=$2 seconds=$3
+    shift 3
+    run_one "$target" "$seconds" "$@"
+    ;;
+  *) echo "usage: scripts/fuzz.sh build | ci [SECONDS] | run TARGET SECONDS [ARGS…]" >&2; exit 2 ;;
+esac
