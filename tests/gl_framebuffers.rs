@@ -444,3 +444,35 @@ fn depth_and_stencil_read_back_in_every_layout() {
         expect(GL_INVALID_OPERATION);
     }
 }
+
+#[test]
+fn renderbuffer_parameters_report_size_format_and_bits() {
+    let _ctx = context();
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let get = gl!(c"glGetRenderbufferParameteriv": fn(u32, u32, *mut i32));
+    let q = |pname: u32| {
+        let mut v = -1;
+        // SAFETY: out-pointer to a local.
+        unsafe { get(GL_RENDERBUFFER, pname, &mut v) };
+        v
+    };
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        q(0x8D42);
+        expect(GL_INVALID_OPERATION); // none bound
+        let mut rb = [0u32; 2];
+        gen_rbs(2, rb.as_mut_ptr());
+        bind_rb(GL_RENDERBUFFER, rb[0]);
+        storage(GL_RENDERBUFFER, GL_RGBA8, 7, 5);
+        assert_eq!((q(0x8D42), q(0x8D43), q(0x8D44)), (7, 5, GL_RGBA8 as i32));
+        assert_eq!((q(0x8D50), q(0x8D53), q(0x8D54)), (8, 8, 0));
+        bind_rb(GL_RENDERBUFFER, rb[1]);
+        storage(GL_RENDERBUFFER, 0x88F0, 4, 4); // GL_DEPTH24_STENCIL8
+        assert!(q(0x8D54) >= 24, "depth bits");
+        assert_eq!(q(0x8D55), 8, "stencil bits");
+        q(0x1234);
+        expect(GL_INVALID_ENUM);
+    }
+}

@@ -712,6 +712,13 @@ gl_entry_points! {
         })
     }
     fn glGenerateMipmap(t: GLenum) { gl((), |c| c.generate_mipmap(t)) }
+    fn glGetRenderbufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) {
+        gl((), |c| {
+            if let Some(v) = c.get_renderbuffer_parameter(t, p) {
+                write_values(out, &[v])
+            }
+        })
+    }
     fn glGenSamplers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_samplers(n)) }
     fn glDeleteSamplers(n: i32, ns: *const u32) {
         gl((), |c| {

@@ -831,6 +831,36 @@ impl Context {
     // ---- framebuffer objects --------------------------------------------------------------
 
     /// `glGenFramebuffers`.
+    /// `glGetRenderbufferParameteriv` of the bound renderbuffer.
+    pub fn get_renderbuffer_parameter(&mut self, target: GLenum, pname: GLenum) -> Option<i32> {
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glGetRenderbufferParameteriv target", target);
+            }
+            let rb = self
+                .renderbuffers
+                .get(self.renderbuffer)
+                .filter(|_| self.renderbuffer != 0)
+                .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
+            let bits = channel_bits(rb.format);
+            Ok(match pname {
+                0x8D42 => rb.width as i32,  // GL_RENDERBUFFER_WIDTH
+                0x8D43 => rb.height as i32, // GL_RENDERBUFFER_HEIGHT
+                0x8D44 => {
+                    if rb.internal == 0 {
+                        GL_RGBA as i32
+                    } else {
+                        rb.internal as i32
+                    }
+                } // GL_RENDERBUFFER_INTERNAL_FORMAT
+                0x8D50..=0x8D55 => i32::from(bits[(pname - 0x8D50) as usize]), // RED..STENCIL_SIZE
+                0x8CAB => 0,                // GL_RENDERBUFFER_SAMPLES
+                p => return invalid_enum("glGetRenderbufferParameteriv pname", p),
+            })
+        })();
+        self.record(r)
+    }
+
     pub fn gen_framebuffers(&mut self, n: i32) -> Vec<u32> {
         if n < 0 {
             self.record::<()>(invalid_value(format!("glGenFramebuffers n = {n}")));
@@ -1187,4 +1217,23 @@ fn client_format(format: GLenum, ty: GLenum) -> GlResult<ClientFormat> {
 
 pub(crate) fn client_format_for(format: GLenum, ty: GLenum) -> GlResult<ClientFormat> {
     client_format(format, ty)
+}
+
+/// Bits of red, green, blue, alpha, depth and stencil in a renderbuffer's Vulkan format (what
+/// `GL_RENDERBUFFER_*_SIZE` report; sizes of the stored format, which may be wider than asked).
+fn channel_bits(f: vk::Format) -> [u8; 6] {
+    use vk::Format as F;
+    match f {
+        F::R8_UNORM => [8, 0, 0, 0, 0, 0],
+        F::R8G8_UNORM => [8, 8, 0, 0, 0, 0],
+        F::R8G8B8A8_UNORM | F::R8G8B8A8_SRGB | F::B8G8R8A8_UNORM => [8, 8, 8, 8, 0, 0],
+        F::D16_UNORM => [0, 0, 0, 0, 16, 0],
+        F::D16_UNORM_S8_UINT => [0, 0, 0, 0, 16, 8],
+        F::X8_D24_UNORM_PACK32 => [0, 0, 0, 0, 24, 0],
+        F::D24_UNORM_S8_UINT => [0, 0, 0, 0, 24, 8],
+        F::D32_SFLOAT => [0, 0, 0, 0, 32, 0],
+        F::D32_SFLOAT_S8_UINT => [0, 0, 0, 0, 32, 8],
+        F::S8_UINT => [0, 0, 0, 0, 0, 8],
+        _ => [0; 6],
+    }
 }
