@@ -18,11 +18,22 @@ triple=$(rustc -vV | sed -n 's/^host: //p')
 targets=(gl_calls glsl_sources egl_attribs)
 export ARENAGL_VALIDATION=${ARENAGL_VALIDATION:-1}
 
+# The toolchain the targets build with: nightly when it is installed (or can be), otherwise the
+# default toolchain with RUSTC_BOOTSTRAP=1 (the sanitizer flags are nightly-only options; the
+# x86_64 Linux std ships the ASan runtime either way). Machines that can fetch no toolchain
+# still fuzz.
+cargo_fuzz=(cargo "+$toolchain")
 ensure_nightly() {
-  if ! rustup run "$toolchain" rustc -V >/dev/null 2>&1; then
-    echo "fuzz: installing the $toolchain toolchain" >&2
-    rustup toolchain install "$toolchain" --profile minimal
+  if rustup run "$toolchain" rustc -V >/dev/null 2>&1; then
+    return
   fi
+  echo "fuzz: installing the $toolchain toolchain" >&2
+  if rustup toolchain install "$toolchain" --profile minimal >&2; then
+    return
+  fi
+  echo "fuzz: no $toolchain toolchain; building with $(rustc -V) and RUSTC_BOOTSTRAP=1" >&2
+  export RUSTC_BOOTSTRAP=1
+  cargo_fuzz=(cargo)
 }
 
 build() {
@@ -43,7 +54,7 @@ build() {
   )
   # A target of its own keeps the host build scripts (libfuzzer-sys compiles libFuzzer) free of
   # the sanitizer, as cargo-fuzz does.
-  RUSTFLAGS="${flags[*]}" cargo "+$toolchain" build --locked --release \
+  RUSTFLAGS="${flags[*]}" "${cargo_fuzz[@]}" build --locked --release \
     --manifest-path fuzz/Cargo.toml --target "$triple" --bins
 }
 
