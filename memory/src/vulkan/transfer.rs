@@ -485,16 +485,6 @@ impl MemoryManager {
         let e = client_region.extent;
         let staging = StagingLayout::tight(format);
         let bytes = staging.required_bytes(e).map_err(map_staging)?;
-        let readback = self.readback_buffer(bytes)?;
-        let raw = self.transition_image(
-            image,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_READ,
-            ),
-        )?;
-        let dst = self.use_buffer(readback)?.raw();
         let layered = region.layer_count > 1;
         let copy = vk::BufferImageCopy {
             buffer_offset: 0,
@@ -513,41 +503,7 @@ impl MemoryManager {
                 depth: if layered { 1 } else { e.depth },
             },
         };
-        let cb = self.recording_command_buffer()?;
-        // SAFETY: recording command buffer; image in TRANSFER_SRC_OPTIMAL after the barrier
-        // above; the readback buffer is live, idle (readbacks wait) and large enough.
-        unsafe {
-            self.device().cmd_copy_image_to_buffer(
-                cb,
-                raw,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                dst,
-                &[copy],
-            );
-        }
-        memory_barrier(
-            self.device(),
-            cb,
-            TRANSFER_WRITE,
-            (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
-        );
-        let epoch = self.recording_epoch();
-        self.wait_epoch(epoch)?;
-        let mapping = {
-            let entry = self.buffers.get(readback)?;
-            let m = self
-                .backend()
-                .buffer_mapping(&entry.raw)
-                .ok_or(MemoryError::Internal("readback buffer is not mapped"))?;
-            if !m.coherent {
-                self.backend().invalidate_buffer(&entry.raw, 0, bytes)?;
-            }
-            m
-        };
-        // SAFETY: the copy that wrote these bytes has completed (waited above) and no other
-        // submission uses the readback buffer; `bytes` lies inside the mapping (the buffer was
-        // created at least that large).
-        let staged = unsafe { std::slice::from_raw_parts(mapping.ptr.as_ptr(), bytes as usize) };
+        let staged = self.read_back(image, copy, bytes)?;
         arenagl_staging::pack_box(
             staged,
             staging,
@@ -557,7 +513,6 @@ impl MemoryManager {
             out,
         )
         .map_err(map_staging)?;
-        self.stats.readback_bytes += bytes;
         Ok(())
     }
 
@@ -600,16 +555,6 @@ impl MemoryManager {
         if bytes == 0 {
             return Ok(Vec::new());
         }
-        let readback = self.readback_buffer(bytes)?;
-        let raw = self.transition_image(
-            image,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_READ,
-            ),
-        )?;
-        let dst = self.use_buffer(readback)?.raw();
         let copy = vk::BufferImageCopy {
             buffer_offset: 0,
             buffer_row_length: 0,
@@ -627,9 +572,31 @@ impl MemoryManager {
                 depth: 1,
             },
         };
+        Ok(self.read_back(image, copy, bytes)?.to_vec())
+    }
+
+    /// Records `copy` of `image` into the readback buffer (the image made a transfer source
+    /// first, whatever wrote it), waits for exactly that submission and returns the `bytes` it
+    /// wrote, valid until the next readback.
+    fn read_back(
+        &mut self,
+        image: ImageHandle,
+        copy: vk::BufferImageCopy,
+        bytes: u64,
+    ) -> Result<&[u8]> {
+        let readback = self.readback_buffer(bytes)?;
+        let raw = self.transition_image(
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            (
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_READ,
+            ),
+        )?;
+        let dst = self.use_buffer(readback)?.raw();
         let cb = self.recording_command_buffer()?;
         // SAFETY: recording command buffer; image in TRANSFER_SRC_OPTIMAL after the barrier
-        // above; the readback buffer is live, idle (readbacks wait) and large enough; one aspect.
+        // above; the readback buffer is live, idle (readbacks wait) and at least `bytes` long.
         unsafe {
             self.device().cmd_copy_image_to_buffer(
                 cb,
@@ -658,11 +625,11 @@ impl MemoryManager {
             }
             m
         };
-        // SAFETY: the copy that wrote these bytes has completed (waited above) and no other
-        // submission uses the readback buffer; `bytes` lies inside the mapping.
-        let staged = unsafe { std::slice::from_raw_parts(mapping.ptr.as_ptr(), bytes as usize) };
         self.stats.readback_bytes += bytes;
-        Ok(staged.to_vec())
+        // SAFETY: the copy that wrote these bytes has completed (waited above) and no other
+        // submission uses the readback buffer until the next readback, which needs `&mut self`;
+        // `bytes` lies inside the mapping (the buffer was created at least that large).
+        Ok(unsafe { std::slice::from_raw_parts(mapping.ptr.as_ptr(), bytes as usize) })
     }
 
     /// `glGetBufferSubData` / mapping for read: `out.len()` bytes at `offset` of `src`. A mapped
