@@ -5,13 +5,12 @@
 
 use std::ffi::{c_char, c_void, CStr};
 use std::ptr::{null, null_mut};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{error, f, make_current_pbuffer, validation_errors, P};
+use gl_harness::{context, error, expect, f, P};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -35,33 +34,6 @@ const GL_FRAMEBUFFER: u32 = 0x8D40;
 const GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 = 0x8CD7;
 const GL_MAP_READ_BIT: u32 = 1;
 const GL_MAP_INVALIDATE_RANGE_BIT: u32 = 4;
-
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// The test's context: when the test ends without panicking, the validation layer (on under
-/// `ARENAGL_VALIDATION=1`, as in CI) must have reported nothing.
-struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
-
-impl Drop for Current {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
-        }
-    }
-}
-
-/// A current 3.3 core context on a 32×32 pbuffer, for the test's duration.
-fn context() -> Current {
-    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-    make_current_pbuffer();
-    Current(guard)
-}
-
-#[track_caller]
-fn expect(code: u32) {
-    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
-    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
-}
 
 fn shader(ty: u32, src: &CStr) -> u32 {
     let create = gl!(c"glCreateShader": fn(u32) -> u32);

@@ -6,13 +6,12 @@
 
 use std::ffi::c_void;
 use std::ptr::null;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{error, f, make_current_pbuffer_profile, validation_errors};
+use gl_harness::{expect, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -37,29 +36,8 @@ const GL_ALPHA_TEST: u32 = 0x0BC0;
 const GL_GREATER: u32 = 0x0204;
 const GL_PRIMITIVE_RESTART: u32 = 0x8F9D;
 
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// The test's context; the validation layer must report nothing by the end.
-struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
-
-impl Drop for Current {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
-        }
-    }
-}
-
-fn context(compat: bool) -> Current {
-    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-    make_current_pbuffer_profile(compat);
-    Current(guard)
-}
-
-#[track_caller]
-fn expect(code: u32) {
-    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
-    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
+fn context(compat: bool) -> gl_harness::Current {
+    gl_harness::context_profile(compat)
 }
 
 /// The 32×32 drawable as RGBA bytes, row 0 at the bottom.

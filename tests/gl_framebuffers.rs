@@ -3,13 +3,12 @@
 //! validation layer must stay silent.
 
 use std::ffi::c_void;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{error, f, make_current_pbuffer, validation_errors};
+use gl_harness::{context, expect, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -32,30 +31,6 @@ const GL_DEPTH_ATTACHMENT: u32 = 0x8D00;
 const GL_DEPTH_COMPONENT24: u32 = 0x81A6;
 const GL_SCISSOR_TEST: u32 = 0x0C11;
 const GL_DEPTH_TEST: u32 = 0x0B71;
-
-static SERIAL: Mutex<()> = Mutex::new(());
-
-struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
-
-impl Drop for Current {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
-        }
-    }
-}
-
-fn context() -> Current {
-    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-    make_current_pbuffer();
-    Current(guard)
-}
-
-#[track_caller]
-fn expect(code: u32) {
-    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
-    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
-}
 
 /// The default framebuffer (32×32) as RGBA bytes, row 0 at the bottom.
 fn pixels() -> Vec<u8> {

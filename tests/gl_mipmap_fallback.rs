@@ -5,13 +5,12 @@
 
 use std::ffi::c_void;
 use std::ptr::null;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{error, f, make_current_pbuffer, validation_errors};
+use gl_harness::{error, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_TEXTURE_2D: u32 = 0x0DE1;
@@ -26,24 +25,10 @@ const GL_FLOAT: u32 = 0x1406;
 const GL_DEPTH_BUFFER_BIT: u32 = 0x0100;
 const GL_SCISSOR_TEST: u32 = 0x0C11;
 
-static SERIAL: Mutex<()> = Mutex::new(());
-
-struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
-
-impl Drop for Current {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
-        }
-    }
-}
-
-fn context() -> Current {
-    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+fn context() -> gl_harness::Current {
     // Read once by the library, on its first glGenerateMipmap: every test here sets the same.
     std::env::set_var("ARENAGL_MIPMAP_PATH", "shader");
-    make_current_pbuffer();
-    Current(guard)
+    gl_harness::context()
 }
 
 /// Draws level `level` of the texture bound to unit 0 texel for texel into the lower-left corner

@@ -6,13 +6,12 @@
 
 use std::ffi::{c_void, CStr};
 use std::ptr::{null, null_mut};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{error, f, make_current_pbuffer, validation_errors, P};
+use gl_harness::{context, expect, f, P};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -59,31 +58,6 @@ const GL_QUERY_RESULT: u32 = 0x8866;
 const GL_QUERY_RESULT_AVAILABLE: u32 = 0x8867;
 const GL_QUERY_WAIT: u32 = 0x8E13;
 const GL_QUERY_NO_WAIT: u32 = 0x8E14;
-
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// The test's context; at its end (without a panic) the validation layer must be silent.
-struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
-
-impl Drop for Current {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
-        }
-    }
-}
-
-fn context() -> Current {
-    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-    make_current_pbuffer();
-    Current(guard)
-}
-
-#[track_caller]
-fn expect(code: u32) {
-    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
-    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
-}
 
 const VS: &str = "#version 330 core\nlayout(location = 0) in vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
 const RED_FS: &str =

@@ -6,13 +6,12 @@
 
 use std::ffi::c_void;
 use std::ptr::null;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{error, f, make_current_pbuffer, validation_errors};
+use gl_harness::{context, error, expect, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -41,32 +40,6 @@ const GL_FRAMEBUFFER: u32 = 0x8D40;
 const GL_COLOR_ATTACHMENT0: u32 = 0x8CE0;
 const GL_FRAMEBUFFER_COMPLETE: u32 = 0x8CD5;
 const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
-
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// The test's context: when the test ends without panicking, the validation layer (on under
-/// `ARENAGL_VALIDATION=1`) must have reported nothing.
-struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
-
-impl Drop for Current {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
-        }
-    }
-}
-
-fn context() -> Current {
-    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
-    make_current_pbuffer();
-    Current(guard)
-}
-
-#[track_caller]
-fn expect(code: u32) {
-    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
-    assert_eq!(error(), GL_NO_ERROR, "glGetError resets the flag");
-}
 
 /// A texture bound to `target` on unit 0 with nearest filtering (no mipmaps needed).
 fn texture(target: u32) -> u32 {

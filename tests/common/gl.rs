@@ -7,7 +7,7 @@
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::PathBuf;
 use std::ptr::{null, null_mut};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 pub type P = *mut c_void;
 type GetProc = unsafe extern "C" fn(*const c_char) -> P;
@@ -151,4 +151,39 @@ pub fn program(vs: &str, fs: &str) -> u32 {
         assert_eq!(ok, 1, "link");
         p
     }
+}
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// The current context of one test. Tests of a binary take turns (they share the device and
+/// the validation-error count); when the test ends without a panic, the validation layer (on
+/// under `ARENAGL_VALIDATION=1`, as in CI) must have reported nothing.
+pub struct Current(#[allow(dead_code)] MutexGuard<'static, ()>);
+
+impl Drop for Current {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            assert_eq!(validation_errors(), 0, "validation errors (see stderr)");
+        }
+    }
+}
+
+/// A current 3.3 context (compatibility profile when `compat`) on a fresh 32×32 pbuffer, for
+/// the test's duration.
+pub fn context_profile(compat: bool) -> Current {
+    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    make_current_pbuffer_profile(compat);
+    Current(guard)
+}
+
+/// A current 3.3 core context on a fresh 32×32 pbuffer, for the test's duration.
+pub fn context() -> Current {
+    context_profile(false)
+}
+
+/// The GL error flag is `code`, and reading it cleared it.
+#[track_caller]
+pub fn expect(code: u32) {
+    assert_eq!(error(), code, "expected GL error 0x{code:04X}");
+    assert_eq!(error(), 0, "glGetError resets the flag");
 }
