@@ -194,6 +194,22 @@ impl Device {
 }
 
 impl Locked {
+    /// The pipeline for `key` from the device-wide cache, built (and cached) on first use. A
+    /// build that fails is not cached, so a failure from memory pressure is retried next time.
+    pub(crate) fn pipeline(
+        &mut self,
+        cache: vk::PipelineCache,
+        linked: &super::program::Linked,
+        key: &PipelineKey,
+    ) -> super::error::GlResult<vk::Pipeline> {
+        if let Some(p) = self.pipelines.get(key) {
+            return Ok(*p);
+        }
+        let p = super::pipeline::build(&mut self.manager, cache, linked, key)?;
+        self.pipelines.insert(key.clone(), p);
+        Ok(p)
+    }
+
     /// Destroys `item` once `epoch` completes.
     pub(crate) fn defer_at(&mut self, epoch: u64, item: Garbage) {
         self.garbage.push((epoch, item));

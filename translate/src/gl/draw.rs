@@ -1166,15 +1166,7 @@ impl Context {
             dummies.push(self.dummy_texture(TexTarget::of_sampler(s.ty.dim), s.ty.kind)?);
         }
         let mut locked = device.lock();
-        let pipeline = match locked.pipelines.get(&key) {
-            Some(p) => *p,
-            None => {
-                let p =
-                    pipeline::build(&mut locked.manager, device.pipeline_cache(), &linked, &key)?;
-                locked.pipelines.insert(key.clone(), p);
-                p
-            }
-        };
+        let pipeline = locked.pipeline(device.pipeline_cache(), &linked, &key)?;
         let mut vertex_buffers = Vec::new();
         for (storage, offset, constant) in &sources {
             match (storage, constant) {

@@ -7,12 +7,11 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::context::Context;
-use super::enums::*;
 use super::error::{GlError, GlResult};
 use super::framebuffer::Target;
-use super::pipeline::{self, DepthStencilKey, PipelineKey};
+use super::pipeline::PipelineKey;
 use super::program::{self, Linked};
-use super::state::{Blend, StencilFace, MAX_DRAW_BUFFERS};
+use super::state::MAX_DRAW_BUFFERS;
 use crate::glsl::Stage;
 
 const VS: &str = "#version 330 core\nvoid main() {\n    vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID >> 1) * 4 - 1));\n    gl_Position = vec4(p, 0.0, 1.0);\n}\n";
@@ -45,42 +44,18 @@ impl Context {
     ) -> GlResult<()> {
         let linked = self.clear_program()?;
         let key = PipelineKey {
-            program: linked.id,
-            topology: vk::PrimitiveTopology::TRIANGLE_LIST.as_raw(),
-            primitive_restart: false,
-            bindings: Vec::new(),
-            attributes: Vec::new(),
-            color_formats: target
-                .colors
-                .iter()
-                .map(|b| b.map_or(vk::Format::UNDEFINED, |b| b.format))
-                .collect(),
-            depth_stencil_format: target
-                .depth_stencil
-                .map_or(vk::Format::UNDEFINED, |b| b.format),
-            blend: Blend {
-                enabled: 0,
-                src_rgb: GL_ONE,
-                dst_rgb: GL_ZERO,
-                src_alpha: GL_ONE,
-                dst_alpha: GL_ZERO,
-                eq_rgb: GL_FUNC_ADD,
-                eq_alpha: GL_FUNC_ADD,
-            },
             color_masks: masks,
-            depth_stencil: DepthStencilKey {
-                depth_test: false,
-                depth_write: false,
-                depth_compare: GL_ALWAYS,
-                stencil_test: false,
-                stencil: [pipeline::stencil_key(&StencilFace::default()); 2],
-            },
-            cull_mode: 0,
-            front_face_cw: true,
-            polygon_offset: None,
-            depth_clamp: false,
-            rasterizer_discard: false,
-            points: None,
+            ..PipelineKey::internal(
+                linked.id,
+                target
+                    .colors
+                    .iter()
+                    .map(|b| b.map_or(vk::Format::UNDEFINED, |b| b.format))
+                    .collect(),
+                target
+                    .depth_stencil
+                    .map_or(vk::Format::UNDEFINED, |b| b.format),
+            )
         };
         let device = self.device.clone();
         let mut bytes = Vec::with_capacity(16);
@@ -89,19 +64,7 @@ impl Context {
         }
         let (pipeline, range) = {
             let mut locked = device.lock();
-            let p = match locked.pipelines.get(&key) {
-                Some(p) => *p,
-                None => {
-                    let p = pipeline::build(
-                        &mut locked.manager,
-                        device.pipeline_cache(),
-                        &linked,
-                        &key,
-                    )?;
-                    locked.pipelines.insert(key, p);
-                    p
-                }
-            };
+            let p = locked.pipeline(device.pipeline_cache(), &linked, &key)?;
             let mut block = vec![0u8; linked.default_block_size as usize];
             if let Some(dst) = block.get_mut(..16) {
                 dst.copy_from_slice(&bytes);

@@ -20,12 +20,10 @@ use arenagl_memory::{ImageHandle, SamplerDesc, ViewDesc};
 use ash::vk;
 
 use super::context::Context;
-use super::enums::*;
 use super::error::{GlError, GlResult};
 use super::framebuffer::is_depth_format;
-use super::pipeline::{self, DepthStencilKey, PipelineKey};
+use super::pipeline::{DepthStencilKey, PipelineKey};
 use super::program::{self, Linked};
-use super::state::{Blend, StencilFace};
 use crate::glsl::Stage;
 
 const VS: &str = "#version 330 core\nvoid main() {\n    vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID >> 1) * 4 - 1));\n    gl_Position = vec4(p, 0.0, 1.0);\n}\n";
@@ -103,36 +101,16 @@ impl Context {
         let depth = is_depth_format(format);
         let linked = self.mipmap_program(depth)?;
         let key = PipelineKey {
-            program: linked.id,
-            topology: vk::PrimitiveTopology::TRIANGLE_LIST.as_raw(),
-            primitive_restart: false,
-            bindings: Vec::new(),
-            attributes: Vec::new(),
-            color_formats: if depth { Vec::new() } else { vec![format] },
-            depth_stencil_format: if depth { format } else { vk::Format::UNDEFINED },
-            blend: Blend {
-                enabled: 0,
-                src_rgb: GL_ONE,
-                dst_rgb: GL_ZERO,
-                src_alpha: GL_ONE,
-                dst_alpha: GL_ZERO,
-                eq_rgb: GL_FUNC_ADD,
-                eq_alpha: GL_FUNC_ADD,
-            },
-            color_masks: [0xF; super::state::MAX_DRAW_BUFFERS],
             depth_stencil: DepthStencilKey {
                 depth_test: depth,
                 depth_write: depth,
-                depth_compare: GL_ALWAYS,
-                stencil_test: false,
-                stencil: [pipeline::stencil_key(&StencilFace::default()); 2],
+                ..PipelineKey::internal(0, Vec::new(), vk::Format::UNDEFINED).depth_stencil
             },
-            cull_mode: 0,
-            front_face_cw: true,
-            polygon_offset: None,
-            depth_clamp: false,
-            rasterizer_discard: false,
-            points: None,
+            ..PipelineKey::internal(
+                linked.id,
+                if depth { Vec::new() } else { vec![format] },
+                if depth { format } else { vk::Format::UNDEFINED },
+            )
         };
         let Some(sampler_binding) = linked.samplers.first().map(|s| s.binding) else {
             return Err(GlError::InvalidOperation(
@@ -146,22 +124,9 @@ impl Context {
         } else {
             vk::ImageAspectFlags::COLOR
         };
-        let pipeline = {
-            let mut locked = device.lock();
-            match locked.pipelines.get(&key) {
-                Some(p) => *p,
-                None => {
-                    let p = pipeline::build(
-                        &mut locked.manager,
-                        device.pipeline_cache(),
-                        &linked,
-                        &key,
-                    )?;
-                    locked.pipelines.insert(key, p);
-                    p
-                }
-            }
-        };
+        let pipeline = device
+            .lock()
+            .pipeline(device.pipeline_cache(), &linked, &key)?;
         let single = |level: u32, aspect: vk::ImageAspectFlags| ViewDesc {
             aspect,
             base_mip_level: level,

@@ -13,6 +13,7 @@ use ash::vk;
 
 use arenagl_memory::MemoryManager;
 
+use super::enums::{GL_ALWAYS, GL_FUNC_ADD, GL_ONE, GL_ZERO};
 use super::error::GlResult;
 use super::program::Linked;
 use super::state::{
@@ -47,6 +48,50 @@ pub(crate) struct DepthStencilKey {
     pub stencil_test: bool,
     /// Front and back, without the reference (dynamic).
     pub stencil: [(u32, u32, u32, u32, u32, u32); 2],
+}
+
+impl PipelineKey {
+    /// The key of an internal full-screen draw of `program` (masked clears, mipmap levels):
+    /// triangles, no vertex input, no blending, all channels written, no depth or stencil test,
+    /// no culling. Callers change what their draw needs.
+    pub(crate) fn internal(
+        program: u64,
+        color_formats: Vec<vk::Format>,
+        depth: vk::Format,
+    ) -> Self {
+        Self {
+            program,
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST.as_raw(),
+            primitive_restart: false,
+            bindings: Vec::new(),
+            attributes: Vec::new(),
+            color_formats,
+            depth_stencil_format: depth,
+            blend: Blend {
+                enabled: 0,
+                src_rgb: GL_ONE,
+                dst_rgb: GL_ZERO,
+                src_alpha: GL_ONE,
+                dst_alpha: GL_ZERO,
+                eq_rgb: GL_FUNC_ADD,
+                eq_alpha: GL_FUNC_ADD,
+            },
+            color_masks: [0xF; MAX_DRAW_BUFFERS],
+            depth_stencil: DepthStencilKey {
+                depth_test: false,
+                depth_write: false,
+                depth_compare: GL_ALWAYS,
+                stencil_test: false,
+                stencil: [stencil_key(&StencilFace::default()); 2],
+            },
+            cull_mode: 0,
+            front_face_cw: true,
+            polygon_offset: None,
+            depth_clamp: false,
+            rasterizer_discard: false,
+            points: None,
+        }
+    }
 }
 
 /// Everything a pipeline is built from.
