@@ -63,7 +63,12 @@ fn event_color(kind: EventKind) -> RGBColor {
     match kind {
         EventKind::Pressure(level) => level_color(level),
         EventKind::ProactiveGc | EventKind::BlockingGc => RGBColor(0, 90, 200),
-        EventKind::Eviction | EventKind::Demotion => RGBColor(150, 0, 150),
+        EventKind::Eviction
+        | EventKind::Demotion
+        | EventKind::Restoration
+        | EventKind::Prune
+        | EventKind::CacheTrim => RGBColor(150, 0, 150),
+        EventKind::RenderScale => RGBColor(0, 150, 150),
         EventKind::Refusal => RGBColor(200, 0, 0),
         EventKind::OomRecovery => RGBColor(230, 110, 0),
         EventKind::DeviceLost | EventKind::ClampWarning => RGBColor(0, 0, 0),

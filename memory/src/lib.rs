@@ -29,6 +29,7 @@ mod telemetry;
 pub mod vulkan;
 
 pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
+pub use budget::Degradation;
 pub use classify::{classify, Call, Outcome};
 pub use desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
 pub use error::{MemoryError, Result};

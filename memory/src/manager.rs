@@ -74,6 +74,8 @@ pub struct ManagerConfig {
     pub staging_arena_size: u64,
     /// Frame slots (staging arenas and CPU scratch arenas).
     pub frame_slots: usize,
+    /// The pressure policy's knobs (R2): demotion age, mip levels dropped, render scale.
+    pub pressure_policy: arenagl_residency::ActionPolicy,
 }
 
 impl Default for ManagerConfig {
@@ -87,6 +89,7 @@ impl Default for ManagerConfig {
             budget: None,
             staging_arena_size: arenagl_staging::arena::DEFAULT_ARENA_SIZE,
             frame_slots: 2,
+            pressure_policy: arenagl_residency::ActionPolicy::default(),
         }
     }
 }
@@ -133,6 +136,8 @@ pub(crate) struct ImageEntry<R> {
 pub(crate) struct ViewEntry<R> {
     raw: R,
     image: ImageHandle,
+    /// The request it was made from (a client re-creating an image asks for the same view).
+    desc: ViewDesc,
     last_use: u64,
 }
 
@@ -213,7 +218,8 @@ impl<B: Backend> Manager<B> {
         let owner = next_owner_id();
         let faults = FaultState::new(config.faults.clone());
         let staging = StagingState::new(config.staging_arena_size, config.frame_slots);
-        let budget = config.budget.clone().map(BudgetState::new);
+        let policy = config.pressure_policy;
+        let budget = config.budget.clone().map(|b| BudgetState::new(b, policy));
         Self {
             backend: ManuallyDrop::new(backend),
             config,
@@ -436,10 +442,16 @@ impl<B: Backend> Manager<B> {
         let handle = self.views.insert(ViewEntry {
             raw,
             image,
+            desc: desc.clone(),
             last_use: 0,
         })?;
         self.images.get_mut(image)?.views.push(handle);
         Ok(handle)
+    }
+
+    /// The request `view` was created from.
+    pub fn view_desc(&self, view: ViewHandle) -> Result<ViewDesc> {
+        Ok(self.views.get(view)?.desc.clone())
     }
 
     /// Creates a sampler. Errors: `TooManyAllocations` at `maxSamplerAllocationCount`.

@@ -101,6 +101,18 @@ pub struct MemoryStats {
     pub pressure_level: u8,
     /// Pressure level changes so far.
     pub pressure_transitions: u64,
+    /// Textures demoted (top mip levels dropped) under pressure, by the translator.
+    pub demotions: u64,
+    /// Bytes those demotions freed.
+    pub demoted_bytes: u64,
+    /// Demoted textures restored to their full mip chain.
+    pub restorations: u64,
+    /// Objects the every-64-frames sweep at Critical released.
+    pub evictions: u64,
+    /// Times the translator trimmed its pipeline, descriptor and sampler caches.
+    pub cache_trims: u64,
+    /// The presenter's internal render scale in percent (0 until a presenter reports one).
+    pub render_scale_percent: u32,
     /// Faults injected by the fault plan (M8).
     pub faults_injected: u64,
     /// Destructions refused by the debug use-after-free check (must stay 0).
@@ -201,6 +213,19 @@ impl MemoryStats {
                 .unwrap_or(&"?"),
             self.pressure_transitions,
             self.budget_refusals
+        );
+        out += &format!(
+            "  degradation     {} demotions ({:.2} MiB freed), {} restorations, {} pruned, {} cache trims{}\n",
+            self.demotions,
+            mib(self.demoted_bytes),
+            self.restorations,
+            self.evictions,
+            self.cache_trims,
+            if self.render_scale_percent > 0 {
+                format!(", render scale {} %", self.render_scale_percent)
+            } else {
+                String::new()
+            }
         );
         out += &format!(
             "  oom ladder      {} failures, {} drains, {} retries, {} recoveries, {} refusals, {} injected faults\n",

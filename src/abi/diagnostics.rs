@@ -58,8 +58,10 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 
 /// One counter of the open device's memory manager, by name: `client_objects_live` (buffers and
 /// images held for GL objects and surfaces), `live_bytes`, `faults_injected`, `oom_failures`,
-/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1). `u64::MAX` for an unknown name,
-/// NULL, or no open device.
+/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1), and the pressure figures
+/// `budget_bytes` (0 without a budget), `pressure_level` (0 normal … 3 over), `demotions`,
+/// `demoted_bytes`, `restorations`, `evictions` (objects the 64-frame prune released),
+/// `cache_trims`. `u64::MAX` for an unknown name, NULL, or no open device.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
@@ -74,8 +76,18 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
         let Some(device) = opened_device() else {
             return u64::MAX;
         };
-        let s = device.lock().manager.stats();
+        let locked = device.lock();
+        let s = locked.manager.stats();
+        let budget = locked.manager.budget().map_or(0, |b| b.total_bytes);
+        drop(locked);
         match name.as_slice() {
+            b"budget_bytes" => budget,
+            b"pressure_level" => u64::from(s.pressure_level),
+            b"demotions" => s.demotions,
+            b"demoted_bytes" => s.demoted_bytes,
+            b"restorations" => s.restorations,
+            b"evictions" => s.evictions,
+            b"cache_trims" => s.cache_trims,
             b"client_objects_live" => s.client_objects_live(),
             b"live_bytes" => s.live_bytes,
             b"faults_injected" => s.faults_injected,

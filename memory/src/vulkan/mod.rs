@@ -476,7 +476,8 @@ impl Manager<VulkanBackend> {
 
     /// Opens the device configured from the environment (`ARENAGL_VALIDATION`,
     /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULTS`, `ARENAGL_FAULT_*`) and installs the budget
-    /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`.
+    /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`,
+    /// with the pressure policy's `ARENAGL_DEMOTE_AFTER_FRAMES` / `ARENAGL_CRITICAL_RENDER_SCALE`.
     pub fn from_env() -> Result<Self> {
         let config = ManagerConfig {
             faults: crate::fault::FaultPlan::from_env()?,
@@ -491,6 +492,9 @@ impl Manager<VulkanBackend> {
             overrides,
         );
         manager.set_budget(Some(budget));
+        let policy = arenagl_residency::overrides::policy_from_env()
+            .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
+        manager.set_pressure_policy(policy);
         if std::env::var("ARENAGL_TELEMETRY").map_or(true, |v| v.trim() != "0") {
             if let Err(e) = manager.publish_telemetry(None) {
                 tracing::warn!(error = %e, "telemetry page not published");

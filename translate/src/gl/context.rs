@@ -133,6 +133,8 @@ pub struct Context {
     pub(crate) mipmap_programs: [Option<Arc<super::program::Linked>>; 2],
     /// Query objects, their Vulkan slots and conditional rendering.
     pub(crate) queries: super::query::QueryState,
+    /// Demotion, pruning, trimming and the render scale under memory pressure.
+    pub(crate) pressure: super::degrade::PressureState,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -276,6 +278,7 @@ impl Context {
             clear_program: None,
             mipmap_programs: [None, None],
             queries: super::query::QueryState::default(),
+            pressure: super::degrade::PressureState::default(),
         }
     }
 
@@ -401,6 +404,8 @@ impl Context {
         let submitted = locked.manager.submit().map(drop);
         let began = locked.manager.begin_frame();
         locked.collect(device.raw());
+        drop(locked);
+        self.after_frame();
         submitted?;
         began?;
         Ok(())
@@ -421,6 +426,8 @@ impl Context {
         let submitted = submit(&mut locked.manager);
         let began = locked.manager.begin_frame();
         locked.collect(device.raw());
+        drop(locked);
+        self.after_frame();
         submitted?;
         began?;
         Ok(())

@@ -1216,6 +1216,9 @@ impl Context {
                     Some(t) => self.default_textures.get(t.index()),
                     None => self.textures.get(name),
                 };
+                if let Some(t) = object {
+                    t.last_sampled.set(self.pressure.frame);
+                }
                 let tex = object.filter(|t| {
                     t.is_complete(sampler_object)
                         && t.storage

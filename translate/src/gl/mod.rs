@@ -12,6 +12,7 @@ mod blit;
 mod buffer;
 mod compat;
 mod context;
+mod degrade;
 mod descriptors;
 mod device;
 mod draw;

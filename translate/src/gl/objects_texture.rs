@@ -224,6 +224,9 @@ impl Context {
                 "no texture bound (texture object 0 cannot be changed in the core profile)",
             );
         }
+        // Whatever the caller does next (upload, mipmaps, parameters, queries) sees the whole
+        // texture, not its demoted stand-in.
+        self.restore_texture(name)?;
         self.textures
             .get_mut(name)
             .ok_or_else(|| GlError::InvalidOperation("the bound texture is gone".into()))
@@ -1050,6 +1053,8 @@ impl Context {
         layer: i32,
     ) -> GlResult<()> {
         let limits = self.device.caps().limits;
+        // An attachment renders into the full texture.
+        self.restore_texture(texture)?;
         let t = self
             .textures
             .get(texture)
@@ -1204,6 +1209,7 @@ fn new_storage(
         immutable: false,
         level_views: HashMap::new(),
         swizzle_views: HashMap::new(),
+        demotion: None,
     })
 }
 

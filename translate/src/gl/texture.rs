@@ -85,6 +85,10 @@ pub(crate) struct TexImage {
     pub level_views: HashMap<(u32, u32), ViewHandle>,
     /// Sampling views with a `GL_TEXTURE_SWIZZLE_*` component mapping, by swizzle.
     pub swizzle_views: HashMap<[GLenum; 4], ViewHandle>,
+    /// Set while the image holds only the levels from `dropped` on (demoted under memory
+    /// pressure, `degrade.rs`): `size`, `levels` and `defined` then describe that smaller image,
+    /// and this keeps what they were.
+    pub demotion: Option<super::degrade::Demotion>,
 }
 
 /// `GL_TEXTURE_SWIZZLE_RGBA`'s default.
@@ -109,6 +113,8 @@ pub(crate) struct Texture {
     pub target: Option<TexTarget>,
     pub storage: Option<TexImage>,
     pub params: TexParams,
+    /// The context frame (`degrade.rs`) in which a draw last sampled it.
+    pub last_sampled: std::cell::Cell<u64>,
 }
 
 impl TexImage {
