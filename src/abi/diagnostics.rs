@@ -61,7 +61,7 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 /// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1), and the pressure figures
 /// `budget_bytes` (0 without a budget), `pressure_level` (0 normal … 3 over), `demotions`,
 /// `demoted_bytes`, `restorations`, `evictions` (objects the 64-frame prune released),
-/// `cache_trims`. `u64::MAX` for an unknown name, NULL, or no open device.
+/// `cache_trims`, `render_scale_percent` (the last window rescale; 0 before any). `u64::MAX` for an unknown name, NULL, or no open device.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
@@ -88,6 +88,7 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"restorations" => s.restorations,
             b"evictions" => s.evictions,
             b"cache_trims" => s.cache_trims,
+            b"render_scale_percent" => u64::from(s.render_scale_percent),
             b"client_objects_live" => s.client_objects_live(),
             b"live_bytes" => s.live_bytes,
             b"faults_injected" => s.faults_injected,

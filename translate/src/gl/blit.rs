@@ -189,9 +189,27 @@ impl Context {
                     aspect: vk::ImageAspectFlags,
                     filter: vk::Filter|
          -> GlResult<()> {
-            let Some((x, y)) = axes(read.width, read.height, draw.width, draw.height) else {
+            let Some((x, y)) = axes(
+                read.gl_size.0,
+                read.gl_size.1,
+                draw.gl_size.0,
+                draw.gl_size.1,
+            ) else {
                 return Ok(());
             };
+            // A default framebuffer at a reduced render scale: window coordinates to image
+            // pixels (the identity for everything else).
+            let to_image = |t: &Target, (a, b): (i32, i32), axis: usize| {
+                let (image, gl) = if axis == 0 {
+                    (t.width, t.gl_size.0)
+                } else {
+                    (t.height, t.gl_size.1)
+                };
+                let map = |v: i32| (i64::from(v) * i64::from(image) / i64::from(gl.max(1))) as i32;
+                (map(a), map(b))
+            };
+            let (xs, ys) = (to_image(&read, x.src, 0), to_image(&read, y.src, 1));
+            let (xd, yd) = (to_image(&draw, x.dst, 0), to_image(&draw, y.dst, 1));
             let corner = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 0 };
             let far = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 1 };
             let side = |b: Bound, (level, layer): (u32, u32), ax: (i32, i32), ay: (i32, i32)| {
@@ -203,8 +221,8 @@ impl Context {
                 }
             };
             device.lock().manager.blit_image(
-                side(src.0, src.1, x.src, y.src),
-                side(dst.0, dst.1, x.dst, y.dst),
+                side(src.0, src.1, xs, ys),
+                side(dst.0, dst.1, xd, yd),
                 aspect,
                 filter,
             )?;

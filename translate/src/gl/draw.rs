@@ -322,8 +322,9 @@ impl Context {
                 format: s.color_format,
             });
             return Ok(Target {
-                width: s.width,
-                height: s.height,
+                width: s.render_width,
+                height: s.render_height,
+                gl_size: (s.width, s.height),
                 colors: vec![color],
                 depth_stencil: Some(Bound {
                     image: s.depth.0,
@@ -390,6 +391,7 @@ impl Context {
         Ok(Target {
             width,
             height,
+            gl_size: (width, height),
             colors,
             depth_stencil,
         })
@@ -548,7 +550,7 @@ impl Context {
                 height: i32::MAX,
             }
         };
-        let Some(rect) = clip(area, target.width, target.height) else {
+        let Some(rect) = clip(target.to_image(area), target.width, target.height) else {
             return Ok(());
         };
         if self.fixed.rasterizer_discard {
@@ -917,7 +919,7 @@ impl Context {
         let scissor = if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
             None
         } else {
-            clip(scissor_area, target.width, target.height)
+            clip(target.to_image(scissor_area), target.width, target.height)
         };
 
         // Vertex input.
@@ -1434,17 +1436,19 @@ impl Context {
         self.segments_at_draw(geometry_shader)?;
         let raw = device.raw();
         let vp = self.fixed.viewport;
+        // A default framebuffer rendered at a reduced scale maps GL's window coordinates onto
+        // its smaller images (exactly: viewports are fractional).
+        let (sx, sy) = target.scale();
         // Vulkan bounds the viewport's corners to viewportBoundsRange (GL leaves a viewport far
         // off the drawable legal): keep the size, slide the origin inside the range.
         let bounds = device.caps().limits.viewport_bounds_range;
-        let place = |origin: i32, size: i32| {
-            (origin as f32).clamp(bounds[0], (bounds[1] - size as f32).max(bounds[0]))
-        };
+        let place =
+            |origin: f32, size: f32| origin.clamp(bounds[0], (bounds[1] - size).max(bounds[0]));
         let viewport = vk::Viewport {
-            x: place(vp.x, vp.width),
-            y: place(vp.y, vp.height),
-            width: vp.width as f32,
-            height: vp.height as f32,
+            x: place(vp.x as f32 * sx, vp.width as f32 * sx),
+            y: place(vp.y as f32 * sy, vp.height as f32 * sy),
+            width: vp.width as f32 * sx,
+            height: vp.height as f32 * sy,
             min_depth: self.fixed.depth_range[0] as f32,
             max_depth: self.fixed.depth_range[1] as f32,
         };
@@ -1650,8 +1654,8 @@ impl Context {
                 width,
                 height,
             },
-            target.width,
-            target.height,
+            target.gl_size.0,
+            target.gl_size.1,
         ) else {
             return Ok(());
         };
@@ -1669,13 +1673,52 @@ impl Context {
             rect.extent.width,
             rect.extent.height,
         );
+        // A default framebuffer at a reduced render scale is read as the window shows it.
+        let (image, region, temp) = if target.is_scaled() {
+            let (temp, region) = self.upscaled_for_read(&target, src, rect)?;
+            (temp, region, Some(temp))
+        } else {
+            (src.image, region, None)
+        };
         let device = self.device.clone();
         let mut locked = device.lock();
+        let read = self.read_color_into(
+            &mut locked,
+            image,
+            &region,
+            &pack,
+            client,
+            float_channels,
+            rect,
+            width,
+            out,
+        );
+        if let Some(temp) = temp {
+            let _ = locked.manager.retire_image(temp);
+        }
+        read?;
+        locked.collect(device.raw());
+        Ok(())
+    }
+
+    /// The colour part of `glReadPixels`: `region` of `image` into `out` per `pack`.
+    #[allow(clippy::too_many_arguments)]
+    fn read_color_into(
+        &self,
+        locked: &mut super::device::Locked,
+        image: arenagl_memory::ImageHandle,
+        region: &ImageRegion,
+        pack: &arenagl_staging::PixelStore,
+        client: arenagl_staging::ClientFormat,
+        float_channels: Option<&'static [usize]>,
+        rect: vk::Rect2D,
+        width: i32,
+        out: &mut [u8],
+    ) -> GlResult<()> {
+        let pack = *pack;
         match float_channels {
             None => super::error::until_done(|| {
-                locked
-                    .manager
-                    .read_image(src.image, &region, &pack, client, out)
+                locked.manager.read_image(image, region, &pack, client, out)
             })?,
             Some(channels) => {
                 // GL_FLOAT: read RGBA8 tightly, then place normalised floats per the pack state.
@@ -1688,7 +1731,7 @@ impl Context {
                 super::error::until_done(|| {
                     locked
                         .manager
-                        .read_image(src.image, &region, &tight, client, &mut rgba)
+                        .read_image(image, region, &tight, client, &mut rgba)
                 })?;
                 let stride = float_row_stride(&self.pack, width as u32, channels)
                     .ok_or_else(|| GlError::InvalidValue("glReadPixels size overflows".into()))?;
@@ -1708,7 +1751,6 @@ impl Context {
                 }
             }
         }
-        locked.collect(device.raw());
         Ok(())
     }
 }

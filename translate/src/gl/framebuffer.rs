@@ -13,8 +13,13 @@ use super::error::{GlError, GlResult};
 /// The images behind an EGL surface: what framebuffer 0 draws into.
 pub struct SurfaceImages {
     device: Arc<Device>,
+    /// The size GL sees (the window's, the pbuffer's).
     pub width: u32,
     pub height: u32,
+    /// The size of the images: smaller than the GL size while the presenter renders at a
+    /// reduced scale under memory pressure (MISSION P4; the present blit scales up).
+    pub render_width: u32,
+    pub render_height: u32,
     pub color: (ImageHandle, ViewHandle),
     pub depth: (ImageHandle, ViewHandle),
     pub color_format: vk::Format,
@@ -29,7 +34,25 @@ impl SurfaceImages {
 
     /// A colour (RGBA8) and depth/stencil pair of `width × height` (at least 1×1).
     pub fn new(device: &Arc<Device>, width: u32, height: u32) -> Result<Self, GlError> {
-        let (width, height) = (width.max(1), height.max(1));
+        Self::with_scale(device, width, height, 1.0)
+    }
+
+    /// Images for a GL size of `width × height` rendered at `scale` of it (clamped to
+    /// `[0.25, 1]`; each side at least 1 pixel).
+    pub fn with_scale(
+        device: &Arc<Device>,
+        width: u32,
+        height: u32,
+        scale: f32,
+    ) -> Result<Self, GlError> {
+        let (gl_width, gl_height) = (width.max(1), height.max(1));
+        let scale = if scale.is_finite() {
+            scale.clamp(0.25, 1.0)
+        } else {
+            1.0
+        };
+        let scaled = |v: u32| ((v as f32 * scale).round() as u32).clamp(1, v);
+        let (width, height) = (scaled(gl_width), scaled(gl_height));
         let color_format = vk::Format::R8G8B8A8_UNORM;
         let depth_format = device.caps().depth_stencil_format;
         let mut locked = device.lock();
@@ -71,13 +94,22 @@ impl SurfaceImages {
         drop(locked);
         Ok(Self {
             device: device.clone(),
-            width,
-            height,
+            width: gl_width,
+            height: gl_height,
+            render_width: width,
+            render_height: height,
             color,
             depth,
             color_format,
             depth_format,
         })
+    }
+}
+
+impl SurfaceImages {
+    /// The render scale in percent (100: full size).
+    pub fn scale_percent(&self) -> u32 {
+        (u64::from(self.render_width) * 100 / u64::from(self.width.max(1))) as u32
     }
 }
 
@@ -177,14 +209,55 @@ pub(crate) struct Bound {
 /// A framebuffer resolved for rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Target {
+    /// The size of the images (render area).
     pub width: u32,
     pub height: u32,
+    /// The size in GL's window coordinates: the image size, except for a default framebuffer
+    /// rendered at a reduced scale (`SurfaceImages::render_width`).
+    pub gl_size: (u32, u32),
     /// Indexed by colour attachment (draw buffer) slot; `None` slots are not written.
     pub colors: Vec<Option<Bound>>,
     pub depth_stencil: Option<Bound>,
 }
 
 impl Target {
+    /// Whether GL coordinates are scaled to reach the images.
+    pub(crate) fn is_scaled(&self) -> bool {
+        self.gl_size != (self.width, self.height)
+    }
+
+    /// The image pixels covering a rectangle in GL window coordinates: every pixel the scaled
+    /// rectangle touches (edges rounded outwards), so a scissor never loses a partial pixel.
+    pub(crate) fn to_image(&self, r: super::state::Rect) -> super::state::Rect {
+        if !self.is_scaled() {
+            return r;
+        }
+        let axis = |origin: i32, size: i32, image: u32, gl: u32| {
+            let (image, gl) = (i64::from(image), i64::from(gl.max(1)));
+            let lo = (i64::from(origin) * image).div_euclid(gl);
+            let end = i64::from(origin) + i64::from(size);
+            let hi = (end * image + gl - 1).div_euclid(gl);
+            let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            (clamp(lo), clamp(hi - lo))
+        };
+        let (x, width) = axis(r.x, r.width, self.width, self.gl_size.0);
+        let (y, height) = axis(r.y, r.height, self.height, self.gl_size.1);
+        super::state::Rect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    /// The scale from GL window coordinates to image pixels, per axis (1 unless scaled).
+    pub(crate) fn scale(&self) -> (f32, f32) {
+        (
+            self.width as f32 / self.gl_size.0.max(1) as f32,
+            self.height as f32 / self.gl_size.1.max(1) as f32,
+        )
+    }
+
     pub(crate) fn has_depth(&self) -> bool {
         self.depth_stencil.is_some()
     }

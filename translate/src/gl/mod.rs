@@ -36,6 +36,7 @@ mod program;
 mod query;
 mod query_pool;
 mod readback_depth;
+mod render_scale;
 mod state;
 mod sync;
 mod texenv;
