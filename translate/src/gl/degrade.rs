@@ -145,13 +145,16 @@ impl Context {
         let Some(level) = level else {
             return;
         };
-        for action in actions {
-            match action {
-                Action::TrimCaches => self.trim_caches(),
-                Action::RequestRenderScale(scale) => self.pressure.render_scale = scale,
-                _ => {}
-            }
+        if actions.contains(&Action::TrimCaches) {
+            self.trim_caches();
         }
+        // From the level, not from the one-off `RequestRenderScale` action: every context of
+        // the device follows it, whichever of them collected the actions.
+        self.pressure.render_scale = if level >= Level::Critical {
+            policy.critical_render_scale.clamp(0.25, 1.0)
+        } else {
+            1.0
+        };
         if self.lost {
             return;
         }
