@@ -451,3 +451,72 @@ fn renderbuffer_parameters_report_size_format_and_bits() {
         expect(GL_INVALID_ENUM);
     }
 }
+
+/// `glReadPixels` reads the attached level and layer of a texture, not its level 0 / layer 0.
+#[test]
+fn read_pixels_reads_the_attached_level_and_layer() {
+    let _ctx = context();
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let storage_2d = gl!(c"glTexStorage2D": fn(u32, i32, u32, i32, i32));
+    let storage_3d = gl!(c"glTexStorage3D": fn(u32, i32, u32, i32, i32, i32));
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let attach_2d = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let attach_layer = gl!(c"glFramebufferTextureLayer": fn(u32, u32, u32, i32, i32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    const GL_TEXTURE_2D: u32 = 0x0DE1;
+    const GL_TEXTURE_2D_ARRAY: u32 = 0x8C1A;
+    let probe = || {
+        let mut px = [0u8; 4];
+        // SAFETY: `px` holds one RGBA pixel.
+        unsafe {
+            read(
+                0,
+                0,
+                1,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            )
+        };
+        px
+    };
+    let (mut tex, mut array, mut fb) = (0, 0, 0);
+    // SAFETY: out-pointers to locals; plain GL calls on the names made here.
+    unsafe {
+        gen_textures(1, &mut tex);
+        bind_texture(GL_TEXTURE_2D, tex);
+        storage_2d(GL_TEXTURE_2D, 3, GL_RGBA8, 16, 16);
+        gen_textures(1, &mut array);
+        bind_texture(GL_TEXTURE_2D_ARRAY, array);
+        storage_3d(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA8, 8, 8, 3);
+        gen_fbs(1, &mut fb);
+        bind(GL_FRAMEBUFFER, fb);
+        // Level 0 red, level 2 green; layer 0 blue, layer 2 white.
+        for (level, color) in [(0, [1.0, 0.0, 0.0, 1.0]), (2, [0.0, 1.0, 0.0, 1.0])] {
+            attach_2d(
+                GL_FRAMEBUFFER,
+                GL_COLOR_ATTACHMENT0,
+                GL_TEXTURE_2D,
+                tex,
+                level,
+            );
+            fill(0, 0, 16, 16, color);
+        }
+        for (layer, color) in [(0, [0.0, 0.0, 1.0, 1.0]), (2, [1.0, 1.0, 1.0, 1.0])] {
+            attach_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, layer);
+            fill(0, 0, 8, 8, color);
+        }
+        attach_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 2);
+        assert_eq!(probe(), [0, 255, 0, 255], "level 2");
+        attach_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+        assert_eq!(probe(), [255, 0, 0, 255], "level 0");
+        attach_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, 2);
+        assert_eq!(probe(), [255, 255, 255, 255], "layer 2");
+        attach_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, 0);
+        assert_eq!(probe(), [0, 0, 255, 255], "layer 0");
+        bind(GL_FRAMEBUFFER, 0);
+    }
+    expect(GL_NO_ERROR);
+}

@@ -76,7 +76,7 @@ impl Context {
     /// The mip level and layer (array layer, cube face or 3D slice) a resolved attachment of
     /// framebuffer `fb` renders to (`slot` is its colour attachment index, or None for
     /// depth/stencil).
-    fn attachment_level(&self, fb: u32, slot: Option<usize>) -> (u32, u32) {
+    pub(crate) fn attachment_level(&self, fb: u32, slot: Option<usize>) -> (u32, u32) {
         let Some(f) = self.framebuffers.get(fb).filter(|_| fb != 0) else {
             return (0, 0);
         };

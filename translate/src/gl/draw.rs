@@ -1644,9 +1644,16 @@ impl Context {
                 "the read framebuffer is not complete (status 0x{status:04X})"
             ))
         })?;
-        let Some(src) = target.colors.iter().flatten().next().copied() else {
+        let Some((slot, src)) = target
+            .colors
+            .iter()
+            .enumerate()
+            .find_map(|(i, b)| b.map(|b| (i, b)))
+        else {
             return invalid_op("glReadPixels with GL_NONE as the read buffer");
         };
+        // The attached level and layer (cube face, array layer, 3D slice) of a texture.
+        let (level, layer) = self.attachment_level(fb, Some(slot));
         let Some(rect) = clip(
             Rect {
                 x,
@@ -1666,13 +1673,28 @@ impl Context {
         pack.skip_pixels += (rect.offset.x - x) as u32;
         pack.skip_rows += (rect.offset.y - y) as u32;
         self.end_pass();
-        let region = ImageRegion::rect(
-            0,
+        let mut region = ImageRegion::rect(
+            level,
             rect.offset.x,
             rect.offset.y,
             rect.extent.width,
             rect.extent.height,
         );
+        if layer > 0 {
+            let three_d = self
+                .device
+                .lock()
+                .manager
+                .image_info(src.image)?
+                .desc
+                .image_type
+                == vk::ImageType::TYPE_3D;
+            if three_d {
+                region.offset.z = layer as i32;
+            } else {
+                region.base_layer = layer;
+            }
+        }
         // A default framebuffer at a reduced render scale is read as the window shows it.
         let (image, region, temp) = if target.is_scaled() {
             let (temp, region) = self.upscaled_for_read(&target, src, rect)?;
