@@ -102,7 +102,7 @@ fn err(e: impl Display) -> String {
 }
 
 /// Registers the embedded font once per process.
-fn fonts() -> Result<(), String> {
+pub(crate) fn register_fonts() -> Result<(), String> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
         register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok()
@@ -117,7 +117,7 @@ pub fn render(recording: &Recording, output: &Path, size: (u32, u32)) -> Result<
     if recording.samples.is_empty() {
         return Err("the recording has no samples (was the process publishing?)".to_owned());
     }
-    fonts()?;
+    register_fonts()?;
     let root = BitMapBackend::new(output, size).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     draw_chart(recording, &root)?;
