@@ -22,6 +22,9 @@ pub struct StressArgs {
     /// The scale factor S: budget = the profile's × S, workload sizes = full × S.
     #[arg(long, default_value_t = DEFAULT_SCALE)]
     scale: f64,
+    /// The pressure factor P: the budget is divided by P, the workload is not (P ≥ 1).
+    #[arg(long, default_value_t = 1.0)]
+    pressure: f64,
     /// Frames to render.
     #[arg(long, default_value_t = 8)]
     frames: u32,
@@ -52,6 +55,7 @@ pub fn run(args: &StressArgs) -> Result<(), Box<dyn std::error::Error>> {
         suite: args.suite,
         profile: args.profile.clone(),
         scale: args.scale,
+        pressure: args.pressure,
         frames: args.frames,
         width: args.width,
         height: args.height,
@@ -59,11 +63,12 @@ pub fn run(args: &StressArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let sizes = config.sizes();
     println!(
-        "stress {}: profile {} × {} = {} budget; atlases {}², arena {:.1} MiB, churn {:.1} MiB a \
+        "stress {}: profile {} × {} / {} = {} budget; atlases {}², arena {:.1} MiB, churn {:.1} MiB a \
          frame; {} frames at {}×{}",
         config.suite,
         config.profile,
         config.scale,
+        config.pressure,
         mib(Some(config.scaled_budget_bytes()?)),
         sizes.atlas_side,
         sizes.arena_bytes as f64 / f64::from(1 << 20),

@@ -26,6 +26,7 @@ pub fn run_in_child(
         .arg(config.suite.name())
         .args(["--profile", &config.profile])
         .args(["--scale", &config.scale.to_string()])
+        .args(["--pressure", &config.pressure.to_string()])
         .args(["--frames", &config.frames.to_string()])
         .args(["--width", &config.width.to_string()])
         .args(["--height", &config.height.to_string()])

@@ -78,6 +78,9 @@ pub struct StressConfig {
     pub profile: String,
     /// The scale factor S (0 < S ≤ 1).
     pub scale: f64,
+    /// The pressure factor P (≥ 1): the budget is the profile's × S / P while the workload
+    /// stays full × S, so P > 1 runs the same work on a P times smaller device.
+    pub pressure: f64,
     /// Frames to render (each ends with `eglSwapBuffers`).
     pub frames: u32,
     /// Surface width (the resize suite's last frame; the others' every frame).
@@ -96,6 +99,7 @@ impl StressConfig {
             suite,
             profile: profile.to_owned(),
             scale: DEFAULT_SCALE,
+            pressure: 1.0,
             frames: 8,
             width: 256,
             height: 256,
@@ -111,6 +115,12 @@ impl StressConfig {
                 self.scale
             )));
         }
+        if !(self.pressure >= 1.0 && self.pressure.is_finite()) {
+            return Err(StressError::Usage(format!(
+                "--pressure {}: must be at least 1",
+                self.pressure
+            )));
+        }
         if self.frames == 0 {
             return Err(StressError::Usage("--frames must be at least 1".into()));
         }
@@ -123,11 +133,11 @@ impl StressConfig {
         Ok(())
     }
 
-    /// The profile's derived budget × S, in whole MiB (at least 1 MiB).
+    /// The profile's derived budget × S / P, in whole MiB (at least 1 MiB).
     pub fn scaled_budget_bytes(&self) -> Result<u64, StressError> {
         let profile = Profile::by_name(&self.profile)?;
         let full = Budget::derive(&BudgetInputs::new(profile)).total_bytes;
-        let scaled = (full as f64 * self.scale) as u64;
+        let scaled = (full as f64 * self.scale / self.pressure.max(1.0)) as u64;
         Ok((scaled / MIB).max(1) * MIB)
     }
 
