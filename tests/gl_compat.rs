@@ -970,3 +970,89 @@ fn lighting_is_per_vertex_blinn_phong_with_material_and_colour_material() {
     expect(GL_NO_ERROR);
     assert_eq!(at(&pixels(), 16, 16), [0, 51, 0, 255], "ambient only");
 }
+
+#[test]
+fn bitmaps_and_draw_pixels_draw_at_the_raster_position_with_zoom_and_scissor() {
+    const GL_SCISSOR_TEST: u32 = 0x0C11;
+    const GL_UNPACK_ALIGNMENT: u32 = 0x0CF5;
+    let _ctx = context(true);
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let window_pos = gl!(c"glWindowPos2i": fn(i32, i32));
+    let bitmap = gl!(c"glBitmap": fn(i32, i32, f32, f32, f32, f32, *const u8));
+    let draw_pixels = gl!(c"glDrawPixels": fn(i32, i32, u32, u32, *const c_void));
+    let zoom = gl!(c"glPixelZoom": fn(f32, f32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let scissor = gl!(c"glScissor": fn(i32, i32, i32, i32));
+    let store = gl!(c"glPixelStorei": fn(u32, i32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    // An 8×2 bitmap: row 0 = 1100_0011, row 1 = 0000_0000 (alignment 1).
+    let bits: [u8; 2] = [0b1100_0011, 0];
+    // 2×1 RGBA pixels: red, green.
+    let image: [u8; 8] = [255, 0, 0, 255, 0, 255, 0, 255];
+    // SAFETY: the pointers hold what the sizes and unpack state say; plain values otherwise.
+    unsafe {
+        clear_black();
+        store(GL_UNPACK_ALIGNMENT, 1);
+        // The raster colour is the colour when the position is set, not at glBitmap.
+        color(0.0, 0.0, 1.0);
+        window_pos(4, 4);
+        color(1.0, 1.0, 1.0);
+        // A viewport that does not cover the drawable: window positions ignore it.
+        viewport(0, 0, 8, 8);
+        bitmap(8, 2, 0.0, 0.0, 10.0, 0.0, bits.as_ptr());
+        // The raster position moved right by 10: zoomed ×4 pixels at (14, 4).
+        zoom(4.0, 4.0);
+        draw_pixels(2, 1, GL_RGBA, GL_UNSIGNED_BYTE, image.as_ptr().cast());
+        // Scissored: a second copy at (4, 20) keeps only x < 6.
+        zoom(1.0, 1.0);
+        window_pos(4, 20);
+        enable(GL_SCISSOR_TEST);
+        scissor(0, 0, 6, 32);
+        bitmap(8, 2, 0.0, 0.0, 0.0, 0.0, bits.as_ptr());
+        disable(GL_SCISSOR_TEST);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    let blue = [0, 0, 255, 255];
+    assert_eq!(at(&px, 4, 4), blue, "set bit 0");
+    assert_eq!(at(&px, 5, 4), blue, "set bit 1");
+    assert_eq!(at(&px, 6, 4), [0, 0, 0, 0], "clear bit 2");
+    assert_eq!(at(&px, 11, 4), blue, "set bit 7");
+    assert_eq!(at(&px, 4, 5), [0, 0, 0, 0], "row 1 is clear");
+    assert_eq!(at(&px, 15, 6), [255, 0, 0, 255], "zoomed red pixel");
+    assert_eq!(at(&px, 20, 7), [0, 255, 0, 255], "zoomed green pixel");
+    assert_eq!(at(&px, 22, 4), [0, 0, 0, 0], "past the zoomed image");
+    // Set after the white colour: this copy is white.
+    assert_eq!(at(&px, 5, 20), [255; 4], "inside the scissor");
+    assert_eq!(at(&px, 11, 20), [0, 0, 0, 0], "outside the scissor");
+}
+
+#[test]
+fn packed_immediate_mode_vertices_and_colours_unpack_2_10_10_10() {
+    const GL_UNSIGNED_INT_2_10_10_10_REV: u32 = 0x8368;
+    let _ctx = context(true);
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex_p2 = gl!(c"glVertexP2ui": fn(u32, u32));
+    let color_p4 = gl!(c"glColorP4ui": fn(u32, u32));
+    // Colour: r = 1023 (1.0), g = 0, b = 0, a = 3 (1.0).
+    let red = 1023 | (3 << 30);
+    // SAFETY: plain values.
+    unsafe {
+        ortho_window();
+        clear_black();
+        color_p4(GL_UNSIGNED_INT_2_10_10_10_REV, red);
+        begin(GL_QUADS);
+        for (x, y) in [(0u32, 0u32), (16, 0), (16, 32), (0, 32)] {
+            vertex_p2(GL_UNSIGNED_INT_2_10_10_10_REV, x | (y << 10));
+        }
+        end();
+        color_p4(GL_FLOAT, red);
+        expect(GL_INVALID_ENUM);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 8, 16), [255, 0, 0, 255]);
+    assert_eq!(at(&px, 24, 16), [0, 0, 0, 0]);
+}

@@ -530,6 +530,32 @@ gl_entry_points! {
         gl((), |c| { let len = c.client_image_bytes(w, h, format, ty, false).unwrap_or(0) as i64; c.draw_pixels(w, h, format, ty, slice(data.cast::<u8>(), len)) })
     }
     fn glPixelZoom(x: f32, y: f32) { gl((), |c| c.pixel_zoom(x, y)) }
+    fn glVertexP2ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 2, ty, v)) }
+    fn glVertexP2uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Vertex, 2, ty, w) }) }
+    fn glVertexP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 3, ty, v)) }
+    fn glVertexP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Vertex, 3, ty, w) }) }
+    fn glVertexP4ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 4, ty, v)) }
+    fn glVertexP4uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Vertex, 4, ty, w) }) }
+    fn glTexCoordP1ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 1, ty, v)) }
+    fn glTexCoordP1uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 1, ty, w) }) }
+    fn glTexCoordP2ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 2, ty, v)) }
+    fn glTexCoordP2uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 2, ty, w) }) }
+    fn glTexCoordP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 3, ty, v)) }
+    fn glTexCoordP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 3, ty, w) }) }
+    fn glTexCoordP4ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 4, ty, v)) }
+    fn glTexCoordP4uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 4, ty, w) }) }
+    fn glNormalP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Normal, 3, ty, v)) }
+    fn glNormalP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Normal, 3, ty, w) }) }
+    fn glColorP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Color, 3, ty, v)) }
+    fn glColorP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Color, 3, ty, w) }) }
+    fn glColorP4ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Color, 4, ty, v)) }
+    fn glColorP4uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Color, 4, ty, w) }) }
+    fn glSecondaryColorP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::SecondaryColor, 3, ty, v)) }
+    fn glSecondaryColorP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::SecondaryColor, 3, ty, w) }) }
+    fn glMultiTexCoordP1ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 1, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
+    fn glMultiTexCoordP2ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 2, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
+    fn glMultiTexCoordP3ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 3, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
+    fn glMultiTexCoordP4ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 4, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
     fn glMultiTexCoord2f(u: GLenum, s: f32, t: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, 0.0, 1.0])) }
     fn glMultiTexCoord3f(u: GLenum, s: f32, t: f32, r: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, r, 1.0])) }
     fn glMultiTexCoord4f(u: GLenum, s: f32, t: f32, r: f32, q: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, r, q])) }

@@ -659,6 +659,25 @@ impl Context {
         }
     }
 
+    /// `glVertexP*`, `glColorP*`, `glNormalP*`, `glTexCoordP*`, … (GL 3.3 compatibility): `n`
+    /// components of a packed 2_10_10_10_REV word as a current value, or as a vertex for
+    /// `FfArray::Vertex`. Colours and normals are normalized, positions and coordinates are not.
+    pub fn ff_packed(&mut self, array: FfArray, n: usize, ty: GLenum, word: u32) {
+        let normalized = matches!(
+            array,
+            FfArray::Color | FfArray::SecondaryColor | FfArray::Normal
+        );
+        let Some(v) = super::vertex_array::unpack_2_10_10_10(ty, n, normalized, word) else {
+            let r: GlResult<()> = invalid_enum("packed vertex data type", ty);
+            self.record(r);
+            return;
+        };
+        match array {
+            FfArray::Vertex => self.vertex(v),
+            a => self.ff_current(a, v),
+        }
+    }
+
     /// `glMultiTexCoord*`: `target` is `GL_TEXTURE0 + i`.
     pub fn multi_tex_coord(&mut self, target: GLenum, v: [f32; 4]) {
         if self.compile(ListCommand::MultiTexCoord(target, v)) {

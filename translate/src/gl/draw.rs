@@ -395,7 +395,7 @@ impl Context {
         })
     }
 
-    fn draw_target(&mut self) -> GlResult<Target> {
+    pub(crate) fn draw_target(&mut self) -> GlResult<Target> {
         let fb = self.draw_framebuffer;
         self.resolve_framebuffer(fb, true).map_err(|status| {
             GlError::InvalidFramebuffer(format!(
