@@ -99,6 +99,7 @@ pub struct Context {
     pub(crate) default_textures: Vec<super::texture::Texture>,
     /// The compatibility profile's fixed-function state (`compat`).
     pub(crate) compat: super::compat::CompatState,
+    pub(crate) lists: super::display_list::DisplayLists,
     /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
     pub(crate) vao_override: Option<VertexArray>,
     pub(crate) program: u32,
@@ -184,6 +185,8 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_cube_map",
     "GL_ARB_texture_swizzle",
     "GL_EXT_texture_array",
+    "GL_ARB_shader_bit_encoding",
+    "GL_ARB_vertex_type_2_10_10_10_rev",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features).
@@ -250,6 +253,7 @@ impl Context {
                 .map(|_| Default::default())
                 .collect(),
             compat: Default::default(),
+            lists: Default::default(),
             vao_override: None,
             program: 0,
             active_texture: 0,
@@ -473,6 +477,9 @@ impl Context {
 
     /// `glEnable` / `glDisable`.
     pub fn set_capability(&mut self, cap: GLenum, on: bool) {
+        if self.compile(super::display_list::ListCommand::Capability(cap, on)) {
+            return;
+        }
         if self.compat_capability(cap, Some(on)).is_some() {
             return;
         }

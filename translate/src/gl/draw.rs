@@ -397,7 +397,7 @@ impl Context {
         })
     }
 
-    fn draw_target(&mut self) -> GlResult<Target> {
+    pub(crate) fn draw_target(&mut self) -> GlResult<Target> {
         let fb = self.draw_framebuffer;
         self.resolve_framebuffer(fb, true).map_err(|status| {
             GlError::InvalidFramebuffer(format!(
@@ -660,6 +660,46 @@ impl Context {
         } else {
             return invalid_op("the element buffer has no data");
         }
+        Ok(out)
+    }
+
+    /// The bytes of buffer array `arr` up to element `last` (fewer where the buffer ends
+    /// first): from the buffer's CPU shadow, else read back from the GPU (a stall, on a path GL
+    /// programs rarely take).
+    fn buffer_array_bytes(
+        &self,
+        arr: &super::vertex_array::AttribArray,
+        last: u32,
+    ) -> GlResult<Vec<u8>> {
+        let b = self
+            .buffers
+            .get(arr.buffer)
+            .ok_or_else(|| GlError::InvalidOperation("vertex buffer gone".into()))?;
+        if b.mapping.is_some() {
+            return invalid_op("draw from a mapped vertex buffer");
+        }
+        let element = super::vertex_array::AttribArray { stride: 0, ..*arr }.effective_stride();
+        let span = u64::from(last) * u64::from(arr.effective_stride()) + u64::from(element);
+        let end = arr.offset.saturating_add(span).min(b.size);
+        let mut out = vec![0u8; end.saturating_sub(arr.offset) as usize];
+        if out.is_empty() {
+            return Ok(out);
+        }
+        if let Some(shadow) = &b.shadow {
+            if let Some(src) = shadow.get(arr.offset as usize..end as usize) {
+                out.copy_from_slice(src);
+                return Ok(out);
+            }
+        }
+        let Some(storage) = b.storage else {
+            return invalid_op("the vertex buffer has no data");
+        };
+        let mut locked = self.device.lock();
+        super::error::until_done(|| {
+            locked
+                .manager
+                .read_buffer_range(storage, arr.offset, &mut out)
+        })?;
         Ok(out)
     }
 
@@ -933,15 +973,31 @@ impl Context {
                 let binding = bindings.len() as u32;
                 let scalar = a.scalar();
                 let integer_shader = matches!(scalar, ScalarKind::Int | ScalarKind::UInt);
-                let arr = vao.attribs.get(gl_loc).copied().unwrap_or_default();
+                let mut arr = vao.attribs.get(gl_loc).copied().unwrap_or_default();
+                // Compatibility profile: generic attribute 0 aliases gl_Vertex (GL 3.3
+                // compatibility §2.7), so a legacy shader reading gl_Vertex draws from an
+                // array given with glVertexAttribPointer(0, …).
+                if gl_loc == super::vertex_array::FfArray::Vertex.slot() && !arr.enabled {
+                    if let Some(generic) = vao.attribs.first().filter(|g| g.enabled) {
+                        arr = *generic;
+                    }
+                }
                 // Streamed through the frame's arena: client arrays (compatibility profile), and
                 // arrays Vulkan has no vertex format for (32-bit integers read as floats,
                 // doubles) converted to floats, from client memory or a small buffer's shadow.
+                // Narrow integers into an input of the other signedness are widened too.
+                let widen = super::vertex_array::needs_integer_widening(&arr, scalar).is_some();
                 let streamed = if !arr.enabled {
                     None
                 } else if arr.buffer == 0 {
                     let last = last_element(&arr, call.instances, max_vertex);
-                    Some(match vertex_format(&arr) {
+                    let format = vertex_format(&arr)
+                        .and_then(|f| super::vertex_array::for_shader_input(f, scalar));
+                    Some(match format {
+                        _ if widen => {
+                            let raw = client_array_bytes(&arr, last)?;
+                            super::vertex_array::widen_integers(&arr, &raw, last, scalar)?
+                        }
                         Some(f) => (client_array_bytes(&arr, last)?, arr.effective_stride(), f),
                         None => client_array_floats(&arr, last).ok_or_else(|| {
                             GlError::InvalidOperation(format!(
@@ -950,6 +1006,12 @@ impl Context {
                             ))
                         })??,
                     })
+                } else if widen {
+                    let last = last_element(&arr, call.instances, max_vertex);
+                    let raw = self.buffer_array_bytes(&arr, last)?;
+                    Some(super::vertex_array::widen_integers(
+                        &arr, &raw, last, scalar,
+                    )?)
                 } else {
                     let shadow = self
                         .buffers

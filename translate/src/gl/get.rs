@@ -327,7 +327,9 @@ impl Context {
             | GL_FRAGMENT_SHADER_DERIVATIVE_HINT => int(i64::from(
                 self.hints.get(&pname).copied().unwrap_or(GL_DONT_CARE),
             )),
-            0x8A31..=0x8A33 => int(frag_components + 12 * 16384 / 4), // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS
+            0x8A31..=0x8A33 => {
+                int(frag_components + 12 * i64::from(l.max_uniform_buffer_range.min(65536)) / 4)
+            } // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS: blocks × block size / 4 + loose
             0x9123 => int(i64::from(l.max_geometry_input_components)), // GL_MAX_GEOMETRY_INPUT_COMPONENTS
             0x9124 => int(i64::from(l.max_geometry_output_components)), // GL_MAX_GEOMETRY_OUTPUT_COMPONENTS
             0x8128 => Ok(Value::Floats(vec![1.0])), // GL_POINT_FADE_THRESHOLD_SIZE

@@ -281,6 +281,7 @@ impl Context {
                     p.linked = Some(Arc::new(linked));
                     p.link_status = true;
                     p.log = log;
+                    program::apply_initializers(p);
                 }
                 Err(log) => {
                     // A failed relink keeps the last good executable in use, as GL says; the

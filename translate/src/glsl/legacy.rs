@@ -14,7 +14,8 @@
 //!   `gl_FragColor`/`gl_FragData[]` are fragment outputs. Only what a unit uses is declared.
 //! - Identifiers that were free in old GLSL but are keywords or built-in functions in 3.30
 //!   (`texture`, `flat`, `round`, …) are renamed with the [`USER_PREFIX`]; reflection strips it so
-//!   the application's names are what `glGetUniformLocation` and friends see.
+//!   the application's names are what `glGetUniformLocation` and friends see. A unit that enables
+//!   GL_ARB_shader_bit_encoding keeps `floatBitsToInt` and its siblings as the built-ins.
 //! - A fragment unit's reads decide which varyings the vertex unit must declare
 //!   ([`Varyings`]): an output the vertex shader never writes is undefined in GL, and declaring it
 //!   keeps the stages' interfaces matched for Vulkan.
@@ -85,6 +86,14 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
         };
     }
     let version = source_version(source);
+    // GL_ARB_shader_bit_encoding (and GL_ARB_gpu_shader5, which includes it) give GLSL below
+    // 3.30 the bit-casting built-ins: they keep their names.
+    let bit_encoding = source.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with('#')
+            && l.contains("extension")
+            && (l.contains("GL_ARB_shader_bit_encoding") || l.contains("GL_ARB_gpu_shader5"))
+    });
     let mut used: Vec<&'static Builtin> = Vec::new();
     let mut helpers: Vec<&'static str> = Vec::new();
     let mut body = String::with_capacity(source.len() + 64);
@@ -120,7 +129,8 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
             ("gl_InstanceIDARB", _) => out.push_str("gl_InstanceID"),
             _ if COLLIDING
                 .iter()
-                .any(|&(name, since)| name == ident && version < since) =>
+                .any(|&(name, since)| name == ident && version < since)
+                && !(bit_encoding && BIT_ENCODING.contains(&ident)) =>
             {
                 out.push_str(USER_PREFIX);
                 out.push_str(ident);
@@ -626,9 +636,31 @@ static COLLIDING: &[(&str, u32)] = &[
     ("uintBitsToFloat", 330),
 ];
 
+/// The built-ins GL_ARB_shader_bit_encoding adds.
+const BIT_ENCODING: [&str; 4] = [
+    "floatBitsToInt",
+    "floatBitsToUint",
+    "intBitsToFloat",
+    "uintBitsToFloat",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shader_bit_encoding_keeps_its_built_ins() {
+        let with = up(
+            Stage::Fragment,
+            "#version 130\n#extension GL_ARB_shader_bit_encoding : enable\nvoid main() { int i = floatBitsToInt(1.0); }",
+        );
+        assert!(with.contains("= floatBitsToInt(1.0)"), "{with}");
+        let without = up(
+            Stage::Fragment,
+            "#version 130\nvoid main() { int floatBitsToInt = 1; }",
+        );
+        assert!(without.contains("arena_u_floatBitsToInt"), "{without}");
+    }
 
     fn up(stage: Stage, src: &str) -> String {
         upgrade(stage, src, Varyings::default()).source

@@ -20,6 +20,8 @@
 //!   from [`SAMPLER_BINDING_BASE`], images from [`IMAGE_BINDING_BASE`], storage blocks from
 //!   [`STORAGE_BLOCK_BINDING_BASE`]. An explicit `layout(binding = N)` lands at base + N; the GL
 //!   layer must advertise binding limits below the range widths, and a collision is a link error.
+//! - Structure definitions inside uniform blocks (allowed by GL_ARB_uniform_buffer_object, refused
+//!   by glslang) are hoisted in front of their block first (`block_structs`).
 //! - Input guards (size, NUL bytes, bracket nesting, statement length) on the source and on the
 //!   preprocessed text, and glslang runs on a thread with a large stack: hostile sources get a
 //!   compile error, never a crashed process (`guard` has the measurements).
@@ -27,9 +29,11 @@
 //!   glslang defect (`gl_FragData` left without a location, see `spirv`).
 //! - Errors distinguish permanent (the source is wrong) from transient (out of resources), M7.
 
+mod block_structs;
 mod compile;
 mod error;
 mod guard;
+pub mod initializers;
 pub mod legacy;
 mod reflect;
 mod spirv;
@@ -37,6 +41,7 @@ mod types;
 
 use std::ffi::CString;
 
+pub use block_structs::bool_members as block_bool_members;
 pub use error::CompileError;
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
 pub use reflect::{
@@ -238,7 +243,8 @@ fn on_compiler_stack<T: Send>(
 /// The raw-source guards (see `guard`), then the C string glslang reads.
 fn checked_source(stage: Stage, unit: usize, source: &str) -> Result<CString, CompileError> {
     guard::check(stage, unit, source, false)?;
-    CString::new(source)
+    let sized = initializers::size_initialized_arrays(source);
+    CString::new(block_structs::hoist(&sized).into_owned())
         .map_err(|_| guard::source_error(stage, unit, 0, "NUL character in shader source"))
 }
 
