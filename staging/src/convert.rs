@@ -226,10 +226,11 @@ enum RowConverter {
 }
 
 impl RowConverter {
-    /// The converter between raw texels: a copy when the sizes agree.
+    /// The converter between raw texels (already in the device format, whatever it is): a copy
+    /// when the sizes agree.
     fn raw(client: ClientFormat, device: DeviceFormat) -> Option<Result<Self, StagingError>> {
         match (client, device) {
-            (ClientFormat::Texels(a), DeviceFormat::Texels(b)) if a == b && a > 0 => {
+            (ClientFormat::Texels(a), device) if a > 0 && u32::from(a) == device.texel_bytes() => {
                 Some(Ok(Self::Copy))
             }
             (ClientFormat::Texels(_), _) | (_, DeviceFormat::Texels(_)) => Some(Err(

@@ -257,6 +257,7 @@ pub enum DeviceFormat {
     R8,
     /// Any other format, this many bytes per texel (1 to 16): staging only copies these, from
     /// [`ClientFormat::Texels`] of the same size (the general conversion path converted them).
+    /// Raw texels may also be copied into the named formats above when the sizes agree.
     Texels(u8),
 }
 

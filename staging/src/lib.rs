@@ -21,6 +21,7 @@
 //! - [`pixel`]: the general path for every other client pair (16/32-bit, float, packed, integer).
 //! - [`texel`]: device texel formats beyond 8-bit colour (float, integer, snorm, packed).
 //! - [`packed_float`]: half floats, 11/10-bit floats and RGB9_E5.
+//! - [`compressed`]: S3TC, RGTC, ETC2 and EAC block decoders for devices without them.
 //! - [`coalesce`]: dirty-range coalescing for buffer uploads.
 //! - [`scratch`]: CPU per-frame scratch arenas (`bumpalo`).
 #![deny(unsafe_code, clippy::unwrap_used)]
@@ -29,6 +30,7 @@
 pub mod align;
 pub mod arena;
 pub mod coalesce;
+pub mod compressed;
 pub mod convert;
 pub mod error;
 pub mod format;
@@ -46,6 +48,7 @@ pub use arena::{
     Epoch, FrameArenas, Rewind,
 };
 pub use coalesce::DirtyRanges;
+pub use compressed::{decompress, Codec};
 pub use convert::{pack_box, pack_region, unpack_box, unpack_region, LuminanceRule, StagingLayout};
 pub use error::StagingError;
 pub use format::{ClientFormat, DeviceFormat};
