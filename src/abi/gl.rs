@@ -873,6 +873,24 @@ gl_entry_points! {
             c.tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), (format, ty), slice(data.cast::<u8>(), bytes as i64))
         })
     }
+    fn glCompressedTexImage1D(t: GLenum, level: i32, internal: GLenum, w: i32, border: i32, size: i32, data: *const c_void) {
+        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(1, t, level, internal, [w, 1, 1], border, d) })
+    }
+    fn glCompressedTexImage2D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, border: i32, size: i32, data: *const c_void) {
+        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(2, t, level, internal, [w, h, 1], border, d) })
+    }
+    fn glCompressedTexImage3D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, depth: i32, border: i32, size: i32, data: *const c_void) {
+        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(3, t, level, internal, [w, h, depth], border, d) })
+    }
+    fn glCompressedTexSubImage1D(t: GLenum, level: i32, x: i32, w: i32, format: GLenum, size: i32, data: *const c_void) {
+        gl((), |c| c.compressed_tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), format, slice(data.cast::<u8>(), i64::from(size))))
+    }
+    fn glCompressedTexSubImage2D(t: GLenum, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, size: i32, data: *const c_void) {
+        gl((), |c| c.compressed_tex_sub_image(2, t, level, ([x, y, 0], [w, h, 1]), format, slice(data.cast::<u8>(), i64::from(size))))
+    }
+    fn glCompressedTexSubImage3D(t: GLenum, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, depth: i32, format: GLenum, size: i32, data: *const c_void) {
+        gl((), |c| c.compressed_tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), format, slice(data.cast::<u8>(), i64::from(size))))
+    }
     fn glTexStorage1D(t: GLenum, levels: i32, internal: GLenum, w: i32) { gl((), |c| c.tex_storage(1, t, levels, internal, [w, 1, 1])) }
     fn glTexStorage2D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32) { gl((), |c| c.tex_storage(2, t, levels, internal, [w, h, 1])) }
     fn glTexStorage3D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32, d: i32) { gl((), |c| c.tex_storage(3, t, levels, internal, [w, h, d])) }

@@ -187,6 +187,19 @@ const EXTENSIONS: &[&str] = &[
     "GL_EXT_texture_array",
     "GL_ARB_shader_bit_encoding",
     "GL_ARB_vertex_type_2_10_10_10_rev",
+    // Texture formats (internal_format.rs) and the pixel types staging converts.
+    "GL_ARB_texture_float",
+    "GL_ARB_texture_rg",
+    "GL_ARB_half_float_pixel",
+    "GL_EXT_texture_snorm",
+    "GL_ARB_depth_buffer_float",
+    "GL_ARB_texture_rgb10_a2ui",
+    "GL_EXT_packed_float",
+    "GL_EXT_texture_shared_exponent",
+    // Compressed formats, decompressed on upload (staging::compressed).
+    "GL_ARB_texture_compression_rgtc",
+    "GL_EXT_texture_compression_rgtc",
+    "GL_EXT_texture_compression_s3tc",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features).

@@ -1630,8 +1630,10 @@ impl Context {
         let desc = super::texture::image_desc(target, format, [1, 1, 1], 1)
             .named("GL incomplete-texture stand-in");
         let layers = desc.array_layers;
-        let (image, view) =
-            locked.image_with_view(&desc, &super::texture::full_view(target, 1, layers, format))?;
+        let (image, view) = locked.image_with_view(
+            &desc,
+            &super::texture::full_view(target, 1, layers, format, super::texture::IDENTITY_SWIZZLE),
+        )?;
         let store = arenagl_staging::PixelStore::default();
         let black = [0u8, 0, 0, one].repeat(layers as usize);
         let mut region = ImageRegion::rect(0, 0, 0, 1, 1);
@@ -1695,11 +1697,7 @@ impl Context {
             };
             return self.read_depth_stencil((x, y), rect, format, ty, out);
         }
-        let float_channels = float_readback_channels(format, ty);
-        let client = match float_channels {
-            Some(_) => arenagl_staging::ClientFormat::Rgba,
-            None => super::objects_texture::client_format_for(format, ty)?,
-        };
+        let pair = super::objects_texture::client_pixel_for(format, ty)?;
         let fb = self.read_framebuffer;
         let target = self.resolve_framebuffer(fb, false).map_err(|status| {
             GlError::InvalidFramebuffer(format!(
@@ -1766,15 +1764,13 @@ impl Context {
         };
         let device = self.device.clone();
         let mut locked = device.lock();
-        let read = self.read_color_into(
+        let read = super::objects_texture::read_color(
             &mut locked,
-            image,
+            Bound { image, ..src },
             &region,
             &pack,
-            client,
-            float_channels,
-            rect,
-            width,
+            (format, ty),
+            pair,
             out,
         );
         if let Some(temp) = temp {
@@ -1784,94 +1780,4 @@ impl Context {
         locked.collect(device.raw());
         Ok(())
     }
-
-    /// The colour part of `glReadPixels`: `region` of `image` into `out` per `pack`.
-    #[allow(clippy::too_many_arguments)]
-    fn read_color_into(
-        &self,
-        locked: &mut super::device::Locked,
-        image: arenagl_memory::ImageHandle,
-        region: &ImageRegion,
-        pack: &arenagl_staging::PixelStore,
-        client: arenagl_staging::ClientFormat,
-        float_channels: Option<&'static [usize]>,
-        rect: vk::Rect2D,
-        width: i32,
-        out: &mut [u8],
-    ) -> GlResult<()> {
-        let pack = *pack;
-        match float_channels {
-            None => super::error::until_done(|| {
-                locked.manager.read_image(image, region, &pack, client, out)
-            })?,
-            Some(channels) => {
-                // GL_FLOAT: read RGBA8 tightly, then place normalised floats per the pack state.
-                let (w, h) = (rect.extent.width as usize, rect.extent.height as usize);
-                let mut rgba = vec![0u8; w * h * 4];
-                let tight = arenagl_staging::PixelStore {
-                    alignment: arenagl_staging::PixelAlignment::One,
-                    ..Default::default()
-                };
-                super::error::until_done(|| {
-                    locked
-                        .manager
-                        .read_image(image, region, &tight, client, &mut rgba)
-                })?;
-                let stride = float_row_stride(&self.pack, width as u32, channels)
-                    .ok_or_else(|| GlError::InvalidValue("glReadPixels size overflows".into()))?;
-                let pixel = 4 * channels.len();
-                for row in 0..h {
-                    for col in 0..w {
-                        let at = (pack.skip_rows as usize + row) * stride
-                            + (pack.skip_pixels as usize + col) * pixel;
-                        let texel = &rgba[(row * w + col) * 4..(row * w + col) * 4 + 4];
-                        for (i, &c) in channels.iter().enumerate() {
-                            let v = f32::from(texel[c]) / 255.0;
-                            if let Some(dst) = out.get_mut(at + 4 * i..at + 4 * i + 4) {
-                                dst.copy_from_slice(&v.to_ne_bytes());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// For a `glReadPixels` into `GL_FLOAT`, the RGBA channel each output component takes (GL's
-/// luminance reads R); `None` for other types.
-pub(crate) fn float_readback_channels(format: GLenum, ty: GLenum) -> Option<&'static [usize]> {
-    if ty != GL_FLOAT {
-        return None;
-    }
-    Some(match format {
-        GL_RED | GL_LUMINANCE => &[0],
-        GL_GREEN => &[1],
-        GL_BLUE => &[2],
-        GL_ALPHA => &[3],
-        GL_RG => &[0, 1],
-        GL_LUMINANCE_ALPHA => &[0, 3],
-        GL_RGB => &[0, 1, 2],
-        GL_BGR => &[2, 1, 0],
-        GL_RGBA => &[0, 1, 2, 3],
-        GL_BGRA => &[2, 1, 0, 3],
-        _ => return None,
-    })
-}
-
-/// Bytes between rows of a `GL_FLOAT` readback under `pack` (`None` when it overflows).
-pub(crate) fn float_row_stride(
-    pack: &arenagl_staging::PixelStore,
-    width: u32,
-    channels: &[usize],
-) -> Option<usize> {
-    let row_pixels = if pack.row_length == 0 {
-        width
-    } else {
-        pack.row_length
-    } as usize;
-    let bytes = row_pixels.checked_mul(4 * channels.len())?;
-    let align = pack.alignment.bytes() as usize;
-    bytes.div_ceil(align).checked_mul(align)
 }

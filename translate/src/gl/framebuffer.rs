@@ -177,25 +177,30 @@ pub(crate) struct Renderbuffer {
     pub height: u32,
 }
 
-/// The format a renderbuffer's internal format is stored in.
+/// The format a renderbuffer's internal format is stored in: the internal-format table's first
+/// candidate the device can render to (`None`: not a renderable internal format here).
 pub(crate) fn renderbuffer_format(device: &Device, internal: GLenum) -> Option<vk::Format> {
-    Some(match internal {
-        GL_RGBA8 | GL_RGBA | GL_RGB8 | GL_RGB | GL_RGBA4 | GL_RGB5_A1 | GL_RGB565 => {
-            vk::Format::R8G8B8A8_UNORM
-        }
-        GL_SRGB8_ALPHA8 => vk::Format::R8G8B8A8_SRGB,
-        GL_R8 | GL_RED => vk::Format::R8_UNORM,
-        GL_RG8 | GL_RG => vk::Format::R8G8_UNORM,
-        GL_DEPTH_COMPONENT16
-        | GL_DEPTH_COMPONENT24
-        | GL_DEPTH_COMPONENT32F
-        | GL_DEPTH_COMPONENT
-        | GL_DEPTH24_STENCIL8
-        | GL_DEPTH32F_STENCIL8
-        | GL_DEPTH_STENCIL
-        | GL_STENCIL_INDEX8 => device.caps().depth_stencil_format,
-        _ => return None,
-    })
+    let info = super::internal_format::lookup(internal)?;
+    let renderable_base = !matches!(
+        info.base,
+        super::internal_format::Base::Luminance
+            | super::internal_format::Base::LuminanceAlpha
+            | super::internal_format::Base::Intensity
+    );
+    // Component counts 1-4 and the generic compressed names are texture-only.
+    if !renderable_base
+        || !info.renderable()
+        || internal <= 4
+        || (0x84E9..=0x84EE).contains(&internal)
+    {
+        return None;
+    }
+    let locked = device.lock();
+    let features = |f: vk::Format| locked.manager.format_features(f);
+    match super::internal_format::choose(&info, device.caps().depth_stencil_format, features) {
+        Some((format, true)) => Some(format),
+        _ => None,
+    }
 }
 
 /// One resolved attachment.

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use arenagl_memory::{ImageDesc, ImageRegion, ViewDesc};
 
 use super::texture_target::TexTarget;
-use arenagl_staging::{ClientFormat, ClientLayout, PixelStore, Region};
+use arenagl_staging::{ClientFormat, ClientPixel, PairError, PixelStore, Region};
 use ash::vk;
 
 use super::context::Context;
@@ -14,7 +14,10 @@ use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::framebuffer::{
     attachment_point, depth_view, renderbuffer_format, Attachment, Framebuffer, Point, Renderbuffer,
 };
-use super::texture::{full_view, image_desc, set_param, storage_format, TexImage, Texture};
+use super::internal_format::FormatInfo;
+use super::texture::{
+    full_view, image_desc_for, set_param, storage_format, Storage, TexImage, Texture,
+};
 
 /// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name.
 fn bind_target(target: GLenum) -> GlResult<TexTarget> {
@@ -255,30 +258,11 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
-        if let (false, Some((comps, bytes))) = (pack, super::float_upload::float_pixel(format, ty))
-        {
-            let size = [width, height, depth].map(|v| v.max(0) as usize);
-            return super::float_upload::layout(&self.unpack, size, comps * bytes).map(|l| l.2);
-        }
         if pack && super::readback_depth::is_depth_stencil_format(format) {
             let pixel = super::readback_depth::pixel_bytes(format, ty)?;
             let (w, h) = (width.max(0) as usize, height.max(0) as usize);
             return super::readback_depth::layout(&self.pack, w, h, pixel).map(|(_, n)| n);
         }
-        if let (true, Some(channels)) = (pack, super::draw::float_readback_channels(format, ty)) {
-            let (w, h) = (width.max(0) as usize, height.max(0) as usize);
-            if w == 0 || h == 0 {
-                return Some(0);
-            }
-            let stride = super::draw::float_row_stride(&self.pack, w as u32, channels)?;
-            let pixel = 4 * channels.len();
-            let rows = (self.pack.skip_rows as usize + h - 1).checked_mul(stride)?;
-            let last = (self.pack.skip_pixels as usize)
-                .checked_add(w)?
-                .checked_mul(pixel)?;
-            return rows.checked_add(last);
-        }
-        let f = ClientFormat::from_gl(format, ty)?;
         let store = if pack { &self.pack } else { &self.unpack };
         let (w, h, d) = (
             width.max(0) as u32,
@@ -290,7 +274,10 @@ impl Context {
         } else {
             Region::d3(w, h, d)
         };
-        let layout = ClientLayout::new(store, region, f).ok()?;
+        let layout = ClientPixel::from_gl(format, ty)
+            .ok()?
+            .layout(store, region)
+            .ok()?;
         usize::try_from(layout.required_bytes()).ok()
     }
 
@@ -326,20 +313,36 @@ impl Context {
         (format, ty): (GLenum, GLenum),
         data: Option<&[u8]>,
     ) {
+        let r = self.specify_level(
+            dims,
+            target,
+            level,
+            internal,
+            size,
+            border,
+            (format, ty),
+            data,
+        );
+        self.record(r);
+    }
+
+    /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
+    /// compressed commands specify the level through it, then upload decoded texels).
+    #[allow(clippy::too_many_arguments)]
+    fn specify_level(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: i32,
+        size: [i32; 3],
+        border: i32,
+        (format, ty): (GLenum, GLenum),
+        data: Option<&[u8]>,
+    ) -> GlResult<()> {
         let device = self.device.clone();
-        let mut unpack = self.unpack;
-        let converted = data.and_then(|d| {
-            let s = size.map(|v| v.max(0) as usize);
-            super::float_upload::to_unorm8(&unpack, s, (format, ty), d)
-        });
-        let (data, ty) = match &converted {
-            Some((bytes, tight)) => {
-                unpack = *tight;
-                (Some(&bytes[..]), GL_UNSIGNED_BYTE)
-            }
-            None => (data, ty),
-        };
-        let r = (|| {
+        let unpack = self.unpack;
+        {
             let (tt, face) = image_target(target, dims)?;
             let size = gl_size(dims, size[0], size[1], size[2]);
             let (max, max_levels) = limits_of(tt, &device.caps().limits);
@@ -363,8 +366,13 @@ impl Context {
             if border != 0 {
                 return invalid_value("border must be 0");
             }
-            let (vk_format, sized) = storage_format(internal, device.caps().depth_stencil_format)?;
-            let depth = super::framebuffer::is_depth_format(vk_format);
+            let storage = storage_format(
+                &device.lock(),
+                internal as GLenum,
+                device.caps().depth_stencil_format,
+            )?;
+            let vk_format = storage.format;
+            let depth = storage.info.is_depth_stencil();
             if depth != matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
                 return invalid_op(format!(
                     "format 0x{format:04X} does not match internal format 0x{internal:04X}"
@@ -378,11 +386,9 @@ impl Context {
                     "uploading depth texels is not supported by this GL yet (NULL data is)",
                 );
             }
-            let client = if depth {
-                ClientFormat::Rgba // never used: depth textures take no data
-            } else {
-                client_format(format, ty)?
-            };
+            if !depth {
+                check_pair(&storage.info, format, ty)?;
+            }
             let size = size.map(|v| v as u32);
             let t = self.bound_texture(tt)?;
             if t.storage.as_ref().is_some_and(|s| s.immutable) {
@@ -396,12 +402,15 @@ impl Context {
                 return Ok(());
             }
             let reuse = t.storage.as_ref().is_some_and(|s| {
-                s.format == vk_format && level < s.levels && s.level_size(level) == size
+                s.format == vk_format
+                    && s.format_swizzle == storage.info.swizzle(vk_format)
+                    && level < s.levels
+                    && s.level_size(level) == size
             });
             if !reuse {
                 let base = base_size(tt, level, size);
                 let levels = full_levels(tt, base);
-                let s = new_storage(&mut locked, tt, vk_format, sized, base, levels)?;
+                let s = new_storage(&mut locked, tt, &storage, internal as GLenum, base, levels)?;
                 if let Some(old) = t.storage.replace(s) {
                     let _ = locked.manager.retire_image(old.image);
                 }
@@ -409,21 +418,165 @@ impl Context {
             let Some(s) = t.storage.as_mut() else {
                 return Ok(());
             };
-            s.internal = sized;
+            s.internal = internal as GLenum;
+            s.info = storage.info;
             if let Some(d) = data {
                 let region = image_region(tt, face, level, [0; 3], size);
-                locked.manager.upload_image(
-                    s.image,
-                    &region,
-                    d,
-                    &unpack_for(tt, &unpack),
-                    client,
-                )?;
+                upload(&mut locked, s, tt, &region, d, &unpack, (format, ty))?;
             }
             s.define(face, level);
             Ok(())
+        }
+    }
+
+    /// `glCompressedTexImage1D/2D/3D`: the blocks are decompressed here and stored like any
+    /// other texels (no device format is assumed to support them; see `staging::compressed`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn compressed_tex_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: GLenum,
+        size: [i32; 3],
+        border: i32,
+        data: Option<&[u8]>,
+    ) {
+        let r = (|| {
+            let codec = super::internal_format::codec(internal).ok_or_else(|| {
+                GlError::InvalidEnum(format!("compressed internal format 0x{internal:04X}"))
+            })?;
+            let gl = gl_size(dims, size[0], size[1], size[2]);
+            if gl.iter().any(|&v| v < 0) {
+                return invalid_value(format!("size {gl:?}"));
+            }
+            let [w, h, d] = gl.map(|v| v as u32);
+            let needed = codec.image_bytes(w, h, d).unwrap_or(u64::MAX);
+            if data.is_some_and(|d| d.len() as u64 != needed) {
+                return invalid_value(format!("imageSize is not {needed} for this image"));
+            }
+            self.specify_level(
+                dims,
+                target,
+                level,
+                internal as i32,
+                size,
+                border,
+                (GL_RGBA, GL_UNSIGNED_BYTE),
+                None,
+            )?;
+            let Some(data) = data.filter(|_| w > 0 && h > 0 && d > 0) else {
+                return Ok(());
+            };
+            self.upload_compressed(dims, target, level, [0; 3], [w, h, d], codec, data)
         })();
         self.record(r);
+    }
+
+    /// `glCompressedTexSubImage1D/2D/3D`: `format` must be the texture's compressed format and
+    /// the box must lie on block boundaries (or reach the level's edge).
+    #[allow(clippy::too_many_arguments)]
+    pub fn compressed_tex_sub_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        (offset, size): ([i32; 3], [i32; 3]),
+        format: GLenum,
+        data: &[u8],
+    ) {
+        let r = (|| {
+            let (tt, face) = image_target(target, dims)?;
+            let codec = super::internal_format::codec(format)
+                .ok_or_else(|| GlError::InvalidEnum(format!("compressed format 0x{format:04X}")))?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            let offset = [offset[0], offset[1], offset[2]];
+            let t = self.bound_texture(tt)?;
+            let Some(s) = t.storage.as_ref() else {
+                return invalid_op("glCompressedTexSubImage on a texture without storage");
+            };
+            if s.internal != format {
+                return invalid_op("the format is not the texture's compressed format");
+            }
+            if level < 0 || !s.face_level_defined(face, level as u32) {
+                return invalid_value(format!("level {level} is not defined"));
+            }
+            let have = s.level_size(level as u32);
+            let outside = (0..3).any(|a| {
+                offset[a] < 0
+                    || size[a] < 0
+                    || offset[a] as u64 + size[a] as u64 > u64::from(have[a])
+            });
+            if outside {
+                return invalid_value(format!("region {offset:?} {size:?} outside the level"));
+            }
+            let unaligned = (0..2).any(|a| {
+                offset[a] % 4 != 0 || (size[a] % 4 != 0 && (offset[a] + size[a]) as u32 != have[a])
+            });
+            if unaligned {
+                return invalid_op("the region does not lie on 4×4 block boundaries");
+            }
+            let [w, h, d] = size.map(|v| v as u32);
+            if codec.image_bytes(w, h, d) != Some(data.len() as u64) {
+                return invalid_value("imageSize does not match the region");
+            }
+            if w == 0 || h == 0 || d == 0 {
+                return Ok(());
+            }
+            self.upload_compressed(dims, target, level, offset, [w, h, d], codec, data)
+        })();
+        self.record(r);
+    }
+
+    /// Decompresses `data` (blocks of `codec` covering `size`) and uploads the texels into the
+    /// box at `offset` of the bound texture's `level`, converted to its storage format.
+    #[allow(clippy::too_many_arguments)]
+    fn upload_compressed(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        offset: [i32; 3],
+        size: [u32; 3],
+        codec: arenagl_staging::Codec,
+        data: &[u8],
+    ) -> GlResult<()> {
+        let device = self.device.clone();
+        let (tt, face) = image_target(target, dims)?;
+        let decoded = arenagl_staging::decompress(codec, data, size[0], size[1], size[2])
+            .map_err(|e| GlError::InvalidValue(format!("compressed data: {e}")))?;
+        let t = self.bound_texture(tt)?;
+        let Some(s) = t.storage.as_ref() else {
+            return Ok(());
+        };
+        let from = codec.decoded_format();
+        let to = super::internal_format::texel_format(s.format).ok_or_else(|| {
+            GlError::InvalidOperation(format!("uploads into {:?} storage", s.format))
+        })?;
+        let texels = if from == to {
+            decoded
+        } else {
+            let (fb, tb) = (from.texel_bytes() as usize, to.texel_bytes() as usize);
+            let mut out = vec![0u8; decoded.len() / fb * tb];
+            for (src, dst) in decoded.chunks_exact(fb).zip(out.chunks_exact_mut(tb)) {
+                to.encode(from.decode(src), dst);
+            }
+            out
+        };
+        let region = image_region(tt, face, level as u32, offset, size);
+        let tight = PixelStore {
+            alignment: arenagl_staging::PixelAlignment::One,
+            ..PixelStore::default()
+        };
+        let bytes = to.texel_bytes() as u8;
+        device.lock().manager.upload_image(
+            s.image,
+            &region,
+            &texels,
+            &tight,
+            ClientFormat::Texels(bytes),
+        )?;
+        Ok(())
     }
 
     /// `glTexStorage1D/2D/3D`: every level at once, immutable afterwards.
@@ -441,14 +594,12 @@ impl Context {
                 Some(t) if t.dims() == dims => t,
                 _ => return invalid_enum(&format!("glTexStorage{dims}D target"), target),
             };
-            if matches!(
-                internal,
-                GL_RGBA | GL_RGB | GL_RG | GL_RED | GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL | 1..=4
-            ) {
+            if !is_sized(internal) {
                 return invalid_enum("glTexStorage needs a sized internal format", internal);
             }
-            let (vk_format, sized) =
-                storage_format(internal as i32, device.caps().depth_stencil_format)?;
+            let storage =
+                storage_format(&device.lock(), internal, device.caps().depth_stencil_format)?;
+            let vk_format = storage.format;
             let size = gl_size(dims, size[0], size[1], size[2]);
             if levels < 1 || size.iter().any(|&v| v < 1) {
                 return invalid_value(format!("glTexStorage levels {levels} size {size:?}"));
@@ -472,7 +623,7 @@ impl Context {
                 return invalid_op("the texture's storage is already immutable");
             }
             let mut locked = device.lock();
-            let mut s = new_storage(&mut locked, tt, vk_format, sized, size, levels as u32)?;
+            let mut s = new_storage(&mut locked, tt, &storage, internal, size, levels as u32)?;
             s.immutable = true;
             for level in 0..levels as u32 {
                 s.define_all_faces(level);
@@ -514,19 +665,9 @@ impl Context {
         data: &[u8],
     ) {
         let device = self.device.clone();
-        let mut unpack = self.unpack;
-        let s = gl_size(dims, size[0], size[1], size[2]).map(|v| v.max(0) as usize);
-        let converted = super::float_upload::to_unorm8(&unpack, s, (format, ty), data);
-        let (data, ty) = match &converted {
-            Some((bytes, tight)) => {
-                unpack = *tight;
-                (&bytes[..], GL_UNSIGNED_BYTE)
-            }
-            None => (data, ty),
-        };
+        let unpack = self.unpack;
         let r = (|| {
             let (tt, face) = image_target(target, dims)?;
-            let client = client_format(format, ty)?;
             let size = gl_size(dims, size[0], size[1], size[2]);
             let offset = [
                 offset[0],
@@ -540,6 +681,7 @@ impl Context {
             if super::framebuffer::is_depth_format(s.format) {
                 return invalid_op("uploading depth texels is not supported by this GL yet");
             }
+            check_pair(&s.info, format, ty)?;
             if level < 0 || !s.face_level_defined(face, level as u32) {
                 return invalid_value(format!("level {level} is not defined"));
             }
@@ -559,12 +701,14 @@ impl Context {
                 return Ok(());
             }
             let region = image_region(tt, face, level, offset, size.map(|v| v as u32));
-            device.lock().manager.upload_image(
-                s.image,
+            upload(
+                &mut device.lock(),
+                s,
+                tt,
                 &region,
                 data,
-                &unpack_for(tt, &unpack),
-                client,
+                &unpack,
+                (format, ty),
             )?;
             Ok(())
         })();
@@ -693,11 +837,23 @@ impl Context {
                 .as_ref()
                 .filter(|s| s.face_level_defined(face, level as u32));
             let size = s.map_or([0; 3], |s| s.level_size(level as u32));
+            if let Some(v) = format_query(s.map(|s| &s.info), pname) {
+                return Ok(v);
+            }
             Ok(match pname {
                 GL_TEXTURE_WIDTH => size[0] as i32,
                 GL_TEXTURE_HEIGHT => size[1] as i32,
                 GL_TEXTURE_DEPTH => size[2] as i32,
                 GL_TEXTURE_INTERNAL_FORMAT => s.map_or(GL_RGBA as i32, |s| s.internal as i32),
+                // GL_TEXTURE_COMPRESSED: the format the application named (decompressed here).
+                0x86A1 => i32::from(
+                    s.is_some_and(|s| super::internal_format::codec(s.internal).is_some()),
+                ),
+                // GL_TEXTURE_COMPRESSED_IMAGE_SIZE of a compressed level.
+                0x86A0 => s
+                    .and_then(|s| super::internal_format::codec(s.internal))
+                    .and_then(|c| c.image_bytes(size[0], size[1], size[2]))
+                    .map_or(0, |v| v as i32),
                 p => return invalid_enum("glGetTexLevelParameter pname", p),
             })
         })();
@@ -845,7 +1001,14 @@ impl Context {
                 .get(self.renderbuffer)
                 .filter(|_| self.renderbuffer != 0)
                 .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
-            let bits = channel_bits(rb.format);
+            let bits = match super::internal_format::lookup(rb.internal) {
+                Some(info) if rb.internal != 0 => {
+                    let b = info.bits;
+                    // Luminance/intensity report as red where a renderbuffer has them.
+                    [b[0].max(b[4]).max(b[5]), b[1], b[2], b[3], b[6], b[7]]
+                }
+                _ => channel_bits(rb.format),
+            };
             Ok(match pname {
                 0x8D42 => rb.width as i32,  // GL_RENDERBUFFER_WIDTH
                 0x8D43 => rb.height as i32, // GL_RENDERBUFFER_HEIGHT
@@ -1184,24 +1347,29 @@ impl Context {
     }
 }
 
-/// A new image (and its sampling view) for `target` with level-0 GL size `size`.
+/// A new image (and its sampling view) for `target` with level-0 GL size `size`, stored as
+/// `storage` for the internal format the application named `internal`.
 fn new_storage(
     locked: &mut super::device::Locked,
     target: TexTarget,
-    format: vk::Format,
+    storage: &Storage,
     internal: GLenum,
     size: [u32; 3],
     levels: u32,
 ) -> GlResult<TexImage> {
-    let desc = image_desc(target, format, size, levels);
+    let format = storage.format;
+    let desc = image_desc_for(target, format, size, levels, storage.renderable);
     let layers = desc.array_layers;
+    let swizzle = storage.info.swizzle(format);
     let (image, view) =
-        locked.image_with_view(&desc, &full_view(target, levels, layers, format))?;
+        locked.image_with_view(&desc, &full_view(target, levels, layers, format, swizzle))?;
     Ok(TexImage {
         image,
         view,
         format,
         internal,
+        info: storage.info,
+        format_swizzle: swizzle,
         target,
         size,
         levels,
@@ -1213,16 +1381,195 @@ fn new_storage(
     })
 }
 
-fn client_format(format: GLenum, ty: GLenum) -> GlResult<ClientFormat> {
-    ClientFormat::from_gl(format, ty).ok_or_else(|| {
-        GlError::InvalidEnum(format!(
-            "pixel format/type 0x{format:04X}/0x{ty:04X} (this slice transfers 8-bit colour)"
-        ))
-    })
+/// Whether `internal` names a sized format (what `glTexStorage*` requires): not a base
+/// format, a legacy component count, an unsized sRGB/snorm name or a generic compressed one.
+fn is_sized(internal: GLenum) -> bool {
+    !matches!(
+        internal,
+        1..=4
+            | GL_RGBA
+            | GL_RGB
+            | GL_RG
+            | GL_RED
+            | GL_ALPHA
+            | GL_LUMINANCE
+            | GL_LUMINANCE_ALPHA
+            | 0x8049 // GL_INTENSITY
+            | GL_DEPTH_COMPONENT
+            | GL_DEPTH_STENCIL
+            | 0x8C40 | 0x8C42 | 0x8C44 | 0x8C46 // GL_SRGB, _ALPHA, GL_SLUMINANCE(_ALPHA)
+            | 0x8C48 | 0x8C49 | 0x8225 | 0x8226 | 0x84E9..=0x84EE // generic compressed
+            | 0x8F90..=0x8F93 | 0x9010..=0x9013 // unsized snorm
+    )
 }
 
-pub(crate) fn client_format_for(format: GLenum, ty: GLenum) -> GlResult<ClientFormat> {
-    client_format(format, ty)
+/// GL's checks of a client `(format, type)` pair against the internal format it uploads into:
+/// unknown names are `GL_INVALID_ENUM`; a packed type with the wrong format, or an integer
+/// format into a non-integer texture (and the reverse), `GL_INVALID_OPERATION`.
+fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+    let pair = ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))?;
+    if pair.is_integer() != info.comp.is_integer() {
+        return invalid_op(format!(
+            "pixel format 0x{format:04X} and the texture's format disagree on integer-ness"
+        ));
+    }
+    Ok(pair)
+}
+
+/// Uploads client pixels (`format`/`ty` laid out per `unpack`) into `region` of `s`: the 8-bit
+/// pairs into 8-bit storage go straight through staging's byte tables; everything else is
+/// converted by staging's general path into the storage format first and copied.
+fn upload(
+    locked: &mut super::device::Locked,
+    s: &TexImage,
+    tt: TexTarget,
+    region: &ImageRegion,
+    data: &[u8],
+    unpack: &PixelStore,
+    (format, ty): (GLenum, GLenum),
+) -> GlResult<()> {
+    let unpack = unpack_for(tt, unpack);
+    let pair = check_pair(&s.info, format, ty)?;
+    let eight_bit = matches!(
+        s.format,
+        vk::Format::R8G8B8A8_UNORM
+            | vk::Format::R8G8B8A8_SRGB
+            | vk::Format::R8_UNORM
+            | vk::Format::R8G8_UNORM
+    );
+    if let (true, Some(client)) = (eight_bit, ClientFormat::from_gl(format, ty)) {
+        locked
+            .manager
+            .upload_image(s.image, region, data, &unpack, client)?;
+        return Ok(());
+    }
+    let texel = super::internal_format::texel_format(s.format).ok_or_else(|| {
+        GlError::InvalidOperation(format!("pixel uploads into {:?} storage", s.format))
+    })?;
+    let depth = region.extent.depth.max(region.layer_count);
+    let client_region = if depth > 1 || tt == TexTarget::D3 {
+        Region::d3(region.extent.width, region.extent.height, depth)
+    } else {
+        Region::d2(region.extent.width, region.extent.height)
+    };
+    let texels = arenagl_staging::unpack_to_texels(data, &unpack, client_region, pair, texel)
+        .map_err(|e| GlError::InvalidOperation(format!("pixel data: {e}")))?;
+    let tight = PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..PixelStore::default()
+    };
+    let bytes = texel.texel_bytes() as u8;
+    locked.manager.upload_image(
+        s.image,
+        region,
+        &texels,
+        &tight,
+        ClientFormat::Texels(bytes),
+    )?;
+    Ok(())
+}
+
+/// A client `(format, type)` pair for a colour readback, with GL's errors.
+pub(crate) fn client_pixel_for(format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+    ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))
+}
+
+/// `glReadPixels` of colour: `region` of the attachment `src` into `out` per `pack` as
+/// `format`/`ty`. 8-bit sources read into 8-bit pairs go through staging's byte tables; every
+/// other combination reads the raw texels and converts them with staging's general path. An
+/// integer source needs an integer format and a normalised/float one a non-integer format
+/// (`GL_INVALID_OPERATION` otherwise).
+pub(crate) fn read_color(
+    locked: &mut super::device::Locked,
+    src: super::framebuffer::Bound,
+    region: &ImageRegion,
+    pack: &PixelStore,
+    (format, ty): (GLenum, GLenum),
+    pair: ClientPixel,
+    out: &mut [u8],
+) -> GlResult<()> {
+    let texel = super::internal_format::texel_format(src.format)
+        .ok_or_else(|| GlError::InvalidOperation(format!("colour readback of {:?}", src.format)))?;
+    if texel.is_integer() != pair.is_integer() {
+        return invalid_op(format!(
+            "glReadPixels format 0x{format:04X} and the read buffer disagree on integer-ness"
+        ));
+    }
+    let eight_bit = matches!(
+        src.format,
+        vk::Format::R8G8B8A8_UNORM
+            | vk::Format::R8G8B8A8_SRGB
+            | vk::Format::B8G8R8A8_UNORM
+            | vk::Format::R8_UNORM
+            | vk::Format::R8G8_UNORM
+    );
+    if let (true, Some(client)) = (eight_bit, ClientFormat::from_gl(format, ty)) {
+        super::error::until_done(|| {
+            locked
+                .manager
+                .read_image(src.image, region, pack, client, out)
+        })?;
+        return Ok(());
+    }
+    let (w, h) = (region.extent.width, region.extent.height);
+    let bytes = texel.texel_bytes() as usize;
+    let mut texels = vec![0u8; w as usize * h as usize * bytes];
+    let tight = PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..PixelStore::default()
+    };
+    super::error::until_done(|| {
+        locked.manager.read_image(
+            src.image,
+            region,
+            &tight,
+            ClientFormat::Texels(bytes as u8),
+            &mut texels,
+        )
+    })?;
+    arenagl_staging::pack_from_texels(&texels, texel, pack, Region::d2(w, h), pair, out)
+        .map_err(|e| GlError::InvalidOperation(format!("glReadPixels destination: {e}")))
+}
+
+fn pair_error(e: PairError, format: GLenum, ty: GLenum) -> GlError {
+    match e {
+        PairError::Enum => {
+            GlError::InvalidEnum(format!("pixel format/type 0x{format:04X}/0x{ty:04X}"))
+        }
+        PairError::Operation => GlError::InvalidOperation(format!(
+            "pixel format 0x{format:04X} does not go with type 0x{ty:04X}"
+        )),
+    }
+}
+
+/// `glGetTexLevelParameter` of the format queries (channel sizes and component types) for a
+/// level of internal format `info` (`None`: an undefined level, which answers 0 / `GL_NONE`).
+/// Answers come from the GL format, not from the storage standing in for it.
+fn format_query(info: Option<&FormatInfo>, pname: GLenum) -> Option<i32> {
+    let bits = |i: usize| info.map_or(0, |f| i32::from(f.bits[i]));
+    let ty = |i: usize| {
+        info.filter(|f| f.bits[i] > 0)
+            .map_or(GL_NONE as i32, |f| f.comp.gl() as i32)
+    };
+    Some(match pname {
+        0x805C => bits(0), // GL_TEXTURE_RED_SIZE
+        0x805D => bits(1), // GL_TEXTURE_GREEN_SIZE
+        0x805E => bits(2), // GL_TEXTURE_BLUE_SIZE
+        0x805F => bits(3), // GL_TEXTURE_ALPHA_SIZE
+        0x8060 => bits(4), // GL_TEXTURE_LUMINANCE_SIZE
+        0x8061 => bits(5), // GL_TEXTURE_INTENSITY_SIZE
+        0x884A => bits(6), // GL_TEXTURE_DEPTH_SIZE
+        0x88F1 => bits(7), // GL_TEXTURE_STENCIL_SIZE
+        0x8C3F => 0,       // GL_TEXTURE_SHARED_SIZE
+        0x8C10 => ty(0),   // GL_TEXTURE_RED_TYPE
+        0x8C11 => ty(1),   // GL_TEXTURE_GREEN_TYPE
+        0x8C12 => ty(2),   // GL_TEXTURE_BLUE_TYPE
+        0x8C13 => ty(3),   // GL_TEXTURE_ALPHA_TYPE
+        0x8C14 => ty(4),   // GL_TEXTURE_LUMINANCE_TYPE
+        0x8C15 => ty(5),   // GL_TEXTURE_INTENSITY_TYPE
+        0x8C16 => ty(6),   // GL_TEXTURE_DEPTH_TYPE
+        _ => return None,
+    })
 }
 
 /// Bits of red, green, blue, alpha, depth and stencil in a renderbuffer's Vulkan format (what
