@@ -10,6 +10,32 @@ use super::device::Device;
 use super::enums::*;
 use super::error::{GlError, GlResult};
 
+impl super::context::Context {
+    /// `GL_SAMPLES` of the draw framebuffer: 0 unless its attachments are multisampled
+    /// (the default framebuffer's images are single-sampled).
+    pub(crate) fn draw_framebuffer_samples(&self) -> u32 {
+        let Some(fb) = self
+            .framebuffers
+            .get(self.draw_framebuffer)
+            .filter(|_| self.draw_framebuffer != 0)
+        else {
+            return 0;
+        };
+        fb.colors
+            .iter()
+            .chain([&fb.depth, &fb.stencil])
+            .flatten()
+            .map(|a| match a {
+                Attachment::Renderbuffer(name) => {
+                    self.renderbuffers.get(*name).map_or(0, |rb| rb.samples)
+                }
+                Attachment::Texture { .. } => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// The images behind an EGL surface: what framebuffer 0 draws into.
 pub struct SurfaceImages {
     device: Arc<Device>,
@@ -143,6 +169,58 @@ pub(crate) struct Renderbuffer {
     pub internal: GLenum,
     pub width: u32,
     pub height: u32,
+    /// Samples per pixel: 0 for a single-sampled renderbuffer (what `GL_RENDERBUFFER_SAMPLES`
+    /// reports), else the count the image was made with.
+    pub samples: u32,
+}
+
+/// The sample counts the device renders every attachment kind with (colour, depth, stencil).
+fn framebuffer_sample_counts(device: &Device) -> vk::SampleCountFlags {
+    let l = &device.caps().limits;
+    l.framebuffer_color_sample_counts
+        & l.framebuffer_depth_sample_counts
+        & l.framebuffer_stencil_sample_counts
+}
+
+/// The largest count in `counts` (1 when empty).
+fn highest(counts: vk::SampleCountFlags) -> u32 {
+    let raw = counts.as_raw() & 0x7F;
+    if raw == 0 {
+        1
+    } else {
+        1 << (31 - raw.leading_zeros())
+    }
+}
+
+/// `GL_MAX_SAMPLES`: the most samples every attachment kind supports.
+pub(crate) fn max_samples(device: &Device) -> u32 {
+    highest(framebuffer_sample_counts(device))
+}
+
+/// `GL_MAX_INTEGER_SAMPLES`: also limited by what integer images may be sampled with.
+pub(crate) fn max_integer_samples(device: &Device) -> u32 {
+    highest(
+        framebuffer_sample_counts(device)
+            & device.caps().limits.sampled_image_integer_sample_counts,
+    )
+}
+
+/// The sample count a request for `requested` samples gets: 1 (single-sampled) for 0, else the
+/// smallest supported multisampled count at least as large — `GL_RENDERBUFFER_SAMPLES` must be
+/// at least the request, so 1 becomes 2 or 4 — or 1 on a device without multisampling; None
+/// above the maximum.
+pub(crate) fn pick_samples(device: &Device, requested: u32) -> Option<u32> {
+    if requested == 0 {
+        return Some(1);
+    }
+    let counts = framebuffer_sample_counts(device).as_raw();
+    let multisampled = (1..7)
+        .map(|bit| 1u32 << bit)
+        .find(|&n| n >= requested && counts & n != 0);
+    match multisampled {
+        None if requested == 1 => Some(1),
+        found => found,
+    }
 }
 
 /// The format a renderbuffer's internal format is stored in.
@@ -154,6 +232,38 @@ pub(crate) fn renderbuffer_format(device: &Device, internal: GLenum) -> Option<v
         GL_SRGB8_ALPHA8 => vk::Format::R8G8B8A8_SRGB,
         GL_R8 | GL_RED => vk::Format::R8_UNORM,
         GL_RG8 | GL_RG => vk::Format::R8G8_UNORM,
+        // Colour-renderable sized formats GL 3.0 requires of renderbuffers (numeric: the
+        // texture-format work owns the named constants).
+        0x805B => vk::Format::R16G16B16A16_UNORM, // GL_RGBA16
+        0x822A => vk::Format::R16_UNORM,          // GL_R16
+        0x822C => vk::Format::R16G16_UNORM,       // GL_RG16
+        0x8059 => vk::Format::A2B10G10R10_UNORM_PACK32, // GL_RGB10_A2
+        0x906F => vk::Format::A2B10G10R10_UINT_PACK32, // GL_RGB10_A2UI
+        0x8C3A => vk::Format::B10G11R11_UFLOAT_PACK32, // GL_R11F_G11F_B10F
+        0x881A => vk::Format::R16G16B16A16_SFLOAT, // GL_RGBA16F
+        0x8814 => vk::Format::R32G32B32A32_SFLOAT, // GL_RGBA32F
+        0x822D => vk::Format::R16_SFLOAT,         // GL_R16F
+        0x822E => vk::Format::R32_SFLOAT,         // GL_R32F
+        0x822F => vk::Format::R16G16_SFLOAT,      // GL_RG16F
+        0x8230 => vk::Format::R32G32_SFLOAT,      // GL_RG32F
+        0x8231 => vk::Format::R8_SINT,            // GL_R8I
+        0x8232 => vk::Format::R8_UINT,            // GL_R8UI
+        0x8233 => vk::Format::R16_SINT,           // GL_R16I
+        0x8234 => vk::Format::R16_UINT,           // GL_R16UI
+        0x8235 => vk::Format::R32_SINT,           // GL_R32I
+        0x8236 => vk::Format::R32_UINT,           // GL_R32UI
+        0x8237 => vk::Format::R8G8_SINT,          // GL_RG8I
+        0x8238 => vk::Format::R8G8_UINT,          // GL_RG8UI
+        0x8239 => vk::Format::R16G16_SINT,        // GL_RG16I
+        0x823A => vk::Format::R16G16_UINT,        // GL_RG16UI
+        0x823B => vk::Format::R32G32_SINT,        // GL_RG32I
+        0x823C => vk::Format::R32G32_UINT,        // GL_RG32UI
+        0x8D8E => vk::Format::R8G8B8A8_SINT,      // GL_RGBA8I
+        0x8D7C => vk::Format::R8G8B8A8_UINT,      // GL_RGBA8UI
+        0x8D88 => vk::Format::R16G16B16A16_SINT,  // GL_RGBA16I
+        0x8D76 => vk::Format::R16G16B16A16_UINT,  // GL_RGBA16UI
+        0x8D82 => vk::Format::R32G32B32A32_SINT,  // GL_RGBA32I
+        0x8D70 => vk::Format::R32G32B32A32_UINT,  // GL_RGBA32UI
         GL_DEPTH_COMPONENT16
         | GL_DEPTH_COMPONENT24
         | GL_DEPTH_COMPONENT32F
@@ -172,6 +282,11 @@ pub(crate) struct Bound {
     pub image: ImageHandle,
     pub view: ViewHandle,
     pub format: vk::Format,
+    /// The mip level and layer (array layer, cube face, 3D slice) the view shows.
+    pub level: u32,
+    pub layer: u32,
+    /// Samples per pixel (1 for single-sampled images).
+    pub samples: u32,
 }
 
 /// A framebuffer resolved for rendering.
@@ -182,6 +297,8 @@ pub(crate) struct Target {
     /// Indexed by colour attachment (draw buffer) slot; `None` slots are not written.
     pub colors: Vec<Option<Bound>>,
     pub depth_stencil: Option<Bound>,
+    /// Samples per pixel of every attachment (completeness makes them agree).
+    pub samples: u32,
 }
 
 impl Target {

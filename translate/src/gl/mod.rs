@@ -10,6 +10,7 @@
 
 mod blit;
 mod buffer;
+mod clear_buffer;
 mod compat;
 mod context;
 mod descriptors;
