@@ -134,14 +134,13 @@ impl Context {
             // GL 4.6 §18.3.1 (3.3 §4.3.2): multisampled blits do not scale (Mesa, like other
             // desktop drivers, compares the sizes, so a flip is allowed), and multisampled to
             // multisampled copies need equal sample counts.
-            if (s[2] - s[0]).abs() != (d[2] - d[0]).abs()
-                || (s[3] - s[1]).abs() != (d[3] - d[1]).abs()
-            {
+            let size = |a: i32, b: i32| (i64::from(b) - i64::from(a)).abs();
+            if size(s[0], s[2]) != size(d[0], d[2]) || size(s[1], s[3]) != size(d[1], d[3]) {
                 return invalid_op(
                     "multisampled glBlitFramebuffer with rectangles of different sizes",
                 );
             }
-            if draw.samples > 1 && read.samples != draw.samples {
+            if read.samples > 1 && draw.samples > 1 && read.samples != draw.samples {
                 return invalid_op(format!(
                     "glBlitFramebuffer from {} to {} samples per pixel",
                     read.samples, draw.samples
