@@ -926,6 +926,10 @@ gl_entry_points! {
     fn glCheckFramebufferStatus(t: GLenum) -> GLenum { gl(0, |c| c.check_framebuffer_status(t)) }
     fn glDrawBuffers(n: i32, bufs: *const GLenum) { gl((), |c| { if n < 0 { return c.record_invalid_value("glDrawBuffers n < 0"); } c.draw_buffers(slice(bufs, i64::from(n))) }) }
     fn glDrawBuffer(buf: GLenum) { gl((), |c| c.draw_buffers(&[buf])) }
+    fn glClearBufferfv(buffer: GLenum, drawbuffer: i32, value: *const f32) { gl((), |c| c.clear_buffer_fv(buffer, drawbuffer, slice(value, colour_count(buffer, GL_COLOR)))) }
+    fn glClearBufferiv(buffer: GLenum, drawbuffer: i32, value: *const i32) { gl((), |c| c.clear_buffer_iv(buffer, drawbuffer, slice(value, colour_count(buffer, GL_COLOR)))) }
+    fn glClearBufferuiv(buffer: GLenum, drawbuffer: i32, value: *const u32) { gl((), |c| c.clear_buffer_uiv(buffer, drawbuffer, slice(value, colour_count(buffer, GL_COLOR)))) }
+    fn glClearBufferfi(buffer: GLenum, drawbuffer: i32, depth: f32, stencil: i32) { gl((), |c| c.clear_buffer_fi(buffer, drawbuffer, depth, stencil)) }
     fn glReadBuffer(src: GLenum) { gl((), |c| c.read_buffer(src)) }
     fn glGenRenderbuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_renderbuffers(n)) }
     fn glDeleteRenderbuffers(n: i32, ns: *const u32) {

@@ -12,6 +12,7 @@ pub(crate) mod conv;
 mod pipeline;
 mod present;
 mod render;
+mod resolve;
 mod suballoc;
 mod submit;
 mod transfer;

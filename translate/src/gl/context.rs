@@ -163,6 +163,7 @@ const EXTENSIONS: &[&str] = &[
     "GL_EXT_blend_minmax",
     "GL_EXT_framebuffer_object",
     "GL_EXT_framebuffer_blit",
+    "GL_ARB_draw_buffers",
     "GL_EXT_packed_depth_stencil",
     "GL_EXT_texture_edge_clamp",
     "GL_EXT_texture_sRGB",
@@ -236,6 +237,9 @@ impl Context {
         // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
         if device.caps().depth_clamp {
             extensions.push("GL_ARB_depth_clamp");
+        }
+        if super::framebuffer::max_samples(&device) > 1 {
+            extensions.push("GL_EXT_framebuffer_multisample");
         }
         let strings = Strings {
             extensions: extensions.iter().map(|e| cstr(e)).collect(),

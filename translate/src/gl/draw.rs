@@ -24,7 +24,7 @@ use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::framebuffer::{Attachment, Bound, Target};
 use super::lower::{self, is_legacy_mode};
 use super::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
-use super::state::Rect;
+use super::state::{Rect, MAX_DRAW_BUFFERS};
 use super::texture::IDENTITY_SWIZZLE;
 use super::texture_target::TexTarget;
 use super::vertex_array::vertex_format;
@@ -199,6 +199,32 @@ fn topology(mode: GLenum) -> GlResult<vk::PrimitiveTopology> {
     })
 }
 
+/// A colour clear value as the buffer's kind takes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum ClearColor {
+    Float([f32; 4]),
+    Int([i32; 4]),
+    Uint([u32; 4]),
+}
+
+impl ClearColor {
+    fn vulkan(self) -> vk::ClearColorValue {
+        match self {
+            ClearColor::Float(float32) => vk::ClearColorValue { float32 },
+            ClearColor::Int(int32) => vk::ClearColorValue { int32 },
+            ClearColor::Uint(uint32) => vk::ClearColorValue { uint32 },
+        }
+    }
+}
+
+/// What one clear writes: colour draw-buffer slots with their values, depth, stencil.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ClearRequest {
+    pub colors: Vec<(usize, ClearColor)>,
+    pub depth: Option<f32>,
+    pub stencil: Option<u32>,
+}
+
 /// The intersection of a GL rectangle with the target, as a Vulkan rect (None when empty).
 fn clip(r: Rect, w: u32, h: u32) -> Option<vk::Rect2D> {
     let x0 = r.x.max(0) as i64;
@@ -260,6 +286,9 @@ impl Context {
             image: s.image,
             view,
             format: s.format,
+            level,
+            layer,
+            samples: 1,
         })
     }
 
@@ -293,6 +322,9 @@ impl Context {
                         image,
                         view,
                         format: rb.format,
+                        level: 0,
+                        layer: 0,
+                        samples: rb.samples.max(1),
                     },
                     rb.width,
                     rb.height,
@@ -320,6 +352,9 @@ impl Context {
                 image: s.color.0,
                 view: s.color.1,
                 format: s.color_format,
+                level: 0,
+                layer: 0,
+                samples: 1,
             });
             return Ok(Target {
                 width: s.render_width,
@@ -330,7 +365,11 @@ impl Context {
                     image: s.depth.0,
                     view: s.depth.1,
                     format: s.depth_format,
+                    level: 0,
+                    layer: 0,
+                    samples: 1,
                 }),
+                samples: 1,
             });
         }
         let fb = self
@@ -339,35 +378,25 @@ impl Context {
             .ok_or(GL_FRAMEBUFFER_UNDEFINED)?
             .clone();
         let mut size: Option<(u32, u32)> = None;
-        let mut grow = |w: u32, h: u32| {
+        let mut samples: Option<u32> = None;
+        let mut add = |w: u32, h: u32, n: u32| {
             size = Some(size.map_or((w, h), |(a, b)| (a.min(w), b.min(h))));
+            if samples.is_some_and(|s| s != n) {
+                return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+            }
+            samples = Some(n);
+            Ok(())
         };
-        let mut colors = Vec::new();
-        let mut any = false;
-        let mut missing_draw_buffer = false;
+        // Every colour attachment, by attachment index.
+        let mut attached = [None; super::framebuffer::MAX_COLOR_ATTACHMENTS];
         for (i, a) in fb.colors.iter().enumerate() {
-            let Some(a) = a else {
-                if draw && fb.draw_buffers[i] != GL_NONE {
-                    missing_draw_buffer = true;
-                }
-                colors.push(None);
-                continue;
-            };
+            let Some(a) = a else { continue };
             let (b, w, h) = self.attachment(*a)?;
             if super::framebuffer::is_depth_format(b.format) {
                 return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
             }
-            any = true;
-            grow(w, h);
-            let selected = if draw {
-                fb.draw_buffers[i] == GL_COLOR_ATTACHMENT0 + i as u32
-            } else {
-                fb.read_buffer == GL_COLOR_ATTACHMENT0 + i as u32
-            };
-            colors.push(selected.then_some(b));
-        }
-        while colors.last() == Some(&None) {
-            colors.pop();
+            add(w, h, b.samples)?;
+            attached[i] = Some(b);
         }
         let depth_stencil = match fb.depth.or(fb.stencil) {
             Some(a) => {
@@ -375,17 +404,42 @@ impl Context {
                 if !super::framebuffer::is_depth_format(b.format) {
                     return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
                 }
-                any = true;
-                grow(w, h);
+                add(w, h, b.samples)?;
                 Some(b)
             }
             None => None,
         };
-        if !any {
+        if size.is_none() {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
         }
-        if missing_draw_buffer {
-            return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER);
+        let named = |buffer: GLenum| {
+            buffer
+                .checked_sub(GL_COLOR_ATTACHMENT0)
+                .and_then(|i| attached.get(i as usize))
+        };
+        // Drawing: slot i (fragment output i) writes the attachment draw buffer i names, so
+        // `glDrawBuffers({GL_NONE, GL_COLOR_ATTACHMENT0})` routes output 1 to attachment 0.
+        // Reading: the read buffer's attachment, at its own index.
+        let mut colors = Vec::new();
+        if draw {
+            for &buffer in &fb.draw_buffers {
+                if buffer == GL_NONE {
+                    colors.push(None);
+                    continue;
+                }
+                match named(buffer) {
+                    Some(Some(b)) => colors.push(Some(*b)),
+                    _ => return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER),
+                }
+            }
+        } else {
+            for (i, b) in attached.iter().enumerate() {
+                let selected = fb.read_buffer == GL_COLOR_ATTACHMENT0 + i as u32;
+                colors.push(b.filter(|_| selected));
+            }
+        }
+        while colors.last() == Some(&None) {
+            colors.pop();
         }
         let (width, height) = size.unwrap_or((0, 0));
         Ok(Target {
@@ -394,6 +448,7 @@ impl Context {
             gl_size: (width, height),
             colors,
             depth_stencil,
+            samples: samples.unwrap_or(1),
         })
     }
 
@@ -537,7 +592,27 @@ impl Context {
             return invalid_value(format!("glClear mask 0x{mask:x}"));
         }
         let target = self.draw_target()?;
-        if self.render_discarded() {
+        let c = self.fixed.clear_color;
+        let colors = if mask & GL_COLOR_BUFFER_BIT != 0 {
+            (0..target.colors.len())
+                .map(|i| (i, ClearColor::Float(c)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let request = ClearRequest {
+            colors,
+            depth: (mask & GL_DEPTH_BUFFER_BIT != 0).then_some(self.fixed.clear_depth as f32),
+            stencil: (mask & GL_STENCIL_BUFFER_BIT != 0).then_some(self.fixed.clear_stencil as u32),
+        };
+        self.clear_target(&target, request)
+    }
+
+    /// Clears what `request` names in `target` (the draw framebuffer) through the scissor, the
+    /// colour masks, the depth mask and the stencil write mask; discarded under conditional
+    /// rendering and rasterizer discard (GL 4.6 §17.4.3: `glClear` and `glClearBuffer*` alike).
+    pub(crate) fn clear_target(&mut self, target: &Target, request: ClearRequest) -> GlResult<()> {
+        if self.render_discarded() || self.fixed.rasterizer_discard {
             return Ok(());
         }
         let area = if self.fixed.scissor_test {
@@ -553,36 +628,45 @@ impl Context {
         let Some(rect) = clip(target.to_image(area), target.width, target.height) else {
             return Ok(());
         };
-        if self.fixed.rasterizer_discard {
-            return Ok(());
-        }
         let mut clears = Vec::new();
-        if mask & GL_COLOR_BUFFER_BIT != 0 {
-            let c = self.fixed.clear_color;
-            // Draw buffer i clears through its own mask: whole ones with
-            // vkCmdClearAttachments, partial ones with a masked draw.
-            let masks = self.fixed.color_mask.map(super::state::mask_bits);
-            let partial = masks.map(|m| if m == 0xF { 0 } else { m });
-            if partial.iter().take(target.colors.len()).any(|&m| m != 0) {
-                self.masked_color_clear(&target, rect, c, partial)?;
+        // Draw buffer i clears through its own mask: whole ones with vkCmdClearAttachments,
+        // partial ones with a masked draw (float colours; an integer buffer under a partial
+        // mask is cleared whole).
+        let masks = self.fixed.color_mask.map(super::state::mask_bits);
+        let mut masked: Option<([f32; 4], [u8; MAX_DRAW_BUFFERS])> = None;
+        for (i, value) in request.colors {
+            if target.colors.get(i).copied().flatten().is_none() {
+                continue;
             }
-            for (i, b) in target.colors.iter().enumerate() {
-                if b.is_some() && masks.get(i) == Some(&0xF) {
-                    clears.push(vk::ClearAttachment {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        color_attachment: i as u32,
-                        clear_value: vk::ClearValue {
-                            color: vk::ClearColorValue { float32: c },
-                        },
-                    });
+            let mask = masks.get(i).copied().unwrap_or(0xF);
+            if mask == 0 {
+                continue;
+            }
+            if let (true, ClearColor::Float(c)) = (mask != 0xF, value) {
+                let entry = masked.get_or_insert((c, [0; MAX_DRAW_BUFFERS]));
+                if entry.0 == c {
+                    entry.1[i] = mask;
+                    continue;
                 }
+                // A second colour under a partial mask (glClearBuffer clears one buffer, so
+                // only glClear could, and it has one colour): cleared whole.
             }
+            clears.push(vk::ClearAttachment {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                color_attachment: i as u32,
+                clear_value: vk::ClearValue {
+                    color: value.vulkan(),
+                },
+            });
+        }
+        if let Some((c, m)) = masked {
+            self.masked_color_clear(target, rect, c, m)?;
         }
         let mut aspects = vk::ImageAspectFlags::empty();
-        if mask & GL_DEPTH_BUFFER_BIT != 0 && self.fixed.depth_mask && target.has_depth() {
+        if request.depth.is_some() && self.fixed.depth_mask && target.has_depth() {
             aspects |= vk::ImageAspectFlags::DEPTH;
         }
-        if mask & GL_STENCIL_BUFFER_BIT != 0
+        if request.stencil.is_some()
             && target.has_stencil()
             && self.fixed.stencil[0].write_mask != 0
         {
@@ -594,8 +678,8 @@ impl Context {
                 color_attachment: 0,
                 clear_value: vk::ClearValue {
                     depth_stencil: vk::ClearDepthStencilValue {
-                        depth: self.fixed.clear_depth as f32,
-                        stencil: self.fixed.clear_stencil as u32,
+                        depth: request.depth.unwrap_or(0.0).clamp(0.0, 1.0),
+                        stencil: request.stencil.unwrap_or(0),
                     },
                 },
             });
@@ -603,8 +687,8 @@ impl Context {
         if clears.is_empty() {
             return Ok(());
         }
-        self.prepare_attachments(&target)?;
-        let cb = self.pass_for(&target)?;
+        self.prepare_attachments(target)?;
+        let cb = self.pass_for(target)?;
         let rects = [vk::ClearRect {
             rect,
             base_array_layer: 0,
@@ -1220,6 +1304,8 @@ impl Context {
                 };
                 (f.program_point_size, size.to_bits())
             }),
+            samples: target.samples,
+            alpha_to_coverage: f.sample_alpha_to_coverage && f.multisample,
         };
 
         // Everything that may allocate, stream or transition, before the pass.
@@ -1686,6 +1772,9 @@ impl Context {
                     "the read framebuffer is not complete (status 0x{status:04X})"
                 ))
             })?;
+            if target.samples > 1 {
+                return invalid_op("glReadPixels from a multisampled read framebuffer");
+            }
             let area = Rect {
                 x,
                 y,
@@ -1704,16 +1793,14 @@ impl Context {
                 "the read framebuffer is not complete (status 0x{status:04X})"
             ))
         })?;
-        let Some((slot, src)) = target
-            .colors
-            .iter()
-            .enumerate()
-            .find_map(|(i, b)| b.map(|b| (i, b)))
-        else {
+        if target.samples > 1 {
+            return invalid_op("glReadPixels from a multisampled read framebuffer");
+        }
+        let Some(src) = target.colors.iter().flatten().next().copied() else {
             return invalid_op("glReadPixels with GL_NONE as the read buffer");
         };
         // The attached level and layer (cube face, array layer, 3D slice) of a texture.
-        let (level, layer) = self.attachment_level(fb, Some(slot));
+        let (level, layer) = (src.level, src.layer);
         let Some(rect) = clip(
             Rect {
                 x,

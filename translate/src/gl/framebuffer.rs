@@ -10,6 +10,32 @@ use super::device::Device;
 use super::enums::*;
 use super::error::{GlError, GlResult};
 
+impl super::context::Context {
+    /// `GL_SAMPLES` of the draw framebuffer: 0 unless its attachments are multisampled
+    /// (the default framebuffer's images are single-sampled).
+    pub(crate) fn draw_framebuffer_samples(&self) -> u32 {
+        let Some(fb) = self
+            .framebuffers
+            .get(self.draw_framebuffer)
+            .filter(|_| self.draw_framebuffer != 0)
+        else {
+            return 0;
+        };
+        fb.colors
+            .iter()
+            .chain([&fb.depth, &fb.stencil])
+            .flatten()
+            .map(|a| match a {
+                Attachment::Renderbuffer(name) => {
+                    self.renderbuffers.get(*name).map_or(0, |rb| rb.samples)
+                }
+                Attachment::Texture { .. } => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// The images behind an EGL surface: what framebuffer 0 draws into.
 pub struct SurfaceImages {
     device: Arc<Device>,
@@ -175,6 +201,58 @@ pub(crate) struct Renderbuffer {
     pub internal: GLenum,
     pub width: u32,
     pub height: u32,
+    /// Samples per pixel: 0 for a single-sampled renderbuffer (what `GL_RENDERBUFFER_SAMPLES`
+    /// reports), else the count the image was made with.
+    pub samples: u32,
+}
+
+/// The sample counts the device renders every attachment kind with (colour, depth, stencil).
+fn framebuffer_sample_counts(device: &Device) -> vk::SampleCountFlags {
+    let l = &device.caps().limits;
+    l.framebuffer_color_sample_counts
+        & l.framebuffer_depth_sample_counts
+        & l.framebuffer_stencil_sample_counts
+}
+
+/// The largest count in `counts` (1 when empty).
+fn highest(counts: vk::SampleCountFlags) -> u32 {
+    let raw = counts.as_raw() & 0x7F;
+    if raw == 0 {
+        1
+    } else {
+        1 << (31 - raw.leading_zeros())
+    }
+}
+
+/// `GL_MAX_SAMPLES`: the most samples every attachment kind supports.
+pub(crate) fn max_samples(device: &Device) -> u32 {
+    highest(framebuffer_sample_counts(device))
+}
+
+/// `GL_MAX_INTEGER_SAMPLES`: also limited by what integer images may be sampled with.
+pub(crate) fn max_integer_samples(device: &Device) -> u32 {
+    highest(
+        framebuffer_sample_counts(device)
+            & device.caps().limits.sampled_image_integer_sample_counts,
+    )
+}
+
+/// The sample count a request for `requested` samples gets: 1 (single-sampled) for 0, else the
+/// smallest supported multisampled count at least as large — `GL_RENDERBUFFER_SAMPLES` must be
+/// at least the request, so 1 becomes 2 or 4 — or 1 on a device without multisampling; None
+/// above the maximum.
+pub(crate) fn pick_samples(device: &Device, requested: u32) -> Option<u32> {
+    if requested == 0 {
+        return Some(1);
+    }
+    let counts = framebuffer_sample_counts(device).as_raw();
+    let multisampled = (1..7)
+        .map(|bit| 1u32 << bit)
+        .find(|&n| n >= requested && counts & n != 0);
+    match multisampled {
+        None if requested == 1 => Some(1),
+        found => found,
+    }
 }
 
 /// The format a renderbuffer's internal format is stored in: the internal-format table's first
@@ -209,6 +287,11 @@ pub(crate) struct Bound {
     pub image: ImageHandle,
     pub view: ViewHandle,
     pub format: vk::Format,
+    /// The mip level and layer (array layer, cube face, 3D slice) the view shows.
+    pub level: u32,
+    pub layer: u32,
+    /// Samples per pixel (1 for single-sampled images).
+    pub samples: u32,
 }
 
 /// A framebuffer resolved for rendering.
@@ -223,6 +306,8 @@ pub(crate) struct Target {
     /// Indexed by colour attachment (draw buffer) slot; `None` slots are not written.
     pub colors: Vec<Option<Bound>>,
     pub depth_stencil: Option<Bound>,
+    /// Samples per pixel of every attachment (completeness makes them agree).
+    pub samples: u32,
 }
 
 impl Target {

@@ -172,10 +172,11 @@ impl Context {
                     .min(super::framebuffer::MAX_COLOR_ATTACHMENTS as u32),
             )),
             GL_MAX_DUAL_SOURCE_DRAW_BUFFERS => int(i64::from(self.device.caps().dual_src_blend)),
-            GL_MAX_SAMPLES
-            | GL_MAX_COLOR_TEXTURE_SAMPLES
-            | GL_MAX_DEPTH_TEXTURE_SAMPLES
-            | GL_MAX_INTEGER_SAMPLES => int(1),
+            GL_MAX_SAMPLES => int(i64::from(super::framebuffer::max_samples(&self.device))),
+            GL_MAX_INTEGER_SAMPLES => int(i64::from(super::framebuffer::max_integer_samples(
+                &self.device,
+            ))),
+            GL_MAX_COLOR_TEXTURE_SAMPLES | GL_MAX_DEPTH_TEXTURE_SAMPLES => int(1),
             GL_MAX_SAMPLE_MASK_WORDS => int(1),
             GL_MAX_ELEMENTS_VERTICES | GL_MAX_ELEMENTS_INDICES => int(1 << 20),
             GL_MAX_TEXTURE_LOD_BIAS => Ok(Value::Floats(vec![f64::from(l.max_sampler_lod_bias)])),
@@ -302,7 +303,8 @@ impl Context {
             GL_RED_BITS | GL_GREEN_BITS | GL_BLUE_BITS | GL_ALPHA_BITS => int(8),
             GL_DEPTH_BITS => int(24),
             GL_STENCIL_BITS => int(8),
-            GL_SAMPLES | GL_SAMPLE_BUFFERS => int(0),
+            GL_SAMPLES => int(i64::from(self.draw_framebuffer_samples())),
+            GL_SAMPLE_BUFFERS => int(i64::from(self.draw_framebuffer_samples() > 1)),
             GL_DOUBLEBUFFER => bool1(true),
             GL_STEREO => bool1(false),
             GL_IMPLEMENTATION_COLOR_READ_FORMAT => int(i64::from(GL_RGBA)),

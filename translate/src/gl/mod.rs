@@ -10,6 +10,7 @@
 
 mod blit;
 mod buffer;
+mod clear_buffer;
 mod compat;
 mod context;
 mod degrade;
@@ -22,8 +23,8 @@ mod enums_compat;
 mod error;
 mod framebuffer;
 mod get;
-mod lighting;
 mod internal_format;
+mod lighting;
 mod lower;
 mod masked_clear;
 mod matrix;

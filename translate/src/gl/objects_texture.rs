@@ -935,12 +935,24 @@ impl Context {
             if width < 0 || height < 0 || width > max || height > max || samples < 0 {
                 return invalid_value(format!("renderbuffer {width}x{height}"));
             }
-            if samples > 1 {
-                return invalid_op("multisampled renderbuffers are not supported by this GL yet");
-            }
             let format = renderbuffer_format(&device, internal).ok_or_else(|| {
                 GlError::InvalidEnum(format!("renderbuffer internal format 0x{internal:04X}"))
             })?;
+            let Some(count) = super::framebuffer::pick_samples(&device, samples as u32) else {
+                return invalid_value(format!(
+                    "{samples} samples (GL_MAX_SAMPLES is {})",
+                    super::framebuffer::max_samples(&device)
+                ));
+            };
+            if count > 1
+                && is_integer_format(format)
+                && samples > super::framebuffer::max_integer_samples(&device) as i32
+            {
+                return invalid_op(format!(
+                    "{samples} samples of an integer format (GL_MAX_INTEGER_SAMPLES is {})",
+                    super::framebuffer::max_integer_samples(&device)
+                ));
+            }
             let name = self.renderbuffer;
             let rb = self
                 .renderbuffers
@@ -952,6 +964,7 @@ impl Context {
             }
             rb.format = format;
             rb.internal = internal;
+            rb.samples = if count > 1 { count } else { 0 };
             (rb.width, rb.height) = (width as u32, height as u32);
             if width > 0 && height > 0 {
                 let depth = super::framebuffer::is_depth_format(format);
@@ -966,14 +979,17 @@ impl Context {
                         | vk::ImageUsageFlags::TRANSFER_DST
                         | vk::ImageUsageFlags::SAMPLED
                 };
-                let desc = ImageDesc::new_2d(
-                    format,
-                    width as u32,
-                    height as u32,
-                    1,
-                    usage,
-                    arenagl_memory::Category::RenderTarget,
-                )
+                let desc = ImageDesc {
+                    samples: vk::SampleCountFlags::from_raw(count),
+                    ..ImageDesc::new_2d(
+                        format,
+                        width as u32,
+                        height as u32,
+                        1,
+                        usage,
+                        arenagl_memory::Category::RenderTarget,
+                    )
+                }
                 .named("GL renderbuffer");
                 let view = if depth {
                     depth_view()
@@ -1020,7 +1036,7 @@ impl Context {
                     }
                 } // GL_RENDERBUFFER_INTERNAL_FORMAT
                 0x8D50..=0x8D55 => i32::from(bits[(pname - 0x8D50) as usize]), // RED..STENCIL_SIZE
-                0x8CAB => 0,                // GL_RENDERBUFFER_SAMPLES
+                0x8CAB => rb.samples as i32, // GL_RENDERBUFFER_SAMPLES
                 p => return invalid_enum("glGetRenderbufferParameteriv pname", p),
             })
         })();
@@ -1294,11 +1310,19 @@ impl Context {
             let fb = self.target_framebuffer(GL_DRAW_FRAMEBUFFER)?;
             let mut list = [GL_NONE; super::framebuffer::MAX_COLOR_ATTACHMENTS];
             for (i, &b) in bufs.iter().enumerate() {
-                let ok = b == GL_NONE || b == GL_COLOR_ATTACHMENT0 + i as u32;
-                if !ok {
-                    return invalid_op(format!(
-                        "draw buffer {i} must be GL_NONE or GL_COLOR_ATTACHMENT{i} in this GL"
-                    ));
+                match attachment_point(b) {
+                    _ if b == GL_NONE => {}
+                    Ok(Point::Color(_)) if list[..i].contains(&b) => {
+                        return invalid_op(format!("glDrawBuffers names 0x{b:04X} twice"));
+                    }
+                    Ok(Point::Color(_)) => {}
+                    Err(e @ GlError::InvalidOperation(_)) => return Err(e),
+                    _ if matches!(b, GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT) => {
+                        return invalid_op(
+                            "glDrawBuffers of a window buffer on a framebuffer object",
+                        );
+                    }
+                    _ => return invalid_enum("glDrawBuffers buffer", b),
                 }
                 list[i] = b;
             }
@@ -1572,6 +1596,13 @@ fn format_query(info: Option<&FormatInfo>, pname: GLenum) -> Option<i32> {
     })
 }
 
+/// Whether `f` holds unnormalized integers.
+fn is_integer_format(f: vk::Format) -> bool {
+    let name = format!("{f:?}");
+    let depth_stencil = super::framebuffer::is_depth_format(f) || f == vk::Format::S8_UINT;
+    !depth_stencil && (name.ends_with("_UINT") || name.ends_with("_SINT"))
+}
+
 /// Bits of red, green, blue, alpha, depth and stencil in a renderbuffer's Vulkan format (what
 /// `GL_RENDERBUFFER_*_SIZE` report; sizes of the stored format, which may be wider than asked).
 fn channel_bits(f: vk::Format) -> [u8; 6] {
@@ -1580,6 +1611,24 @@ fn channel_bits(f: vk::Format) -> [u8; 6] {
         F::R8_UNORM => [8, 0, 0, 0, 0, 0],
         F::R8G8_UNORM => [8, 8, 0, 0, 0, 0],
         F::R8G8B8A8_UNORM | F::R8G8B8A8_SRGB | F::B8G8R8A8_UNORM => [8, 8, 8, 8, 0, 0],
+        F::R8G8B8A8_SINT | F::R8G8B8A8_UINT => [8, 8, 8, 8, 0, 0],
+        F::R8_SINT | F::R8_UINT => [8, 0, 0, 0, 0, 0],
+        F::R8G8_SINT | F::R8G8_UINT => [8, 8, 0, 0, 0, 0],
+        F::R16_UNORM | F::R16_SFLOAT | F::R16_SINT | F::R16_UINT => [16, 0, 0, 0, 0, 0],
+        F::R16G16_UNORM | F::R16G16_SFLOAT | F::R16G16_SINT | F::R16G16_UINT => {
+            [16, 16, 0, 0, 0, 0]
+        }
+        F::R16G16B16A16_UNORM
+        | F::R16G16B16A16_SFLOAT
+        | F::R16G16B16A16_SINT
+        | F::R16G16B16A16_UINT => [16, 16, 16, 16, 0, 0],
+        F::R32_SFLOAT | F::R32_SINT | F::R32_UINT => [32, 0, 0, 0, 0, 0],
+        F::R32G32_SFLOAT | F::R32G32_SINT | F::R32G32_UINT => [32, 32, 0, 0, 0, 0],
+        F::R32G32B32A32_SFLOAT | F::R32G32B32A32_SINT | F::R32G32B32A32_UINT => {
+            [32, 32, 32, 32, 0, 0]
+        }
+        F::A2B10G10R10_UNORM_PACK32 | F::A2B10G10R10_UINT_PACK32 => [10, 10, 10, 2, 0, 0],
+        F::B10G11R11_UFLOAT_PACK32 => [11, 11, 10, 0, 0, 0],
         F::D16_UNORM => [0, 0, 0, 0, 16, 0],
         F::D16_UNORM_S8_UINT => [0, 0, 0, 0, 16, 8],
         F::X8_D24_UNORM_PACK32 => [0, 0, 0, 0, 24, 0],

@@ -8,6 +8,8 @@
 //! - One `VkPipelineCache` per device feeds every build; pipelines are shared by all contexts
 //!   (keyed by the linked program's unique id) and destroyed when the program is.
 //! - Dynamic rendering: no render pass objects at all; formats are part of the key.
+//! - The attachments' sample count is part of the key (`rasterizationSamples` must equal it);
+//!   alpha-to-coverage is baked in with it.
 
 use ash::vk;
 
@@ -90,6 +92,8 @@ impl PipelineKey {
             depth_clamp: false,
             rasterizer_discard: false,
             points: None,
+            samples: 1,
+            alpha_to_coverage: false,
         }
     }
 }
@@ -117,6 +121,10 @@ pub(crate) struct PipelineKey {
     /// Point-list pipelines: (`GL_PROGRAM_POINT_SIZE`, the `glPointSize` bits, already clamped
     /// to the device's range) for the vertex wrapper's `POINT_SIZE_CONSTANTS`.
     pub points: Option<(bool, u32)>,
+    /// Samples per pixel of the attachments (`rasterizationSamples` must match them).
+    pub samples: u32,
+    /// `GL_SAMPLE_ALPHA_TO_COVERAGE` (only where `samples` > 1).
+    pub alpha_to_coverage: bool,
 }
 
 /// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
@@ -258,7 +266,8 @@ pub(crate) fn build(
         .depth_bias_slope_factor(factor)
         .line_width(1.0);
     let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        .rasterization_samples(vk::SampleCountFlags::from_raw(key.samples.max(1)))
+        .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1);
     let ds = &key.depth_stencil;
     let has_depth = key.depth_stencil_format != vk::Format::UNDEFINED;
     let has_stencil = has_depth && super::framebuffer::has_stencil(key.depth_stencil_format);
