@@ -58,8 +58,10 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 
 /// One counter of the open device's memory manager, by name: `client_objects_live` (buffers and
 /// images held for GL objects and surfaces), `live_bytes`, `faults_injected`, `oom_failures`,
-/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1). `u64::MAX` for an unknown name,
-/// NULL, or no open device.
+/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1), and of the newest swapchain
+/// `swapchain_min_images` (asked for), `swapchain_images` (made) and
+/// `swapchain_images_presented` (presented so far). `u64::MAX` for an unknown name, NULL, or no
+/// open device.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
@@ -83,6 +85,9 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"ladder_recoveries" => s.ladder_recoveries,
             b"refusals" => s.refusals,
             b"device_lost" => u64::from(s.device_lost),
+            b"swapchain_min_images" => s.swapchain_min_images,
+            b"swapchain_images" => s.swapchain_images,
+            b"swapchain_images_presented" => s.swapchain_images_presented,
             _ => u64::MAX,
         }
     })
