@@ -69,7 +69,12 @@ impl LinkError {
         match self {
             LinkError::Log(log) => log.clone(),
             LinkError::Memory(e) => {
-                format!("ERROR: Linking: not linked ({e}); nothing was kept, link again\n")
+                let code = if *e == MemoryError::DeviceLost {
+                    "GL_CONTEXT_LOST"
+                } else {
+                    "GL_OUT_OF_MEMORY"
+                };
+                format!("ERROR: Linking: not linked, {code} ({e}); nothing was kept, link again\n")
             }
         }
     }
