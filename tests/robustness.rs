@@ -29,6 +29,7 @@ const GL_OUT_OF_MEMORY: u32 = 0x0505;
 const GL_CONTEXT_LOST: u32 = 0x0507;
 const GL_UNKNOWN_CONTEXT_RESET: u32 = 0x8255;
 const EGL_CONTEXT_LOST: i32 = 0x300E;
+const EGL_BAD_ALLOC: i32 = 0x3003;
 const GL_ARRAY_BUFFER: u32 = 0x8892;
 const GL_STATIC_DRAW: u32 = 0x88E4;
 const GL_TRIANGLES: u32 = 4;
@@ -423,6 +424,151 @@ fn device_loss_mid_frame_latches_and_a_new_context_renders() {
     scene.delete();
     drop(egl);
     assert_clean("after recovery");
+}
+
+/// Compiles `sources` (vertex, fragment, …) into a new program and links it; returns it with
+/// the link status and info log.
+fn link_program(sources: &[(u32, &str)]) -> (u32, i32, String) {
+    let create = gl!(c"glCreateShader": fn(u32) -> u32);
+    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
+    let compile = gl!(c"glCompileShader": fn(u32));
+    let create_program = gl!(c"glCreateProgram": fn() -> u32);
+    let attach = gl!(c"glAttachShader": fn(u32, u32));
+    // SAFETY: NUL-terminated sources, lengths NULL.
+    let program = unsafe {
+        let p = create_program();
+        for &(ty, src) in sources {
+            let s = create(ty);
+            let c = CString::new(src).expect("no NUL");
+            let ptr = c.as_ptr();
+            source(s, 1, &ptr, null());
+            compile(s);
+            attach(p, s);
+        }
+        p
+    };
+    let (status, log) = relink(program);
+    (program, status, log)
+}
+
+/// `glLinkProgram` again; the link status and info log.
+fn relink(program: u32) -> (i32, String) {
+    let link = gl!(c"glLinkProgram": fn(u32));
+    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
+    let get_log = gl!(c"glGetProgramInfoLog": fn(u32, i32, *mut i32, *mut c_char));
+    let mut log = vec![0u8; 4096];
+    let (mut status, mut len) = (-1, 0);
+    // SAFETY: a live program; locals as out-pointers; `log` holds 4096 bytes.
+    unsafe {
+        link(program);
+        get(program, 0x8B82, &mut status);
+        get_log(program, 4096, &mut len, log.as_mut_ptr().cast());
+    }
+    log.truncate(usize::try_from(len).unwrap_or(0));
+    (status, String::from_utf8_lossy(&log).into_owned())
+}
+
+#[test]
+fn a_link_refused_for_memory_is_gl_out_of_memory_and_not_remembered() {
+    let _serial = serial();
+    let egl = Egl::new();
+    let scene = Scene::new([0.0, 1.0, 0.0]);
+    let green = fs([0.0, 1.0, 0.0]);
+    let sources = [(0x8B31, VS), (0x8B30, green.as_str())];
+
+    // Every Vulkan object of the link refused (the ladder's retry too): GL_OUT_OF_MEMORY, the
+    // program not linked, and a log that says why.
+    let injected = stat(c"faults_injected");
+    set_faults("pipeline%1=oom_device");
+    let (program, status, log) = link_program(&sources);
+    assert_eq!(error(), GL_OUT_OF_MEMORY, "the link ran out of memory");
+    assert_eq!(status, 0, "not linked");
+    assert!(log.contains("out of"), "the log says why: {log:?}");
+    assert_eq!(
+        stat(c"faults_injected"),
+        injected + 2,
+        "refused, and refused again on the ladder's retry"
+    );
+    // The same once: absorbed by the ladder's retry.
+    set_faults("pipeline@1=oom_host");
+    let (once, status, _) = link_program(&sources);
+    assert_eq!(
+        (error(), status),
+        (GL_NO_ERROR, 1),
+        "one refusal is absorbed"
+    );
+    assert_eq!(stat(c"faults_injected"), injected + 3);
+
+    // Not remembered: linking the same program again, memory back, succeeds and draws.
+    set_faults("");
+    let (status, log) = relink(program);
+    assert_eq!((error(), status), (GL_NO_ERROR, 1), "relinked: {log}");
+    let delete_program = gl!(c"glDeleteProgram": fn(u32));
+    // SAFETY: a live name.
+    unsafe { delete_program(scene.program) };
+    let drawn = Scene { program, ..scene };
+    assert_eq!(
+        drawn.draw_and_read(),
+        (BLUE, GREEN),
+        "the relinked program draws"
+    );
+
+    // A link that fails on its source is an answer, not an error: status false, a log, no GL
+    // error, and the same again next time.
+    let undefined = "#version 330 core\nvoid f();\nvoid main() { f(); gl_Position = vec4(0.0); }\n";
+    let (bad, status, log) = link_program(&[(0x8B31, undefined), (0x8B30, green.as_str())]);
+    assert_eq!(error(), GL_NO_ERROR, "a failed link is not a GL error");
+    assert_eq!(status, 0, "not linked");
+    assert!(!log.is_empty(), "with a log");
+    assert_eq!(relink(bad).0, 0, "the source still does not link");
+    assert_eq!(error(), GL_NO_ERROR);
+
+    // SAFETY: live names.
+    unsafe {
+        delete_program(bad);
+        delete_program(once);
+    }
+    drawn.delete();
+    drop(egl);
+    assert_clean("link refusals");
+}
+
+#[test]
+fn a_surface_that_cannot_be_made_on_a_lost_device_is_egl_bad_alloc() {
+    let _serial = serial();
+    let egl = Egl::new();
+    let create_pbuffer = gl!(c"eglCreatePbufferSurface": fn(P, P, *const i32) -> P);
+    let get_config = gl!(c"eglGetConfigs": fn(P, *mut P, i32, *mut i32) -> u32);
+    let get_error = gl!(c"eglGetError": fn() -> i32);
+    let destroy_surface = gl!(c"eglDestroySurface": fn(P, P) -> u32);
+    let make_current = gl!(c"eglMakeCurrent": fn(P, P, P, P) -> u32);
+    let pb = [0x3057, 16, 0x3056, 16, 0x3038];
+    let mut cfg = null_mut();
+    let mut n = 0;
+    // SAFETY: live handles; locals as out-pointers; an EGL_NONE-terminated list.
+    unsafe {
+        assert_eq!(get_config(egl.dpy, &mut cfg, 1, &mut n), 1);
+        // The device is lost while the pbuffer's images are allocated.
+        set_faults("alloc@1=device_lost");
+        let lost = create_pbuffer(egl.dpy, cfg, pb.as_ptr());
+        assert!(lost.is_null(), "no surface");
+        assert_eq!(
+            get_error(),
+            EGL_BAD_ALLOC,
+            "EGL_BAD_ALLOC, not EGL_CONTEXT_LOST"
+        );
+        // The current context was on that device: eglMakeCurrent reports the loss (EGL 1.5
+        // §3.11) before any swap has.
+        assert_eq!(make_current(egl.dpy, egl.surface, egl.surface, egl.ctx), 0);
+        assert_eq!(get_error(), EGL_CONTEXT_LOST);
+        // Creating it again opens a new device.
+        let fresh = create_pbuffer(egl.dpy, cfg, pb.as_ptr());
+        assert!(!fresh.is_null(), "a new device: 0x{:x}", get_error());
+        assert_eq!(stat(c"device_lost"), 0, "a fresh device");
+        assert_eq!(destroy_surface(egl.dpy, fresh), 1);
+    }
+    drop(egl);
+    assert_clean("surface on a lost device");
 }
 
 /// xorshift64*, so the run is the same every time.

@@ -387,6 +387,330 @@ fn window_context(x: &Xlib, egl: &Egl) -> WindowContext {
     }
 }
 
+#[test]
+fn failed_acquires_and_unsubmitted_frames_leave_the_window_presenting() {
+    run_child(
+        "child_presents_through_failed_acquires",
+        &[],
+        "FAILED_ACQUIRES_OK",
+    );
+}
+
+const EGL_BAD_ALLOC: EGLint = 0x3003;
+const EGL_CONTEXT_LOST: EGLint = 0x300E;
+const GL_OUT_OF_MEMORY: u32 = 0x0505;
+
+/// A window, an EGL display, a window config and a 3.3 context, for the fault tests.
+struct WindowRig {
+    x: Xlib,
+    egl: Egl,
+    display: Display,
+    window: Window,
+    dpy: Handle,
+    config: Handle,
+}
+
+impl WindowRig {
+    fn new() -> Self {
+        let x = Xlib::load();
+        // SAFETY: Xlib's C API with the handles it returned.
+        let (display, window) = unsafe {
+            let display = (x.open_display)(null());
+            assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
+            let screen = (x.default_screen)(display);
+            let root = (x.root_window)(display, screen);
+            let black = (x.black_pixel)(display, screen);
+            let window = (x.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
+            (x.map_window)(display, window);
+            (x.sync)(display, 0);
+            (display, window)
+        };
+        let egl = Egl::load();
+        let attribs = [
+            EGL_SURFACE_TYPE,
+            EGL_WINDOW_BIT,
+            EGL_RENDERABLE_TYPE,
+            EGL_OPENGL_BIT,
+            EGL_RED_SIZE,
+            8,
+            EGL_NONE,
+        ];
+        // SAFETY: the EGL C API; every pointer is a live local.
+        let (dpy, config) = unsafe {
+            let dpy = (egl.get_display)(display);
+            assert_eq!((egl.initialize)(dpy, null_mut(), null_mut()), 1);
+            assert_eq!((egl.bind_api)(EGL_OPENGL_API), 1);
+            let mut config = null_mut();
+            let mut count = 0;
+            assert_eq!(
+                (egl.choose_config)(dpy, attribs.as_ptr(), &mut config, 1, &mut count),
+                1
+            );
+            assert_eq!(count, 1, "a window config");
+            (dpy, config)
+        };
+        Self {
+            x,
+            egl,
+            display,
+            window,
+            dpy,
+            config,
+        }
+    }
+
+    /// A new 3.3 context and a window surface for the window, made current.
+    fn current(&self) -> (Handle, Handle) {
+        let ctx_attribs = [
+            EGL_CONTEXT_MAJOR_VERSION,
+            3,
+            EGL_CONTEXT_MINOR_VERSION,
+            3,
+            EGL_NONE,
+        ];
+        let egl = &self.egl;
+        // SAFETY: the EGL C API; every pointer is a live local.
+        unsafe {
+            let ctx = (egl.create_context)(self.dpy, self.config, null_mut(), ctx_attribs.as_ptr());
+            assert!(
+                !ctx.is_null(),
+                "eglCreateContext: 0x{:x}",
+                (egl.get_error)()
+            );
+            let surface =
+                (egl.create_window_surface)(self.dpy, self.config, self.window as usize, null());
+            assert!(
+                !surface.is_null(),
+                "eglCreateWindowSurface: 0x{:x}",
+                (egl.get_error)()
+            );
+            assert_eq!((egl.make_current)(self.dpy, surface, surface, ctx), 1);
+            (ctx, surface)
+        }
+    }
+
+    fn release(&self, ctx: Handle, surface: Handle) {
+        let egl = &self.egl;
+        // SAFETY: the EGL C API on handles this rig made.
+        unsafe {
+            assert_eq!(
+                (egl.make_current)(self.dpy, null_mut(), null_mut(), null_mut()),
+                1
+            );
+            assert_eq!((egl.destroy_surface)(self.dpy, surface), 1);
+            assert_eq!((egl.destroy_context)(self.dpy, ctx), 1);
+        }
+    }
+
+    /// One frame of `top` over `bottom`; the result of its `eglSwapBuffers` (and the EGL error).
+    fn frame(&self, gl: &Gl, surface: Handle, [top, bottom]: [[u8; 3]; 2]) -> (u32, EGLint) {
+        let rgba = |c: [u8; 3]| c.map(|v| f32::from(v) / 255.0);
+        let (top, bottom) = (rgba(top), rgba(bottom));
+        // SAFETY: GL calls on the current context; EGL on this rig's handles.
+        unsafe {
+            (gl.clear_color)(top[0], top[1], top[2], 1.0);
+            (gl.clear)(GL_COLOR_BUFFER_BIT);
+            (gl.enable)(GL_SCISSOR_TEST);
+            (gl.scissor)(0, 0, SIZE as i32, (SIZE / 2) as i32);
+            (gl.clear_color)(bottom[0], bottom[1], bottom[2], 1.0);
+            (gl.clear)(GL_COLOR_BUFFER_BIT);
+            (gl.disable)(GL_SCISSOR_TEST);
+            let ok = (self.egl.swap_buffers)(self.dpy, surface);
+            (ok, (self.egl.get_error)())
+        }
+    }
+
+    fn faults(&self, plan: &str) {
+        let plan = std::ffi::CString::new(plan).expect("no NUL");
+        // SAFETY: a NUL-terminated string.
+        let set = unsafe { (self.egl.set_faults)(plan.as_ptr()) };
+        assert_eq!(set, 0, "{plan:?}");
+    }
+
+    fn stat(&self, name: &CStr) -> u64 {
+        // SAFETY: a NUL-terminated string.
+        unsafe { (self.egl.memory_stat)(name.as_ptr()) }
+    }
+
+    fn validation_errors(&self) -> u64 {
+        // SAFETY: no arguments.
+        unsafe { (self.egl.validation_errors)() }
+    }
+}
+
+/// The GL part of the test above, run only in its child.
+///
+/// - The swapchain holds the drawable count it asked for, and every image presented is one of
+///   those it tracks (P2).
+/// - An acquire that fails (each result `vkAcquireNextImageKHR` can return short of device or
+///   surface loss, once, twice in a row, and every other frame) leaves its semaphore unsignalled
+///   and unwaited: the frame is skipped, and every later frame acquires, renders and shows the
+///   right picture with no validation error (`VUID-vkQueueSubmit-pWaitSemaphores-03238` if a
+///   skipped frame waited on it, `VUID-vkAcquireNextImageKHR-semaphore-01286` if a signalled one
+///   were acquired with again).
+/// - A frame whose image was acquired but whose submission failed (out of memory twice: the
+///   ladder's retry too) replaces its signalled semaphore: the swap succeeds with
+///   `GL_OUT_OF_MEMORY`, and the next frames acquire cleanly.
+/// - A device lost while a window surface is created is `EGL_BAD_ALLOC` (EGL reports
+///   `EGL_CONTEXT_LOST` only from swap, copy and make-current); the old context reports the loss,
+///   and a new context and surface on the same window render again.
+#[test]
+fn child_presents_through_failed_acquires() {
+    if std::env::var_os(CHILD_ENV).is_none() {
+        return;
+    }
+    let rig = WindowRig::new();
+    let (ctx, surface) = rig.current();
+    let gl = Gl::load(&rig.egl);
+    let colors = [
+        [RED, GREEN],
+        [BLUE, WHITE],
+        [GREEN, RED],
+        [WHITE, BLUE],
+        [RED, BLUE],
+        [GREEN, WHITE],
+        [BLUE, RED],
+        [WHITE, GREEN],
+    ];
+
+    // The drawable count: the swapchain has the images it asked for, and all of them are shown.
+    for _ in 0..8 {
+        assert_eq!(rig.frame(&gl, surface, colors[0]).0, 1);
+    }
+    rig.x
+        .expect_halves(rig.display, rig.window, SIZE, SIZE, colors[0]);
+    let asked = rig.stat(c"swapchain_min_images");
+    let images = rig.stat(c"swapchain_images");
+    assert!(asked >= 2, "at least double buffered: {asked}");
+    assert_eq!(
+        images, asked,
+        "the swapchain has the image count it asked for"
+    );
+    // Every image presented is one the presenter tracks. (Lavapipe's X11 WSI copies each
+    // image out at the present and hands the same one back, so it may cycle through fewer.)
+    let presented = rig.stat(c"swapchain_images_presented");
+    assert!(
+        (1..=images).contains(&presented),
+        "{presented} of {images} images presented"
+    );
+
+    // Failed acquires: skipped frames, then the right pictures.
+    let plans = [
+        "acquire@1=timeout",
+        "acquire@1=not_ready",
+        "acquire@1=oom_device",
+        "acquire@1=oom_host",
+        "acquire@1=out_of_date",
+        "acquire@1=out_of_date,acquire@2=out_of_date",
+        "acquire%2=timeout",
+    ];
+    for (round, plan) in plans.into_iter().enumerate() {
+        let picture = colors[(round + 1) % colors.len()];
+        let injected = rig.stat(c"faults_injected");
+        rig.faults(plan);
+        for _ in 0..4 {
+            let (ok, err) = rig.frame(&gl, surface, picture);
+            assert_eq!(ok, 1, "[{plan}] eglSwapBuffers: 0x{err:x}");
+        }
+        // SAFETY: a GL call on the current context.
+        assert_eq!(unsafe { (gl.get_error)() }, 0, "[{plan}] invisible to GL");
+        assert!(
+            rig.stat(c"faults_injected") > injected,
+            "[{plan}] the failure was injected"
+        );
+        rig.faults("");
+        for _ in 0..2 {
+            assert_eq!(rig.frame(&gl, surface, picture).0, 1, "[{plan}] after");
+        }
+        rig.x
+            .expect_halves(rig.display, rig.window, SIZE, SIZE, picture);
+        assert_eq!(rig.validation_errors(), 0, "[{plan}] validation-clean");
+    }
+
+    // An acquired image whose frame could not be submitted.
+    let picture = [WHITE, RED];
+    let injected = rig.stat(c"faults_injected");
+    rig.faults("submit@1=oom_device,submit@2=oom_host");
+    let (ok, err) = rig.frame(&gl, surface, picture);
+    assert_eq!(
+        ok, 1,
+        "an unsubmitted frame is skipped, not failed: 0x{err:x}"
+    );
+    // SAFETY: a GL call on the current context.
+    let error = unsafe { (gl.get_error)() };
+    assert_eq!(error, GL_OUT_OF_MEMORY, "the skipped frame says why");
+    assert_eq!(
+        rig.stat(c"faults_injected"),
+        injected + 2,
+        "both submissions refused"
+    );
+    rig.faults("");
+    for _ in 0..6 {
+        assert_eq!(
+            rig.frame(&gl, surface, picture).0,
+            1,
+            "after the skipped frame"
+        );
+    }
+    rig.x
+        .expect_halves(rig.display, rig.window, SIZE, SIZE, picture);
+    assert_eq!(
+        rig.validation_errors(),
+        0,
+        "validation-clean after a skipped frame"
+    );
+    rig.release(ctx, surface);
+
+    // A device lost while a window surface is created.
+    let (ctx, surface) = rig.current();
+    // SAFETY: the EGL C API on this rig's handles.
+    unsafe {
+        assert_eq!(
+            (rig.egl.make_current)(rig.dpy, null_mut(), null_mut(), null_mut()),
+            1
+        );
+        assert_eq!((rig.egl.destroy_surface)(rig.dpy, surface), 1);
+        rig.faults("swapchain@1=device_lost");
+        let lost =
+            (rig.egl.create_window_surface)(rig.dpy, rig.config, rig.window as usize, null());
+        assert!(lost.is_null(), "no surface on a lost device");
+        assert_eq!(
+            (rig.egl.get_error)(),
+            EGL_BAD_ALLOC,
+            "a window surface that cannot be made on a lost device is EGL_BAD_ALLOC"
+        );
+        // The context of the lost device reports the loss where EGL says it does.
+        assert_eq!(
+            (rig.egl.make_current)(rig.dpy, null_mut(), null_mut(), ctx),
+            0,
+            "the lost device's context cannot be made current"
+        );
+        assert_eq!((rig.egl.get_error)(), EGL_CONTEXT_LOST);
+        assert_eq!((rig.egl.destroy_context)(rig.dpy, ctx), 1);
+    }
+    // Recovery: a new device behind a new context and surface on the same window.
+    let (ctx, surface) = rig.current();
+    let picture = [GREEN, BLUE];
+    for _ in 0..3 {
+        assert_eq!(rig.frame(&gl, surface, picture).0, 1, "after recovery");
+    }
+    rig.x
+        .expect_halves(rig.display, rig.window, SIZE, SIZE, picture);
+    assert_eq!(rig.stat(c"device_lost"), 0, "a new device");
+    assert_eq!(
+        rig.validation_errors(),
+        0,
+        "validation-clean after recovery"
+    );
+    rig.release(ctx, surface);
+    // SAFETY: Xlib on the rig's handles.
+    unsafe {
+        (rig.x.destroy_window)(rig.display, rig.window);
+        (rig.x.sync)(rig.display, 0);
+    }
+    println!("FAILED_ACQUIRES_OK");
+}
+
 type Display = *mut c_void;
 type Window = c_ulong;
 
@@ -582,6 +906,10 @@ struct Egl {
     swap_buffers: unsafe extern "C" fn(Handle, Handle) -> u32,
     swap_interval: unsafe extern "C" fn(Handle, EGLint) -> u32,
     get_error: unsafe extern "C" fn() -> EGLint,
+    /// ArenaGL's diagnostics (`src/abi/diagnostics.rs`).
+    set_faults: unsafe extern "C" fn(*const c_char) -> i32,
+    memory_stat: unsafe extern "C" fn(*const c_char) -> u64,
+    validation_errors: unsafe extern "C" fn() -> u64,
 }
 
 /// The cdylib beside this test binary (as in `tests/egl_abi.rs`: `deps/` first).
@@ -633,6 +961,15 @@ impl Egl {
                 swap_buffers: f!(c"eglSwapBuffers"),
                 swap_interval: f!(c"eglSwapInterval"),
                 get_error: f!(c"eglGetError"),
+                set_faults: *lib
+                    .get(b"arenagl_set_faults\0")
+                    .expect("arenagl_set_faults"),
+                memory_stat: *lib
+                    .get(b"arenagl_memory_stat\0")
+                    .expect("arenagl_memory_stat"),
+                validation_errors: *lib
+                    .get(b"arenagl_validation_error_count\0")
+                    .expect("arenagl_validation_error_count"),
                 get_proc_address,
                 _lib: lib,
             }

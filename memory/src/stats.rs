@@ -133,6 +133,12 @@ pub struct MemoryStats {
     pub epoch_completed: u64,
     /// Whether the device-lost latch is set.
     pub device_lost: bool,
+    /// The `minImageCount` the newest swapchain was created with (0: none yet).
+    pub swapchain_min_images: u64,
+    /// The images the newest swapchain has (what `vkGetSwapchainImagesKHR` returned).
+    pub swapchain_images: u64,
+    /// Of those, how many have been presented: the drawables actually cycled through.
+    pub swapchain_images_presented: u64,
 }
 
 impl MemoryStats {

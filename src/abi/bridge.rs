@@ -134,6 +134,12 @@ pub(crate) fn create_context(handle: u64, compatibility: bool) -> Result<(), Str
     Ok(())
 }
 
+/// Whether the GL context of EGL context `handle` is on a lost device.
+pub(crate) fn context_lost(handle: u64) -> bool {
+    let ctx = lock(contexts()).get(&handle).cloned();
+    ctx.is_some_and(|c| lock(&c).is_lost())
+}
+
 /// Forgets EGL context `handle` (a thread that has it current keeps it until released).
 pub(crate) fn destroy_context(handle: u64) {
     let removed = lock(contexts()).remove(&handle);
@@ -199,12 +205,12 @@ pub(crate) fn create_window_surface(
         let id = locked
             .manager
             .create_window(window, vsync)
-            .map_err(|e| window_error("eglCreateWindowSurface", &e))?;
+            .map_err(|e| create_error("eglCreateWindowSurface", &e))?;
         match locked.manager.window_extent(id) {
             Ok(extent) => (id, extent),
             Err(e) => {
                 let _ = locked.manager.destroy_window(id);
-                return Err(window_error("eglCreateWindowSurface", &e));
+                return Err(create_error("eglCreateWindowSurface", &e));
             }
         }
     };
@@ -226,13 +232,27 @@ pub(crate) fn create_window_surface(
 }
 
 /// The EGL error for a failure to present to a window: the window (or the device's lack of
-/// window support) is `EGL_BAD_NATIVE_WINDOW`, running out of something `EGL_BAD_ALLOC`.
+/// window support) is `EGL_BAD_NATIVE_WINDOW`, running out of something `EGL_BAD_ALLOC`, a lost
+/// device `EGL_CONTEXT_LOST` (`eglSwapBuffers`).
 fn window_error(call: &str, e: &MemoryError) -> EglError {
     tracing::error!(error = %e, "{call}: the window cannot be presented to");
     match e {
         MemoryError::Unsupported(_) | MemoryError::Vulkan { .. } => EglError::BAD_NATIVE_WINDOW,
         MemoryError::DeviceLost => EglError::CONTEXT_LOST,
         _ => EglError::BAD_ALLOC,
+    }
+}
+
+/// The EGL error for a window surface that could not be created. As [`window_error`], except
+/// that a device lost while creating it is `EGL_BAD_ALLOC`: EGL 1.5 reports a power management
+/// event (`EGL_CONTEXT_LOST`) only from `eglSwapBuffers`, `eglCopyBuffers` and `eglMakeCurrent`
+/// (§3.11), and surface creation's errors for a surface that cannot be made are
+/// `EGL_BAD_NATIVE_WINDOW` / `EGL_BAD_ALLOC`, as Mesa answers and as
+/// `eglCreatePbufferSurface` does. Creating the surface again opens a new device.
+fn create_error(call: &str, e: &MemoryError) -> EglError {
+    match window_error(call, e) {
+        EglError::CONTEXT_LOST => EglError::BAD_ALLOC,
+        other => other,
     }
 }
 

@@ -618,6 +618,13 @@ pub extern "C" fn eglMakeCurrent(
             let dpy = display(dpy)?;
             let (draw, read) = (optional_surface(draw)?, optional_surface(read)?);
             let ctx = optional_context(ctx)?;
+            // EGL 1.5 §3.11: after a power management event (a lost device) eglMakeCurrent
+            // fails with EGL_CONTEXT_LOST, whether or not a swap has reported it yet.
+            if let Some(c) = ctx {
+                if super::bridge::context_lost(c.to_raw()) {
+                    instance().mark_context_lost(c);
+                }
+            }
             instance().make_current(dpy, draw, read, ctx)?;
             super::bridge::make_current(
                 ctx.map(Context::to_raw),

@@ -1,10 +1,12 @@
-//! Graphics pipeline creation through the manager.
+//! Pipeline creation through the manager: graphics pipelines, and the shader modules and layouts
+//! a program link creates.
 //!
-//! Pipelines are not device memory, so the translator builds their create info; the call itself
-//! goes through here because `vkCreateGraphicsPipelines` allocates (driver host and device
-//! memory) and so can fail like an allocation: this is where the fault plan's `pipeline` rules
-//! are injected, where its results are classified, and where out-of-memory runs the first rung
-//! of the ladder (release what completed) and retries once.
+//! Pipelines are not device memory, so the translator builds their create info; the calls
+//! themselves go through here because they allocate (driver host and device memory) and so can
+//! fail like an allocation: this is where the fault plan's `pipeline` rules are injected (every
+//! one of these calls counts), where the results are classified, and where out-of-memory runs
+//! the first rung of the ladder (release what completed) and retries once. A failure that
+//! leaves here is transient (out of memory, device lost): callers must not remember it (M7).
 
 use ash::vk;
 
@@ -27,6 +29,42 @@ impl MemoryManager {
         cache: vk::PipelineCache,
         info: &vk::GraphicsPipelineCreateInfo<'_>,
     ) -> Result<vk::Pipeline> {
+        self.create_pipeline_object(Call::CreatePipeline, |device| {
+            // SAFETY: the caller's contract; the cache and the info are externally synchronised
+            // by `&mut self`.
+            match unsafe {
+                device.create_graphics_pipelines(cache, std::slice::from_ref(info), None)
+            } {
+                Ok(p) => p.first().copied().ok_or(vk::Result::ERROR_UNKNOWN),
+                Err((partial, r)) => {
+                    for p in partial.into_iter().filter(|p| *p != vk::Pipeline::null()) {
+                        // SAFETY: created just now by the call above and never used.
+                        unsafe { device.destroy_pipeline(p, None) };
+                    }
+                    Err(r)
+                }
+            }
+        })
+    }
+
+    /// Creates one object of a program's pipeline interface (`vkCreateShaderModule`,
+    /// `vkCreateDescriptorSetLayout`, `vkCreatePipelineLayout`) with `create`, which gets this
+    /// manager's device and makes exactly one Vulkan call. The `pipeline` fault rules apply, and
+    /// failures are classified, retried and reported as in
+    /// [`MemoryManager::create_graphics_pipeline`].
+    pub fn create_link_object<T>(
+        &mut self,
+        create: impl FnMut(&ash::Device) -> std::result::Result<T, vk::Result>,
+    ) -> Result<T> {
+        self.create_pipeline_object(Call::CreatePipeline, create)
+    }
+
+    /// The injection, classification and one-retry ladder shared by every pipeline object.
+    fn create_pipeline_object<T>(
+        &mut self,
+        call: Call,
+        mut create: impl FnMut(&ash::Device) -> std::result::Result<T, vk::Result>,
+    ) -> Result<T> {
         if self.is_lost() {
             return Err(MemoryError::DeviceLost);
         }
@@ -34,33 +72,14 @@ impl MemoryManager {
         loop {
             let result = match self.inject(FaultSite::Pipeline, 0) {
                 Some(r) => Err(r),
-                None => {
-                    // SAFETY: the caller's contract; the cache and the info are externally
-                    // synchronised by `&mut self`.
-                    match unsafe {
-                        self.device().create_graphics_pipelines(
-                            cache,
-                            std::slice::from_ref(info),
-                            None,
-                        )
-                    } {
-                        Ok(p) => p.first().copied().ok_or(vk::Result::ERROR_UNKNOWN),
-                        Err((partial, r)) => {
-                            for p in partial.into_iter().filter(|p| *p != vk::Pipeline::null()) {
-                                // SAFETY: created just now by the call above and never used.
-                                unsafe { self.device().destroy_pipeline(p, None) };
-                            }
-                            Err(r)
-                        }
-                    }
-                }
+                None => create(self.device()),
             };
             let r = match result {
                 Ok(p) => return Ok(p),
                 Err(r) => r,
             };
-            self.log_failure(Call::CreatePipeline, r);
-            match classify(Call::CreatePipeline, r) {
+            self.log_failure(call, r);
+            match classify(call, r) {
                 Outcome::OutOfMemory(e) => {
                     self.stats.oom_failures += 1;
                     if attempt > 0 {
@@ -78,7 +97,7 @@ impl MemoryManager {
                 }
                 other => {
                     return Err(other.error().unwrap_or(MemoryError::Vulkan {
-                        call: Call::CreatePipeline.name(),
+                        call: call.name(),
                         result: r,
                     }))
                 }

@@ -22,8 +22,15 @@
 //!   recreated, with `oldSwapchain`, at the next present, at the window's size then (EGL resizes
 //!   at the swap). Every retired swapchain, semaphore and surface is destroyed only after the
 //!   last epoch that used it completed (the same rule as the manager's memory).
+//! - Image count (P2; seed 000 §7.6: a layer cycling through more drawables than the swapchain
+//!   tracked crashed the compositor): the swapchain asks for the manager's frames in flight
+//!   (`ManagerConfig::frame_slots`) clamped to the surface's limits ([`image_count`]), and
+//!   everything per image — render-finished semaphores, the acquire ring — is sized from the
+//!   images `vkGetSwapchainImagesKHR` actually returned (a driver may give more than asked), so
+//!   the presenter tracks exactly the drawables the presentation engine cycles through.
 //! - A window of zero size (minimised) or an acquire that times out skips presenting but still
-//!   submits the frame, so the client's epoch bookkeeping never depends on the window.
+//!   submits the frame, so the client's epoch bookkeeping never depends on the window. No
+//!   swapchain is ever created at a zero (or "any size", `u32::MAX`) extent: [`drawable_extent`].
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -62,10 +69,35 @@ pub enum Presented {
     Skipped,
 }
 
+/// The `minImageCount` to ask for: `drawables` (the frames the manager keeps in flight) within
+/// the surface's limits (`max` 0: no upper limit), and never fewer than 2 (one shown, one drawn).
+pub fn image_count(drawables: u32, caps_min: u32, caps_max: u32) -> u32 {
+    let count = drawables.max(2).max(caps_min);
+    if caps_max > 0 {
+        count.min(caps_max)
+    } else {
+        count
+    }
+}
+
+/// The extent a swapchain can be created at from the surface's `currentExtent`, or `None` when
+/// the window has no area (minimised: 0 in either dimension) or the surface leaves the size to
+/// the swapchain (`u32::MAX`; Xlib surfaces always report the window's size, so this means
+/// the window could not be queried). No swapchain is made then: a zero extent is invalid
+/// (`VUID-VkSwapchainCreateInfoKHR-imageExtent-01689`).
+pub fn drawable_extent(current: vk::Extent2D) -> Option<vk::Extent2D> {
+    let unknown = current.width == u32::MAX || current.height == u32::MAX;
+    (current.width > 0 && current.height > 0 && !unknown).then_some(current)
+}
+
 /// The swapchain of one window at one size.
 struct Chain {
     raw: vk::SwapchainKHR,
     images: Vec<vk::Image>,
+    /// The `minImageCount` it was created with.
+    requested: u32,
+    /// Per image: whether it has been presented (the drawables actually cycled through).
+    shown: Vec<bool>,
     /// Per image: signalled by the frame's submission, waited by the present of that image.
     render_done: Vec<vk::Semaphore>,
     format: vk::Format,
@@ -278,6 +310,7 @@ impl Presenter {
         &mut self,
         id: WindowId,
         completed: u64,
+        drawables: u32,
         inject: &mut dyn FnMut() -> Option<vk::Result>,
     ) -> Result<bool> {
         let (surface, vsync) = {
@@ -285,15 +318,13 @@ impl Presenter {
             (w.surface, w.vsync)
         };
         let caps = self.capabilities(surface)?;
-        let extent = caps.current_extent;
-        if extent.width == 0 || extent.height == 0 || extent.width == u32::MAX {
-            // Xlib surfaces always report the window's size; u32::MAX would mean "any", which
-            // only other platforms answer. No area: keep the old chain retired, present nothing.
+        let Some(extent) = drawable_extent(caps.current_extent) else {
+            // No area: keep the old chain retired, present nothing.
             if let Some(old) = self.window(id)?.chain.take() {
                 self.bury_chain(old);
             }
             return Ok(false);
-        }
+        };
         let format = self.choose_format(surface)?;
         let mode = self.present_mode(surface, vsync)?;
         if !caps
@@ -304,12 +335,7 @@ impl Presenter {
                 "swapchain images cannot be transfer destinations".into(),
             ));
         }
-        let mut count = (caps.min_image_count + 1)
-            .clamp(2, 3)
-            .max(caps.min_image_count);
-        if caps.max_image_count > 0 {
-            count = count.min(caps.max_image_count);
-        }
+        let count = image_count(drawables, caps.min_image_count, caps.max_image_count);
         let alpha = [
             vk::CompositeAlphaFlagsKHR::OPAQUE,
             vk::CompositeAlphaFlagsKHR::INHERIT,
@@ -328,7 +354,9 @@ impl Presenter {
         ];
         let mut old_raw = old.as_ref().map_or(vk::SwapchainKHR::null(), |c| c.raw);
         let mut created = Err(vk::Result::ERROR_INITIALIZATION_FAILED);
+        let mut requested = count;
         for (rung, &(count, mode)) in ladder.iter().enumerate() {
+            requested = count;
             let info = vk::SwapchainCreateInfoKHR::default()
                 .surface(surface)
                 .min_image_count(count)
@@ -385,7 +413,9 @@ impl Presenter {
         };
         let mut chain = Chain {
             raw,
+            shown: vec![false; images.len()],
             images,
+            requested,
             render_done: Vec::new(),
             format: format.format,
             extent,
@@ -422,6 +452,7 @@ impl Presenter {
         tracing::debug!(
             ?extent,
             format = ?chain.format,
+            requested,
             images = chain.images.len(),
             ?mode,
             "swapchain created"
@@ -501,20 +532,32 @@ impl MemoryManager {
                 next_acquire: 0,
             },
         );
+        let drawables = self.drawables();
         let (faults, injected) = (&mut self.faults, &mut self.stats.faults_injected);
         let mut inject = || {
             let r = faults.check(FaultSite::Swapchain, 0);
             *injected += u64::from(r.is_some());
             r
         };
-        if let Err(e) = self.backend.presenter.rebuild(id, completed, &mut inject) {
-            if e == MemoryError::DeviceLost {
-                self.latch_lost();
+        match self
+            .backend
+            .presenter
+            .rebuild(id, completed, drawables, &mut inject)
+        {
+            Ok(built) => {
+                if built {
+                    self.note_chain(id, None);
+                }
+                Ok(id)
             }
-            let _ = self.destroy_window(id);
-            return Err(e);
+            Err(e) => {
+                if e == MemoryError::DeviceLost {
+                    self.latch_lost();
+                }
+                let _ = self.destroy_window(id);
+                Err(e)
+            }
         }
-        Ok(id)
     }
 
     /// The window's current size, as the surface reports it (0×0 when minimised). When it
@@ -660,8 +703,14 @@ impl MemoryManager {
             };
         }
         let r = match result {
-            Ok(false) => return Ok(Presented::Shown),
-            Ok(true) => vk::Result::SUBOPTIMAL_KHR,
+            Ok(false) => {
+                self.note_chain(id, Some(index));
+                return Ok(Presented::Shown);
+            }
+            Ok(true) => {
+                self.note_chain(id, Some(index));
+                vk::Result::SUBOPTIMAL_KHR
+            }
             Err(r) => r,
         };
         if r != vk::Result::SUBOPTIMAL_KHR {
@@ -694,6 +743,35 @@ impl MemoryManager {
         }
     }
 
+    /// The drawable count a swapchain asks for: the frames the manager keeps in flight.
+    fn drawables(&self) -> u32 {
+        u32::try_from(self.config.frame_slots).unwrap_or(u32::MAX)
+    }
+
+    /// Records in the statistics the window's chain, with image `shown` presented.
+    fn note_chain(&mut self, id: WindowId, shown: Option<u32>) {
+        let Ok(w) = self.backend_mut().presenter.window(id) else {
+            return;
+        };
+        let Some(chain) = w.chain.as_mut() else {
+            return;
+        };
+        if let Some(flag) = shown.and_then(|i| chain.shown.get_mut(i as usize)) {
+            *flag = true;
+        }
+        let summary = (
+            u64::from(chain.requested),
+            chain.images.len() as u64,
+            chain.shown.iter().filter(|&&s| s).count() as u64,
+        );
+        let s = &mut self.stats;
+        (
+            s.swapchain_min_images,
+            s.swapchain_images,
+            s.swapchain_images_presented,
+        ) = summary;
+    }
+
     /// After an acquire whose frame could not be submitted: the acquired image will never be
     /// presented and the acquire semaphore stays signalled, so the chain is retired and the
     /// semaphore replaced (the old one is destroyed after everything recorded so far).
@@ -722,14 +800,19 @@ impl MemoryManager {
                 w.stale || w.chain.is_none()
             };
             if needs_rebuild {
+                let drawables = self.drawables();
                 let (faults, injected) = (&mut self.faults, &mut self.stats.faults_injected);
                 let mut inject = || {
                     let r = faults.check(FaultSite::Swapchain, 0);
                     *injected += u64::from(r.is_some());
                     r
                 };
-                match self.backend.presenter.rebuild(id, completed, &mut inject) {
-                    Ok(true) => {}
+                match self
+                    .backend
+                    .presenter
+                    .rebuild(id, completed, drawables, &mut inject)
+                {
+                    Ok(true) => self.note_chain(id, None),
                     // No area (minimised): nothing to show this frame.
                     Ok(false) => return Ok(None),
                     Err(MemoryError::DeviceLost) => {
@@ -929,5 +1012,41 @@ impl MemoryManager {
             );
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_image_count_is_the_drawable_count_within_the_surface_limits() {
+        // The manager's two frames in flight where the surface allows two (MoltenVK, most
+        // Android drivers).
+        assert_eq!(image_count(2, 2, 8), 2);
+        assert_eq!(image_count(2, 1, 0), 2);
+        // A surface needing more gets its minimum (Mesa's X11 WSI asks for 3).
+        assert_eq!(image_count(2, 3, 0), 3);
+        assert_eq!(image_count(2, 4, 4), 4);
+        // More frames in flight than the surface can hold: its maximum.
+        assert_eq!(image_count(5, 2, 3), 3);
+        assert_eq!(image_count(5, 2, 0), 5);
+        // Never fewer than two, even from a config of one slot.
+        assert_eq!(image_count(1, 1, 0), 2);
+        assert_eq!(image_count(0, 0, 0), 2);
+    }
+
+    #[test]
+    fn no_swapchain_extent_for_a_window_without_area() {
+        let e = |width, height| vk::Extent2D { width, height };
+        assert_eq!(drawable_extent(e(64, 48)), Some(e(64, 48)));
+        assert_eq!(drawable_extent(e(1, 1)), Some(e(1, 1)));
+        // Minimised: no area in one dimension or both.
+        assert_eq!(drawable_extent(e(0, 0)), None);
+        assert_eq!(drawable_extent(e(0, 48)), None);
+        assert_eq!(drawable_extent(e(64, 0)), None);
+        // "The swapchain decides" (an Xlib window that could not be queried).
+        assert_eq!(drawable_extent(e(u32::MAX, u32::MAX)), None);
+        assert_eq!(drawable_extent(e(u32::MAX, 48)), None);
     }
 }

@@ -1099,9 +1099,7 @@ impl Context {
             &HashMap::new(),
             super::vertex_array::MAX_VERTEX_ATTRIBS,
         )
-        .map_err(|log| {
-            GlError::InvalidOperation(format!("the fixed-function program failed to link: {log}"))
-        })?;
+        .map_err(|e| e.internal("the fixed-function program failed to link"))?;
         let linked = Arc::new(linked);
         // `arena_ff_texN` samples unit N.
         let mut sampler_units = vec![vec![0]; linked.samplers.len()];

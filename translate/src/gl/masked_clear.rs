@@ -7,7 +7,7 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::context::Context;
-use super::error::{GlError, GlResult};
+use super::error::GlResult;
 use super::framebuffer::Target;
 use super::pipeline::PipelineKey;
 use super::program::{self, Linked};
@@ -27,7 +27,7 @@ impl Context {
             (Stage::Fragment, FS.to_owned()),
         ];
         let (linked, _) = program::link(&self.device, &units, &Default::default(), 16)
-            .map_err(|log| GlError::InvalidOperation(format!("internal clear program: {log}")))?;
+            .map_err(|e| e.internal("internal clear program"))?;
         let linked = Arc::new(linked);
         self.clear_program = Some(linked.clone());
         Ok(linked)

@@ -82,7 +82,7 @@ impl Context {
         );
         let units = [(Stage::Vertex, VS.to_owned()), (Stage::Fragment, fs)];
         let (linked, _) = program::link(&self.device, &units, &Default::default(), 16)
-            .map_err(|log| GlError::InvalidOperation(format!("internal mipmap program: {log}")))?;
+            .map_err(|e| e.internal("internal mipmap program"))?;
         let linked = Arc::new(linked);
         self.mipmap_programs[slot] = Some(linked.clone());
         Ok(linked)

@@ -263,7 +263,9 @@ impl Context {
                 .any(|s| !s.compiled);
             let device = self.device.clone();
             let result = if not_compiled {
-                Err("ERROR: Linking: an attached shader is not compiled\n".to_owned())
+                Err(program::LinkError::Log(
+                    "ERROR: Linking: an attached shader is not compiled\n".to_owned(),
+                ))
             } else {
                 program::link(&device, &units, &bindings, MAX_VERTEX_ATTRIBS)
             };
@@ -283,13 +285,18 @@ impl Context {
                     p.log = log;
                     program::apply_initializers(p);
                 }
-                Err(log) => {
+                Err(e) => {
                     // A failed relink keeps the last good executable in use, as GL says; the
-                    // status and log report the failure.
+                    // status and log report the failure. Running out of memory (or losing the
+                    // device) is also GL_OUT_OF_MEMORY (GL_CONTEXT_LOST), and is not remembered:
+                    // the next glLinkProgram starts again from the sources.
                     p.link_status = false;
-                    p.log = log;
+                    p.log = e.log();
                     if !current {
                         p.linked = None;
+                    }
+                    if let program::LinkError::Memory(m) = e {
+                        return Err(GlError::Memory(m));
                     }
                 }
             }

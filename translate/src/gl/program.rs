@@ -34,6 +34,51 @@ use crate::glsl::legacy::{self, Varyings};
 use crate::glsl::{
     self, CompileError, CompileOptions, GlType, SamplerType, ScalarKind, Stage, StageMask,
 };
+use arenagl_memory::MemoryError;
+
+/// Why a link failed: because of its sources (permanent: the program's status and log say so),
+/// or because memory ran out or the device was lost while compiling or creating the program's
+/// Vulkan objects (transient, M7: `GL_OUT_OF_MEMORY` / `GL_CONTEXT_LOST`, and a later link of
+/// the same sources may succeed).
+#[derive(Debug)]
+pub(crate) enum LinkError {
+    /// The info log of a link that failed on its sources.
+    Log(String),
+    /// The manager's (or the compiler's) refusal.
+    Memory(MemoryError),
+}
+
+impl From<String> for LinkError {
+    fn from(log: String) -> Self {
+        LinkError::Log(log)
+    }
+}
+
+impl LinkError {
+    /// The GL error of an internal program (one ArenaGL links for itself) that failed: its
+    /// sources are ArenaGL's, so a log is a defect (`GL_INVALID_OPERATION` saying `what`).
+    pub(crate) fn internal(self, what: &str) -> GlError {
+        match self {
+            LinkError::Log(log) => GlError::InvalidOperation(format!("{what}: {log}")),
+            LinkError::Memory(e) => GlError::Memory(e),
+        }
+    }
+
+    /// The info log a program keeps after this failure.
+    pub(crate) fn log(&self) -> String {
+        match self {
+            LinkError::Log(log) => log.clone(),
+            LinkError::Memory(e) => {
+                let code = if *e == MemoryError::DeviceLost {
+                    "GL_CONTEXT_LOST"
+                } else {
+                    "GL_OUT_OF_MEMORY"
+                };
+                format!("ERROR: Linking: not linked, {code} ({e}); nothing was kept, link again\n")
+            }
+        }
+    }
+}
 
 /// A shader object.
 pub(crate) struct Shader {
@@ -422,7 +467,7 @@ pub(crate) fn link(
     units: &[(Stage, String)],
     attrib_bindings: &HashMap<String, u32>,
     max_attribs: u32,
-) -> Result<(Linked, String), String> {
+) -> Result<(Linked, String), LinkError> {
     // From the application's sources: the names are its own, not the upgrader's.
     let initializers = units
         .iter()
@@ -436,12 +481,19 @@ pub(crate) fn link(
     if !units.iter().any(|(s, _)| *s == Stage::Vertex)
         || !units.iter().any(|(s, _)| *s == Stage::Fragment)
     {
-        return Err("ERROR: Linking: a program needs a vertex or a fragment shader\n".into());
+        return Err(LinkError::Log(
+            "ERROR: Linking: a program needs a vertex or a fragment shader\n".into(),
+        ));
     }
     let sources = link_sources(units);
     let refs: Vec<(Stage, &str)> = sources.iter().map(|(s, c)| (*s, c.as_str())).collect();
-    let program =
-        glsl::compile_program(&refs, CompileOptions::default()).map_err(|e| error_log(&e))?;
+    let program = glsl::compile_program(&refs, CompileOptions::default()).map_err(|e| {
+        if e.is_transient() {
+            LinkError::Memory(MemoryError::OutOfHostMemory)
+        } else {
+            LinkError::Log(error_log(&e))
+        }
+    })?;
     let r = &program.reflection;
 
     // Attributes: bound names first, then the compiler's locations where free, then the next
@@ -474,10 +526,10 @@ pub(crate) fn link(
     for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
         if let Some(&loc) = attrib_bindings.get(&a.name) {
             if !claim(loc, a.slots, &mut taken) {
-                return Err(format!(
+                return Err(LinkError::Log(format!(
                     "ERROR: Linking: attribute {} bound to location {loc}, which is taken or out of range\n",
                     a.name
-                ));
+                )));
             }
             a.gl_location = loc;
         }
@@ -495,10 +547,10 @@ pub(crate) fn link(
                 a.gl_location = l;
             }
             None => {
-                return Err(format!(
+                return Err(LinkError::Log(format!(
                     "ERROR: Linking: too many vertex attributes ({} locations)\n",
                     max_attribs
-                ))
+                )))
             }
         }
     }
@@ -641,20 +693,19 @@ pub(crate) fn link(
             .map(|b| b.array_size)
             .sum();
         if used > MAX_STAGE_UNIFORM_BLOCKS {
-            return Err(format!(
+            return Err(LinkError::Log(format!(
                 "ERROR: Linking: the {stage:?} stage uses {used} uniform blocks, more than GL_MAX_*_UNIFORM_BLOCKS ({MAX_STAGE_UNIFORM_BLOCKS})\n"
-            ));
+            )));
         }
         combined += used;
     }
     if combined > MAX_COMBINED_UNIFORM_BLOCKS {
-        return Err(format!(
+        return Err(LinkError::Log(format!(
             "ERROR: Linking: {combined} uniform block uses, more than GL_MAX_COMBINED_UNIFORM_BLOCKS ({MAX_COMBINED_UNIFORM_BLOCKS})\n"
-        ));
+        )));
     }
 
     // Vulkan objects.
-    let raw = device.raw();
     let mut set0 = Vec::new();
     for b in &blocks {
         set0.push(
@@ -683,25 +734,30 @@ pub(crate) fn link(
     } else {
         Vec::new()
     };
-    let vk_fail = |call: &str, r: vk::Result| format!("ERROR: Linking: {call} failed: {r}\n");
+    // Each object goes through the manager: the `pipeline` fault rules apply, out of memory
+    // runs the ladder's first rung, device loss latches; what is left is transient.
     let mut objects = VkObjects::new(device.clone());
     for stage in &program.stages {
         let info = vk::ShaderModuleCreateInfo::default().code(&stage.spirv);
-        // SAFETY: valid device; the SPIR-V came from glslang and passed its validation.
-        let m = unsafe { raw.create_shader_module(&info, None) }
-            .map_err(|r| vk_fail("vkCreateShaderModule", r))?;
+        let m = create_object(device, |raw| {
+            // SAFETY: valid device; the SPIR-V came from glslang and passed its validation.
+            unsafe { raw.create_shader_module(&info, None) }
+        })?;
         objects.modules.push((stage.stage, m));
     }
     for (i, bindings) in [set0, set1].iter().enumerate() {
         let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings);
-        // SAFETY: valid device; bindings are unique per set (the compiler guarantees it).
-        objects.set_layouts[i] = unsafe { raw.create_descriptor_set_layout(&info, None) }
-            .map_err(|r| vk_fail("vkCreateDescriptorSetLayout", r))?;
+        objects.set_layouts[i] = create_object(device, |raw| {
+            // SAFETY: valid device; bindings are unique per set (the compiler guarantees it).
+            unsafe { raw.create_descriptor_set_layout(&info, None) }
+        })?;
     }
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&objects.set_layouts);
-    // SAFETY: valid device; both set layouts were just created.
-    objects.pipeline_layout = unsafe { raw.create_pipeline_layout(&info, None) }
-        .map_err(|r| vk_fail("vkCreatePipelineLayout", r))?;
+    let layout = create_object(device, |raw| {
+        // SAFETY: valid device; both set layouts were just created.
+        unsafe { raw.create_pipeline_layout(&info, None) }
+    })?;
+    objects.pipeline_layout = layout;
 
     let frag_outputs = r
         .frag_outputs
@@ -726,6 +782,18 @@ pub(crate) fn link(
         device: device.clone(),
     };
     Ok((linked, program.info_log))
+}
+
+/// One Vulkan object of a link, created through the manager (fault plan, ladder, latch).
+fn create_object<T>(
+    device: &Device,
+    create: impl FnMut(&ash::Device) -> Result<T, vk::Result>,
+) -> Result<T, LinkError> {
+    device
+        .lock()
+        .manager
+        .create_link_object(create)
+        .map_err(LinkError::Memory)
 }
 
 /// Vulkan objects of a link in progress, destroyed if the link fails half-way.
