@@ -188,7 +188,14 @@ fn float_snorm_16_bit_and_packed_float_formats_sample_the_converted_values() {
         GL_UNSIGNED_SHORT,
         &ne([65535u16, 32768], |x| x.to_ne_bytes().to_vec()),
     );
-    assert_eq!(sample("sampler2D", CENTRE), [255, 128, 0, 255]);
+    // 32768 / 65535 is just above one half: 128 after rounding, 127 where a device truncates.
+    let rg16 = sample("sampler2D", CENTRE);
+    assert!(
+        rg16.iter()
+            .zip([255u8, 128, 0, 255])
+            .all(|(a, b)| a.abs_diff(b) <= 1),
+        "{rg16:?}"
+    );
     // RGBA8_SNORM from signed bytes, mapped to [0, 1] in the shader.
     texture_1x1(GL_RGBA8_SNORM, GL_RGBA, GL_BYTE, &[127, 0x81, 64, 32]);
     assert_eq!(
