@@ -332,18 +332,7 @@ struct WindowContext {
 }
 
 fn window_context(x: &Xlib, egl: &Egl) -> WindowContext {
-    // SAFETY: every call below follows Xlib's C API with the handles it returned.
-    let (display, window) = unsafe {
-        let display = (x.open_display)(null());
-        assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
-        let screen = (x.default_screen)(display);
-        let root = (x.root_window)(display, screen);
-        let black = (x.black_pixel)(display, screen);
-        let window = (x.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
-        (x.map_window)(display, window);
-        (x.sync)(display, 0);
-        (display, window)
-    };
+    let (display, window) = x.open_window();
     // SAFETY: the EGL calls follow the C API; every pointer argument is a live local.
     unsafe {
         let dpy = (egl.get_display)(display);
@@ -413,18 +402,7 @@ struct WindowRig {
 impl WindowRig {
     fn new() -> Self {
         let x = Xlib::load();
-        // SAFETY: Xlib's C API with the handles it returned.
-        let (display, window) = unsafe {
-            let display = (x.open_display)(null());
-            assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
-            let screen = (x.default_screen)(display);
-            let root = (x.root_window)(display, screen);
-            let black = (x.black_pixel)(display, screen);
-            let window = (x.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
-            (x.map_window)(display, window);
-            (x.sync)(display, 0);
-            (display, window)
-        };
+        let (display, window) = x.open_window();
         let egl = Egl::load();
         let attribs = [
             EGL_SURFACE_TYPE,
@@ -799,6 +777,23 @@ impl Xlib {
                 free: sym!("XFree"),
                 _lib: lib,
             }
+        }
+    }
+
+    /// A connection to `$DISPLAY` and a mapped `SIZE`×`SIZE` window on it.
+    fn open_window(&self) -> (Display, Window) {
+        // SAFETY: every call below follows Xlib's C API with the handles it returned.
+        unsafe {
+            let display = (self.open_display)(null());
+            assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
+            let screen = (self.default_screen)(display);
+            let root = (self.root_window)(display, screen);
+            let black = (self.black_pixel)(display, screen);
+            let window =
+                (self.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
+            (self.map_window)(display, window);
+            (self.sync)(display, 0);
+            (display, window)
         }
     }
 
