@@ -61,17 +61,9 @@ fn context() -> gl_harness::Current {
     gl_harness::context()
 }
 
-/// One of the manager's figures (`arenagl_memory_stat`).
+/// One of the manager's figures (`arenagl_memory_stat`); the name must be known.
 fn stat(name: &CStr) -> u64 {
-    // SAFETY: the exported symbol has exactly this signature.
-    let get = *unsafe {
-        gl_harness::lib()
-            .lib
-            .get::<unsafe extern "C" fn(*const i8) -> u64>(b"arenagl_memory_stat\0")
-    }
-    .expect("arenagl_memory_stat is exported");
-    // SAFETY: a NUL-terminated name.
-    let v = unsafe { get(name.as_ptr()) };
+    let v = gl_harness::memory_stat(name);
     assert_ne!(v, u64::MAX, "{name:?}");
     v
 }

@@ -62,15 +62,7 @@ fn set_faults(spec: &str) {
 
 /// `arenagl_memory_stat(name)`.
 fn stat(name: &CStr) -> u64 {
-    // SAFETY: the exported symbol has exactly this signature.
-    let get = *unsafe {
-        lib()
-            .lib
-            .get::<unsafe extern "C" fn(*const c_char) -> u64>(b"arenagl_memory_stat\0")
-    }
-    .expect("arenagl_memory_stat is exported");
-    // SAFETY: a NUL-terminated string.
-    unsafe { get(name.as_ptr()) }
+    gl_harness::memory_stat(name)
 }
 
 /// An EGL display, config, context and 32×32 pbuffer, current on this thread.

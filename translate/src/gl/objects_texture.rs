@@ -230,9 +230,14 @@ impl Context {
         // Whatever the caller does next (upload, mipmaps, parameters, queries) sees the whole
         // texture, not its demoted stand-in.
         self.restore_texture(name)?;
-        self.textures
+        let frame = self.pressure.frame;
+        let t = self
+            .textures
             .get_mut(name)
-            .ok_or_else(|| GlError::InvalidOperation("the bound texture is gone".into()))
+            .ok_or_else(|| GlError::InvalidOperation("the bound texture is gone".into()))?;
+        // An upload or a parameter change is a use: a texture just made is not "unsampled".
+        t.last_sampled.set(frame);
+        Ok(t)
     }
 
     /// The unpack layout of a client image and the bytes it reads (the C edge sizes the client
