@@ -27,7 +27,6 @@ use super::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, Verte
 use super::state::{Rect, MAX_DRAW_BUFFERS};
 use super::texture::IDENTITY_SWIZZLE;
 use super::texture_target::TexTarget;
-use super::vertex_array::vertex_format;
 use crate::glsl::{SampledKind, ScalarKind};
 
 /// What the open render pass was begun for, and what is bound in it.
@@ -1075,8 +1074,7 @@ impl Context {
                     None
                 } else if arr.buffer == 0 {
                     let last = last_element(&arr, call.instances, max_vertex);
-                    let format = vertex_format(&arr)
-                        .and_then(|f| super::vertex_array::for_shader_input(f, scalar));
+                    let format = super::vertex_array::input_format(&arr, scalar);
                     Some(match format {
                         _ if widen => {
                             let raw = client_array_bytes(&arr, last)?;
@@ -1102,7 +1100,9 @@ impl Context {
                         .get(arr.buffer)
                         .filter(|b| b.mapping.is_none() && arr.offset < b.size)
                         .and_then(|b| b.shadow.as_ref())
-                        .filter(|_| needs_float_conversion(&arr).is_some());
+                        // Converted to floats only for a float input: an integer input reads
+                        // the raw bytes as integers (`for_shader_input`, below).
+                        .filter(|_| !integer_shader && needs_float_conversion(&arr).is_some());
                     match shadow {
                         Some(shadow) => {
                             let last = last_element(&arr, call.instances, max_vertex);
@@ -1113,6 +1113,13 @@ impl Context {
                     }
                 };
                 if let Some((bytes, stride, format)) = streamed {
+                    // Streams converted to floats (client arrays of doubles, say) still have to
+                    // match an integer input's numeric type in Vulkan.
+                    let format = if integer_shader {
+                        super::vertex_array::for_shader_input(format, scalar).unwrap_or(format)
+                    } else {
+                        format
+                    };
                     bindings.push(VertexBinding {
                         binding,
                         stride,
@@ -1144,9 +1151,8 @@ impl Context {
                     }
                     // The array's bytes read as the input's numeric type (see
                     // `for_shader_input`: GL leaves mismatched values undefined, not an error).
-                    let format = vertex_format(&arr)
-                        .and_then(|f| super::vertex_array::for_shader_input(f, scalar))
-                        .ok_or_else(|| {
+                    let format =
+                        super::vertex_array::input_format(&arr, scalar).ok_or_else(|| {
                             GlError::InvalidOperation(format!(
                                 "attribute {}'s format cannot feed its {} input",
                                 a.name,

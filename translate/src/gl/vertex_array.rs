@@ -344,6 +344,24 @@ pub(crate) fn vertex_format(a: &AttribArray) -> Option<vk::Format> {
     }
 }
 
+/// The format an enabled array feeds an input of numeric type `kind` through: its own format
+/// (`vertex_format`) read as the input's type (`for_shader_input`). 32-bit integers given with
+/// `glVertexAttribPointer` have no float-reading Vulkan format (they are converted to floats
+/// for a float input); an integer input reads their bits as integers. `None`: none exists.
+pub(crate) fn input_format(a: &AttribArray, kind: ScalarKind) -> Option<vk::Format> {
+    let integer_input = matches!(kind, ScalarKind::Int | ScalarKind::UInt);
+    let format = vertex_format(a).or_else(|| {
+        let as_integers = AttribArray {
+            integer: true,
+            ..*a
+        };
+        (integer_input && matches!(a.ty, GL_INT | GL_UNSIGNED_INT))
+            .then(|| vertex_format(&as_integers))
+            .flatten()
+    })?;
+    for_shader_input(format, kind)
+}
+
 /// Same-layout formats by component width (8, 16, 32 bits) and count (1–4), one table per
 /// numeric type a shader input can have.
 const SINT: [[vk::Format; 4]; 3] = {
