@@ -647,6 +647,16 @@ pub(crate) fn widen_integers(
     };
     let comps = a.size.clamp(1, 4) as usize;
     let stride = a.effective_stride() as usize;
+    // Checked before allocating: `last` comes from the draw and can be any index.
+    let needed = (last as usize)
+        .checked_mul(stride)
+        .and_then(|n| n.checked_add(comps * width));
+    if needed.is_none_or(|n| n > raw.len()) {
+        return invalid_op(format!(
+            "the draw reads vertex {last} of an array holding {} bytes",
+            raw.len()
+        ));
+    }
     let mut out = Vec::with_capacity((last as usize + 1) * comps * 4);
     for v in 0..=last as usize {
         for c in 0..comps {
