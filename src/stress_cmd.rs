@@ -37,6 +37,9 @@ pub struct StressArgs {
     /// The GL implementation (a reference run on another one has no budget).
     #[arg(long, default_value = "arenagl")]
     gl: Implementation,
+    /// Draw to an X11 window on $DISPLAY instead of a pbuffer (the resize suite resizes it).
+    #[arg(long)]
+    window: bool,
     /// Where to write the final frame (PNG).
     #[arg(long, default_value = "target/arenagl-stress.png")]
     png: PathBuf,
@@ -60,11 +63,12 @@ pub fn run(args: &StressArgs) -> Result<(), Box<dyn std::error::Error>> {
         width: args.width,
         height: args.height,
         implementation: args.gl.clone(),
+        window: args.window,
     };
     let sizes = config.sizes();
     println!(
         "stress {}: profile {} × {} / {} = {} budget; atlases {}², arena {:.1} MiB, churn {:.1} MiB a \
-         frame; {} frames at {}×{}",
+         frame; {} frames at {}×{} on a {}",
         config.suite,
         config.profile,
         config.scale,
@@ -75,7 +79,8 @@ pub fn run(args: &StressArgs) -> Result<(), Box<dyn std::error::Error>> {
         sizes.churn_bytes as f64 / f64::from(1 << 20),
         config.frames,
         config.width,
-        config.height
+        config.height,
+        if config.window { "window" } else { "pbuffer" }
     );
     let result = arenagl_stress::run(&config)?;
     println!("GL_RENDERER: {}", result.renderer);

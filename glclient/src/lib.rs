@@ -370,6 +370,45 @@ impl Session {
         Ok(())
     }
 
+    /// Resizes a window session's window to `width` × `height` and waits for the X server; the
+    /// EGL surface takes the new size at a later frame boundary ([`Session::surface_size`]
+    /// says when). A pbuffer session has no window ([`Session::resize_pbuffer`]).
+    pub fn resize_window(&mut self, width: u32, height: u32) -> Result<(), GlClientError> {
+        check_size(width, height)?;
+        let Some(window) = &self.window else {
+            return Err(GlClientError::Usage(
+                "a pbuffer session has no window to resize".into(),
+            ));
+        };
+        window.resize(width, height)?;
+        self.width = width;
+        self.height = height;
+        Ok(())
+    }
+
+    /// Whether the session draws to an X11 window (else a pbuffer).
+    pub fn is_window(&self) -> bool {
+        self.window.is_some()
+    }
+
+    /// One of ArenaGL's memory-manager counters by name (`arenagl_memory_stat`, e.g.
+    /// `swapchains_created`). `None` when the library has no such export (every other
+    /// implementation) or does not know the name.
+    pub fn memory_stat(&self, name: &std::ffi::CStr) -> Option<u64> {
+        // SAFETY: ArenaGL exports `arenagl_memory_stat` as `u64 (const char *)`; a library that
+        // exports a symbol of that name with another type is not supported.
+        let f = unsafe {
+            self._library
+                .get::<unsafe extern "C" fn(*const std::ffi::c_char) -> u64>(
+                    b"arenagl_memory_stat\0",
+                )
+        }
+        .ok()?;
+        // SAFETY: as above; `name` is NUL-terminated and outlives the call.
+        let value = unsafe { f(name.as_ptr()) };
+        (value != u64::MAX).then_some(value)
+    }
+
     /// A `u64 (void)` function the loaded library exports, called: ArenaGL's diagnostic exports
     /// (`arenagl_validation_error_count`). `None` when the library has no such symbol (every
     /// other implementation).

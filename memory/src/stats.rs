@@ -139,6 +139,9 @@ pub struct MemoryStats {
     pub swapchain_images: u64,
     /// Of those, how many have been presented: the drawables actually cycled through.
     pub swapchain_images_presented: u64,
+    /// Swapchains created since the device was made: one per window, plus one per rebuild
+    /// (resize, out-of-date, recovery).
+    pub swapchains_created: u64,
 }
 
 impl MemoryStats {

@@ -60,7 +60,8 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 /// images held for GL objects and surfaces), `live_bytes`, `faults_injected`, `oom_failures`,
 /// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1); of the newest swapchain
 /// `swapchain_min_images` (asked for), `swapchain_images` (made) and
-/// `swapchain_images_presented` (presented so far); and the pressure figures `budget_bytes` (0
+/// `swapchain_images_presented` (presented so far); `swapchains_created` (every window's first
+/// swapchain and every rebuild since the device was made); and the pressure figures `budget_bytes` (0
 /// without a budget), `pressure_level` (0 normal … 3 over), `demotions`, `demoted_bytes`,
 /// `restorations`, `evictions` (objects the 64-frame prune released), `cache_trims`,
 /// `render_scale_percent` (the last window rescale; 0 before any). `u64::MAX` for an unknown
@@ -102,6 +103,7 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"swapchain_min_images" => s.swapchain_min_images,
             b"swapchain_images" => s.swapchain_images,
             b"swapchain_images_presented" => s.swapchain_images_presented,
+            b"swapchains_created" => s.swapchains_created,
             _ => u64::MAX,
         }
     })

@@ -31,6 +31,7 @@ pub fn run_in_child(
         .args(["--width", &config.width.to_string()])
         .args(["--height", &config.height.to_string()])
         .args(["--gl", &config.implementation.to_string()])
+        .args(config.window.then_some("--window"))
         .arg("--png")
         .arg(png)
         .output()
@@ -77,6 +78,7 @@ pub fn run_in_child(
         budget_bytes: fields.optional("budget_bytes")?,
         requested_budget_bytes: fields.number("requested_budget_bytes")?,
         allocate_calls: fields.optional("allocate_calls")?,
+        swapchains_created: fields.optional("swapchains_created")?,
         renderer,
         final_frame: read_png(png)?,
     })

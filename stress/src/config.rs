@@ -89,6 +89,9 @@ pub struct StressConfig {
     pub height: u32,
     /// The GL implementation (ArenaGL unless a reference run is wanted).
     pub implementation: Implementation,
+    /// Draw to an X11 window on `$DISPLAY` instead of a pbuffer (the resize suite then resizes
+    /// the window itself, and the library rebuilds its swapchain at each new size).
+    pub window: bool,
 }
 
 impl StressConfig {
@@ -104,6 +107,7 @@ impl StressConfig {
             width: 256,
             height: 256,
             implementation: Implementation::ArenaGl,
+            window: false,
         }
     }
 

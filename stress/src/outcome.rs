@@ -65,6 +65,8 @@ pub struct StressResult {
     pub requested_budget_bytes: u64,
     /// `vkAllocateMemory` calls (from the telemetry page).
     pub allocate_calls: Option<u64>,
+    /// Swapchains the library created (window runs: the first, then one per rebuild).
+    pub swapchains_created: Option<u64>,
     /// `GL_RENDERER`.
     pub renderer: String,
     /// The final frame, top row first.
@@ -96,7 +98,7 @@ impl StressResult {
         format!(
             "{RESULT_PREFIX} suite={} profile={} scale={} frames={} gl_errors={} oom_errors={} \
              validation_errors={} peak_device_bytes={} budget_bytes={} requested_budget_bytes={} \
-             allocate_calls={} final_frame={}x{} distinct_colours={} png={}",
+             allocate_calls={} swapchains_created={} final_frame={}x{} distinct_colours={} png={}",
             self.suite,
             self.profile,
             self.scale,
@@ -108,6 +110,7 @@ impl StressResult {
             opt(self.budget_bytes),
             self.requested_budget_bytes,
             opt(self.allocate_calls),
+            opt(self.swapchains_created),
             self.final_frame.width,
             self.final_frame.height,
             self.distinct_colours(),
@@ -188,6 +191,7 @@ mod tests {
             budget_bytes: None,
             requested_budget_bytes: 5 << 20,
             allocate_calls: Some(7),
+            swapchains_created: None,
             renderer: "x".into(),
             final_frame: Image {
                 width: 2,

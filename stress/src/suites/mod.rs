@@ -1,4 +1,4 @@
-//! The suites' frame loop: one context on a pbuffer, the suite's objects, then per frame the
+//! The suites' frame loop: one context on a pbuffer (or an X11 window), the suite's objects, then per frame the
 //! suite's work, the GL errors drained and tallied, and `eglSwapBuffers` (the frame boundary at
 //! which ArenaGL drains epochs and publishes its telemetry). The final frame is read back before
 //! its swap; the memory figures are read after it, so they include the last frame.
@@ -36,7 +36,16 @@ pub(crate) fn run(
     config: &StressConfig,
     requested_budget: u64,
 ) -> Result<StressResult, StressError> {
-    let mut session = Session::new(&config.implementation, config.width, config.height)?;
+    let mut session = if config.window {
+        Session::new_window(
+            &config.implementation,
+            config.width,
+            config.height,
+            &format!("arenagl stress {}", config.suite),
+        )?
+    } else {
+        Session::new(&config.implementation, config.width, config.height)?
+    };
     let renderer = session.renderer();
     let sizes = config.sizes();
     let mut errors = ErrorTally::default();
@@ -77,6 +86,10 @@ pub(crate) fn run(
         budget_bytes: figures.budget_bytes,
         requested_budget_bytes: requested_budget,
         allocate_calls: figures.allocate_calls,
+        swapchains_created: session
+            .is_window()
+            .then(|| session.memory_stat(c"swapchains_created"))
+            .flatten(),
         renderer,
         final_frame,
     })

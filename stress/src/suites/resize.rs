@@ -1,11 +1,15 @@
-//! The resize storm: every frame the surface is replaced by a pbuffer of a new size (a
-//! deterministic walk between 16 texels and twice the configured size a side, as a window being
-//! dragged, maximised and restored), and a frame is drawn at that size; the last frame is at the
-//! configured size, so final frames compare. Every replaced surface's images are retired while
-//! the previous frame may still be in flight.
+//! The resize storm: every frame the surface takes a new size (a deterministic walk between 16
+//! texels and twice the configured size a side, as a window being dragged, maximised and
+//! restored), and a frame is drawn at the size the surface has; the last frame is at the
+//! configured size, so final frames compare.
 //!
-//! Window surfaces (an X11 window resized under Xvfb) are not part of this suite yet; the
-//! presenter's window path has its own tests (`tests/x11_window.rs`).
+//! - On a pbuffer session the surface is replaced by a pbuffer of the new size; every replaced
+//!   surface's images are retired while the previous frame may still be in flight.
+//! - On a window session (`--window`) the X11 window itself is resized (`XResizeWindow`), as a
+//!   user would; the EGL surface follows at a frame boundary, when the library rebuilds its
+//!   swapchain, so a frame draws at the size `EGL_WIDTH`/`EGL_HEIGHT` report then (one frame
+//!   behind the window at most, as in any program that asks each frame). Before the last frame
+//!   the suite presents until the surface has the configured size.
 
 use arenagl_glclient::gl::consts::*;
 use arenagl_glclient::{Gl, Session};
@@ -48,10 +52,40 @@ impl Resize {
     }
 }
 
+/// Frames a window surface may take to follow its window before the suite gives up.
+const SETTLE_FRAMES: u32 = 8;
+
+/// Presents cleared frames until the window surface is `width` × `height`.
+fn settle(session: &mut Session, width: u32, height: u32) -> Result<(), StressError> {
+    for _ in 0..SETTLE_FRAMES {
+        let (w, h) = session.surface_size()?;
+        if (w, h) == (width, height) {
+            return Ok(());
+        }
+        begin_frame(session.gl(), w, h);
+        session.swap_buffers()?;
+    }
+    let (w, h) = session.surface_size()?;
+    if (w, h) == (width, height) {
+        return Ok(());
+    }
+    Err(StressError::Usage(format!(
+        "the window surface is still {w}×{h} after {SETTLE_FRAMES} frames at {width}×{height}"
+    )))
+}
+
 impl Workload for Resize {
     fn frame(&mut self, session: &mut Session, frame: u32, last: bool) -> Result<(), StressError> {
         let (width, height) = self.size(frame, last);
-        session.resize_pbuffer(width, height)?;
+        if session.is_window() {
+            session.resize_window(width, height)?;
+            if last {
+                settle(session, width, height)?;
+            }
+        } else {
+            session.resize_pbuffer(width, height)?;
+        }
+        let (width, height) = session.surface_size()?;
         let gl = session.gl();
         begin_frame(gl, width, height);
         self.quad.begin(gl);
