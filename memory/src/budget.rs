@@ -217,6 +217,10 @@ impl<B: Backend> Manager<B> {
             self.stats.proactive_gcs += 1;
             let _ = self.drain();
         }
+        // Above Normal the recycle bin holds nothing: it is the cheapest memory to give back.
+        if level >= Level::Warn {
+            self.empty_recycle_bin();
+        }
     }
 
     /// Admits `bytes` more of `category` under the budget, collecting memory that only waits
@@ -234,7 +238,7 @@ impl<B: Backend> Manager<B> {
         if admitted(self) {
             return Ok(());
         }
-        if self.stats.pending_release_bytes > 0 {
+        if self.stats.pending_release_bytes > 0 || self.stats.recycle_bin_bytes > 0 {
             match self.collect_garbage_blocking() {
                 Ok(()) | Err(MemoryError::Timeout(_)) => {}
                 Err(e) => return Err(e),

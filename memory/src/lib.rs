@@ -21,6 +21,7 @@ pub mod fault;
 pub mod handle;
 mod manager;
 pub mod ratelimit;
+mod recycle;
 pub mod sim;
 mod staging;
 pub mod stats;

@@ -139,6 +139,12 @@ pub struct MemoryStats {
     pub swapchain_images: u64,
     /// Of those, how many have been presented: the drawables actually cycled through.
     pub swapchain_images_presented: u64,
+    /// Buffers and images created by taking an identical released one from the recycle bin.
+    pub recycled: u64,
+    /// Bytes in the recycle bin now (counted in their categories' live bytes too).
+    pub recycle_bin_bytes: u64,
+    /// Buffers and images in the recycle bin now.
+    pub recycle_bin_objects: u64,
     /// Swapchains created since the device was made: one per window, plus one per rebuild
     /// (resize, out-of-date, recovery).
     pub swapchains_created: u64,
@@ -148,11 +154,13 @@ impl MemoryStats {
     /// Buffers and images live for clients: everything but the manager's own staging arenas
     /// (0 once every context and surface on the device is gone and its retires released).
     pub fn client_objects_live(&self) -> u64 {
-        Category::ALL
+        let counted: u64 = Category::ALL
             .iter()
             .filter(|&&c| c != Category::Staging)
             .map(|c| self.categories[c.index()].live_objects)
-            .sum()
+            .sum();
+        // The recycle bin's resources stay counted in their categories but belong to no client.
+        counted.saturating_sub(self.recycle_bin_objects)
     }
 
     /// Submitted epochs not yet known complete.

@@ -61,7 +61,9 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 /// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1); of the newest swapchain
 /// `swapchain_min_images` (asked for), `swapchain_images` (made) and
 /// `swapchain_images_presented` (presented so far); `swapchains_created` (every window's first
-/// swapchain and every rebuild since the device was made); and the pressure figures `budget_bytes` (0
+/// swapchain and every rebuild since the device was made); `recycled` (creations served from the
+/// recycle bin), `recycle_bin_bytes` and `allocate_calls` (`vkAllocateMemory` so far); and the
+/// pressure figures `budget_bytes` (0
 /// without a budget), `pressure_level` (0 normal … 3 over), `demotions`, `demoted_bytes`,
 /// `restorations`, `evictions` (objects the 64-frame prune released), `cache_trims`,
 /// `render_scale_percent` (the last window rescale; 0 before any). `u64::MAX` for an unknown
@@ -104,6 +106,9 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"swapchain_images" => s.swapchain_images,
             b"swapchain_images_presented" => s.swapchain_images_presented,
             b"swapchains_created" => s.swapchains_created,
+            b"recycled" => s.recycled,
+            b"allocate_calls" => s.device_memory.allocate_calls,
+            b"recycle_bin_bytes" => s.recycle_bin_bytes,
             _ => u64::MAX,
         }
     })

@@ -466,6 +466,24 @@ pub fn derive_budget(
     Budget::derive(&inputs)
 }
 
+/// The recycle bin's cap for a device under `budget`: `ARENAGL_RECYCLE_BIN_MB` (0 turns the bin
+/// off), else 1/32 of the budget, at most 64 MiB: room for a frame's worth of a game's churned
+/// resources, small beside the budget, and emptied first under pressure anyway.
+pub fn recycle_bin_bytes(budget: &arenagl_residency::Budget) -> Result<u64> {
+    const MIB: u64 = 1 << 20;
+    match std::env::var(RECYCLE_BIN_VAR) {
+        Ok(v) => v.trim().parse::<u64>().map(|mb| mb * MIB).map_err(|_| {
+            MemoryError::InvalidRequest(format!(
+                "{RECYCLE_BIN_VAR}={v:?}: expected a whole number of MiB"
+            ))
+        }),
+        Err(_) => Ok((budget.total_bytes / 32).min(64 * MIB)),
+    }
+}
+
+/// The variable that overrides the recycle bin's cap, in MiB.
+pub const RECYCLE_BIN_VAR: &str = "ARENAGL_RECYCLE_BIN_MB";
+
 /// The memory manager on the real device.
 pub type MemoryManager = Manager<VulkanBackend>;
 
@@ -478,7 +496,8 @@ impl Manager<VulkanBackend> {
     /// Opens the device configured from the environment (`ARENAGL_VALIDATION`,
     /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULTS`, `ARENAGL_FAULT_*`) and installs the budget
     /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`,
-    /// with the pressure policy's `ARENAGL_DEMOTE_AFTER_FRAMES` / `ARENAGL_CRITICAL_RENDER_SCALE`.
+    /// with the pressure policy's `ARENAGL_DEMOTE_AFTER_FRAMES` / `ARENAGL_CRITICAL_RENDER_SCALE`
+    /// and the recycle bin's cap ([`recycle_bin_bytes`]).
     pub fn from_env() -> Result<Self> {
         let config = ManagerConfig {
             faults: crate::fault::FaultPlan::from_env()?,
@@ -492,7 +511,9 @@ impl Manager<VulkanBackend> {
             manager.heap_budget_bytes(),
             overrides,
         );
+        let bin = recycle_bin_bytes(&budget)?;
         manager.set_budget(Some(budget));
+        manager.set_recycle_bin_bytes(bin);
         let policy = arenagl_residency::overrides::policy_from_env()
             .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
         manager.set_pressure_policy(policy);
