@@ -10,6 +10,8 @@
 //! `ARENAGL_VALIDATION=1`, so the parent can fail on any validation-layer message in its stderr.
 //! Skipped, with the reason printed, only when `Xvfb` or libX11 is missing (CI installs `xvfb`).
 
+#[path = "common/child.rs"]
+mod child;
 #[path = "common/xvfb.rs"]
 mod xvfb;
 
@@ -22,6 +24,8 @@ use std::time::{Duration, Instant};
 use arenagl_present::egl::*;
 
 const CHILD_ENV: &str = "ARENAGL_X11_WINDOW_CHILD";
+/// Far above a child's normal time on lavapipe; a child running this long is a hang.
+const CHILD_LIMIT: Duration = Duration::from_secs(300);
 const SIZE: u32 = 64;
 const RED: [u8; 3] = [255, 0, 0];
 const GREEN: [u8; 3] = [0, 255, 0];
@@ -57,21 +61,24 @@ fn run_child(child: &str, env: &[(&str, &str)], marker: &str) {
     let Some(server) = xvfb::start_or_skip() else {
         return;
     };
-    let out = Command::new(std::env::current_exe().expect("test binary path"))
-        .args(["--exact", child, "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, "1")
-        .env("DISPLAY", &server.name)
-        .env("ARENAGL_VALIDATION", "1")
-        .env("ARENAGL_TELEMETRY", "0")
-        .envs(env.iter().copied())
-        .output()
-        .expect("run the GL child");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let out = child::run_with_limit(
+        Command::new(std::env::current_exe().expect("test binary path"))
+            .args(["--exact", child, "--nocapture", "--test-threads=1"])
+            .env(CHILD_ENV, "1")
+            .env("DISPLAY", &server.name)
+            .env("ARENAGL_VALIDATION", "1")
+            .env("ARENAGL_TELEMETRY", "0")
+            .envs(env.iter().copied()),
+        CHILD_LIMIT,
+    );
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
     assert!(
-        out.status.success(),
+        out.success(),
         "the GL child failed ({})\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
+        out.status.map_or_else(
+            || format!("killed after {CHILD_LIMIT:?}: a hang"),
+            |s| s.to_string()
+        )
     );
     assert!(
         stdout.contains(marker),
