@@ -44,6 +44,22 @@ pub(crate) struct Encoder {
     )>,
     /// Set by `end` and read by the context: the device to end the pass on.
     device: Option<Arc<super::device::Device>>,
+    /// The dynamic state and vertex buffers the last draw set in the open pass, so that a draw
+    /// records only what changed (lavapipe, MoltenVK and most mobile drivers pay per command
+    /// recorded). Forgotten with the pipeline: a new pass or an internal draw.
+    recorded: Option<RecordedState>,
+}
+
+/// What [`Encoder::recorded`] remembers.
+#[derive(Debug, Clone, PartialEq)]
+struct RecordedState {
+    /// x, y, width, height, min depth, max depth.
+    viewport: [f32; 6],
+    scissor: vk::Rect2D,
+    blend_constants: [f32; 4],
+    line_width: Option<f32>,
+    stencil_reference: [u32; 2],
+    vertex_buffers: Vec<(vk::Buffer, u64)>,
 }
 
 impl Encoder {
@@ -62,6 +78,7 @@ impl Encoder {
         }
         self.target = None;
         self.pipeline = vk::Pipeline::null();
+        self.recorded = None;
     }
 }
 
@@ -471,6 +488,7 @@ impl Context {
     /// Makes the next draw bind its pipeline again (an internal draw bound another).
     pub(crate) fn encoder_forget_pipeline(&mut self) {
         self.encoder.pipeline = vk::Pipeline::null();
+        self.encoder.recorded = None;
     }
 
     /// Puts the target's attachments in attachment layouts (outside any pass).
@@ -575,6 +593,7 @@ impl Context {
         self.encoder.pass = Some(pass);
         self.encoder.target = Some(target.clone());
         self.encoder.pipeline = vk::Pipeline::null();
+        self.encoder.recorded = None;
         self.encoder.device = Some(device.clone());
         Ok(cb)
     }
@@ -1614,23 +1633,60 @@ impl Context {
                 raw.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
                 self.encoder.pipeline = pipeline;
             }
-            raw.cmd_set_viewport(cb, 0, &[viewport]);
-            raw.cmd_set_scissor(cb, 0, &[scissor]);
-            raw.cmd_set_blend_constants(cb, &self.fixed.blend_color);
-            if device.caps().wide_lines {
+            let line_width = device.caps().wide_lines.then(|| {
                 let range = device.caps().limits.line_width_range;
-                raw.cmd_set_line_width(cb, self.fixed.line_width.clamp(range[0], range[1]));
+                self.fixed.line_width.clamp(range[0], range[1])
+            });
+            let now = RecordedState {
+                viewport: [
+                    viewport.x,
+                    viewport.y,
+                    viewport.width,
+                    viewport.height,
+                    viewport.min_depth,
+                    viewport.max_depth,
+                ],
+                scissor,
+                blend_constants: self.fixed.blend_color,
+                line_width,
+                stencil_reference: [
+                    self.fixed.stencil[0].reference as u32,
+                    self.fixed.stencil[1].reference as u32,
+                ],
+                vertex_buffers: vb_raw
+                    .iter()
+                    .copied()
+                    .zip(vb_offsets.iter().copied())
+                    .collect(),
+            };
+            let last = self.encoder.recorded.take();
+            let changed = |f: &dyn Fn(&RecordedState) -> bool| last.as_ref().is_none_or(f);
+            if changed(&|l| l.viewport != now.viewport) {
+                raw.cmd_set_viewport(cb, 0, &[viewport]);
             }
-            raw.cmd_set_stencil_reference(
-                cb,
-                vk::StencilFaceFlags::FRONT,
-                self.fixed.stencil[0].reference as u32,
-            );
-            raw.cmd_set_stencil_reference(
-                cb,
-                vk::StencilFaceFlags::BACK,
-                self.fixed.stencil[1].reference as u32,
-            );
+            if changed(&|l| l.scissor != now.scissor) {
+                raw.cmd_set_scissor(cb, 0, &[scissor]);
+            }
+            if changed(&|l| l.blend_constants != now.blend_constants) {
+                raw.cmd_set_blend_constants(cb, &now.blend_constants);
+            }
+            if let Some(width) = line_width.filter(|_| changed(&|l| l.line_width != line_width)) {
+                raw.cmd_set_line_width(cb, width);
+            }
+            if changed(&|l| l.stencil_reference[0] != now.stencil_reference[0]) {
+                raw.cmd_set_stencil_reference(
+                    cb,
+                    vk::StencilFaceFlags::FRONT,
+                    now.stencil_reference[0],
+                );
+            }
+            if changed(&|l| l.stencil_reference[1] != now.stencil_reference[1]) {
+                raw.cmd_set_stencil_reference(
+                    cb,
+                    vk::StencilFaceFlags::BACK,
+                    now.stencil_reference[1],
+                );
+            }
             if let Some(set) = set0 {
                 raw.cmd_bind_descriptor_sets(
                     cb,
@@ -1651,9 +1707,10 @@ impl Context {
                     &[offset],
                 );
             }
-            if !vb_raw.is_empty() {
+            if !vb_raw.is_empty() && changed(&|l| l.vertex_buffers != now.vertex_buffers) {
                 raw.cmd_bind_vertex_buffers(cb, 0, &vb_raw, &vb_offsets);
             }
+            self.encoder.recorded = Some(now);
             match (element, index_raw) {
                 (Some((_, size_bytes, offset, size, ty)), Some(ib)) => {
                     let index_type = match ty {
