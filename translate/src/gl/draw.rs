@@ -35,19 +35,68 @@ pub(crate) struct Encoder {
     pass: Option<u64>,
     target: Option<Target>,
     pipeline: vk::Pipeline,
-    /// Cached default-block set: (arena buffer, pool, layout, set).
+    /// Cached default-block set: (arena buffer, pool, layout, recording epoch, set); reused
+    /// within its epoch only, as `set0` is.
     default_set: Option<(
         vk::Buffer,
         vk::DescriptorPool,
         vk::DescriptorSetLayout,
+        u64,
         vk::DescriptorSet,
     )>,
     /// Set by `end` and read by the context: the device to end the pass on.
     device: Option<Arc<super::device::Device>>,
+    /// The last texture/uniform-block set written (set 0): its contents, pool, recording epoch
+    /// and set. A draw of the same epoch whose set would be identical reuses it while its pool is
+    /// still the current one (a pool is reset only after it stops being current and its epoch
+    /// completes). Only within one epoch: a handle retired in it is not destroyed, so not
+    /// reused, before the epoch completes; across epochs an equal handle may be a new object.
+    set0: Option<(Set0Contents, vk::DescriptorPool, u64, vk::DescriptorSet)>,
     /// The dynamic state and vertex buffers the last draw set in the open pass, so that a draw
     /// records only what changed (lavapipe, MoltenVK and most mobile drivers pay per command
     /// recorded). Forgotten with the pipeline: a new pass or an internal draw.
     recorded: Option<RecordedState>,
+}
+
+/// What a set 0 holds: its layout, and per binding the (sampler, view, layout) of each image and
+/// the (buffer, offset, range) of each uniform block.
+#[derive(Debug, Clone, PartialEq)]
+struct Set0Contents {
+    layout: vk::DescriptorSetLayout,
+    images: Vec<(u32, Vec<(vk::Sampler, vk::ImageView, vk::ImageLayout)>)>,
+    buffers: Vec<(u32, Vec<(vk::Buffer, u64, u64)>)>,
+}
+
+impl Set0Contents {
+    fn new(
+        layout: vk::DescriptorSetLayout,
+        images: &[(u32, Vec<vk::DescriptorImageInfo>)],
+        buffers: &[(u32, Vec<vk::DescriptorBufferInfo>)],
+    ) -> Self {
+        Self {
+            layout,
+            images: images
+                .iter()
+                .map(|(b, infos)| {
+                    let infos = infos
+                        .iter()
+                        .map(|i| (i.sampler, i.image_view, i.image_layout))
+                        .collect();
+                    (*b, infos)
+                })
+                .collect(),
+            buffers: buffers
+                .iter()
+                .map(|(b, infos)| {
+                    let infos = infos
+                        .iter()
+                        .map(|i| (i.buffer, i.offset, i.range))
+                        .collect();
+                    (*b, infos)
+                })
+                .collect(),
+        }
+    }
 }
 
 /// What [`Encoder::recorded`] remembers.
@@ -1537,8 +1586,18 @@ impl Context {
         // Descriptor sets.
         let epoch = device.lock().manager.recording_epoch();
         let completed = device.lock().manager.completed_epoch();
+        let contents = Set0Contents::new(linked.set_layouts[0], &image_infos, &buffer_infos);
+        let pool = self.descriptors.touch_current(epoch);
+        let reused = self
+            .encoder
+            .set0
+            .as_ref()
+            .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && *c == contents)
+            .map(|(_, _, _, set)| *set);
         let set0 = if image_infos.is_empty() && buffer_infos.is_empty() {
             None
+        } else if reused.is_some() {
+            reused
         } else {
             let set =
                 self.descriptors
@@ -1565,17 +1624,20 @@ impl Context {
             // SAFETY: the set was just allocated from this context's pool; every written
             // handle is live and stamped for the recording epoch.
             unsafe { device.raw().update_descriptor_sets(&writes, &[]) };
+            if let Some(p) = self.descriptors.touch_current(epoch) {
+                self.encoder.set0 = Some((contents, p, epoch, set));
+            }
             Some(set)
         };
         let set1 = match default_range {
             Some(range) => {
                 let layout = linked.set_layouts[1];
                 let pool = self.descriptors.touch_current(epoch);
-                let cached = self.encoder.default_set.filter(|(buf, p, l, _)| {
-                    *buf == range.buffer && Some(*p) == pool && *l == layout
+                let cached = self.encoder.default_set.filter(|(buf, p, l, e, _)| {
+                    *buf == range.buffer && Some(*p) == pool && *l == layout && *e == epoch
                 });
                 let set = match cached {
-                    Some((_, _, _, set)) => set,
+                    Some((_, _, _, _, set)) => set,
                     None => {
                         let set = self
                             .descriptors
@@ -1593,7 +1655,7 @@ impl Context {
                         // SAFETY: as above; the arena block is live for this frame.
                         unsafe { device.raw().update_descriptor_sets(&[write], &[]) };
                         if let Some(p) = self.descriptors.touch_current(epoch) {
-                            self.encoder.default_set = Some((range.buffer, p, layout, set));
+                            self.encoder.default_set = Some((range.buffer, p, layout, epoch, set));
                         }
                         set
                     }
