@@ -63,9 +63,14 @@ pub(crate) struct Encoder {
 #[derive(Debug, Clone, PartialEq)]
 struct Set0Contents {
     layout: vk::DescriptorSetLayout,
-    images: Vec<(u32, Vec<(vk::Sampler, vk::ImageView, vk::ImageLayout)>)>,
-    buffers: Vec<(u32, Vec<(vk::Buffer, u64, u64)>)>,
+    images: Vec<(u32, Vec<ImageDescriptor>)>,
+    buffers: Vec<(u32, Vec<BufferDescriptor>)>,
 }
+
+/// A combined image sampler descriptor's (sampler, view, layout).
+type ImageDescriptor = (vk::Sampler, vk::ImageView, vk::ImageLayout);
+/// A uniform buffer descriptor's (buffer, offset, range).
+type BufferDescriptor = (vk::Buffer, u64, u64);
 
 impl Set0Contents {
     fn new(
