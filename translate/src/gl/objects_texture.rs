@@ -170,7 +170,10 @@ impl Context {
                         GlError::InvalidOperation(format!("{name} is not a texture name"))
                     })?;
                 match t.target {
-                    None => t.target = Some(tt),
+                    None => {
+                        t.target = Some(tt);
+                        t.params = tt.initial_params();
+                    }
                     Some(first) if first != tt => {
                         return invalid_op(format!(
                             "the texture was first bound to target 0x{:04X}",
@@ -770,6 +773,10 @@ impl Context {
                 return invalid_enum("glTexParameter scalar for GL_TEXTURE_BORDER_COLOR", pname);
             }
             let tt = bind_target(target)?;
+            // The value's errors come before the binding's (piglit
+            // arb_texrect-texture-base-level-error sets them with texture 0 bound).
+            set_param(&mut tt.initial_params(), pname, value)?;
+            tt.check_param(pname, value)?;
             let t = self.bound_texture(tt)?;
             set_param(&mut t.params, pname, value)
         })();
@@ -788,7 +795,9 @@ impl Context {
                 }
                 return invalid_value("border colour needs 4 values");
             }
-            set_param(&mut t.params, pname, values.first().copied().unwrap_or(0.0))
+            let value = values.first().copied().unwrap_or(0.0);
+            tt.check_param(pname, value)?;
+            set_param(&mut t.params, pname, value)
         })();
         self.record(r);
     }

@@ -236,6 +236,9 @@ impl Texture {
         if s.target == TexTarget::Cube && s.size[0] != s.size[1] {
             return false;
         }
+        if sampler.is_some_and(|p| !s.target.accepts_sampling(p)) {
+            return false;
+        }
         if !sampler.unwrap_or(&self.params).uses_mipmaps() || !s.target.has_mipmaps() {
             return true;
         }

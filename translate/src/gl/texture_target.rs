@@ -6,11 +6,15 @@
 //! - GL's array axis is Vulkan's layer axis: a 1D array's GL height and a 2D array's GL depth
 //!   are layers, never halved by mipmapping. Cube maps are six-layer cube-compatible 2D images.
 //! - 3D images are created 2D-array-compatible so a slice can be a framebuffer attachment.
-//! - Rectangle textures are single-level 2D images.
+//! - Rectangle textures are single-level 2D images whose parameters refuse mipmaps and
+//!   repeating wraps; shaders sample them through 2D samplers with coordinates divided by the
+//!   size (`glsl::rect`).
 
 use ash::vk;
 
 use super::enums::*;
+use super::error::{invalid_enum, invalid_op, GlResult};
+use super::texture::TexParams;
 use crate::glsl::SamplerDim;
 
 /// A texture target that owns storage (the binding points of a texture unit).
@@ -119,6 +123,53 @@ impl TexTarget {
     /// Whether levels beyond 0 exist.
     pub fn has_mipmaps(self) -> bool {
         self != Self::Rect
+    }
+
+    /// The texture parameters a new texture of this target starts with: a rectangle texture
+    /// has no mipmaps and no repeat, so it starts with `GL_LINEAR` and `GL_CLAMP_TO_EDGE`
+    /// (GL 4.6 §8.22 table 23.18).
+    pub fn initial_params(self) -> TexParams {
+        let mut p = TexParams::default();
+        if self == Self::Rect {
+            p.min_filter = GL_LINEAR;
+            p.wrap = [GL_CLAMP_TO_EDGE; 3];
+        }
+        p
+    }
+
+    /// The target-specific errors of `glTexParameter*(pname, value)` (GL 4.6 §8.10): a
+    /// rectangle texture refuses mipmapped minification, repeating wraps (`GL_INVALID_ENUM`)
+    /// and a base level other than 0 (`GL_INVALID_OPERATION`).
+    pub fn check_param(self, pname: GLenum, value: f32) -> GlResult<()> {
+        if self != Self::Rect {
+            return Ok(());
+        }
+        let e = value as i32 as GLenum;
+        match pname {
+            GL_TEXTURE_MIN_FILTER if !matches!(e, GL_NEAREST | GL_LINEAR) => {
+                invalid_enum("rectangle texture min filter", e)
+            }
+            GL_TEXTURE_WRAP_S | GL_TEXTURE_WRAP_T | GL_TEXTURE_WRAP_R
+                if matches!(e, GL_REPEAT | GL_MIRRORED_REPEAT) =>
+            {
+                invalid_enum("rectangle texture wrap mode", e)
+            }
+            GL_TEXTURE_BASE_LEVEL if value != 0.0 => {
+                invalid_op("a rectangle texture's base level must be 0")
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether sampling state `p` (a sampler object's) leaves a texture of this target
+    /// complete: a rectangle texture sampled with a mipmap filter or a repeating wrap is
+    /// incomplete (GL 4.6 §8.17).
+    pub fn accepts_sampling(self, p: &TexParams) -> bool {
+        self != Self::Rect
+            || (!p.uses_mipmaps()
+                && p.wrap[..2]
+                    .iter()
+                    .all(|w| matches!(*w, GL_CLAMP_TO_EDGE | GL_CLAMP_TO_BORDER)))
     }
 
     pub fn image_type(self) -> vk::ImageType {
