@@ -528,3 +528,241 @@ fn rectangle_errors_and_state_follow_the_specification() {
         assert!(found, "GL_ARB_texture_rectangle is advertised");
     }
 }
+
+#[test]
+fn depth_texels_upload_from_floats_and_shorts() {
+    let _ctx = context();
+    let image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let sub = gl!(c"glTexSubImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    texture(GL_TEXTURE_RECTANGLE);
+    param(GL_TEXTURE_RECTANGLE, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    param(GL_TEXTURE_RECTANGLE, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    param(
+        GL_TEXTURE_RECTANGLE,
+        GL_TEXTURE_COMPARE_MODE,
+        GL_COMPARE_REF_TO_TEXTURE,
+    );
+    let depths: Vec<u8> = [0.1f32, 0.3, 0.6, 0.9]
+        .iter()
+        .flat_map(|d| d.to_ne_bytes())
+        .collect();
+    // SAFETY: four floats; then one unsigned short.
+    unsafe {
+        image(
+            GL_TEXTURE_RECTANGLE,
+            0,
+            GL_DEPTH_COMPONENT24 as i32,
+            4,
+            1,
+            0,
+            GL_DEPTH_COMPONENT,
+            GL_FLOAT,
+            depths.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+    }
+    // GL_LEQUAL: 1 where the reference 0.5 is at most the stored depth.
+    let at = |x: u32| {
+        sample(
+            "sampler2DRectShadow",
+            &format!("vec4(vec3(texture(t, vec3({x}.5, 0.5, 0.5))), 1.0)"),
+        )[0]
+    };
+    assert_eq!([at(0), at(1), at(2), at(3)], [0, 0, 255, 255]);
+    // GL_UNSIGNED_SHORT 65535 is depth 1 (sub-image of texel 1 only).
+    let one = 65535u16.to_ne_bytes();
+    // SAFETY: one unsigned short.
+    unsafe {
+        sub(
+            GL_TEXTURE_RECTANGLE,
+            0,
+            1,
+            0,
+            1,
+            1,
+            GL_DEPTH_COMPONENT,
+            0x1403, // GL_UNSIGNED_SHORT
+            one.as_ptr().cast(),
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+    }
+    assert_eq!([at(0), at(1), at(2), at(3)], [0, 255, 255, 255]);
+    // Colour pixels into a depth texture are GL_INVALID_OPERATION.
+    // SAFETY: four bytes.
+    unsafe {
+        sub(
+            GL_TEXTURE_RECTANGLE,
+            0,
+            0,
+            0,
+            1,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            one.repeat(2).as_ptr().cast(),
+        );
+    }
+    expect(GL_INVALID_OPERATION);
+}
+
+const GL_TEXTURE_2D_MULTISAMPLE: u32 = 0x9100;
+const GL_TEXTURE_BINDING_2D_MULTISAMPLE: u32 = 0x9104;
+const GL_TEXTURE_SAMPLES: u32 = 0x9106;
+const GL_TEXTURE_FIXED_SAMPLE_LOCATIONS: u32 = 0x9107;
+const GL_MAX_COLOR_TEXTURE_SAMPLES: u32 = 0x910E;
+const GL_SAMPLE_POSITION: u32 = 0x8E50;
+const GL_LUMINANCE8: u32 = 0x8040;
+
+fn tex_image_ms(target: u32, samples: i32, internal: u32, w: i32, h: i32, fixed: u8) {
+    let f = gl!(c"glTexImage2DMultisample": fn(u32, i32, u32, i32, i32, u8));
+    // SAFETY: plain values.
+    unsafe { f(target, samples, internal, w, h, fixed) };
+}
+
+#[test]
+fn multisample_texture_edge_samples_differ_and_resolve_to_their_average() {
+    let _ctx = context();
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let status = gl!(c"glCheckFramebufferStatus": fn(u32) -> u32);
+    let blit = gl!(c"glBlitFramebuffer": fn(i32, i32, i32, i32, i32, i32, i32, i32, u32, u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let level_param = gl!(c"glGetTexLevelParameteriv": fn(u32, i32, u32, *mut i32));
+    let sample_pos = gl!(c"glGetMultisamplefv": fn(u32, u32, *mut f32));
+    let ms = texture(GL_TEXTURE_2D_MULTISAMPLE);
+    tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 32, 32, 1);
+    assert_eq!(error(), GL_NO_ERROR);
+    assert_eq!(get_int(GL_TEXTURE_BINDING_2D_MULTISAMPLE), ms as i32);
+    let mut fb = 0;
+    let mut v = [0i32; 2];
+    let mut pos = [0f32; 2];
+    // SAFETY: out-pointers to locals.
+    unsafe {
+        level_param(GL_TEXTURE_2D_MULTISAMPLE, 0, GL_TEXTURE_SAMPLES, &mut v[0]);
+        level_param(
+            GL_TEXTURE_2D_MULTISAMPLE,
+            0,
+            GL_TEXTURE_FIXED_SAMPLE_LOCATIONS,
+            &mut v[1],
+        );
+        assert_eq!(v, [4, 1]);
+        gen_fbs(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        attach(
+            GL_FRAMEBUFFER,
+            GL_COLOR_ATTACHMENT0,
+            GL_TEXTURE_2D_MULTISAMPLE,
+            ms,
+            0,
+        );
+        assert_eq!(status(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        sample_pos(GL_SAMPLE_POSITION, 0, pos.as_mut_ptr());
+        assert_eq!(pos, [0.375, 0.125]);
+        sample_pos(GL_SAMPLE_POSITION, 4, pos.as_mut_ptr());
+        expect(GL_INVALID_VALUE);
+        clear_color(0.0, 0.0, 0.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+    }
+    // White below the diagonal x + y = 32 (window coordinates): pixels with x + y = 31 are
+    // cut in half, and two of the four standard sample positions lie on the white side.
+    let vs_tri = "#version 330 core\nvoid main() {\n  vec2 p[3] = vec2[3](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0));\n  gl_Position = vec4(p[gl_VertexID], 0.0, 1.0);\n}\n";
+    draw_with(
+        vs_tri,
+        "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    );
+    // SAFETY: plain values.
+    unsafe { bind_fb(GL_FRAMEBUFFER, 0) };
+    // Each sample of the texel the fragment sits on, one per channel.
+    let fetch = "#version 330 core\nuniform sampler2DMS t;\nout vec4 c;\nvoid main() {\n  ivec2 p = ivec2(gl_FragCoord.xy);\n  c = vec4(texelFetch(t, p, 0).r, texelFetch(t, p, 1).r, texelFetch(t, p, 2).r, texelFetch(t, p, 3).r);\n}\n";
+    draw_with(VS, fetch);
+    let edge = read_pixel(15, 16);
+    let lit = edge.iter().filter(|&&c| c == 255).count();
+    let dark = edge.iter().filter(|&&c| c == 0).count();
+    assert_eq!((lit, dark), (2, 2), "edge samples {edge:?}");
+    assert_eq!(read_pixel(4, 4), [255; 4], "inside");
+    assert_eq!(read_pixel(28, 28), [0; 4], "outside");
+    assert_eq!(
+        sample(
+            "sampler2DMS",
+            "vec4(vec2(textureSize(t)) / 255.0, 0.0, 1.0)"
+        ),
+        [32, 32, 0, 255]
+    );
+    // Resolve by blit: the edge pixel is the average of its samples.
+    // SAFETY: plain values.
+    unsafe {
+        bind_fb(GL_READ_FRAMEBUFFER, fb);
+        bind_fb(GL_DRAW_FRAMEBUFFER, 0);
+        blit(
+            0,
+            0,
+            32,
+            32,
+            0,
+            0,
+            32,
+            32,
+            GL_COLOR_BUFFER_BIT,
+            GL_NEAREST as u32,
+        );
+        assert_eq!(error(), GL_NO_ERROR);
+        bind_fb(GL_FRAMEBUFFER, 0);
+    }
+    let resolved = read_pixel(15, 16);
+    assert!(
+        (i32::from(resolved[0]) - 128).abs() <= 1,
+        "resolved edge {resolved:?}"
+    );
+    assert_eq!(read_pixel(4, 4)[0], 255);
+}
+
+#[test]
+fn multisample_texture_errors_follow_the_specification() {
+    let _ctx = context();
+    let storage = gl!(c"glTexStorage2DMultisample": fn(u32, i32, u32, i32, i32, u8));
+    let image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let max = get_int(GL_MAX_COLOR_TEXTURE_SAMPLES);
+    assert!(max >= 4, "GL_MAX_COLOR_TEXTURE_SAMPLES {max}");
+    texture(GL_TEXTURE_2D_MULTISAMPLE);
+    tex_image_ms(GL_TEXTURE_2D, 4, GL_RGBA8, 8, 8, 1);
+    expect(GL_INVALID_ENUM);
+    tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, 0, GL_RGBA8, 8, 8, 1);
+    expect(GL_INVALID_VALUE);
+    tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, max + 1, GL_RGBA8, 8, 8, 1);
+    expect(GL_INVALID_OPERATION);
+    tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_LUMINANCE8, 8, 8, 1);
+    expect(GL_INVALID_ENUM);
+    tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, -1, 8, 1);
+    expect(GL_INVALID_VALUE);
+    // SAFETY: NULL data.
+    unsafe {
+        image(
+            GL_TEXTURE_2D_MULTISAMPLE,
+            0,
+            GL_RGBA8 as i32,
+            8,
+            8,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            null(),
+        );
+    }
+    expect(GL_INVALID_ENUM);
+    // No sampler state; one level.
+    param(GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    expect(GL_INVALID_ENUM);
+    param(GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_BASE_LEVEL, 1);
+    expect(GL_INVALID_OPERATION);
+    // SAFETY: plain values.
+    unsafe {
+        storage(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 8, 8, 0);
+        expect(GL_NO_ERROR);
+        storage(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 8, 8, 0);
+        expect(GL_INVALID_OPERATION);
+    }
+    tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 8, 8, 1);
+    expect(GL_INVALID_OPERATION);
+}
