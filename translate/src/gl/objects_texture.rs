@@ -868,9 +868,7 @@ impl Context {
                 GL_TEXTURE_SAMPLES => {
                     s.map_or(0, |s| if s.samples > 1 { s.samples as i32 } else { 0 })
                 }
-                GL_TEXTURE_FIXED_SAMPLE_LOCATIONS => {
-                    i32::from(s.is_none_or(|s| s.fixed_locations))
-                }
+                GL_TEXTURE_FIXED_SAMPLE_LOCATIONS => i32::from(s.is_none_or(|s| s.fixed_locations)),
                 // GL_TEXTURE_COMPRESSED: the format the application named (decompressed here).
                 0x86A1 => i32::from(
                     s.is_some_and(|s| super::internal_format::codec(s.internal).is_some()),

@@ -185,6 +185,10 @@ impl Context {
         }
         let count = super::framebuffer::pick_samples(&device, samples as u32)
             .ok_or_else(|| GlError::InvalidOperation(format!("{samples} samples")))?;
+        let bound = self.texture_units[self.active_texture as usize][tt.index()];
+        if immutable && bound == 0 {
+            return invalid_op("glTexStorage*Multisample on the default texture");
+        }
         let t = self.bound_texture(tt)?;
         if t.storage.as_ref().is_some_and(|s| s.immutable) {
             return invalid_op("the texture's storage is immutable (glTexStorage)");

@@ -151,11 +151,18 @@ impl TexTarget {
 
     /// The texture parameters a new texture of this target starts with: a rectangle texture
     /// has no mipmaps and no repeat, so it starts with `GL_LINEAR` and `GL_CLAMP_TO_EDGE`
-    /// (GL 4.6 §8.22 table 23.18).
+    /// (GL 4.6 §8.22 table 23.18); a multisample texture reads as `GL_NEAREST` and
+    /// `GL_CLAMP_TO_EDGE`.
     pub fn initial_params(self) -> TexParams {
         let mut p = TexParams::default();
         if self == Self::Rect {
             p.min_filter = GL_LINEAR;
+            p.wrap = [GL_CLAMP_TO_EDGE; 3];
+        }
+        if self.is_multisample() {
+            // What the (unsettable) sampler state of a multisample texture reads as.
+            p.min_filter = GL_NEAREST;
+            p.mag_filter = GL_NEAREST;
             p.wrap = [GL_CLAMP_TO_EDGE; 3];
         }
         p
