@@ -765,4 +765,37 @@ fn multisample_texture_errors_follow_the_specification() {
     }
     tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 8, 8, 1);
     expect(GL_INVALID_OPERATION);
+    // Completeness (GL 4.6 §9.4.2): a texture without fixed sample locations beside a
+    // renderbuffer of the same count is GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE.
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let status = gl!(c"glCheckFramebufferStatus": fn(u32) -> u32);
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let rb_storage = gl!(c"glRenderbufferStorageMultisample": fn(u32, i32, u32, i32, i32));
+    let attach_rb = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let variable = texture(GL_TEXTURE_2D_MULTISAMPLE);
+    tex_image_ms(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, 8, 8, 0);
+    let (mut fb, mut rb) = (0, 0);
+    // SAFETY: out-pointers to locals.
+    unsafe {
+        gen_fbs(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        attach(
+            GL_FRAMEBUFFER,
+            GL_COLOR_ATTACHMENT0,
+            GL_TEXTURE_2D_MULTISAMPLE,
+            variable,
+            0,
+        );
+        assert_eq!(status(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        gen_rbs(1, &mut rb);
+        bind_rb(0x8D41, rb); // GL_RENDERBUFFER
+        rb_storage(0x8D41, 4, GL_RGBA8, 8, 8);
+        attach_rb(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + 1, 0x8D41, rb);
+        assert_eq!(status(GL_FRAMEBUFFER), 0x8D56); // GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE
+        bind_fb(GL_FRAMEBUFFER, 0);
+    }
+    expect(GL_NO_ERROR);
 }

@@ -332,6 +332,26 @@ impl Context {
         }
     }
 
+    /// GL 4.6 §9.4.2: every attached texture has the same `GL_TEXTURE_FIXED_SAMPLE_LOCATIONS`,
+    /// and it is true for all of them when renderbuffers are attached too.
+    fn sample_locations_agree(&self, fb: &super::framebuffer::Framebuffer) -> bool {
+        let mut fixed = Vec::new();
+        let mut renderbuffer = false;
+        for a in fb.colors.iter().chain([&fb.depth, &fb.stencil]).flatten() {
+            match a {
+                Attachment::Renderbuffer(_) => renderbuffer = true,
+                Attachment::Texture { name, .. } => fixed.extend(
+                    self.textures
+                        .get(*name)
+                        .and_then(|t| t.storage.as_ref())
+                        .map(|s| s.fixed_locations),
+                ),
+            }
+        }
+        let all_fixed = fixed.iter().all(|&f| f);
+        all_fixed || (!renderbuffer && fixed.iter().all(|&f| !f))
+    }
+
     /// Resolves framebuffer `name` for drawing (`draw`) or reading; the error is the
     /// `glCheckFramebufferStatus` value.
     pub(crate) fn resolve_framebuffer(&mut self, name: u32, draw: bool) -> Result<Target, GLenum> {
@@ -410,6 +430,9 @@ impl Context {
         };
         if size.is_none() {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
+        }
+        if !self.sample_locations_agree(&fb) {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
         }
         let named = |buffer: GLenum| {
             buffer
