@@ -612,23 +612,24 @@ fn builtin(stage: Stage, name: &str) -> Option<&'static Builtin> {
 
 const FTRANSFORM: &str =
     "vec4 arena_ff_ftransform() { return arena_ff_ModelViewProjectionMatrix * arena_ff_Vertex; }";
+/// GL 2.1's shadow lookups return (r, r, r, 1): `GL_DEPTH_TEXTURE_MODE`'s default, luminance.
 const SHADOW: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(texture(s, c)); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(texture(s, c)); }
-vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(texture(s, c)); }";
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
+vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }";
 const SHADOW_BIAS: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }";
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }";
 const SHADOW_PROJ: &str =
-    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
-vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(textureProj(s, c)); }";
-const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }";
-const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }
-vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }";
-const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }
-vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }";
+    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }";
+const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }";
+const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }
+vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }";
+const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }
+vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }";
 
 /// Legacy texture and transform functions: the 3.30 name and the helpers the preamble must hold
 /// (bias overloads exist only in fragment shaders).
@@ -730,7 +731,10 @@ mod tests {
         let out = upgrade(Stage::Fragment, src, Varyings::default()).source;
         assert!(out.starts_with("#version 140\n"), "{out}");
         assert!(out.contains("c = arena_ff_shadow(s, vec3(1.0));"), "{out}");
-        assert!(out.contains("vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c)"));
+        // GL 2.1's luminance depth mode: (r, r, r, 1).
+        assert!(out.contains(
+            "vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }"
+        ));
         // The application's line 5 keeps its number.
         assert!(out.contains("#line 2\nuniform"), "{out}");
         let plain = "#version 150\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
