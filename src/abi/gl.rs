@@ -944,6 +944,11 @@ gl_entry_points! {
     fn glBindRenderbuffer(t: GLenum, n: u32) { gl((), |c| c.bind_renderbuffer(t, n)) }
     fn glRenderbufferStorage(t: GLenum, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, 0, f, w, h)) }
     fn glRenderbufferStorageMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, s, f, w, h)) }
+    fn glTexImage2DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(2, t, s, f, [w, h, 1], fixed != 0, false)) }
+    fn glTexImage3DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, d: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(3, t, s, f, [w, h, d], fixed != 0, false)) }
+    fn glTexStorage2DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(2, t, s, f, [w, h, 1], fixed != 0, true)) }
+    fn glTexStorage3DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, d: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(3, t, s, f, [w, h, d], fixed != 0, true)) }
+    fn glGetMultisamplefv(pname: GLenum, index: u32, out: *mut f32) { gl((), |c| { let v = c.get_multisample_fv(pname, index); write_values(out, &v) }) }
 
     // Drawing and reading.
     fn glBlitFramebuffer(sx0: i32, sy0: i32, sx1: i32, sy1: i32, dx0: i32, dy0: i32, dx1: i32, dy1: i32, mask: u32, filter: GLenum) {

@@ -88,6 +88,13 @@ fn device_format(format: vk::Format) -> Option<DeviceFormat> {
         vk::Format::R8G8B8_UNORM | vk::Format::R8G8B8_SRGB => DeviceFormat::Rgb8,
         vk::Format::R8G8_UNORM => DeviceFormat::Rg8,
         vk::Format::R8_UNORM => DeviceFormat::R8,
+        // The depth aspect as a buffer copy lays it out (the translator encodes the texels;
+        // D24 occupies the low 24 bits of 32).
+        vk::Format::D16_UNORM | vk::Format::D16_UNORM_S8_UINT => DeviceFormat::Texels(2),
+        vk::Format::D32_SFLOAT
+        | vk::Format::D32_SFLOAT_S8_UINT
+        | vk::Format::X8_D24_UNORM_PACK32
+        | vk::Format::D24_UNORM_S8_UINT => DeviceFormat::Texels(4),
         other => DeviceFormat::Texels(color_texel_bytes(other)?),
     })
 }
@@ -329,7 +336,13 @@ impl MemoryManager {
             extent: Extent3d::new(region.extent.width, region.extent.height, depth),
             dims,
         };
-        Ok((format, client, vk::ImageAspectFlags::COLOR))
+        // A depth/stencil image transfers its depth aspect (stencil is not reachable here).
+        let aspect = if format_aspects(desc.format).contains(vk::ImageAspectFlags::DEPTH) {
+            vk::ImageAspectFlags::DEPTH
+        } else {
+            vk::ImageAspectFlags::COLOR
+        };
+        Ok((format, client, aspect))
     }
 
     /// Checks a pixel transfer between `region` of `image` and `client_len` bytes of client

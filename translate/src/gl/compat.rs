@@ -13,7 +13,8 @@
 //!   unit's texture environment (`texenv`), fog, the colour sum and the alpha test. Programs are
 //!   cached per [`FfKey`].
 //! - Each unit samples the highest-priority enabled target, as GL 2.1 §3.8.16 orders them:
-//!   cube map (coordinates s, t, r, q ignored) > 3D (s/q, t/q, r/q) > 2D (s/q, t/q) > 1D (s/q);
+//!   cube map (coordinates s, t, r, q ignored) > 3D (s/q, t/q, r/q) > rectangle (s/q, t/q in
+//!   texels) > 2D (s/q, t/q) > 1D (s/q);
 //!   3D is not sampled yet (see [`FfTarget::sampled`]).
 //!   The enables are a bit set per unit ([`FfTarget`]), so `glIsEnabled` answers each target.
 //! - Immediate mode (`glBegin`/`glEnd`) collects vertices with their current colour, normal and
@@ -66,6 +67,7 @@ pub(crate) enum FfTarget {
     D2 = 2,
     D3 = 4,
     Cube = 8,
+    Rect = 16,
 }
 
 impl FfTarget {
@@ -75,6 +77,7 @@ impl FfTarget {
             GL_TEXTURE_2D => Self::D2,
             GL_TEXTURE_3D => Self::D3,
             GL_TEXTURE_CUBE_MAP => Self::Cube,
+            GL_TEXTURE_RECTANGLE => Self::Rect,
             _ => return None,
         })
     }
@@ -84,7 +87,7 @@ impl FfTarget {
     /// texels shifted by one byte (piglit texsubimage compares two draws of one 3D texture and
     /// would regress), a texture-upload defect still to diagnose.
     fn sampled(enables: u8) -> Option<Self> {
-        [Self::Cube, Self::D2, Self::D1]
+        [Self::Cube, Self::Rect, Self::D2, Self::D1]
             .into_iter()
             .find(|t| enables & *t as u8 != 0)
     }
@@ -108,6 +111,11 @@ impl FfTarget {
             Self::Cube => (
                 "samplerCube",
                 format!("textureCube(arena_ff_tex{i}, {tc}.xyz)"),
+            ),
+            // Rectangle coordinates are texels (the rectangle lowering divides them).
+            Self::Rect => (
+                "sampler2DRect",
+                format!("texture2DRect(arena_ff_tex{i}, {tc}.xy / {tc}.w)"),
             ),
         }
     }

@@ -201,6 +201,10 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_compression_rgtc",
     "GL_EXT_texture_compression_rgtc",
     "GL_EXT_texture_compression_s3tc",
+    // Texture targets beyond GL 3.0's (texture_target.rs; rectangle samplers: glsl/rect.rs).
+    "GL_ARB_texture_rectangle",
+    "GL_ARB_texture_multisample",
+    "GL_ARB_texture_storage_multisample",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features).

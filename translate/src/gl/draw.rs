@@ -358,7 +358,7 @@ impl Context {
             format: s.format,
             level,
             layer,
-            samples: 1,
+            samples: s.samples.max(1),
         })
     }
 
@@ -401,6 +401,26 @@ impl Context {
                 ))
             }
         }
+    }
+
+    /// GL 4.6 §9.4.2: every attached texture has the same `GL_TEXTURE_FIXED_SAMPLE_LOCATIONS`,
+    /// and it is true for all of them when renderbuffers are attached too.
+    fn sample_locations_agree(&self, fb: &super::framebuffer::Framebuffer) -> bool {
+        let mut fixed = Vec::new();
+        let mut renderbuffer = false;
+        for a in fb.colors.iter().chain([&fb.depth, &fb.stencil]).flatten() {
+            match a {
+                Attachment::Renderbuffer(_) => renderbuffer = true,
+                Attachment::Texture { name, .. } => fixed.extend(
+                    self.textures
+                        .get(*name)
+                        .and_then(|t| t.storage.as_ref())
+                        .map(|s| s.fixed_locations),
+                ),
+            }
+        }
+        let all_fixed = fixed.iter().all(|&f| f);
+        all_fixed || (!renderbuffer && fixed.iter().all(|&f| !f))
     }
 
     /// Resolves framebuffer `name` for drawing (`draw`) or reading; the error is the
@@ -481,6 +501,9 @@ impl Context {
         };
         if size.is_none() {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
+        }
+        if !self.sample_locations_agree(&fb) {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
         }
         let named = |buffer: GLenum| {
             buffer
@@ -1843,13 +1866,62 @@ impl Context {
         }
         let device = self.device.clone();
         let mut locked = device.lock();
-        let desc = super::texture::image_desc(target, format, [1, 1, 1], 1)
+        let mut desc = super::texture::image_desc(target, format, [1, 1, 1], 1)
             .named("GL incomplete-texture stand-in");
         let layers = desc.array_layers;
+        if target.is_multisample() {
+            // A multisampled sampler must read a multisampled image: the fewest samples.
+            let samples = super::framebuffer::pick_samples(&device, 1).unwrap_or(1);
+            desc.samples = vk::SampleCountFlags::from_raw(samples);
+        }
         let (image, view) = locked.image_with_view(
             &desc,
             &super::texture::full_view(target, 1, layers, format, super::texture::IDENTITY_SWIZZLE),
         )?;
+        if target.is_multisample() {
+            // Multisampled images take no buffer copies: clear every sample instead.
+            let raw = locked.manager.transition_image(
+                image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                (
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                ),
+            )?;
+            let cb = locked.manager.recording_command_buffer()?;
+            let value = match kind {
+                SampledKind::Float => vk::ClearColorValue {
+                    float32: [0.0, 0.0, 0.0, 1.0],
+                },
+                SampledKind::Int => vk::ClearColorValue {
+                    int32: [0, 0, 0, 1],
+                },
+                SampledKind::UInt => vk::ClearColorValue {
+                    uint32: [0, 0, 0, 1],
+                },
+            };
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: layers,
+            };
+            // SAFETY: `cb` is the manager's recording command buffer outside any render pass
+            // (stand-ins are made before the draw's pass begins); the image is live, stamped
+            // for this epoch by the transition, and in TRANSFER_DST_OPTIMAL.
+            unsafe {
+                device.raw().cmd_clear_color_image(
+                    cb,
+                    raw,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &value,
+                    &[range],
+                )
+            };
+            self.dummy[index] = Some((image, view));
+            return Ok((image, view));
+        }
         let store = arenagl_staging::PixelStore::default();
         let black = [0u8, 0, 0, one].repeat(layers as usize);
         let mut region = ImageRegion::rect(0, 0, 0, 1, 1);

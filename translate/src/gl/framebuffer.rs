@@ -29,7 +29,11 @@ impl super::context::Context {
                 Attachment::Renderbuffer(name) => {
                     self.renderbuffers.get(*name).map_or(0, |rb| rb.samples)
                 }
-                Attachment::Texture { .. } => 0,
+                Attachment::Texture { name, .. } => self
+                    .textures
+                    .get(*name)
+                    .and_then(|t| t.storage.as_ref())
+                    .map_or(0, |s| if s.samples > 1 { s.samples } else { 0 }),
             })
             .max()
             .unwrap_or(0)

@@ -176,7 +176,12 @@ impl Context {
             GL_MAX_INTEGER_SAMPLES => int(i64::from(super::framebuffer::max_integer_samples(
                 &self.device,
             ))),
-            GL_MAX_COLOR_TEXTURE_SAMPLES | GL_MAX_DEPTH_TEXTURE_SAMPLES => int(1),
+            GL_MAX_COLOR_TEXTURE_SAMPLES => int(i64::from(
+                super::texture_multisample::max_color_texture_samples(&self.device),
+            )),
+            GL_MAX_DEPTH_TEXTURE_SAMPLES => int(i64::from(
+                super::texture_multisample::max_depth_texture_samples(&self.device),
+            )),
             GL_MAX_SAMPLE_MASK_WORDS => int(1),
             GL_MAX_ELEMENTS_VERTICES | GL_MAX_ELEMENTS_INDICES => int(1 << 20),
             GL_MAX_TEXTURE_LOD_BIAS => Ok(Value::Floats(vec![f64::from(l.max_sampler_lod_bias)])),
@@ -275,7 +280,9 @@ impl Context {
             | GL_TEXTURE_BINDING_CUBE_MAP
             | GL_TEXTURE_BINDING_1D_ARRAY
             | GL_TEXTURE_BINDING_2D_ARRAY
-            | GL_TEXTURE_BINDING_RECTANGLE => {
+            | GL_TEXTURE_BINDING_RECTANGLE
+            | GL_TEXTURE_BINDING_2D_MULTISAMPLE
+            | GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY => {
                 let t =
                     super::texture_target::TexTarget::binding_query(pname).map_or(0, |t| t.index());
                 int(i64::from(

@@ -45,7 +45,9 @@ mod state;
 mod sync;
 mod texenv;
 mod texture;
+mod texture_multisample;
 mod texture_target;
+mod upload_depth;
 mod vertex_array;
 
 pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};

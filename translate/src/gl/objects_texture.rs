@@ -22,11 +22,9 @@ use super::texture::{
 /// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name.
 fn bind_target(target: GLenum) -> GlResult<TexTarget> {
     match target {
-        GL_TEXTURE_2D_MULTISAMPLE | GL_TEXTURE_2D_MULTISAMPLE_ARRAY | GL_TEXTURE_BUFFER => {
-            invalid_op(format!(
-                "texture target 0x{target:04X} is not supported by this GL yet"
-            ))
-        }
+        GL_TEXTURE_BUFFER => invalid_op(format!(
+            "texture target 0x{target:04X} is not supported by this GL yet"
+        )),
         t => TexTarget::from_bind(t)
             .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{t:04X}"))),
     }
@@ -36,7 +34,7 @@ fn bind_target(target: GLenum) -> GlResult<TexTarget> {
 /// another dimensionality is `GL_INVALID_ENUM`, as the spec says.
 fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
     match TexTarget::from_image(target) {
-        Some((t, face)) if t.dims() == dims => Ok((t, face)),
+        Some((t, face)) if t.dims() == dims && !t.is_multisample() => Ok((t, face)),
         _ => invalid_enum(&format!("glTex*Image{dims}D target"), target),
     }
 }
@@ -45,7 +43,7 @@ fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
 fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 3]) -> ImageRegion {
     let mut r = ImageRegion::rect(level, off[0], off[1], size[0], size[1]);
     match t {
-        TexTarget::D1 | TexTarget::D2 | TexTarget::Rect => {}
+        TexTarget::D1 | TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => {}
         TexTarget::D3 => {
             r.offset.z = off[2];
             r.extent.depth = size[2];
@@ -57,7 +55,7 @@ fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 
             r.base_layer = off[1] as u32;
             r.layer_count = size[1];
         }
-        TexTarget::D2Array => {
+        TexTarget::D2Array | TexTarget::D2MultisampleArray => {
             r.base_layer = off[2] as u32;
             r.layer_count = size[2];
         }
@@ -82,9 +80,13 @@ fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
     let max = match t {
         TexTarget::D1 => [l.max_image_dimension1_d, 1, 1],
         TexTarget::D1Array => [l.max_image_dimension1_d, layers, 1],
-        TexTarget::D2 | TexTarget::Rect => [l.max_image_dimension2_d, l.max_image_dimension2_d, 1],
+        TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => {
+            [l.max_image_dimension2_d, l.max_image_dimension2_d, 1]
+        }
         TexTarget::Cube => [l.max_image_dimension_cube, l.max_image_dimension_cube, 1],
-        TexTarget::D2Array => [l.max_image_dimension2_d, l.max_image_dimension2_d, layers],
+        TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+            [l.max_image_dimension2_d, l.max_image_dimension2_d, layers]
+        }
         TexTarget::D3 => [l.max_image_dimension3_d; 3],
     };
     let largest = (0..3)
@@ -170,7 +172,10 @@ impl Context {
                         GlError::InvalidOperation(format!("{name} is not a texture name"))
                     })?;
                 match t.target {
-                    None => t.target = Some(tt),
+                    None => {
+                        t.target = Some(tt);
+                        t.params = tt.initial_params();
+                    }
                     Some(first) if first != tt => {
                         return invalid_op(format!(
                             "the texture was first bound to target 0x{:04X}",
@@ -213,7 +218,7 @@ impl Context {
     }
 
     /// The texture bound to `target` on the active unit.
-    fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
+    pub(crate) fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
         let name = self.texture_units[self.active_texture as usize][target.index()];
         if name == 0 {
             if self.profile == super::context::Profile::Compatibility {
@@ -263,10 +268,15 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
-        if pack && super::readback_depth::is_depth_stencil_format(format) {
+        if super::readback_depth::is_depth_stencil_format(format) {
             let pixel = super::readback_depth::pixel_bytes(format, ty)?;
-            let (w, h) = (width.max(0) as usize, height.max(0) as usize);
-            return super::readback_depth::layout(&self.pack, w, h, pixel).map(|(_, n)| n);
+            let store = if pack { &self.pack } else { &self.unpack };
+            // Layers of a depth upload follow each other's rows (`upload_depth`).
+            let (w, h) = (
+                width.max(0) as usize,
+                height.max(0) as usize * depth.max(0) as usize,
+            );
+            return super::readback_depth::layout(store, w, h, pixel).map(|(_, n)| n);
         }
         let store = if pack { &self.pack } else { &self.unpack };
         let (w, h, d) = (
@@ -385,11 +395,6 @@ impl Context {
             }
             if depth && matches!(tt, TexTarget::D3) {
                 return invalid_op("3D textures cannot have a depth format");
-            }
-            if depth && data.is_some() {
-                return invalid_op(
-                    "uploading depth texels is not supported by this GL yet (NULL data is)",
-                );
             }
             if !depth {
                 check_pair(&storage.info, format, ty)?;
@@ -596,7 +601,7 @@ impl Context {
         let device = self.device.clone();
         let r = (|| {
             let tt = match TexTarget::from_bind(target) {
-                Some(t) if t.dims() == dims => t,
+                Some(t) if t.dims() == dims && !t.is_multisample() => t,
                 _ => return invalid_enum(&format!("glTexStorage{dims}D target"), target),
             };
             if !is_sized(internal) {
@@ -684,9 +689,12 @@ impl Context {
                 return invalid_op("glTexSubImage on a texture without storage");
             };
             if super::framebuffer::is_depth_format(s.format) {
-                return invalid_op("uploading depth texels is not supported by this GL yet");
+                if !matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
+                    return invalid_op("colour pixels into a depth texture");
+                }
+            } else {
+                check_pair(&s.info, format, ty)?;
             }
-            check_pair(&s.info, format, ty)?;
             if level < 0 || !s.face_level_defined(face, level as u32) {
                 return invalid_value(format!("level {level} is not defined"));
             }
@@ -770,6 +778,10 @@ impl Context {
                 return invalid_enum("glTexParameter scalar for GL_TEXTURE_BORDER_COLOR", pname);
             }
             let tt = bind_target(target)?;
+            // The value's errors come before the binding's (piglit
+            // arb_texrect-texture-base-level-error sets them with texture 0 bound).
+            set_param(&mut tt.initial_params(), pname, value)?;
+            tt.check_param(pname, value)?;
             let t = self.bound_texture(tt)?;
             set_param(&mut t.params, pname, value)
         })();
@@ -788,7 +800,9 @@ impl Context {
                 }
                 return invalid_value("border colour needs 4 values");
             }
-            set_param(&mut t.params, pname, values.first().copied().unwrap_or(0.0))
+            let value = values.first().copied().unwrap_or(0.0);
+            tt.check_param(pname, value)?;
+            set_param(&mut t.params, pname, value)
         })();
         self.record(r);
     }
@@ -850,6 +864,11 @@ impl Context {
                 GL_TEXTURE_HEIGHT => size[1] as i32,
                 GL_TEXTURE_DEPTH => size[2] as i32,
                 GL_TEXTURE_INTERNAL_FORMAT => s.map_or(GL_RGBA as i32, |s| s.internal as i32),
+                // 0 for a single-sampled (or undefined) level, as GL says.
+                GL_TEXTURE_SAMPLES => {
+                    s.map_or(0, |s| if s.samples > 1 { s.samples as i32 } else { 0 })
+                }
+                GL_TEXTURE_FIXED_SAMPLE_LOCATIONS => i32::from(s.is_none_or(|s| s.fixed_locations)),
                 // GL_TEXTURE_COMPRESSED: the format the application named (decompressed here).
                 0x86A1 => i32::from(
                     s.is_some_and(|s| super::internal_format::codec(s.internal).is_some()),
@@ -1190,7 +1209,11 @@ impl Context {
             }
             let (tt, face) = TexTarget::from_image(textarget)
                 .filter(|(t, _)| {
-                    t.dims() == dims && !matches!(t, TexTarget::D1Array | TexTarget::D2Array)
+                    t.dims() == dims
+                        && !matches!(
+                            t,
+                            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray
+                        )
                 })
                 .ok_or_else(|| {
                     GlError::InvalidEnum(format!(
@@ -1248,7 +1271,14 @@ impl Context {
         };
         match expected {
             Some(e) if e != tt => return invalid_op("texture target mismatch"),
-            None if !matches!(tt, TexTarget::D3 | TexTarget::D1Array | TexTarget::D2Array) => {
+            None if !matches!(
+                tt,
+                TexTarget::D3
+                    | TexTarget::D1Array
+                    | TexTarget::D2Array
+                    | TexTarget::D2MultisampleArray
+            ) =>
+            {
                 return invalid_op("glFramebufferTextureLayer needs a 3D or array texture")
             }
             _ => {}
@@ -1259,7 +1289,9 @@ impl Context {
         }
         let max_layer = match tt {
             TexTarget::D3 => max[2] >> level,
-            TexTarget::D1Array | TexTarget::D2Array => limits.max_image_array_layers,
+            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+                limits.max_image_array_layers
+            }
             _ => 6,
         };
         if layer < 0 || layer as u32 >= max_layer {
@@ -1407,12 +1439,14 @@ fn new_storage(
         level_views: HashMap::new(),
         swizzle_views: HashMap::new(),
         demotion: None,
+        samples: 1,
+        fixed_locations: true,
     })
 }
 
 /// Whether `internal` names a sized format (what `glTexStorage*` requires): not a base
 /// format, a legacy component count, an unsized sRGB/snorm name or a generic compressed one.
-fn is_sized(internal: GLenum) -> bool {
+pub(crate) fn is_sized(internal: GLenum) -> bool {
     !matches!(
         internal,
         1..=4
@@ -1458,6 +1492,26 @@ fn upload(
     (format, ty): (GLenum, GLenum),
 ) -> GlResult<()> {
     let unpack = unpack_for(tt, unpack);
+    let tight = PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..PixelStore::default()
+    };
+    if super::framebuffer::is_depth_format(s.format) {
+        if format != GL_DEPTH_COMPONENT {
+            return invalid_op("GL_DEPTH_STENCIL texel uploads are not supported by this GL yet");
+        }
+        let layers = region.extent.depth.max(region.layer_count);
+        let size = [region.extent.width, region.extent.height, layers];
+        let (texels, bytes) = super::upload_depth::depth_texels(data, &unpack, size, ty, s.format)?;
+        locked.manager.upload_image(
+            s.image,
+            region,
+            &texels,
+            &tight,
+            ClientFormat::Texels(bytes),
+        )?;
+        return Ok(());
+    }
     let pair = check_pair(&s.info, format, ty)?;
     let eight_bit = matches!(
         s.format,
@@ -1483,10 +1537,6 @@ fn upload(
     };
     let texels = arenagl_staging::unpack_to_texels(data, &unpack, client_region, pair, texel)
         .map_err(|e| GlError::InvalidOperation(format!("pixel data: {e}")))?;
-    let tight = PixelStore {
-        alignment: arenagl_staging::PixelAlignment::One,
-        ..PixelStore::default()
-    };
     let bytes = texel.texel_bytes() as u8;
     locked.manager.upload_image(
         s.image,

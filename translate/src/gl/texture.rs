@@ -96,6 +96,10 @@ pub(crate) struct TexImage {
     /// pressure, `degrade.rs`): `size`, `levels` and `defined` then describe that smaller image,
     /// and this keeps what they were.
     pub demotion: Option<super::degrade::Demotion>,
+    /// Samples per texel: 1, or the count of a multisample texture (`texture_multisample`).
+    pub samples: u32,
+    /// `GL_TEXTURE_FIXED_SAMPLE_LOCATIONS` (true for every single-sampled texture).
+    pub fixed_locations: bool,
 }
 
 /// `GL_TEXTURE_SWIZZLE_RGBA`'s default.
@@ -214,7 +218,7 @@ impl TexImage {
         match self.target {
             TexTarget::Cube => 6,
             TexTarget::D1Array => self.size[1],
-            TexTarget::D2Array => self.size[2],
+            TexTarget::D2Array | TexTarget::D2MultisampleArray => self.size[2],
             TexTarget::D3 => self.level_size(level)[2],
             _ => 1,
         }
@@ -234,6 +238,9 @@ impl Texture {
             return false;
         }
         if s.target == TexTarget::Cube && s.size[0] != s.size[1] {
+            return false;
+        }
+        if sampler.is_some_and(|p| !s.target.accepts_sampling(p)) {
             return false;
         }
         if !sampler.unwrap_or(&self.params).uses_mipmaps() || !s.target.has_mipmaps() {

@@ -80,7 +80,7 @@ pub struct Upgraded {
 pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded {
     if !needs_upgrade(source) {
         return Upgraded {
-            source: source.to_owned(),
+            source: rect_functions(stage, source),
             varyings: Varyings::default(),
             writes_frag_color: false,
         };
@@ -202,6 +202,64 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
         varyings,
         writes_frag_color,
     }
+}
+
+/// GL_ARB_texture_rectangle's functions (`texture2DRect`, `shadow2DRect` and their projective
+/// forms) stay available in GLSL 1.40 and later on desktop GLs (Mesa accepts them there; glslang
+/// does not): in a source that is otherwise not upgraded they are renamed as an upgrade would,
+/// with the helpers they need after the leading directives and a `#line` to keep line numbers.
+fn rect_functions(stage: Stage, source: &str) -> String {
+    const NAMES: [&str; 4] = [
+        "texture2DRect",
+        "texture2DRectProj",
+        "shadow2DRect",
+        "shadow2DRectProj",
+    ];
+    if !source.contains("2DRect") {
+        return source.to_owned();
+    }
+    let mut helpers: Vec<&'static str> = Vec::new();
+    let mut renamed = false;
+    let rewritten = rewrite_identifiers(source, |ident, out| {
+        if let Some((to, needed)) = NAMES
+            .contains(&ident)
+            .then(|| function(stage, ident))
+            .flatten()
+        {
+            for h in needed {
+                if !helpers.contains(h) {
+                    helpers.push(h);
+                }
+            }
+            renamed = true;
+            out.push_str(to);
+            return;
+        }
+        out.push_str(ident);
+    });
+    if !renamed {
+        return source.to_owned();
+    }
+    let version_end = version_directive(&rewritten).map_or(0, |(_, end, _)| end);
+    let (version, body) = rewritten.split_at(version_end);
+    let (head, tail) = split_leading_directives(body);
+    let mut out = String::with_capacity(rewritten.len() + 512);
+    out.push_str(version);
+    if !version.is_empty() && !version.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(head);
+    if !head.is_empty() && !head.ends_with('\n') {
+        out.push('\n');
+    }
+    for h in &helpers {
+        out.push_str(h);
+        out.push('\n');
+    }
+    let line = 1 + version.matches('\n').count() + head.matches('\n').count();
+    out.push_str(&format!("#line {line}\n"));
+    out.push_str(tail);
+    out
 }
 
 /// The `#version` directive: (start, end) of its text and the number.
@@ -554,23 +612,24 @@ fn builtin(stage: Stage, name: &str) -> Option<&'static Builtin> {
 
 const FTRANSFORM: &str =
     "vec4 arena_ff_ftransform() { return arena_ff_ModelViewProjectionMatrix * arena_ff_Vertex; }";
+/// GL 2.1's shadow lookups return (r, r, r, 1): `GL_DEPTH_TEXTURE_MODE`'s default, luminance.
 const SHADOW: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(texture(s, c)); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(texture(s, c)); }
-vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(texture(s, c)); }";
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
+vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }";
 const SHADOW_BIAS: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }";
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }";
 const SHADOW_PROJ: &str =
-    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
-vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(textureProj(s, c)); }";
-const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }";
-const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }
-vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }";
-const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }
-vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }";
+    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }";
+const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }";
+const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }
+vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }";
+const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }
+vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }";
 
 /// Legacy texture and transform functions: the 3.30 name and the helpers the preamble must hold
 /// (bias overloads exist only in fragment shaders).
@@ -664,6 +723,25 @@ mod tests {
 
     fn up(stage: Stage, src: &str) -> String {
         upgrade(stage, src, Varyings::default()).source
+    }
+
+    #[test]
+    fn rectangle_functions_are_renamed_in_glsl_140() {
+        let src = "#version 140\nuniform sampler2DRectShadow s;\nout vec4 c;\nvoid main() {\n  c = shadow2DRect(s, vec3(1.0));\n}\n";
+        let out = upgrade(Stage::Fragment, src, Varyings::default()).source;
+        assert!(out.starts_with("#version 140\n"), "{out}");
+        assert!(out.contains("c = arena_ff_shadow(s, vec3(1.0));"), "{out}");
+        // GL 2.1's luminance depth mode: (r, r, r, 1).
+        assert!(out.contains(
+            "vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }"
+        ));
+        // The application's line 5 keeps its number.
+        assert!(out.contains("#line 2\nuniform"), "{out}");
+        let plain = "#version 150\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+        assert_eq!(
+            upgrade(Stage::Fragment, plain, Varyings::default()).source,
+            plain
+        );
     }
 
     #[test]

@@ -26,7 +26,8 @@
 //!   preprocessed text, and glslang runs on a thread with a large stack: hostile sources get a
 //!   compile error, never a crashed process (`guard` has the measurements).
 //! - Reflection is read back from the SPIR-V (see `reflect`); one SPIR-V fix-up works around a
-//!   glslang defect (`gl_FragData` left without a location, see `spirv`).
+//!   glslang defect (`gl_FragData` left without a location, see `spirv`), and rectangle samplers,
+//!   which Vulkan lacks, are lowered to 2D ones after reflection (`rect`).
 //! - Errors distinguish permanent (the source is wrong) from transient (out of resources), M7.
 
 mod block_structs;
@@ -35,6 +36,7 @@ mod error;
 mod guard;
 pub mod initializers;
 pub mod legacy;
+mod rect;
 mod reflect;
 mod spirv;
 mod types;
@@ -208,6 +210,11 @@ pub fn compile_program(
             .map(|s| (s.stage, s.words.as_slice()))
             .collect();
         let reflection = reflect::reflect(&views)?;
+        // After reflection, which must still see the rectangle samplers the GL layer binds.
+        for stage in linked.stages.iter_mut() {
+            rect::lower_rect_images(&mut stage.words)
+                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
+        }
         Ok(Program {
             stages: linked
                 .stages
