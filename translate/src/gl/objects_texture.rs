@@ -42,7 +42,13 @@ fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
 }
 
 /// The transfer region of a GL box (`offset`, `size`, both in GL axes) of `level`/`face`.
-fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 3]) -> ImageRegion {
+pub(crate) fn image_region(
+    t: TexTarget,
+    face: u32,
+    level: u32,
+    off: [i32; 3],
+    size: [u32; 3],
+) -> ImageRegion {
     let mut r = ImageRegion::rect(level, off[0], off[1], size[0], size[1]);
     match t {
         TexTarget::D1 | TexTarget::D2 | TexTarget::Rect => {}
@@ -67,7 +73,7 @@ fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 
 
 /// The unpack state a transfer of `t` reads with: a 1D array's layers are the rows of a 2D
 /// client image, so the 3D-only parameters must not apply to them.
-fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
+pub(crate) fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
     let mut s = *store;
     if t == TexTarget::D1Array {
         s.image_height = 0;
@@ -77,7 +83,7 @@ fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
 }
 
 /// The largest GL size per axis for `t` at level 0 and the number of levels it allows.
-fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
+pub(crate) fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
     let layers = l.max_image_array_layers;
     let max = match t {
         TexTarget::D1 => [l.max_image_dimension1_d, 1, 1],
@@ -213,7 +219,7 @@ impl Context {
     }
 
     /// The texture bound to `target` on the active unit.
-    fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
+    pub(crate) fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
         let name = self.texture_units[self.active_texture as usize][target.index()];
         if name == 0 {
             if self.profile == super::context::Profile::Compatibility {
@@ -334,7 +340,7 @@ impl Context {
     /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
     /// compressed commands specify the level through it, then upload decoded texels).
     #[allow(clippy::too_many_arguments)]
-    fn specify_level(
+    pub(crate) fn specify_level(
         &mut self,
         dims: u32,
         target: GLenum,
@@ -1435,7 +1441,7 @@ fn is_sized(internal: GLenum) -> bool {
 /// GL's checks of a client `(format, type)` pair against the internal format it uploads into:
 /// unknown names are `GL_INVALID_ENUM`; a packed type with the wrong format, or an integer
 /// format into a non-integer texture (and the reverse), `GL_INVALID_OPERATION`.
-fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+pub(crate) fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
     let pair = ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))?;
     if pair.is_integer() != info.comp.is_integer() {
         return invalid_op(format!(
@@ -1448,7 +1454,7 @@ fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientP
 /// Uploads client pixels (`format`/`ty` laid out per `unpack`) into `region` of `s`: the 8-bit
 /// pairs into 8-bit storage go straight through staging's byte tables; everything else is
 /// converted by staging's general path into the storage format first and copied.
-fn upload(
+pub(crate) fn upload(
     locked: &mut super::device::Locked,
     s: &TexImage,
     tt: TexTarget,
