@@ -902,7 +902,7 @@ fn copy_image_sub_data_errors_follow_the_spec() {
             1,
         );
         expect(GL_INVALID_ENUM);
-        // Bad names: 0, never generated, of another target.
+        // Bad names: 0, never generated; a target that is not the texture's (GL_INVALID_ENUM).
         copy(
             0,
             GL_TEXTURE_2D,
@@ -956,7 +956,7 @@ fn copy_image_sub_data_errors_follow_the_spec() {
             1,
             1,
         );
-        expect(GL_INVALID_VALUE);
+        expect(GL_INVALID_ENUM);
         // Levels: beyond a mipmap-incomplete texture's base level is GL_INVALID_OPERATION
         // (Mesa's order), beyond a complete chain GL_INVALID_VALUE.
         copy(

@@ -7,8 +7,9 @@
 //!   image it runs in the `GENERAL` layout; overlapping boxes (undefined in GL) go through a
 //!   temporary image there, so the recording stays valid Vulkan.
 //! - Errors follow GL 4.6 §18.3.3 in Mesa's order: a target that is not a texture target or
-//!   `GL_RENDERBUFFER` (cube faces and `GL_TEXTURE_BUFFER` included) is `GL_INVALID_ENUM`; a
-//!   name that is no object of that target, a level the object lacks or a box outside it
+//!   `GL_RENDERBUFFER` (cube faces and `GL_TEXTURE_BUFFER` included), or that is not the
+//!   texture's own, is `GL_INVALID_ENUM` (GL 4.5; Mesa once said `GL_INVALID_VALUE`); a
+//!   name that is no object, a level the object lacks or a box outside it
 //!   `GL_INVALID_VALUE`; an incomplete texture, different sample counts or incompatible formats
 //!   `GL_INVALID_OPERATION`.
 //! - Compressed textures are stored decompressed (`staging::compressed`), so a compressed
@@ -103,7 +104,17 @@ impl Context {
         if size.iter().any(|&v| v < 0) {
             return invalid_value("glCopyImageSubData with a negative size");
         }
-        for (side, xyz, which) in [(&src, src_xyz, "src"), (&dst, dst_xyz, "dst")] {
+        // Between a compressed and an uncompressed image one 4×4 block is one texel, so the
+        // destination box is the source box in the destination's units.
+        let dst_size = match (src.compressed, dst.compressed) {
+            (true, false) => [(size[0] + 3) / 4, (size[1] + 3) / 4, size[2]],
+            (false, true) => [size[0] * 4, size[1] * 4, size[2]],
+            _ => size,
+        };
+        for (side, xyz, size, which) in [
+            (&src, src_xyz, size, "src"),
+            (&dst, dst_xyz, dst_size, "dst"),
+        ] {
             if xyz.iter().any(|&v| v < 0) {
                 return invalid_value(format!("glCopyImageSubData {which} offset {xyz:?}"));
             }
@@ -133,15 +144,22 @@ impl Context {
         if src.samples != dst.samples {
             return invalid_op("glCopyImageSubData between different sample counts");
         }
-        if src.compressed != dst.compressed {
-            warn_unsupported("a copy between compressed and uncompressed formats");
-            return Ok(());
-        }
-        if !formats_compatible(src.internal, dst.internal) {
+        let mixed = src.compressed != dst.compressed;
+        let compatible = if mixed {
+            block_class(src.internal).is_some()
+                && block_class(src.internal) == block_class(dst.internal)
+        } else {
+            formats_compatible(src.internal, dst.internal)
+        };
+        if !compatible {
             return invalid_op(format!(
                 "glCopyImageSubData between incompatible formats 0x{:04X} and 0x{:04X}",
                 src.internal, dst.internal
             ));
+        }
+        if mixed {
+            warn_unsupported("a copy between compressed and uncompressed formats");
+            return Ok(());
         }
         let depth = super::framebuffer::is_depth_format(src.format)
             || super::framebuffer::is_depth_format(dst.format);
@@ -191,6 +209,12 @@ impl Context {
         }
         if target == GL_RENDERBUFFER_TARGET {
             let Some(rb) = self.renderbuffers.get(name) else {
+                // A generated name never bound has no storage: incomplete, like a texture's.
+                if self.renderbuffers.is_reserved(name) {
+                    return invalid_op(format!(
+                        "glCopyImageSubData {which} renderbuffer {name} has no storage"
+                    ));
+                }
                 return invalid_value(format!("glCopyImageSubData {which} renderbuffer {name}"));
             };
             let Some((image, _)) = rb.storage else {
@@ -242,7 +266,8 @@ impl Context {
             ));
         }
         if texture_target.is_none() || t.target != texture_target {
-            return invalid_value(format!(
+            // GL 4.5 §18.3.2: "or if the target does not match the type of the object".
+            return invalid_enum_msg(format!(
                 "glCopyImageSubData {which} texture {name} is not a 0x{target:04X} texture"
             ));
         }
@@ -275,6 +300,24 @@ impl Context {
             level,
         })
     }
+}
+
+/// The block or texel size in bits that lets a compressed and an uncompressed format copy into
+/// each other (`GL_ARB_copy_image` table 4.X.1); `None` for formats outside that table.
+fn block_class(internal: GLenum) -> Option<u32> {
+    Some(match internal {
+        // DXT3, DXT5 (and sRGB), RGTC2 (signed too); RGBA32UI, RGBA32I, RGBA32F.
+        0x83F2 | 0x83F3 | 0x8C4E | 0x8C4F | 0x8DBD | 0x8DBE | 0x8D70 | 0x8D82 | 0x8814 => 128,
+        // DXT1 RGB/RGBA (and sRGB), RGTC1 (signed too); RGBA16F, RG32F, RGBA16UI, RG32UI,
+        // RGBA16I, RG32I, RGBA16, RGBA16_SNORM.
+        0x83F0 | 0x83F1 | 0x8C4C | 0x8C4D | 0x8DBB | 0x8DBC | 0x881A | 0x8230 | 0x8D76 | 0x823C
+        | 0x8D88 | 0x823B | 0x805B | 0x8F9B => 64,
+        _ => return None,
+    })
+}
+
+fn invalid_enum_msg<T>(why: String) -> GlResult<T> {
+    Err(GlError::InvalidEnum(why))
 }
 
 /// Whether `internal` names a compressed format (S3TC, RGTC, ETC2/EAC, generic compressed).

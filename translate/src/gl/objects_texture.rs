@@ -777,7 +777,9 @@ impl Context {
             }
             let tt = bind_target(target)?;
             let t = self.bound_texture(tt)?;
-            set_param(&mut t.params, pname, value)
+            set_param(&mut t.params, pname, value)?;
+            clamp_immutable_levels(t);
+            Ok(())
         })();
         self.record(r);
     }
@@ -794,7 +796,9 @@ impl Context {
                 }
                 return invalid_value("border colour needs 4 values");
             }
-            set_param(&mut t.params, pname, values.first().copied().unwrap_or(0.0))
+            set_param(&mut t.params, pname, values.first().copied().unwrap_or(0.0))?;
+            clamp_immutable_levels(t);
+            Ok(())
         })();
         self.record(r);
     }
@@ -1414,6 +1418,16 @@ fn new_storage(
         swizzle_views: HashMap::new(),
         demotion: None,
     })
+}
+
+/// GL 4.6 §8.17: an immutable texture's base level lies in [0, levels - 1] and its max level
+/// in [base, levels - 1] (clamped when set, as Mesa does, so queries see the clamp).
+fn clamp_immutable_levels(t: &mut Texture) {
+    if let Some(s) = t.storage.as_ref().filter(|s| s.immutable) {
+        let last = s.levels.saturating_sub(1) as i32;
+        t.params.base_level = t.params.base_level.clamp(0, last);
+        t.params.max_level = t.params.max_level.clamp(t.params.base_level, last);
+    }
 }
 
 /// Whether `internal` names a sized format (what `glTexStorage*` requires): not a base
