@@ -42,8 +42,8 @@ pub use manager::{
 };
 pub use stats::{CategoryStats, DeviceMemoryCounters, MemoryStats};
 pub use vulkan::{
-    format_aspects, BlitSide, ImageRegion, MemoryManager, StreamRange, UploadPath, VulkanBackend,
-    VulkanConfig,
+    format_aspects, BlitSide, CopySide, ImageRegion, MemoryManager, StreamRange, UploadPath,
+    VulkanBackend, VulkanConfig,
 };
 
 /// The manager over the simulated device.

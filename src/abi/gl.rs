@@ -18,7 +18,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::null;
 
 use arenagl_translate::gl::enums::*;
-use arenagl_translate::gl::{Context, DrawCall, FfArray, Value, ValueKind};
+use arenagl_translate::gl::{Context, DrawCall, FfArray, PackDest, Value, ValueKind};
 
 use super::bridge::with_current;
 
@@ -813,6 +813,37 @@ gl_entry_points! {
         })
     }
     fn glGenerateMipmap(t: GLenum) { gl((), |c| c.generate_mipmap(t)) }
+    fn glGetTexImage(t: GLenum, level: i32, format: GLenum, ty: GLenum, pixels: *mut c_void) {
+        gl((), |c| {
+            if c.pack_buffer_bound() {
+                // With a pixel pack buffer bound the pointer is a byte offset into it.
+                return c.get_tex_image(t, level, (format, ty), PackDest::Buffer(pixels as u64));
+            }
+            let bytes = c.get_tex_image_bytes(t, level, format, ty);
+            if pixels.is_null() && bytes > 0 {
+                return c.record_invalid_value("glGetTexImage: NULL pixels");
+            }
+            c.get_tex_image(t, level, (format, ty), PackDest::Client(slice_mut(pixels.cast::<u8>(), bytes as i64)))
+        })
+    }
+    fn glCopyTexImage1D(t: GLenum, level: i32, internal: GLenum, x: i32, y: i32, w: i32, border: i32) {
+        gl((), |c| c.copy_tex_image(1, t, level, internal, (x, y), (w, 1), border))
+    }
+    fn glCopyTexImage2D(t: GLenum, level: i32, internal: GLenum, x: i32, y: i32, w: i32, h: i32, border: i32) {
+        gl((), |c| c.copy_tex_image(2, t, level, internal, (x, y), (w, h), border))
+    }
+    fn glCopyTexSubImage1D(t: GLenum, level: i32, xoff: i32, x: i32, y: i32, w: i32) {
+        gl((), |c| c.copy_tex_sub_image(1, t, level, [xoff, 0, 0], (x, y), (w, 1)))
+    }
+    fn glCopyTexSubImage2D(t: GLenum, level: i32, xoff: i32, yoff: i32, x: i32, y: i32, w: i32, h: i32) {
+        gl((), |c| c.copy_tex_sub_image(2, t, level, [xoff, yoff, 0], (x, y), (w, h)))
+    }
+    fn glCopyTexSubImage3D(t: GLenum, level: i32, xoff: i32, yoff: i32, zoff: i32, x: i32, y: i32, w: i32, h: i32) {
+        gl((), |c| c.copy_tex_sub_image(3, t, level, [xoff, yoff, zoff], (x, y), (w, h)))
+    }
+    fn glCopyImageSubData(src: u32, src_target: GLenum, src_level: i32, sx: i32, sy: i32, sz: i32, dst: u32, dst_target: GLenum, dst_level: i32, dx: i32, dy: i32, dz: i32, w: i32, h: i32, d: i32) {
+        gl((), |c| c.copy_image_sub_data((src, src_target, src_level, [sx, sy, sz]), (dst, dst_target, dst_level, [dx, dy, dz]), [w, h, d]))
+    }
     fn glGetRenderbufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) {
         gl((), |c| {
             if let Some(v) = c.get_renderbuffer_parameter(t, p) {

@@ -9,6 +9,7 @@
 mod blit;
 pub mod context;
 pub(crate) mod conv;
+mod copy;
 mod pipeline;
 mod present;
 mod render;
@@ -34,6 +35,7 @@ use submit::Submitter;
 
 pub use blit::BlitSide;
 pub use context::{DeviceFeatures, DeviceInfo, HeapInfo, MemoryTypeInfo, ValidationLog};
+pub use copy::CopySide;
 pub use present::{Presented, WindowId, XlibWindow};
 pub use render::StreamRange;
 pub use transfer::{format_aspects, ImageRegion, UploadPath};

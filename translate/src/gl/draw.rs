@@ -1954,7 +1954,7 @@ impl Context {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn read_pixels_inner(
+    pub(crate) fn read_pixels_inner(
         &mut self,
         x: i32,
         y: i32,

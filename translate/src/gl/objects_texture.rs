@@ -40,7 +40,13 @@ fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
 }
 
 /// The transfer region of a GL box (`offset`, `size`, both in GL axes) of `level`/`face`.
-fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 3]) -> ImageRegion {
+pub(crate) fn image_region(
+    t: TexTarget,
+    face: u32,
+    level: u32,
+    off: [i32; 3],
+    size: [u32; 3],
+) -> ImageRegion {
     let mut r = ImageRegion::rect(level, off[0], off[1], size[0], size[1]);
     match t {
         TexTarget::D1 | TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => {}
@@ -65,7 +71,7 @@ fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 
 
 /// The unpack state a transfer of `t` reads with: a 1D array's layers are the rows of a 2D
 /// client image, so the 3D-only parameters must not apply to them.
-fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
+pub(crate) fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
     let mut s = *store;
     if t == TexTarget::D1Array {
         s.image_height = 0;
@@ -75,7 +81,7 @@ fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
 }
 
 /// The largest GL size per axis for `t` at level 0 and the number of levels it allows.
-fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
+pub(crate) fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
     let layers = l.max_image_array_layers;
     let max = match t {
         TexTarget::D1 => [l.max_image_dimension1_d, 1, 1],
@@ -344,7 +350,7 @@ impl Context {
     /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
     /// compressed commands specify the level through it, then upload decoded texels).
     #[allow(clippy::too_many_arguments)]
-    fn specify_level(
+    pub(crate) fn specify_level(
         &mut self,
         dims: u32,
         target: GLenum,
@@ -783,7 +789,9 @@ impl Context {
             set_param(&mut tt.initial_params(), pname, value)?;
             tt.check_param(pname, value)?;
             let t = self.bound_texture(tt)?;
-            set_param(&mut t.params, pname, value)
+            set_param(&mut t.params, pname, value)?;
+            clamp_immutable_levels(t);
+            Ok(())
         })();
         self.record(r);
     }
@@ -802,7 +810,9 @@ impl Context {
             }
             let value = values.first().copied().unwrap_or(0.0);
             tt.check_param(pname, value)?;
-            set_param(&mut t.params, pname, value)
+            set_param(&mut t.params, pname, value)?;
+            clamp_immutable_levels(t);
+            Ok(())
         })();
         self.record(r);
     }
@@ -1444,6 +1454,16 @@ fn new_storage(
     })
 }
 
+/// GL 4.6 §8.17: an immutable texture's base level lies in [0, levels - 1] and its max level
+/// in [base, levels - 1] (clamped when set, as Mesa does, so queries see the clamp).
+fn clamp_immutable_levels(t: &mut Texture) {
+    if let Some(s) = t.storage.as_ref().filter(|s| s.immutable) {
+        let last = s.levels.saturating_sub(1) as i32;
+        t.params.base_level = t.params.base_level.clamp(0, last);
+        t.params.max_level = t.params.max_level.clamp(t.params.base_level, last);
+    }
+}
+
 /// Whether `internal` names a sized format (what `glTexStorage*` requires): not a base
 /// format, a legacy component count, an unsized sRGB/snorm name or a generic compressed one.
 pub(crate) fn is_sized(internal: GLenum) -> bool {
@@ -1469,7 +1489,7 @@ pub(crate) fn is_sized(internal: GLenum) -> bool {
 /// GL's checks of a client `(format, type)` pair against the internal format it uploads into:
 /// unknown names are `GL_INVALID_ENUM`; a packed type with the wrong format, or an integer
 /// format into a non-integer texture (and the reverse), `GL_INVALID_OPERATION`.
-fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+pub(crate) fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
     let pair = ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))?;
     if pair.is_integer() != info.comp.is_integer() {
         return invalid_op(format!(
@@ -1482,7 +1502,7 @@ fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientP
 /// Uploads client pixels (`format`/`ty` laid out per `unpack`) into `region` of `s`: the 8-bit
 /// pairs into 8-bit storage go straight through staging's byte tables; everything else is
 /// converted by staging's general path into the storage format first and copied.
-fn upload(
+pub(crate) fn upload(
     locked: &mut super::device::Locked,
     s: &TexImage,
     tt: TexTarget,
