@@ -250,15 +250,30 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
-        self.client_image_bytes_3d(width, height, 1, format, ty, pack)
+        self.client_box_bytes(width, height, None, format, ty, pack)
     }
 
-    /// [`Context::client_image_bytes`] of a `width × height × depth` box (`glTexImage3D`).
+    /// [`Context::client_image_bytes`] of a `width × height × depth` box of a 3D call
+    /// (`glTexImage3D`, `glTexSubImage3D`): `GL_UNPACK_IMAGE_HEIGHT` and `GL_UNPACK_SKIP_IMAGES`
+    /// apply even to a box one image deep, as they do in [`upload`].
     pub fn client_image_bytes_3d(
         &self,
         width: i32,
         height: i32,
         depth: i32,
+        format: GLenum,
+        ty: GLenum,
+        pack: bool,
+    ) -> Option<usize> {
+        self.client_box_bytes(width, height, Some(depth), format, ty, pack)
+    }
+
+    /// The bytes a client box reads: a 2D image when `depth` is `None`, else a 3D box.
+    fn client_box_bytes(
+        &self,
+        width: i32,
+        height: i32,
+        depth: Option<i32>,
         format: GLenum,
         ty: GLenum,
         pack: bool,
@@ -269,15 +284,10 @@ impl Context {
             return super::readback_depth::layout(&self.pack, w, h, pixel).map(|(_, n)| n);
         }
         let store = if pack { &self.pack } else { &self.unpack };
-        let (w, h, d) = (
-            width.max(0) as u32,
-            height.max(0) as u32,
-            depth.max(0) as u32,
-        );
-        let region = if depth == 1 {
-            Region::d2(w, h)
-        } else {
-            Region::d3(w, h, d)
+        let (w, h) = (width.max(0) as u32, height.max(0) as u32);
+        let region = match depth {
+            None => Region::d2(w, h),
+            Some(d) => Region::d3(w, h, d.max(0) as u32),
         };
         let layout = ClientPixel::from_gl(format, ty)
             .ok()?
