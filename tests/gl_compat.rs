@@ -679,6 +679,56 @@ fn texture_object_zero_is_a_usable_default_texture() {
     assert_eq!(at(&pixels(), 16, 16), texel);
 }
 
+/// piglit fbo-3d (its second texture): a unit whose texture is incomplete (here: a 2×2 level 0
+/// alone under the default mipmapping minification filter) acts as if texturing were disabled, so the
+/// primary colour passes through; a shader sampling it would read (0, 0, 0, 1) instead.
+#[test]
+fn an_incomplete_texture_disables_its_fixed_function_unit() {
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let texel: [u8; 4] = [10, 200, 30, 255];
+    let texels = texel.repeat(4);
+    // SAFETY: `texels` holds the 2×2 RGBA image; plain values.
+    unsafe {
+        let mut t = 0;
+        gen_textures(1, &mut t);
+        bind_texture(GL_TEXTURE_2D, t);
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA as i32,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
+        enable(GL_TEXTURE_2D);
+        ortho_window();
+        color(1.0, 0.0, 0.0);
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        assert_eq!(
+            at(&pixels(), 16, 16),
+            [255, 0, 0, 255],
+            "incomplete: colour"
+        );
+        // Complete once the filter needs no mipmaps: the texel modulates the colour.
+        tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600);
+        color(1.0, 1.0, 1.0);
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        assert_eq!(at(&pixels(), 16, 16), texel, "complete: texel");
+    }
+    expect(GL_NO_ERROR);
+}
+
 /// Draws a window-filling quad in immediate mode with one texture coordinate (s, t, r).
 fn textured_quad(s: f32, t: f32, r: f32) {
     let begin = gl!(c"glBegin": fn(u32));
@@ -697,7 +747,7 @@ fn textured_quad(s: f32, t: f32, r: f32) {
 }
 
 #[test]
-fn fixed_function_units_sample_1d_2d_and_cube_targets_by_priority() {
+fn fixed_function_units_sample_1d_2d_3d_and_cube_targets_by_priority() {
     const GL_TEXTURE_1D: u32 = 0x0DE0;
     const GL_TEXTURE_3D: u32 = 0x806F;
     const GL_TEXTURE_CUBE_MAP: u32 = 0x8513;
@@ -804,12 +854,15 @@ fn fixed_function_units_sample_1d_2d_and_cube_targets_by_priority() {
         clear_black();
         textured_quad(0.75, 0.0, 0.0);
         assert_eq!(at(&pixels(), 16, 16), white, "2D outranks 1D");
-        // GL_TEXTURE_3D is stored but not sampled yet (compat.rs, FfTarget::sampled): 2D stays.
+        // 3D outranks 2D and reads r.
         enable(GL_TEXTURE_3D);
         assert_eq!(is_enabled(GL_TEXTURE_3D), 1);
         clear_black();
         textured_quad(0.5, 0.5, 0.75);
-        assert_eq!(at(&pixels(), 16, 16), white, "3D not sampled");
+        assert_eq!(at(&pixels(), 16, 16), green, "3D slice 1 at r = 0.75");
+        clear_black();
+        textured_quad(0.5, 0.5, 0.25);
+        assert_eq!(at(&pixels(), 16, 16), blue, "3D slice 0 at r = 0.25");
         // The cube map outranks everything and reads a direction.
         enable(GL_TEXTURE_CUBE_MAP);
         assert_eq!(is_enabled(GL_TEXTURE_CUBE_MAP), 1);
@@ -819,9 +872,13 @@ fn fixed_function_units_sample_1d_2d_and_cube_targets_by_priority() {
         clear_black();
         textured_quad(-0.2, 1.0, 0.1);
         assert_eq!(at(&pixels(), 16, 16), blue, "+Y face");
-        // Disabling the cube map falls back to the next enabled target.
+        // Disabling the cube map falls back to the next enabled target: 3D, then 2D.
         disable(GL_TEXTURE_CUBE_MAP);
         assert_eq!(is_enabled(GL_TEXTURE_CUBE_MAP), 0);
+        clear_black();
+        textured_quad(0.75, 0.5, 0.75);
+        assert_eq!(at(&pixels(), 16, 16), green, "3D again");
+        disable(GL_TEXTURE_3D);
         clear_black();
         textured_quad(0.75, 0.5, 0.75);
         assert_eq!(at(&pixels(), 16, 16), white, "2D again");

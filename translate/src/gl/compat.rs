@@ -13,8 +13,9 @@
 //!   unit's texture environment (`texenv`), fog, the colour sum and the alpha test. Programs are
 //!   cached per [`FfKey`].
 //! - Each unit samples the highest-priority enabled target, as GL 2.1 §3.8.16 orders them:
-//!   cube map (coordinates s, t, r, q ignored) > 3D (s/q, t/q, r/q) > 2D (s/q, t/q) > 1D (s/q);
-//!   3D is not sampled yet (see [`FfTarget::sampled`]).
+//!   cube map (coordinates s, t, r, q ignored) > 3D (s/q, t/q, r/q) > 2D (s/q, t/q) > 1D (s/q).
+//!   A unit whose texture of that target is incomplete is left out of the key: GL treats it as
+//!   disabled (the colour passes through), where a shader would read (0, 0, 0, 1).
 //!   The enables are a bit set per unit ([`FfTarget`]), so `glIsEnabled` answers each target.
 //! - Immediate mode (`glBegin`/`glEnd`) collects vertices with their current colour, normal and
 //!   texture coordinate, then draws them as client arrays; quads and polygons are lowered
@@ -34,6 +35,7 @@ use super::lighting::{self, Lighting, LightingKey};
 use super::matrix::{self, Mat4, MatrixStacks};
 use super::program::{self, Linked, UniformStorage};
 use super::texenv::{Fog, TexEnv};
+use super::texture_target::TexTarget;
 use super::vertex_array::{AttribArray, FfArray, VertexArray};
 use crate::glsl::legacy::Varyings;
 
@@ -79,14 +81,22 @@ impl FfTarget {
         })
     }
 
-    /// The target a unit with `enables` (a bit set of [`FfTarget`]) samples. `GL_TEXTURE_3D`
-    /// is stored and answered but not sampled yet: the first draw after `glTexImage3D` reads
-    /// texels shifted by one byte (piglit texsubimage compares two draws of one 3D texture and
-    /// would regress), a texture-upload defect still to diagnose.
+    /// The target a unit with `enables` (a bit set of [`FfTarget`]) samples: the enabled one
+    /// of highest priority.
     fn sampled(enables: u8) -> Option<Self> {
-        [Self::Cube, Self::D2, Self::D1]
+        [Self::Cube, Self::D3, Self::D2, Self::D1]
             .into_iter()
             .find(|t| enables & *t as u8 != 0)
+    }
+
+    /// The texture target (binding slot) this enable samples.
+    fn tex_target(self) -> TexTarget {
+        match self {
+            Self::D1 => TexTarget::D1,
+            Self::D2 => TexTarget::D2,
+            Self::D3 => TexTarget::D3,
+            Self::Cube => TexTarget::Cube,
+        }
     }
 
     /// The sampler type and the lookup of unit `i`'s texture coordinate.
@@ -1062,11 +1072,33 @@ impl Context {
         self.record(r);
     }
 
+    /// Whether unit `unit`'s texture of `target` is complete. GL 2.1 §3.8.10: a unit whose
+    /// texture is incomplete acts as if texturing were disabled for it (the fragment colour
+    /// passes through), unlike a shader's sampler, which reads (0, 0, 0, 1).
+    fn ff_texture_complete(&self, unit: usize, target: FfTarget) -> bool {
+        let t = target.tex_target();
+        let name = self
+            .texture_units
+            .get(unit)
+            .map_or(0, |bindings| bindings[t.index()]);
+        let sampler = self
+            .sampler_units
+            .get(unit)
+            .and_then(|&n| self.samplers.get(n));
+        let texture = if name == 0 {
+            self.default_textures.get(t.index())
+        } else {
+            self.textures.get(name)
+        };
+        texture.is_some_and(|tex| tex.is_complete(sampler))
+    }
+
     /// The generated program for the current fixed-function state (a draw with no program).
     pub(crate) fn ff_program(&mut self) -> GlResult<(Arc<Linked>, Vec<Vec<u32>>)> {
         let mut units = [None; FF_TEXTURE_UNITS];
         for (i, u) in units.iter_mut().enumerate() {
             *u = FfTarget::sampled(self.compat.texture_enables[i])
+                .filter(|&target| self.ff_texture_complete(i, target))
                 .map(|target| (self.compat.tex_env[i], target));
         }
         let key = FfKey {
