@@ -721,3 +721,65 @@ fn clear_buffer_clears_depth_and_stencil_of_the_default_framebuffer() {
         assert_eq!(stencil_at(), 0x5A);
     }
 }
+
+/// piglit fbo-blending-formats (its "FBO result" probes): reading a framebuffer whose GL format
+/// has no alpha (GL_RGB8, stored as RGBA8) returns alpha 1 whatever the storage holds, and a
+/// GL_RG8 one blue 0, as GL's conversion of the buffer's components to RGBA says.
+#[test]
+fn reads_of_formats_without_alpha_return_alpha_one() {
+    const GL_RGB8: i32 = 0x8051;
+    const GL_RG8: i32 = 0x822B;
+    const GL_RGB: u32 = 0x1907;
+    let _ctx = context();
+    let gen_renderbuffers = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_renderbuffer = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    for (internal, expected) in [(GL_RGB8, [255u8, 0, 51, 255]), (GL_RG8, [255, 0, 0, 255])] {
+        let mut px = [0u8; 4];
+        // SAFETY: out-pointers to locals; the read is one RGBA8 pixel into a 4-byte local.
+        unsafe {
+            let (mut rb, mut fb) = (0, 0);
+            gen_renderbuffers(1, &mut rb);
+            bind_renderbuffer(GL_RENDERBUFFER, rb);
+            storage(GL_RENDERBUFFER, internal as u32, 4, 4);
+            gen_framebuffers(1, &mut fb);
+            bind_framebuffer(GL_FRAMEBUFFER, fb);
+            attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+            clear_color(1.0, 0.0, 0.2, 0.5);
+            clear(GL_COLOR_BUFFER_BIT);
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            );
+            assert_eq!(px, expected, "internal format 0x{internal:04X} as RGBA");
+            // The general path (a float read) says the same.
+            let mut pf = [0f32; 4];
+            read(1, 1, 1, 1, GL_RGBA, 0x1406, pf.as_mut_ptr().cast());
+            assert_eq!(pf[3], 1.0, "internal format 0x{internal:04X} as float RGBA");
+            let mut rgb = [0u8; 4];
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGB,
+                GL_UNSIGNED_BYTE,
+                rgb.as_mut_ptr().cast(),
+            );
+            assert_eq!(rgb[..3], expected[..3], "as RGB");
+            bind_framebuffer(GL_FRAMEBUFFER, 0);
+        }
+        expect(GL_NO_ERROR);
+    }
+}

@@ -1855,11 +1855,13 @@ impl Context {
         } else {
             (src.image, region, None)
         };
+        let info = self.read_attachment_format().map(|(info, _)| info);
         let device = self.device.clone();
         let mut locked = device.lock();
-        let read = super::objects_texture::read_color(
+        let read = super::objects_texture::read_color_of(
             &mut locked,
             Bound { image, ..src },
+            info.as_ref(),
             &region,
             &pack,
             (format, ty),

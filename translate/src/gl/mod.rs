@@ -39,6 +39,7 @@ mod pixel_rect;
 mod program;
 mod query;
 mod query_pool;
+mod readback_base;
 mod readback_depth;
 mod render_scale;
 mod state;

@@ -1518,15 +1518,21 @@ pub(crate) fn client_pixel_for(format: GLenum, ty: GLenum) -> GlResult<ClientPix
 /// other combination reads the raw texels and converts them with staging's general path. An
 /// integer source needs an integer format and a normalised/float one a non-integer format
 /// (`GL_INVALID_OPERATION` otherwise).
-pub(crate) fn read_color(
+/// The attachment's GL format is `info` (None: the storage means GL's components as they
+/// are): formats whose storage holds other components (RGB stored as RGBA, alpha in red,
+/// luminance) read GL's components (`readback_base`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_color_of(
     locked: &mut super::device::Locked,
     src: super::framebuffer::Bound,
+    info: Option<&FormatInfo>,
     region: &ImageRegion,
     pack: &PixelStore,
     (format, ty): (GLenum, GLenum),
     pair: ClientPixel,
     out: &mut [u8],
 ) -> GlResult<()> {
+    let rebase = info.filter(|i| super::readback_base::needs_rebase(i, src.format));
     let texel = super::internal_format::texel_format(src.format)
         .ok_or_else(|| GlError::InvalidOperation(format!("colour readback of {:?}", src.format)))?;
     if texel.is_integer() != pair.is_integer() {
@@ -1542,7 +1548,7 @@ pub(crate) fn read_color(
             | vk::Format::R8_UNORM
             | vk::Format::R8G8_UNORM
     );
-    if let (true, Some(client)) = (eight_bit, ClientFormat::from_gl(format, ty)) {
+    if let (true, None, Some(client)) = (eight_bit, rebase, ClientFormat::from_gl(format, ty)) {
         super::error::until_done(|| {
             locked
                 .manager
@@ -1566,6 +1572,10 @@ pub(crate) fn read_color(
             &mut texels,
         )
     })?;
+    let (texels, texel) = match rebase {
+        Some(info) => super::readback_base::rebase(&texels, texel, info, src.format),
+        None => (texels, texel),
+    };
     arenagl_staging::pack_from_texels(&texels, texel, pack, Region::d2(w, h), pair, out)
         .map_err(|e| GlError::InvalidOperation(format!("glReadPixels destination: {e}")))
 }
