@@ -1274,6 +1274,7 @@ impl Context {
                 .depth_stencil
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: f.blend,
+            no_dst_alpha: self.draw_buffers_without_alpha(),
             color_masks: f.color_mask.map(super::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,

@@ -8,6 +8,7 @@
 //! Every entry point validates first, records GL errors through `error`, and talks to device
 //! memory only through `arenagl-memory` (the ownership rule).
 
+mod blend_dst_alpha;
 mod blit;
 mod buffer;
 mod clear_buffer;
