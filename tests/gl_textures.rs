@@ -1108,3 +1108,54 @@ fn one_image_deep_3d_sub_images_honour_skip_images() {
         );
     }
 }
+
+/// piglit fbo-generatemipmap-swizzle: `GL_TEXTURE_SWIZZLE_RGBA` sets and answers all four
+/// sources at once through the vector calls; a bad source changes none of them.
+#[test]
+fn the_swizzle_vector_sets_and_answers_all_four_sources() {
+    const GL_TEXTURE_SWIZZLE_RGBA: u32 = 0x8E46;
+    const GL_TEXTURE_SWIZZLE_R: u32 = 0x8E42;
+    const GL_RED: i32 = 0x1903;
+    const GL_GREEN: i32 = 0x1904;
+    const GL_BLUE: i32 = 0x1905;
+    const GL_ONE: i32 = 1;
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let param_v = gl!(c"glTexParameteriv": fn(u32, u32, *const i32));
+    let get_param_v = gl!(c"glGetTexParameteriv": fn(u32, u32, *mut i32));
+    let data = texels(1);
+    // SAFETY: one RGBA8 texel from a live vector; out-pointers to locals.
+    unsafe {
+        texture(GL_TEXTURE_2D);
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            1,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        let swizzle = [GL_BLUE, GL_GREEN, GL_RED, GL_ONE];
+        param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, swizzle.as_ptr());
+        expect(GL_NO_ERROR);
+        let mut got = [0i32; 4];
+        get_param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, got.as_mut_ptr());
+        assert_eq!(got, swizzle);
+        let mut r = 0;
+        get_param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_R, &mut r);
+        assert_eq!(r, GL_BLUE);
+        let bad = [GL_RED, GL_RED, 0x1234, GL_RED];
+        param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, bad.as_ptr());
+        expect(GL_INVALID_ENUM);
+        get_param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, got.as_mut_ptr());
+        assert_eq!(got, swizzle, "an error changes nothing");
+    }
+    let t = texel(0);
+    assert_eq!(
+        sample("sampler2D", "texture(t, vec2(0.5))"),
+        [t[2], t[1], t[0], 255]
+    );
+}

@@ -786,11 +786,24 @@ impl Context {
         self.record(r);
     }
 
-    /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`) or one.
+    /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`,
+    /// `GL_TEXTURE_SWIZZLE_RGBA`) or one.
     pub fn tex_parameter_v(&mut self, target: GLenum, pname: GLenum, values: &[f32]) {
         let r = (|| {
             let tt = bind_target(target)?;
             let t = self.bound_texture(tt)?;
+            if pname == GL_TEXTURE_SWIZZLE_RGBA {
+                let [r, g, b, a, ..] = values else {
+                    return invalid_value("GL_TEXTURE_SWIZZLE_RGBA needs 4 values");
+                };
+                // All four are checked before any changes (an error changes nothing).
+                let mut params = t.params;
+                for (i, v) in [r, g, b, a].into_iter().enumerate() {
+                    set_param(&mut params, GL_TEXTURE_SWIZZLE_R + i as GLenum, *v)?;
+                }
+                t.params = params;
+                return Ok(());
+            }
             if pname == GL_TEXTURE_BORDER_COLOR {
                 if let [r, g, b, a, ..] = values {
                     t.params.border = [*r, *g, *b, *a];
@@ -828,6 +841,7 @@ impl Context {
                 GL_TEXTURE_SWIZZLE_R..=GL_TEXTURE_SWIZZLE_A => {
                     vec![p.swizzle[(pname - GL_TEXTURE_SWIZZLE_R) as usize] as f32]
                 }
+                GL_TEXTURE_SWIZZLE_RGBA => p.swizzle.iter().map(|&c| c as f32).collect(),
                 GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
                 p => return invalid_enum("glGetTexParameter pname", p),
