@@ -679,6 +679,159 @@ fn texture_object_zero_is_a_usable_default_texture() {
     assert_eq!(at(&pixels(), 16, 16), texel);
 }
 
+/// piglit fbo-3d (its second texture): a unit whose texture is incomplete (here: a 2×2 level 0
+/// alone under the default mipmapping minification filter) acts as if texturing were disabled, so the
+/// primary colour passes through; a shader sampling it would read (0, 0, 0, 1) instead.
+#[test]
+fn an_incomplete_texture_disables_its_fixed_function_unit() {
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let texel: [u8; 4] = [10, 200, 30, 255];
+    let texels = texel.repeat(4);
+    // SAFETY: `texels` holds the 2×2 RGBA image; plain values.
+    unsafe {
+        let mut t = 0;
+        gen_textures(1, &mut t);
+        bind_texture(GL_TEXTURE_2D, t);
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA as i32,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
+        enable(GL_TEXTURE_2D);
+        ortho_window();
+        color(1.0, 0.0, 0.0);
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        assert_eq!(
+            at(&pixels(), 16, 16),
+            [255, 0, 0, 255],
+            "incomplete: colour"
+        );
+        // Complete once the filter needs no mipmaps: the texel modulates the colour.
+        tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600);
+        color(1.0, 1.0, 1.0);
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        assert_eq!(at(&pixels(), 16, 16), texel, "complete: texel");
+    }
+    expect(GL_NO_ERROR);
+}
+
+/// piglit fbo-clear-formats (GL_ALPHA16F, GL_ALPHA_SNORM, depth textures): the classic texture
+/// environments follow the texture's base format (GL 2.1 table 3.22). An alpha texture keeps
+/// the fragment colour, an RGB one under GL_REPLACE keeps the fragment alpha, an intensity one
+/// adds to alpha too, and a depth texture reads as luminance (D, D, D).
+#[test]
+fn texture_environments_follow_the_base_format() {
+    const GL_TEXTURE_ENV: u32 = 0x2300;
+    const GL_TEXTURE_ENV_MODE: u32 = 0x2200;
+    const GL_REPLACE: i32 = 0x1E01;
+    const GL_MODULATE: i32 = 0x2100;
+    const GL_ADD: i32 = 0x0104;
+    const GL_ALPHA: u32 = 0x1906;
+    const GL_RGB: u32 = 0x1907;
+    const GL_INTENSITY8: i32 = 0x804B;
+    const GL_LUMINANCE: u32 = 0x1909;
+    const GL_DEPTH_COMPONENT: u32 = 0x1902;
+    const GL_DEPTH_COMPONENT24: i32 = 0x81A6;
+    const GL_FRAMEBUFFER: u32 = 0x8D40;
+    const GL_DEPTH_ATTACHMENT: u32 = 0x8D00;
+    const GL_DEPTH_BUFFER_BIT: u32 = 0x0100;
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let tex_env = gl!(c"glTexEnvi": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let color = gl!(c"glColor4ub": fn(u8, u8, u8, u8));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let framebuffer_texture = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let draw_buffer = gl!(c"glDrawBuffer": fn(u32));
+    let clear_depth = gl!(c"glClearDepth": fn(f64));
+    let clear = gl!(c"glClear": fn(u32));
+    // A 1×1 texture of `internal` holding `texel` (as `format` bytes; none: NULL), bound.
+    let texture = |internal: i32, format: u32, texel: &[u8]| {
+        // SAFETY: `texel` holds one pixel of `format`; plain values.
+        unsafe {
+            let mut t = 0;
+            gen_textures(1, &mut t);
+            bind_texture(GL_TEXTURE_2D, t);
+            tex_image(
+                GL_TEXTURE_2D,
+                0,
+                internal,
+                1,
+                1,
+                0,
+                format,
+                GL_UNSIGNED_BYTE,
+                if texel.is_empty() {
+                    null()
+                } else {
+                    texel.as_ptr().cast()
+                },
+            );
+            t
+        }
+    };
+    let draw = |mode: i32| -> [u8; 4] {
+        // SAFETY: plain values.
+        unsafe {
+            tex_env(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, mode);
+            color(255, 128, 64, 100);
+        }
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        at(&pixels(), 16, 16)
+    };
+    // SAFETY: plain values; the unpack alignment covers the 1-byte and 3-byte texels.
+    unsafe {
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0CF5, 1);
+        enable(GL_TEXTURE_2D);
+        ortho_window();
+        texture(GL_ALPHA as i32, GL_ALPHA, &[50]);
+        assert_eq!(draw(GL_REPLACE), [255, 128, 64, 50], "alpha, GL_REPLACE");
+        assert_eq!(draw(GL_MODULATE), [255, 128, 64, 20], "alpha, GL_MODULATE");
+        texture(GL_RGB as i32, GL_RGB, &[10, 20, 30]);
+        assert_eq!(draw(GL_REPLACE), [10, 20, 30, 100], "RGB, GL_REPLACE");
+        texture(GL_LUMINANCE as i32, GL_LUMINANCE, &[40]);
+        assert_eq!(draw(GL_REPLACE), [40, 40, 40, 100], "luminance, GL_REPLACE");
+        texture(GL_INTENSITY8, GL_LUMINANCE, &[60]);
+        assert_eq!(draw(GL_ADD), [255, 188, 124, 160], "intensity, GL_ADD");
+        // A depth texture cleared to 0.25 through a framebuffer, then drawn.
+        let depth = texture(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, &[]);
+        tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600);
+        let mut fb = 0;
+        gen_framebuffers(1, &mut fb);
+        bind_framebuffer(GL_FRAMEBUFFER, fb);
+        framebuffer_texture(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth, 0);
+        draw_buffer(0);
+        clear_depth(0.25);
+        clear(GL_DEPTH_BUFFER_BIT);
+        bind_framebuffer(GL_FRAMEBUFFER, 0);
+        let px = draw(GL_REPLACE);
+        for c in &px[..3] {
+            assert!(c.abs_diff(64) <= 1, "depth as luminance: {px:?}");
+        }
+        assert_eq!(px[3], 100, "depth keeps the fragment alpha: {px:?}");
+    }
+    expect(GL_NO_ERROR);
+}
+
 /// Draws a window-filling quad in immediate mode with one texture coordinate (s, t, r).
 fn textured_quad(s: f32, t: f32, r: f32) {
     let begin = gl!(c"glBegin": fn(u32));
@@ -697,7 +850,7 @@ fn textured_quad(s: f32, t: f32, r: f32) {
 }
 
 #[test]
-fn fixed_function_units_sample_1d_2d_and_cube_targets_by_priority() {
+fn fixed_function_units_sample_1d_2d_3d_and_cube_targets_by_priority() {
     const GL_TEXTURE_1D: u32 = 0x0DE0;
     const GL_TEXTURE_3D: u32 = 0x806F;
     const GL_TEXTURE_CUBE_MAP: u32 = 0x8513;
@@ -804,12 +957,15 @@ fn fixed_function_units_sample_1d_2d_and_cube_targets_by_priority() {
         clear_black();
         textured_quad(0.75, 0.0, 0.0);
         assert_eq!(at(&pixels(), 16, 16), white, "2D outranks 1D");
-        // GL_TEXTURE_3D is stored but not sampled yet (compat.rs, FfTarget::sampled): 2D stays.
+        // 3D outranks 2D and reads r.
         enable(GL_TEXTURE_3D);
         assert_eq!(is_enabled(GL_TEXTURE_3D), 1);
         clear_black();
         textured_quad(0.5, 0.5, 0.75);
-        assert_eq!(at(&pixels(), 16, 16), white, "3D not sampled");
+        assert_eq!(at(&pixels(), 16, 16), green, "3D slice 1 at r = 0.75");
+        clear_black();
+        textured_quad(0.5, 0.5, 0.25);
+        assert_eq!(at(&pixels(), 16, 16), blue, "3D slice 0 at r = 0.25");
         // The cube map outranks everything and reads a direction.
         enable(GL_TEXTURE_CUBE_MAP);
         assert_eq!(is_enabled(GL_TEXTURE_CUBE_MAP), 1);
@@ -819,9 +975,13 @@ fn fixed_function_units_sample_1d_2d_and_cube_targets_by_priority() {
         clear_black();
         textured_quad(-0.2, 1.0, 0.1);
         assert_eq!(at(&pixels(), 16, 16), blue, "+Y face");
-        // Disabling the cube map falls back to the next enabled target.
+        // Disabling the cube map falls back to the next enabled target: 3D, then 2D.
         disable(GL_TEXTURE_CUBE_MAP);
         assert_eq!(is_enabled(GL_TEXTURE_CUBE_MAP), 0);
+        clear_black();
+        textured_quad(0.75, 0.5, 0.75);
+        assert_eq!(at(&pixels(), 16, 16), green, "3D again");
+        disable(GL_TEXTURE_3D);
         clear_black();
         textured_quad(0.75, 0.5, 0.75);
         assert_eq!(at(&pixels(), 16, 16), white, "2D again");

@@ -721,3 +721,135 @@ fn clear_buffer_clears_depth_and_stencil_of_the_default_framebuffer() {
         assert_eq!(stencil_at(), 0x5A);
     }
 }
+
+/// piglit fbo-blending-formats (its "FBO result" probes): reading a framebuffer whose GL format
+/// has no alpha (GL_RGB8, stored as RGBA8) returns alpha 1 whatever the storage holds, and a
+/// GL_RG8 one blue 0, as GL's conversion of the buffer's components to RGBA says.
+#[test]
+fn reads_of_formats_without_alpha_return_alpha_one() {
+    const GL_RGB8: i32 = 0x8051;
+    const GL_RG8: i32 = 0x822B;
+    const GL_RGB: u32 = 0x1907;
+    let _ctx = context();
+    let gen_renderbuffers = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_renderbuffer = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    for (internal, expected) in [(GL_RGB8, [255u8, 0, 51, 255]), (GL_RG8, [255, 0, 0, 255])] {
+        let mut px = [0u8; 4];
+        // SAFETY: out-pointers to locals; the read is one RGBA8 pixel into a 4-byte local.
+        unsafe {
+            let (mut rb, mut fb) = (0, 0);
+            gen_renderbuffers(1, &mut rb);
+            bind_renderbuffer(GL_RENDERBUFFER, rb);
+            storage(GL_RENDERBUFFER, internal as u32, 4, 4);
+            gen_framebuffers(1, &mut fb);
+            bind_framebuffer(GL_FRAMEBUFFER, fb);
+            attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+            clear_color(1.0, 0.0, 0.2, 0.5);
+            clear(GL_COLOR_BUFFER_BIT);
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            );
+            assert_eq!(px, expected, "internal format 0x{internal:04X} as RGBA");
+            // The general path (a float read) says the same.
+            let mut pf = [0f32; 4];
+            read(1, 1, 1, 1, GL_RGBA, 0x1406, pf.as_mut_ptr().cast());
+            assert_eq!(pf[3], 1.0, "internal format 0x{internal:04X} as float RGBA");
+            let mut rgb = [0u8; 4];
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGB,
+                GL_UNSIGNED_BYTE,
+                rgb.as_mut_ptr().cast(),
+            );
+            assert_eq!(rgb[..3], expected[..3], "as RGB");
+            bind_framebuffer(GL_FRAMEBUFFER, 0);
+        }
+        expect(GL_NO_ERROR);
+    }
+}
+
+/// piglit fbo-blending-formats (DST_ALPHA on RGB formats): blending into an attachment whose
+/// GL format has no alpha reads destination alpha as 1, even though its RGBA8 storage holds
+/// the cleared alpha 0.
+#[test]
+fn blending_into_a_format_without_alpha_reads_destination_alpha_one() {
+    const GL_RGB8: u32 = 0x8051;
+    const GL_BLEND: u32 = 0x0BE2;
+    const GL_DST_ALPHA: u32 = 0x0304;
+    const GL_ONE_MINUS_DST_ALPHA: u32 = 0x0305;
+    const GL_ZERO: u32 = 0;
+    let _ctx = context();
+    let gen_renderbuffers = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_renderbuffer = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let enable = gl!(c"glEnable": fn(u32));
+    let blend_func = gl!(c"glBlendFunc": fn(u32, u32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let vs = "#version 330 core\nvoid main() {\n  vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));\n  gl_Position = vec4(p, 0.0, 1.0);\n}\n";
+    let fs =
+        "#version 330 core\nout vec4 color;\nvoid main() { color = vec4(1.0, 0.5, 0.25, 1.0); }\n";
+    let program = gl_harness::program(vs, fs);
+    // SAFETY: out-pointers to locals; the reads are one RGBA8 pixel into 4-byte locals.
+    unsafe {
+        let (mut rb, mut fb, mut vao) = (0, 0, 0);
+        gen_renderbuffers(1, &mut rb);
+        bind_renderbuffer(GL_RENDERBUFFER, rb);
+        storage(GL_RENDERBUFFER, GL_RGB8, 4, 4);
+        gen_framebuffers(1, &mut fb);
+        bind_framebuffer(GL_FRAMEBUFFER, fb);
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        viewport(0, 0, 4, 4);
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        use_program(program);
+        enable(GL_BLEND);
+        for (src, dst, expected) in [
+            (GL_DST_ALPHA, GL_ZERO, [255u8, 128, 64, 255]),
+            (GL_ONE_MINUS_DST_ALPHA, GL_DST_ALPHA, [51, 102, 153, 255]),
+        ] {
+            clear_color(0.2, 0.4, 0.6, 0.0);
+            clear(GL_COLOR_BUFFER_BIT);
+            blend_func(src, dst);
+            draw(GL_TRIANGLES, 0, 3);
+            let mut px = [0u8; 4];
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            );
+            assert_eq!(px, expected, "blend factors 0x{src:04X}, 0x{dst:04X}");
+        }
+        bind_framebuffer(GL_FRAMEBUFFER, 0);
+    }
+    expect(GL_NO_ERROR);
+}

@@ -928,10 +928,10 @@ gl_entry_points! {
     fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
     fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }
     fn glTexParameteriv(t: GLenum, p: GLenum, v: *const i32) {
-        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.tex_parameter_v(t, p, &vals) })
+        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.tex_parameter_v(t, p, &vals) })
     }
     fn glTexParameterfv(t: GLenum, p: GLenum, v: *const f32) {
-        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; c.tex_parameter_v(t, p, slice(v, n)) })
+        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; c.tex_parameter_v(t, p, slice(v, n)) })
     }
     fn glGetTexParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_tex_parameter(t, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
     fn glGetTexParameterfv(t: GLenum, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_tex_parameter(t, p); write_values(out, &v) }) }

@@ -14,8 +14,10 @@
 //!   cached per [`FfKey`].
 //! - Each unit samples the highest-priority enabled target, as GL 2.1 §3.8.16 orders them:
 //!   cube map (coordinates s, t, r, q ignored) > 3D (s/q, t/q, r/q) > rectangle (s/q, t/q in
-//!   texels) > 2D (s/q, t/q) > 1D (s/q);
-//!   3D is not sampled yet (see [`FfTarget::sampled`]).
+//!   texels) > 2D (s/q, t/q) > 1D (s/q).
+//!   A unit whose texture of that target is incomplete is left out of the key: GL treats it as
+//!   disabled (the colour passes through), where a shader would read (0, 0, 0, 1). The key holds
+//!   the texture's base format class too, since the classic environments depend on it.
 //!   The enables are a bit set per unit ([`FfTarget`]), so `glIsEnabled` answers each target.
 //! - Immediate mode (`glBegin`/`glEnd`) collects vertices with their current colour, normal and
 //!   texture coordinate, then draws them as client arrays; quads and polygons are lowered
@@ -34,7 +36,8 @@ use super::get::Value;
 use super::lighting::{self, Lighting, LightingKey};
 use super::matrix::{self, Mat4, MatrixStacks};
 use super::program::{self, Linked, UniformStorage};
-use super::texenv::{Fog, TexEnv};
+use super::texenv::{Fog, TexBase, TexEnv};
+use super::texture_target::TexTarget;
 use super::vertex_array::{AttribArray, FfArray, VertexArray};
 use crate::glsl::legacy::Varyings;
 
@@ -48,8 +51,9 @@ const MAX_IMMEDIATE_VERTICES: usize = 1 << 20;
 /// What selects a generated program.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub(crate) struct FfKey {
-    /// The environment and sampled target of each unit with a texture target enabled.
-    units: [Option<(TexEnv, FfTarget)>; FF_TEXTURE_UNITS],
+    /// The environment, sampled target and texture base format of each unit with a complete
+    /// texture of its enabled target.
+    units: [Option<(TexEnv, FfTarget, TexBase)>; FF_TEXTURE_UNITS],
     /// The alpha function when `GL_ALPHA_TEST` is enabled.
     alpha: Option<GLenum>,
     /// The fog mode when `GL_FOG` is enabled.
@@ -82,14 +86,23 @@ impl FfTarget {
         })
     }
 
-    /// The target a unit with `enables` (a bit set of [`FfTarget`]) samples. `GL_TEXTURE_3D`
-    /// is stored and answered but not sampled yet: the first draw after `glTexImage3D` reads
-    /// texels shifted by one byte (piglit texsubimage compares two draws of one 3D texture and
-    /// would regress), a texture-upload defect still to diagnose.
+    /// The target a unit with `enables` (a bit set of [`FfTarget`]) samples: the enabled one
+    /// of highest priority.
     fn sampled(enables: u8) -> Option<Self> {
-        [Self::Cube, Self::Rect, Self::D2, Self::D1]
+        [Self::Cube, Self::D3, Self::Rect, Self::D2, Self::D1]
             .into_iter()
             .find(|t| enables & *t as u8 != 0)
+    }
+
+    /// The texture target (binding slot) this enable samples.
+    fn tex_target(self) -> TexTarget {
+        match self {
+            Self::D1 => TexTarget::D1,
+            Self::D2 => TexTarget::D2,
+            Self::D3 => TexTarget::D3,
+            Self::Cube => TexTarget::Cube,
+            Self::Rect => TexTarget::Rect,
+        }
     }
 
     /// The sampler type and the lookup of unit `i`'s texture coordinate.
@@ -265,7 +278,7 @@ fn ff_fragment_source(key: &FfKey) -> String {
     let mut s = String::from("#version 110\n");
     let enabled: Vec<bool> = key.units.iter().map(Option::is_some).collect();
     for (i, u) in key.units.iter().enumerate() {
-        if let Some((_, target)) = u {
+        if let Some((_, target, _)) = u {
             s.push_str(&format!("uniform {} arena_ff_tex{i};\n", target.glsl(i).0));
         }
     }
@@ -280,13 +293,14 @@ fn ff_fragment_source(key: &FfKey) -> String {
     }
     s.push_str("void main() {\n    vec4 c = gl_Color;\n");
     for (i, u) in key.units.iter().enumerate() {
-        if let Some((_, target)) = u {
-            s.push_str(&format!("    vec4 t{i} = {};\n", target.glsl(i).1));
+        if let Some((_, target, base)) = u {
+            let texel = base.texel(&target.glsl(i).1);
+            s.push_str(&format!("    vec4 t{i} = {texel};\n"));
         }
     }
     for (i, u) in key.units.iter().enumerate() {
-        if let Some((env, _)) = u {
-            s.push_str(&env.glsl(i, &enabled));
+        if let Some((env, _, base)) = u {
+            s.push_str(&env.glsl(i, &enabled, *base));
         }
     }
     if key.color_sum {
@@ -1070,12 +1084,37 @@ impl Context {
         self.record(r);
     }
 
+    /// The base format class of unit `unit`'s texture of `target`, or None when that texture
+    /// is incomplete. GL 2.1 §3.8.10: a unit whose texture is incomplete acts as if texturing
+    /// were disabled for it (the fragment colour passes through), unlike a shader's sampler,
+    /// which reads (0, 0, 0, 1).
+    fn ff_texture_base(&self, unit: usize, target: FfTarget) -> Option<TexBase> {
+        let t = target.tex_target();
+        let name = self
+            .texture_units
+            .get(unit)
+            .map_or(0, |bindings| bindings[t.index()]);
+        let sampler = self
+            .sampler_units
+            .get(unit)
+            .and_then(|&n| self.samplers.get(n));
+        let texture = if name == 0 {
+            self.default_textures.get(t.index())
+        } else {
+            self.textures.get(name)
+        };
+        let tex = texture.filter(|tex| tex.is_complete(sampler))?;
+        Some(TexBase::of(tex.storage.as_ref()?.info.base))
+    }
+
     /// The generated program for the current fixed-function state (a draw with no program).
     pub(crate) fn ff_program(&mut self) -> GlResult<(Arc<Linked>, Vec<Vec<u32>>)> {
         let mut units = [None; FF_TEXTURE_UNITS];
         for (i, u) in units.iter_mut().enumerate() {
-            *u = FfTarget::sampled(self.compat.texture_enables[i])
-                .map(|target| (self.compat.tex_env[i], target));
+            *u = FfTarget::sampled(self.compat.texture_enables[i]).and_then(|target| {
+                let base = self.ff_texture_base(i, target)?;
+                Some((self.compat.tex_env[i], target, base))
+            });
         }
         let key = FfKey {
             units,

@@ -1370,6 +1370,7 @@ impl Context {
                 .depth_stencil
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: f.blend,
+            no_dst_alpha: self.draw_buffers_without_alpha(),
             color_masks: f.color_mask.map(super::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,
@@ -2051,11 +2052,13 @@ impl Context {
         } else {
             (src.image, region, None)
         };
+        let info = self.read_attachment_format().map(|(info, _)| info);
         let device = self.device.clone();
         let mut locked = device.lock();
-        let read = super::objects_texture::read_color(
+        let read = super::objects_texture::read_color_of(
             &mut locked,
             Bound { image, ..src },
+            info.as_ref(),
             &region,
             &pack,
             (format, ty),

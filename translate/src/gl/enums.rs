@@ -212,6 +212,7 @@ pub const GL_TEXTURE_SWIZZLE_R: GLenum = 0x8E42;
 pub const GL_TEXTURE_SWIZZLE_G: GLenum = 0x8E43;
 pub const GL_TEXTURE_SWIZZLE_B: GLenum = 0x8E44;
 pub const GL_TEXTURE_SWIZZLE_A: GLenum = 0x8E45;
+pub const GL_TEXTURE_SWIZZLE_RGBA: GLenum = 0x8E46;
 pub const GL_TEXTURE_WIDTH: GLenum = 0x1000;
 pub const GL_TEXTURE_HEIGHT: GLenum = 0x1001;
 pub const GL_TEXTURE_INTERNAL_FORMAT: GLenum = 0x1003;

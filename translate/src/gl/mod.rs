@@ -8,6 +8,7 @@
 //! Every entry point validates first, records GL errors through `error`, and talks to device
 //! memory only through `arenagl-memory` (the ownership rule).
 
+mod blend_dst_alpha;
 mod blit;
 mod buffer;
 mod clear_buffer;
@@ -42,6 +43,7 @@ mod pixel_rect;
 mod program;
 mod query;
 mod query_pool;
+mod readback_base;
 mod readback_depth;
 mod render_scale;
 mod state;

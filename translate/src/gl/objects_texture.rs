@@ -261,15 +261,30 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
-        self.client_image_bytes_3d(width, height, 1, format, ty, pack)
+        self.client_box_bytes(width, height, None, format, ty, pack)
     }
 
-    /// [`Context::client_image_bytes`] of a `width × height × depth` box (`glTexImage3D`).
+    /// [`Context::client_image_bytes`] of a `width × height × depth` box of a 3D call
+    /// (`glTexImage3D`, `glTexSubImage3D`): `GL_UNPACK_IMAGE_HEIGHT` and `GL_UNPACK_SKIP_IMAGES`
+    /// apply even to a box one image deep, as they do in [`upload`].
     pub fn client_image_bytes_3d(
         &self,
         width: i32,
         height: i32,
         depth: i32,
+        format: GLenum,
+        ty: GLenum,
+        pack: bool,
+    ) -> Option<usize> {
+        self.client_box_bytes(width, height, Some(depth), format, ty, pack)
+    }
+
+    /// The bytes a client box reads: a 2D image when `depth` is `None`, else a 3D box.
+    fn client_box_bytes(
+        &self,
+        width: i32,
+        height: i32,
+        depth: Option<i32>,
         format: GLenum,
         ty: GLenum,
         pack: bool,
@@ -280,20 +295,15 @@ impl Context {
             // Layers of a depth upload follow each other's rows (`upload_depth`).
             let (w, h) = (
                 width.max(0) as usize,
-                height.max(0) as usize * depth.max(0) as usize,
+                height.max(0) as usize * depth.unwrap_or(1).max(0) as usize,
             );
             return super::readback_depth::layout(store, w, h, pixel).map(|(_, n)| n);
         }
         let store = if pack { &self.pack } else { &self.unpack };
-        let (w, h, d) = (
-            width.max(0) as u32,
-            height.max(0) as u32,
-            depth.max(0) as u32,
-        );
-        let region = if depth == 1 {
-            Region::d2(w, h)
-        } else {
-            Region::d3(w, h, d)
+        let (w, h) = (width.max(0) as u32, height.max(0) as u32);
+        let region = match depth {
+            None => Region::d2(w, h),
+            Some(d) => Region::d3(w, h, d.max(0) as u32),
         };
         let layout = ClientPixel::from_gl(format, ty)
             .ok()?
@@ -796,11 +806,24 @@ impl Context {
         self.record(r);
     }
 
-    /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`) or one.
+    /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`,
+    /// `GL_TEXTURE_SWIZZLE_RGBA`) or one.
     pub fn tex_parameter_v(&mut self, target: GLenum, pname: GLenum, values: &[f32]) {
         let r = (|| {
             let tt = bind_target(target)?;
             let t = self.bound_texture(tt)?;
+            if pname == GL_TEXTURE_SWIZZLE_RGBA {
+                let [r, g, b, a, ..] = values else {
+                    return invalid_value("GL_TEXTURE_SWIZZLE_RGBA needs 4 values");
+                };
+                // All four are checked before any changes (an error changes nothing).
+                let mut params = t.params;
+                for (i, v) in [r, g, b, a].into_iter().enumerate() {
+                    set_param(&mut params, GL_TEXTURE_SWIZZLE_R + i as GLenum, *v)?;
+                }
+                t.params = params;
+                return Ok(());
+            }
             if pname == GL_TEXTURE_BORDER_COLOR {
                 if let [r, g, b, a, ..] = values {
                     t.params.border = [*r, *g, *b, *a];
@@ -842,6 +865,7 @@ impl Context {
                 GL_TEXTURE_SWIZZLE_R..=GL_TEXTURE_SWIZZLE_A => {
                     vec![p.swizzle[(pname - GL_TEXTURE_SWIZZLE_R) as usize] as f32]
                 }
+                GL_TEXTURE_SWIZZLE_RGBA => p.swizzle.iter().map(|&c| c as f32).collect(),
                 GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
                 p => return invalid_enum("glGetTexParameter pname", p),
@@ -1578,15 +1602,21 @@ pub(crate) fn client_pixel_for(format: GLenum, ty: GLenum) -> GlResult<ClientPix
 /// other combination reads the raw texels and converts them with staging's general path. An
 /// integer source needs an integer format and a normalised/float one a non-integer format
 /// (`GL_INVALID_OPERATION` otherwise).
-pub(crate) fn read_color(
+/// The attachment's GL format is `info` (None: the storage means GL's components as they
+/// are): formats whose storage holds other components (RGB stored as RGBA, alpha in red,
+/// luminance) read GL's components (`readback_base`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_color_of(
     locked: &mut super::device::Locked,
     src: super::framebuffer::Bound,
+    info: Option<&FormatInfo>,
     region: &ImageRegion,
     pack: &PixelStore,
     (format, ty): (GLenum, GLenum),
     pair: ClientPixel,
     out: &mut [u8],
 ) -> GlResult<()> {
+    let rebase = info.filter(|i| super::readback_base::needs_rebase(i, src.format));
     let texel = super::internal_format::texel_format(src.format)
         .ok_or_else(|| GlError::InvalidOperation(format!("colour readback of {:?}", src.format)))?;
     if texel.is_integer() != pair.is_integer() {
@@ -1602,7 +1632,7 @@ pub(crate) fn read_color(
             | vk::Format::R8_UNORM
             | vk::Format::R8G8_UNORM
     );
-    if let (true, Some(client)) = (eight_bit, ClientFormat::from_gl(format, ty)) {
+    if let (true, None, Some(client)) = (eight_bit, rebase, ClientFormat::from_gl(format, ty)) {
         super::error::until_done(|| {
             locked
                 .manager
@@ -1626,6 +1656,10 @@ pub(crate) fn read_color(
             &mut texels,
         )
     })?;
+    let (texels, texel) = match rebase {
+        Some(info) => super::readback_base::rebase(&texels, texel, info, src.format),
+        None => (texels, texel),
+    };
     arenagl_staging::pack_from_texels(&texels, texel, pack, Region::d2(w, h), pair, out)
         .map_err(|e| GlError::InvalidOperation(format!("glReadPixels destination: {e}")))
 }

@@ -94,6 +94,7 @@ impl PipelineKey {
             points: None,
             samples: 1,
             alpha_to_coverage: false,
+            no_dst_alpha: 0,
         }
     }
 }
@@ -125,6 +126,9 @@ pub(crate) struct PipelineKey {
     pub samples: u32,
     /// `GL_SAMPLE_ALPHA_TO_COVERAGE` (only where `samples` > 1).
     pub alpha_to_coverage: bool,
+    /// Bit i: colour attachment i's GL format has no alpha, so blending reads destination
+    /// alpha as 1 (`blend_dst_alpha`).
+    pub no_dst_alpha: u8,
 }
 
 /// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
@@ -283,13 +287,22 @@ pub(crate) fn build(
     let b = &key.blend;
     let attachments = (0..key.color_formats.len())
         .map(|i| {
+            let no_dst_alpha = key.no_dst_alpha & (1 << i) != 0;
+            let factor = |f| -> GlResult<vk::BlendFactor> {
+                let v = blend_factor(f)?;
+                Ok(if no_dst_alpha {
+                    super::blend_dst_alpha::at_dst_alpha_one(v)
+                } else {
+                    v
+                })
+            };
             Ok(vk::PipelineColorBlendAttachmentState {
                 blend_enable: (b.enabled & (1 << i) != 0).into(),
-                src_color_blend_factor: blend_factor(b.src_rgb)?,
-                dst_color_blend_factor: blend_factor(b.dst_rgb)?,
+                src_color_blend_factor: factor(b.src_rgb)?,
+                dst_color_blend_factor: factor(b.dst_rgb)?,
                 color_blend_op: blend_op(b.eq_rgb)?,
-                src_alpha_blend_factor: blend_factor(b.src_alpha)?,
-                dst_alpha_blend_factor: blend_factor(b.dst_alpha)?,
+                src_alpha_blend_factor: factor(b.src_alpha)?,
+                dst_alpha_blend_factor: factor(b.dst_alpha)?,
                 alpha_blend_op: blend_op(b.eq_alpha)?,
                 color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(
                     key.color_masks.get(i).copied().unwrap_or(0),
