@@ -1144,3 +1144,41 @@ fn copy_image_sub_data_errors_follow_the_spec() {
     }
     let _ = (null_mut::<c_void>(), error());
 }
+
+/// A luminance client format: `glReadPixels` gives L = R + G + B (GL 4.6 §18.2.8, conversion to
+/// L), `glGetTexImage` of an RGBA texture gives L = R (table 8.18); piglit getteximage-luminance
+/// checks both.
+#[test]
+fn luminance_is_the_sum_from_the_framebuffer_and_red_from_a_texture() {
+    const GL_LUMINANCE: u32 = 0x1909;
+    let _ctx = gl_harness::context_profile(true);
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut l = [0u8; 1];
+    // SAFETY: `l` holds one GL_LUMINANCE / GL_UNSIGNED_BYTE pixel (pack alignment irrelevant
+    // for one pixel).
+    unsafe {
+        clear_color(64.0 / 255.0, 64.0 / 255.0, 32.0 / 255.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        read(
+            0,
+            0,
+            1,
+            1,
+            GL_LUMINANCE,
+            GL_UNSIGNED_BYTE,
+            l.as_mut_ptr().cast(),
+        );
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(l, [160], "R + G + B = 64 + 64 + 32");
+    texture(GL_TEXTURE_2D);
+    image_2d(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, Some(&[64, 32, 16, 255]));
+    assert_eq!(
+        get_image(GL_TEXTURE_2D, 0, GL_LUMINANCE, GL_UNSIGNED_BYTE, 1),
+        [64],
+        "R"
+    );
+    expect(GL_NO_ERROR);
+}

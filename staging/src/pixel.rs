@@ -235,6 +235,12 @@ impl ClientPixel {
         })
     }
 
+    /// Whether the format has a luminance component (`GL_LUMINANCE`, `GL_LUMINANCE_ALPHA` and
+    /// their integer forms), which [`ClientPixel::encode`] writes as R + G + B.
+    pub fn has_luminance(&self) -> bool {
+        self.channels[..usize::from(self.count)].contains(&Channel::L)
+    }
+
     /// Whether the format is a `GL_*_INTEGER` one (integer textures need exactly these).
     pub const fn is_integer(&self) -> bool {
         self.integer
@@ -381,13 +387,16 @@ impl ClientPixel {
         rgba
     }
 
-    /// Writes canonical RGBA `v` as one client pixel into `out` (luminance takes R).
+    /// Writes canonical RGBA `v` as one client pixel into `out`. Luminance is R + G + B (GL 4.6
+    /// §18.2.8, "conversion to L"), clamped like any component of the client type; callers
+    /// reading a luminance or intensity image pass it in R with G = B = 0.
     pub fn encode(&self, v: [f64; 4], out: &mut [u8], swap: bool) {
         let n = usize::from(self.count);
         let mut comps = [0.0; 4];
         for (c, &ch) in self.channels.iter().take(n).enumerate() {
             comps[c] = match ch {
-                Channel::R | Channel::L => v[0],
+                Channel::L => v[0] + v[1] + v[2],
+                Channel::R => v[0],
                 Channel::G => v[1],
                 Channel::B => v[2],
                 Channel::A => v[3],

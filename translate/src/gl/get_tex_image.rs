@@ -330,9 +330,16 @@ impl Context {
             kind,
         };
         let swizzle = l.info.swizzle(l.format);
+        // A texture read as luminance gives L = R (GL 4.6 table 8.18, "texture image"), where
+        // glReadPixels gives R + G + B: the pack step sums, so G and B go first.
+        let luminance_is_red = pair.has_luminance();
         let mut canonical = vec![0u8; count * 16];
         for (src, dst) in raw.chunks_exact(bytes).zip(canonical.chunks_exact_mut(16)) {
-            wide.encode(gl_components(l.info.base, swizzle, texel.decode(src)), dst);
+            let mut v = gl_components(l.info.base, swizzle, texel.decode(src));
+            if luminance_is_red {
+                (v[1], v[2]) = (0.0, 0.0);
+            }
+            wide.encode(v, dst);
         }
         arenagl_staging::pack_from_texels(
             &canonical,

@@ -1632,7 +1632,10 @@ pub(crate) fn read_color_of(
             | vk::Format::R8_UNORM
             | vk::Format::R8G8_UNORM
     );
-    if let (true, None, Some(client)) = (eight_bit, rebase, ClientFormat::from_gl(format, ty)) {
+    // Luminance reads take the general path: its pack sums R + G + B, as glReadPixels must
+    // (the byte tables' rule is glGetTexImage's L = R).
+    let bytewise = eight_bit && !pair.has_luminance();
+    if let (true, None, Some(client)) = (bytewise, rebase, ClientFormat::from_gl(format, ty)) {
         super::error::until_done(|| {
             locked
                 .manager
