@@ -1090,7 +1090,9 @@ fn copy_image_sub_data_errors_follow_the_spec() {
             1,
         );
         expect(GL_INVALID_OPERATION);
-        // Incompatible formats: RGBA8 (32 bits) and R8.
+        // Incompatible formats: RGBA8 (32 bits) and R8, from a complete texture (`a` has an
+        // inconsistent level 1 by now, which is GL_INVALID_OPERATION on its own).
+        let rgba8 = filled_2d(4, 4, &[0u8; 64]);
         let r8 = texture(GL_TEXTURE_2D);
         tex_image(
             GL_TEXTURE_2D,
@@ -1105,7 +1107,7 @@ fn copy_image_sub_data_errors_follow_the_spec() {
         );
         param(GL_TEXTURE_2D, 0x2801, 0x2600);
         copy(
-            a,
+            rgba8,
             GL_TEXTURE_2D,
             0,
             0,
