@@ -203,3 +203,48 @@ fn shader_bit_encoding_is_advertised_and_accepted_in_glsl_130() {
     expect(GL_NO_ERROR);
     assert_eq!(centre(), [0, 255, 0, 255]);
 }
+
+fn pixel(x: i32, y: i32) -> [u8; 4] {
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut px = [0u8; 4];
+    // SAFETY: one RGBA pixel into a 4-byte local.
+    unsafe { read(x, y, 1, 1, 0x1908, GL_UNSIGNED_BYTE, px.as_mut_ptr().cast()) };
+    px
+}
+
+#[test]
+fn gl_frag_coord_layout_qualifiers_move_the_origin_and_the_centres_across_units() {
+    // piglit glsl-1.50 fragcoord-layout-qualifiers-matching-case-1: the redeclaration in two of
+    // three fragment units (glslang alone refuses the link, and would emit PixelCenterInteger,
+    // which Vulkan forbids).
+    let _ctx = gl_harness::context();
+    let vs = "#version 150\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
+    let redeclared = "layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;\n";
+    let main = format!("#version 150\n{redeclared}out vec4 c;\nvoid blue();\nvoid alpha();\nvoid main() {{\n    c = vec4(gl_FragCoord.xy / 255.0, 0.0, 1.0);\n    blue();\n    alpha();\n}}\n");
+    let blue = "#version 150\nout vec4 c;\nvoid blue() { c.b = 1.0; }\n";
+    let alpha = format!(
+        "#version 150\n{redeclared}out vec4 c;\nvoid alpha() {{ c.a = gl_FragCoord.w; }}\n"
+    );
+    let (p, ok) = link_units(&[
+        (GL_VERTEX_SHADER, vs),
+        (GL_FRAGMENT_SHADER, &main),
+        (GL_FRAGMENT_SHADER, blue),
+        (GL_FRAGMENT_SHADER, &alpha),
+    ]);
+    assert!(ok, "the program links");
+    draw_with(p);
+    expect(GL_NO_ERROR);
+    // Integer centres, and rows counted from the top of the 32-row pbuffer.
+    assert_eq!(pixel(3, 5), [3, 26, 255, 255]);
+    assert_eq!(pixel(20, 31), [20, 0, 255, 255]);
+    // A unit that uses gl_FragCoord without the redeclaration the others have: GLSL's link
+    // error.
+    let uses = "#version 150\nout vec4 c;\nvoid blue() { c.b = gl_FragCoord.x; }\n";
+    let (_, ok) = link_units(&[
+        (GL_VERTEX_SHADER, vs),
+        (GL_FRAGMENT_SHADER, &main),
+        (GL_FRAGMENT_SHADER, uses),
+        (GL_FRAGMENT_SHADER, &alpha),
+    ]);
+    assert!(!ok, "a use without the redeclaration does not link");
+}

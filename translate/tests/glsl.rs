@@ -391,6 +391,38 @@ fn deprecated_frag_data_gets_location_zero() {
 }
 
 #[test]
+fn fragment_units_may_leave_out_a_gl_frag_coord_redeclaration_they_do_not_use() {
+    // piglit glsl-1.50 fragcoord-layout-qualifiers-matching-case-1: glslang alone refuses it
+    // ("gl_FragCoord redeclarations must match across shaders").
+    let vs = "#version 150\nin vec4 p;\nvoid main() { gl_Position = p; }\n";
+    let redeclared = "layout(origin_upper_left, pixel_center_integer) in vec4 gl_FragCoord;\n";
+    let main = format!(
+        "#version 150\n{redeclared}out vec4 c;\nvoid blue();\nvoid main() {{ c = vec4(gl_FragCoord.xy, 0.0, 1.0); blue(); }}\n"
+    );
+    let blue = "#version 150\nout vec4 c;\nvoid blue() { c.b = 1.0; }\n";
+    let alpha = format!(
+        "#version 150\n{redeclared}out vec4 c;\nvoid alpha() {{ c.a = gl_FragCoord.z; }}\n"
+    );
+    link(&[
+        (Stage::Vertex, vs),
+        (Stage::Fragment, &main),
+        (Stage::Fragment, blue),
+        (Stage::Fragment, &alpha),
+    ])
+    .unwrap();
+    // What GLSL makes a link error stays one: a unit using gl_FragCoord without the
+    // redeclaration the others have.
+    let uses = "#version 150\nout vec4 c;\nvoid blue() { c.b = gl_FragCoord.x; }\n";
+    let err = link(&[
+        (Stage::Vertex, vs),
+        (Stage::Fragment, &main),
+        (Stage::Fragment, uses),
+    ])
+    .unwrap_err();
+    assert!(err.to_string().contains("gl_FragCoord"), "{err}");
+}
+
+#[test]
 fn glsl_140_and_450_compile() {
     let p140 = link(&[(Stage::Vertex, VS_140), (Stage::Fragment, FS_140)]).unwrap();
     assert_eq!(p140.reflection.attributes[0].name, "pos");

@@ -1409,6 +1409,11 @@ impl Context {
             }),
             samples: target.samples,
             alpha_to_coverage: f.sample_alpha_to_coverage && f.multisample,
+            frag_coord_height: if linked.frag_coord_upper_left {
+                target.height
+            } else {
+                0
+            },
         };
 
         // Everything that may allocate, stream or transition, before the pass.

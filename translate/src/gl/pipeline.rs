@@ -95,6 +95,7 @@ impl PipelineKey {
             samples: 1,
             alpha_to_coverage: false,
             no_dst_alpha: 0,
+            frag_coord_height: 0,
         }
     }
 }
@@ -129,6 +130,9 @@ pub(crate) struct PipelineKey {
     /// Bit i: colour attachment i's GL format has no alpha, so blending reads destination
     /// alpha as 1 (`blend_dst_alpha`).
     pub no_dst_alpha: u8,
+    /// The draw framebuffer's height for a program with an upper-left `gl_FragCoord`
+    /// (`glsl::FRAG_COORD_HEIGHT_CONSTANT`); 0 for every other program.
+    pub frag_coord_height: u32,
 }
 
 /// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
@@ -187,6 +191,15 @@ pub(crate) fn build(
     let spec = vk::SpecializationInfo::default()
         .map_entries(&spec_entries)
         .data(&spec_data);
+    let height_data = (key.frag_coord_height as f32).to_ne_bytes();
+    let height_entries = [vk::SpecializationMapEntry {
+        constant_id: crate::glsl::FRAG_COORD_HEIGHT_CONSTANT,
+        offset: 0,
+        size: 4,
+    }];
+    let height_spec = vk::SpecializationInfo::default()
+        .map_entries(&height_entries)
+        .data(&height_data);
     let stages: Vec<_> = linked
         .modules
         .iter()
@@ -198,10 +211,10 @@ pub(crate) fn build(
                 .module(*module)
                 .name(entry);
             // Constants a module does not declare are ignored, so every vertex stage gets them.
-            if *stage == crate::glsl::Stage::Vertex {
-                info.specialization_info(&spec)
-            } else {
-                info
+            match stage {
+                crate::glsl::Stage::Vertex => info.specialization_info(&spec),
+                crate::glsl::Stage::Fragment => info.specialization_info(&height_spec),
+                _ => info,
             }
         })
         .collect();

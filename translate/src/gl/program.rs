@@ -266,6 +266,9 @@ pub(crate) struct Linked {
     pub ff_uniforms: Vec<FfUniform>,
     /// Initial values of loose uniforms declared with initializers (glslang drops them).
     pub initializers: Vec<glsl::initializers::Initializer>,
+    /// A fragment unit redeclared `gl_FragCoord` with `origin_upper_left`: pipelines set
+    /// `glsl::FRAG_COORD_HEIGHT_CONSTANT` to the draw framebuffer's height.
+    pub frag_coord_upper_left: bool,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
     device: Arc<Device>,
@@ -778,6 +781,7 @@ pub(crate) fn link(
         frag_outputs,
         ff_uniforms,
         initializers,
+        frag_coord_upper_left: program.frag_coord.origin_upper_left,
         id: NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         device: device.clone(),
     };

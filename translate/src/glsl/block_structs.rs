@@ -20,76 +20,10 @@
 
 use std::borrow::Cow;
 
+use super::scan::{tokens, Kind, Token};
+
 /// Name prefix given to anonymous structures defined inside blocks.
 const ANONYMOUS_PREFIX: &str = "arena_block_struct";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Ident,
-    Punct(u8),
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Token {
-    kind: Kind,
-    start: usize,
-    end: usize,
-}
-
-/// Identifiers and punctuation of `source` outside comments and preprocessor lines.
-fn tokens(source: &str) -> Vec<Token> {
-    let b = source.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut line_start = true;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\n' {
-            line_start = true;
-            i += 1;
-        } else if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            i = source[i..].find('\n').map_or(b.len(), |e| i + e);
-        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i = source[i + 2..]
-                .find("*/")
-                .map_or(b.len(), |e| i + 2 + e + 2);
-        } else if c == b'#' && line_start {
-            // A directive runs to the end of its line (continuations included).
-            let mut j = i;
-            while j < b.len() && !(b[j] == b'\n' && (j == 0 || b[j - 1] != b'\\')) {
-                j += 1;
-            }
-            i = j;
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push(Token {
-                kind: Kind::Ident,
-                start,
-                end: i,
-            });
-            line_start = false;
-        } else if c.is_ascii_digit() {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
-                i += 1;
-            }
-            line_start = false;
-        } else {
-            out.push(Token {
-                kind: Kind::Punct(c),
-                start: i,
-                end: i + 1,
-            });
-            i += 1;
-            line_start = false;
-        }
-    }
-    out
-}
 
 /// One structure definition to move: its text span, the name to give it, and where it goes.
 struct Hoist {

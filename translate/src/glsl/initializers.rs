@@ -17,6 +17,8 @@
 //!   uniform's type when it writes the default block after linking (`program`).
 #![deny(unsafe_code, clippy::unwrap_used, clippy::expect_used)]
 
+use super::scan::{self, Kind};
+
 /// One uniform's initial value: the declared name and its components in order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Initializer {
@@ -31,54 +33,16 @@ enum Tok<'a> {
     Punct(u8),
 }
 
+/// `source`'s tokens with their numbers evaluated.
 fn tokens(source: &str) -> Vec<Tok<'_>> {
-    let b = source.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut line_start = true;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\n' {
-            line_start = true;
-            i += 1;
-        } else if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            i = source[i..].find('\n').map_or(b.len(), |e| i + e);
-        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i = source[i + 2..]
-                .find("*/")
-                .map_or(b.len(), |e| i + 2 + e + 2);
-        } else if c == b'#' && line_start {
-            while i < b.len() && !(b[i] == b'\n' && b[i - 1] != b'\\') {
-                i += 1;
-            }
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                i += 1;
-            }
-            out.push(Tok::Ident(&source[start..i]));
-            line_start = false;
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
-            let start = i;
-            while i < b.len()
-                && (b[i].is_ascii_alphanumeric()
-                    || b[i] == b'.'
-                    || ((b[i] == b'-' || b[i] == b'+') && matches!(b[i - 1], b'e' | b'E')))
-            {
-                i += 1;
-            }
-            out.push(Tok::Number(number(&source[start..i]).unwrap_or(f64::NAN)));
-            line_start = false;
-        } else {
-            out.push(Tok::Punct(c));
-            i += 1;
-            line_start = false;
-        }
-    }
-    out
+    scan::tokens(source)
+        .into_iter()
+        .map(|t| match t.kind {
+            Kind::Ident => Tok::Ident(t.text(source)),
+            Kind::Number => Tok::Number(number(t.text(source)).unwrap_or(f64::NAN)),
+            Kind::Punct(c) => Tok::Punct(c),
+        })
+        .collect()
 }
 
 /// A GLSL numeric literal (decimal, octal, hex integers with a `u` suffix; floats with `f`/`lf`).

@@ -22,6 +22,8 @@
 //!   layer must advertise binding limits below the range widths, and a collision is a link error.
 //! - Structure definitions inside uniform blocks (allowed by GL_ARB_uniform_buffer_object, refused
 //!   by glslang) are hoisted in front of their block first (`block_structs`).
+//! - `gl_FragCoord` layout qualifiers, which Vulkan lacks and glslang links too strictly, are
+//!   lowered out of the source (`frag_coord`).
 //! - Input guards (size, NUL bytes, bracket nesting, statement length) on the source and on the
 //!   preprocessed text, and glslang runs on a thread with a large stack: hostile sources get a
 //!   compile error, never a crashed process (`guard` has the measurements).
@@ -33,11 +35,13 @@
 mod block_structs;
 mod compile;
 mod error;
+mod frag_coord;
 mod guard;
 pub mod initializers;
 pub mod legacy;
 mod rect;
 mod reflect;
+mod scan;
 mod spirv;
 mod types;
 
@@ -45,6 +49,7 @@ use std::ffi::CString;
 
 pub use block_structs::bool_members as block_bool_members;
 pub use error::CompileError;
+pub use frag_coord::{FragCoordLayout, HEIGHT_CONSTANT as FRAG_COORD_HEIGHT_CONSTANT};
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
 pub use reflect::{
     Attribute, BlockMember, FragOutput, Reflection, SamplerUniform, UniformBlock,
@@ -158,6 +163,9 @@ pub struct Program {
     pub reflection: Reflection,
     /// Warnings from compiling and linking (`glGetProgramInfoLog` after a successful link).
     pub info_log: String,
+    /// The `gl_FragCoord` layout the fragment units redeclared; with `origin_upper_left` the
+    /// pipeline must set [`FRAG_COORD_HEIGHT_CONSTANT`] to the framebuffer's height.
+    pub frag_coord: FragCoordLayout,
 }
 
 impl Program {
@@ -188,10 +196,11 @@ pub fn compile_program(
             log: "ERROR: Linking: no shaders attached to the program\n".into(),
         });
     }
-    let sources = stages
+    let (lowered, frag_coord) = frag_coord::lower_redeclarations(stages)?;
+    let sources = lowered
         .iter()
         .enumerate()
-        .map(|(unit, &(stage, source))| Ok((stage, checked_source(stage, unit, source)?)))
+        .map(|(unit, (stage, source))| Ok((*stage, checked_source(*stage, unit, source)?)))
         .collect::<Result<Vec<_>, CompileError>>()?;
     on_compiler_stack(move || {
         let units: Vec<_> = sources.iter().map(|(s, c)| (*s, c.as_c_str())).collect();
@@ -226,6 +235,7 @@ pub fn compile_program(
                 .collect(),
             reflection,
             info_log: linked.log,
+            frag_coord,
         })
     })
 }
