@@ -15,6 +15,7 @@ use gl_harness::{expect, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
+const GL_INVALID_VALUE: u32 = 0x0501;
 const GL_INVALID_OPERATION: u32 = 0x0502;
 const GL_STACK_OVERFLOW: u32 = 0x0503;
 const GL_STACK_UNDERFLOW: u32 = 0x0504;
@@ -1212,4 +1213,118 @@ fn packed_immediate_mode_vertices_and_colours_unpack_2_10_10_10() {
     let px = pixels();
     assert_eq!(at(&px, 8, 16), [255, 0, 0, 255]);
     assert_eq!(at(&px, 24, 16), [0, 0, 0, 0]);
+}
+
+/// Whether the current context advertises `name` (`glGetStringi`, which both profiles have).
+fn has_extension(name: &str) -> bool {
+    let get_integer = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    let get_string_i = gl!(c"glGetStringi": fn(u32, u32) -> *const std::ffi::c_char);
+    // SAFETY: indices below GL_NUM_EXTENSIONS; the strings are NUL-terminated and static.
+    unsafe {
+        let mut n = 0;
+        get_integer(0x821D, &mut n);
+        (0..n as u32).any(|i| {
+            std::ffi::CStr::from_ptr(get_string_i(0x1F03, i)).to_bytes() == name.as_bytes()
+        })
+    }
+}
+
+#[test]
+fn arb_shader_objects_handles_are_shaders_and_programs() {
+    let _ctx = context(true);
+    for ext in [
+        "GL_ARB_shader_objects",
+        "GL_ARB_vertex_shader",
+        "GL_ARB_fragment_shader",
+        "GL_ARB_shading_language_100",
+    ] {
+        assert!(has_extension(ext), "{ext}");
+    }
+    let create_shader = gl!(c"glCreateShaderObjectARB": fn(u32) -> u32);
+    let create_program = gl!(c"glCreateProgramObjectARB": fn() -> u32);
+    let source = gl!(c"glShaderSourceARB": fn(u32, i32, *const *const i8, *const i32));
+    let compile = gl!(c"glCompileShaderARB": fn(u32));
+    let attach = gl!(c"glAttachObjectARB": fn(u32, u32));
+    let link = gl!(c"glLinkProgramARB": fn(u32));
+    let use_program = gl!(c"glUseProgramObjectARB": fn(u32));
+    let handle = gl!(c"glGetHandleARB": fn(u32) -> u32);
+    let param = gl!(c"glGetObjectParameterivARB": fn(u32, u32, *mut i32));
+    let paramf = gl!(c"glGetObjectParameterfvARB": fn(u32, u32, *mut f32));
+    let info_log = gl!(c"glGetInfoLogARB": fn(u32, i32, *mut i32, *mut i8));
+    let attached = gl!(c"glGetAttachedObjectsARB": fn(u32, i32, *mut i32, *mut u32));
+    let delete = gl!(c"glDeleteObjectARB": fn(u32));
+    let vs = c"attribute vec4 p; void main() { gl_Position = p; }";
+    let fs = c"void main() { gl_FragColor = vec4(1.0); }";
+    let broken = c"void main() { gl_FragColor = undefined_name; }";
+    // SAFETY: NUL-terminated sources with NULL lengths; out-pointers are locals of the sizes
+    // given.
+    unsafe {
+        let v = create_shader(0x8B31);
+        let fr = create_shader(0x8B30);
+        let bad = create_shader(0x8B30);
+        for (s, src) in [(v, vs), (fr, fs), (bad, broken)] {
+            source(s, 1, &src.as_ptr(), null());
+            compile(s);
+        }
+        let p = create_program();
+        attach(p, v);
+        attach(p, fr);
+        link(p);
+        expect(GL_NO_ERROR);
+        let get = |o: u32, pname: u32| {
+            let mut x = -1;
+            param(o, pname, &mut x);
+            x
+        };
+        assert_eq!(get(p, 0x8B4E), 0x8B40, "GL_OBJECT_TYPE_ARB of a program");
+        assert_eq!(get(fr, 0x8B4E), 0x8B48, "GL_OBJECT_TYPE_ARB of a shader");
+        assert_eq!(get(fr, 0x8B4F), 0x8B30, "GL_OBJECT_SUBTYPE_ARB");
+        assert_eq!(get(p, 0x8B82), 1, "GL_OBJECT_LINK_STATUS_ARB");
+        assert_eq!(get(bad, 0x8B81), 0, "GL_OBJECT_COMPILE_STATUS_ARB");
+        assert_eq!(get(p, 0x8B85), 2, "GL_OBJECT_ATTACHED_OBJECTS_ARB");
+        let mut f = 0.0;
+        paramf(v, 0x8B81, &mut f);
+        assert_eq!(f, 1.0);
+        expect(GL_NO_ERROR);
+        // The info log of a shader that failed names the problem.
+        let mut log = [0i8; 512];
+        let mut len = 0;
+        info_log(bad, 512, &mut len, log.as_mut_ptr());
+        assert!(len > 0);
+        let text = std::ffi::CStr::from_ptr(log.as_ptr()).to_string_lossy();
+        assert!(text.contains("undefined_name"), "{text}");
+        let mut names = [0u32; 4];
+        let mut n = 0;
+        attached(p, 4, &mut n, names.as_mut_ptr());
+        assert_eq!((n, names[0] + names[1]), (2, v + fr));
+        // The current program is the handle GL_PROGRAM_OBJECT_ARB names.
+        use_program(p);
+        assert_eq!(handle(0x8B40), p);
+        assert_eq!(handle(0x8B48), 0);
+        expect(GL_INVALID_ENUM);
+        // Errors: an unknown handle, and a subtype of a program.
+        let mut untouched = 7;
+        param(p + 100, 0x8B4E, &mut untouched);
+        expect(GL_INVALID_VALUE);
+        param(p, 0x8B4F, &mut untouched);
+        expect(GL_INVALID_ENUM);
+        assert_eq!(untouched, 7, "a failed query writes nothing");
+        delete(p + 100);
+        expect(GL_INVALID_VALUE);
+        // glDeleteObjectARB deletes either kind.
+        use_program(0);
+        delete(bad);
+        delete(p);
+        delete(0);
+        expect(GL_NO_ERROR);
+        let is_program = gl!(c"glIsProgram": fn(u32) -> u8);
+        let is_shader = gl!(c"glIsShader": fn(u32) -> u8);
+        assert_eq!((is_program(p), is_shader(bad), is_shader(v)), (0, 0, 1));
+    }
+    drop(_ctx);
+    let _core = context(false);
+    assert!(
+        !has_extension("GL_ARB_shader_objects"),
+        "core contexts do not advertise it"
+    );
 }

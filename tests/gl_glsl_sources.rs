@@ -248,3 +248,47 @@ fn gl_frag_coord_layout_qualifiers_move_the_origin_and_the_centres_across_units(
     ]);
     assert!(!ok, "a use without the redeclaration does not link");
 }
+
+#[test]
+fn get_uniform_converts_to_the_type_asked_for() {
+    // piglit arb_shader_objects-getuniform: glGetUniformiv of a float rounds, glGetUniformfv of
+    // an integer converts, and a boolean reads as 0 or 1 whatever non-zero value set it.
+    let _ctx = gl_harness::context();
+    let vs = "#version 130\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
+    let fs = "#version 130\nuniform float f;\nuniform ivec2 i;\nuniform bvec4 b;\nvoid main() { gl_FragColor = vec4(f, float(i.x), b.y ? 1.0 : 0.0, 1.0); }\n";
+    let (p, ok) = link_units(&[(GL_VERTEX_SHADER, vs), (GL_FRAGMENT_SHADER, fs)]);
+    assert!(ok);
+    let location = gl!(c"glGetUniformLocation": fn(u32, *const i8) -> i32);
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let uniform1f = gl!(c"glUniform1f": fn(i32, f32));
+    let uniform2i = gl!(c"glUniform2i": fn(i32, i32, i32));
+    let uniform4i = gl!(c"glUniform4i": fn(i32, i32, i32, i32, i32));
+    let get_f = gl!(c"glGetUniformfv": fn(u32, i32, *mut f32));
+    let get_i = gl!(c"glGetUniformiv": fn(u32, i32, *mut i32));
+    let get_u = gl!(c"glGetUniformuiv": fn(u32, i32, *mut u32));
+    // SAFETY: out-pointers to locals of four elements; plain values otherwise.
+    unsafe {
+        let (lf, li, lb) = (
+            location(p, c"f".as_ptr()),
+            location(p, c"i".as_ptr()),
+            location(p, c"b".as_ptr()),
+        );
+        use_program(p);
+        uniform1f(lf, 1.6);
+        uniform2i(li, -3, 7);
+        uniform4i(lb, 1, 2, 0, -1);
+        expect(GL_NO_ERROR);
+        let mut ints = [0i32; 4];
+        get_i(p, lf, ints.as_mut_ptr());
+        assert_eq!(ints[0], 2, "1.6 rounds to 2");
+        let mut floats = [0f32; 4];
+        get_f(p, li, floats.as_mut_ptr());
+        assert_eq!(&floats[..2], &[-3.0, 7.0]);
+        get_f(p, lb, floats.as_mut_ptr());
+        assert_eq!(floats, [1.0, 1.0, 0.0, 1.0]);
+        let mut uints = [9u32; 4];
+        get_u(p, lb, uints.as_mut_ptr());
+        assert_eq!(uints, [1, 1, 0, 1]);
+        expect(GL_NO_ERROR);
+    }
+}

@@ -674,6 +674,18 @@ gl_entry_points! {
     fn glBindFragDataLocation(p: u32, color: u32, name: *const c_char) { gl((), |c| c.bind_frag_data_location(p, color, &string(name))) }
     fn glLinkProgram(p: u32) { gl((), |c| c.link_program(p)) }
     fn glUseProgram(p: u32) { gl((), |c| c.use_program(p)) }
+    // GL_ARB_shader_objects: handles are shader and program names (one name space).
+    fn glCreateShaderObjectARB(ty: GLenum) -> u32 { glCreateShader(ty) }
+    fn glCreateProgramObjectARB() -> u32 { glCreateProgram() }
+    fn glAttachObjectARB(p: u32, sh: u32) { glAttachShader(p, sh) }
+    fn glDetachObjectARB(p: u32, sh: u32) { glDetachShader(p, sh) }
+    fn glUseProgramObjectARB(p: u32) { glUseProgram(p) }
+    fn glDeleteObjectARB(o: u32) { gl((), |c| c.delete_object(o)) }
+    fn glGetHandleARB(pname: GLenum) -> u32 { gl(0, |c| c.handle(pname)) }
+    fn glGetObjectParameterivARB(o: u32, pname: GLenum, out: *mut i32) { gl((), |c| { if let Some(v) = c.object_parameter(o, pname) { write_values(out, &[v]) } }) }
+    fn glGetObjectParameterfvARB(o: u32, pname: GLenum, out: *mut f32) { gl((), |c| { if let Some(v) = c.object_parameter(o, pname) { write_values(out, &[v as f32]) } }) }
+    fn glGetInfoLogARB(o: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.object_info_log(o); write_string(&s, size, len, buf) }) }
+    fn glGetAttachedObjectsARB(p: u32, max: i32, count: *mut i32, out: *mut u32) { glGetAttachedShaders(p, max, count, out) }
     fn glValidateProgram(p: u32) { gl((), |c| c.validate_program(p)) }
     fn glGetProgramiv(p: u32, pname: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_program(p, pname); if c.is_program(p) { write_values(out, &[v]) } }) }
     fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.program_info_log(p); write_string(&s, size, len, buf) }) }
@@ -745,9 +757,9 @@ gl_entry_points! {
             write_values(out, &v);
         })
     }
-    fn glGetUniformfv(p: u32, loc: i32, out: *mut f32) { gl((), |c| { let v: Vec<f32> = c.get_uniform(p, loc).iter().map(|&w| f32::from_bits(w)).collect(); write_values(out, &v) }) }
-    fn glGetUniformiv(p: u32, loc: i32, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_uniform(p, loc).iter().map(|&w| w as i32).collect(); write_values(out, &v) }) }
-    fn glGetUniformuiv(p: u32, loc: i32, out: *mut u32) { gl((), |c| { let v = c.get_uniform(p, loc); write_values(out, &v) }) }
+    fn glGetUniformfv(p: u32, loc: i32, out: *mut f32) { gl((), |c| write_values(out, &c.get_uniform(p, loc).floats())) }
+    fn glGetUniformiv(p: u32, loc: i32, out: *mut i32) { gl((), |c| write_values(out, &c.get_uniform(p, loc).ints())) }
+    fn glGetUniformuiv(p: u32, loc: i32, out: *mut u32) { gl((), |c| write_values(out, &c.get_uniform(p, loc).uints())) }
 
     fn glUniform1f(l: i32, x: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 1, 1, &[x.to_bits()])) }
     fn glUniform2f(l: i32, x: f32, y: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 2, 1, &[x.to_bits(), y.to_bits()])) }

@@ -207,13 +207,18 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_storage_multisample",
 ];
 
-/// Extensions only a compatibility-profile context advertises (fixed-function features).
+/// Extensions only a compatibility-profile context advertises (fixed-function features, and
+/// the ARB shader-object API of GL 1.5 programs).
 const COMPAT_EXTENSIONS: &[&str] = &[
+    "GL_ARB_fragment_shader",
     "GL_ARB_multitexture",
+    "GL_ARB_shader_objects",
+    "GL_ARB_shading_language_100",
     "GL_ARB_texture_env_add",
     "GL_ARB_texture_env_combine",
     "GL_ARB_texture_env_crossbar",
     "GL_ARB_texture_env_dot3",
+    "GL_ARB_vertex_shader",
     "GL_EXT_texture_env_combine",
 ];
 

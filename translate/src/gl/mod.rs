@@ -46,6 +46,7 @@ mod query_pool;
 mod readback_base;
 mod readback_depth;
 mod render_scale;
+mod shader_objects_arb;
 mod state;
 mod sync;
 mod texenv;

@@ -10,6 +10,54 @@ use super::program::{
     ValueKind,
 };
 use super::vertex_array::MAX_VERTEX_ATTRIBS;
+use crate::glsl::ScalarKind;
+
+/// A uniform's value as `glGetUniform*` reads it: its words and their scalar type, converted to
+/// the type asked for as GL's state queries convert (a float to an integer rounds to nearest; a
+/// boolean, stored as the integer the application gave, reads as 0 or 1).
+pub struct UniformValues {
+    kind: ScalarKind,
+    words: Vec<u32>,
+}
+
+impl UniformValues {
+    /// For `glGetUniformfv`.
+    pub fn floats(&self) -> Vec<f32> {
+        self.words
+            .iter()
+            .map(|&w| match self.kind {
+                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w),
+                ScalarKind::Int => w as i32 as f32,
+                ScalarKind::UInt => w as f32,
+                ScalarKind::Bool => f32::from(u8::from(w != 0)),
+            })
+            .collect()
+    }
+
+    /// For `glGetUniformiv`.
+    pub fn ints(&self) -> Vec<i32> {
+        self.words
+            .iter()
+            .map(|&w| match self.kind {
+                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w).round() as i32,
+                ScalarKind::Bool => i32::from(w != 0),
+                ScalarKind::Int | ScalarKind::UInt => w as i32,
+            })
+            .collect()
+    }
+
+    /// For `glGetUniformuiv`.
+    pub fn uints(&self) -> Vec<u32> {
+        self.words
+            .iter()
+            .map(|&w| match self.kind {
+                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w).round() as u32,
+                ScalarKind::Bool => u32::from(w != 0),
+                ScalarKind::Int | ScalarKind::UInt => w,
+            })
+            .collect()
+    }
+}
 
 impl Context {
     fn shader_mut(&mut self, name: u32) -> GlResult<&mut Shader> {
@@ -95,7 +143,12 @@ impl Context {
 
     /// `glGetShaderiv`.
     pub fn get_shader(&mut self, name: u32, pname: GLenum) -> i32 {
-        let r = (|| {
+        let r = self.shader_param(name, pname);
+        self.record(r).unwrap_or(0)
+    }
+
+    pub(super) fn shader_param(&mut self, name: u32, pname: GLenum) -> GlResult<i32> {
+        {
             let s = self.shader_mut(name)?;
             Ok(match pname {
                 GL_SHADER_TYPE => stage_enum(s.stage) as i32,
@@ -105,8 +158,7 @@ impl Context {
                 GL_SHADER_SOURCE_LENGTH => log_length(&s.source),
                 p => return invalid_enum("glGetShaderiv pname", p),
             })
-        })();
-        self.record(r).unwrap_or(0)
+        }
     }
 
     /// `glGetShaderInfoLog`.
@@ -334,7 +386,12 @@ impl Context {
 
     /// `glGetProgramiv`.
     pub fn get_program(&mut self, name: u32, pname: GLenum) -> i32 {
-        let r = (|| {
+        let r = self.program_param(name, pname);
+        self.record(r).unwrap_or(0)
+    }
+
+    pub(super) fn program_param(&mut self, name: u32, pname: GLenum) -> GlResult<i32> {
+        {
             let p = self.program_ref(name)?;
             let linked = p.linked.as_ref();
             let max_len =
@@ -368,8 +425,7 @@ impl Context {
                 GL_PROGRAM_BINARY_LENGTH => 0,
                 p => return invalid_enum("glGetProgramiv pname", p),
             })
-        })();
-        self.record(r).unwrap_or(0)
+        }
     }
 
     /// `glGetProgramInfoLog`.
@@ -453,7 +509,7 @@ impl Context {
     }
 
     /// `glGetUniformfv` / `iv` / `uiv`: the raw 32-bit words of the value at `location`.
-    pub fn get_uniform(&mut self, program: u32, location: i32) -> Vec<u32> {
+    pub fn get_uniform(&mut self, program: u32, location: i32) -> UniformValues {
         let r = (|| {
             let p = self.program_ref(program)?;
             let l = p.linked("glGetUniform")?;
@@ -467,16 +523,17 @@ impl Context {
             };
             let u = &l.uniforms[index];
             match u.storage {
-                UniformStorage::Sampler(s) => Ok(vec![p.sampler_units[s][element as usize]]),
+                UniformStorage::Sampler(s) => Ok(UniformValues {
+                    kind: ScalarKind::Int,
+                    words: vec![p.sampler_units[s][element as usize]],
+                }),
                 UniformStorage::Default {
                     offset,
                     array_stride,
                     matrix_stride,
                     ..
                 } => {
-                    let (_, cols, rows) =
-                        u.ty.shape()
-                            .unwrap_or((crate::glsl::ScalarKind::Float, 1, 1));
+                    let (kind, cols, rows) = u.ty.shape().unwrap_or((ScalarKind::Float, 1, 1));
                     let mstride = if matrix_stride == 0 {
                         16
                     } else {
@@ -499,14 +556,17 @@ impl Context {
                             out.push(w);
                         }
                     }
-                    Ok(out)
+                    Ok(UniformValues { kind, words: out })
                 }
                 UniformStorage::Block { .. } => {
                     invalid_op("uniform-block members have no location")
                 }
             }
         })();
-        self.record(r).unwrap_or_default()
+        self.record(r).unwrap_or(UniformValues {
+            kind: ScalarKind::Float,
+            words: Vec::new(),
+        })
     }
 
     /// `glGetActiveUniform`: (name, size, type).

@@ -347,8 +347,9 @@ const MAX_STAGE_UNIFORM_BLOCKS: u32 = 12;
 /// `GL_MAX_COMBINED_UNIFORM_BLOCKS`, as `glGet` answers it.
 const MAX_COMBINED_UNIFORM_BLOCKS: u32 = 36;
 
-/// The GL type of a block member: SPIR-V has no `bool` in blocks (glslang stores `bool` and
-/// `bvecN` members as `uint`s), so a member the source declared boolean gets its type back.
+/// The GL type of a block member (the default block's too): SPIR-V has no `bool` in blocks
+/// (glslang stores `bool` and `bvecN` members as `uint`s), so a member the source declared
+/// boolean gets its type back.
 fn block_member_type(ty: GlType, name: &str, bool_members: &[(String, u32)]) -> GlType {
     let Some((ScalarKind::UInt, 1, n)) = ty.shape() else {
         return ty;
@@ -582,6 +583,11 @@ pub(crate) fn link(
         });
     };
     let mut ff_uniforms = Vec::new();
+    // Loose uniforms declared `bool`/`bvecN`, which the default block stores as `uint`s.
+    let loose_bools: Vec<(String, u32)> = source_units
+        .iter()
+        .flat_map(|(_, src)| glsl::loose_bool_uniforms(src))
+        .collect();
     let (default_block_size, default_block_stages) = match &r.default_block {
         Some(b) => {
             for m in &b.members {
@@ -608,7 +614,7 @@ pub(crate) fn link(
                 };
                 push_located(
                     &name,
-                    m.ty,
+                    block_member_type(m.ty, &app_name(&m.name), &loose_bools),
                     size,
                     UniformStorage::Default {
                         offset: m.offset,

@@ -225,9 +225,83 @@ pub fn bool_members(source: &str) -> Vec<(String, u32)> {
     out
 }
 
+/// Loose (default-block) uniforms declared `bool` or `bvecN`: (name, components). glslang stores
+/// them as `uint`s too, so the GL layer needs the declared type to report and convert them.
+pub fn loose_bool_uniforms(source: &str) -> Vec<(String, u32)> {
+    if !source.contains("bool") && !source.contains("bvec") {
+        return Vec::new();
+    }
+    let t = tokens(source);
+    let text = |k: &Token| &source[k.start..k.end];
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < t.len() {
+        match t[i].kind {
+            Kind::Punct(b'{') => depth += 1,
+            Kind::Punct(b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > 0 || !t[i].is_word(source, "uniform") {
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while t
+            .get(j)
+            .is_some_and(|k| matches!(text(k), "lowp" | "mediump" | "highp"))
+        {
+            j += 1;
+        }
+        let n = match t.get(j).map(text) {
+            Some("bool") => 1,
+            Some("bvec2") => 2,
+            Some("bvec3") => 3,
+            Some("bvec4") => 4,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        // Declarators `name [ [N] ] [= init] , …` up to the `;`.
+        j += 1;
+        let mut nested = 0usize;
+        let mut expect_name = true;
+        while let Some(k) = t.get(j) {
+            match k.kind {
+                Kind::Punct(b'(' | b'[') => nested += 1,
+                Kind::Punct(b')' | b']') => nested = nested.saturating_sub(1),
+                Kind::Punct(b',') if nested == 0 => expect_name = true,
+                Kind::Punct(b';' | b'{' | b'}') if nested == 0 => break,
+                Kind::Ident if expect_name && nested == 0 => {
+                    out.push((text(k).to_owned(), n));
+                    expect_name = false;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        i = j;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loose_boolean_uniforms_are_listed() {
+        let src = "uniform bool on;\nuniform mediump bvec2 a[2], b = bvec2(true, false);\nuniform B { bool inside; };\nuniform vec4 v;\nvoid f() { bool local; }\n";
+        assert_eq!(
+            loose_bool_uniforms(src),
+            vec![
+                ("on".to_owned(), 1),
+                ("a".to_owned(), 2),
+                ("b".to_owned(), 2)
+            ]
+        );
+    }
 
     #[test]
     fn boolean_block_members_are_listed() {

@@ -47,7 +47,7 @@ mod types;
 
 use std::ffi::CString;
 
-pub use block_structs::bool_members as block_bool_members;
+pub use block_structs::{bool_members as block_bool_members, loose_bool_uniforms};
 pub use error::CompileError;
 pub use frag_coord::{FragCoordLayout, HEIGHT_CONSTANT as FRAG_COORD_HEIGHT_CONSTANT};
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
