@@ -1328,3 +1328,37 @@ fn arb_shader_objects_handles_are_shaders_and_programs() {
         "core contexts do not advertise it"
     );
 }
+
+#[test]
+fn only_per_vertex_commands_run_between_begin_and_end() {
+    let _ctx = context(true);
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex = gl!(c"glVertex2f": fn(f32, f32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let is_enabled = gl!(c"glIsEnabled": fn(u32) -> u8);
+    let create_program = gl!(c"glCreateProgram": fn() -> u32);
+    // SAFETY: plain values.
+    unsafe {
+        begin(0x0004); // GL_TRIANGLES
+        color(0.0, 1.0, 0.0);
+        vertex(-1.0, -1.0);
+        expect(GL_NO_ERROR);
+        // Refused and ignored inside glBegin/glEnd (GL 2.1 section 2.6.3).
+        enable(0x0BE2); // GL_BLEND
+        expect(GL_INVALID_OPERATION);
+        assert_eq!(create_program(), 0);
+        expect(GL_INVALID_OPERATION);
+        vertex(1.0, -1.0);
+        vertex(-1.0, 1.0);
+        end();
+        expect(GL_NO_ERROR);
+        assert_eq!(is_enabled(0x0BE2), 0, "the refused glEnable did nothing");
+        // Outside, the same commands work.
+        enable(0x0BE2);
+        assert_eq!(is_enabled(0x0BE2), 1);
+        assert_ne!(create_program(), 0);
+        expect(GL_NO_ERROR);
+    }
+}

@@ -27,10 +27,16 @@ type GLboolean = u8;
 /// Runs `f` on the current context inside the panic guard. On a lost context (P3) the command
 /// does nothing but generate `GL_CONTEXT_LOST`, and returns `failure`: no side effects, no
 /// writes through the caller's pointers, no waiting on the lost device.
+/// Between `glBegin` and `glEnd`, a command GL does not allow there sets
+/// `GL_INVALID_OPERATION` and is ignored (`begin_end`).
 fn gl<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
+    let allowed_in_begin_end = super::begin_end::current_allowed();
     gl_after_loss(failure, |c| {
         if c.is_lost() {
             c.lost_command();
+            failure
+        } else if !allowed_in_begin_end && c.in_begin_end() {
+            c.set_error(GL_INVALID_OPERATION);
             failure
         } else {
             f(c)
@@ -204,6 +210,7 @@ macro_rules! gl_entry_points {
         $(
             #[no_mangle]
             pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                super::begin_end::entering(const { super::begin_end::allowed(stringify!($name)) });
                 // SAFETY: every pointer argument is valid as the GL specification requires for
                 // this command (the module's safety contract); the helpers bound every access.
                 #[allow(unused_unsafe)]

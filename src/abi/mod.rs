@@ -15,6 +15,7 @@ use arenagl_present::attrib::{AttribWord, MAX_ATTRIB_WORDS};
 use arenagl_present::egl::EGL_NONE;
 use arenagl_present::{Egl, EglError, EglResult};
 
+mod begin_end;
 mod bridge;
 pub mod diagnostics;
 pub mod egl;

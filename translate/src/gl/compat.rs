@@ -339,6 +339,11 @@ fn write_matrix(data: &mut [u8], at: usize, stride: usize, m: &Mat4, columns: us
 }
 
 impl Context {
+    /// Whether a `glBegin` is open (only GL's per-vertex commands may run).
+    pub fn in_begin_end(&self) -> bool {
+        self.compat.immediate.is_some()
+    }
+
     pub(crate) fn compat_only(&self, what: &str) -> GlResult<()> {
         if self.profile != Profile::Compatibility {
             return invalid_op(format!("{what} needs a compatibility profile context"));
