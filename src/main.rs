@@ -9,17 +9,22 @@
 //! - `workload`: a Minecraft-like memory workload run through the memory manager directly on the
 //!   real Vulkan device, printing the manager's statistics.
 //! - `budget`: the budget a device profile derives, its split and why (`arenagl-residency`).
+//! - `bench`: benchmark scenes under ArenaGL and its peers, each in a child process
+//!   (`bench-run`), written to a markdown table with ratios and a PNG chart.
+//! - `stress`: one GL-level stress suite (`arenagl-stress`) under a device profile's budget.
 //! - `top`, `record`, `report`: attach to a running process's telemetry page, watch it live,
 //!   record it, and render a recording to a PNG.
 
+mod bench;
 mod budget_cmd;
 mod demo;
-mod glclient;
+use arenagl_glclient as glclient;
 mod math;
 mod record;
 mod report;
 mod run_cmd;
 mod scenes;
+mod stress_cmd;
 mod top;
 mod units;
 mod workload;
@@ -57,6 +62,14 @@ enum Command {
     Record(record::RecordArgs),
     /// Render a recording to a PNG chart.
     Report(report::ReportArgs),
+    /// Benchmark scenes under ArenaGL, Zink and llvmpipe, each in its own process; write a
+    /// markdown table with ratios and a PNG chart.
+    Bench(bench::BenchArgs),
+    /// One benchmark scene under one implementation (what `bench` runs in each child).
+    #[command(hide = true)]
+    BenchRun(bench::child::BenchRunArgs),
+    /// Run one GL-level stress suite under a device profile's (scaled) budget.
+    Stress(stress_cmd::StressArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +98,9 @@ fn main() -> ExitCode {
         Command::Top(args) => top::run(&args),
         Command::Record(args) => record::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Stress(args) => stress_cmd::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::BenchRun(args) => bench::child::run(&args),
         Command::Run(_) => Ok(()),
     };
     match result {

@@ -63,7 +63,12 @@ fn event_color(kind: EventKind) -> RGBColor {
     match kind {
         EventKind::Pressure(level) => level_color(level),
         EventKind::ProactiveGc | EventKind::BlockingGc => RGBColor(0, 90, 200),
-        EventKind::Eviction | EventKind::Demotion => RGBColor(150, 0, 150),
+        EventKind::Eviction
+        | EventKind::Demotion
+        | EventKind::Restoration
+        | EventKind::Prune
+        | EventKind::CacheTrim => RGBColor(150, 0, 150),
+        EventKind::RenderScale => RGBColor(0, 150, 150),
         EventKind::Refusal => RGBColor(200, 0, 0),
         EventKind::OomRecovery => RGBColor(230, 110, 0),
         EventKind::DeviceLost | EventKind::ClampWarning => RGBColor(0, 0, 0),
@@ -97,7 +102,7 @@ fn err(e: impl Display) -> String {
 }
 
 /// Registers the embedded font once per process.
-fn fonts() -> Result<(), String> {
+pub(crate) fn register_fonts() -> Result<(), String> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| {
         register_font(FONT, FontStyle::Normal, dejavu::sans::regular()).is_ok()
@@ -112,7 +117,7 @@ pub fn render(recording: &Recording, output: &Path, size: (u32, u32)) -> Result<
     if recording.samples.is_empty() {
         return Err("the recording has no samples (was the process publishing?)".to_owned());
     }
-    fonts()?;
+    register_fonts()?;
     let root = BitMapBackend::new(output, size).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     draw_chart(recording, &root)?;

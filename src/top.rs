@@ -159,7 +159,12 @@ fn event_detail(kind: EventKind, bytes: u64) -> String {
     match kind {
         EventKind::Pressure(_) => format!("usage {}", mib(bytes)),
         EventKind::ProactiveGc | EventKind::BlockingGc => format!("released {}", mib(bytes)),
-        EventKind::Eviction | EventKind::Demotion => format!("freed {}", mib(bytes)),
+        EventKind::Eviction | EventKind::Demotion | EventKind::Prune => {
+            format!("freed {}", mib(bytes))
+        }
+        EventKind::Restoration => format!("re-allocated {}", mib(bytes)),
+        EventKind::CacheTrim => format!("{bytes} objects destroyed"),
+        EventKind::RenderScale => format!("render scale {bytes} %"),
         EventKind::Refusal | EventKind::OomRecovery => format!("requested {}", mib(bytes)),
         EventKind::DeviceLost | EventKind::ClampWarning => String::new(),
     }

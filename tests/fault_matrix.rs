@@ -5,13 +5,14 @@
 //! with the documented GL/EGL error: never a crash, a panic, a validation error or a hang (every
 //! run is killed after a bounded time and that fails the test).
 
+#[path = "common/child.rs"]
+mod child;
 #[path = "common/xvfb.rs"]
 mod xvfb;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_arenagl");
 const VALIDATION_TARGET: &str = "arenagl::validation";
@@ -49,32 +50,17 @@ fn run(mut command: Command, faults: &str, what: &str) -> Run {
     command
         .env("ARENAGL_FAULTS", faults)
         .env("ARENAGL_VALIDATION", "1")
-        .env("ARENAGL_TELEMETRY", "0")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = command.spawn().expect("spawn arenagl");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what} [{faults}]: still running after {LIMIT:?} (a hang)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+        .env("ARENAGL_TELEMETRY", "0");
+    let out = child::run_with_limit(&mut command, LIMIT);
+    let success = out.success();
+    let child::Finished {
+        status,
+        stdout,
+        stderr,
+    } = out;
+    let Some(status) = status else {
+        panic!("{what} [{faults}]: still running after {LIMIT:?} (a hang)\n{stderr}");
     };
-    let mut stdout = String::new();
-    let mut stderr = String::new();
-    let _ = child
-        .stdout
-        .take()
-        .map(|mut s| s.read_to_string(&mut stdout));
-    let _ = child
-        .stderr
-        .take()
-        .map(|mut s| s.read_to_string(&mut stderr));
     assert!(
         status.code().is_some(),
         "{what} [{faults}]: killed by a signal ({status})\n{stderr}"
@@ -88,7 +74,7 @@ fn run(mut command: Command, faults: &str, what: &str) -> Run {
         "{what} [{faults}]: validation messages\n{stderr}"
     );
     Run {
-        success: status.success(),
+        success,
         stdout,
         stderr,
     }

@@ -678,3 +678,538 @@ fn texture_object_zero_is_a_usable_default_texture() {
     expect(GL_NO_ERROR);
     assert_eq!(at(&pixels(), 16, 16), texel);
 }
+
+/// piglit fbo-3d (its second texture): a unit whose texture is incomplete (here: a 2×2 level 0
+/// alone under the default mipmapping minification filter) acts as if texturing were disabled, so the
+/// primary colour passes through; a shader sampling it would read (0, 0, 0, 1) instead.
+#[test]
+fn an_incomplete_texture_disables_its_fixed_function_unit() {
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let texel: [u8; 4] = [10, 200, 30, 255];
+    let texels = texel.repeat(4);
+    // SAFETY: `texels` holds the 2×2 RGBA image; plain values.
+    unsafe {
+        let mut t = 0;
+        gen_textures(1, &mut t);
+        bind_texture(GL_TEXTURE_2D, t);
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA as i32,
+            2,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
+        enable(GL_TEXTURE_2D);
+        ortho_window();
+        color(1.0, 0.0, 0.0);
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        assert_eq!(
+            at(&pixels(), 16, 16),
+            [255, 0, 0, 255],
+            "incomplete: colour"
+        );
+        // Complete once the filter needs no mipmaps: the texel modulates the colour.
+        tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600);
+        color(1.0, 1.0, 1.0);
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        assert_eq!(at(&pixels(), 16, 16), texel, "complete: texel");
+    }
+    expect(GL_NO_ERROR);
+}
+
+/// piglit fbo-clear-formats (GL_ALPHA16F, GL_ALPHA_SNORM, depth textures): the classic texture
+/// environments follow the texture's base format (GL 2.1 table 3.22). An alpha texture keeps
+/// the fragment colour, an RGB one under GL_REPLACE keeps the fragment alpha, an intensity one
+/// adds to alpha too, and a depth texture reads as luminance (D, D, D).
+#[test]
+fn texture_environments_follow_the_base_format() {
+    const GL_TEXTURE_ENV: u32 = 0x2300;
+    const GL_TEXTURE_ENV_MODE: u32 = 0x2200;
+    const GL_REPLACE: i32 = 0x1E01;
+    const GL_MODULATE: i32 = 0x2100;
+    const GL_ADD: i32 = 0x0104;
+    const GL_ALPHA: u32 = 0x1906;
+    const GL_RGB: u32 = 0x1907;
+    const GL_INTENSITY8: i32 = 0x804B;
+    const GL_LUMINANCE: u32 = 0x1909;
+    const GL_DEPTH_COMPONENT: u32 = 0x1902;
+    const GL_DEPTH_COMPONENT24: i32 = 0x81A6;
+    const GL_FRAMEBUFFER: u32 = 0x8D40;
+    const GL_DEPTH_ATTACHMENT: u32 = 0x8D00;
+    const GL_DEPTH_BUFFER_BIT: u32 = 0x0100;
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let tex_env = gl!(c"glTexEnvi": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let color = gl!(c"glColor4ub": fn(u8, u8, u8, u8));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let framebuffer_texture = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let draw_buffer = gl!(c"glDrawBuffer": fn(u32));
+    let clear_depth = gl!(c"glClearDepth": fn(f64));
+    let clear = gl!(c"glClear": fn(u32));
+    // A 1×1 texture of `internal` holding `texel` (as `format` bytes; none: NULL), bound.
+    let texture = |internal: i32, format: u32, texel: &[u8]| {
+        // SAFETY: `texel` holds one pixel of `format`; plain values.
+        unsafe {
+            let mut t = 0;
+            gen_textures(1, &mut t);
+            bind_texture(GL_TEXTURE_2D, t);
+            tex_image(
+                GL_TEXTURE_2D,
+                0,
+                internal,
+                1,
+                1,
+                0,
+                format,
+                GL_UNSIGNED_BYTE,
+                if texel.is_empty() {
+                    null()
+                } else {
+                    texel.as_ptr().cast()
+                },
+            );
+            t
+        }
+    };
+    let draw = |mode: i32| -> [u8; 4] {
+        // SAFETY: plain values.
+        unsafe {
+            tex_env(GL_TEXTURE_ENV, GL_TEXTURE_ENV_MODE, mode);
+            color(255, 128, 64, 100);
+        }
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        at(&pixels(), 16, 16)
+    };
+    // SAFETY: plain values; the unpack alignment covers the 1-byte and 3-byte texels.
+    unsafe {
+        gl!(c"glPixelStorei": fn(u32, i32))(0x0CF5, 1);
+        enable(GL_TEXTURE_2D);
+        ortho_window();
+        texture(GL_ALPHA as i32, GL_ALPHA, &[50]);
+        assert_eq!(draw(GL_REPLACE), [255, 128, 64, 50], "alpha, GL_REPLACE");
+        assert_eq!(draw(GL_MODULATE), [255, 128, 64, 20], "alpha, GL_MODULATE");
+        texture(GL_RGB as i32, GL_RGB, &[10, 20, 30]);
+        assert_eq!(draw(GL_REPLACE), [10, 20, 30, 100], "RGB, GL_REPLACE");
+        texture(GL_LUMINANCE as i32, GL_LUMINANCE, &[40]);
+        assert_eq!(draw(GL_REPLACE), [40, 40, 40, 100], "luminance, GL_REPLACE");
+        texture(GL_INTENSITY8, GL_LUMINANCE, &[60]);
+        assert_eq!(draw(GL_ADD), [255, 188, 124, 160], "intensity, GL_ADD");
+        // A depth texture cleared to 0.25 through a framebuffer, then drawn.
+        let depth = texture(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, &[]);
+        tex_parameter(GL_TEXTURE_2D, 0x2801, 0x2600);
+        let mut fb = 0;
+        gen_framebuffers(1, &mut fb);
+        bind_framebuffer(GL_FRAMEBUFFER, fb);
+        framebuffer_texture(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth, 0);
+        draw_buffer(0);
+        clear_depth(0.25);
+        clear(GL_DEPTH_BUFFER_BIT);
+        bind_framebuffer(GL_FRAMEBUFFER, 0);
+        let px = draw(GL_REPLACE);
+        for c in &px[..3] {
+            assert!(c.abs_diff(64) <= 1, "depth as luminance: {px:?}");
+        }
+        assert_eq!(px[3], 100, "depth keeps the fragment alpha: {px:?}");
+    }
+    expect(GL_NO_ERROR);
+}
+
+/// Draws a window-filling quad in immediate mode with one texture coordinate (s, t, r).
+fn textured_quad(s: f32, t: f32, r: f32) {
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex = gl!(c"glVertex2f": fn(f32, f32));
+    let tex_coord = gl!(c"glTexCoord3f": fn(f32, f32, f32));
+    // SAFETY: immediate mode; plain values.
+    unsafe {
+        begin(GL_QUADS);
+        for (x, y) in [(0.0, 0.0), (32.0, 0.0), (32.0, 32.0), (0.0, 32.0)] {
+            tex_coord(s, t, r);
+            vertex(x, y);
+        }
+        end();
+    }
+}
+
+#[test]
+fn fixed_function_units_sample_1d_2d_3d_and_cube_targets_by_priority() {
+    const GL_TEXTURE_1D: u32 = 0x0DE0;
+    const GL_TEXTURE_3D: u32 = 0x806F;
+    const GL_TEXTURE_CUBE_MAP: u32 = 0x8513;
+    const GL_TEXTURE_CUBE_MAP_POSITIVE_X: u32 = 0x8515;
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image_1d = gl!(c"glTexImage1D": fn(u32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_image_2d =
+        gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_image_3d =
+        gl!(c"glTexImage3D": fn(u32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_parameter = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let is_enabled = gl!(c"glIsEnabled": fn(u32) -> u8);
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let red: [u8; 4] = [255, 0, 0, 255];
+    let green: [u8; 4] = [0, 255, 0, 255];
+    let blue: [u8; 4] = [0, 0, 255, 255];
+    let white: [u8; 4] = [255, 255, 255, 255];
+    let pair =
+        |a: [u8; 4], b: [u8; 4]| -> [u8; 8] { [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]] };
+    let nearest = |target: u32| {
+        // SAFETY: plain values.
+        unsafe {
+            tex_parameter(target, 0x2801, 0x2600); // MIN_FILTER NEAREST
+            tex_parameter(target, 0x2800, 0x2600); // MAG_FILTER NEAREST
+        }
+    };
+    // SAFETY: each image pointer holds the pixels its size names; plain values otherwise.
+    unsafe {
+        let mut t = [0u32; 4];
+        gen_textures(4, t.as_mut_ptr());
+        // 2D: white. 1D: red | green. 3D (1×1×2): blue, then green. Cube: +X red, the rest blue.
+        bind_texture(GL_TEXTURE_2D, t[0]);
+        tex_image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA as i32,
+            1,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            white.as_ptr().cast(),
+        );
+        nearest(GL_TEXTURE_2D);
+        bind_texture(GL_TEXTURE_1D, t[1]);
+        let texels = pair(red, green);
+        tex_image_1d(
+            GL_TEXTURE_1D,
+            0,
+            GL_RGBA as i32,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
+        nearest(GL_TEXTURE_1D);
+        bind_texture(GL_TEXTURE_3D, t[2]);
+        let texels = pair(blue, green);
+        tex_image_3d(
+            GL_TEXTURE_3D,
+            0,
+            GL_RGBA as i32,
+            1,
+            1,
+            2,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
+        nearest(GL_TEXTURE_3D);
+        bind_texture(GL_TEXTURE_CUBE_MAP, t[3]);
+        for face in 0..6 {
+            let texel = if face == 0 { red } else { blue };
+            tex_image_2d(
+                GL_TEXTURE_CUBE_MAP_POSITIVE_X + face,
+                0,
+                GL_RGBA as i32,
+                1,
+                1,
+                0,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                texel.as_ptr().cast(),
+            );
+        }
+        nearest(GL_TEXTURE_CUBE_MAP);
+        expect(GL_NO_ERROR);
+        ortho_window();
+        color(1.0, 1.0, 1.0);
+
+        // 1D alone samples s only.
+        enable(GL_TEXTURE_1D);
+        clear_black();
+        textured_quad(0.75, 0.0, 0.0);
+        assert_eq!(at(&pixels(), 16, 16), green, "1D texel at s = 0.75");
+        // 2D outranks 1D.
+        enable(GL_TEXTURE_2D);
+        clear_black();
+        textured_quad(0.75, 0.0, 0.0);
+        assert_eq!(at(&pixels(), 16, 16), white, "2D outranks 1D");
+        // 3D outranks 2D and reads r.
+        enable(GL_TEXTURE_3D);
+        assert_eq!(is_enabled(GL_TEXTURE_3D), 1);
+        clear_black();
+        textured_quad(0.5, 0.5, 0.75);
+        assert_eq!(at(&pixels(), 16, 16), green, "3D slice 1 at r = 0.75");
+        clear_black();
+        textured_quad(0.5, 0.5, 0.25);
+        assert_eq!(at(&pixels(), 16, 16), blue, "3D slice 0 at r = 0.25");
+        // The cube map outranks everything and reads a direction.
+        enable(GL_TEXTURE_CUBE_MAP);
+        assert_eq!(is_enabled(GL_TEXTURE_CUBE_MAP), 1);
+        clear_black();
+        textured_quad(1.0, 0.1, -0.2);
+        assert_eq!(at(&pixels(), 16, 16), red, "+X face");
+        clear_black();
+        textured_quad(-0.2, 1.0, 0.1);
+        assert_eq!(at(&pixels(), 16, 16), blue, "+Y face");
+        // Disabling the cube map falls back to the next enabled target: 3D, then 2D.
+        disable(GL_TEXTURE_CUBE_MAP);
+        assert_eq!(is_enabled(GL_TEXTURE_CUBE_MAP), 0);
+        clear_black();
+        textured_quad(0.75, 0.5, 0.75);
+        assert_eq!(at(&pixels(), 16, 16), green, "3D again");
+        disable(GL_TEXTURE_3D);
+        clear_black();
+        textured_quad(0.75, 0.5, 0.75);
+        assert_eq!(at(&pixels(), 16, 16), white, "2D again");
+    }
+    expect(GL_NO_ERROR);
+}
+
+#[test]
+fn display_lists_record_immediate_mode_and_matrices_and_replay_them() {
+    const GL_COMPILE: u32 = 0x1300;
+    const GL_COMPILE_AND_EXECUTE: u32 = 0x1301;
+    const GL_INVALID_VALUE: u32 = 0x0501;
+    let _ctx = context(true);
+    let gen_lists = gl!(c"glGenLists": fn(i32) -> u32);
+    let new_list = gl!(c"glNewList": fn(u32, u32));
+    let end_list = gl!(c"glEndList": fn());
+    let call_list = gl!(c"glCallList": fn(u32));
+    let call_lists = gl!(c"glCallLists": fn(i32, u32, *const c_void));
+    let list_base = gl!(c"glListBase": fn(u32));
+    let is_list = gl!(c"glIsList": fn(u32) -> u8);
+    let delete_lists = gl!(c"glDeleteLists": fn(u32, i32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let translate = gl!(c"glTranslatef": fn(f32, f32, f32));
+    let rect = gl!(c"glRectf": fn(f32, f32, f32, f32));
+    // SAFETY: plain values; `names` outlives glCallLists.
+    unsafe {
+        ortho_window();
+        clear_black();
+        let base = gen_lists(2);
+        assert!(base != 0 && is_list(base) == 1 && is_list(base + 1) == 1);
+        // List `base`: a red 8×8 square at the origin, then a move right by 16.
+        new_list(base, GL_COMPILE);
+        color(1.0, 0.0, 0.0);
+        rect(0.0, 0.0, 8.0, 8.0);
+        translate(16.0, 0.0, 0.0);
+        end_list();
+        expect(GL_NO_ERROR);
+        assert_eq!(
+            at(&pixels(), 4, 4),
+            [0, 0, 0, 0],
+            "GL_COMPILE draws nothing"
+        );
+        // List `base + 1`: green, calls `base` (nested), compiled and executed at once.
+        new_list(base + 1, GL_COMPILE_AND_EXECUTE);
+        color(0.0, 1.0, 0.0);
+        call_list(base);
+        end_list();
+        expect(GL_NO_ERROR);
+        // The nested list set red, then drew at x 0..8 and moved right.
+        let px = pixels();
+        assert_eq!(at(&px, 4, 4), [255, 0, 0, 255], "executed while compiled");
+        // Now the modelview is +16: replay `base + 1` through glCallLists with a base.
+        color(0.0, 0.0, 1.0);
+        list_base(base);
+        let names: [u8; 1] = [1];
+        call_lists(1, GL_UNSIGNED_BYTE, names.as_ptr().cast());
+        expect(GL_NO_ERROR);
+        let px = pixels();
+        assert_eq!(
+            at(&px, 20, 4),
+            [255, 0, 0, 255],
+            "replayed at the moved origin"
+        );
+        assert_eq!(at(&px, 12, 4), [0, 0, 0, 0]);
+        // Errors: list 0, a second glNewList, glEndList with none open.
+        new_list(0, GL_COMPILE);
+        expect(GL_INVALID_VALUE);
+        new_list(base, GL_COMPILE);
+        new_list(base + 1, GL_COMPILE);
+        expect(GL_INVALID_OPERATION);
+        end_list();
+        end_list();
+        expect(GL_INVALID_OPERATION);
+        delete_lists(base, 2);
+        assert_eq!(is_list(base), 0);
+        call_list(base); // an undefined list does nothing
+        expect(GL_NO_ERROR);
+    }
+}
+
+#[test]
+fn lighting_is_per_vertex_blinn_phong_with_material_and_colour_material() {
+    const GL_LIGHTING: u32 = 0x0B50;
+    const GL_LIGHT0: u32 = 0x4000;
+    const GL_COLOR_MATERIAL: u32 = 0x0B57;
+    const GL_FRONT_AND_BACK: u32 = 0x0408;
+    const GL_DIFFUSE: u32 = 0x1201;
+    const GL_POSITION: u32 = 0x1203;
+    let _ctx = context(true);
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let material = gl!(c"glMaterialfv": fn(u32, u32, *const f32));
+    let light = gl!(c"glLightfv": fn(u32, u32, *const f32));
+    let normal = gl!(c"glNormal3f": fn(f32, f32, f32));
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let rect = gl!(c"glRectf": fn(f32, f32, f32, f32));
+    let red = [1.0f32, 0.0, 0.0, 1.0];
+    // SAFETY: pointers to locals of four floats; plain values.
+    unsafe {
+        ortho_window();
+        clear_black();
+        material(GL_FRONT_AND_BACK, GL_DIFFUSE, red.as_ptr());
+        enable(GL_LIGHTING);
+        enable(GL_LIGHT0);
+        // Light 0 defaults: white, directional along +z. Diffuse = n·l; ambient = 0.2 × 0.2.
+        normal(0.0, 0.0, 1.0);
+        rect(0.0, 0.0, 16.0, 32.0);
+        // A normal at 60° from the light: n·l = 0.5.
+        normal(0.866_025_4, 0.0, 0.5);
+        rect(16.0, 0.0, 32.0, 16.0);
+        // Colour material: the current colour is the diffuse (and ambient) colour.
+        enable(GL_COLOR_MATERIAL);
+        color(0.0, 1.0, 0.0);
+        normal(0.0, 0.0, 1.0);
+        rect(16.0, 16.0, 32.0, 32.0);
+        disable(GL_COLOR_MATERIAL);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    // 1.0 + 0.04 clamps to 255; 0.04 × 255 ≈ 10.
+    assert_eq!(
+        at(&px, 8, 16),
+        [255, 10, 10, 255],
+        "full diffuse plus ambient"
+    );
+    let half = at(&px, 24, 8);
+    assert!(
+        (137..=140).contains(&half[0]) && half[1] == 10,
+        "n·l = 0.5: {half:?}"
+    );
+    // Ambient follows the colour too: 0.2 × (0, 1, 0) × 0.2 → green only.
+    assert_eq!(at(&px, 24, 24), [0, 255, 0, 255], "colour material");
+    // A light moved behind the surface leaves only the ambient term: the material ambient
+    // that colour material left green (1.0) × the scene's 0.2.
+    let behind = [0.0f32, 0.0, -1.0, 0.0];
+    // SAFETY: as above.
+    unsafe {
+        clear_black();
+        light(GL_LIGHT0, GL_POSITION, behind.as_ptr());
+        normal(0.0, 0.0, 1.0);
+        rect(0.0, 0.0, 32.0, 32.0);
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(at(&pixels(), 16, 16), [0, 51, 0, 255], "ambient only");
+}
+
+#[test]
+fn bitmaps_and_draw_pixels_draw_at_the_raster_position_with_zoom_and_scissor() {
+    const GL_SCISSOR_TEST: u32 = 0x0C11;
+    const GL_UNPACK_ALIGNMENT: u32 = 0x0CF5;
+    let _ctx = context(true);
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let window_pos = gl!(c"glWindowPos2i": fn(i32, i32));
+    let bitmap = gl!(c"glBitmap": fn(i32, i32, f32, f32, f32, f32, *const u8));
+    let draw_pixels = gl!(c"glDrawPixels": fn(i32, i32, u32, u32, *const c_void));
+    let zoom = gl!(c"glPixelZoom": fn(f32, f32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let scissor = gl!(c"glScissor": fn(i32, i32, i32, i32));
+    let store = gl!(c"glPixelStorei": fn(u32, i32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    // An 8×2 bitmap: row 0 = 1100_0011, row 1 = 0000_0000 (alignment 1).
+    let bits: [u8; 2] = [0b1100_0011, 0];
+    // 2×1 RGBA pixels: red, green.
+    let image: [u8; 8] = [255, 0, 0, 255, 0, 255, 0, 255];
+    // SAFETY: the pointers hold what the sizes and unpack state say; plain values otherwise.
+    unsafe {
+        clear_black();
+        store(GL_UNPACK_ALIGNMENT, 1);
+        // The raster colour is the colour when the position is set, not at glBitmap.
+        color(0.0, 0.0, 1.0);
+        window_pos(4, 4);
+        color(1.0, 1.0, 1.0);
+        // A viewport that does not cover the drawable: window positions ignore it.
+        viewport(0, 0, 8, 8);
+        bitmap(8, 2, 0.0, 0.0, 10.0, 0.0, bits.as_ptr());
+        // The raster position moved right by 10: zoomed ×4 pixels at (14, 4).
+        zoom(4.0, 4.0);
+        draw_pixels(2, 1, GL_RGBA, GL_UNSIGNED_BYTE, image.as_ptr().cast());
+        // Scissored: a second copy at (4, 20) keeps only x < 6.
+        zoom(1.0, 1.0);
+        window_pos(4, 20);
+        enable(GL_SCISSOR_TEST);
+        scissor(0, 0, 6, 32);
+        bitmap(8, 2, 0.0, 0.0, 0.0, 0.0, bits.as_ptr());
+        disable(GL_SCISSOR_TEST);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    let blue = [0, 0, 255, 255];
+    assert_eq!(at(&px, 4, 4), blue, "set bit 0");
+    assert_eq!(at(&px, 5, 4), blue, "set bit 1");
+    assert_eq!(at(&px, 6, 4), [0, 0, 0, 0], "clear bit 2");
+    assert_eq!(at(&px, 11, 4), blue, "set bit 7");
+    assert_eq!(at(&px, 4, 5), [0, 0, 0, 0], "row 1 is clear");
+    assert_eq!(at(&px, 15, 6), [255, 0, 0, 255], "zoomed red pixel");
+    assert_eq!(at(&px, 20, 7), [0, 255, 0, 255], "zoomed green pixel");
+    assert_eq!(at(&px, 22, 4), [0, 0, 0, 0], "past the zoomed image");
+    // Set after the white colour: this copy is white.
+    assert_eq!(at(&px, 5, 20), [255; 4], "inside the scissor");
+    assert_eq!(at(&px, 11, 20), [0, 0, 0, 0], "outside the scissor");
+}
+
+#[test]
+fn packed_immediate_mode_vertices_and_colours_unpack_2_10_10_10() {
+    const GL_UNSIGNED_INT_2_10_10_10_REV: u32 = 0x8368;
+    let _ctx = context(true);
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex_p2 = gl!(c"glVertexP2ui": fn(u32, u32));
+    let color_p4 = gl!(c"glColorP4ui": fn(u32, u32));
+    // Colour: r = 1023 (1.0), g = 0, b = 0, a = 3 (1.0).
+    let red = 1023 | (3 << 30);
+    // SAFETY: plain values.
+    unsafe {
+        ortho_window();
+        clear_black();
+        color_p4(GL_UNSIGNED_INT_2_10_10_10_REV, red);
+        begin(GL_QUADS);
+        for (x, y) in [(0u32, 0u32), (16, 0), (16, 32), (0, 32)] {
+            vertex_p2(GL_UNSIGNED_INT_2_10_10_10_REV, x | (y << 10));
+        }
+        end();
+        color_p4(GL_FLOAT, red);
+        expect(GL_INVALID_ENUM);
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 8, 16), [255, 0, 0, 255]);
+    assert_eq!(at(&px, 24, 16), [0, 0, 0, 0]);
+}

@@ -1,5 +1,6 @@
 //! Framebuffer operations through the C ABI: `glBlitFramebuffer` scaled, mirrored, scissored
-//! and clipped, depth blits, and its errors. Pixels are read back and checked exactly; the
+//! and clipped, depth blits, and its errors; draw-buffer routing (`glDrawBuffers` with
+//! `GL_NONE` before an attachment) and `glClearBuffer*`. Pixels are read back and checked exactly; the
 //! validation layer must stay silent.
 
 use std::ffi::c_void;
@@ -31,6 +32,11 @@ const GL_DEPTH_ATTACHMENT: u32 = 0x8D00;
 const GL_DEPTH_COMPONENT24: u32 = 0x81A6;
 const GL_SCISSOR_TEST: u32 = 0x0C11;
 const GL_DEPTH_TEST: u32 = 0x0B71;
+const GL_NONE: u32 = 0;
+const GL_COLOR: u32 = 0x1800;
+const GL_DEPTH: u32 = 0x1801;
+const GL_STENCIL: u32 = 0x1802;
+const GL_TRIANGLES: u32 = 0x0004;
 
 /// The default framebuffer (32×32) as RGBA bytes, row 0 at the bottom.
 fn pixels() -> Vec<u8> {
@@ -450,4 +456,400 @@ fn renderbuffer_parameters_report_size_format_and_bits() {
         q(0x1234);
         expect(GL_INVALID_ENUM);
     }
+}
+
+/// `glReadPixels` reads the attached level and layer of a texture, not its level 0 / layer 0.
+#[test]
+fn read_pixels_reads_the_attached_level_and_layer() {
+    let _ctx = context();
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let storage_2d = gl!(c"glTexStorage2D": fn(u32, i32, u32, i32, i32));
+    let storage_3d = gl!(c"glTexStorage3D": fn(u32, i32, u32, i32, i32, i32));
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let attach_2d = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let attach_layer = gl!(c"glFramebufferTextureLayer": fn(u32, u32, u32, i32, i32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    const GL_TEXTURE_2D: u32 = 0x0DE1;
+    const GL_TEXTURE_2D_ARRAY: u32 = 0x8C1A;
+    let probe = || {
+        let mut px = [0u8; 4];
+        // SAFETY: `px` holds one RGBA pixel.
+        unsafe {
+            read(
+                0,
+                0,
+                1,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            )
+        };
+        px
+    };
+    let (mut tex, mut array, mut fb) = (0, 0, 0);
+    // SAFETY: out-pointers to locals; plain GL calls on the names made here.
+    unsafe {
+        gen_textures(1, &mut tex);
+        bind_texture(GL_TEXTURE_2D, tex);
+        storage_2d(GL_TEXTURE_2D, 3, GL_RGBA8, 16, 16);
+        gen_textures(1, &mut array);
+        bind_texture(GL_TEXTURE_2D_ARRAY, array);
+        storage_3d(GL_TEXTURE_2D_ARRAY, 1, GL_RGBA8, 8, 8, 3);
+        gen_fbs(1, &mut fb);
+        bind(GL_FRAMEBUFFER, fb);
+        // Level 0 red, level 2 green; layer 0 blue, layer 2 white.
+        for (level, color) in [(0, [1.0, 0.0, 0.0, 1.0]), (2, [0.0, 1.0, 0.0, 1.0])] {
+            attach_2d(
+                GL_FRAMEBUFFER,
+                GL_COLOR_ATTACHMENT0,
+                GL_TEXTURE_2D,
+                tex,
+                level,
+            );
+            fill(0, 0, 16, 16, color);
+        }
+        for (layer, color) in [(0, [0.0, 0.0, 1.0, 1.0]), (2, [1.0, 1.0, 1.0, 1.0])] {
+            attach_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, layer);
+            fill(0, 0, 8, 8, color);
+        }
+        attach_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 2);
+        assert_eq!(probe(), [0, 255, 0, 255], "level 2");
+        attach_2d(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+        assert_eq!(probe(), [255, 0, 0, 255], "level 0");
+        attach_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, 2);
+        assert_eq!(probe(), [255, 255, 255, 255], "layer 2");
+        attach_layer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 0, 0);
+        assert_eq!(probe(), [0, 0, 255, 255], "layer 0");
+        bind(GL_FRAMEBUFFER, 0);
+    }
+    expect(GL_NO_ERROR);
+}
+
+/// Two 16×16 RGBA8 renderbuffers as colour attachments 0 and 1 of a new framebuffer bound to
+/// both targets, cleared to black. Returns the framebuffer.
+fn two_attachment_fbo() -> u32 {
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let draw_buffers = gl!(c"glDrawBuffers": fn(i32, *const u32));
+    // SAFETY: out-pointers to locals; plain values; `both` outlives the call.
+    unsafe {
+        let mut fb = 0;
+        gen_fbs(1, &mut fb);
+        bind(GL_FRAMEBUFFER, fb);
+        let mut rb = [0u32; 2];
+        gen_rbs(2, rb.as_mut_ptr());
+        for (i, &r) in rb.iter().enumerate() {
+            bind_rb(GL_RENDERBUFFER, r);
+            storage(GL_RENDERBUFFER, GL_RGBA8, 16, 16);
+            attach(
+                GL_FRAMEBUFFER,
+                GL_COLOR_ATTACHMENT0 + i as u32,
+                GL_RENDERBUFFER,
+                r,
+            );
+        }
+        let both = [GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT0 + 1];
+        draw_buffers(2, both.as_ptr());
+        viewport(16, 16);
+        fill(0, 0, 16, 16, [0.0, 0.0, 0.0, 0.0]);
+        fb
+    }
+}
+
+/// Pixel (x, y) of colour attachment `i` of the bound read framebuffer.
+fn attachment_pixel(i: u32, x: i32, y: i32) -> [u8; 4] {
+    let read_buffer = gl!(c"glReadBuffer": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut px = [0u8; 4];
+    // SAFETY: `px` holds one RGBA pixel.
+    unsafe {
+        read_buffer(GL_COLOR_ATTACHMENT0 + i);
+        read(
+            x,
+            y,
+            1,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        );
+    }
+    px
+}
+
+#[test]
+fn draw_buffers_route_outputs_to_the_attachments_they_name() {
+    let _ctx = context();
+    let _fb = two_attachment_fbo();
+    let draw_buffers = gl!(c"glDrawBuffers": fn(i32, *const u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_vas = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_va = gl!(c"glBindVertexArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let p = gl_harness::program(
+        "#version 330 core\nvoid main() { vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID >> 1) * 4 - 1)); gl_Position = vec4(p, 0.0, 1.0); }\n",
+        "#version 330 core\nlayout(location = 0) out vec4 a;\nlayout(location = 1) out vec4 b;\nvoid main() { a = vec4(1.0, 0.0, 0.0, 1.0); b = vec4(0.0, 1.0, 0.0, 1.0); }\n",
+    );
+    // Output 1 (green) into attachment 0; output 0 goes nowhere; attachment 1 is not drawn.
+    let routed = [GL_NONE, GL_COLOR_ATTACHMENT0];
+    // SAFETY: `routed` outlives the call; out-pointer to a local; plain values.
+    unsafe {
+        draw_buffers(2, routed.as_ptr());
+        expect(GL_NO_ERROR);
+        let mut va = 0;
+        gen_vas(1, &mut va);
+        bind_va(va);
+        use_program(p);
+        draw(GL_TRIANGLES, 0, 3);
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(attachment_pixel(0, 8, 8), GREEN);
+    assert_eq!(attachment_pixel(1, 8, 8), [0, 0, 0, 0]);
+    // Errors: an attachment named twice, a window buffer, a non-colour attachment.
+    let twice = [GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT0];
+    let back = [0x0405u32]; // GL_BACK
+    let depth = [GL_DEPTH_ATTACHMENT];
+    // SAFETY: the arrays outlive the calls.
+    unsafe {
+        draw_buffers(2, twice.as_ptr());
+        expect(GL_INVALID_OPERATION);
+        draw_buffers(1, back.as_ptr());
+        expect(GL_INVALID_OPERATION);
+        draw_buffers(1, depth.as_ptr());
+        expect(GL_INVALID_ENUM);
+    }
+}
+
+#[test]
+fn clear_buffer_clears_one_draw_buffer_through_masks_and_scissor() {
+    let _ctx = context();
+    let _fb = two_attachment_fbo();
+    let clear_fv = gl!(c"glClearBufferfv": fn(u32, i32, *const f32));
+    let clear_iv = gl!(c"glClearBufferiv": fn(u32, i32, *const i32));
+    let clear_uiv = gl!(c"glClearBufferuiv": fn(u32, i32, *const u32));
+    let clear_fi = gl!(c"glClearBufferfi": fn(u32, i32, f32, i32));
+    let color_mask = gl!(c"glColorMaski": fn(u32, u8, u8, u8, u8));
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let scissor = gl!(c"glScissor": fn(i32, i32, i32, i32));
+    let red = [1.0f32, 0.0, 0.0, 1.0];
+    let one = [1.0f32; 4];
+    // SAFETY: the arrays outlive the calls; plain values.
+    unsafe {
+        // Draw buffer 1 only: attachment 0 stays black.
+        clear_fv(GL_COLOR, 1, red.as_ptr());
+        expect(GL_NO_ERROR);
+        assert_eq!(attachment_pixel(0, 3, 3), [0, 0, 0, 0]);
+        assert_eq!(attachment_pixel(1, 3, 3), RED);
+        // Draw buffer 0 through a scissor box and a mask without red and alpha.
+        enable(GL_SCISSOR_TEST);
+        scissor(0, 0, 8, 16);
+        color_mask(0, 0, 1, 1, 0);
+        clear_fv(GL_COLOR, 0, one.as_ptr());
+        color_mask(0, 1, 1, 1, 1);
+        disable(GL_SCISSOR_TEST);
+        expect(GL_NO_ERROR);
+        assert_eq!(attachment_pixel(0, 3, 3), [0, 255, 255, 0]);
+        assert_eq!(attachment_pixel(0, 12, 3), [0, 0, 0, 0]);
+        assert_eq!(attachment_pixel(1, 3, 3), RED);
+        // The errors GL lists.
+        clear_fv(GL_COLOR, 8, red.as_ptr());
+        expect(GL_INVALID_VALUE);
+        clear_fv(GL_COLOR, -1, red.as_ptr());
+        expect(GL_INVALID_VALUE);
+        clear_fv(GL_DEPTH, 1, red.as_ptr());
+        expect(GL_INVALID_VALUE);
+        clear_fv(GL_STENCIL, 0, red.as_ptr());
+        expect(GL_INVALID_ENUM);
+        let zero = [0i32; 4];
+        clear_iv(GL_DEPTH, 0, zero.as_ptr());
+        expect(GL_INVALID_ENUM);
+        clear_uiv(GL_STENCIL, 0, [0u32; 4].as_ptr());
+        expect(GL_INVALID_ENUM);
+        clear_fi(GL_COLOR, 0, 1.0, 0);
+        expect(GL_INVALID_ENUM);
+        clear_fi(0x84F9, 1, 1.0, 0); // GL_DEPTH_STENCIL, draw buffer 1
+        expect(GL_INVALID_VALUE);
+        // No depth or stencil attachment: nothing to clear, no error.
+        clear_fi(0x84F9, 0, 1.0, 0);
+        expect(GL_NO_ERROR);
+    }
+}
+
+#[test]
+fn clear_buffer_clears_depth_and_stencil_of_the_default_framebuffer() {
+    let _ctx = context();
+    let clear_fv = gl!(c"glClearBufferfv": fn(u32, i32, *const f32));
+    let clear_fi = gl!(c"glClearBufferfi": fn(u32, i32, f32, i32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let depth_at = || {
+        let mut d = -1.0f32;
+        // SAFETY: one float.
+        unsafe { read(4, 4, 1, 1, 0x1902, 0x1406, (&mut d as *mut f32).cast()) }; // DEPTH_COMPONENT, FLOAT
+        d
+    };
+    let stencil_at = || {
+        let mut s = 0u8;
+        // SAFETY: one byte.
+        unsafe {
+            read(
+                4,
+                4,
+                1,
+                1,
+                0x1901,
+                GL_UNSIGNED_BYTE,
+                (&mut s as *mut u8).cast(),
+            )
+        }; // STENCIL_INDEX
+        s
+    };
+    let quarter = [0.25f32];
+    // SAFETY: `quarter` outlives the call; plain values.
+    unsafe {
+        clear_fv(GL_DEPTH, 0, quarter.as_ptr());
+        expect(GL_NO_ERROR);
+        assert!((depth_at() - 0.25).abs() < 1e-3, "depth {}", depth_at());
+        clear_fi(0x84F9, 0, 0.75, 0x5A);
+        expect(GL_NO_ERROR);
+        assert!((depth_at() - 0.75).abs() < 1e-3, "depth {}", depth_at());
+        assert_eq!(stencil_at(), 0x5A);
+    }
+}
+
+/// piglit fbo-blending-formats (its "FBO result" probes): reading a framebuffer whose GL format
+/// has no alpha (GL_RGB8, stored as RGBA8) returns alpha 1 whatever the storage holds, and a
+/// GL_RG8 one blue 0, as GL's conversion of the buffer's components to RGBA says.
+#[test]
+fn reads_of_formats_without_alpha_return_alpha_one() {
+    const GL_RGB8: i32 = 0x8051;
+    const GL_RG8: i32 = 0x822B;
+    const GL_RGB: u32 = 0x1907;
+    let _ctx = context();
+    let gen_renderbuffers = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_renderbuffer = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    for (internal, expected) in [(GL_RGB8, [255u8, 0, 51, 255]), (GL_RG8, [255, 0, 0, 255])] {
+        let mut px = [0u8; 4];
+        // SAFETY: out-pointers to locals; the read is one RGBA8 pixel into a 4-byte local.
+        unsafe {
+            let (mut rb, mut fb) = (0, 0);
+            gen_renderbuffers(1, &mut rb);
+            bind_renderbuffer(GL_RENDERBUFFER, rb);
+            storage(GL_RENDERBUFFER, internal as u32, 4, 4);
+            gen_framebuffers(1, &mut fb);
+            bind_framebuffer(GL_FRAMEBUFFER, fb);
+            attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+            clear_color(1.0, 0.0, 0.2, 0.5);
+            clear(GL_COLOR_BUFFER_BIT);
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            );
+            assert_eq!(px, expected, "internal format 0x{internal:04X} as RGBA");
+            // The general path (a float read) says the same.
+            let mut pf = [0f32; 4];
+            read(1, 1, 1, 1, GL_RGBA, 0x1406, pf.as_mut_ptr().cast());
+            assert_eq!(pf[3], 1.0, "internal format 0x{internal:04X} as float RGBA");
+            let mut rgb = [0u8; 4];
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGB,
+                GL_UNSIGNED_BYTE,
+                rgb.as_mut_ptr().cast(),
+            );
+            assert_eq!(rgb[..3], expected[..3], "as RGB");
+            bind_framebuffer(GL_FRAMEBUFFER, 0);
+        }
+        expect(GL_NO_ERROR);
+    }
+}
+
+/// piglit fbo-blending-formats (DST_ALPHA on RGB formats): blending into an attachment whose
+/// GL format has no alpha reads destination alpha as 1, even though its RGBA8 storage holds
+/// the cleared alpha 0.
+#[test]
+fn blending_into_a_format_without_alpha_reads_destination_alpha_one() {
+    const GL_RGB8: u32 = 0x8051;
+    const GL_BLEND: u32 = 0x0BE2;
+    const GL_DST_ALPHA: u32 = 0x0304;
+    const GL_ONE_MINUS_DST_ALPHA: u32 = 0x0305;
+    const GL_ZERO: u32 = 0;
+    let _ctx = context();
+    let gen_renderbuffers = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_renderbuffer = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let enable = gl!(c"glEnable": fn(u32));
+    let blend_func = gl!(c"glBlendFunc": fn(u32, u32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let vs = "#version 330 core\nvoid main() {\n  vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));\n  gl_Position = vec4(p, 0.0, 1.0);\n}\n";
+    let fs =
+        "#version 330 core\nout vec4 color;\nvoid main() { color = vec4(1.0, 0.5, 0.25, 1.0); }\n";
+    let program = gl_harness::program(vs, fs);
+    // SAFETY: out-pointers to locals; the reads are one RGBA8 pixel into 4-byte locals.
+    unsafe {
+        let (mut rb, mut fb, mut vao) = (0, 0, 0);
+        gen_renderbuffers(1, &mut rb);
+        bind_renderbuffer(GL_RENDERBUFFER, rb);
+        storage(GL_RENDERBUFFER, GL_RGB8, 4, 4);
+        gen_framebuffers(1, &mut fb);
+        bind_framebuffer(GL_FRAMEBUFFER, fb);
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        viewport(0, 0, 4, 4);
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        use_program(program);
+        enable(GL_BLEND);
+        for (src, dst, expected) in [
+            (GL_DST_ALPHA, GL_ZERO, [255u8, 128, 64, 255]),
+            (GL_ONE_MINUS_DST_ALPHA, GL_DST_ALPHA, [51, 102, 153, 255]),
+        ] {
+            clear_color(0.2, 0.4, 0.6, 0.0);
+            clear(GL_COLOR_BUFFER_BIT);
+            blend_func(src, dst);
+            draw(GL_TRIANGLES, 0, 3);
+            let mut px = [0u8; 4];
+            read(
+                1,
+                1,
+                1,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            );
+            assert_eq!(px, expected, "blend factors 0x{src:04X}, 0x{dst:04X}");
+        }
+        bind_framebuffer(GL_FRAMEBUFFER, 0);
+    }
+    expect(GL_NO_ERROR);
 }

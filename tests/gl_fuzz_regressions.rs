@@ -209,9 +209,18 @@ fn float_attributes_at_an_unaligned_offset_reach_vulkan_unaligned() {
     ctx.check();
 }
 
-#[test]
-fn integer_attribute_formats_follow_the_call_not_the_shader_input() {
+/// Draws the full-screen triangle with a program reading `ivec2 ids` at location 2, whose
+/// array `set_pointer` specifies from a 64-byte buffer of zeros, then runs the fuzzer's check.
+fn draw_with_integer_input(set_pointer: impl FnOnce()) {
     let ctx = context();
+    draw_with_integer_input_setup(set_pointer);
+    draw_arrays(4, 0, 3);
+    assert_eq!(error(), 0);
+    ctx.check();
+}
+
+/// The program, buffer and array of [`draw_with_integer_input`], ready to draw.
+fn draw_with_integer_input_setup(set_pointer: impl FnOnce()) {
     let p = program(
         "#version 330 core\nlayout(location = 2) in ivec2 ids;\nvoid main() { vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1)); gl_Position = vec4(p + vec2(ids) * 0.0, 0.0, 1.0); }\n",
         CONSTANT_FS,
@@ -230,7 +239,20 @@ fn integer_attribute_formats_follow_the_call_not_the_shader_input() {
             zeros.as_ptr().cast(),
             0x88E4,
         );
-        // GL_UNSIGNED_BYTE into `ivec2 ids`.
+    }
+    set_pointer();
+    // SAFETY: scalars.
+    unsafe {
+        gl!(c"glEnableVertexAttribArray": fn(u32))(2);
+        gl!(c"glUseProgram": fn(u32))(p);
+    }
+}
+
+#[test]
+fn integer_attribute_formats_follow_the_call_not_the_shader_input() {
+    // GL_UNSIGNED_BYTE through glVertexAttribIPointer into `ivec2 ids`.
+    // SAFETY: the pointer is an offset into the bound buffer.
+    draw_with_integer_input(|| unsafe {
         gl!(c"glVertexAttribIPointer": fn(u32, i32, u32, i32, *const c_void))(
             2,
             2,
@@ -238,12 +260,52 @@ fn integer_attribute_formats_follow_the_call_not_the_shader_input() {
             0,
             null(),
         );
-        gl!(c"glEnableVertexAttribArray": fn(u32))(2);
-        gl!(c"glUseProgram": fn(u32))(p);
-    }
-    draw_arrays(4, 0, 3);
-    assert_eq!(error(), 0);
+    });
+}
+
+/// Found by the fuzzer: an integer array widened to 32 bits (`GL_UNSIGNED_BYTE` through
+/// glVertexAttribIPointer into an `ivec2`) reserved room for every vertex up to the draw's last
+/// index before checking the buffer holds them: a draw reaching vertex 2^31 aborted the process
+/// allocating 34 GB.
+#[test]
+fn widened_integer_arrays_check_the_draw_range_before_allocating() {
+    let ctx = context();
+    draw_with_integer_input_setup(|| {
+        // SAFETY: the pointer is an offset into the bound buffer.
+        unsafe {
+            gl!(c"glVertexAttribIPointer": fn(u32, i32, u32, i32, *const c_void))(
+                2,
+                4,
+                0x1401,
+                0,
+                null(),
+            )
+        }
+    });
+    // 2^31 vertices of four 32-bit components: 34 GB.
+    draw_arrays(4, 0x7FFF_FFF0, 3);
+    // The vertices are past the buffer: ArenaGL refuses the draw rather than read them.
+    assert_eq!(error(), 0x0502);
     ctx.check();
+}
+
+/// Found by the fuzzer in CI: a 32-bit integer array given with glVertexAttribPointer (read as
+/// floats, which Vulkan has no vertex format for) was converted to `R32_SFLOAT` from the
+/// buffer's shadow even when the shader input is an integer: a Vulkan interface mismatch.
+#[test]
+fn converted_float_attributes_do_not_feed_integer_inputs() {
+    // GL_INT, not normalized, through glVertexAttribPointer into `ivec2 ids`.
+    // SAFETY: the pointer is an offset into the bound buffer.
+    draw_with_integer_input(|| unsafe {
+        gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void))(
+            2,
+            1,
+            0x1404,
+            0,
+            0,
+            null(),
+        );
+    });
 }
 
 #[test]

@@ -1017,3 +1017,145 @@ fn float_and_half_float_texels_upload_into_normalized_formats() {
         [128, 255, 64, 255]
     );
 }
+
+/// piglit texsubimage: a `glTexSubImage3D` one image deep still skips `GL_UNPACK_SKIP_IMAGES`
+/// images of `GL_UNPACK_IMAGE_HEIGHT` rows (the C edge once sized such a call as a 2D image, so
+/// the upload found too few client bytes and failed), and RGB storage behind RGBA8 texels reads
+/// the same bytes.
+#[test]
+fn one_image_deep_3d_sub_images_honour_skip_images() {
+    const GL_UNPACK_ROW_LENGTH: u32 = 0x0CF2;
+    const GL_UNPACK_SKIP_PIXELS: u32 = 0x0CF4;
+    const GL_UNPACK_SKIP_ROWS: u32 = 0x0CF3;
+    const GL_UNPACK_SKIP_IMAGES: u32 = 0x806D;
+    const GL_UNPACK_IMAGE_HEIGHT: u32 = 0x806E;
+    const GL_RGB8: i32 = 0x8051;
+    let _ctx = context();
+    let image_3d =
+        gl!(c"glTexImage3D": fn(u32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let sub_3d = gl!(c"glTexSubImage3D": fn(u32, i32, i32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let store = gl!(c"glPixelStorei": fn(u32, i32));
+    // Texel (x, y, z) of a 4×3×3 client box is index x + 4y + 12z.
+    let data = texels(4 * 3 * 3);
+    for internal in [GL_RGBA8 as i32, GL_RGB8] {
+        // SAFETY: every transfer reads inside `data` (4×3×3 RGBA8 texels, rows of 4).
+        unsafe {
+            texture(GL_TEXTURE_3D);
+            let zeros = vec![0u8; data.len()];
+            image_3d(
+                GL_TEXTURE_3D,
+                0,
+                internal,
+                4,
+                3,
+                3,
+                0,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                zeros.as_ptr().cast(),
+            );
+            store(GL_UNPACK_ROW_LENGTH, 4);
+            store(GL_UNPACK_IMAGE_HEIGHT, 3);
+            store(GL_UNPACK_SKIP_PIXELS, 1);
+            store(GL_UNPACK_SKIP_ROWS, 1);
+            store(GL_UNPACK_SKIP_IMAGES, 2);
+            // A 2×2×1 box at (1, 1, 2) from client texels (1..3, 1..3, 2).
+            sub_3d(
+                GL_TEXTURE_3D,
+                0,
+                1,
+                1,
+                2,
+                2,
+                2,
+                1,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                data.as_ptr().cast(),
+            );
+            for p in [GL_UNPACK_ROW_LENGTH, GL_UNPACK_IMAGE_HEIGHT] {
+                store(p, 0);
+            }
+            for p in [
+                GL_UNPACK_SKIP_PIXELS,
+                GL_UNPACK_SKIP_ROWS,
+                GL_UNPACK_SKIP_IMAGES,
+            ] {
+                store(p, 0);
+            }
+            assert_eq!(error(), GL_NO_ERROR, "internal format 0x{internal:04X}");
+        }
+        let opaque = |mut t: [u8; 4]| {
+            if internal == GL_RGB8 {
+                t[3] = 255;
+            }
+            t
+        };
+        for (x, y) in [(1, 1), (2, 1), (1, 2), (2, 2)] {
+            assert_eq!(
+                sample(
+                    "sampler3D",
+                    &format!("texelFetch(t, ivec3({x}, {y}, 2), 0)")
+                ),
+                opaque(texel(x + 4 * y + 12 * 2)),
+                "texel ({x}, {y}, 2) of internal format 0x{internal:04X}"
+            );
+        }
+        assert_eq!(
+            sample("sampler3D", "texelFetch(t, ivec3(0, 1, 2), 0)"),
+            opaque([0, 0, 0, 0]),
+            "outside the box"
+        );
+    }
+}
+
+/// piglit fbo-generatemipmap-swizzle: `GL_TEXTURE_SWIZZLE_RGBA` sets and answers all four
+/// sources at once through the vector calls; a bad source changes none of them.
+#[test]
+fn the_swizzle_vector_sets_and_answers_all_four_sources() {
+    const GL_TEXTURE_SWIZZLE_RGBA: u32 = 0x8E46;
+    const GL_TEXTURE_SWIZZLE_R: u32 = 0x8E42;
+    const GL_RED: i32 = 0x1903;
+    const GL_GREEN: i32 = 0x1904;
+    const GL_BLUE: i32 = 0x1905;
+    const GL_ONE: i32 = 1;
+    let _ctx = context();
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let param_v = gl!(c"glTexParameteriv": fn(u32, u32, *const i32));
+    let get_param_v = gl!(c"glGetTexParameteriv": fn(u32, u32, *mut i32));
+    let data = texels(1);
+    // SAFETY: one RGBA8 texel from a live vector; out-pointers to locals.
+    unsafe {
+        texture(GL_TEXTURE_2D);
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            1,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        let swizzle = [GL_BLUE, GL_GREEN, GL_RED, GL_ONE];
+        param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, swizzle.as_ptr());
+        expect(GL_NO_ERROR);
+        let mut got = [0i32; 4];
+        get_param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, got.as_mut_ptr());
+        assert_eq!(got, swizzle);
+        let mut r = 0;
+        get_param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_R, &mut r);
+        assert_eq!(r, GL_BLUE);
+        let bad = [GL_RED, GL_RED, 0x1234, GL_RED];
+        param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, bad.as_ptr());
+        expect(GL_INVALID_ENUM);
+        get_param_v(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, got.as_mut_ptr());
+        assert_eq!(got, swizzle, "an error changes nothing");
+    }
+    let t = texel(0);
+    assert_eq!(
+        sample("sampler2D", "texture(t, vec2(0.5))"),
+        [t[2], t[1], t[0], 255]
+    );
+}

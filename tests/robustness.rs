@@ -62,15 +62,7 @@ fn set_faults(spec: &str) {
 
 /// `arenagl_memory_stat(name)`.
 fn stat(name: &CStr) -> u64 {
-    // SAFETY: the exported symbol has exactly this signature.
-    let get = *unsafe {
-        lib()
-            .lib
-            .get::<unsafe extern "C" fn(*const c_char) -> u64>(b"arenagl_memory_stat\0")
-    }
-    .expect("arenagl_memory_stat is exported");
-    // SAFETY: a NUL-terminated string.
-    unsafe { get(name.as_ptr()) }
+    gl_harness::memory_stat(name)
 }
 
 /// An EGL display, config, context and 32×32 pbuffer, current on this thread.
@@ -273,8 +265,10 @@ fn a_single_failure_of_each_call_is_absorbed_and_a_persistent_one_is_gl_out_of_m
     let egl = Egl::new();
     // Each call × each out-of-memory result it can return, once: the ladder (release, wait,
     // retry) absorbs it and the frame is right. A fresh program each time, so the draw builds
-    // a pipeline and allocates.
-    for rule in [
+    // a pipeline, and a buffer of a size not made before, so that something really allocates
+    // (the scene's own objects may come back from the manager's recycle bin, which allocates
+    // nothing).
+    for (i, rule) in [
         "alloc@1=oom_device",
         "alloc@1=oom_host",
         "alloc@1=too_many_objects",
@@ -282,31 +276,40 @@ fn a_single_failure_of_each_call_is_absorbed_and_a_persistent_one_is_gl_out_of_m
         "submit@1=oom_host",
         "pipeline@1=oom_device",
         "pipeline@1=oom_host",
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         set_faults(rule);
         let injected = stat(c"faults_injected");
         let scene = Scene::new([0.0, 1.0, 0.0]);
+        let fresh = new_buffer(8192 + 256 * i as isize);
         let frame = scene.draw_and_read();
         assert_eq!(error(), GL_NO_ERROR, "{rule}: absorbed");
         assert_eq!(frame, (BLUE, GREEN), "{rule}: the frame is right");
         egl.swap()
             .unwrap_or_else(|e| panic!("{rule}: swap failed with {e:#x}"));
         assert_eq!(stat(c"faults_injected"), injected + 1, "{rule} fired once");
+        delete_buffer(fresh);
         scene.delete();
     }
     // Every call failing: the command reports GL_OUT_OF_MEMORY, nothing crashes, and the
     // failure is not remembered: once the faults stop, the same objects draw correctly.
-    for rule in [
+    for (i, rule) in [
         "pipeline%1=oom_host",
         "alloc%1=oom_device",
         "submit%1=oom_device",
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         set_faults("");
         let scene = Scene::new([0.0, 1.0, 0.0]);
         assert_eq!(error(), GL_NO_ERROR);
         set_faults(rule);
         let _ = scene.draw_and_read();
-        let extra = new_buffer(4096);
+        // A size not made before (see above).
+        let extra = new_buffer(20480 + 256 * i as isize);
         // A swap that cannot submit skips the frame: EGL_TRUE, the GL error says why.
         let swapped = egl.swap();
         assert_eq!(

@@ -10,6 +10,8 @@
 //! `ARENAGL_VALIDATION=1`, so the parent can fail on any validation-layer message in its stderr.
 //! Skipped, with the reason printed, only when `Xvfb` or libX11 is missing (CI installs `xvfb`).
 
+#[path = "common/child.rs"]
+mod child;
 #[path = "common/xvfb.rs"]
 mod xvfb;
 
@@ -22,6 +24,8 @@ use std::time::{Duration, Instant};
 use arenagl_present::egl::*;
 
 const CHILD_ENV: &str = "ARENAGL_X11_WINDOW_CHILD";
+/// Far above a child's normal time on lavapipe; a child running this long is a hang.
+const CHILD_LIMIT: Duration = Duration::from_secs(300);
 const SIZE: u32 = 64;
 const RED: [u8; 3] = [255, 0, 0];
 const GREEN: [u8; 3] = [0, 255, 0];
@@ -30,36 +34,55 @@ const WHITE: [u8; 3] = [255, 255, 255];
 
 #[test]
 fn swap_buffers_presents_upright_into_an_x11_window() {
-    run_child("child_renders_into_the_window", "WINDOW_PIXELS_OK");
+    run_child("child_renders_into_the_window", &[], "WINDOW_PIXELS_OK");
 }
 
-/// Runs the child test `name` (this binary re-executed) against a fresh `Xvfb` with validation
-/// on, and requires it to succeed, print `marker`, and leave no validation message in stderr.
-fn run_child(name: &str, marker: &str) {
+/// Under memory pressure (a 160 MiB budget, 98 % of it taken) the window renders at half size
+/// (`ARENAGL_CRITICAL_RENDER_SCALE`) and the present scales up: the window and `glReadPixels`
+/// still show the frame at full size; once the memory is freed the full size comes back.
+#[test]
+fn critical_pressure_renders_the_window_at_a_reduced_scale() {
+    run_child(
+        "child_renders_at_a_reduced_scale",
+        &[
+            ("ARENAGL_BUDGET_MB", "160"),
+            ("ARENAGL_CRITICAL_RENDER_SCALE", "0.5"),
+        ],
+        "RENDER_SCALE_OK",
+    );
+}
+
+/// Runs this binary's test `child` as the GL child under a fresh Xvfb, with validation on and
+/// `env`; the child must print `marker` and the validation layer must stay silent.
+fn run_child(child: &str, env: &[(&str, &str)], marker: &str) {
     if std::env::var_os(CHILD_ENV).is_some() {
         return;
     }
     let Some(server) = xvfb::start_or_skip() else {
         return;
     };
-    let out = Command::new(std::env::current_exe().expect("test binary path"))
-        .args(["--exact", name, "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, "1")
-        .env("DISPLAY", &server.name)
-        .env("ARENAGL_VALIDATION", "1")
-        .env("ARENAGL_TELEMETRY", "0")
-        .output()
-        .expect("run the GL child");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let out = child::run_with_limit(
+        Command::new(std::env::current_exe().expect("test binary path"))
+            .args(["--exact", child, "--nocapture", "--test-threads=1"])
+            .env(CHILD_ENV, "1")
+            .env("DISPLAY", &server.name)
+            .env("ARENAGL_VALIDATION", "1")
+            .env("ARENAGL_TELEMETRY", "0")
+            .envs(env.iter().copied()),
+        CHILD_LIMIT,
+    );
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
     assert!(
-        out.status.success(),
+        out.success(),
         "the GL child failed ({})\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status
+        out.status.map_or_else(
+            || format!("killed after {CHILD_LIMIT:?}: a hang"),
+            |s| s.to_string()
+        )
     );
     assert!(
         stdout.contains(marker),
-        "the child did not finish its checks\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        "the child did not check the window\nstdout:\n{stdout}\nstderr:\n{stderr}"
     );
     assert!(
         !stderr.contains("arenagl::validation"),
@@ -74,92 +97,20 @@ fn child_renders_into_the_window() {
         return;
     }
     let x = Xlib::load();
-    // SAFETY: every call below follows Xlib's C API with the handles it returned.
-    let (display, window) = unsafe {
-        let display = (x.open_display)(null());
-        assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
-        let screen = (x.default_screen)(display);
-        let root = (x.root_window)(display, screen);
-        let black = (x.black_pixel)(display, screen);
-        let window = (x.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
-        (x.map_window)(display, window);
-        (x.sync)(display, 0);
-        (display, window)
-    };
     let egl = Egl::load();
-    // SAFETY: the EGL calls follow the C API; every pointer argument is a live local.
+    let WindowContext {
+        display,
+        window,
+        dpy,
+        ctx,
+        surface,
+    } = window_context(&x, &egl);
+    // SAFETY: the EGL and GL calls follow the C API; every pointer argument is a live local.
     unsafe {
-        let dpy = (egl.get_display)(display);
-        assert!(!dpy.is_null(), "eglGetDisplay(Display*)");
-        let platform = (egl.get_platform_display)(EGL_PLATFORM_X11_KHR, display, null());
-        assert_eq!(platform, dpy, "one EGL display per X connection");
-        assert_eq!((egl.initialize)(dpy, null_mut(), null_mut()), 1);
-        assert_eq!((egl.bind_api)(EGL_OPENGL_API), 1);
-        let attribs = [
-            EGL_SURFACE_TYPE,
-            EGL_WINDOW_BIT,
-            EGL_RENDERABLE_TYPE,
-            EGL_OPENGL_BIT,
-            EGL_RED_SIZE,
-            8,
-            EGL_GREEN_SIZE,
-            8,
-            EGL_BLUE_SIZE,
-            8,
-            EGL_NONE,
-        ];
-        let mut config = null_mut();
-        let mut count = 0;
-        assert_eq!(
-            (egl.choose_config)(dpy, attribs.as_ptr(), &mut config, 1, &mut count),
-            1
-        );
-        assert_eq!(count, 1, "a window config");
-        let ctx_attribs = [
-            EGL_CONTEXT_MAJOR_VERSION,
-            3,
-            EGL_CONTEXT_MINOR_VERSION,
-            3,
-            EGL_NONE,
-        ];
-        let ctx = (egl.create_context)(dpy, config, null_mut(), ctx_attribs.as_ptr());
-        assert!(
-            !ctx.is_null(),
-            "eglCreateContext: 0x{:x}",
-            (egl.get_error)()
-        );
-        let surface = (egl.create_window_surface)(dpy, config, window as usize, null());
-        assert!(
-            !surface.is_null(),
-            "eglCreateWindowSurface: 0x{:x}",
-            (egl.get_error)()
-        );
-        for (attribute, want) in [(EGL_WIDTH, SIZE), (EGL_HEIGHT, SIZE)] {
-            let mut v = 0;
-            assert_eq!((egl.query_surface)(dpy, surface, attribute, &mut v), 1);
-            assert_eq!(v, want as EGLint, "the surface has the window's size");
-        }
-        assert_eq!((egl.make_current)(dpy, surface, surface, ctx), 1);
         let gl = Gl::load(&egl);
-        let rgba = |c: [u8; 3]| c.map(|v| f32::from(v) / 255.0);
-        let frame =
-            |dpy: Handle, surface: Handle, width: u32, height: u32, colors: [[u8; 3]; 2]| {
-                let [top, bottom] = colors.map(rgba);
-                (gl.clear_color)(top[0], top[1], top[2], 1.0);
-                (gl.clear)(GL_COLOR_BUFFER_BIT);
-                // GL's window coordinates start at the bottom: this is the bottom half.
-                (gl.enable)(GL_SCISSOR_TEST);
-                (gl.scissor)(0, 0, width as i32, (height / 2) as i32);
-                (gl.clear_color)(bottom[0], bottom[1], bottom[2], 1.0);
-                (gl.clear)(GL_COLOR_BUFFER_BIT);
-                (gl.disable)(GL_SCISSOR_TEST);
-                assert_eq!(
-                    (egl.swap_buffers)(dpy, surface),
-                    1,
-                    "eglSwapBuffers: 0x{:x}",
-                    (egl.get_error)()
-                );
-            };
+        let frame = |dpy: Handle, surface: Handle, width: u32, height: u32, colors| {
+            draw_halves(&egl, &gl, dpy, surface, (width, height), colors)
+        };
         for _ in 0..3 {
             frame(dpy, surface, SIZE, SIZE, [RED, GREEN]);
         }
@@ -198,10 +149,10 @@ fn child_renders_into_the_window() {
         let mut config = null_mut();
         let mut count = 0;
         assert_eq!(
-            (egl.choose_config)(default, attribs.as_ptr(), &mut config, 1, &mut count),
+            (egl.choose_config)(default, CONFIG_ATTRIBS.as_ptr(), &mut config, 1, &mut count),
             1
         );
-        let ctx = (egl.create_context)(default, config, null_mut(), ctx_attribs.as_ptr());
+        let ctx = (egl.create_context)(default, config, null_mut(), CONTEXT_ATTRIBS.as_ptr());
         assert!(!ctx.is_null());
         let surface = (egl.create_window_surface)(default, config, window as usize, null());
         assert!(
@@ -226,10 +177,217 @@ fn child_renders_into_the_window() {
     println!("WINDOW_PIXELS_OK");
 }
 
+/// The GL part of `critical_pressure_renders_the_window_at_a_reduced_scale`.
+#[test]
+fn child_renders_at_a_reduced_scale() {
+    if std::env::var_os(CHILD_ENV).is_none() {
+        return;
+    }
+    let x = Xlib::load();
+    let egl = Egl::load();
+    let w = window_context(&x, &egl);
+    let gl = Gl::load(&egl);
+    let stat = |name: &CStr| {
+        // SAFETY: the library's diagnostic export, with its C signature.
+        let get: unsafe extern "C" fn(*const c_char) -> u64 =
+            unsafe { *egl._lib.get(b"arenagl_memory_stat\0").expect("exported") };
+        // SAFETY: a NUL-terminated name.
+        let v = unsafe { get(name.as_ptr()) };
+        assert_ne!(v, u64::MAX, "{name:?}");
+        v
+    };
+    let frame = |colors| draw_halves(&egl, &gl, w.dpy, w.surface, (SIZE, SIZE), colors);
+    // Frames until `name` reads `want` (bounded).
+    let frames_until = |name: &CStr, want: u64| {
+        for _ in 0..12 {
+            frame([RED, GREEN]);
+            if stat(name) == want {
+                return;
+            }
+        }
+        panic!("{name:?} is {} after 12 frames, wanted {want}", stat(name));
+    };
+    // The frame read back with glReadPixels: GL's bottom half green, top half red, at full
+    // size (rows next to the split may blend once scaled up).
+    let read_back = || {
+        let mut px = vec![0u8; (SIZE * SIZE * 4) as usize];
+        // SAFETY: `px` holds SIZE × SIZE RGBA pixels.
+        unsafe {
+            (gl.read_pixels)(
+                0,
+                0,
+                SIZE as i32,
+                SIZE as i32,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                px.as_mut_ptr().cast(),
+            )
+        };
+        for (row, want) in [
+            (0, GREEN),
+            (SIZE / 4, GREEN),
+            (SIZE * 3 / 4, RED),
+            (SIZE - 1, RED),
+        ] {
+            for col in [0, SIZE / 2, SIZE - 1] {
+                let at = ((row * SIZE + col) * 4) as usize;
+                assert_eq!(px[at..at + 3], want, "glReadPixels at ({col}, {row})");
+            }
+        }
+    };
+    for _ in 0..3 {
+        frame([RED, GREEN]);
+    }
+    x.expect_halves(w.display, w.window, SIZE, SIZE, [RED, GREEN]);
+    assert_eq!(
+        stat(c"render_scale_percent"),
+        0,
+        "no rescale without pressure"
+    );
+
+    // 98 % of the budget: Critical, and the next swaps render at half size.
+    // SAFETY: the GL calls follow the C API; out-pointers are locals, no data pointer.
+    let filler = unsafe {
+        (gl.finish)();
+        frame([RED, GREEN]);
+        let target = stat(c"budget_bytes") / 100 * 98;
+        let mut b = 0;
+        (gl.gen_buffers)(1, &mut b);
+        (gl.bind_buffer)(GL_ARRAY_BUFFER, b);
+        let size = target.saturating_sub(stat(c"live_bytes"));
+        (gl.buffer_data)(GL_ARRAY_BUFFER, size as isize, null(), GL_STATIC_DRAW);
+        assert_eq!((gl.get_error)(), 0, "the filler fits the budget");
+        b
+    };
+    frames_until(c"render_scale_percent", 50);
+    for _ in 0..2 {
+        frame([RED, GREEN]);
+    }
+    x.expect_halves(w.display, w.window, SIZE, SIZE, [RED, GREEN]);
+    read_back();
+
+    // Memory freed: pressure falls and the full size comes back.
+    // SAFETY: a generated buffer name.
+    unsafe { (gl.delete_buffers)(1, &filler) };
+    frames_until(c"render_scale_percent", 100);
+    frame([RED, GREEN]);
+    x.expect_halves(w.display, w.window, SIZE, SIZE, [RED, GREEN]);
+    read_back();
+    // SAFETY: no arguments.
+    assert_eq!(unsafe { (gl.get_error)() }, 0, "no GL error");
+    println!("RENDER_SCALE_OK");
+}
+
+/// One frame: a `top` clear with the bottom half (GL's window coordinates start at the bottom)
+/// scissored to `bottom`, then `eglSwapBuffers`.
+fn draw_halves(
+    egl: &Egl,
+    gl: &Gl,
+    dpy: Handle,
+    surface: Handle,
+    (width, height): (u32, u32),
+    colors: [[u8; 3]; 2],
+) {
+    let [top, bottom] = colors.map(|c| c.map(|v| f32::from(v) / 255.0));
+    // SAFETY: GL and EGL calls with the current context's display and surface.
+    unsafe {
+        (gl.clear_color)(top[0], top[1], top[2], 1.0);
+        (gl.clear)(GL_COLOR_BUFFER_BIT);
+        (gl.enable)(GL_SCISSOR_TEST);
+        (gl.scissor)(0, 0, width as i32, (height / 2) as i32);
+        (gl.clear_color)(bottom[0], bottom[1], bottom[2], 1.0);
+        (gl.clear)(GL_COLOR_BUFFER_BIT);
+        (gl.disable)(GL_SCISSOR_TEST);
+        assert_eq!(
+            (egl.swap_buffers)(dpy, surface),
+            1,
+            "eglSwapBuffers: 0x{:x}",
+            (egl.get_error)()
+        );
+    }
+}
+
+/// The window config's attributes and the 3.3 context's.
+const CONFIG_ATTRIBS: [EGLint; 11] = [
+    EGL_SURFACE_TYPE,
+    EGL_WINDOW_BIT,
+    EGL_RENDERABLE_TYPE,
+    EGL_OPENGL_BIT,
+    EGL_RED_SIZE,
+    8,
+    EGL_GREEN_SIZE,
+    8,
+    EGL_BLUE_SIZE,
+    8,
+    EGL_NONE,
+];
+const CONTEXT_ATTRIBS: [EGLint; 5] = [
+    EGL_CONTEXT_MAJOR_VERSION,
+    3,
+    EGL_CONTEXT_MINOR_VERSION,
+    3,
+    EGL_NONE,
+];
+
+/// A mapped `SIZE`×`SIZE` X11 window with a current 3.3 context on its EGL window surface.
+struct WindowContext {
+    display: Display,
+    window: Window,
+    dpy: Handle,
+    ctx: Handle,
+    surface: Handle,
+}
+
+fn window_context(x: &Xlib, egl: &Egl) -> WindowContext {
+    let (display, window) = x.open_window();
+    // SAFETY: the EGL calls follow the C API; every pointer argument is a live local.
+    unsafe {
+        let dpy = (egl.get_display)(display);
+        assert!(!dpy.is_null(), "eglGetDisplay(Display*)");
+        let platform = (egl.get_platform_display)(EGL_PLATFORM_X11_KHR, display, null());
+        assert_eq!(platform, dpy, "one EGL display per X connection");
+        assert_eq!((egl.initialize)(dpy, null_mut(), null_mut()), 1);
+        assert_eq!((egl.bind_api)(EGL_OPENGL_API), 1);
+        let mut config = null_mut();
+        let mut count = 0;
+        assert_eq!(
+            (egl.choose_config)(dpy, CONFIG_ATTRIBS.as_ptr(), &mut config, 1, &mut count),
+            1
+        );
+        assert_eq!(count, 1, "a window config");
+        let ctx = (egl.create_context)(dpy, config, null_mut(), CONTEXT_ATTRIBS.as_ptr());
+        assert!(
+            !ctx.is_null(),
+            "eglCreateContext: 0x{:x}",
+            (egl.get_error)()
+        );
+        let surface = (egl.create_window_surface)(dpy, config, window as usize, null());
+        assert!(
+            !surface.is_null(),
+            "eglCreateWindowSurface: 0x{:x}",
+            (egl.get_error)()
+        );
+        for (attribute, want) in [(EGL_WIDTH, SIZE), (EGL_HEIGHT, SIZE)] {
+            let mut v = 0;
+            assert_eq!((egl.query_surface)(dpy, surface, attribute, &mut v), 1);
+            assert_eq!(v, want as EGLint, "the surface has the window's size");
+        }
+        assert_eq!((egl.make_current)(dpy, surface, surface, ctx), 1);
+        WindowContext {
+            display,
+            window,
+            dpy,
+            ctx,
+            surface,
+        }
+    }
+}
+
 #[test]
 fn failed_acquires_and_unsubmitted_frames_leave_the_window_presenting() {
     run_child(
         "child_presents_through_failed_acquires",
+        &[],
         "FAILED_ACQUIRES_OK",
     );
 }
@@ -251,18 +409,7 @@ struct WindowRig {
 impl WindowRig {
     fn new() -> Self {
         let x = Xlib::load();
-        // SAFETY: Xlib's C API with the handles it returned.
-        let (display, window) = unsafe {
-            let display = (x.open_display)(null());
-            assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
-            let screen = (x.default_screen)(display);
-            let root = (x.root_window)(display, screen);
-            let black = (x.black_pixel)(display, screen);
-            let window = (x.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
-            (x.map_window)(display, window);
-            (x.sync)(display, 0);
-            (display, window)
-        };
+        let (display, window) = x.open_window();
         let egl = Egl::load();
         let attribs = [
             EGL_SURFACE_TYPE,
@@ -640,6 +787,23 @@ impl Xlib {
         }
     }
 
+    /// A connection to `$DISPLAY` and a mapped `SIZE`×`SIZE` window on it.
+    fn open_window(&self) -> (Display, Window) {
+        // SAFETY: every call below follows Xlib's C API with the handles it returned.
+        unsafe {
+            let display = (self.open_display)(null());
+            assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
+            let screen = (self.default_screen)(display);
+            let root = (self.root_window)(display, screen);
+            let black = (self.black_pixel)(display, screen);
+            let window =
+                (self.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
+            (self.map_window)(display, window);
+            (self.sync)(display, 0);
+            (display, window)
+        }
+    }
+
     /// Checks (polling, bounded: presenting is asynchronous) that the `width × height` window
     /// shows `top` over `bottom`, halves split at the middle row.
     fn expect_halves(
@@ -816,9 +980,19 @@ impl Egl {
 }
 
 const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
+const GL_RGBA: u32 = 0x1908;
+const GL_UNSIGNED_BYTE: u32 = 0x1401;
+const GL_ARRAY_BUFFER: u32 = 0x8892;
+const GL_STATIC_DRAW: u32 = 0x88E4;
 const GL_SCISSOR_TEST: u32 = 0x0C11;
 
 struct Gl {
+    gen_buffers: unsafe extern "C" fn(i32, *mut u32),
+    bind_buffer: unsafe extern "C" fn(u32, u32),
+    buffer_data: unsafe extern "C" fn(u32, isize, *const c_void, u32),
+    delete_buffers: unsafe extern "C" fn(i32, *const u32),
+    read_pixels: unsafe extern "C" fn(i32, i32, i32, i32, u32, u32, *mut c_void),
+    finish: unsafe extern "C" fn(),
     clear_color: unsafe extern "C" fn(f32, f32, f32, f32),
     clear: unsafe extern "C" fn(u32),
     enable: unsafe extern "C" fn(u32),
@@ -842,6 +1016,12 @@ impl Gl {
             };
         }
         Self {
+            gen_buffers: f!(c"glGenBuffers"),
+            bind_buffer: f!(c"glBindBuffer"),
+            buffer_data: f!(c"glBufferData"),
+            delete_buffers: f!(c"glDeleteBuffers"),
+            read_pixels: f!(c"glReadPixels"),
+            finish: f!(c"glFinish"),
             clear_color: f!(c"glClearColor"),
             clear: f!(c"glClear"),
             enable: f!(c"glEnable"),

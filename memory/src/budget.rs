@@ -13,7 +13,9 @@
 //!   restoration) and queues the rest (demotion, cache trimming, render scale) for the translator
 //!   and presenter, which collect them with [`Manager::take_pressure_actions`].
 
-use arenagl_residency::{Action, Budget, Category, Level, PressureMonitor, Usage};
+use arenagl_residency::{
+    Action, ActionPolicy, Budget, Category, Level, PressureMonitor, Thresholds, Usage,
+};
 
 use crate::backend::Backend;
 use crate::error::{MemoryError, Result};
@@ -27,9 +29,25 @@ pub(crate) struct BudgetState {
     pub(crate) pending: Vec<Action>,
 }
 
+/// What a client did under pressure (R2), reported to the manager for its statistics and the
+/// telemetry page ([`Manager::record_degradation`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Degradation {
+    /// Textures lost their top mip levels (`bytes` freed).
+    Demoted { textures: u64, bytes: u64 },
+    /// Demoted textures got their levels back (`bytes` allocated again).
+    Restored { textures: u64, bytes: u64 },
+    /// The every-64-frames sweep at Critical released leftovers (`bytes` freed).
+    Pruned { objects: u64, bytes: u64 },
+    /// Pipeline, descriptor and sampler caches were trimmed.
+    CachesTrimmed { objects: u64 },
+    /// The presenter now renders at `percent` % of the window size.
+    RenderScale { percent: u32 },
+}
+
 impl BudgetState {
-    pub(crate) fn new(budget: Budget) -> Self {
-        let monitor = PressureMonitor::new(&budget);
+    pub(crate) fn new(budget: Budget, policy: ActionPolicy) -> Self {
+        let monitor = PressureMonitor::with_config(&budget, Thresholds::default(), policy);
         Self {
             budget,
             monitor,
@@ -38,11 +56,82 @@ impl BudgetState {
     }
 }
 
+/// `bp` basis points of the budget, in bytes.
+fn line(state: &BudgetState, bp: u32) -> u64 {
+    let bytes = u128::from(state.budget.total_bytes) * u128::from(bp) / 10_000;
+    u64::try_from(bytes).unwrap_or(u64::MAX)
+}
+
 impl<B: Backend> Manager<B> {
     /// Installs (or removes) the budget allocations are admitted against.
     pub fn set_budget(&mut self, budget: Option<Budget>) {
-        self.budget = budget.map(BudgetState::new);
+        let policy = self.pressure_policy();
+        self.budget = budget.map(|b| BudgetState::new(b, policy));
         self.update_pressure();
+    }
+
+    /// Replaces the pressure policy (demotion age, mip levels dropped, render scale at
+    /// Critical); the level and the budget stay.
+    pub fn set_pressure_policy(&mut self, policy: ActionPolicy) {
+        self.config.pressure_policy = policy;
+        if let Some(state) = self.budget.as_mut() {
+            state.monitor.set_policy(policy);
+        }
+    }
+
+    /// The pressure policy in force.
+    pub fn pressure_policy(&self) -> ActionPolicy {
+        self.config.pressure_policy
+    }
+
+    /// Bytes usage must lose to fall below `level`'s exit line (0 when already below it, or when
+    /// no budget is in force).
+    pub fn bytes_over(&self, level: Level) -> u64 {
+        let Some(state) = self.budget.as_ref() else {
+            return 0;
+        };
+        self.usage()
+            .total()
+            .saturating_sub(line(state, state.monitor.thresholds().exit_bp(level)))
+    }
+
+    /// Bytes usage may grow by and stay below `level`'s exit line: how much a client may take
+    /// back (restore demoted textures, full render size) without re-entering `level`.
+    /// `u64::MAX` when no budget is in force.
+    pub fn headroom_below(&self, level: Level) -> u64 {
+        let Some(state) = self.budget.as_ref() else {
+            return u64::MAX;
+        };
+        line(state, state.monitor.thresholds().exit_bp(level)).saturating_sub(self.usage().total())
+    }
+
+    /// Records what a client did under pressure: statistics, a telemetry event and a log line.
+    pub fn record_degradation(&mut self, what: Degradation) {
+        let (kind, bytes) = match what {
+            Degradation::Demoted { textures, bytes } => {
+                self.stats.demotions += textures;
+                self.stats.demoted_bytes += bytes;
+                (EventKind::Demotion, bytes)
+            }
+            Degradation::Restored { textures, bytes } => {
+                self.stats.restorations += textures;
+                (EventKind::Restoration, bytes)
+            }
+            Degradation::Pruned { objects, bytes } => {
+                self.stats.evictions += objects;
+                (EventKind::Prune, bytes)
+            }
+            Degradation::CachesTrimmed { objects } => {
+                self.stats.cache_trims += 1;
+                (EventKind::CacheTrim, objects)
+            }
+            Degradation::RenderScale { percent } => {
+                self.stats.render_scale_percent = percent;
+                (EventKind::RenderScale, u64::from(percent))
+            }
+        };
+        tracing::info!(?what, "degraded under memory pressure");
+        self.telemetry_event(kind, bytes);
     }
 
     /// The budget in force, if any.
@@ -128,6 +217,10 @@ impl<B: Backend> Manager<B> {
             self.stats.proactive_gcs += 1;
             let _ = self.drain();
         }
+        // Above Normal the recycle bin holds nothing: it is the cheapest memory to give back.
+        if level >= Level::Warn {
+            self.empty_recycle_bin();
+        }
     }
 
     /// Admits `bytes` more of `category` under the budget, collecting memory that only waits
@@ -145,7 +238,7 @@ impl<B: Backend> Manager<B> {
         if admitted(self) {
             return Ok(());
         }
-        if self.stats.pending_release_bytes > 0 {
+        if self.stats.pending_release_bytes > 0 || self.stats.recycle_bin_bytes > 0 {
             match self.collect_garbage_blocking() {
                 Ok(()) | Err(MemoryError::Timeout(_)) => {}
                 Err(e) => return Err(e),

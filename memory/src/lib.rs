@@ -21,6 +21,7 @@ pub mod fault;
 pub mod handle;
 mod manager;
 pub mod ratelimit;
+mod recycle;
 pub mod sim;
 mod staging;
 pub mod stats;
@@ -29,6 +30,7 @@ mod telemetry;
 pub mod vulkan;
 
 pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
+pub use budget::Degradation;
 pub use classify::{classify, Call, Outcome};
 pub use desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
 pub use error::{MemoryError, Result};
@@ -40,8 +42,8 @@ pub use manager::{
 };
 pub use stats::{CategoryStats, DeviceMemoryCounters, MemoryStats};
 pub use vulkan::{
-    format_aspects, BlitSide, ImageRegion, MemoryManager, StreamRange, UploadPath, VulkanBackend,
-    VulkanConfig,
+    format_aspects, BlitSide, CopySide, ImageRegion, MemoryManager, StreamRange, UploadPath,
+    VulkanBackend, VulkanConfig,
 };
 
 /// The manager over the simulated device.

@@ -28,6 +28,7 @@ use crate::error::{MemoryError, Result};
 use crate::fault::{FaultPlan, FaultSite, FaultState};
 use crate::handle::{Handle, Slab};
 use crate::ratelimit::RateLimit;
+use crate::recycle::RecycleBin;
 use crate::staging::StagingState;
 use crate::stats::MemoryStats;
 use crate::sync::next_owner_id;
@@ -74,6 +75,11 @@ pub struct ManagerConfig {
     pub staging_arena_size: u64,
     /// Frame slots (staging arenas and CPU scratch arenas).
     pub frame_slots: usize,
+    /// The pressure policy's knobs (R2): demotion age, mip levels dropped, render scale.
+    pub pressure_policy: arenagl_residency::ActionPolicy,
+    /// Bytes of released buffers and images kept for reuse by identical requests (the recycle
+    /// bin, `recycle.rs`); 0 turns it off.
+    pub recycle_bin_bytes: u64,
 }
 
 impl Default for ManagerConfig {
@@ -87,6 +93,8 @@ impl Default for ManagerConfig {
             budget: None,
             staging_arena_size: arenagl_staging::arena::DEFAULT_ARENA_SIZE,
             frame_slots: 2,
+            pressure_policy: arenagl_residency::ActionPolicy::default(),
+            recycle_bin_bytes: 0,
         }
     }
 }
@@ -133,6 +141,8 @@ pub(crate) struct ImageEntry<R> {
 pub(crate) struct ViewEntry<R> {
     raw: R,
     image: ImageHandle,
+    /// The request it was made from (a client re-creating an image asks for the same view).
+    desc: ViewDesc,
     last_use: u64,
 }
 
@@ -142,8 +152,8 @@ pub(crate) struct SamplerEntry<R> {
 }
 
 pub(crate) enum Retired<B: Backend> {
-    Buffer(B::Buffer, Category, AllocInfo),
-    Image(B::Image, Category, AllocInfo),
+    Buffer(B::Buffer, BufferDesc, AllocInfo),
+    Image(B::Image, ImageDesc, AllocInfo),
     View(B::View),
     Sampler(B::Sampler),
 }
@@ -200,6 +210,7 @@ pub struct Manager<B: Backend> {
     pub(crate) staging: StagingState,
     pub(crate) budget: Option<BudgetState>,
     pub(crate) telemetry: Option<TelemetryState>,
+    pub(crate) bin: RecycleBin<B::Buffer, B::Image>,
 }
 
 impl<B: Backend> Manager<B> {
@@ -213,7 +224,9 @@ impl<B: Backend> Manager<B> {
         let owner = next_owner_id();
         let faults = FaultState::new(config.faults.clone());
         let staging = StagingState::new(config.staging_arena_size, config.frame_slots);
-        let budget = config.budget.clone().map(BudgetState::new);
+        let policy = config.pressure_policy;
+        let budget = config.budget.clone().map(|b| BudgetState::new(b, policy));
+        let recycle_bin_bytes = config.recycle_bin_bytes;
         Self {
             backend: ManuallyDrop::new(backend),
             config,
@@ -237,6 +250,7 @@ impl<B: Backend> Manager<B> {
             staging,
             budget,
             telemetry: None,
+            bin: RecycleBin::new(recycle_bin_bytes),
         }
     }
 
@@ -387,6 +401,17 @@ impl<B: Backend> Manager<B> {
         self.check_lost()?;
         validate_buffer(desc, self.backend.limits().max_memory_allocation_size)?;
         self.buffers.check_room()?;
+        if let Some(e) = self.bin.take_buffer(desc) {
+            // Still counted in its category (recycle.rs): it only changes hands.
+            self.stats.recycled += 1;
+            self.note_bin();
+            return self.buffers.insert(BufferEntry {
+                raw: e.raw,
+                desc: desc.clone(),
+                alloc: e.alloc,
+                last_use: 0,
+            });
+        }
         self.admit_under_budget(desc.category, desc.size)?;
         let placement = self.placement(desc.size, desc.class);
         let (raw, alloc) =
@@ -408,6 +433,20 @@ impl<B: Backend> Manager<B> {
         validate_image(desc)?;
         self.backend.check_image(desc)?;
         self.images.check_room()?;
+        if let Some(e) = self.bin.take_image(desc) {
+            // As for buffers; the image starts again from UNDEFINED (its contents are undefined,
+            // as a new image's are).
+            self.stats.recycled += 1;
+            self.note_bin();
+            return self.images.insert(ImageEntry {
+                raw: e.raw,
+                desc: desc.clone(),
+                alloc: e.alloc,
+                last_use: 0,
+                views: Vec::new(),
+                layout: vk::ImageLayout::UNDEFINED,
+            });
+        }
         let estimate = crate::desc::packed_image_bytes(desc).unwrap_or(0);
         self.admit_under_budget(desc.category, estimate)?;
         let placement = self.placement(estimate, MemoryClass::DeviceImage);
@@ -436,10 +475,16 @@ impl<B: Backend> Manager<B> {
         let handle = self.views.insert(ViewEntry {
             raw,
             image,
+            desc: desc.clone(),
             last_use: 0,
         })?;
         self.images.get_mut(image)?.views.push(handle);
         Ok(handle)
+    }
+
+    /// The request `view` was created from.
+    pub fn view_desc(&self, view: ViewHandle) -> Result<ViewDesc> {
+        Ok(self.views.get(view)?.desc.clone())
     }
 
     /// Creates a sampler. Errors: `TooManyAllocations` at `maxSamplerAllocationCount`.
@@ -740,7 +785,7 @@ impl<B: Backend> Manager<B> {
     /// epoch that used it completes.
     pub fn retire_buffer(&mut self, handle: BufferHandle) -> Result<()> {
         let e = self.buffers.remove(handle)?;
-        self.retire(e.last_use, Retired::Buffer(e.raw, e.desc.category, e.alloc));
+        self.retire(e.last_use, Retired::Buffer(e.raw, e.desc, e.alloc));
         Ok(())
     }
 
@@ -752,7 +797,7 @@ impl<B: Backend> Manager<B> {
                 self.retire(v.last_use, Retired::View(v.raw));
             }
         }
-        self.retire(e.last_use, Retired::Image(e.raw, e.desc.category, e.alloc));
+        self.retire(e.last_use, Retired::Image(e.raw, e.desc, e.alloc));
         Ok(())
     }
 
@@ -776,18 +821,79 @@ impl<B: Backend> Manager<B> {
     fn destroy(&mut self, item: Retired<B>) {
         self.stats.released_objects += 1;
         self.stats.released_bytes += item.bytes();
+        // Above Normal pressure nothing enters the recycle bin (it is emptied there).
+        let keep = self.stats.pressure_level == 0 && !self.lost;
         match item {
-            Retired::Buffer(raw, category, alloc) => {
-                self.account_released(category, &alloc);
-                self.backend.destroy_buffer(raw);
+            Retired::Buffer(raw, desc, alloc) => {
+                let refused = if keep {
+                    self.bin.put_buffer(desc, raw, alloc).err()
+                } else {
+                    Some((desc, raw, alloc))
+                };
+                if let Some((desc, raw, alloc)) = refused {
+                    self.account_released(desc.category, &alloc);
+                    self.backend.destroy_buffer(raw);
+                }
+                self.note_bin();
             }
-            Retired::Image(raw, category, alloc) => {
-                self.account_released(category, &alloc);
-                self.backend.destroy_image(raw);
+            Retired::Image(raw, desc, alloc) => {
+                let refused = if keep {
+                    self.bin.put_image(desc, raw, alloc).err()
+                } else {
+                    Some((desc, raw, alloc))
+                };
+                if let Some((desc, raw, alloc)) = refused {
+                    self.account_released(desc.category, &alloc);
+                    self.backend.destroy_image(raw);
+                }
+                self.note_bin();
             }
             Retired::View(raw) => self.backend.destroy_view(raw),
             Retired::Sampler(raw) => self.backend.destroy_sampler(raw),
         }
+    }
+
+    /// Destroys what the recycle bin gives back (still counted in its category until now).
+    fn destroy_binned(&mut self, expired: crate::recycle::Expired<B::Buffer, B::Image>) {
+        if expired.is_empty() {
+            return;
+        }
+        for e in expired.buffers {
+            self.account_released(e.desc.category, &e.alloc);
+            self.backend.destroy_buffer(e.raw);
+        }
+        for e in expired.images {
+            self.account_released(e.desc.category, &e.alloc);
+            self.backend.destroy_image(e.raw);
+        }
+        self.note_bin();
+    }
+
+    /// Sets how many bytes of released buffers and images the recycle bin may keep (0: off);
+    /// empties it first.
+    pub fn set_recycle_bin_bytes(&mut self, bytes: u64) {
+        self.empty_recycle_bin();
+        self.bin.set_cap(bytes);
+        self.config.recycle_bin_bytes = bytes;
+    }
+
+    /// The recycle bin's cap in bytes (0: off).
+    pub fn recycle_bin_bytes(&self) -> u64 {
+        self.bin.cap()
+    }
+
+    /// Empties the recycle bin (the first memory given back under pressure).
+    pub(crate) fn empty_recycle_bin(&mut self) {
+        if self.bin.len() > 0 {
+            let all = self.bin.take_all();
+            self.destroy_binned(all);
+        }
+    }
+
+    /// Copies the bin's figures into the statistics.
+    fn note_bin(&mut self) {
+        self.stats.recycle_bin_bytes = self.bin.bytes();
+        self.stats.recycle_bin_objects = self.bin.len() as u64;
     }
 
     /// Destroys everything whose epoch has completed; returns how many objects were released.
@@ -841,6 +947,7 @@ impl<B: Backend> Manager<B> {
         if released > 0 {
             self.stats.drains += 1;
         }
+        self.note_bin();
         released
     }
 
@@ -951,6 +1058,8 @@ impl<B: Backend> Manager<B> {
     /// and CPU scratch to the next frame slot (waiting, bounded, for that slot's last reader).
     pub fn begin_frame(&mut self) -> Result<usize> {
         let released = self.drain()?;
+        let expired = self.bin.next_frame();
+        self.destroy_binned(expired);
         if !self.lost {
             self.update_pressure();
             self.rotate_staging()?;
@@ -1036,6 +1145,7 @@ impl<B: Backend> Manager<B> {
             self.wait_epoch(target)?;
         }
         self.release_completed();
+        self.empty_recycle_bin();
         Ok(())
     }
 
@@ -1105,6 +1215,7 @@ impl<B: Backend> Drop for Manager<B> {
         for (_, item) in self.deferred.drain_all() {
             self.destroy(item);
         }
+        self.empty_recycle_bin();
         for v in self.views.drain() {
             self.backend.destroy_view(v.raw);
         }

@@ -87,6 +87,9 @@ pub(crate) fn map_staging(e: arenagl_staging::StagingError) -> MemoryError {
     }
 }
 
+/// The smallest staging block asked for when a whole arena does not fit the budget.
+pub(crate) const MIN_RETRY_BLOCK: u64 = 64 << 10;
+
 impl<B: Backend> Manager<B> {
     /// The per-frame CPU scratch arena (S6), reset at every `begin_frame`.
     pub fn scratch(&self) -> &bumpalo::Bump {
@@ -109,7 +112,9 @@ impl<B: Backend> Manager<B> {
         self.staging.arenas.config().arena_size
     }
 
-    /// Reserves `len` bytes in the current frame's arena, creating a block if the arena asks.
+    /// Reserves `len` bytes in the current frame's arena, creating a block if the arena asks. A
+    /// block refused for memory is asked for again at the smallest size that holds `len` (at
+    /// least [`MIN_RETRY_BLOCK`]) before the refusal reaches the caller.
     pub(crate) fn stage(&mut self, len: u64, align: NonZeroU64) -> Result<Staged> {
         let before = self.clock.submitted();
         let mut allocation = self
@@ -130,7 +135,25 @@ impl<B: Backend> Manager<B> {
                 Category::Staging,
             )
             .named("staging arena block");
-            let handle = self.create_buffer(&desc)?;
+            let handle = match self.create_buffer(&desc) {
+                Ok(h) => h,
+                Err(e) => {
+                    // No memory for the block: the arena must not keep handing out offsets
+                    // in it (every later upload would fail on a block without a buffer).
+                    self.staging.arenas.abandon(allocation.block);
+                    // Under a tight budget a block just big enough may still fit where a
+                    // whole arena does not: shrink the arena to it and try once more (the
+                    // pressure policy sizes it again at the next update).
+                    let smaller = len.max(MIN_RETRY_BLOCK).next_power_of_two();
+                    if e.is_out_of_memory() && spec.size > smaller {
+                        if let Some(size) = NonZeroU64::new(smaller) {
+                            self.staging.arenas.set_arena_size(size);
+                            return self.stage(len, align);
+                        }
+                    }
+                    return Err(e);
+                }
+            };
             self.staging.blocks.insert(allocation.block, handle);
             self.stats.staging_blocks_created += 1;
             if self.clock.submitted() != before {
@@ -257,16 +280,31 @@ impl<B: Backend> Manager<B> {
             self.staging.readback = None;
             self.retire_buffer(handle)?;
         }
-        let size = len.max(1 << 20).next_power_of_two();
-        let desc = BufferDesc::new(
-            size,
-            vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryClass::Readback,
-            Category::Staging,
-        )
-        .named("readback buffer");
-        let handle = self.create_buffer(&desc)?;
-        self.staging.readback = Some((handle, size));
-        Ok(handle)
+        // 1 MiB at least, so small reads reuse one buffer; under a budget too tight for that, just
+        // what this read needs.
+        let mut size = len.max(1 << 20).next_power_of_two();
+        loop {
+            let desc = BufferDesc::new(
+                size,
+                vk::BufferUsageFlags::TRANSFER_DST,
+                MemoryClass::Readback,
+                Category::Staging,
+            )
+            .named("readback buffer");
+            match self.create_buffer(&desc) {
+                Ok(handle) => {
+                    self.staging.readback = Some((handle, size));
+                    return Ok(handle);
+                }
+                Err(e) if e.is_out_of_memory() && size > len.max(MIN_RETRY_BLOCK) => {
+                    size = len
+                        .max(MIN_RETRY_BLOCK)
+                        .next_power_of_two()
+                        .min(size / 2)
+                        .max(len);
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 }

@@ -101,6 +101,18 @@ pub struct MemoryStats {
     pub pressure_level: u8,
     /// Pressure level changes so far.
     pub pressure_transitions: u64,
+    /// Textures demoted (top mip levels dropped) under pressure, by the translator.
+    pub demotions: u64,
+    /// Bytes those demotions freed.
+    pub demoted_bytes: u64,
+    /// Demoted textures restored to their full mip chain.
+    pub restorations: u64,
+    /// Objects the every-64-frames sweep at Critical released.
+    pub evictions: u64,
+    /// Times the translator trimmed its pipeline, descriptor and sampler caches.
+    pub cache_trims: u64,
+    /// The presenter's internal render scale in percent (0 until a presenter reports one).
+    pub render_scale_percent: u32,
     /// Faults injected by the fault plan (M8).
     pub faults_injected: u64,
     /// Destructions refused by the debug use-after-free check (must stay 0).
@@ -127,17 +139,28 @@ pub struct MemoryStats {
     pub swapchain_images: u64,
     /// Of those, how many have been presented: the drawables actually cycled through.
     pub swapchain_images_presented: u64,
+    /// Buffers and images created by taking an identical released one from the recycle bin.
+    pub recycled: u64,
+    /// Bytes in the recycle bin now (counted in their categories' live bytes too).
+    pub recycle_bin_bytes: u64,
+    /// Buffers and images in the recycle bin now.
+    pub recycle_bin_objects: u64,
+    /// Swapchains created since the device was made: one per window, plus one per rebuild
+    /// (resize, out-of-date, recovery).
+    pub swapchains_created: u64,
 }
 
 impl MemoryStats {
     /// Buffers and images live for clients: everything but the manager's own staging arenas
     /// (0 once every context and surface on the device is gone and its retires released).
     pub fn client_objects_live(&self) -> u64 {
-        Category::ALL
+        let counted: u64 = Category::ALL
             .iter()
             .filter(|&&c| c != Category::Staging)
             .map(|c| self.categories[c.index()].live_objects)
-            .sum()
+            .sum();
+        // The recycle bin's resources stay counted in their categories but belong to no client.
+        counted.saturating_sub(self.recycle_bin_objects)
     }
 
     /// Submitted epochs not yet known complete.
@@ -207,6 +230,19 @@ impl MemoryStats {
                 .unwrap_or(&"?"),
             self.pressure_transitions,
             self.budget_refusals
+        );
+        out += &format!(
+            "  degradation     {} demotions ({:.2} MiB freed), {} restorations, {} pruned, {} cache trims{}\n",
+            self.demotions,
+            mib(self.demoted_bytes),
+            self.restorations,
+            self.evictions,
+            self.cache_trims,
+            if self.render_scale_percent > 0 {
+                format!(", render scale {} %", self.render_scale_percent)
+            } else {
+                String::new()
+            }
         );
         out += &format!(
             "  oom ladder      {} failures, {} drains, {} retries, {} recoveries, {} refusals, {} injected faults\n",

@@ -120,8 +120,8 @@ impl<B: Backend> Manager<B> {
             counters: Counters {
                 proactive_gcs: stats.proactive_gcs,
                 blocking_gcs: stats.blocking_gcs,
-                evictions: 0,
-                demotions: 0,
+                evictions: stats.evictions,
+                demotions: stats.demotions,
                 refusals: stats.refusals,
                 oom_recoveries: stats.ladder_recoveries,
             },

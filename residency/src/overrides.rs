@@ -1,4 +1,5 @@
-//! Environment overrides: `ARENAGL_BUDGET_MB` and `ARENAGL_PROFILE`.
+//! Environment overrides: `ARENAGL_BUDGET_MB` and `ARENAGL_PROFILE`, and the pressure policy's
+//! knobs `ARENAGL_DEMOTE_AFTER_FRAMES` and `ARENAGL_CRITICAL_RENDER_SCALE`.
 //!
 //! Design decisions:
 //! - Parsing takes the values (`Option<&str>`), so tests never touch the process environment;
@@ -12,12 +13,64 @@
 //! - `ARENAGL_PROFILE` names a profile as [`Profile::by_name`] does (`+entitled` included); it
 //!   replaces the detected profile.
 
-use crate::{Profile, ResidencyError, MIB};
+use crate::{ActionPolicy, Profile, ResidencyError, MIB};
 
 /// The variable holding a hard GPU budget in MiB.
 pub const BUDGET_VAR: &str = "ARENAGL_BUDGET_MB";
 /// The variable naming a device profile.
 pub const PROFILE_VAR: &str = "ARENAGL_PROFILE";
+
+/// The variable holding the frames without sampling after which a texture may be demoted.
+pub const DEMOTE_AFTER_VAR: &str = "ARENAGL_DEMOTE_AFTER_FRAMES";
+/// The variable holding the render scale asked for at Critical (a fraction, `0.25..=1`).
+pub const RENDER_SCALE_VAR: &str = "ARENAGL_CRITICAL_RENDER_SCALE";
+
+/// The pressure policy with the environment's knobs applied to the default
+/// ([`ActionPolicy::default`]): `demote_after` frames (a whole number) and `render_scale` (a
+/// fraction from 0.25 to 1). `None` or empty keeps the default.
+pub fn parse_policy(
+    demote_after: Option<&str>,
+    render_scale: Option<&str>,
+) -> Result<ActionPolicy, ResidencyError> {
+    let mut policy = ActionPolicy::default();
+    if let Some(value) = non_empty(demote_after) {
+        if !value.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(ResidencyError::InvalidOverride {
+                var: DEMOTE_AFTER_VAR,
+                value: value.to_owned(),
+                reason: "expected a whole number of frames, e.g. 256",
+            });
+        }
+        policy.unsampled_for_frames =
+            value
+                .parse::<u32>()
+                .map_err(|_| ResidencyError::InvalidOverride {
+                    var: DEMOTE_AFTER_VAR,
+                    value: value.to_owned(),
+                    reason: "the number is too large",
+                })?;
+    }
+    if let Some(value) = non_empty(render_scale) {
+        match value.parse::<f32>() {
+            Ok(scale) if (0.25..=1.0).contains(&scale) => policy.critical_render_scale = scale,
+            _ => {
+                return Err(ResidencyError::InvalidOverride {
+                    var: RENDER_SCALE_VAR,
+                    value: value.to_owned(),
+                    reason: "expected a fraction from 0.25 to 1, e.g. 0.75",
+                })
+            }
+        }
+    }
+    Ok(policy)
+}
+
+/// [`parse_policy`] of the process environment.
+pub fn policy_from_env() -> Result<ActionPolicy, ResidencyError> {
+    let demote = read_var(DEMOTE_AFTER_VAR)?;
+    let scale = read_var(RENDER_SCALE_VAR)?;
+    parse_policy(demote.as_deref(), scale.as_deref())
+}
 
 /// What the environment asks for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -105,6 +158,30 @@ mod tests {
                 reason
             }
             other => panic!("expected InvalidOverride, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn policy_knobs_parse_and_reject_bad_values() {
+        assert_eq!(parse_policy(None, Some(" ")), Ok(ActionPolicy::default()));
+        let p = parse_policy(Some("8"), Some("0.5")).expect("valid knobs");
+        assert_eq!((p.unsampled_for_frames, p.critical_render_scale), (8, 0.5));
+        for (demote, scale) in [
+            (Some("-1"), None),
+            (Some("1e3"), None),
+            (Some("99999999999"), None),
+            (None, Some("0.1")),
+            (None, Some("2")),
+            (None, Some("NaN")),
+            (None, Some("half")),
+        ] {
+            assert!(
+                matches!(
+                    parse_policy(demote, scale),
+                    Err(ResidencyError::InvalidOverride { .. })
+                ),
+                "{demote:?} {scale:?}"
+            );
         }
     }
 

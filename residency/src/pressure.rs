@@ -370,6 +370,16 @@ impl PressureMonitor {
         self.level
     }
 
+    /// The action policy in use.
+    pub fn policy(&self) -> &ActionPolicy {
+        &self.policy
+    }
+
+    /// Replaces the action policy; the level stays (the actions of reaching it were emitted).
+    pub fn set_policy(&mut self, policy: ActionPolicy) {
+        self.policy = policy;
+    }
+
     /// The thresholds in use.
     pub fn thresholds(&self) -> &Thresholds {
         &self.thresholds

@@ -336,13 +336,31 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
         .map_err(|e| window_error("eglSwapBuffers", &e))?;
     // A window with no area keeps its images; the swap presented nothing.
     let resized = (extent.width, extent.height) != (images.width, images.height);
-    if !resized || extent.width == 0 || extent.height == 0 {
+    if extent.width == 0 || extent.height == 0 {
         return Ok(None);
     }
-    let fresh = SurfaceImages::new(&device, extent.width, extent.height).map_err(|e| {
-        tracing::error!(error = %e, "eglSwapBuffers: no images for the resized window");
-        EglError::BAD_ALLOC
-    })?;
+    // Under memory pressure the frames may render at a reduced scale (P4): new images of
+    // the scaled size, exactly as for a resize (GL keeps seeing the window's size).
+    let scale = with_current(1.0, |c| c.requested_render_scale());
+    let fresh_render =
+        |v: u32| ((v as f32 * scale.clamp(0.25, 1.0)).round() as u32).clamp(1, v.max(1));
+    let rescaled = (fresh_render(extent.width), fresh_render(extent.height))
+        != (images.render_width, images.render_height);
+    if !resized && !rescaled {
+        return Ok(None);
+    }
+    let fresh =
+        SurfaceImages::with_scale(&device, extent.width, extent.height, scale).map_err(|e| {
+            tracing::error!(error = %e, "eglSwapBuffers: no images for the resized window");
+            EglError::BAD_ALLOC
+        })?;
+    if rescaled {
+        let percent = fresh.scale_percent();
+        device
+            .lock()
+            .manager
+            .record_degradation(arenagl_memory::Degradation::RenderScale { percent });
+    }
     let size = (fresh.width, fresh.height);
     if let Some(e) = lock(surfaces()).get_mut(&surface) {
         e.images = Arc::new(fresh);
@@ -350,7 +368,8 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
     let (draw, read) = BOUND.with(Cell::get);
     let (draw_images, read_images) = images_of(draw, read);
     with_current((), |c| c.make_current(draw_images, read_images));
-    Ok(Some(size))
+    // A rescale alone does not change GL's view of the surface: no new size to report.
+    Ok(resized.then_some(size))
 }
 
 /// What `eglSwapBuffers` answers for a frame's outcome (the memory manager classified the

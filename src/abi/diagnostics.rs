@@ -58,10 +58,16 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 
 /// One counter of the open device's memory manager, by name: `client_objects_live` (buffers and
 /// images held for GL objects and surfaces), `live_bytes`, `faults_injected`, `oom_failures`,
-/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1), and of the newest swapchain
+/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1); of the newest swapchain
 /// `swapchain_min_images` (asked for), `swapchain_images` (made) and
-/// `swapchain_images_presented` (presented so far). `u64::MAX` for an unknown name, NULL, or no
-/// open device.
+/// `swapchain_images_presented` (presented so far); `swapchains_created` (every window's first
+/// swapchain and every rebuild since the device was made); `recycled` (creations served from the
+/// recycle bin), `recycle_bin_bytes` and `allocate_calls` (`vkAllocateMemory` so far); and the
+/// pressure figures `budget_bytes` (0
+/// without a budget), `pressure_level` (0 normal … 3 over), `demotions`, `demoted_bytes`,
+/// `restorations`, `evictions` (objects the 64-frame prune released), `cache_trims`,
+/// `render_scale_percent` (the last window rescale; 0 before any). `u64::MAX` for an unknown
+/// name, NULL, or no open device.
 ///
 /// # Safety
 /// `name` is NULL or a NUL-terminated string.
@@ -76,8 +82,19 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
         let Some(device) = opened_device() else {
             return u64::MAX;
         };
-        let s = device.lock().manager.stats();
+        let locked = device.lock();
+        let s = locked.manager.stats();
+        let budget = locked.manager.budget().map_or(0, |b| b.total_bytes);
+        drop(locked);
         match name.as_slice() {
+            b"budget_bytes" => budget,
+            b"pressure_level" => u64::from(s.pressure_level),
+            b"demotions" => s.demotions,
+            b"demoted_bytes" => s.demoted_bytes,
+            b"restorations" => s.restorations,
+            b"evictions" => s.evictions,
+            b"cache_trims" => s.cache_trims,
+            b"render_scale_percent" => u64::from(s.render_scale_percent),
             b"client_objects_live" => s.client_objects_live(),
             b"live_bytes" => s.live_bytes,
             b"faults_injected" => s.faults_injected,
@@ -88,6 +105,10 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"swapchain_min_images" => s.swapchain_min_images,
             b"swapchain_images" => s.swapchain_images,
             b"swapchain_images_presented" => s.swapchain_images_presented,
+            b"swapchains_created" => s.swapchains_created,
+            b"recycled" => s.recycled,
+            b"allocate_calls" => s.device_memory.allocate_calls,
+            b"recycle_bin_bytes" => s.recycle_bin_bytes,
             _ => u64::MAX,
         }
     })

@@ -18,7 +18,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::null;
 
 use arenagl_translate::gl::enums::*;
-use arenagl_translate::gl::{Context, DrawCall, FfArray, Value, ValueKind};
+use arenagl_translate::gl::{Context, DrawCall, FfArray, PackDest, Value, ValueKind};
 
 use super::bridge::with_current;
 
@@ -51,6 +51,31 @@ fn gl_after_loss<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
             failure
         }
     }
+}
+
+/// Values a `glLight*v`/`glMaterial*v`/`glLightModel*v` parameter holds: four for colours and
+/// positions, three for the spot direction, one otherwise.
+fn lighting_values(pname: GLenum) -> i64 {
+    match pname {
+        0x1204 => 3,                                     // GL_SPOT_DIRECTION
+        0x1200..=0x1203 | 0x1600 | 0x1602 | 0x0B53 => 4, // colours, position, model ambient
+        _ => 1,
+    }
+}
+
+/// Integer lighting parameters as floats: colours map [-2^31, 2^31 - 1] onto [-1, 1] (GL's
+/// signed normalized rule), everything else converts directly.
+fn lighting_int_params(pname: GLenum, v: &[i32]) -> Vec<f32> {
+    let color = matches!(pname, 0x1200..=0x1202 | 0x1600 | 0x1602 | 0x0B53);
+    v.iter()
+        .map(|&x| {
+            if color {
+                (f64::from(x) / f64::from(i32::MAX)).max(-1.0) as f32
+            } else {
+                x as f32
+            }
+        })
+        .collect()
 }
 
 /// `count` elements at `ptr` (empty for NULL or a non-positive count).
@@ -425,6 +450,14 @@ gl_entry_points! {
     fn glVertexAttrib4fv(i: u32, v: *const f32) { gl((), |c| { let s = slice(v, 4); if s.len() == 4 { c.vertex_attrib(i, [s[0].to_bits(), s[1].to_bits(), s[2].to_bits(), s[3].to_bits()]) } }) }
     fn glVertexAttribI4i(i: u32, x: i32, y: i32, z: i32, w: i32) { gl((), |c| c.vertex_attrib(i, [x as u32, y as u32, z as u32, w as u32])) }
     fn glVertexAttribI4ui(i: u32, x: u32, y: u32, z: u32, w: u32) { gl((), |c| c.vertex_attrib(i, [x, y, z, w])) }
+    fn glVertexAttribP1ui(i: u32, ty: GLenum, norm: GLboolean, v: u32) { gl((), |c| c.vertex_attrib_packed(i, 1, ty, b(norm), v)) }
+    fn glVertexAttribP2ui(i: u32, ty: GLenum, norm: GLboolean, v: u32) { gl((), |c| c.vertex_attrib_packed(i, 2, ty, b(norm), v)) }
+    fn glVertexAttribP3ui(i: u32, ty: GLenum, norm: GLboolean, v: u32) { gl((), |c| c.vertex_attrib_packed(i, 3, ty, b(norm), v)) }
+    fn glVertexAttribP4ui(i: u32, ty: GLenum, norm: GLboolean, v: u32) { gl((), |c| c.vertex_attrib_packed(i, 4, ty, b(norm), v)) }
+    fn glVertexAttribP1uiv(i: u32, ty: GLenum, norm: GLboolean, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.vertex_attrib_packed(i, 1, ty, b(norm), w) }) }
+    fn glVertexAttribP2uiv(i: u32, ty: GLenum, norm: GLboolean, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.vertex_attrib_packed(i, 2, ty, b(norm), w) }) }
+    fn glVertexAttribP3uiv(i: u32, ty: GLenum, norm: GLboolean, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.vertex_attrib_packed(i, 3, ty, b(norm), w) }) }
+    fn glVertexAttribP4uiv(i: u32, ty: GLenum, norm: GLboolean, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.vertex_attrib_packed(i, 4, ty, b(norm), w) }) }
 
     // Compatibility profile: fixed-function arrays, current values, immediate mode, matrices.
     fn glVertexPointer(size: i32, ty: GLenum, stride: i32, ptr: *const c_void) { gl((), |c| c.vertex_pointer(size, ty, stride, ptr as usize)) }
@@ -446,6 +479,34 @@ gl_entry_points! {
     fn glColor4fv(v: *const f32) { gl((), |c| { if let [r, g, bl, a] = *slice(v, 4) { c.ff_current(FfArray::Color, [r, g, bl, a]) } }) }
     fn glColor4ubv(v: *const u8) { gl((), |c| { if let [r, g, bl, a] = *slice(v, 4) { c.ff_current(FfArray::Color, [unorm(r), unorm(g), unorm(bl), unorm(a)]) } }) }
     fn glSecondaryColor3f(r: f32, g: f32, bl: f32) { gl((), |c| c.ff_current(FfArray::SecondaryColor, [r, g, bl, 1.0])) }
+    fn glSecondaryColor3fv(v: *const f32) { gl((), |c| { if let [r, g, bl] = *slice(v, 3) { c.ff_current(FfArray::SecondaryColor, [r, g, bl, 1.0]) } }) }
+    fn glSecondaryColor3ub(r: u8, g: u8, bl: u8) { gl((), |c| c.ff_current(FfArray::SecondaryColor, [unorm(r), unorm(g), unorm(bl), 1.0])) }
+    fn glLightf(l: GLenum, p: GLenum, v: f32) { gl((), |c| c.light(l, p, &[v])) }
+    fn glLighti(l: GLenum, p: GLenum, v: i32) { gl((), |c| c.light(l, p, &[v as f32])) }
+    fn glLightfv(l: GLenum, p: GLenum, v: *const f32) { gl((), |c| c.light(l, p, slice(v, lighting_values(p)))) }
+    fn glLightiv(l: GLenum, p: GLenum, v: *const i32) { gl((), |c| c.light(l, p, &lighting_int_params(p, slice(v, lighting_values(p))))) }
+    fn glMaterialf(f: GLenum, p: GLenum, v: f32) { gl((), |c| c.material(f, p, &[v])) }
+    fn glMateriali(f: GLenum, p: GLenum, v: i32) { gl((), |c| c.material(f, p, &[v as f32])) }
+    fn glMaterialfv(f: GLenum, p: GLenum, v: *const f32) { gl((), |c| c.material(f, p, slice(v, lighting_values(p)))) }
+    fn glMaterialiv(f: GLenum, p: GLenum, v: *const i32) { gl((), |c| c.material(f, p, &lighting_int_params(p, slice(v, lighting_values(p))))) }
+    fn glLightModelf(p: GLenum, v: f32) { gl((), |c| c.light_model(p, &[v])) }
+    fn glLightModeli(p: GLenum, v: i32) { gl((), |c| c.light_model(p, &[v as f32])) }
+    fn glLightModelfv(p: GLenum, v: *const f32) { gl((), |c| c.light_model(p, slice(v, lighting_values(p)))) }
+    fn glLightModeliv(p: GLenum, v: *const i32) { gl((), |c| c.light_model(p, &lighting_int_params(p, slice(v, lighting_values(p))))) }
+    fn glColorMaterial(f: GLenum, m: GLenum) { gl((), |c| c.color_material(f, m)) }
+    fn glNewList(list: u32, mode: GLenum) { gl((), |c| c.new_list(list, mode)) }
+    fn glEndList() { gl((), |c| c.end_list()) }
+    fn glCallList(list: u32) { gl((), |c| c.call_list(list)) }
+    fn glCallLists(n: i32, ty: GLenum, lists: *const c_void) {
+        // Bytes per name of `ty` (GL_BYTE … GL_4_BYTES); 0 for an invalid type, which
+        // call_lists reports.
+        let width = match ty { 0x1400 | 0x1401 => 1, 0x1402 | 0x1403 | 0x1407 => 2, 0x1408 => 3, 0x1404..=0x1406 | 0x1409 => 4, _ => 0 };
+        gl((), |c| c.call_lists(n, ty, slice(lists.cast::<u8>(), i64::from(n.max(0)) * width)))
+    }
+    fn glGenLists(range: i32) -> u32 { gl(0, |c| c.gen_lists(range)) }
+    fn glDeleteLists(list: u32, range: i32) { gl((), |c| c.delete_lists(list, range)) }
+    fn glIsList(list: u32) -> GLboolean { gl(0, |c| u8::from(c.is_list(list))) }
+    fn glListBase(base: u32) { gl((), |c| c.list_base(base)) }
     fn glNormal3f(x: f32, y: f32, z: f32) { gl((), |c| c.ff_current(FfArray::Normal, [x, y, z, 1.0])) }
     fn glNormal3fv(v: *const f32) { gl((), |c| { if let [x, y, z] = *slice(v, 3) { c.ff_current(FfArray::Normal, [x, y, z, 1.0]) } }) }
     fn glFogCoordf(f: f32) { gl((), |c| c.ff_current(FfArray::FogCoord, [f, 0.0, 0.0, 1.0])) }
@@ -455,6 +516,46 @@ gl_entry_points! {
     fn glTexCoord4f(s: f32, t: f32, r: f32, q: f32) { gl((), |c| c.ff_current(FfArray::TexCoord(0), [s, t, r, q])) }
     fn glTexCoord2d(s: f64, t: f64) { gl((), |c| c.ff_current(FfArray::TexCoord(0), [s as f32, t as f32, 0.0, 1.0])) }
     fn glTexCoord2fv(v: *const f32) { gl((), |c| { if let [s, t] = *slice(v, 2) { c.ff_current(FfArray::TexCoord(0), [s, t, 0.0, 1.0]) } }) }
+    fn glTexCoord1fv(v: *const f32) { gl((), |c| { if let [s] = *slice(v, 1) { c.ff_current(FfArray::TexCoord(0), [s, 0.0, 0.0, 1.0]) } }) }
+    fn glTexCoord3fv(v: *const f32) { gl((), |c| { if let [s, t, r] = *slice(v, 3) { c.ff_current(FfArray::TexCoord(0), [s, t, r, 1.0]) } }) }
+    fn glTexCoord4fv(v: *const f32) { gl((), |c| { if let [s, t, r, q] = *slice(v, 4) { c.ff_current(FfArray::TexCoord(0), [s, t, r, q]) } }) }
+    fn glMultiTexCoord1f(u: GLenum, s: f32) { gl((), |c| c.multi_tex_coord(u, [s, 0.0, 0.0, 1.0])) }
+    fn glMultiTexCoord3fv(u: GLenum, v: *const f32) { gl((), |c| { if let [s, t, r] = *slice(v, 3) { c.multi_tex_coord(u, [s, t, r, 1.0]) } }) }
+    fn glMultiTexCoord4fv(u: GLenum, v: *const f32) { gl((), |c| { if let [s, t, r, q] = *slice(v, 4) { c.multi_tex_coord(u, [s, t, r, q]) } }) }
+    fn glColor3ubv(v: *const u8) { gl((), |c| { if let [r, g, bl] = *slice(v, 3) { c.ff_current(FfArray::Color, [unorm(r), unorm(g), unorm(bl), 1.0]) } }) }
+    fn glBitmap(w: i32, h: i32, xo: f32, yo: f32, xm: f32, ym: f32, bits: *const u8) {
+        gl((), |c| { let len = c.bitmap_bytes(w, h) as i64; c.bitmap(w, h, [xo, yo], [xm, ym], slice(bits, len)) })
+    }
+    fn glDrawPixels(w: i32, h: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| { let len = c.client_image_bytes(w, h, format, ty, false).unwrap_or(0) as i64; c.draw_pixels(w, h, format, ty, slice(data.cast::<u8>(), len)) })
+    }
+    fn glPixelZoom(x: f32, y: f32) { gl((), |c| c.pixel_zoom(x, y)) }
+    fn glVertexP2ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 2, ty, v)) }
+    fn glVertexP2uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Vertex, 2, ty, w) }) }
+    fn glVertexP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 3, ty, v)) }
+    fn glVertexP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Vertex, 3, ty, w) }) }
+    fn glVertexP4ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 4, ty, v)) }
+    fn glVertexP4uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Vertex, 4, ty, w) }) }
+    fn glTexCoordP1ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 1, ty, v)) }
+    fn glTexCoordP1uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 1, ty, w) }) }
+    fn glTexCoordP2ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 2, ty, v)) }
+    fn glTexCoordP2uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 2, ty, w) }) }
+    fn glTexCoordP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 3, ty, v)) }
+    fn glTexCoordP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 3, ty, w) }) }
+    fn glTexCoordP4ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::TexCoord(0), 4, ty, v)) }
+    fn glTexCoordP4uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::TexCoord(0), 4, ty, w) }) }
+    fn glNormalP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Normal, 3, ty, v)) }
+    fn glNormalP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Normal, 3, ty, w) }) }
+    fn glColorP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Color, 3, ty, v)) }
+    fn glColorP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Color, 3, ty, w) }) }
+    fn glColorP4ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Color, 4, ty, v)) }
+    fn glColorP4uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Color, 4, ty, w) }) }
+    fn glSecondaryColorP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::SecondaryColor, 3, ty, v)) }
+    fn glSecondaryColorP3uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::SecondaryColor, 3, ty, w) }) }
+    fn glMultiTexCoordP1ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 1, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
+    fn glMultiTexCoordP2ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 2, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
+    fn glMultiTexCoordP3ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 3, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
+    fn glMultiTexCoordP4ui(u: GLenum, ty: GLenum, v: u32) { gl((), |c| if (GL_TEXTURE0..GL_TEXTURE0 + 8).contains(&u) { c.ff_packed(FfArray::TexCoord(u - GL_TEXTURE0), 4, ty, v) } else { c.multi_tex_coord(u, [0.0, 0.0, 0.0, 1.0]) }) }
     fn glMultiTexCoord2f(u: GLenum, s: f32, t: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, 0.0, 1.0])) }
     fn glMultiTexCoord3f(u: GLenum, s: f32, t: f32, r: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, r, 1.0])) }
     fn glMultiTexCoord4f(u: GLenum, s: f32, t: f32, r: f32, q: f32) { gl((), |c| c.multi_tex_coord(u, [s, t, r, q])) }
@@ -712,6 +813,37 @@ gl_entry_points! {
         })
     }
     fn glGenerateMipmap(t: GLenum) { gl((), |c| c.generate_mipmap(t)) }
+    fn glGetTexImage(t: GLenum, level: i32, format: GLenum, ty: GLenum, pixels: *mut c_void) {
+        gl((), |c| {
+            if c.pack_buffer_bound() {
+                // With a pixel pack buffer bound the pointer is a byte offset into it.
+                return c.get_tex_image(t, level, (format, ty), PackDest::Buffer(pixels as u64));
+            }
+            let bytes = c.get_tex_image_bytes(t, level, format, ty);
+            if pixels.is_null() && bytes > 0 {
+                return c.record_invalid_value("glGetTexImage: NULL pixels");
+            }
+            c.get_tex_image(t, level, (format, ty), PackDest::Client(slice_mut(pixels.cast::<u8>(), bytes as i64)))
+        })
+    }
+    fn glCopyTexImage1D(t: GLenum, level: i32, internal: GLenum, x: i32, y: i32, w: i32, border: i32) {
+        gl((), |c| c.copy_tex_image(1, t, level, internal, (x, y), (w, 1), border))
+    }
+    fn glCopyTexImage2D(t: GLenum, level: i32, internal: GLenum, x: i32, y: i32, w: i32, h: i32, border: i32) {
+        gl((), |c| c.copy_tex_image(2, t, level, internal, (x, y), (w, h), border))
+    }
+    fn glCopyTexSubImage1D(t: GLenum, level: i32, xoff: i32, x: i32, y: i32, w: i32) {
+        gl((), |c| c.copy_tex_sub_image(1, t, level, [xoff, 0, 0], (x, y), (w, 1)))
+    }
+    fn glCopyTexSubImage2D(t: GLenum, level: i32, xoff: i32, yoff: i32, x: i32, y: i32, w: i32, h: i32) {
+        gl((), |c| c.copy_tex_sub_image(2, t, level, [xoff, yoff, 0], (x, y), (w, h)))
+    }
+    fn glCopyTexSubImage3D(t: GLenum, level: i32, xoff: i32, yoff: i32, zoff: i32, x: i32, y: i32, w: i32, h: i32) {
+        gl((), |c| c.copy_tex_sub_image(3, t, level, [xoff, yoff, zoff], (x, y), (w, h)))
+    }
+    fn glCopyImageSubData(src: u32, src_target: GLenum, src_level: i32, sx: i32, sy: i32, sz: i32, dst: u32, dst_target: GLenum, dst_level: i32, dx: i32, dy: i32, dz: i32, w: i32, h: i32, d: i32) {
+        gl((), |c| c.copy_image_sub_data((src, src_target, src_level, [sx, sy, sz]), (dst, dst_target, dst_level, [dx, dy, dz]), [w, h, d]))
+    }
     fn glGetRenderbufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) {
         gl((), |c| {
             if let Some(v) = c.get_renderbuffer_parameter(t, p) {
@@ -772,16 +904,34 @@ gl_entry_points! {
             c.tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), (format, ty), slice(data.cast::<u8>(), bytes as i64))
         })
     }
+    fn glCompressedTexImage1D(t: GLenum, level: i32, internal: GLenum, w: i32, border: i32, size: i32, data: *const c_void) {
+        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(1, t, level, internal, [w, 1, 1], border, d) })
+    }
+    fn glCompressedTexImage2D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, border: i32, size: i32, data: *const c_void) {
+        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(2, t, level, internal, [w, h, 1], border, d) })
+    }
+    fn glCompressedTexImage3D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, depth: i32, border: i32, size: i32, data: *const c_void) {
+        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(3, t, level, internal, [w, h, depth], border, d) })
+    }
+    fn glCompressedTexSubImage1D(t: GLenum, level: i32, x: i32, w: i32, format: GLenum, size: i32, data: *const c_void) {
+        gl((), |c| c.compressed_tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), format, slice(data.cast::<u8>(), i64::from(size))))
+    }
+    fn glCompressedTexSubImage2D(t: GLenum, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, size: i32, data: *const c_void) {
+        gl((), |c| c.compressed_tex_sub_image(2, t, level, ([x, y, 0], [w, h, 1]), format, slice(data.cast::<u8>(), i64::from(size))))
+    }
+    fn glCompressedTexSubImage3D(t: GLenum, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, depth: i32, format: GLenum, size: i32, data: *const c_void) {
+        gl((), |c| c.compressed_tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), format, slice(data.cast::<u8>(), i64::from(size))))
+    }
     fn glTexStorage1D(t: GLenum, levels: i32, internal: GLenum, w: i32) { gl((), |c| c.tex_storage(1, t, levels, internal, [w, 1, 1])) }
     fn glTexStorage2D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32) { gl((), |c| c.tex_storage(2, t, levels, internal, [w, h, 1])) }
     fn glTexStorage3D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32, d: i32) { gl((), |c| c.tex_storage(3, t, levels, internal, [w, h, d])) }
     fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
     fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }
     fn glTexParameteriv(t: GLenum, p: GLenum, v: *const i32) {
-        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.tex_parameter_v(t, p, &vals) })
+        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.tex_parameter_v(t, p, &vals) })
     }
     fn glTexParameterfv(t: GLenum, p: GLenum, v: *const f32) {
-        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; c.tex_parameter_v(t, p, slice(v, n)) })
+        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; c.tex_parameter_v(t, p, slice(v, n)) })
     }
     fn glGetTexParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_tex_parameter(t, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
     fn glGetTexParameterfv(t: GLenum, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_tex_parameter(t, p); write_values(out, &v) }) }
@@ -807,6 +957,10 @@ gl_entry_points! {
     fn glCheckFramebufferStatus(t: GLenum) -> GLenum { gl(0, |c| c.check_framebuffer_status(t)) }
     fn glDrawBuffers(n: i32, bufs: *const GLenum) { gl((), |c| { if n < 0 { return c.record_invalid_value("glDrawBuffers n < 0"); } c.draw_buffers(slice(bufs, i64::from(n))) }) }
     fn glDrawBuffer(buf: GLenum) { gl((), |c| c.draw_buffers(&[buf])) }
+    fn glClearBufferfv(buffer: GLenum, drawbuffer: i32, value: *const f32) { gl((), |c| c.clear_buffer_fv(buffer, drawbuffer, slice(value, colour_count(buffer, GL_COLOR)))) }
+    fn glClearBufferiv(buffer: GLenum, drawbuffer: i32, value: *const i32) { gl((), |c| c.clear_buffer_iv(buffer, drawbuffer, slice(value, colour_count(buffer, GL_COLOR)))) }
+    fn glClearBufferuiv(buffer: GLenum, drawbuffer: i32, value: *const u32) { gl((), |c| c.clear_buffer_uiv(buffer, drawbuffer, slice(value, colour_count(buffer, GL_COLOR)))) }
+    fn glClearBufferfi(buffer: GLenum, drawbuffer: i32, depth: f32, stencil: i32) { gl((), |c| c.clear_buffer_fi(buffer, drawbuffer, depth, stencil)) }
     fn glReadBuffer(src: GLenum) { gl((), |c| c.read_buffer(src)) }
     fn glGenRenderbuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_renderbuffers(n)) }
     fn glDeleteRenderbuffers(n: i32, ns: *const u32) {
@@ -821,6 +975,11 @@ gl_entry_points! {
     fn glBindRenderbuffer(t: GLenum, n: u32) { gl((), |c| c.bind_renderbuffer(t, n)) }
     fn glRenderbufferStorage(t: GLenum, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, 0, f, w, h)) }
     fn glRenderbufferStorageMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, s, f, w, h)) }
+    fn glTexImage2DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(2, t, s, f, [w, h, 1], fixed != 0, false)) }
+    fn glTexImage3DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, d: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(3, t, s, f, [w, h, d], fixed != 0, false)) }
+    fn glTexStorage2DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(2, t, s, f, [w, h, 1], fixed != 0, true)) }
+    fn glTexStorage3DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, d: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(3, t, s, f, [w, h, d], fixed != 0, true)) }
+    fn glGetMultisamplefv(pname: GLenum, index: u32, out: *mut f32) { gl((), |c| { let v = c.get_multisample_fv(pname, index); write_values(out, &v) }) }
 
     // Drawing and reading.
     fn glBlitFramebuffer(sx0: i32, sy0: i32, sx1: i32, sy1: i32, dx0: i32, dy0: i32, dx1: i32, dy1: i32, mask: u32, filter: GLenum) {

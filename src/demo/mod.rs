@@ -81,7 +81,7 @@ fn frame_stats(times_ms: &[f64]) -> FrameStats {
 }
 
 /// `VmHWM` (peak resident set) of this process in KiB, from `/proc/self/status`.
-fn peak_rss_kib() -> Option<u64> {
+pub(crate) fn peak_rss_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     status
         .lines()
@@ -101,6 +101,51 @@ fn camera(frame: u32, aspect: f32) -> (math::Mat4, [f32; 3]) {
     let view = math::look_at(eye, [centre, 4.0, centre]);
     let projection = math::perspective(70f32.to_radians(), aspect, 0.1, 300.0);
     (math::mul(&projection, &view), eye)
+}
+
+/// The demo's world and GL objects as a scene drawn a frame at a time (`arenagl bench`'s
+/// Minecraft-like scene): the same streaming and draws as a demo frame, without the `glFinish`.
+pub(crate) struct DemoScene {
+    world: World,
+    renderer: Renderer,
+}
+
+impl DemoScene {
+    /// Generates the world, builds the atlases and arenas and uploads every chunk.
+    pub(crate) fn new(gl: &crate::glclient::Gl) -> Result<DemoScene, GlClientError> {
+        let world = World::generate();
+        let mut renderer = Renderer::new(gl)?;
+        for chunk in 0..CHUNK_COUNT {
+            renderer.upload(gl, chunk, &world.mesh(chunk));
+        }
+        gl.check_error("demo scene: setup")?;
+        Ok(DemoScene { world, renderer })
+    }
+
+    /// Frame `frame`: edits and re-uploads the frame's changed chunks, draws both passes into a
+    /// `width` × `height` surface; returns the bytes streamed.
+    pub(crate) fn frame(
+        &mut self,
+        gl: &crate::glclient::Gl,
+        frame: u32,
+        width: u32,
+        height: u32,
+    ) -> usize {
+        let mut streamed = 0;
+        for j in 0..CHANGED_PER_FRAME {
+            let chunk = (frame as usize * CHANGED_PER_FRAME + j) * 7 % CHUNK_COUNT;
+            self.world.edit(chunk, frame);
+            streamed += self.renderer.upload(gl, chunk, &self.world.mesh(chunk));
+        }
+        let (view_proj, eye) = camera(frame, width as f32 / height.max(1) as f32);
+        self.renderer.draw(gl, &view_proj, eye, width, height);
+        streamed
+    }
+
+    /// Deletes every object.
+    pub(crate) fn release(&mut self, gl: &crate::glclient::Gl) {
+        self.renderer.release(gl);
+    }
 }
 
 /// The window's title.

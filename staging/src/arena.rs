@@ -328,6 +328,23 @@ impl FrameArenas {
         })
     }
 
+    /// Forgets `block`, just asked for through [`Allocation::created`], whose memory the caller
+    /// could not get (out of memory, over budget): the next allocation asks for a block again
+    /// instead of handing out offsets in one that does not exist. A block that is not there is
+    /// ignored.
+    pub fn abandon(&mut self, block: BlockId) {
+        for slot in &mut self.slots {
+            if let Some(i) = slot.blocks.iter().position(|b| b.id == block) {
+                let removed = slot.blocks.remove(i);
+                self.stats.live_block_bytes = self
+                    .stats
+                    .live_block_bytes
+                    .saturating_sub(removed.spec.size);
+                return;
+            }
+        }
+    }
+
     /// Records that the submission signalling `epoch` may read everything allocated so far and not
     /// yet covered by an earlier submission. Call it for every submission (end of frame and
     /// mid-frame ones); it never rotates slots.
@@ -569,6 +586,23 @@ mod tests {
             prop_assert_eq!(arenas.stats().live_block_bytes, bytes);
         }
         Ok(())
+    }
+
+    #[test]
+    fn an_abandoned_block_is_asked_for_again() {
+        let mut arenas = FrameArenas::new(ArenaConfig {
+            arena_size: NonZeroU64::new(1024).expect("non-zero"),
+            frame_slots: NonZeroUsize::new(2).expect("non-zero"),
+        });
+        let one = NonZeroU64::new(1).expect("non-zero");
+        let a = arenas.allocate(100, one).expect("allocate");
+        assert!(a.created.is_some());
+        arenas.abandon(a.block);
+        assert_eq!(arenas.blocks().count(), 0);
+        let b = arenas.allocate(100, one).expect("allocate");
+        assert!(b.created.is_some(), "the block is requested again");
+        assert_ne!(a.block, b.block);
+        assert_eq!(arenas.stats().live_block_bytes, 1024);
     }
 
     proptest! {

@@ -226,6 +226,20 @@ enum RowConverter {
 }
 
 impl RowConverter {
+    /// The converter between raw texels (already in the device format, whatever it is): a copy
+    /// when the sizes agree.
+    fn raw(client: ClientFormat, device: DeviceFormat) -> Option<Result<Self, StagingError>> {
+        match (client, device) {
+            (ClientFormat::Texels(a), device) if a > 0 && u32::from(a) == device.texel_bytes() => {
+                Some(Ok(Self::Copy))
+            }
+            (ClientFormat::Texels(_), _) | (_, DeviceFormat::Texels(_)) => Some(Err(
+                StagingError::Internal("raw texels need a raw device format of the same size"),
+            )),
+            _ => None,
+        }
+    }
+
     fn new(plan: RowPlan) -> Self {
         if plan.is_identity() {
             Self::Copy
@@ -400,11 +414,14 @@ pub fn unpack_box(
     if part.is_empty() {
         return Ok(());
     }
-    let converter = RowConverter::new(RowPlan::unpack(
-        layout.format(),
-        layout.swap_bytes(),
-        staging.format,
-    ));
+    let converter = match RowConverter::raw(layout.format(), staging.format) {
+        Some(raw) => raw?,
+        None => RowConverter::new(RowPlan::unpack(
+            layout.format(),
+            layout.swap_bytes(),
+            staging.format,
+        )),
+    };
     let in_row = u64::from(part.width) * layout.group_bytes();
     let out_row = u64::from(part.width) * u64::from(staging.format.texel_bytes());
     let image_pitch = pitch * u64::from(part.height); // bounded by `needed`
@@ -489,12 +506,15 @@ pub fn pack_box(
     if part.is_empty() {
         return Ok(());
     }
-    let converter = RowConverter::new(RowPlan::pack(
-        staging.format,
-        layout.format(),
-        layout.swap_bytes(),
-        luminance,
-    ));
+    let converter = match RowConverter::raw(layout.format(), staging.format) {
+        Some(raw) => raw?,
+        None => RowConverter::new(RowPlan::pack(
+            staging.format,
+            layout.format(),
+            layout.swap_bytes(),
+            luminance,
+        )),
+    };
     let in_row = u64::from(part.width) * u64::from(staging.format.texel_bytes());
     let out_row = u64::from(part.width) * layout.group_bytes();
     let image_pitch = pitch * u64::from(part.height);
@@ -598,6 +618,7 @@ mod tests {
             F::RgbaPacked8888Rev => [c(0), c(8), c(16), c(24)],
             F::BgraPacked8888 => [c(8), c(16), c(24), c(0)],
             F::BgraPacked8888Rev => [c(16), c(8), c(0), c(24)],
+            F::Texels(_) => unreachable!("raw texels are not in the reference model"),
         }
     }
 
@@ -634,6 +655,7 @@ mod tests {
             F::RgbaPacked8888Rev => packed(a32 << 24 | b32 << 16 | g32 << 8 | r32),
             F::BgraPacked8888 => packed(b32 << 24 | g32 << 16 | r32 << 8 | a32),
             F::BgraPacked8888Rev => packed(a32 << 24 | r32 << 16 | g32 << 8 | b32),
+            F::Texels(_) => unreachable!("raw texels are not in the reference model"),
         }
     }
 
@@ -644,6 +666,7 @@ mod tests {
             DeviceFormat::Rgb8 => vec![r, g, b],
             DeviceFormat::Rg8 => vec![r, g],
             DeviceFormat::R8 => vec![r],
+            DeviceFormat::Texels(_) => unreachable!("raw texels are not in the reference model"),
         }
     }
 
@@ -654,6 +677,7 @@ mod tests {
             DeviceFormat::Rgb8 => [p[0], p[1], p[2], 255],
             DeviceFormat::Rg8 => [p[0], p[1], 0, 255],
             DeviceFormat::R8 => [p[0], 0, 0, 255],
+            DeviceFormat::Texels(_) => unreachable!("raw texels are not in the reference model"),
         }
     }
 

@@ -11,6 +11,10 @@
 //!   ([`Channel`]); conversion in `convert.rs` is derived from these tables, never written per
 //!   pair. Packed types are read in host byte order (client memory is host memory), and
 //!   `GL_*_SWAP_BYTES` reverses the four bytes of the packed element.
+//! - Formats beyond these tables (float, integer, 16-bit, packed) are converted by
+//!   [`crate::pixel`] into device texels first and then handed over as
+//!   [`ClientFormat::Texels`] → [`DeviceFormat::Texels`], which staging only copies (honouring
+//!   the unpack/pack layout).
 //! - Device formats are the Vulkan formats staging writes: RGBA8, BGRA8, RGB8 (where the device
 //!   supports it), RG8, R8 (UNORM or SRGB: the bytes are the same). Legacy luminance/alpha
 //!   textures may be stored either as RGBA8 (converted here) or, to save memory, as R8/RG8 with a
@@ -46,7 +50,7 @@ pub mod gl {
 }
 
 /// What one byte of a pixel holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Channel {
     /// Red.
     R,
@@ -89,6 +93,10 @@ pub enum ClientFormat {
     Alpha,
     /// `GL_LUMINANCE_ALPHA`, `GL_UNSIGNED_BYTE`.
     LuminanceAlpha,
+    /// Texels already in the device format, this many bytes each (1 to 16): what the general
+    /// conversion path ([`crate::pixel`]) produces for formats the byte tables do not cover
+    /// (float, integer, 16-bit and packed formats). Copied unchanged, never byte-swapped.
+    Texels(u8),
 }
 
 impl ClientFormat {
@@ -145,6 +153,8 @@ impl ClientFormat {
             Self::Luminance => (gl::LUMINANCE, gl::UNSIGNED_BYTE),
             Self::Alpha => (gl::ALPHA, gl::UNSIGNED_BYTE),
             Self::LuminanceAlpha => (gl::LUMINANCE_ALPHA, gl::UNSIGNED_BYTE),
+            // No GL pair: raw texels are an internal hand-over, never named by an application.
+            Self::Texels(_) => (0, 0),
         }
     }
 
@@ -160,12 +170,12 @@ impl ClientFormat {
     }
 
     /// Size in bytes of one element, `s` in the GL unpack formula: 1 for `GL_UNSIGNED_BYTE`, 4
-    /// for the packed 32-bit types.
+    /// for the packed 32-bit types, the texel size for [`Self::Texels`].
     pub const fn element_bytes(self) -> u32 {
-        if self.is_packed() {
-            4
-        } else {
-            1
+        match self {
+            Self::Texels(n) => n as u32,
+            _ if self.is_packed() => 4,
+            _ => 1,
         }
     }
 
@@ -180,7 +190,8 @@ impl ClientFormat {
             Self::RgbaPacked8888
             | Self::RgbaPacked8888Rev
             | Self::BgraPacked8888
-            | Self::BgraPacked8888Rev => 1,
+            | Self::BgraPacked8888Rev
+            | Self::Texels(_) => 1,
         }
     }
 
@@ -208,6 +219,8 @@ impl ClientFormat {
             Self::RgbaPacked8888Rev => packed([(R, 0), (G, 8), (B, 16), (A, 24)], swap_bytes),
             Self::BgraPacked8888 => packed([(B, 24), (G, 16), (R, 8), (A, 0)], swap_bytes),
             Self::BgraPacked8888Rev => packed([(B, 0), (G, 8), (R, 16), (A, 24)], swap_bytes),
+            // Raw texels never go through the byte tables (`convert.rs` copies them).
+            Self::Texels(_) => [R, G, B, A],
         }
     }
 }
@@ -242,6 +255,10 @@ pub enum DeviceFormat {
     Rg8,
     /// `VK_FORMAT_R8_UNORM`.
     R8,
+    /// Any other format, this many bytes per texel (1 to 16): staging only copies these, from
+    /// [`ClientFormat::Texels`] of the same size (the general conversion path converted them).
+    /// Raw texels may also be copied into the named formats above when the sizes agree.
+    Texels(u8),
 }
 
 impl DeviceFormat {
@@ -255,6 +272,7 @@ impl DeviceFormat {
             Self::Rgb8 => 3,
             Self::Rg8 => 2,
             Self::R8 => 1,
+            Self::Texels(n) => n as u32,
         }
     }
 
@@ -267,6 +285,7 @@ impl DeviceFormat {
             Self::Rgb8 => &[R, G, B],
             Self::Rg8 => &[R, G],
             Self::R8 => &[R],
+            Self::Texels(_) => &[],
         }
     }
 }

@@ -161,13 +161,48 @@ impl ClientLayout {
         region: Region,
         format: ClientFormat,
     ) -> Result<Self, StagingError> {
+        Self::build(
+            store,
+            region,
+            format,
+            format.elements_per_group(),
+            format.element_bytes(),
+        )
+    }
+
+    /// The layout of pixels of `n` elements of `s` bytes each (the general path's client
+    /// pixels, [`crate::pixel::ClientPixel`]); [`Self::format`] then names raw texels of that
+    /// pixel size.
+    ///
+    /// # Errors
+    /// As [`Self::new`]; [`StagingError::Internal`] for pixels of 0 or more than 255 bytes.
+    pub fn with_elements(
+        store: &PixelStore,
+        region: Region,
+        n: u32,
+        s: u32,
+    ) -> Result<Self, StagingError> {
+        let group = u8::try_from(n * s)
+            .ok()
+            .filter(|&g| g > 0)
+            .ok_or(StagingError::Internal("client pixel size"))?;
+        Self::build(store, region, ClientFormat::Texels(group), n, s)
+    }
+
+    fn build(
+        store: &PixelStore,
+        region: Region,
+        format: ClientFormat,
+        n: u32,
+        s: u32,
+    ) -> Result<Self, StagingError> {
         let Region { extent, dims } = region;
         let (skip_images, image_height) = match dims {
             Dims::Three => (store.skip_images, store.image_height),
             Dims::One | Dims::Two => (0, 0),
         };
-        let n = u64::from(format.elements_per_group());
-        let s = u64::from(format.element_bytes());
+        let n = u64::from(n);
+        let s = u64::from(s);
         let a = u64::from(store.alignment.bytes());
         let l = u64::from(if store.row_length > 0 {
             store.row_length

@@ -82,6 +82,20 @@ pub fn validation_errors() -> u64 {
     unsafe { count() }
 }
 
+/// One of the open device's figures, by name (`arenagl_memory_stat`: `live_bytes`,
+/// `refusals`, `demotions`, …); `u64::MAX` for an unknown name or no device.
+pub fn memory_stat(name: &CStr) -> u64 {
+    // SAFETY: the exported symbol has exactly this signature.
+    let get = *unsafe {
+        lib()
+            .lib
+            .get::<unsafe extern "C" fn(*const c_char) -> u64>(b"arenagl_memory_stat\0")
+    }
+    .expect("arenagl_memory_stat is exported");
+    // SAFETY: a NUL-terminated name.
+    unsafe { get(name.as_ptr()) }
+}
+
 /// Makes a fresh 3.3 core context current on a fresh 32×32 pbuffer (surfaceless display).
 pub fn make_current_pbuffer() {
     make_current_pbuffer_profile(false);

@@ -695,3 +695,51 @@ fn compiles_concurrently_on_many_threads() {
         }
     });
 }
+
+/// Every rectangle-sampler function, through a helper that takes the sampler as a parameter and
+/// beside a plain `sampler2D` (whose image type the lowered rectangle type merges with).
+const FS_RECT_330: &str = r#"#version 330 core
+in vec2 tc;
+out vec4 o;
+uniform sampler2DRect r;
+uniform sampler2DRectShadow rs;
+uniform isampler2DRect ri;
+uniform usampler2DRect ru;
+uniform sampler2D plain;
+vec4 through(sampler2DRect s, vec2 p) { return texture(s, p); }
+void main() {
+    o = texture(r, tc) + textureProj(r, vec3(tc, 2.0)) + textureProj(r, vec4(tc, 0.0, 2.0))
+        + textureOffset(r, tc, ivec2(1, 0)) + through(r, tc);
+    o += vec4(texture(rs, vec3(tc, 0.5))) + vec4(textureProj(rs, vec4(tc, 0.5, 2.0)));
+    o += vec4(texelFetch(ri, ivec2(tc))) + vec4(texelFetch(ru, ivec2(tc)))
+        + vec4(textureSize(r), textureSize(rs)) + texelFetch(r, ivec2(1, 1));
+    o += textureGrad(r, tc, vec2(1.0), vec2(1.0)) + texture(plain, tc);
+}
+"#;
+
+#[test]
+fn rectangle_samplers_lower_to_valid_2d_spirv() {
+    let vs = "#version 330 core\nin vec2 p;\nout vec2 tc;\nvoid main() { tc = p; gl_Position = vec4(p, 0.0, 1.0); }\n";
+    for target in [TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_1] {
+        let program = compile_program(
+            &[(Stage::Vertex, vs), (Stage::Fragment, FS_RECT_330)],
+            CompileOptions { target },
+        )
+        .unwrap();
+        // spirv-val refuses the SampledRect capability glslang declares for Dim Rect images.
+        assert_valid("rectangle samplers", &program, target);
+        // The GL layer still sees rectangle samplers (it binds the units' rectangle textures).
+        for (name, kind, shadow) in [
+            ("r", SampledKind::Float, false),
+            ("rs", SampledKind::Float, true),
+            ("ri", SampledKind::Int, false),
+            ("ru", SampledKind::UInt, false),
+        ] {
+            let s = program.reflection.sampler(name).unwrap();
+            assert_eq!(
+                (s.ty.dim, s.ty.kind, s.ty.shadow),
+                (SamplerDim::Rect, kind, shadow)
+            );
+        }
+    }
+}

@@ -9,9 +9,11 @@
 mod blit;
 pub mod context;
 pub(crate) mod conv;
+mod copy;
 mod pipeline;
 mod present;
 mod render;
+mod resolve;
 mod suballoc;
 mod submit;
 mod transfer;
@@ -33,6 +35,7 @@ use submit::Submitter;
 
 pub use blit::BlitSide;
 pub use context::{DeviceFeatures, DeviceInfo, HeapInfo, MemoryTypeInfo, ValidationLog};
+pub use copy::CopySide;
 pub use present::{Presented, WindowId, XlibWindow};
 pub use render::StreamRange;
 pub use transfer::{format_aspects, ImageRegion, UploadPath};
@@ -465,6 +468,24 @@ pub fn derive_budget(
     Budget::derive(&inputs)
 }
 
+/// The recycle bin's cap for a device under `budget`: `ARENAGL_RECYCLE_BIN_MB` (0 turns the bin
+/// off), else 1/32 of the budget, at most 64 MiB: room for a frame's worth of a game's churned
+/// resources, small beside the budget, and emptied first under pressure anyway.
+pub fn recycle_bin_bytes(budget: &arenagl_residency::Budget) -> Result<u64> {
+    const MIB: u64 = 1 << 20;
+    match std::env::var(RECYCLE_BIN_VAR) {
+        Ok(v) => v.trim().parse::<u64>().map(|mb| mb * MIB).map_err(|_| {
+            MemoryError::InvalidRequest(format!(
+                "{RECYCLE_BIN_VAR}={v:?}: expected a whole number of MiB"
+            ))
+        }),
+        Err(_) => Ok((budget.total_bytes / 32).min(64 * MIB)),
+    }
+}
+
+/// The variable that overrides the recycle bin's cap, in MiB.
+pub const RECYCLE_BIN_VAR: &str = "ARENAGL_RECYCLE_BIN_MB";
+
 /// The memory manager on the real device.
 pub type MemoryManager = Manager<VulkanBackend>;
 
@@ -476,7 +497,9 @@ impl Manager<VulkanBackend> {
 
     /// Opens the device configured from the environment (`ARENAGL_VALIDATION`,
     /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULTS`, `ARENAGL_FAULT_*`) and installs the budget
-    /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`.
+    /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`,
+    /// with the pressure policy's `ARENAGL_DEMOTE_AFTER_FRAMES` / `ARENAGL_CRITICAL_RENDER_SCALE`
+    /// and the recycle bin's cap ([`recycle_bin_bytes`]).
     pub fn from_env() -> Result<Self> {
         let config = ManagerConfig {
             faults: crate::fault::FaultPlan::from_env()?,
@@ -490,7 +513,12 @@ impl Manager<VulkanBackend> {
             manager.heap_budget_bytes(),
             overrides,
         );
+        let bin = recycle_bin_bytes(&budget)?;
         manager.set_budget(Some(budget));
+        manager.set_recycle_bin_bytes(bin);
+        let policy = arenagl_residency::overrides::policy_from_env()
+            .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
+        manager.set_pressure_policy(policy);
         if std::env::var("ARENAGL_TELEMETRY").map_or(true, |v| v.trim() != "0") {
             if let Err(e) = manager.publish_telemetry(None) {
                 tracing::warn!(error = %e, "telemetry page not published");

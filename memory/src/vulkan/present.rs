@@ -131,6 +131,8 @@ pub(crate) struct Presenter {
     windows: HashMap<u64, Window>,
     next_id: u64,
     graves: Vec<(u64, Grave)>,
+    /// Swapchains created so far, first ones and rebuilds alike.
+    chains_created: u64,
 }
 
 struct Fns {
@@ -155,6 +157,7 @@ impl Presenter {
             windows: HashMap::new(),
             next_id: 1,
             graves: Vec::new(),
+            chains_created: 0,
         }
     }
 
@@ -411,6 +414,7 @@ impl Presenter {
                 return Err(map_present("vkGetSwapchainImagesKHR", r));
             }
         };
+        self.chains_created += 1;
         let mut chain = Chain {
             raw,
             shown: vec![false; images.len()],
@@ -750,6 +754,7 @@ impl MemoryManager {
 
     /// Records in the statistics the window's chain, with image `shown` presented.
     fn note_chain(&mut self, id: WindowId, shown: Option<u32>) {
+        self.stats.swapchains_created = self.backend_mut().presenter.chains_created;
         let Ok(w) = self.backend_mut().presenter.window(id) else {
             return;
         };

@@ -1,11 +1,14 @@
 //! Sub-allocation (M1): the crate-private [`SubAllocator`] seam and its VMA implementation.
 //!
 //! Design decisions:
-//! - One VMA custom pool per [`MemoryClass`], each in the memory type VMA chooses for a
+//! - Each [`MemoryClass`] allocates from the VMA custom pool of the memory type VMA chooses for a
 //!   representative resource of that class (device-local for images and GPU buffers, host
-//!   sequential-write for uploads, host-cached for readback). Pools use VMA's automatic block
-//!   sizes (`preferred_large_heap_block_size`, 64 MiB by default) so that they also accept
-//!   dedicated allocations.
+//!   sequential-write for uploads, host-cached for readback). Classes whose types coincide share
+//!   one pool (on unified-memory devices, lavapipe and most phones, every class lands in one
+//!   type): each pool starts with small blocks, so a pool per class would cost a few
+//!   `vkAllocateMemory` calls per class before its blocks reach full size. Pools use VMA's
+//!   automatic block sizes (`preferred_large_heap_block_size`, 64 MiB by default) so that they
+//!   also accept dedicated allocations.
 //! - Resources whose memory requirements exclude their class's memory type (some drivers give
 //!   depth images other type bits) fall back to VMA's default pools, and are counted.
 //! - `vkAllocateMemory` / `vkFreeMemory` calls are counted through VMA's device-memory
@@ -104,9 +107,10 @@ unsafe extern "C" fn on_free(
     }
 }
 
-/// One pool per memory class.
+/// Where a memory class allocates.
 struct ClassPool {
-    pool: vk_mem::AllocatorPool,
+    /// Index into `VmaSubAllocator::pools`.
+    pool: usize,
     memory_type: u32,
     host_visible: bool,
 }
@@ -114,7 +118,10 @@ struct ClassPool {
 /// The VMA sub-allocator.
 pub(crate) struct VmaSubAllocator {
     // Drop order matters: pools, then the allocator, then the counters its callbacks use.
-    pools: Vec<ClassPool>,
+    /// One pool per memory type some class uses.
+    pools: Vec<vk_mem::AllocatorPool>,
+    /// Per class (by `MemoryClass::index`).
+    classes: Vec<ClassPool>,
     allocator: StdArc<vk_mem::Allocator>,
     counters: Arc<MemoryCounters>,
     device: ash::Device,
@@ -238,7 +245,9 @@ impl VmaSubAllocator {
             unsafe { vk_mem::Allocator::new(info) }
                 .map_err(|r| map_alloc("vmaCreateAllocator", r))?,
         );
-        let mut pools = Vec::with_capacity(MemoryClass::ALL.len());
+        let mut pools: Vec<vk_mem::AllocatorPool> = Vec::new();
+        let mut pool_types: Vec<u32> = Vec::new();
+        let mut classes = Vec::with_capacity(MemoryClass::ALL.len());
         for class in MemoryClass::ALL {
             let create = create_info_for(class, false, false);
             // SAFETY: the create infos describe valid resources; nothing is created.
@@ -253,12 +262,21 @@ impl VmaSubAllocator {
                 }
             }
             .map_err(|r| map_alloc("vmaFindMemoryTypeIndex", r))?;
-            let pool = allocator
-                .create_pool(&vk_mem::PoolCreateInfo {
-                    memory_type_index: memory_type,
-                    ..Default::default()
-                })
-                .map_err(|r| map_alloc("vmaCreatePool", r))?;
+            let pool = match pool_types.iter().position(|&t| t == memory_type) {
+                Some(i) => i,
+                None => {
+                    pools.push(
+                        allocator
+                            .create_pool(&vk_mem::PoolCreateInfo {
+                                memory_type_index: memory_type,
+                                ..Default::default()
+                            })
+                            .map_err(|r| map_alloc("vmaCreatePool", r))?,
+                    );
+                    pool_types.push(memory_type);
+                    pools.len() - 1
+                }
+            };
             let host_visible = shared
                 .info
                 .memory_types
@@ -268,9 +286,10 @@ impl VmaSubAllocator {
                 class = class.name(),
                 memory_type,
                 host_visible,
-                "pool created"
+                pool,
+                "class pool"
             );
-            pools.push(ClassPool {
+            classes.push(ClassPool {
                 pool,
                 memory_type,
                 host_visible,
@@ -278,6 +297,7 @@ impl VmaSubAllocator {
         }
         Ok(Self {
             pools,
+            classes,
             allocator,
             counters,
             device: shared.raw.clone(),
@@ -314,7 +334,7 @@ impl VmaSubAllocator {
     }
 
     fn pool(&self, class: MemoryClass) -> Result<&ClassPool> {
-        self.pools
+        self.classes
             .get(class.index())
             .ok_or(MemoryError::Internal("no pool for memory class"))
     }
@@ -351,11 +371,11 @@ impl VmaSubAllocator {
         let pool = self.pool(placement.class)?;
         let create = create_info_for(placement.class, placement.dedicated, mapped);
         let in_pool = type_bits & (1 << pool.memory_type) != 0;
-        let source: &dyn Alloc = if in_pool {
-            &pool.pool
-        } else {
-            &*self.allocator
-        };
+        let vma_pool = self
+            .pools
+            .get(pool.pool)
+            .ok_or(MemoryError::Internal("no VMA pool for memory class"))?;
+        let source: &dyn Alloc = if in_pool { vma_pool } else { &*self.allocator };
         // SAFETY: `resource` is a fresh, unbound object of this device; the allocation is bound
         // right below and freed if binding fails.
         let mut allocation = unsafe {
@@ -437,7 +457,7 @@ impl SubAllocator for VmaSubAllocator {
     }
 
     fn pool_memory_type(&self, class: MemoryClass) -> u32 {
-        self.pools
+        self.classes
             .get(class.index())
             .map(|p| p.memory_type)
             .unwrap_or(u32::MAX)

@@ -88,6 +88,58 @@ fn device_format(format: vk::Format) -> Option<DeviceFormat> {
         vk::Format::R8G8B8_UNORM | vk::Format::R8G8B8_SRGB => DeviceFormat::Rgb8,
         vk::Format::R8G8_UNORM => DeviceFormat::Rg8,
         vk::Format::R8_UNORM => DeviceFormat::R8,
+        // The depth aspect as a buffer copy lays it out (the translator encodes the texels;
+        // D24 occupies the low 24 bits of 32).
+        vk::Format::D16_UNORM | vk::Format::D16_UNORM_S8_UINT => DeviceFormat::Texels(2),
+        vk::Format::D32_SFLOAT
+        | vk::Format::D32_SFLOAT_S8_UINT
+        | vk::Format::X8_D24_UNORM_PACK32
+        | vk::Format::D24_UNORM_S8_UINT => DeviceFormat::Texels(4),
+        other => DeviceFormat::Texels(color_texel_bytes(other)?),
+    })
+}
+
+/// Bytes per texel of the other uncompressed colour formats the GL stores (float, integer,
+/// snorm, 16-bit and packed): staging copies their texels, which the translator converted.
+pub fn color_texel_bytes(format: vk::Format) -> Option<u8> {
+    use vk::Format as F;
+    Some(match format {
+        F::R8_SNORM | F::R8_UINT | F::R8_SINT | F::R8_SRGB => 1,
+        F::R8G8_SNORM
+        | F::R8G8_UINT
+        | F::R8G8_SINT
+        | F::R8G8_SRGB
+        | F::R16_UNORM
+        | F::R16_SNORM
+        | F::R16_SFLOAT
+        | F::R16_UINT
+        | F::R16_SINT
+        | F::R5G6B5_UNORM_PACK16
+        | F::R4G4B4A4_UNORM_PACK16
+        | F::R5G5B5A1_UNORM_PACK16 => 2,
+        F::R8G8B8A8_SNORM
+        | F::R16G16_UNORM
+        | F::R16G16_SNORM
+        | F::R16G16_SFLOAT
+        | F::R16G16_UINT
+        | F::R16G16_SINT
+        | F::R32_SFLOAT
+        | F::R32_UINT
+        | F::R32_SINT
+        | F::A2B10G10R10_UNORM_PACK32
+        | F::A2B10G10R10_UINT_PACK32
+        | F::B10G11R11_UFLOAT_PACK32
+        | F::E5B9G9R9_UFLOAT_PACK32 => 4,
+        F::R16G16B16A16_UNORM
+        | F::R16G16B16A16_SNORM
+        | F::R16G16B16A16_SFLOAT
+        | F::R16G16B16A16_UINT
+        | F::R16G16B16A16_SINT
+        | F::R32G32_SFLOAT
+        | F::R32G32_UINT
+        | F::R32G32_SINT => 8,
+        F::R32G32B32_SFLOAT | F::R32G32B32_UINT | F::R32G32B32_SINT => 12,
+        F::R32G32B32A32_SFLOAT | F::R32G32B32A32_UINT | F::R32G32B32A32_SINT => 16,
         _ => return None,
     })
 }
@@ -284,7 +336,13 @@ impl MemoryManager {
             extent: Extent3d::new(region.extent.width, region.extent.height, depth),
             dims,
         };
-        Ok((format, client, vk::ImageAspectFlags::COLOR))
+        // A depth/stencil image transfers its depth aspect (stencil is not reachable here).
+        let aspect = if format_aspects(desc.format).contains(vk::ImageAspectFlags::DEPTH) {
+            vk::ImageAspectFlags::DEPTH
+        } else {
+            vk::ImageAspectFlags::COLOR
+        };
+        Ok((format, client, aspect))
     }
 
     /// Checks a pixel transfer between `region` of `image` and `client_len` bytes of client

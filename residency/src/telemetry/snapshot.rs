@@ -53,11 +53,20 @@ pub enum EventKind {
     DeviceLost,
     /// The device-memory object count passed 80 % of the allocation clamp (`bytes`: 0).
     ClampWarning,
+    /// Demoted textures got their dropped mip levels back (`bytes`: re-allocated).
+    Restoration,
+    /// Dead textures' leftovers were pruned, the every-64-frames sweep at Critical (`bytes`:
+    /// freed).
+    Prune,
+    /// Pipeline, descriptor and sampler caches were trimmed (`bytes`: objects destroyed).
+    CacheTrim,
+    /// The presenter's internal render scale changed (`bytes`: the new scale in percent).
+    RenderScale,
 }
 
 impl EventKind {
     /// Every kind, in code order.
-    pub const ALL: [EventKind; 12] = [
+    pub const ALL: [EventKind; 16] = [
         EventKind::Pressure(Level::Normal),
         EventKind::Pressure(Level::Warn),
         EventKind::Pressure(Level::Critical),
@@ -70,6 +79,10 @@ impl EventKind {
         EventKind::OomRecovery,
         EventKind::DeviceLost,
         EventKind::ClampWarning,
+        EventKind::Restoration,
+        EventKind::Prune,
+        EventKind::CacheTrim,
+        EventKind::RenderScale,
     ];
 
     /// The code stored in the page (1-based: 0 marks an empty ring slot).
@@ -84,6 +97,10 @@ impl EventKind {
             EventKind::OomRecovery => 10,
             EventKind::DeviceLost => 11,
             EventKind::ClampWarning => 12,
+            EventKind::Restoration => 13,
+            EventKind::Prune => 14,
+            EventKind::CacheTrim => 15,
+            EventKind::RenderScale => 16,
         }
     }
 
@@ -107,6 +124,10 @@ impl EventKind {
             EventKind::OomRecovery => "oom-recovery",
             EventKind::DeviceLost => "device-lost",
             EventKind::ClampWarning => "clamp-warning",
+            EventKind::Restoration => "restoration",
+            EventKind::Prune => "prune",
+            EventKind::CacheTrim => "cache-trim",
+            EventKind::RenderScale => "render-scale",
         }
     }
 

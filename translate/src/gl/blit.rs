@@ -10,13 +10,18 @@
 //!   sides and mapped through the blit's scale (`clip_axis`).
 //! - The memory manager records the blit (`MemoryManager::blit_image`): `vkCmdBlitImage`, or an
 //!   exact copy where nothing is scaled (depth/stencil formats often lack blit support).
+//! - A multisampled colour source is resolved whole (`MemoryManager::resolve_image`) into a
+//!   temporary single-sampled image of its format, which the ordinary path then blits: flips,
+//!   offsets and format changes need nothing special. Sizes must match (GL); multisampled to
+//!   multisampled is an exact copy. Not yet: single-sampled to multisampled (replication) and
+//!   depth/stencil resolves; they are logged and copy nothing.
 
 use ash::vk;
 
 use super::context::Context;
 use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
-use super::framebuffer::{Attachment, Bound, Target};
+use super::framebuffer::{Bound, Target};
 
 /// One axis of a blit after clipping: source and destination start/end (destination order
 /// ascending; the source pair carries any mirroring).
@@ -73,23 +78,6 @@ impl Context {
         self.record(r);
     }
 
-    /// The mip level and layer (array layer, cube face or 3D slice) a resolved attachment of
-    /// framebuffer `fb` renders to (`slot` is its colour attachment index, or None for
-    /// depth/stencil).
-    fn attachment_level(&self, fb: u32, slot: Option<usize>) -> (u32, u32) {
-        let Some(f) = self.framebuffers.get(fb).filter(|_| fb != 0) else {
-            return (0, 0);
-        };
-        let a = match slot {
-            Some(i) => f.colors.get(i).copied().flatten(),
-            None => f.depth.or(f.stencil),
-        };
-        match a {
-            Some(Attachment::Texture { level, layer, .. }) => (level, layer),
-            _ => (0, 0),
-        }
-    }
-
     fn blit_framebuffer_inner(
         &mut self,
         s: [i32; 4],
@@ -142,6 +130,23 @@ impl Context {
                 }
             }
         }
+        if read.samples > 1 || draw.samples > 1 {
+            // GL 4.6 §18.3.1 (3.3 §4.3.2): multisampled blits do not scale (Mesa, like other
+            // desktop drivers, compares the sizes, so a flip is allowed), and multisampled to
+            // multisampled copies need equal sample counts.
+            let size = |a: i32, b: i32| (i64::from(b) - i64::from(a)).abs();
+            if size(s[0], s[2]) != size(d[0], d[2]) || size(s[1], s[3]) != size(d[1], d[3]) {
+                return invalid_op(
+                    "multisampled glBlitFramebuffer with rectangles of different sizes",
+                );
+            }
+            if read.samples > 1 && draw.samples > 1 && read.samples != draw.samples {
+                return invalid_op(format!(
+                    "glBlitFramebuffer from {} to {} samples per pixel",
+                    read.samples, draw.samples
+                ));
+            }
+        }
         let depth_stencil = mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT) != 0;
         if depth_stencil {
             if let (Some(a), Some(b)) = (read.depth_stencil, draw.depth_stencil) {
@@ -184,46 +189,75 @@ impl Context {
         };
         self.end_pass();
         let device = self.device.clone();
-        let blit = |src: (Bound, (u32, u32)),
-                    dst: (Bound, (u32, u32)),
-                    aspect: vk::ImageAspectFlags,
-                    filter: vk::Filter|
-         -> GlResult<()> {
-            let Some((x, y)) = axes(read.width, read.height, draw.width, draw.height) else {
-                return Ok(());
+        let blit = |src: Bound, dst: Bound, aspect: vk::ImageAspectFlags, filter: vk::Filter| {
+            let Some((x, y)) = axes(
+                read.gl_size.0,
+                read.gl_size.1,
+                draw.gl_size.0,
+                draw.gl_size.1,
+            ) else {
+                return Ok::<(), GlError>(());
             };
+            // A default framebuffer at a reduced render scale: window coordinates to image
+            // pixels (the identity for everything else).
+            let to_image = |t: &Target, (a, b): (i32, i32), axis: usize| {
+                let (image, gl) = if axis == 0 {
+                    (t.width, t.gl_size.0)
+                } else {
+                    (t.height, t.gl_size.1)
+                };
+                let map = |v: i32| (i64::from(v) * i64::from(image) / i64::from(gl.max(1))) as i32;
+                (map(a), map(b))
+            };
+            let (xs, ys) = (to_image(&read, x.src, 0), to_image(&read, y.src, 1));
+            let (xd, yd) = (to_image(&draw, x.dst, 0), to_image(&draw, y.dst, 1));
             let corner = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 0 };
             let far = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 1 };
-            let side = |b: Bound, (level, layer): (u32, u32), ax: (i32, i32), ay: (i32, i32)| {
-                arenagl_memory::BlitSide {
-                    image: b.image,
-                    mip_level: level,
-                    layer,
-                    corners: [corner(ax.0, ay.0), far(ax.1, ay.1)],
-                }
+            let side = |b: Bound, ax: (i32, i32), ay: (i32, i32)| arenagl_memory::BlitSide {
+                image: b.image,
+                mip_level: b.level,
+                layer: b.layer,
+                corners: [corner(ax.0, ay.0), far(ax.1, ay.1)],
             };
             device.lock().manager.blit_image(
-                side(src.0, src.1, x.src, y.src),
-                side(dst.0, dst.1, x.dst, y.dst),
+                side(src, xs, ys),
+                side(dst, xd, yd),
                 aspect,
                 filter,
             )?;
             Ok(())
         };
         if mask & GL_COLOR_BUFFER_BIT != 0 {
-            if let Some((slot, sb)) = src_color {
-                let src_level = self.attachment_level(read_fb, Some(slot));
-                for (i, db) in draw.colors.iter().enumerate() {
-                    if let Some(db) = db {
-                        let level = self.attachment_level(draw_fb, Some(i));
-                        blit(
-                            (sb, src_level),
-                            (*db, level),
-                            vk::ImageAspectFlags::COLOR,
-                            vk_filter,
-                        )?;
+            if let Some((_, sb)) = src_color {
+                // A multisampled source is resolved whole into a single-sampled image of its
+                // format first; the ordinary blit then flips, offsets and converts.
+                let resolved = if sb.samples > 1 && draw.samples == 1 {
+                    Some(self.resolve_to_temporary(sb, read.width, read.height)?)
+                } else {
+                    None
+                };
+                let src = resolved.map_or(sb, |image| Bound {
+                    image,
+                    samples: 1,
+                    level: 0,
+                    layer: 0,
+                    ..sb
+                });
+                let mut result = Ok(());
+                for db in draw.colors.iter().flatten() {
+                    if sb.samples == 1 && db.samples > 1 {
+                        warn_unsupported("glBlitFramebuffer from single-sampled to multisampled");
+                        break;
+                    }
+                    result = blit(src, *db, vk::ImageAspectFlags::COLOR, vk_filter);
+                    if result.is_err() {
+                        break;
                     }
                 }
+                if let Some(image) = resolved {
+                    let _ = device.lock().manager.retire_image(image);
+                }
+                result?;
             }
         }
         if depth_stencil {
@@ -235,14 +269,69 @@ impl Context {
                 if mask & GL_STENCIL_BUFFER_BIT != 0 {
                     aspect |= vk::ImageAspectFlags::STENCIL;
                 }
-                let (la, lb) = (
-                    self.attachment_level(read_fb, None),
-                    self.attachment_level(draw_fb, None),
-                );
-                blit((a, la), (b, lb), aspect, vk::Filter::NEAREST)?;
+                if a.samples != b.samples {
+                    warn_unsupported("glBlitFramebuffer of depth/stencil between sample counts");
+                } else {
+                    blit(a, b, aspect, vk::Filter::NEAREST)?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// A single-sampled image of `src`'s format holding the resolve of its `width × height`
+    /// level (retire it after use: the epochs keep it alive for the recorded commands).
+    fn resolve_to_temporary(
+        &mut self,
+        src: Bound,
+        width: u32,
+        height: u32,
+    ) -> GlResult<arenagl_memory::ImageHandle> {
+        let mut locked = self.device.lock();
+        let image = locked.manager.create_image(
+            &arenagl_memory::ImageDesc::new_2d(
+                src.format,
+                width,
+                height,
+                1,
+                vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST,
+                arenagl_memory::Category::RenderTarget,
+            )
+            .named("GL multisample resolve"),
+        )?;
+        let side = |image, level, layer| arenagl_memory::BlitSide {
+            image,
+            mip_level: level,
+            layer,
+            corners: [
+                vk::Offset3D { x: 0, y: 0, z: 0 },
+                vk::Offset3D {
+                    x: width as i32,
+                    y: height as i32,
+                    z: 1,
+                },
+            ],
+        };
+        if let Err(e) = locked
+            .manager
+            .resolve_image(side(src.image, src.level, src.layer), side(image, 0, 0))
+        {
+            let _ = locked.manager.retire_image(image);
+            return Err(e.into());
+        }
+        Ok(image)
+    }
+}
+
+/// A blit this GL cannot perform yet: logged (first, then every 1000th), nothing written.
+fn warn_unsupported(what: &str) {
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if n % 1000 == 0 {
+        tracing::warn!(
+            count = n + 1,
+            "{what} is not supported yet; nothing was copied"
+        );
     }
 }
 

@@ -9,24 +9,35 @@
 //! - Built-in uniforms (`gl_ModelViewProjectionMatrix`, …) are loose uniforms of the upgraded
 //!   program; a draw fills them from the matrix stacks here ([`Context::fill_ff_uniforms`]).
 //! - With no program bound a draw uses a generated program: a legacy GLSL 1.10 pair that
-//!   transforms by the matrices, passes colour and texture coordinates, applies texture
-//!   environment `GL_MODULATE`/`GL_REPLACE`/`GL_DECAL`/`GL_ADD` on unit 0 when `GL_TEXTURE_2D`
-//!   is enabled there, and the alpha test. Programs are cached per [`FfKey`].
+//!   transforms by the matrices, passes colour and texture coordinates, applies each enabled
+//!   unit's texture environment (`texenv`), fog, the colour sum and the alpha test. Programs are
+//!   cached per [`FfKey`].
+//! - Each unit samples the highest-priority enabled target, as GL 2.1 §3.8.16 orders them:
+//!   cube map (coordinates s, t, r, q ignored) > 3D (s/q, t/q, r/q) > rectangle (s/q, t/q in
+//!   texels) > 2D (s/q, t/q) > 1D (s/q).
+//!   A unit whose texture of that target is incomplete is left out of the key: GL treats it as
+//!   disabled (the colour passes through), where a shader would read (0, 0, 0, 1). The key holds
+//!   the texture's base format class too, since the classic environments depend on it.
+//!   The enables are a bit set per unit ([`FfTarget`]), so `glIsEnabled` answers each target.
 //! - Immediate mode (`glBegin`/`glEnd`) collects vertices with their current colour, normal and
 //!   texture coordinate, then draws them as client arrays; quads and polygons are lowered
-//!   (`lower`). State the layer accepts but does not emulate (lighting, fog, stipple, texgen) is
-//!   stored and answered by `glIsEnabled`, and logged once.
+//!   (`lower`). Lighting is computed per vertex in the generated vertex program (`lighting`).
+//!   State the layer accepts but does not emulate (stipple, texgen, point smoothing) is stored
+//!   and answered by `glIsEnabled`, and logged once.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::context::{Context, Profile};
+use super::display_list::ListCommand;
 use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::get::Value;
+use super::lighting::{self, Lighting, LightingKey};
 use super::matrix::{self, Mat4, MatrixStacks};
 use super::program::{self, Linked, UniformStorage};
-use super::texenv::{Fog, TexEnv};
+use super::texenv::{Fog, TexBase, TexEnv};
+use super::texture_target::TexTarget;
 use super::vertex_array::{AttribArray, FfArray, VertexArray};
 use crate::glsl::legacy::Varyings;
 
@@ -40,14 +51,87 @@ const MAX_IMMEDIATE_VERTICES: usize = 1 << 20;
 /// What selects a generated program.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub(crate) struct FfKey {
-    /// The environment of each unit with `GL_TEXTURE_2D` enabled.
-    units: [Option<TexEnv>; FF_TEXTURE_UNITS],
+    /// The environment, sampled target and texture base format of each unit with a complete
+    /// texture of its enabled target.
+    units: [Option<(TexEnv, FfTarget, TexBase)>; FF_TEXTURE_UNITS],
     /// The alpha function when `GL_ALPHA_TEST` is enabled.
     alpha: Option<GLenum>,
     /// The fog mode when `GL_FOG` is enabled.
     fog: Option<GLenum>,
     /// `GL_COLOR_SUM`.
     color_sum: bool,
+    /// `GL_LIGHTING` and what of its state the vertex program depends on.
+    lighting: Option<LightingKey>,
+}
+
+/// A texture target a fixed-function unit can enable, in ascending priority.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub(crate) enum FfTarget {
+    D1 = 1,
+    D2 = 2,
+    D3 = 4,
+    Cube = 8,
+    Rect = 16,
+}
+
+impl FfTarget {
+    fn of_capability(cap: GLenum) -> Option<Self> {
+        Some(match cap {
+            GL_TEXTURE_1D => Self::D1,
+            GL_TEXTURE_2D => Self::D2,
+            GL_TEXTURE_3D => Self::D3,
+            GL_TEXTURE_CUBE_MAP => Self::Cube,
+            GL_TEXTURE_RECTANGLE => Self::Rect,
+            _ => return None,
+        })
+    }
+
+    /// The target a unit with `enables` (a bit set of [`FfTarget`]) samples: the enabled one
+    /// of highest priority.
+    fn sampled(enables: u8) -> Option<Self> {
+        [Self::Cube, Self::D3, Self::Rect, Self::D2, Self::D1]
+            .into_iter()
+            .find(|t| enables & *t as u8 != 0)
+    }
+
+    /// The texture target (binding slot) this enable samples.
+    fn tex_target(self) -> TexTarget {
+        match self {
+            Self::D1 => TexTarget::D1,
+            Self::D2 => TexTarget::D2,
+            Self::D3 => TexTarget::D3,
+            Self::Cube => TexTarget::Cube,
+            Self::Rect => TexTarget::Rect,
+        }
+    }
+
+    /// The sampler type and the lookup of unit `i`'s texture coordinate.
+    fn glsl(self, i: usize) -> (&'static str, String) {
+        let tc = format!("gl_TexCoord[{i}]");
+        match self {
+            Self::D1 => (
+                "sampler1D",
+                format!("texture1D(arena_ff_tex{i}, {tc}.x / {tc}.w)"),
+            ),
+            Self::D2 => (
+                "sampler2D",
+                format!("texture2D(arena_ff_tex{i}, {tc}.xy / {tc}.w)"),
+            ),
+            Self::D3 => (
+                "sampler3D",
+                format!("texture3D(arena_ff_tex{i}, {tc}.xyz / {tc}.w)"),
+            ),
+            Self::Cube => (
+                "samplerCube",
+                format!("textureCube(arena_ff_tex{i}, {tc}.xyz)"),
+            ),
+            // Rectangle coordinates are texels (the rectangle lowering divides them).
+            Self::Rect => (
+                "sampler2DRect",
+                format!("texture2DRect(arena_ff_tex{i}, {tc}.xy / {tc}.w)"),
+            ),
+        }
+    }
 }
 
 /// A generated program and the texture unit of each of its samplers.
@@ -67,16 +151,22 @@ pub(crate) struct Immediate {
 pub(crate) struct CompatState {
     pub matrices: MatrixStacks,
     pub client_active_texture: u32,
-    pub texture_2d: [bool; FF_TEXTURE_UNITS],
+    /// The enabled texture targets of each unit, a bit set of [`FfTarget`].
+    pub texture_enables: [u8; FF_TEXTURE_UNITS],
     pub tex_env: [TexEnv; FF_TEXTURE_UNITS],
     /// `GL_TEXTURE_ENV_COLOR` per unit.
     pub env_color: [[f32; 4]; FF_TEXTURE_UNITS],
     pub fog: Fog,
     pub fog_enabled: bool,
+    pub lighting: Lighting,
     /// `GL_COLOR_SUM`: the secondary colour is added after texturing.
     pub color_sum: bool,
     /// The current raster position (window coordinates, depth, w) and whether it is valid.
     pub raster: ([f32; 4], bool),
+    /// `GL_CURRENT_RASTER_COLOR`: the current colour when the raster position was set.
+    pub raster_color: [f32; 4],
+    /// `glPixelZoom`.
+    pub pixel_zoom: [f32; 2],
     pub alpha_test: bool,
     pub alpha_func: GLenum,
     pub alpha_ref: f32,
@@ -92,13 +182,16 @@ impl Default for CompatState {
         Self {
             matrices: MatrixStacks::default(),
             client_active_texture: 0,
-            texture_2d: [false; FF_TEXTURE_UNITS],
+            texture_enables: [0; FF_TEXTURE_UNITS],
             tex_env: [TexEnv::default(); FF_TEXTURE_UNITS],
             env_color: [[0.0; 4]; FF_TEXTURE_UNITS],
             fog: Fog::default(),
             fog_enabled: false,
+            lighting: Lighting::default(),
             color_sum: false,
             raster: ([0.0, 0.0, 0.0, 1.0], true),
+            raster_color: [1.0; 4],
+            pixel_zoom: [1.0, 1.0],
             alpha_test: false,
             alpha_func: GL_ALWAYS,
             alpha_ref: 0.0,
@@ -110,7 +203,8 @@ impl Default for CompatState {
     }
 }
 
-/// Capabilities stored but not emulated.
+/// Capabilities kept in `CompatState::caps`: lighting's (read by `lighting`) and those stored
+/// but not emulated.
 fn is_unemulated_capability(cap: GLenum) -> bool {
     matches!(
         cap,
@@ -123,7 +217,6 @@ fn is_unemulated_capability(cap: GLenum) -> bool {
             | GL_POLYGON_STIPPLE
             | GL_TEXTURE_GEN_S
             | GL_TEXTURE_GEN_T
-            | GL_TEXTURE_1D
     ) || (GL_LIGHT0..GL_LIGHT0 + 8).contains(&cap)
 }
 
@@ -142,10 +235,22 @@ fn client_state_array(array: GLenum, client_texture: u32) -> GlResult<FfArray> {
 
 /// The legacy vertex shader of fixed-function transform: what a generated program or a program
 /// with only a fragment shader runs. Writes what the fragment stage reads (`reads`).
-pub(crate) fn ff_vertex_source(reads: Varyings) -> String {
-    let mut s = String::from("#version 110\nvoid main() {\n    gl_Position = ftransform();\n");
-    if reads.contains(Varyings::FRONT_COLOR) {
-        s.push_str("    gl_FrontColor = gl_Color;\n");
+pub(crate) fn ff_vertex_source(reads: Varyings, lighting: Option<&LightingKey>) -> String {
+    let mut s = String::from("#version 110\n");
+    let lit = lighting.map(lighting::vertex_glsl);
+    if let Some((decls, _)) = &lit {
+        s.push_str(decls);
+    }
+    s.push_str("void main() {\n    gl_Position = ftransform();\n");
+    match &lit {
+        Some((_, body)) => {
+            s.push_str("    vec4 eye = gl_ModelViewMatrix * gl_Vertex;\n");
+            s.push_str(body);
+        }
+        None if reads.contains(Varyings::FRONT_COLOR) => {
+            s.push_str("    gl_FrontColor = gl_Color;\n");
+        }
+        None => {}
     }
     if reads.contains(Varyings::FRONT_SECONDARY) {
         s.push_str("    gl_FrontSecondaryColor = gl_SecondaryColor;\n");
@@ -172,8 +277,10 @@ pub(crate) const FF_FRAGMENT_PASS: &str =
 fn ff_fragment_source(key: &FfKey) -> String {
     let mut s = String::from("#version 110\n");
     let enabled: Vec<bool> = key.units.iter().map(Option::is_some).collect();
-    for (i, _) in key.units.iter().enumerate().filter(|(_, u)| u.is_some()) {
-        s.push_str(&format!("uniform sampler2D arena_ff_tex{i};\n"));
+    for (i, u) in key.units.iter().enumerate() {
+        if let Some((_, target, _)) = u {
+            s.push_str(&format!("uniform {} arena_ff_tex{i};\n", target.glsl(i).0));
+        }
     }
     if key.units.iter().any(Option::is_some) {
         s.push_str("uniform vec4 arena_ff_EnvColor[8];\n");
@@ -185,14 +292,15 @@ fn ff_fragment_source(key: &FfKey) -> String {
         s.push_str("uniform vec4 arena_ff_FogColor;\nuniform vec4 arena_ff_FogParams;\n");
     }
     s.push_str("void main() {\n    vec4 c = gl_Color;\n");
-    for (i, _) in key.units.iter().enumerate().filter(|(_, u)| u.is_some()) {
-        s.push_str(&format!(
-            "    vec4 t{i} = texture2D(arena_ff_tex{i}, gl_TexCoord[{i}].xy / gl_TexCoord[{i}].w);\n"
-        ));
+    for (i, u) in key.units.iter().enumerate() {
+        if let Some((_, target, base)) = u {
+            let texel = base.texel(&target.glsl(i).1);
+            s.push_str(&format!("    vec4 t{i} = {texel};\n"));
+        }
     }
-    for (i, env) in key.units.iter().enumerate() {
-        if let Some(env) = env {
-            s.push_str(&env.glsl(i, &enabled));
+    for (i, u) in key.units.iter().enumerate() {
+        if let Some((env, _, base)) = u {
+            s.push_str(&env.glsl(i, &enabled, *base));
         }
     }
     if key.color_sum {
@@ -231,7 +339,7 @@ fn write_matrix(data: &mut [u8], at: usize, stride: usize, m: &Mat4, columns: us
 }
 
 impl Context {
-    fn compat_only(&self, what: &str) -> GlResult<()> {
+    pub(crate) fn compat_only(&self, what: &str) -> GlResult<()> {
         if self.profile != Profile::Compatibility {
             return invalid_op(format!("{what} needs a compatibility profile context"));
         }
@@ -247,14 +355,26 @@ impl Context {
             return None;
         }
         let unit = (self.active_texture as usize).min(FF_TEXTURE_UNITS - 1);
+        if let Some(target) = FfTarget::of_capability(cap) {
+            let enables = &mut self.compat.texture_enables[unit];
+            match on {
+                Some(true) => *enables |= target as u8,
+                Some(false) => *enables &= !(target as u8),
+                None => {}
+            }
+            return Some(*enables & target as u8 != 0);
+        }
         let slot: &mut bool = match cap {
-            GL_TEXTURE_2D => &mut self.compat.texture_2d[unit],
             GL_ALPHA_TEST => &mut self.compat.alpha_test,
             GL_FOG => &mut self.compat.fog_enabled,
             GL_COLOR_SUM => &mut self.compat.color_sum,
             c if is_unemulated_capability(c) => {
                 let v = self.compat.caps.entry(c).or_insert(false);
-                if on == Some(true) && !*v {
+                let emulated = matches!(
+                    c,
+                    GL_LIGHTING | GL_NORMALIZE | GL_COLOR_MATERIAL | GL_RESCALE_NORMAL
+                ) || (GL_LIGHT0..GL_LIGHT0 + 8).contains(&c);
+                if on == Some(true) && !*v && !emulated {
                     static ONCE: std::sync::Once = std::sync::Once::new();
                     ONCE.call_once(|| {
                         tracing::warn!(
@@ -270,7 +390,11 @@ impl Context {
         if let Some(on) = on {
             *slot = on;
         }
-        Some(*slot)
+        let value = *slot;
+        if cap == GL_COLOR_MATERIAL && on == Some(true) {
+            self.track_color_material();
+        }
+        Some(value)
     }
 
     /// `glGet*` of fixed-function state (None: not one of these names).
@@ -363,6 +487,15 @@ impl Context {
             if stride < 0 {
                 return invalid_value(format!("{what} stride {stride}"));
             }
+            // Packed 2_10_10_10 arrays hold four components in a word (normals read xyz of it).
+            let packed = matches!(ty, GL_INT_2_10_10_10_REV | GL_UNSIGNED_INT_2_10_10_10_REV);
+            let size = match (packed, array) {
+                (true, FfArray::Normal) => 4,
+                (true, _) if size != 4 && size != GL_BGRA as i32 => {
+                    return invalid_op(format!("{what}: a packed type needs size 4, not {size}"))
+                }
+                _ => size,
+            };
             let normalized = matches!(
                 array,
                 FfArray::Color | FfArray::SecondaryColor | FfArray::Normal
@@ -391,7 +524,15 @@ impl Context {
 
     /// `glVertexPointer`.
     pub fn vertex_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
-        let types = [GL_SHORT, GL_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE];
+        let types = [
+            GL_SHORT,
+            GL_INT,
+            GL_FLOAT,
+            GL_HALF_FLOAT,
+            GL_DOUBLE,
+            GL_INT_2_10_10_10_REV,
+            GL_UNSIGNED_INT_2_10_10_10_REV,
+        ];
         self.ff_pointer(
             FfArray::Vertex,
             "glVertexPointer",
@@ -413,6 +554,8 @@ impl Context {
             GL_FLOAT,
             GL_HALF_FLOAT,
             GL_DOUBLE,
+            GL_INT_2_10_10_10_REV,
+            GL_UNSIGNED_INT_2_10_10_10_REV,
         ];
         self.ff_pointer(
             FfArray::Normal,
@@ -445,6 +588,8 @@ impl Context {
             GL_FLOAT,
             GL_HALF_FLOAT,
             GL_DOUBLE,
+            GL_INT_2_10_10_10_REV,
+            GL_UNSIGNED_INT_2_10_10_10_REV,
         ];
         let (array, what, sizes): (_, _, &[i32]) = if secondary {
             (
@@ -460,7 +605,15 @@ impl Context {
 
     /// `glTexCoordPointer` (for the client active texture).
     pub fn tex_coord_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
-        let types = [GL_SHORT, GL_INT, GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE];
+        let types = [
+            GL_SHORT,
+            GL_INT,
+            GL_FLOAT,
+            GL_HALF_FLOAT,
+            GL_DOUBLE,
+            GL_INT_2_10_10_10_REV,
+            GL_UNSIGNED_INT_2_10_10_10_REV,
+        ];
         let array = FfArray::TexCoord(self.compat.client_active_texture);
         self.ff_pointer(
             array,
@@ -517,6 +670,9 @@ impl Context {
     /// `glColor*`, `glNormal*`, `glTexCoord*`, `glMultiTexCoord*`, `glSecondaryColor*`,
     /// `glFogCoord*`: sets a current value (allowed inside `glBegin`/`glEnd`).
     pub fn ff_current(&mut self, array: FfArray, v: [f32; 4]) {
+        if self.compile(ListCommand::Current(array, v)) {
+            return;
+        }
         if self.profile != Profile::Compatibility {
             let r: GlResult<()> =
                 invalid_op("fixed-function current values need a compatibility profile context");
@@ -524,10 +680,35 @@ impl Context {
             return;
         }
         self.current_attribs[array.slot()].words = v.map(f32::to_bits);
+        if array == FfArray::Color {
+            self.track_color_material();
+        }
+    }
+
+    /// `glVertexP*`, `glColorP*`, `glNormalP*`, `glTexCoordP*`, … (GL 3.3 compatibility): `n`
+    /// components of a packed 2_10_10_10_REV word as a current value, or as a vertex for
+    /// `FfArray::Vertex`. Colours and normals are normalized, positions and coordinates are not.
+    pub fn ff_packed(&mut self, array: FfArray, n: usize, ty: GLenum, word: u32) {
+        let normalized = matches!(
+            array,
+            FfArray::Color | FfArray::SecondaryColor | FfArray::Normal
+        );
+        let Some(v) = super::vertex_array::unpack_2_10_10_10(ty, n, normalized, word) else {
+            let r: GlResult<()> = invalid_enum("packed vertex data type", ty);
+            self.record(r);
+            return;
+        };
+        match array {
+            FfArray::Vertex => self.vertex(v),
+            a => self.ff_current(a, v),
+        }
     }
 
     /// `glMultiTexCoord*`: `target` is `GL_TEXTURE0 + i`.
     pub fn multi_tex_coord(&mut self, target: GLenum, v: [f32; 4]) {
+        if self.compile(ListCommand::MultiTexCoord(target, v)) {
+            return;
+        }
         let i = target.wrapping_sub(GL_TEXTURE0);
         if i as usize >= FF_TEXTURE_UNITS {
             let r: GlResult<()> = invalid_enum("glMultiTexCoord target", target);
@@ -539,6 +720,9 @@ impl Context {
 
     /// `glVertex*`: inside `glBegin`/`glEnd`, emits a vertex with the current values.
     pub fn vertex(&mut self, v: [f32; 4]) {
+        if self.compile(ListCommand::Vertex(v)) {
+            return;
+        }
         if self.profile != Profile::Compatibility {
             let r: GlResult<()> = invalid_op("glVertex needs a compatibility profile context");
             self.record(r);
@@ -571,6 +755,9 @@ impl Context {
 
     /// `glBegin`.
     pub fn begin(&mut self, mode: GLenum) {
+        if self.compile(ListCommand::Begin(mode)) {
+            return;
+        }
         let r = (|| {
             self.compat_only("glBegin")?;
             let valid = mode <= GL_POLYGON
@@ -595,17 +782,47 @@ impl Context {
 
     /// `glEnd`: draws what was collected.
     pub fn end(&mut self) {
+        if self.compile(ListCommand::End) {
+            return;
+        }
         let Some(im) = self.compat.immediate.take() else {
             let r: GlResult<()> = invalid_op("glEnd without glBegin");
             self.record(r);
             return;
         };
-        let count = im.data.len() / IMMEDIATE_FLOATS;
+        self.draw_immediate(im.mode, &im.data);
+    }
+
+    /// Draws triangles of (clip position, colour) vertices as immediate mode does (the pixel
+    /// rectangles of `glBitmap`/`glDrawPixels`).
+    pub(crate) fn draw_immediate_triangles(
+        &mut self,
+        vertices: &[([f32; 4], [f32; 4])],
+    ) -> GlResult<()> {
+        let mut data = Vec::new();
+        data.try_reserve_exact(vertices.len() * IMMEDIATE_FLOATS)
+            .map_err(|_| {
+                GlError::Memory(arenagl_memory::MemoryError::InvalidRequest(
+                    "no host memory for the pixel rectangle's vertices".into(),
+                ))
+            })?;
+        for (p, c) in vertices {
+            data.extend_from_slice(p);
+            data.extend_from_slice(c);
+            data.extend_from_slice(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+        }
+        self.draw_immediate(GL_TRIANGLES, &data);
+        Ok(())
+    }
+
+    /// Draws `data` (vertices of [`IMMEDIATE_FLOATS`]) as client arrays.
+    fn draw_immediate(&mut self, mode: GLenum, data: &[f32]) {
+        let count = data.len() / IMMEDIATE_FLOATS;
         if count == 0 {
             return;
         }
         let stride = (IMMEDIATE_FLOATS * 4) as i32;
-        let base = im.data.as_ptr() as usize;
+        let base = data.as_ptr() as usize;
         let array = |size: i32, float_offset: usize| AttribArray {
             enabled: true,
             size,
@@ -622,23 +839,25 @@ impl Context {
         vao.attribs[FfArray::Color.slot()] = array(4, 4);
         vao.attribs[FfArray::TexCoord(0).slot()] = array(4, 8);
         vao.attribs[FfArray::Normal.slot()] = array(3, 12);
-        // `im.data` outlives the draw, which copies the client arrays into the frame's stream.
+        // `data` outlives the draw, which copies the client arrays into the frame's stream.
         self.vao_override = Some(vao);
         self.draw(super::draw::DrawCall {
-            mode: im.mode,
+            mode,
             first: 0,
             count: count as i32,
             instances: 1,
             indexed: None,
         });
         self.vao_override = None;
-        drop(im);
     }
 
     /// `glRasterPos*`: `v` through the matrices and the viewport into window coordinates; a
     /// position outside the clip volume makes the raster position invalid.
     pub fn raster_pos(&mut self, v: [f32; 4]) {
         let r = self.compat_only("glRasterPos").map(|()| {
+            self.compat.raster_color = self.current_attribs[FfArray::Color.slot()]
+                .words
+                .map(f32::from_bits);
             let m = &self.compat.matrices;
             let mvp = matrix::mul(&m.projection(), &m.modelview());
             let clip: Vec<f64> = (0..4)
@@ -673,6 +892,9 @@ impl Context {
     /// `glWindowPos*`: the raster position in window coordinates directly.
     pub fn window_pos(&mut self, x: f32, y: f32, z: f32) {
         let r = self.compat_only("glWindowPos").map(|()| {
+            self.compat.raster_color = self.current_attribs[FfArray::Color.slot()]
+                .words
+                .map(f32::from_bits);
             let (n, f) = (self.fixed.depth_range[0], self.fixed.depth_range[1]);
             let depth = (n + f64::from(z.clamp(0.0, 1.0)) * (f - n)) as f32;
             self.compat.raster = ([x, y, depth, 1.0], true);
@@ -682,6 +904,9 @@ impl Context {
 
     /// `glMatrixMode`.
     pub fn matrix_mode(&mut self, mode: GLenum) {
+        if self.compile(ListCommand::MatrixMode(mode)) {
+            return;
+        }
         let r = self
             .compat_only("glMatrixMode")
             .and_then(|()| self.compat.matrices.set_mode(mode));
@@ -694,6 +919,9 @@ impl Context {
 
     /// `glLoadIdentity`, `glLoadMatrix*` (`m`), `glLoadTransposeMatrix*`.
     pub fn load_matrix(&mut self, m: Option<Mat4>, transpose: bool) {
+        if self.compile(ListCommand::LoadMatrix(m, transpose)) {
+            return;
+        }
         let r = self.compat_only("glLoadMatrix").map(|()| {
             let m = m.unwrap_or(matrix::IDENTITY);
             let unit = self.texture_unit();
@@ -704,6 +932,9 @@ impl Context {
 
     /// `glMultMatrix*`, `glMultTransposeMatrix*`.
     pub fn mult_matrix(&mut self, m: Mat4, transpose: bool) {
+        if self.compile(ListCommand::MultMatrix(m, transpose)) {
+            return;
+        }
         let r = self.compat_only("glMultMatrix").map(|()| {
             let unit = self.texture_unit();
             let m = if transpose { matrix::transpose(&m) } else { m };
@@ -714,6 +945,9 @@ impl Context {
 
     /// `glPushMatrix` (`push`) / `glPopMatrix`.
     pub fn push_pop_matrix(&mut self, push: bool) {
+        if self.compile(ListCommand::PushPopMatrix(push)) {
+            return;
+        }
         let r = self.compat_only("glPushMatrix").and_then(|()| {
             let unit = self.texture_unit();
             if push {
@@ -727,6 +961,9 @@ impl Context {
 
     /// `glOrtho` (`frustum` false) / `glFrustum`.
     pub fn ortho_frustum(&mut self, frustum: bool, v: [f64; 6]) {
+        if self.compile(ListCommand::OrthoFrustum(frustum, v)) {
+            return;
+        }
         let r = self.compat_only("glOrtho").and_then(|()| {
             let m = if frustum {
                 matrix::frustum(v[0], v[1], v[2], v[3], v[4], v[5])?
@@ -742,6 +979,9 @@ impl Context {
 
     /// `glTranslate*`, `glScale*` (`scale`).
     pub fn translate_scale(&mut self, scale: bool, x: f64, y: f64, z: f64) {
+        if self.compile(ListCommand::TranslateScale(scale, [x, y, z])) {
+            return;
+        }
         let r = self.compat_only("glTranslate").map(|()| {
             let m = if scale {
                 matrix::scale(x, y, z)
@@ -756,6 +996,9 @@ impl Context {
 
     /// `glRotate*`.
     pub fn rotate(&mut self, angle: f64, x: f64, y: f64, z: f64) {
+        if self.compile(ListCommand::Rotate([angle, x, y, z])) {
+            return;
+        }
         let r = self.compat_only("glRotate").map(|()| {
             let unit = self.texture_unit();
             self.compat
@@ -767,6 +1010,9 @@ impl Context {
 
     /// `glAlphaFunc`.
     pub fn alpha_func(&mut self, func: GLenum, reference: f32) {
+        if self.compile(ListCommand::AlphaFunc(func, reference)) {
+            return;
+        }
         let r = self.compat_only("glAlphaFunc").and_then(|()| {
             super::state::compare_op(func)?;
             self.compat.alpha_func = func;
@@ -778,6 +1024,9 @@ impl Context {
 
     /// `glShadeModel` (stored; colours are always interpolated).
     pub fn shade_model(&mut self, mode: GLenum) {
+        if self.compile(ListCommand::ShadeModel(mode)) {
+            return;
+        }
         let r = self.compat_only("glShadeModel").and_then(|()| match mode {
             GL_FLAT | GL_SMOOTH => {
                 self.compat.shade_model = mode;
@@ -835,17 +1084,44 @@ impl Context {
         self.record(r);
     }
 
+    /// The base format class of unit `unit`'s texture of `target`, or None when that texture
+    /// is incomplete. GL 2.1 §3.8.10: a unit whose texture is incomplete acts as if texturing
+    /// were disabled for it (the fragment colour passes through), unlike a shader's sampler,
+    /// which reads (0, 0, 0, 1).
+    fn ff_texture_base(&self, unit: usize, target: FfTarget) -> Option<TexBase> {
+        let t = target.tex_target();
+        let name = self
+            .texture_units
+            .get(unit)
+            .map_or(0, |bindings| bindings[t.index()]);
+        let sampler = self
+            .sampler_units
+            .get(unit)
+            .and_then(|&n| self.samplers.get(n));
+        let texture = if name == 0 {
+            self.default_textures.get(t.index())
+        } else {
+            self.textures.get(name)
+        };
+        let tex = texture.filter(|tex| tex.is_complete(sampler))?;
+        Some(TexBase::of(tex.storage.as_ref()?.info.base))
+    }
+
     /// The generated program for the current fixed-function state (a draw with no program).
     pub(crate) fn ff_program(&mut self) -> GlResult<(Arc<Linked>, Vec<Vec<u32>>)> {
         let mut units = [None; FF_TEXTURE_UNITS];
         for (i, u) in units.iter_mut().enumerate() {
-            *u = self.compat.texture_2d[i].then_some(self.compat.tex_env[i]);
+            *u = FfTarget::sampled(self.compat.texture_enables[i]).and_then(|target| {
+                let base = self.ff_texture_base(i, target)?;
+                Some((self.compat.tex_env[i], target, base))
+            });
         }
         let key = FfKey {
             units,
             alpha: self.compat.alpha_test.then_some(self.compat.alpha_func),
             fog: self.compat.fog_enabled.then_some(self.compat.fog.mode),
             color_sum: self.compat.color_sum,
+            lighting: self.lighting_key(),
         };
         if let Some(p) = self.compat.programs.get(&key) {
             return Ok((p.linked.clone(), p.sampler_units.clone()));
@@ -858,7 +1134,10 @@ impl Context {
         )
         .varyings;
         let units = vec![
-            (crate::glsl::Stage::Vertex, ff_vertex_source(reads)),
+            (
+                crate::glsl::Stage::Vertex,
+                ff_vertex_source(reads, key.lighting.as_ref()),
+            ),
             (crate::glsl::Stage::Fragment, fragment),
         ];
         let (linked, _) = program::link(
@@ -925,6 +1204,37 @@ impl Context {
                 }
                 "FogColor" => {
                     vec4(data, at, self.compat.fog.color);
+                    continue;
+                }
+                "LightAmbient" | "LightDiffuse" | "LightSpecular" | "LightPosition"
+                | "LightSpot" | "LightAttenuation" => {
+                    let stride = u.array_stride.max(16) as usize;
+                    let lights = &self.compat.lighting.lights;
+                    for (i, l) in lights.iter().enumerate().take(u.count as usize) {
+                        let v = match u.name.as_str() {
+                            "LightAmbient" => l.ambient,
+                            "LightDiffuse" => l.diffuse,
+                            "LightSpecular" => l.specular,
+                            "LightPosition" => l.position,
+                            "LightSpot" => l.spot,
+                            _ => l.attenuation,
+                        };
+                        vec4(data, at + i * stride, v);
+                    }
+                    continue;
+                }
+                "MatAmbient" | "MatDiffuse" | "MatSpecular" | "MatEmission" | "MatShininess"
+                | "SceneAmbient" => {
+                    let l = &self.compat.lighting;
+                    let v = match u.name.as_str() {
+                        "MatAmbient" => l.material.ambient,
+                        "MatDiffuse" => l.material.diffuse,
+                        "MatSpecular" => l.material.specular,
+                        "MatEmission" => l.material.emission,
+                        "MatShininess" => [l.material.shininess, 0.0, 0.0, 0.0],
+                        _ => l.scene_ambient,
+                    };
+                    vec4(data, at, v);
                     continue;
                 }
                 "FogParams" => {

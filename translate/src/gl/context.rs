@@ -99,6 +99,7 @@ pub struct Context {
     pub(crate) default_textures: Vec<super::texture::Texture>,
     /// The compatibility profile's fixed-function state (`compat`).
     pub(crate) compat: super::compat::CompatState,
+    pub(crate) lists: super::display_list::DisplayLists,
     /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
     pub(crate) vao_override: Option<VertexArray>,
     pub(crate) program: u32,
@@ -133,6 +134,8 @@ pub struct Context {
     pub(crate) mipmap_programs: [Option<Arc<super::program::Linked>>; 2],
     /// Query objects, their Vulkan slots and conditional rendering.
     pub(crate) queries: super::query::QueryState,
+    /// Demotion, pruning, trimming and the render scale under memory pressure.
+    pub(crate) pressure: super::degrade::PressureState,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -160,6 +163,7 @@ const EXTENSIONS: &[&str] = &[
     "GL_EXT_blend_minmax",
     "GL_EXT_framebuffer_object",
     "GL_EXT_framebuffer_blit",
+    "GL_ARB_draw_buffers",
     "GL_EXT_packed_depth_stencil",
     "GL_EXT_texture_edge_clamp",
     "GL_EXT_texture_sRGB",
@@ -182,6 +186,25 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_cube_map",
     "GL_ARB_texture_swizzle",
     "GL_EXT_texture_array",
+    "GL_ARB_shader_bit_encoding",
+    "GL_ARB_vertex_type_2_10_10_10_rev",
+    // Texture formats (internal_format.rs) and the pixel types staging converts.
+    "GL_ARB_texture_float",
+    "GL_ARB_texture_rg",
+    "GL_ARB_half_float_pixel",
+    "GL_EXT_texture_snorm",
+    "GL_ARB_depth_buffer_float",
+    "GL_ARB_texture_rgb10_a2ui",
+    "GL_EXT_packed_float",
+    "GL_EXT_texture_shared_exponent",
+    // Compressed formats, decompressed on upload (staging::compressed).
+    "GL_ARB_texture_compression_rgtc",
+    "GL_EXT_texture_compression_rgtc",
+    "GL_EXT_texture_compression_s3tc",
+    // Texture targets beyond GL 3.0's (texture_target.rs; rectangle samplers: glsl/rect.rs).
+    "GL_ARB_texture_rectangle",
+    "GL_ARB_texture_multisample",
+    "GL_ARB_texture_storage_multisample",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features).
@@ -219,6 +242,9 @@ impl Context {
         if device.caps().depth_clamp {
             extensions.push("GL_ARB_depth_clamp");
         }
+        if super::framebuffer::max_samples(&device) > 1 {
+            extensions.push("GL_EXT_framebuffer_multisample");
+        }
         let strings = Strings {
             extensions: extensions.iter().map(|e| cstr(e)).collect(),
             all_extensions: cstr(&extensions.join(" ")),
@@ -248,6 +274,7 @@ impl Context {
                 .map(|_| Default::default())
                 .collect(),
             compat: Default::default(),
+            lists: Default::default(),
             vao_override: None,
             program: 0,
             active_texture: 0,
@@ -276,6 +303,7 @@ impl Context {
             clear_program: None,
             mipmap_programs: [None, None],
             queries: super::query::QueryState::default(),
+            pressure: super::degrade::PressureState::default(),
         }
     }
 
@@ -401,6 +429,8 @@ impl Context {
         let submitted = locked.manager.submit().map(drop);
         let began = locked.manager.begin_frame();
         locked.collect(device.raw());
+        drop(locked);
+        self.after_frame();
         submitted?;
         began?;
         Ok(())
@@ -421,6 +451,8 @@ impl Context {
         let submitted = submit(&mut locked.manager);
         let began = locked.manager.begin_frame();
         locked.collect(device.raw());
+        drop(locked);
+        self.after_frame();
         submitted?;
         began?;
         Ok(())
@@ -466,6 +498,9 @@ impl Context {
 
     /// `glEnable` / `glDisable`.
     pub fn set_capability(&mut self, cap: GLenum, on: bool) {
+        if self.compile(super::display_list::ListCommand::Capability(cap, on)) {
+            return;
+        }
         if self.compat_capability(cap, Some(on)).is_some() {
             return;
         }

@@ -111,6 +111,22 @@ impl DescriptorPools {
         Some(pool.raw)
     }
 
+    /// Destroys the full pools that wait for nothing (pressure trimming: a pool is 1024 sets'
+    /// worth of driver memory, and a new one is made when sets run out); returns how many.
+    pub(crate) fn trim(&mut self, device: &Device) -> u64 {
+        let mut locked = device.lock();
+        let completed = locked.manager.completed_epoch();
+        let before = self.retired.len();
+        self.retired.retain(|p| {
+            let idle = p.last_use <= completed;
+            if idle {
+                locked.defer_at(p.last_use, Garbage::DescriptorPool(p.raw));
+            }
+            !idle
+        });
+        (before - self.retired.len()) as u64
+    }
+
     /// Gives every pool back (destroyed once its epoch completes).
     pub(crate) fn release(&mut self, device: &Device) {
         let mut locked = device.lock();

@@ -70,12 +70,18 @@ pub struct DeviceCaps {
     pub large_points: bool,
 }
 
+/// A cached pipeline and the last epoch that bound it (trimming keeps the recent ones).
+pub(crate) struct CachedPipeline {
+    pub raw: vk::Pipeline,
+    pub last_use: u64,
+}
+
 /// The manager plus the locked state that goes with it.
 pub struct Locked {
     pub manager: MemoryManager,
     pub(crate) garbage: Vec<(u64, Garbage)>,
     /// Every pipeline built, by the state it was built for (shared by all contexts).
-    pub(crate) pipelines: HashMap<PipelineKey, vk::Pipeline>,
+    pub(crate) pipelines: HashMap<PipelineKey, CachedPipeline>,
     samplers: Vec<(SamplerDesc, SamplerHandle)>,
     /// Every live `GLsync`, shared by all contexts (a sync is a process-wide handle).
     pub(crate) syncs: super::sync::SyncTable,
@@ -202,12 +208,37 @@ impl Locked {
         linked: &super::program::Linked,
         key: &PipelineKey,
     ) -> super::error::GlResult<vk::Pipeline> {
-        if let Some(p) = self.pipelines.get(key) {
-            return Ok(*p);
+        let epoch = self.manager.recording_epoch();
+        if let Some(p) = self.pipelines.get_mut(key) {
+            p.last_use = epoch;
+            return Ok(p.raw);
         }
-        let p = super::pipeline::build(&mut self.manager, cache, linked, key)?;
-        self.pipelines.insert(key.clone(), p);
-        Ok(p)
+        let raw = super::pipeline::build(&mut self.manager, cache, linked, key)?;
+        self.pipelines.insert(
+            key.clone(),
+            CachedPipeline {
+                raw,
+                last_use: epoch,
+            },
+        );
+        Ok(raw)
+    }
+
+    /// Defers the destruction of every cached pipeline last used before epoch `keep_since`;
+    /// returns how many. They are rebuilt (from the pipeline cache) when next needed.
+    pub(crate) fn trim_pipelines(&mut self, keep_since: u64) -> u64 {
+        let stale: Vec<PipelineKey> = self
+            .pipelines
+            .iter()
+            .filter(|(_, p)| p.last_use < keep_since)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in &stale {
+            if let Some(p) = self.pipelines.remove(key) {
+                self.defer(Garbage::Pipeline(p.raw));
+            }
+        }
+        stale.len() as u64
     }
 
     /// Destroys `item` once `epoch` completes.
@@ -231,7 +262,7 @@ impl Locked {
             .collect();
         for k in keys {
             if let Some(p) = self.pipelines.remove(&k) {
-                self.defer(Garbage::Pipeline(p));
+                self.defer(Garbage::Pipeline(p.raw));
             }
         }
     }
@@ -299,7 +330,7 @@ impl Drop for Device {
         let locked = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
         let _ = locked.manager.collect_garbage_blocking();
         for (_, p) in locked.pipelines.drain() {
-            destroy(&self.raw, Garbage::Pipeline(p));
+            destroy(&self.raw, Garbage::Pipeline(p.raw));
         }
         for (_, item) in locked.garbage.drain(..) {
             destroy(&self.raw, item);

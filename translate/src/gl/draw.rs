@@ -24,10 +24,9 @@ use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::framebuffer::{Attachment, Bound, Target};
 use super::lower::{self, is_legacy_mode};
 use super::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
-use super::state::Rect;
+use super::state::{Rect, MAX_DRAW_BUFFERS};
 use super::texture::IDENTITY_SWIZZLE;
 use super::texture_target::TexTarget;
-use super::vertex_array::vertex_format;
 use crate::glsl::{SampledKind, ScalarKind};
 
 /// What the open render pass was begun for, and what is bound in it.
@@ -36,15 +35,85 @@ pub(crate) struct Encoder {
     pass: Option<u64>,
     target: Option<Target>,
     pipeline: vk::Pipeline,
-    /// Cached default-block set: (arena buffer, pool, layout, set).
+    /// Cached default-block set: (arena buffer, pool, layout, recording epoch, set); reused
+    /// within its epoch only, as `set0` is.
     default_set: Option<(
         vk::Buffer,
         vk::DescriptorPool,
         vk::DescriptorSetLayout,
+        u64,
         vk::DescriptorSet,
     )>,
     /// Set by `end` and read by the context: the device to end the pass on.
     device: Option<Arc<super::device::Device>>,
+    /// The last texture/uniform-block set written (set 0): its contents, pool, recording epoch
+    /// and set. A draw of the same epoch whose set would be identical reuses it while its pool is
+    /// still the current one (a pool is reset only after it stops being current and its epoch
+    /// completes). Only within one epoch: a handle retired in it is not destroyed, so not
+    /// reused, before the epoch completes; across epochs an equal handle may be a new object.
+    set0: Option<(Set0Contents, vk::DescriptorPool, u64, vk::DescriptorSet)>,
+    /// The dynamic state and vertex buffers the last draw set in the open pass, so that a draw
+    /// records only what changed (lavapipe, MoltenVK and most mobile drivers pay per command
+    /// recorded). Forgotten with the pipeline: a new pass or an internal draw.
+    recorded: Option<RecordedState>,
+}
+
+/// What a set 0 holds: its layout, and per binding the (sampler, view, layout) of each image and
+/// the (buffer, offset, range) of each uniform block.
+#[derive(Debug, Clone, PartialEq)]
+struct Set0Contents {
+    layout: vk::DescriptorSetLayout,
+    images: Vec<(u32, Vec<ImageDescriptor>)>,
+    buffers: Vec<(u32, Vec<BufferDescriptor>)>,
+}
+
+/// A combined image sampler descriptor's (sampler, view, layout).
+type ImageDescriptor = (vk::Sampler, vk::ImageView, vk::ImageLayout);
+/// A uniform buffer descriptor's (buffer, offset, range).
+type BufferDescriptor = (vk::Buffer, u64, u64);
+
+impl Set0Contents {
+    fn new(
+        layout: vk::DescriptorSetLayout,
+        images: &[(u32, Vec<vk::DescriptorImageInfo>)],
+        buffers: &[(u32, Vec<vk::DescriptorBufferInfo>)],
+    ) -> Self {
+        Self {
+            layout,
+            images: images
+                .iter()
+                .map(|(b, infos)| {
+                    let infos = infos
+                        .iter()
+                        .map(|i| (i.sampler, i.image_view, i.image_layout))
+                        .collect();
+                    (*b, infos)
+                })
+                .collect(),
+            buffers: buffers
+                .iter()
+                .map(|(b, infos)| {
+                    let infos = infos
+                        .iter()
+                        .map(|i| (i.buffer, i.offset, i.range))
+                        .collect();
+                    (*b, infos)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// What [`Encoder::recorded`] remembers.
+#[derive(Debug, Clone, PartialEq)]
+struct RecordedState {
+    /// x, y, width, height, min depth, max depth.
+    viewport: [f32; 6],
+    scissor: vk::Rect2D,
+    blend_constants: [f32; 4],
+    line_width: Option<f32>,
+    stencil_reference: [u32; 2],
+    vertex_buffers: Vec<(vk::Buffer, u64)>,
 }
 
 impl Encoder {
@@ -63,6 +132,7 @@ impl Encoder {
         }
         self.target = None;
         self.pipeline = vk::Pipeline::null();
+        self.recorded = None;
     }
 }
 
@@ -199,6 +269,32 @@ fn topology(mode: GLenum) -> GlResult<vk::PrimitiveTopology> {
     })
 }
 
+/// A colour clear value as the buffer's kind takes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum ClearColor {
+    Float([f32; 4]),
+    Int([i32; 4]),
+    Uint([u32; 4]),
+}
+
+impl ClearColor {
+    fn vulkan(self) -> vk::ClearColorValue {
+        match self {
+            ClearColor::Float(float32) => vk::ClearColorValue { float32 },
+            ClearColor::Int(int32) => vk::ClearColorValue { int32 },
+            ClearColor::Uint(uint32) => vk::ClearColorValue { uint32 },
+        }
+    }
+}
+
+/// What one clear writes: colour draw-buffer slots with their values, depth, stencil.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ClearRequest {
+    pub colors: Vec<(usize, ClearColor)>,
+    pub depth: Option<f32>,
+    pub stencil: Option<u32>,
+}
+
 /// The intersection of a GL rectangle with the target, as a Vulkan rect (None when empty).
 fn clip(r: Rect, w: u32, h: u32) -> Option<vk::Rect2D> {
     let x0 = r.x.max(0) as i64;
@@ -260,6 +356,9 @@ impl Context {
             image: s.image,
             view,
             format: s.format,
+            level,
+            layer,
+            samples: s.samples.max(1),
         })
     }
 
@@ -293,12 +392,35 @@ impl Context {
                         image,
                         view,
                         format: rb.format,
+                        level: 0,
+                        layer: 0,
+                        samples: rb.samples.max(1),
                     },
                     rb.width,
                     rb.height,
                 ))
             }
         }
+    }
+
+    /// GL 4.6 §9.4.2: every attached texture has the same `GL_TEXTURE_FIXED_SAMPLE_LOCATIONS`,
+    /// and it is true for all of them when renderbuffers are attached too.
+    fn sample_locations_agree(&self, fb: &super::framebuffer::Framebuffer) -> bool {
+        let mut fixed = Vec::new();
+        let mut renderbuffer = false;
+        for a in fb.colors.iter().chain([&fb.depth, &fb.stencil]).flatten() {
+            match a {
+                Attachment::Renderbuffer(_) => renderbuffer = true,
+                Attachment::Texture { name, .. } => fixed.extend(
+                    self.textures
+                        .get(*name)
+                        .and_then(|t| t.storage.as_ref())
+                        .map(|s| s.fixed_locations),
+                ),
+            }
+        }
+        let all_fixed = fixed.iter().all(|&f| f);
+        all_fixed || (!renderbuffer && fixed.iter().all(|&f| !f))
     }
 
     /// Resolves framebuffer `name` for drawing (`draw`) or reading; the error is the
@@ -320,16 +442,24 @@ impl Context {
                 image: s.color.0,
                 view: s.color.1,
                 format: s.color_format,
+                level: 0,
+                layer: 0,
+                samples: 1,
             });
             return Ok(Target {
-                width: s.width,
-                height: s.height,
+                width: s.render_width,
+                height: s.render_height,
+                gl_size: (s.width, s.height),
                 colors: vec![color],
                 depth_stencil: Some(Bound {
                     image: s.depth.0,
                     view: s.depth.1,
                     format: s.depth_format,
+                    level: 0,
+                    layer: 0,
+                    samples: 1,
                 }),
+                samples: 1,
             });
         }
         let fb = self
@@ -338,35 +468,25 @@ impl Context {
             .ok_or(GL_FRAMEBUFFER_UNDEFINED)?
             .clone();
         let mut size: Option<(u32, u32)> = None;
-        let mut grow = |w: u32, h: u32| {
+        let mut samples: Option<u32> = None;
+        let mut add = |w: u32, h: u32, n: u32| {
             size = Some(size.map_or((w, h), |(a, b)| (a.min(w), b.min(h))));
+            if samples.is_some_and(|s| s != n) {
+                return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+            }
+            samples = Some(n);
+            Ok(())
         };
-        let mut colors = Vec::new();
-        let mut any = false;
-        let mut missing_draw_buffer = false;
+        // Every colour attachment, by attachment index.
+        let mut attached = [None; super::framebuffer::MAX_COLOR_ATTACHMENTS];
         for (i, a) in fb.colors.iter().enumerate() {
-            let Some(a) = a else {
-                if draw && fb.draw_buffers[i] != GL_NONE {
-                    missing_draw_buffer = true;
-                }
-                colors.push(None);
-                continue;
-            };
+            let Some(a) = a else { continue };
             let (b, w, h) = self.attachment(*a)?;
             if super::framebuffer::is_depth_format(b.format) {
                 return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
             }
-            any = true;
-            grow(w, h);
-            let selected = if draw {
-                fb.draw_buffers[i] == GL_COLOR_ATTACHMENT0 + i as u32
-            } else {
-                fb.read_buffer == GL_COLOR_ATTACHMENT0 + i as u32
-            };
-            colors.push(selected.then_some(b));
-        }
-        while colors.last() == Some(&None) {
-            colors.pop();
+            add(w, h, b.samples)?;
+            attached[i] = Some(b);
         }
         let depth_stencil = match fb.depth.or(fb.stencil) {
             Some(a) => {
@@ -374,28 +494,58 @@ impl Context {
                 if !super::framebuffer::is_depth_format(b.format) {
                     return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
                 }
-                any = true;
-                grow(w, h);
+                add(w, h, b.samples)?;
                 Some(b)
             }
             None => None,
         };
-        if !any {
+        if size.is_none() {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
         }
-        if missing_draw_buffer {
-            return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER);
+        if !self.sample_locations_agree(&fb) {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+        }
+        let named = |buffer: GLenum| {
+            buffer
+                .checked_sub(GL_COLOR_ATTACHMENT0)
+                .and_then(|i| attached.get(i as usize))
+        };
+        // Drawing: slot i (fragment output i) writes the attachment draw buffer i names, so
+        // `glDrawBuffers({GL_NONE, GL_COLOR_ATTACHMENT0})` routes output 1 to attachment 0.
+        // Reading: the read buffer's attachment, at its own index.
+        let mut colors = Vec::new();
+        if draw {
+            for &buffer in &fb.draw_buffers {
+                if buffer == GL_NONE {
+                    colors.push(None);
+                    continue;
+                }
+                match named(buffer) {
+                    Some(Some(b)) => colors.push(Some(*b)),
+                    _ => return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER),
+                }
+            }
+        } else {
+            for (i, b) in attached.iter().enumerate() {
+                let selected = fb.read_buffer == GL_COLOR_ATTACHMENT0 + i as u32;
+                colors.push(b.filter(|_| selected));
+            }
+        }
+        while colors.last() == Some(&None) {
+            colors.pop();
         }
         let (width, height) = size.unwrap_or((0, 0));
         Ok(Target {
             width,
             height,
+            gl_size: (width, height),
             colors,
             depth_stencil,
+            samples: samples.unwrap_or(1),
         })
     }
 
-    fn draw_target(&mut self) -> GlResult<Target> {
+    pub(crate) fn draw_target(&mut self) -> GlResult<Target> {
         let fb = self.draw_framebuffer;
         self.resolve_framebuffer(fb, true).map_err(|status| {
             GlError::InvalidFramebuffer(format!(
@@ -415,6 +565,7 @@ impl Context {
     /// Makes the next draw bind its pipeline again (an internal draw bound another).
     pub(crate) fn encoder_forget_pipeline(&mut self) {
         self.encoder.pipeline = vk::Pipeline::null();
+        self.encoder.recorded = None;
     }
 
     /// Puts the target's attachments in attachment layouts (outside any pass).
@@ -519,6 +670,7 @@ impl Context {
         self.encoder.pass = Some(pass);
         self.encoder.target = Some(target.clone());
         self.encoder.pipeline = vk::Pipeline::null();
+        self.encoder.recorded = None;
         self.encoder.device = Some(device.clone());
         Ok(cb)
     }
@@ -535,7 +687,27 @@ impl Context {
             return invalid_value(format!("glClear mask 0x{mask:x}"));
         }
         let target = self.draw_target()?;
-        if self.render_discarded() {
+        let c = self.fixed.clear_color;
+        let colors = if mask & GL_COLOR_BUFFER_BIT != 0 {
+            (0..target.colors.len())
+                .map(|i| (i, ClearColor::Float(c)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let request = ClearRequest {
+            colors,
+            depth: (mask & GL_DEPTH_BUFFER_BIT != 0).then_some(self.fixed.clear_depth as f32),
+            stencil: (mask & GL_STENCIL_BUFFER_BIT != 0).then_some(self.fixed.clear_stencil as u32),
+        };
+        self.clear_target(&target, request)
+    }
+
+    /// Clears what `request` names in `target` (the draw framebuffer) through the scissor, the
+    /// colour masks, the depth mask and the stencil write mask; discarded under conditional
+    /// rendering and rasterizer discard (GL 4.6 §17.4.3: `glClear` and `glClearBuffer*` alike).
+    pub(crate) fn clear_target(&mut self, target: &Target, request: ClearRequest) -> GlResult<()> {
+        if self.render_discarded() || self.fixed.rasterizer_discard {
             return Ok(());
         }
         let area = if self.fixed.scissor_test {
@@ -548,39 +720,48 @@ impl Context {
                 height: i32::MAX,
             }
         };
-        let Some(rect) = clip(area, target.width, target.height) else {
+        let Some(rect) = clip(target.to_image(area), target.width, target.height) else {
             return Ok(());
         };
-        if self.fixed.rasterizer_discard {
-            return Ok(());
-        }
         let mut clears = Vec::new();
-        if mask & GL_COLOR_BUFFER_BIT != 0 {
-            let c = self.fixed.clear_color;
-            // Draw buffer i clears through its own mask: whole ones with
-            // vkCmdClearAttachments, partial ones with a masked draw.
-            let masks = self.fixed.color_mask.map(super::state::mask_bits);
-            let partial = masks.map(|m| if m == 0xF { 0 } else { m });
-            if partial.iter().take(target.colors.len()).any(|&m| m != 0) {
-                self.masked_color_clear(&target, rect, c, partial)?;
+        // Draw buffer i clears through its own mask: whole ones with vkCmdClearAttachments,
+        // partial ones with a masked draw (float colours; an integer buffer under a partial
+        // mask is cleared whole).
+        let masks = self.fixed.color_mask.map(super::state::mask_bits);
+        let mut masked: Option<([f32; 4], [u8; MAX_DRAW_BUFFERS])> = None;
+        for (i, value) in request.colors {
+            if target.colors.get(i).copied().flatten().is_none() {
+                continue;
             }
-            for (i, b) in target.colors.iter().enumerate() {
-                if b.is_some() && masks.get(i) == Some(&0xF) {
-                    clears.push(vk::ClearAttachment {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        color_attachment: i as u32,
-                        clear_value: vk::ClearValue {
-                            color: vk::ClearColorValue { float32: c },
-                        },
-                    });
+            let mask = masks.get(i).copied().unwrap_or(0xF);
+            if mask == 0 {
+                continue;
+            }
+            if let (true, ClearColor::Float(c)) = (mask != 0xF, value) {
+                let entry = masked.get_or_insert((c, [0; MAX_DRAW_BUFFERS]));
+                if entry.0 == c {
+                    entry.1[i] = mask;
+                    continue;
                 }
+                // A second colour under a partial mask (glClearBuffer clears one buffer, so
+                // only glClear could, and it has one colour): cleared whole.
             }
+            clears.push(vk::ClearAttachment {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                color_attachment: i as u32,
+                clear_value: vk::ClearValue {
+                    color: value.vulkan(),
+                },
+            });
+        }
+        if let Some((c, m)) = masked {
+            self.masked_color_clear(target, rect, c, m)?;
         }
         let mut aspects = vk::ImageAspectFlags::empty();
-        if mask & GL_DEPTH_BUFFER_BIT != 0 && self.fixed.depth_mask && target.has_depth() {
+        if request.depth.is_some() && self.fixed.depth_mask && target.has_depth() {
             aspects |= vk::ImageAspectFlags::DEPTH;
         }
-        if mask & GL_STENCIL_BUFFER_BIT != 0
+        if request.stencil.is_some()
             && target.has_stencil()
             && self.fixed.stencil[0].write_mask != 0
         {
@@ -592,8 +773,8 @@ impl Context {
                 color_attachment: 0,
                 clear_value: vk::ClearValue {
                     depth_stencil: vk::ClearDepthStencilValue {
-                        depth: self.fixed.clear_depth as f32,
-                        stencil: self.fixed.clear_stencil as u32,
+                        depth: request.depth.unwrap_or(0.0).clamp(0.0, 1.0),
+                        stencil: request.stencil.unwrap_or(0),
                     },
                 },
             });
@@ -601,8 +782,8 @@ impl Context {
         if clears.is_empty() {
             return Ok(());
         }
-        self.prepare_attachments(&target)?;
-        let cb = self.pass_for(&target)?;
+        self.prepare_attachments(target)?;
+        let cb = self.pass_for(target)?;
         let rects = [vk::ClearRect {
             rect,
             base_array_layer: 0,
@@ -658,6 +839,46 @@ impl Context {
         } else {
             return invalid_op("the element buffer has no data");
         }
+        Ok(out)
+    }
+
+    /// The bytes of buffer array `arr` up to element `last` (fewer where the buffer ends
+    /// first): from the buffer's CPU shadow, else read back from the GPU (a stall, on a path GL
+    /// programs rarely take).
+    fn buffer_array_bytes(
+        &self,
+        arr: &super::vertex_array::AttribArray,
+        last: u32,
+    ) -> GlResult<Vec<u8>> {
+        let b = self
+            .buffers
+            .get(arr.buffer)
+            .ok_or_else(|| GlError::InvalidOperation("vertex buffer gone".into()))?;
+        if b.mapping.is_some() {
+            return invalid_op("draw from a mapped vertex buffer");
+        }
+        let element = super::vertex_array::AttribArray { stride: 0, ..*arr }.effective_stride();
+        let span = u64::from(last) * u64::from(arr.effective_stride()) + u64::from(element);
+        let end = arr.offset.saturating_add(span).min(b.size);
+        let mut out = vec![0u8; end.saturating_sub(arr.offset) as usize];
+        if out.is_empty() {
+            return Ok(out);
+        }
+        if let Some(shadow) = &b.shadow {
+            if let Some(src) = shadow.get(arr.offset as usize..end as usize) {
+                out.copy_from_slice(src);
+                return Ok(out);
+            }
+        }
+        let Some(storage) = b.storage else {
+            return invalid_op("the vertex buffer has no data");
+        };
+        let mut locked = self.device.lock();
+        super::error::until_done(|| {
+            locked
+                .manager
+                .read_buffer_range(storage, arr.offset, &mut out)
+        })?;
         Ok(out)
     }
 
@@ -917,7 +1138,7 @@ impl Context {
         let scissor = if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
             None
         } else {
-            clip(scissor_area, target.width, target.height)
+            clip(target.to_image(scissor_area), target.width, target.height)
         };
 
         // Vertex input.
@@ -931,15 +1152,30 @@ impl Context {
                 let binding = bindings.len() as u32;
                 let scalar = a.scalar();
                 let integer_shader = matches!(scalar, ScalarKind::Int | ScalarKind::UInt);
-                let arr = vao.attribs.get(gl_loc).copied().unwrap_or_default();
+                let mut arr = vao.attribs.get(gl_loc).copied().unwrap_or_default();
+                // Compatibility profile: generic attribute 0 aliases gl_Vertex (GL 3.3
+                // compatibility §2.7), so a legacy shader reading gl_Vertex draws from an
+                // array given with glVertexAttribPointer(0, …).
+                if gl_loc == super::vertex_array::FfArray::Vertex.slot() && !arr.enabled {
+                    if let Some(generic) = vao.attribs.first().filter(|g| g.enabled) {
+                        arr = *generic;
+                    }
+                }
                 // Streamed through the frame's arena: client arrays (compatibility profile), and
                 // arrays Vulkan has no vertex format for (32-bit integers read as floats,
                 // doubles) converted to floats, from client memory or a small buffer's shadow.
+                // Narrow integers into an input of the other signedness are widened too.
+                let widen = super::vertex_array::needs_integer_widening(&arr, scalar).is_some();
                 let streamed = if !arr.enabled {
                     None
                 } else if arr.buffer == 0 {
                     let last = last_element(&arr, call.instances, max_vertex);
-                    Some(match vertex_format(&arr) {
+                    let format = super::vertex_array::input_format(&arr, scalar);
+                    Some(match format {
+                        _ if widen => {
+                            let raw = client_array_bytes(&arr, last)?;
+                            super::vertex_array::widen_integers(&arr, &raw, last, scalar)?
+                        }
                         Some(f) => (client_array_bytes(&arr, last)?, arr.effective_stride(), f),
                         None => client_array_floats(&arr, last).ok_or_else(|| {
                             GlError::InvalidOperation(format!(
@@ -948,13 +1184,21 @@ impl Context {
                             ))
                         })??,
                     })
+                } else if widen {
+                    let last = last_element(&arr, call.instances, max_vertex);
+                    let raw = self.buffer_array_bytes(&arr, last)?;
+                    Some(super::vertex_array::widen_integers(
+                        &arr, &raw, last, scalar,
+                    )?)
                 } else {
                     let shadow = self
                         .buffers
                         .get(arr.buffer)
                         .filter(|b| b.mapping.is_none() && arr.offset < b.size)
                         .and_then(|b| b.shadow.as_ref())
-                        .filter(|_| needs_float_conversion(&arr).is_some());
+                        // Converted to floats only for a float input: an integer input reads
+                        // the raw bytes as integers (`for_shader_input`, below).
+                        .filter(|_| !integer_shader && needs_float_conversion(&arr).is_some());
                     match shadow {
                         Some(shadow) => {
                             let last = last_element(&arr, call.instances, max_vertex);
@@ -965,6 +1209,13 @@ impl Context {
                     }
                 };
                 if let Some((bytes, stride, format)) = streamed {
+                    // Streams converted to floats (client arrays of doubles, say) still have to
+                    // match an integer input's numeric type in Vulkan.
+                    let format = if integer_shader {
+                        super::vertex_array::for_shader_input(format, scalar).unwrap_or(format)
+                    } else {
+                        format
+                    };
                     bindings.push(VertexBinding {
                         binding,
                         stride,
@@ -996,9 +1247,8 @@ impl Context {
                     }
                     // The array's bytes read as the input's numeric type (see
                     // `for_shader_input`: GL leaves mismatched values undefined, not an error).
-                    let format = vertex_format(&arr)
-                        .and_then(|f| super::vertex_array::for_shader_input(f, scalar))
-                        .ok_or_else(|| {
+                    let format =
+                        super::vertex_array::input_format(&arr, scalar).ok_or_else(|| {
                             GlError::InvalidOperation(format!(
                                 "attribute {}'s format cannot feed its {} input",
                                 a.name,
@@ -1120,6 +1370,7 @@ impl Context {
                 .depth_stencil
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: f.blend,
+            no_dst_alpha: self.draw_buffers_without_alpha(),
             color_masks: f.color_mask.map(super::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,
@@ -1156,6 +1407,8 @@ impl Context {
                 };
                 (f.program_point_size, size.to_bits())
             }),
+            samples: target.samples,
+            alpha_to_coverage: f.sample_alpha_to_coverage && f.multisample,
         };
 
         // Everything that may allocate, stream or transition, before the pass.
@@ -1216,6 +1469,9 @@ impl Context {
                     Some(t) => self.default_textures.get(t.index()),
                     None => self.textures.get(name),
                 };
+                if let Some(t) = object {
+                    t.last_sampled.set(self.pressure.frame);
+                }
                 let tex = object.filter(|t| {
                     t.is_complete(sampler_object)
                         && t.storage
@@ -1359,8 +1615,18 @@ impl Context {
         // Descriptor sets.
         let epoch = device.lock().manager.recording_epoch();
         let completed = device.lock().manager.completed_epoch();
+        let contents = Set0Contents::new(linked.set_layouts[0], &image_infos, &buffer_infos);
+        let pool = self.descriptors.touch_current(epoch);
+        let reused = self
+            .encoder
+            .set0
+            .as_ref()
+            .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && *c == contents)
+            .map(|(_, _, _, set)| *set);
         let set0 = if image_infos.is_empty() && buffer_infos.is_empty() {
             None
+        } else if reused.is_some() {
+            reused
         } else {
             let set =
                 self.descriptors
@@ -1387,17 +1653,20 @@ impl Context {
             // SAFETY: the set was just allocated from this context's pool; every written
             // handle is live and stamped for the recording epoch.
             unsafe { device.raw().update_descriptor_sets(&writes, &[]) };
+            if let Some(p) = self.descriptors.touch_current(epoch) {
+                self.encoder.set0 = Some((contents, p, epoch, set));
+            }
             Some(set)
         };
         let set1 = match default_range {
             Some(range) => {
                 let layout = linked.set_layouts[1];
                 let pool = self.descriptors.touch_current(epoch);
-                let cached = self.encoder.default_set.filter(|(buf, p, l, _)| {
-                    *buf == range.buffer && Some(*p) == pool && *l == layout
+                let cached = self.encoder.default_set.filter(|(buf, p, l, e, _)| {
+                    *buf == range.buffer && Some(*p) == pool && *l == layout && *e == epoch
                 });
                 let set = match cached {
-                    Some((_, _, _, set)) => set,
+                    Some((_, _, _, _, set)) => set,
                     None => {
                         let set = self
                             .descriptors
@@ -1415,7 +1684,7 @@ impl Context {
                         // SAFETY: as above; the arena block is live for this frame.
                         unsafe { device.raw().update_descriptor_sets(&[write], &[]) };
                         if let Some(p) = self.descriptors.touch_current(epoch) {
-                            self.encoder.default_set = Some((range.buffer, p, layout, set));
+                            self.encoder.default_set = Some((range.buffer, p, layout, epoch, set));
                         }
                         set
                     }
@@ -1431,17 +1700,19 @@ impl Context {
         self.segments_at_draw(geometry_shader)?;
         let raw = device.raw();
         let vp = self.fixed.viewport;
+        // A default framebuffer rendered at a reduced scale maps GL's window coordinates onto
+        // its smaller images (exactly: viewports are fractional).
+        let (sx, sy) = target.scale();
         // Vulkan bounds the viewport's corners to viewportBoundsRange (GL leaves a viewport far
         // off the drawable legal): keep the size, slide the origin inside the range.
         let bounds = device.caps().limits.viewport_bounds_range;
-        let place = |origin: i32, size: i32| {
-            (origin as f32).clamp(bounds[0], (bounds[1] - size as f32).max(bounds[0]))
-        };
+        let place =
+            |origin: f32, size: f32| origin.clamp(bounds[0], (bounds[1] - size).max(bounds[0]));
         let viewport = vk::Viewport {
-            x: place(vp.x, vp.width),
-            y: place(vp.y, vp.height),
-            width: vp.width as f32,
-            height: vp.height as f32,
+            x: place(vp.x as f32 * sx, vp.width as f32 * sx),
+            y: place(vp.y as f32 * sy, vp.height as f32 * sy),
+            width: vp.width as f32 * sx,
+            height: vp.height as f32 * sy,
             min_depth: self.fixed.depth_range[0] as f32,
             max_depth: self.fixed.depth_range[1] as f32,
         };
@@ -1453,23 +1724,60 @@ impl Context {
                 raw.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
                 self.encoder.pipeline = pipeline;
             }
-            raw.cmd_set_viewport(cb, 0, &[viewport]);
-            raw.cmd_set_scissor(cb, 0, &[scissor]);
-            raw.cmd_set_blend_constants(cb, &self.fixed.blend_color);
-            if device.caps().wide_lines {
+            let line_width = device.caps().wide_lines.then(|| {
                 let range = device.caps().limits.line_width_range;
-                raw.cmd_set_line_width(cb, self.fixed.line_width.clamp(range[0], range[1]));
+                self.fixed.line_width.clamp(range[0], range[1])
+            });
+            let now = RecordedState {
+                viewport: [
+                    viewport.x,
+                    viewport.y,
+                    viewport.width,
+                    viewport.height,
+                    viewport.min_depth,
+                    viewport.max_depth,
+                ],
+                scissor,
+                blend_constants: self.fixed.blend_color,
+                line_width,
+                stencil_reference: [
+                    self.fixed.stencil[0].reference as u32,
+                    self.fixed.stencil[1].reference as u32,
+                ],
+                vertex_buffers: vb_raw
+                    .iter()
+                    .copied()
+                    .zip(vb_offsets.iter().copied())
+                    .collect(),
+            };
+            let last = self.encoder.recorded.take();
+            let changed = |f: &dyn Fn(&RecordedState) -> bool| last.as_ref().is_none_or(f);
+            if changed(&|l| l.viewport != now.viewport) {
+                raw.cmd_set_viewport(cb, 0, &[viewport]);
             }
-            raw.cmd_set_stencil_reference(
-                cb,
-                vk::StencilFaceFlags::FRONT,
-                self.fixed.stencil[0].reference as u32,
-            );
-            raw.cmd_set_stencil_reference(
-                cb,
-                vk::StencilFaceFlags::BACK,
-                self.fixed.stencil[1].reference as u32,
-            );
+            if changed(&|l| l.scissor != now.scissor) {
+                raw.cmd_set_scissor(cb, 0, &[scissor]);
+            }
+            if changed(&|l| l.blend_constants != now.blend_constants) {
+                raw.cmd_set_blend_constants(cb, &now.blend_constants);
+            }
+            if let Some(width) = line_width.filter(|_| changed(&|l| l.line_width != line_width)) {
+                raw.cmd_set_line_width(cb, width);
+            }
+            if changed(&|l| l.stencil_reference[0] != now.stencil_reference[0]) {
+                raw.cmd_set_stencil_reference(
+                    cb,
+                    vk::StencilFaceFlags::FRONT,
+                    now.stencil_reference[0],
+                );
+            }
+            if changed(&|l| l.stencil_reference[1] != now.stencil_reference[1]) {
+                raw.cmd_set_stencil_reference(
+                    cb,
+                    vk::StencilFaceFlags::BACK,
+                    now.stencil_reference[1],
+                );
+            }
             if let Some(set) = set0 {
                 raw.cmd_bind_descriptor_sets(
                     cb,
@@ -1490,9 +1798,10 @@ impl Context {
                     &[offset],
                 );
             }
-            if !vb_raw.is_empty() {
+            if !vb_raw.is_empty() && changed(&|l| l.vertex_buffers != now.vertex_buffers) {
                 raw.cmd_bind_vertex_buffers(cb, 0, &vb_raw, &vb_offsets);
             }
+            self.encoder.recorded = Some(now);
             match (element, index_raw) {
                 (Some((_, size_bytes, offset, size, ty)), Some(ib)) => {
                     let index_type = match ty {
@@ -1558,11 +1867,62 @@ impl Context {
         }
         let device = self.device.clone();
         let mut locked = device.lock();
-        let desc = super::texture::image_desc(target, format, [1, 1, 1], 1)
+        let mut desc = super::texture::image_desc(target, format, [1, 1, 1], 1)
             .named("GL incomplete-texture stand-in");
         let layers = desc.array_layers;
-        let (image, view) =
-            locked.image_with_view(&desc, &super::texture::full_view(target, 1, layers, format))?;
+        if target.is_multisample() {
+            // A multisampled sampler must read a multisampled image: the fewest samples.
+            let samples = super::framebuffer::pick_samples(&device, 1).unwrap_or(1);
+            desc.samples = vk::SampleCountFlags::from_raw(samples);
+        }
+        let (image, view) = locked.image_with_view(
+            &desc,
+            &super::texture::full_view(target, 1, layers, format, super::texture::IDENTITY_SWIZZLE),
+        )?;
+        if target.is_multisample() {
+            // Multisampled images take no buffer copies: clear every sample instead.
+            let raw = locked.manager.transition_image(
+                image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                (
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                ),
+            )?;
+            let cb = locked.manager.recording_command_buffer()?;
+            let value = match kind {
+                SampledKind::Float => vk::ClearColorValue {
+                    float32: [0.0, 0.0, 0.0, 1.0],
+                },
+                SampledKind::Int => vk::ClearColorValue {
+                    int32: [0, 0, 0, 1],
+                },
+                SampledKind::UInt => vk::ClearColorValue {
+                    uint32: [0, 0, 0, 1],
+                },
+            };
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: layers,
+            };
+            // SAFETY: `cb` is the manager's recording command buffer outside any render pass
+            // (stand-ins are made before the draw's pass begins); the image is live, stamped
+            // for this epoch by the transition, and in TRANSFER_DST_OPTIMAL.
+            unsafe {
+                device.raw().cmd_clear_color_image(
+                    cb,
+                    raw,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &value,
+                    &[range],
+                )
+            };
+            self.dummy[index] = Some((image, view));
+            return Ok((image, view));
+        }
         let store = arenagl_staging::PixelStore::default();
         let black = [0u8, 0, 0, one].repeat(layers as usize);
         let mut region = ImageRegion::rect(0, 0, 0, 1, 1);
@@ -1595,7 +1955,7 @@ impl Context {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn read_pixels_inner(
+    pub(crate) fn read_pixels_inner(
         &mut self,
         x: i32,
         y: i32,
@@ -1615,6 +1975,9 @@ impl Context {
                     "the read framebuffer is not complete (status 0x{status:04X})"
                 ))
             })?;
+            if target.samples > 1 {
+                return invalid_op("glReadPixels from a multisampled read framebuffer");
+            }
             let area = Rect {
                 x,
                 y,
@@ -1626,20 +1989,21 @@ impl Context {
             };
             return self.read_depth_stencil((x, y), rect, format, ty, out);
         }
-        let float_channels = float_readback_channels(format, ty);
-        let client = match float_channels {
-            Some(_) => arenagl_staging::ClientFormat::Rgba,
-            None => super::objects_texture::client_format_for(format, ty)?,
-        };
+        let pair = super::objects_texture::client_pixel_for(format, ty)?;
         let fb = self.read_framebuffer;
         let target = self.resolve_framebuffer(fb, false).map_err(|status| {
             GlError::InvalidFramebuffer(format!(
                 "the read framebuffer is not complete (status 0x{status:04X})"
             ))
         })?;
+        if target.samples > 1 {
+            return invalid_op("glReadPixels from a multisampled read framebuffer");
+        }
         let Some(src) = target.colors.iter().flatten().next().copied() else {
             return invalid_op("glReadPixels with GL_NONE as the read buffer");
         };
+        // The attached level and layer (cube face, array layer, 3D slice) of a texture.
+        let (level, layer) = (src.level, src.layer);
         let Some(rect) = clip(
             Rect {
                 x,
@@ -1647,8 +2011,8 @@ impl Context {
                 width,
                 height,
             },
-            target.width,
-            target.height,
+            target.gl_size.0,
+            target.gl_size.1,
         ) else {
             return Ok(());
         };
@@ -1659,90 +2023,53 @@ impl Context {
         pack.skip_pixels += (rect.offset.x - x) as u32;
         pack.skip_rows += (rect.offset.y - y) as u32;
         self.end_pass();
-        let region = ImageRegion::rect(
-            0,
+        let mut region = ImageRegion::rect(
+            level,
             rect.offset.x,
             rect.offset.y,
             rect.extent.width,
             rect.extent.height,
         );
-        let device = self.device.clone();
-        let mut locked = device.lock();
-        match float_channels {
-            None => super::error::until_done(|| {
-                locked
-                    .manager
-                    .read_image(src.image, &region, &pack, client, out)
-            })?,
-            Some(channels) => {
-                // GL_FLOAT: read RGBA8 tightly, then place normalised floats per the pack state.
-                let (w, h) = (rect.extent.width as usize, rect.extent.height as usize);
-                let mut rgba = vec![0u8; w * h * 4];
-                let tight = arenagl_staging::PixelStore {
-                    alignment: arenagl_staging::PixelAlignment::One,
-                    ..Default::default()
-                };
-                super::error::until_done(|| {
-                    locked
-                        .manager
-                        .read_image(src.image, &region, &tight, client, &mut rgba)
-                })?;
-                let stride = float_row_stride(&self.pack, width as u32, channels)
-                    .ok_or_else(|| GlError::InvalidValue("glReadPixels size overflows".into()))?;
-                let pixel = 4 * channels.len();
-                for row in 0..h {
-                    for col in 0..w {
-                        let at = (pack.skip_rows as usize + row) * stride
-                            + (pack.skip_pixels as usize + col) * pixel;
-                        let texel = &rgba[(row * w + col) * 4..(row * w + col) * 4 + 4];
-                        for (i, &c) in channels.iter().enumerate() {
-                            let v = f32::from(texel[c]) / 255.0;
-                            if let Some(dst) = out.get_mut(at + 4 * i..at + 4 * i + 4) {
-                                dst.copy_from_slice(&v.to_ne_bytes());
-                            }
-                        }
-                    }
-                }
+        if layer > 0 {
+            let three_d = self
+                .device
+                .lock()
+                .manager
+                .image_info(src.image)?
+                .desc
+                .image_type
+                == vk::ImageType::TYPE_3D;
+            if three_d {
+                region.offset.z = layer as i32;
+            } else {
+                region.base_layer = layer;
             }
         }
+        // A default framebuffer at a reduced render scale is read as the window shows it.
+        let (image, region, temp) = if target.is_scaled() {
+            let (temp, region) = self.upscaled_for_read(&target, src, rect)?;
+            (temp, region, Some(temp))
+        } else {
+            (src.image, region, None)
+        };
+        let info = self.read_attachment_format().map(|(info, _)| info);
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        let read = super::objects_texture::read_color_of(
+            &mut locked,
+            Bound { image, ..src },
+            info.as_ref(),
+            &region,
+            &pack,
+            (format, ty),
+            pair,
+            out,
+        );
+        if let Some(temp) = temp {
+            let _ = locked.manager.retire_image(temp);
+        }
+        read?;
         locked.collect(device.raw());
         Ok(())
     }
-}
-
-/// For a `glReadPixels` into `GL_FLOAT`, the RGBA channel each output component takes (GL's
-/// luminance reads R); `None` for other types.
-pub(crate) fn float_readback_channels(format: GLenum, ty: GLenum) -> Option<&'static [usize]> {
-    if ty != GL_FLOAT {
-        return None;
-    }
-    Some(match format {
-        GL_RED | GL_LUMINANCE => &[0],
-        GL_GREEN => &[1],
-        GL_BLUE => &[2],
-        GL_ALPHA => &[3],
-        GL_RG => &[0, 1],
-        GL_LUMINANCE_ALPHA => &[0, 3],
-        GL_RGB => &[0, 1, 2],
-        GL_BGR => &[2, 1, 0],
-        GL_RGBA => &[0, 1, 2, 3],
-        GL_BGRA => &[2, 1, 0, 3],
-        _ => return None,
-    })
-}
-
-/// Bytes between rows of a `GL_FLOAT` readback under `pack` (`None` when it overflows).
-pub(crate) fn float_row_stride(
-    pack: &arenagl_staging::PixelStore,
-    width: u32,
-    channels: &[usize],
-) -> Option<usize> {
-    let row_pixels = if pack.row_length == 0 {
-        width
-    } else {
-        pack.row_length
-    } as usize;
-    let bytes = row_pixels.checked_mul(4 * channels.len())?;
-    let align = pack.alignment.bytes() as usize;
-    bytes.div_ceil(align).checked_mul(align)
 }

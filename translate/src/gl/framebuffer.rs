@@ -10,11 +10,46 @@ use super::device::Device;
 use super::enums::*;
 use super::error::{GlError, GlResult};
 
+impl super::context::Context {
+    /// `GL_SAMPLES` of the draw framebuffer: 0 unless its attachments are multisampled
+    /// (the default framebuffer's images are single-sampled).
+    pub(crate) fn draw_framebuffer_samples(&self) -> u32 {
+        let Some(fb) = self
+            .framebuffers
+            .get(self.draw_framebuffer)
+            .filter(|_| self.draw_framebuffer != 0)
+        else {
+            return 0;
+        };
+        fb.colors
+            .iter()
+            .chain([&fb.depth, &fb.stencil])
+            .flatten()
+            .map(|a| match a {
+                Attachment::Renderbuffer(name) => {
+                    self.renderbuffers.get(*name).map_or(0, |rb| rb.samples)
+                }
+                Attachment::Texture { name, .. } => self
+                    .textures
+                    .get(*name)
+                    .and_then(|t| t.storage.as_ref())
+                    .map_or(0, |s| if s.samples > 1 { s.samples } else { 0 }),
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// The images behind an EGL surface: what framebuffer 0 draws into.
 pub struct SurfaceImages {
     device: Arc<Device>,
+    /// The size GL sees (the window's, the pbuffer's).
     pub width: u32,
     pub height: u32,
+    /// The size of the images: smaller than the GL size while the presenter renders at a
+    /// reduced scale under memory pressure (MISSION P4; the present blit scales up).
+    pub render_width: u32,
+    pub render_height: u32,
     pub color: (ImageHandle, ViewHandle),
     pub depth: (ImageHandle, ViewHandle),
     pub color_format: vk::Format,
@@ -29,7 +64,25 @@ impl SurfaceImages {
 
     /// A colour (RGBA8) and depth/stencil pair of `width × height` (at least 1×1).
     pub fn new(device: &Arc<Device>, width: u32, height: u32) -> Result<Self, GlError> {
-        let (width, height) = (width.max(1), height.max(1));
+        Self::with_scale(device, width, height, 1.0)
+    }
+
+    /// Images for a GL size of `width × height` rendered at `scale` of it (clamped to
+    /// `[0.25, 1]`; each side at least 1 pixel).
+    pub fn with_scale(
+        device: &Arc<Device>,
+        width: u32,
+        height: u32,
+        scale: f32,
+    ) -> Result<Self, GlError> {
+        let (gl_width, gl_height) = (width.max(1), height.max(1));
+        let scale = if scale.is_finite() {
+            scale.clamp(0.25, 1.0)
+        } else {
+            1.0
+        };
+        let scaled = |v: u32| ((v as f32 * scale).round() as u32).clamp(1, v);
+        let (width, height) = (scaled(gl_width), scaled(gl_height));
         let color_format = vk::Format::R8G8B8A8_UNORM;
         let depth_format = device.caps().depth_stencil_format;
         let mut locked = device.lock();
@@ -71,13 +124,22 @@ impl SurfaceImages {
         drop(locked);
         Ok(Self {
             device: device.clone(),
-            width,
-            height,
+            width: gl_width,
+            height: gl_height,
+            render_width: width,
+            render_height: height,
             color,
             depth,
             color_format,
             depth_format,
         })
+    }
+}
+
+impl SurfaceImages {
+    /// The render scale in percent (100: full size).
+    pub fn scale_percent(&self) -> u32 {
+        (u64::from(self.render_width) * 100 / u64::from(self.width.max(1))) as u32
     }
 }
 
@@ -143,27 +205,84 @@ pub(crate) struct Renderbuffer {
     pub internal: GLenum,
     pub width: u32,
     pub height: u32,
+    /// Samples per pixel: 0 for a single-sampled renderbuffer (what `GL_RENDERBUFFER_SAMPLES`
+    /// reports), else the count the image was made with.
+    pub samples: u32,
 }
 
-/// The format a renderbuffer's internal format is stored in.
+/// The sample counts the device renders every attachment kind with (colour, depth, stencil).
+fn framebuffer_sample_counts(device: &Device) -> vk::SampleCountFlags {
+    let l = &device.caps().limits;
+    l.framebuffer_color_sample_counts
+        & l.framebuffer_depth_sample_counts
+        & l.framebuffer_stencil_sample_counts
+}
+
+/// The largest count in `counts` (1 when empty).
+fn highest(counts: vk::SampleCountFlags) -> u32 {
+    let raw = counts.as_raw() & 0x7F;
+    if raw == 0 {
+        1
+    } else {
+        1 << (31 - raw.leading_zeros())
+    }
+}
+
+/// `GL_MAX_SAMPLES`: the most samples every attachment kind supports.
+pub(crate) fn max_samples(device: &Device) -> u32 {
+    highest(framebuffer_sample_counts(device))
+}
+
+/// `GL_MAX_INTEGER_SAMPLES`: also limited by what integer images may be sampled with.
+pub(crate) fn max_integer_samples(device: &Device) -> u32 {
+    highest(
+        framebuffer_sample_counts(device)
+            & device.caps().limits.sampled_image_integer_sample_counts,
+    )
+}
+
+/// The sample count a request for `requested` samples gets: 1 (single-sampled) for 0, else the
+/// smallest supported multisampled count at least as large — `GL_RENDERBUFFER_SAMPLES` must be
+/// at least the request, so 1 becomes 2 or 4 — or 1 on a device without multisampling; None
+/// above the maximum.
+pub(crate) fn pick_samples(device: &Device, requested: u32) -> Option<u32> {
+    if requested == 0 {
+        return Some(1);
+    }
+    let counts = framebuffer_sample_counts(device).as_raw();
+    let multisampled = (1..7)
+        .map(|bit| 1u32 << bit)
+        .find(|&n| n >= requested && counts & n != 0);
+    match multisampled {
+        None if requested == 1 => Some(1),
+        found => found,
+    }
+}
+
+/// The format a renderbuffer's internal format is stored in: the internal-format table's first
+/// candidate the device can render to (`None`: not a renderable internal format here).
 pub(crate) fn renderbuffer_format(device: &Device, internal: GLenum) -> Option<vk::Format> {
-    Some(match internal {
-        GL_RGBA8 | GL_RGBA | GL_RGB8 | GL_RGB | GL_RGBA4 | GL_RGB5_A1 | GL_RGB565 => {
-            vk::Format::R8G8B8A8_UNORM
-        }
-        GL_SRGB8_ALPHA8 => vk::Format::R8G8B8A8_SRGB,
-        GL_R8 | GL_RED => vk::Format::R8_UNORM,
-        GL_RG8 | GL_RG => vk::Format::R8G8_UNORM,
-        GL_DEPTH_COMPONENT16
-        | GL_DEPTH_COMPONENT24
-        | GL_DEPTH_COMPONENT32F
-        | GL_DEPTH_COMPONENT
-        | GL_DEPTH24_STENCIL8
-        | GL_DEPTH32F_STENCIL8
-        | GL_DEPTH_STENCIL
-        | GL_STENCIL_INDEX8 => device.caps().depth_stencil_format,
-        _ => return None,
-    })
+    let info = super::internal_format::lookup(internal)?;
+    let renderable_base = !matches!(
+        info.base,
+        super::internal_format::Base::Luminance
+            | super::internal_format::Base::LuminanceAlpha
+            | super::internal_format::Base::Intensity
+    );
+    // Component counts 1-4 and the generic compressed names are texture-only.
+    if !renderable_base
+        || !info.renderable()
+        || internal <= 4
+        || (0x84E9..=0x84EE).contains(&internal)
+    {
+        return None;
+    }
+    let locked = device.lock();
+    let features = |f: vk::Format| locked.manager.format_features(f);
+    match super::internal_format::choose(&info, device.caps().depth_stencil_format, features) {
+        Some((format, true)) => Some(format),
+        _ => None,
+    }
 }
 
 /// One resolved attachment.
@@ -172,19 +291,67 @@ pub(crate) struct Bound {
     pub image: ImageHandle,
     pub view: ViewHandle,
     pub format: vk::Format,
+    /// The mip level and layer (array layer, cube face, 3D slice) the view shows.
+    pub level: u32,
+    pub layer: u32,
+    /// Samples per pixel (1 for single-sampled images).
+    pub samples: u32,
 }
 
 /// A framebuffer resolved for rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Target {
+    /// The size of the images (render area).
     pub width: u32,
     pub height: u32,
+    /// The size in GL's window coordinates: the image size, except for a default framebuffer
+    /// rendered at a reduced scale (`SurfaceImages::render_width`).
+    pub gl_size: (u32, u32),
     /// Indexed by colour attachment (draw buffer) slot; `None` slots are not written.
     pub colors: Vec<Option<Bound>>,
     pub depth_stencil: Option<Bound>,
+    /// Samples per pixel of every attachment (completeness makes them agree).
+    pub samples: u32,
 }
 
 impl Target {
+    /// Whether GL coordinates are scaled to reach the images.
+    pub(crate) fn is_scaled(&self) -> bool {
+        self.gl_size != (self.width, self.height)
+    }
+
+    /// The image pixels covering a rectangle in GL window coordinates: every pixel the scaled
+    /// rectangle touches (edges rounded outwards), so a scissor never loses a partial pixel.
+    pub(crate) fn to_image(&self, r: super::state::Rect) -> super::state::Rect {
+        if !self.is_scaled() {
+            return r;
+        }
+        let axis = |origin: i32, size: i32, image: u32, gl: u32| {
+            let (image, gl) = (i64::from(image), i64::from(gl.max(1)));
+            let lo = (i64::from(origin) * image).div_euclid(gl);
+            let end = i64::from(origin) + i64::from(size);
+            let hi = (end * image + gl - 1).div_euclid(gl);
+            let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            (clamp(lo), clamp(hi - lo))
+        };
+        let (x, width) = axis(r.x, r.width, self.width, self.gl_size.0);
+        let (y, height) = axis(r.y, r.height, self.height, self.gl_size.1);
+        super::state::Rect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    /// The scale from GL window coordinates to image pixels, per axis (1 unless scaled).
+    pub(crate) fn scale(&self) -> (f32, f32) {
+        (
+            self.width as f32 / self.gl_size.0.max(1) as f32,
+            self.height as f32 / self.gl_size.1.max(1) as f32,
+        )
+    }
+
     pub(crate) fn has_depth(&self) -> bool {
         self.depth_stencil.is_some()
     }

@@ -172,10 +172,16 @@ impl Context {
                     .min(super::framebuffer::MAX_COLOR_ATTACHMENTS as u32),
             )),
             GL_MAX_DUAL_SOURCE_DRAW_BUFFERS => int(i64::from(self.device.caps().dual_src_blend)),
-            GL_MAX_SAMPLES
-            | GL_MAX_COLOR_TEXTURE_SAMPLES
-            | GL_MAX_DEPTH_TEXTURE_SAMPLES
-            | GL_MAX_INTEGER_SAMPLES => int(1),
+            GL_MAX_SAMPLES => int(i64::from(super::framebuffer::max_samples(&self.device))),
+            GL_MAX_INTEGER_SAMPLES => int(i64::from(super::framebuffer::max_integer_samples(
+                &self.device,
+            ))),
+            GL_MAX_COLOR_TEXTURE_SAMPLES => int(i64::from(
+                super::texture_multisample::max_color_texture_samples(&self.device),
+            )),
+            GL_MAX_DEPTH_TEXTURE_SAMPLES => int(i64::from(
+                super::texture_multisample::max_depth_texture_samples(&self.device),
+            )),
             GL_MAX_SAMPLE_MASK_WORDS => int(1),
             GL_MAX_ELEMENTS_VERTICES | GL_MAX_ELEMENTS_INDICES => int(1 << 20),
             GL_MAX_TEXTURE_LOD_BIAS => Ok(Value::Floats(vec![f64::from(l.max_sampler_lod_bias)])),
@@ -274,7 +280,9 @@ impl Context {
             | GL_TEXTURE_BINDING_CUBE_MAP
             | GL_TEXTURE_BINDING_1D_ARRAY
             | GL_TEXTURE_BINDING_2D_ARRAY
-            | GL_TEXTURE_BINDING_RECTANGLE => {
+            | GL_TEXTURE_BINDING_RECTANGLE
+            | GL_TEXTURE_BINDING_2D_MULTISAMPLE
+            | GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY => {
                 let t =
                     super::texture_target::TexTarget::binding_query(pname).map_or(0, |t| t.index());
                 int(i64::from(
@@ -302,7 +310,8 @@ impl Context {
             GL_RED_BITS | GL_GREEN_BITS | GL_BLUE_BITS | GL_ALPHA_BITS => int(8),
             GL_DEPTH_BITS => int(24),
             GL_STENCIL_BITS => int(8),
-            GL_SAMPLES | GL_SAMPLE_BUFFERS => int(0),
+            GL_SAMPLES => int(i64::from(self.draw_framebuffer_samples())),
+            GL_SAMPLE_BUFFERS => int(i64::from(self.draw_framebuffer_samples() > 1)),
             GL_DOUBLEBUFFER => bool1(true),
             GL_STEREO => bool1(false),
             GL_IMPLEMENTATION_COLOR_READ_FORMAT => int(i64::from(GL_RGBA)),
@@ -327,7 +336,9 @@ impl Context {
             | GL_FRAGMENT_SHADER_DERIVATIVE_HINT => int(i64::from(
                 self.hints.get(&pname).copied().unwrap_or(GL_DONT_CARE),
             )),
-            0x8A31..=0x8A33 => int(frag_components + 12 * 16384 / 4), // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS
+            0x8A31..=0x8A33 => {
+                int(frag_components + 12 * i64::from(l.max_uniform_buffer_range.min(65536)) / 4)
+            } // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS: blocks × block size / 4 + loose
             0x9123 => int(i64::from(l.max_geometry_input_components)), // GL_MAX_GEOMETRY_INPUT_COMPONENTS
             0x9124 => int(i64::from(l.max_geometry_output_components)), // GL_MAX_GEOMETRY_OUTPUT_COMPONENTS
             0x8128 => Ok(Value::Floats(vec![1.0])), // GL_POINT_FADE_THRESHOLD_SIZE

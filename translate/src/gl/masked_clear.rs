@@ -45,6 +45,7 @@ impl Context {
         let linked = self.clear_program()?;
         let key = PipelineKey {
             color_masks: masks,
+            samples: target.samples,
             ..PipelineKey::internal(
                 linked.id,
                 target

@@ -250,6 +250,17 @@ impl MatrixStacks {
         Ok(())
     }
 
+    /// Identity modelview and projection tops (window-space draws of pixel rectangles, which
+    /// restore the saved stacks afterwards).
+    pub(crate) fn load_identity_all(&mut self) {
+        for s in [&mut self.modelview, &mut self.projection] {
+            match s.last_mut() {
+                Some(top) => *top = IDENTITY,
+                None => s.push(IDENTITY),
+            }
+        }
+    }
+
     pub(crate) fn modelview(&self) -> Mat4 {
         self.modelview.last().copied().unwrap_or(IDENTITY)
     }

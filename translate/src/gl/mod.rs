@@ -8,19 +8,27 @@
 //! Every entry point validates first, records GL errors through `error`, and talks to device
 //! memory only through `arenagl-memory` (the ownership rule).
 
+mod blend_dst_alpha;
 mod blit;
 mod buffer;
+mod clear_buffer;
 mod compat;
 mod context;
+mod copy_image;
+mod copy_tex_image;
+mod degrade;
 mod descriptors;
 mod device;
+mod display_list;
 mod draw;
 pub mod enums;
 mod enums_compat;
 mod error;
-mod float_upload;
 mod framebuffer;
 mod get;
+mod get_tex_image;
+mod internal_format;
+mod lighting;
 mod lower;
 mod masked_clear;
 mod matrix;
@@ -31,15 +39,20 @@ mod objects_program;
 mod objects_sampler;
 mod objects_texture;
 mod pipeline;
+mod pixel_rect;
 mod program;
 mod query;
 mod query_pool;
+mod readback_base;
 mod readback_depth;
+mod render_scale;
 mod state;
 mod sync;
 mod texenv;
 mod texture;
+mod texture_multisample;
 mod texture_target;
+mod upload_depth;
 mod vertex_array;
 
 pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};
@@ -48,6 +61,7 @@ pub use draw::DrawCall;
 pub use error::{error_name, GlError};
 pub use framebuffer::{SurfaceImages, MAX_COLOR_ATTACHMENTS};
 pub use get::Value;
+pub use get_tex_image::PackDest;
 pub use program::{ValueKind, MAX_TEXTURE_UNITS};
 pub use vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
 

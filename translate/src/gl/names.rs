@@ -79,6 +79,14 @@ impl<T> Names<T> {
         self.objects.remove(&name).flatten()
     }
 
+    /// The names of every created object.
+    pub(crate) fn created(&self) -> Vec<u32> {
+        self.objects
+            .iter()
+            .filter_map(|(&name, v)| v.as_ref().map(|_| name))
+            .collect()
+    }
+
     /// Every created object (teardown).
     pub(crate) fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
         self.objects.drain().filter_map(|(_, v)| v)

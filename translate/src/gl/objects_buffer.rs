@@ -633,6 +633,23 @@ impl Context {
         self.record(r);
     }
 
+    /// `glVertexAttribP{n}ui`: `n` components of a packed 2_10_10_10_REV word.
+    pub fn vertex_attrib_packed(
+        &mut self,
+        index: u32,
+        n: usize,
+        ty: GLenum,
+        normalized: bool,
+        word: u32,
+    ) {
+        let r = match super::vertex_array::unpack_2_10_10_10(ty, n, normalized, word) {
+            None => invalid_enum("glVertexAttribP type", ty),
+            Some(v) => Self::attrib_index(index)
+                .map(|i| self.current_attribs[i].words = v.map(f32::to_bits)),
+        };
+        self.record(r);
+    }
+
     /// `glGetVertexAttribiv`/`fv` (as f64 values; `GL_CURRENT_VERTEX_ATTRIB` gives 4).
     pub fn get_vertex_attrib(&mut self, index: u32, pname: GLenum) -> Vec<f64> {
         let r = (|| {

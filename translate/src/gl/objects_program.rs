@@ -283,6 +283,7 @@ impl Context {
                     p.linked = Some(Arc::new(linked));
                     p.link_status = true;
                     p.log = log;
+                    program::apply_initializers(p);
                 }
                 Err(e) => {
                     // A failed relink keeps the last good executable in use, as GL says; the

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use arenagl_memory::{ImageDesc, ImageRegion, ViewDesc};
 
 use super::texture_target::TexTarget;
-use arenagl_staging::{ClientFormat, ClientLayout, PixelStore, Region};
+use arenagl_staging::{ClientFormat, ClientPixel, PairError, PixelStore, Region};
 use ash::vk;
 
 use super::context::Context;
@@ -14,16 +14,17 @@ use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::framebuffer::{
     attachment_point, depth_view, renderbuffer_format, Attachment, Framebuffer, Point, Renderbuffer,
 };
-use super::texture::{full_view, image_desc, set_param, storage_format, TexImage, Texture};
+use super::internal_format::FormatInfo;
+use super::texture::{
+    full_view, image_desc_for, set_param, storage_format, Storage, TexImage, Texture,
+};
 
 /// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name.
 fn bind_target(target: GLenum) -> GlResult<TexTarget> {
     match target {
-        GL_TEXTURE_2D_MULTISAMPLE | GL_TEXTURE_2D_MULTISAMPLE_ARRAY | GL_TEXTURE_BUFFER => {
-            invalid_op(format!(
-                "texture target 0x{target:04X} is not supported by this GL yet"
-            ))
-        }
+        GL_TEXTURE_BUFFER => invalid_op(format!(
+            "texture target 0x{target:04X} is not supported by this GL yet"
+        )),
         t => TexTarget::from_bind(t)
             .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{t:04X}"))),
     }
@@ -33,16 +34,22 @@ fn bind_target(target: GLenum) -> GlResult<TexTarget> {
 /// another dimensionality is `GL_INVALID_ENUM`, as the spec says.
 fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
     match TexTarget::from_image(target) {
-        Some((t, face)) if t.dims() == dims => Ok((t, face)),
+        Some((t, face)) if t.dims() == dims && !t.is_multisample() => Ok((t, face)),
         _ => invalid_enum(&format!("glTex*Image{dims}D target"), target),
     }
 }
 
 /// The transfer region of a GL box (`offset`, `size`, both in GL axes) of `level`/`face`.
-fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 3]) -> ImageRegion {
+pub(crate) fn image_region(
+    t: TexTarget,
+    face: u32,
+    level: u32,
+    off: [i32; 3],
+    size: [u32; 3],
+) -> ImageRegion {
     let mut r = ImageRegion::rect(level, off[0], off[1], size[0], size[1]);
     match t {
-        TexTarget::D1 | TexTarget::D2 | TexTarget::Rect => {}
+        TexTarget::D1 | TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => {}
         TexTarget::D3 => {
             r.offset.z = off[2];
             r.extent.depth = size[2];
@@ -54,7 +61,7 @@ fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 
             r.base_layer = off[1] as u32;
             r.layer_count = size[1];
         }
-        TexTarget::D2Array => {
+        TexTarget::D2Array | TexTarget::D2MultisampleArray => {
             r.base_layer = off[2] as u32;
             r.layer_count = size[2];
         }
@@ -64,7 +71,7 @@ fn image_region(t: TexTarget, face: u32, level: u32, off: [i32; 3], size: [u32; 
 
 /// The unpack state a transfer of `t` reads with: a 1D array's layers are the rows of a 2D
 /// client image, so the 3D-only parameters must not apply to them.
-fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
+pub(crate) fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
     let mut s = *store;
     if t == TexTarget::D1Array {
         s.image_height = 0;
@@ -74,14 +81,18 @@ fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
 }
 
 /// The largest GL size per axis for `t` at level 0 and the number of levels it allows.
-fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
+pub(crate) fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
     let layers = l.max_image_array_layers;
     let max = match t {
         TexTarget::D1 => [l.max_image_dimension1_d, 1, 1],
         TexTarget::D1Array => [l.max_image_dimension1_d, layers, 1],
-        TexTarget::D2 | TexTarget::Rect => [l.max_image_dimension2_d, l.max_image_dimension2_d, 1],
+        TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => {
+            [l.max_image_dimension2_d, l.max_image_dimension2_d, 1]
+        }
         TexTarget::Cube => [l.max_image_dimension_cube, l.max_image_dimension_cube, 1],
-        TexTarget::D2Array => [l.max_image_dimension2_d, l.max_image_dimension2_d, layers],
+        TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+            [l.max_image_dimension2_d, l.max_image_dimension2_d, layers]
+        }
         TexTarget::D3 => [l.max_image_dimension3_d; 3],
     };
     let largest = (0..3)
@@ -167,7 +178,10 @@ impl Context {
                         GlError::InvalidOperation(format!("{name} is not a texture name"))
                     })?;
                 match t.target {
-                    None => t.target = Some(tt),
+                    None => {
+                        t.target = Some(tt);
+                        t.params = tt.initial_params();
+                    }
                     Some(first) if first != tt => {
                         return invalid_op(format!(
                             "the texture was first bound to target 0x{:04X}",
@@ -210,7 +224,7 @@ impl Context {
     }
 
     /// The texture bound to `target` on the active unit.
-    fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
+    pub(crate) fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
         let name = self.texture_units[self.active_texture as usize][target.index()];
         if name == 0 {
             if self.profile == super::context::Profile::Compatibility {
@@ -224,9 +238,17 @@ impl Context {
                 "no texture bound (texture object 0 cannot be changed in the core profile)",
             );
         }
-        self.textures
+        // Whatever the caller does next (upload, mipmaps, parameters, queries) sees the whole
+        // texture, not its demoted stand-in.
+        self.restore_texture(name)?;
+        let frame = self.pressure.frame;
+        let t = self
+            .textures
             .get_mut(name)
-            .ok_or_else(|| GlError::InvalidOperation("the bound texture is gone".into()))
+            .ok_or_else(|| GlError::InvalidOperation("the bound texture is gone".into()))?;
+        // An upload or a parameter change is a use: a texture just made is not "unsampled".
+        t.last_sampled.set(frame);
+        Ok(t)
     }
 
     /// The unpack layout of a client image and the bytes it reads (the C edge sizes the client
@@ -239,10 +261,12 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
-        self.client_image_bytes_3d(width, height, 1, format, ty, pack)
+        self.client_box_bytes(width, height, None, format, ty, pack)
     }
 
-    /// [`Context::client_image_bytes`] of a `width × height × depth` box (`glTexImage3D`).
+    /// [`Context::client_image_bytes`] of a `width × height × depth` box of a 3D call
+    /// (`glTexImage3D`, `glTexSubImage3D`): `GL_UNPACK_IMAGE_HEIGHT` and `GL_UNPACK_SKIP_IMAGES`
+    /// apply even to a box one image deep, as they do in [`upload`].
     pub fn client_image_bytes_3d(
         &self,
         width: i32,
@@ -252,42 +276,39 @@ impl Context {
         ty: GLenum,
         pack: bool,
     ) -> Option<usize> {
-        if let (false, Some((comps, bytes))) = (pack, super::float_upload::float_pixel(format, ty))
-        {
-            let size = [width, height, depth].map(|v| v.max(0) as usize);
-            return super::float_upload::layout(&self.unpack, size, comps * bytes).map(|l| l.2);
-        }
-        if pack && super::readback_depth::is_depth_stencil_format(format) {
+        self.client_box_bytes(width, height, Some(depth), format, ty, pack)
+    }
+
+    /// The bytes a client box reads: a 2D image when `depth` is `None`, else a 3D box.
+    fn client_box_bytes(
+        &self,
+        width: i32,
+        height: i32,
+        depth: Option<i32>,
+        format: GLenum,
+        ty: GLenum,
+        pack: bool,
+    ) -> Option<usize> {
+        if super::readback_depth::is_depth_stencil_format(format) {
             let pixel = super::readback_depth::pixel_bytes(format, ty)?;
-            let (w, h) = (width.max(0) as usize, height.max(0) as usize);
-            return super::readback_depth::layout(&self.pack, w, h, pixel).map(|(_, n)| n);
+            let store = if pack { &self.pack } else { &self.unpack };
+            // Layers of a depth upload follow each other's rows (`upload_depth`).
+            let (w, h) = (
+                width.max(0) as usize,
+                height.max(0) as usize * depth.unwrap_or(1).max(0) as usize,
+            );
+            return super::readback_depth::layout(store, w, h, pixel).map(|(_, n)| n);
         }
-        if let (true, Some(channels)) = (pack, super::draw::float_readback_channels(format, ty)) {
-            let (w, h) = (width.max(0) as usize, height.max(0) as usize);
-            if w == 0 || h == 0 {
-                return Some(0);
-            }
-            let stride = super::draw::float_row_stride(&self.pack, w as u32, channels)?;
-            let pixel = 4 * channels.len();
-            let rows = (self.pack.skip_rows as usize + h - 1).checked_mul(stride)?;
-            let last = (self.pack.skip_pixels as usize)
-                .checked_add(w)?
-                .checked_mul(pixel)?;
-            return rows.checked_add(last);
-        }
-        let f = ClientFormat::from_gl(format, ty)?;
         let store = if pack { &self.pack } else { &self.unpack };
-        let (w, h, d) = (
-            width.max(0) as u32,
-            height.max(0) as u32,
-            depth.max(0) as u32,
-        );
-        let region = if depth == 1 {
-            Region::d2(w, h)
-        } else {
-            Region::d3(w, h, d)
+        let (w, h) = (width.max(0) as u32, height.max(0) as u32);
+        let region = match depth {
+            None => Region::d2(w, h),
+            Some(d) => Region::d3(w, h, d.max(0) as u32),
         };
-        let layout = ClientLayout::new(store, region, f).ok()?;
+        let layout = ClientPixel::from_gl(format, ty)
+            .ok()?
+            .layout(store, region)
+            .ok()?;
         usize::try_from(layout.required_bytes()).ok()
     }
 
@@ -323,20 +344,36 @@ impl Context {
         (format, ty): (GLenum, GLenum),
         data: Option<&[u8]>,
     ) {
+        let r = self.specify_level(
+            dims,
+            target,
+            level,
+            internal,
+            size,
+            border,
+            (format, ty),
+            data,
+        );
+        self.record(r);
+    }
+
+    /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
+    /// compressed commands specify the level through it, then upload decoded texels).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn specify_level(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: i32,
+        size: [i32; 3],
+        border: i32,
+        (format, ty): (GLenum, GLenum),
+        data: Option<&[u8]>,
+    ) -> GlResult<()> {
         let device = self.device.clone();
-        let mut unpack = self.unpack;
-        let converted = data.and_then(|d| {
-            let s = size.map(|v| v.max(0) as usize);
-            super::float_upload::to_unorm8(&unpack, s, (format, ty), d)
-        });
-        let (data, ty) = match &converted {
-            Some((bytes, tight)) => {
-                unpack = *tight;
-                (Some(&bytes[..]), GL_UNSIGNED_BYTE)
-            }
-            None => (data, ty),
-        };
-        let r = (|| {
+        let unpack = self.unpack;
+        {
             let (tt, face) = image_target(target, dims)?;
             let size = gl_size(dims, size[0], size[1], size[2]);
             let (max, max_levels) = limits_of(tt, &device.caps().limits);
@@ -360,8 +397,13 @@ impl Context {
             if border != 0 {
                 return invalid_value("border must be 0");
             }
-            let (vk_format, sized) = storage_format(internal, device.caps().depth_stencil_format)?;
-            let depth = super::framebuffer::is_depth_format(vk_format);
+            let storage = storage_format(
+                &device.lock(),
+                internal as GLenum,
+                device.caps().depth_stencil_format,
+            )?;
+            let vk_format = storage.format;
+            let depth = storage.info.is_depth_stencil();
             if depth != matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
                 return invalid_op(format!(
                     "format 0x{format:04X} does not match internal format 0x{internal:04X}"
@@ -370,16 +412,9 @@ impl Context {
             if depth && matches!(tt, TexTarget::D3) {
                 return invalid_op("3D textures cannot have a depth format");
             }
-            if depth && data.is_some() {
-                return invalid_op(
-                    "uploading depth texels is not supported by this GL yet (NULL data is)",
-                );
+            if !depth {
+                check_pair(&storage.info, format, ty)?;
             }
-            let client = if depth {
-                ClientFormat::Rgba // never used: depth textures take no data
-            } else {
-                client_format(format, ty)?
-            };
             let size = size.map(|v| v as u32);
             let t = self.bound_texture(tt)?;
             if t.storage.as_ref().is_some_and(|s| s.immutable) {
@@ -393,12 +428,15 @@ impl Context {
                 return Ok(());
             }
             let reuse = t.storage.as_ref().is_some_and(|s| {
-                s.format == vk_format && level < s.levels && s.level_size(level) == size
+                s.format == vk_format
+                    && s.format_swizzle == storage.info.swizzle(vk_format)
+                    && level < s.levels
+                    && s.level_size(level) == size
             });
             if !reuse {
                 let base = base_size(tt, level, size);
                 let levels = full_levels(tt, base);
-                let s = new_storage(&mut locked, tt, vk_format, sized, base, levels)?;
+                let s = new_storage(&mut locked, tt, &storage, internal as GLenum, base, levels)?;
                 if let Some(old) = t.storage.replace(s) {
                     let _ = locked.manager.retire_image(old.image);
                 }
@@ -406,21 +444,165 @@ impl Context {
             let Some(s) = t.storage.as_mut() else {
                 return Ok(());
             };
-            s.internal = sized;
+            s.internal = internal as GLenum;
+            s.info = storage.info;
             if let Some(d) = data {
                 let region = image_region(tt, face, level, [0; 3], size);
-                locked.manager.upload_image(
-                    s.image,
-                    &region,
-                    d,
-                    &unpack_for(tt, &unpack),
-                    client,
-                )?;
+                upload(&mut locked, s, tt, &region, d, &unpack, (format, ty))?;
             }
             s.define(face, level);
             Ok(())
+        }
+    }
+
+    /// `glCompressedTexImage1D/2D/3D`: the blocks are decompressed here and stored like any
+    /// other texels (no device format is assumed to support them; see `staging::compressed`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn compressed_tex_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: GLenum,
+        size: [i32; 3],
+        border: i32,
+        data: Option<&[u8]>,
+    ) {
+        let r = (|| {
+            let codec = super::internal_format::codec(internal).ok_or_else(|| {
+                GlError::InvalidEnum(format!("compressed internal format 0x{internal:04X}"))
+            })?;
+            let gl = gl_size(dims, size[0], size[1], size[2]);
+            if gl.iter().any(|&v| v < 0) {
+                return invalid_value(format!("size {gl:?}"));
+            }
+            let [w, h, d] = gl.map(|v| v as u32);
+            let needed = codec.image_bytes(w, h, d).unwrap_or(u64::MAX);
+            if data.is_some_and(|d| d.len() as u64 != needed) {
+                return invalid_value(format!("imageSize is not {needed} for this image"));
+            }
+            self.specify_level(
+                dims,
+                target,
+                level,
+                internal as i32,
+                size,
+                border,
+                (GL_RGBA, GL_UNSIGNED_BYTE),
+                None,
+            )?;
+            let Some(data) = data.filter(|_| w > 0 && h > 0 && d > 0) else {
+                return Ok(());
+            };
+            self.upload_compressed(dims, target, level, [0; 3], [w, h, d], codec, data)
         })();
         self.record(r);
+    }
+
+    /// `glCompressedTexSubImage1D/2D/3D`: `format` must be the texture's compressed format and
+    /// the box must lie on block boundaries (or reach the level's edge).
+    #[allow(clippy::too_many_arguments)]
+    pub fn compressed_tex_sub_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        (offset, size): ([i32; 3], [i32; 3]),
+        format: GLenum,
+        data: &[u8],
+    ) {
+        let r = (|| {
+            let (tt, face) = image_target(target, dims)?;
+            let codec = super::internal_format::codec(format)
+                .ok_or_else(|| GlError::InvalidEnum(format!("compressed format 0x{format:04X}")))?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            let offset = [offset[0], offset[1], offset[2]];
+            let t = self.bound_texture(tt)?;
+            let Some(s) = t.storage.as_ref() else {
+                return invalid_op("glCompressedTexSubImage on a texture without storage");
+            };
+            if s.internal != format {
+                return invalid_op("the format is not the texture's compressed format");
+            }
+            if level < 0 || !s.face_level_defined(face, level as u32) {
+                return invalid_value(format!("level {level} is not defined"));
+            }
+            let have = s.level_size(level as u32);
+            let outside = (0..3).any(|a| {
+                offset[a] < 0
+                    || size[a] < 0
+                    || offset[a] as u64 + size[a] as u64 > u64::from(have[a])
+            });
+            if outside {
+                return invalid_value(format!("region {offset:?} {size:?} outside the level"));
+            }
+            let unaligned = (0..2).any(|a| {
+                offset[a] % 4 != 0 || (size[a] % 4 != 0 && (offset[a] + size[a]) as u32 != have[a])
+            });
+            if unaligned {
+                return invalid_op("the region does not lie on 4×4 block boundaries");
+            }
+            let [w, h, d] = size.map(|v| v as u32);
+            if codec.image_bytes(w, h, d) != Some(data.len() as u64) {
+                return invalid_value("imageSize does not match the region");
+            }
+            if w == 0 || h == 0 || d == 0 {
+                return Ok(());
+            }
+            self.upload_compressed(dims, target, level, offset, [w, h, d], codec, data)
+        })();
+        self.record(r);
+    }
+
+    /// Decompresses `data` (blocks of `codec` covering `size`) and uploads the texels into the
+    /// box at `offset` of the bound texture's `level`, converted to its storage format.
+    #[allow(clippy::too_many_arguments)]
+    fn upload_compressed(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        offset: [i32; 3],
+        size: [u32; 3],
+        codec: arenagl_staging::Codec,
+        data: &[u8],
+    ) -> GlResult<()> {
+        let device = self.device.clone();
+        let (tt, face) = image_target(target, dims)?;
+        let decoded = arenagl_staging::decompress(codec, data, size[0], size[1], size[2])
+            .map_err(|e| GlError::InvalidValue(format!("compressed data: {e}")))?;
+        let t = self.bound_texture(tt)?;
+        let Some(s) = t.storage.as_ref() else {
+            return Ok(());
+        };
+        let from = codec.decoded_format();
+        let to = super::internal_format::texel_format(s.format).ok_or_else(|| {
+            GlError::InvalidOperation(format!("uploads into {:?} storage", s.format))
+        })?;
+        let texels = if from == to {
+            decoded
+        } else {
+            let (fb, tb) = (from.texel_bytes() as usize, to.texel_bytes() as usize);
+            let mut out = vec![0u8; decoded.len() / fb * tb];
+            for (src, dst) in decoded.chunks_exact(fb).zip(out.chunks_exact_mut(tb)) {
+                to.encode(from.decode(src), dst);
+            }
+            out
+        };
+        let region = image_region(tt, face, level as u32, offset, size);
+        let tight = PixelStore {
+            alignment: arenagl_staging::PixelAlignment::One,
+            ..PixelStore::default()
+        };
+        let bytes = to.texel_bytes() as u8;
+        device.lock().manager.upload_image(
+            s.image,
+            &region,
+            &texels,
+            &tight,
+            ClientFormat::Texels(bytes),
+        )?;
+        Ok(())
     }
 
     /// `glTexStorage1D/2D/3D`: every level at once, immutable afterwards.
@@ -435,17 +617,15 @@ impl Context {
         let device = self.device.clone();
         let r = (|| {
             let tt = match TexTarget::from_bind(target) {
-                Some(t) if t.dims() == dims => t,
+                Some(t) if t.dims() == dims && !t.is_multisample() => t,
                 _ => return invalid_enum(&format!("glTexStorage{dims}D target"), target),
             };
-            if matches!(
-                internal,
-                GL_RGBA | GL_RGB | GL_RG | GL_RED | GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL | 1..=4
-            ) {
+            if !is_sized(internal) {
                 return invalid_enum("glTexStorage needs a sized internal format", internal);
             }
-            let (vk_format, sized) =
-                storage_format(internal as i32, device.caps().depth_stencil_format)?;
+            let storage =
+                storage_format(&device.lock(), internal, device.caps().depth_stencil_format)?;
+            let vk_format = storage.format;
             let size = gl_size(dims, size[0], size[1], size[2]);
             if levels < 1 || size.iter().any(|&v| v < 1) {
                 return invalid_value(format!("glTexStorage levels {levels} size {size:?}"));
@@ -469,7 +649,7 @@ impl Context {
                 return invalid_op("the texture's storage is already immutable");
             }
             let mut locked = device.lock();
-            let mut s = new_storage(&mut locked, tt, vk_format, sized, size, levels as u32)?;
+            let mut s = new_storage(&mut locked, tt, &storage, internal, size, levels as u32)?;
             s.immutable = true;
             for level in 0..levels as u32 {
                 s.define_all_faces(level);
@@ -511,19 +691,9 @@ impl Context {
         data: &[u8],
     ) {
         let device = self.device.clone();
-        let mut unpack = self.unpack;
-        let s = gl_size(dims, size[0], size[1], size[2]).map(|v| v.max(0) as usize);
-        let converted = super::float_upload::to_unorm8(&unpack, s, (format, ty), data);
-        let (data, ty) = match &converted {
-            Some((bytes, tight)) => {
-                unpack = *tight;
-                (&bytes[..], GL_UNSIGNED_BYTE)
-            }
-            None => (data, ty),
-        };
+        let unpack = self.unpack;
         let r = (|| {
             let (tt, face) = image_target(target, dims)?;
-            let client = client_format(format, ty)?;
             let size = gl_size(dims, size[0], size[1], size[2]);
             let offset = [
                 offset[0],
@@ -535,7 +705,11 @@ impl Context {
                 return invalid_op("glTexSubImage on a texture without storage");
             };
             if super::framebuffer::is_depth_format(s.format) {
-                return invalid_op("uploading depth texels is not supported by this GL yet");
+                if !matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
+                    return invalid_op("colour pixels into a depth texture");
+                }
+            } else {
+                check_pair(&s.info, format, ty)?;
             }
             if level < 0 || !s.face_level_defined(face, level as u32) {
                 return invalid_value(format!("level {level} is not defined"));
@@ -556,12 +730,14 @@ impl Context {
                 return Ok(());
             }
             let region = image_region(tt, face, level, offset, size.map(|v| v as u32));
-            device.lock().manager.upload_image(
-                s.image,
+            upload(
+                &mut device.lock(),
+                s,
+                tt,
                 &region,
                 data,
-                &unpack_for(tt, &unpack),
-                client,
+                &unpack,
+                (format, ty),
             )?;
             Ok(())
         })();
@@ -618,17 +794,36 @@ impl Context {
                 return invalid_enum("glTexParameter scalar for GL_TEXTURE_BORDER_COLOR", pname);
             }
             let tt = bind_target(target)?;
+            // The value's errors come before the binding's (piglit
+            // arb_texrect-texture-base-level-error sets them with texture 0 bound).
+            set_param(&mut tt.initial_params(), pname, value)?;
+            tt.check_param(pname, value)?;
             let t = self.bound_texture(tt)?;
-            set_param(&mut t.params, pname, value)
+            set_param(&mut t.params, pname, value)?;
+            clamp_immutable_levels(t);
+            Ok(())
         })();
         self.record(r);
     }
 
-    /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`) or one.
+    /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`,
+    /// `GL_TEXTURE_SWIZZLE_RGBA`) or one.
     pub fn tex_parameter_v(&mut self, target: GLenum, pname: GLenum, values: &[f32]) {
         let r = (|| {
             let tt = bind_target(target)?;
             let t = self.bound_texture(tt)?;
+            if pname == GL_TEXTURE_SWIZZLE_RGBA {
+                let [r, g, b, a, ..] = values else {
+                    return invalid_value("GL_TEXTURE_SWIZZLE_RGBA needs 4 values");
+                };
+                // All four are checked before any changes (an error changes nothing).
+                let mut params = t.params;
+                for (i, v) in [r, g, b, a].into_iter().enumerate() {
+                    set_param(&mut params, GL_TEXTURE_SWIZZLE_R + i as GLenum, *v)?;
+                }
+                t.params = params;
+                return Ok(());
+            }
             if pname == GL_TEXTURE_BORDER_COLOR {
                 if let [r, g, b, a, ..] = values {
                     t.params.border = [*r, *g, *b, *a];
@@ -636,7 +831,11 @@ impl Context {
                 }
                 return invalid_value("border colour needs 4 values");
             }
-            set_param(&mut t.params, pname, values.first().copied().unwrap_or(0.0))
+            let value = values.first().copied().unwrap_or(0.0);
+            tt.check_param(pname, value)?;
+            set_param(&mut t.params, pname, value)?;
+            clamp_immutable_levels(t);
+            Ok(())
         })();
         self.record(r);
     }
@@ -666,6 +865,7 @@ impl Context {
                 GL_TEXTURE_SWIZZLE_R..=GL_TEXTURE_SWIZZLE_A => {
                     vec![p.swizzle[(pname - GL_TEXTURE_SWIZZLE_R) as usize] as f32]
                 }
+                GL_TEXTURE_SWIZZLE_RGBA => p.swizzle.iter().map(|&c| c as f32).collect(),
                 GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
                 p => return invalid_enum("glGetTexParameter pname", p),
@@ -690,11 +890,28 @@ impl Context {
                 .as_ref()
                 .filter(|s| s.face_level_defined(face, level as u32));
             let size = s.map_or([0; 3], |s| s.level_size(level as u32));
+            if let Some(v) = format_query(s.map(|s| &s.info), pname) {
+                return Ok(v);
+            }
             Ok(match pname {
                 GL_TEXTURE_WIDTH => size[0] as i32,
                 GL_TEXTURE_HEIGHT => size[1] as i32,
                 GL_TEXTURE_DEPTH => size[2] as i32,
                 GL_TEXTURE_INTERNAL_FORMAT => s.map_or(GL_RGBA as i32, |s| s.internal as i32),
+                // 0 for a single-sampled (or undefined) level, as GL says.
+                GL_TEXTURE_SAMPLES => {
+                    s.map_or(0, |s| if s.samples > 1 { s.samples as i32 } else { 0 })
+                }
+                GL_TEXTURE_FIXED_SAMPLE_LOCATIONS => i32::from(s.is_none_or(|s| s.fixed_locations)),
+                // GL_TEXTURE_COMPRESSED: the format the application named (decompressed here).
+                0x86A1 => i32::from(
+                    s.is_some_and(|s| super::internal_format::codec(s.internal).is_some()),
+                ),
+                // GL_TEXTURE_COMPRESSED_IMAGE_SIZE of a compressed level.
+                0x86A0 => s
+                    .and_then(|s| super::internal_format::codec(s.internal))
+                    .and_then(|c| c.image_bytes(size[0], size[1], size[2]))
+                    .map_or(0, |v| v as i32),
                 p => return invalid_enum("glGetTexLevelParameter pname", p),
             })
         })();
@@ -776,12 +993,24 @@ impl Context {
             if width < 0 || height < 0 || width > max || height > max || samples < 0 {
                 return invalid_value(format!("renderbuffer {width}x{height}"));
             }
-            if samples > 1 {
-                return invalid_op("multisampled renderbuffers are not supported by this GL yet");
-            }
             let format = renderbuffer_format(&device, internal).ok_or_else(|| {
                 GlError::InvalidEnum(format!("renderbuffer internal format 0x{internal:04X}"))
             })?;
+            let Some(count) = super::framebuffer::pick_samples(&device, samples as u32) else {
+                return invalid_value(format!(
+                    "{samples} samples (GL_MAX_SAMPLES is {})",
+                    super::framebuffer::max_samples(&device)
+                ));
+            };
+            if count > 1
+                && is_integer_format(format)
+                && samples > super::framebuffer::max_integer_samples(&device) as i32
+            {
+                return invalid_op(format!(
+                    "{samples} samples of an integer format (GL_MAX_INTEGER_SAMPLES is {})",
+                    super::framebuffer::max_integer_samples(&device)
+                ));
+            }
             let name = self.renderbuffer;
             let rb = self
                 .renderbuffers
@@ -793,6 +1022,7 @@ impl Context {
             }
             rb.format = format;
             rb.internal = internal;
+            rb.samples = if count > 1 { count } else { 0 };
             (rb.width, rb.height) = (width as u32, height as u32);
             if width > 0 && height > 0 {
                 let depth = super::framebuffer::is_depth_format(format);
@@ -807,14 +1037,17 @@ impl Context {
                         | vk::ImageUsageFlags::TRANSFER_DST
                         | vk::ImageUsageFlags::SAMPLED
                 };
-                let desc = ImageDesc::new_2d(
-                    format,
-                    width as u32,
-                    height as u32,
-                    1,
-                    usage,
-                    arenagl_memory::Category::RenderTarget,
-                )
+                let desc = ImageDesc {
+                    samples: vk::SampleCountFlags::from_raw(count),
+                    ..ImageDesc::new_2d(
+                        format,
+                        width as u32,
+                        height as u32,
+                        1,
+                        usage,
+                        arenagl_memory::Category::RenderTarget,
+                    )
+                }
                 .named("GL renderbuffer");
                 let view = if depth {
                     depth_view()
@@ -842,7 +1075,14 @@ impl Context {
                 .get(self.renderbuffer)
                 .filter(|_| self.renderbuffer != 0)
                 .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
-            let bits = channel_bits(rb.format);
+            let bits = match super::internal_format::lookup(rb.internal) {
+                Some(info) if rb.internal != 0 => {
+                    let b = info.bits;
+                    // Luminance/intensity report as red where a renderbuffer has them.
+                    [b[0].max(b[4]).max(b[5]), b[1], b[2], b[3], b[6], b[7]]
+                }
+                _ => channel_bits(rb.format),
+            };
             Ok(match pname {
                 0x8D42 => rb.width as i32,  // GL_RENDERBUFFER_WIDTH
                 0x8D43 => rb.height as i32, // GL_RENDERBUFFER_HEIGHT
@@ -854,7 +1094,7 @@ impl Context {
                     }
                 } // GL_RENDERBUFFER_INTERNAL_FORMAT
                 0x8D50..=0x8D55 => i32::from(bits[(pname - 0x8D50) as usize]), // RED..STENCIL_SIZE
-                0x8CAB => 0,                // GL_RENDERBUFFER_SAMPLES
+                0x8CAB => rb.samples as i32, // GL_RENDERBUFFER_SAMPLES
                 p => return invalid_enum("glGetRenderbufferParameteriv pname", p),
             })
         })();
@@ -1003,7 +1243,11 @@ impl Context {
             }
             let (tt, face) = TexTarget::from_image(textarget)
                 .filter(|(t, _)| {
-                    t.dims() == dims && !matches!(t, TexTarget::D1Array | TexTarget::D2Array)
+                    t.dims() == dims
+                        && !matches!(
+                            t,
+                            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray
+                        )
                 })
                 .ok_or_else(|| {
                     GlError::InvalidEnum(format!(
@@ -1050,6 +1294,8 @@ impl Context {
         layer: i32,
     ) -> GlResult<()> {
         let limits = self.device.caps().limits;
+        // An attachment renders into the full texture.
+        self.restore_texture(texture)?;
         let t = self
             .textures
             .get(texture)
@@ -1059,7 +1305,14 @@ impl Context {
         };
         match expected {
             Some(e) if e != tt => return invalid_op("texture target mismatch"),
-            None if !matches!(tt, TexTarget::D3 | TexTarget::D1Array | TexTarget::D2Array) => {
+            None if !matches!(
+                tt,
+                TexTarget::D3
+                    | TexTarget::D1Array
+                    | TexTarget::D2Array
+                    | TexTarget::D2MultisampleArray
+            ) =>
+            {
                 return invalid_op("glFramebufferTextureLayer needs a 3D or array texture")
             }
             _ => {}
@@ -1070,7 +1323,9 @@ impl Context {
         }
         let max_layer = match tt {
             TexTarget::D3 => max[2] >> level,
-            TexTarget::D1Array | TexTarget::D2Array => limits.max_image_array_layers,
+            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+                limits.max_image_array_layers
+            }
             _ => 6,
         };
         if layer < 0 || layer as u32 >= max_layer {
@@ -1126,11 +1381,19 @@ impl Context {
             let fb = self.target_framebuffer(GL_DRAW_FRAMEBUFFER)?;
             let mut list = [GL_NONE; super::framebuffer::MAX_COLOR_ATTACHMENTS];
             for (i, &b) in bufs.iter().enumerate() {
-                let ok = b == GL_NONE || b == GL_COLOR_ATTACHMENT0 + i as u32;
-                if !ok {
-                    return invalid_op(format!(
-                        "draw buffer {i} must be GL_NONE or GL_COLOR_ATTACHMENT{i} in this GL"
-                    ));
+                match attachment_point(b) {
+                    _ if b == GL_NONE => {}
+                    Ok(Point::Color(_)) if list[..i].contains(&b) => {
+                        return invalid_op(format!("glDrawBuffers names 0x{b:04X} twice"));
+                    }
+                    Ok(Point::Color(_)) => {}
+                    Err(e @ GlError::InvalidOperation(_)) => return Err(e),
+                    _ if matches!(b, GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT) => {
+                        return invalid_op(
+                            "glDrawBuffers of a window buffer on a framebuffer object",
+                        );
+                    }
+                    _ => return invalid_enum("glDrawBuffers buffer", b),
                 }
                 list[i] = b;
             }
@@ -1179,24 +1442,29 @@ impl Context {
     }
 }
 
-/// A new image (and its sampling view) for `target` with level-0 GL size `size`.
+/// A new image (and its sampling view) for `target` with level-0 GL size `size`, stored as
+/// `storage` for the internal format the application named `internal`.
 fn new_storage(
     locked: &mut super::device::Locked,
     target: TexTarget,
-    format: vk::Format,
+    storage: &Storage,
     internal: GLenum,
     size: [u32; 3],
     levels: u32,
 ) -> GlResult<TexImage> {
-    let desc = image_desc(target, format, size, levels);
+    let format = storage.format;
+    let desc = image_desc_for(target, format, size, levels, storage.renderable);
     let layers = desc.array_layers;
+    let swizzle = storage.info.swizzle(format);
     let (image, view) =
-        locked.image_with_view(&desc, &full_view(target, levels, layers, format))?;
+        locked.image_with_view(&desc, &full_view(target, levels, layers, format, swizzle))?;
     Ok(TexImage {
         image,
         view,
         format,
         internal,
+        info: storage.info,
+        format_swizzle: swizzle,
         target,
         size,
         levels,
@@ -1204,19 +1472,247 @@ fn new_storage(
         immutable: false,
         level_views: HashMap::new(),
         swizzle_views: HashMap::new(),
+        demotion: None,
+        samples: 1,
+        fixed_locations: true,
     })
 }
 
-fn client_format(format: GLenum, ty: GLenum) -> GlResult<ClientFormat> {
-    ClientFormat::from_gl(format, ty).ok_or_else(|| {
-        GlError::InvalidEnum(format!(
-            "pixel format/type 0x{format:04X}/0x{ty:04X} (this slice transfers 8-bit colour)"
-        ))
+/// GL 4.6 §8.17: an immutable texture's base level lies in [0, levels - 1] and its max level
+/// in [base, levels - 1] (clamped when set, as Mesa does, so queries see the clamp).
+fn clamp_immutable_levels(t: &mut Texture) {
+    if let Some(s) = t.storage.as_ref().filter(|s| s.immutable) {
+        let last = s.levels.saturating_sub(1) as i32;
+        t.params.base_level = t.params.base_level.clamp(0, last);
+        t.params.max_level = t.params.max_level.clamp(t.params.base_level, last);
+    }
+}
+
+/// Whether `internal` names a sized format (what `glTexStorage*` requires): not a base
+/// format, a legacy component count, an unsized sRGB/snorm name or a generic compressed one.
+pub(crate) fn is_sized(internal: GLenum) -> bool {
+    !matches!(
+        internal,
+        1..=4
+            | GL_RGBA
+            | GL_RGB
+            | GL_RG
+            | GL_RED
+            | GL_ALPHA
+            | GL_LUMINANCE
+            | GL_LUMINANCE_ALPHA
+            | 0x8049 // GL_INTENSITY
+            | GL_DEPTH_COMPONENT
+            | GL_DEPTH_STENCIL
+            | 0x8C40 | 0x8C42 | 0x8C44 | 0x8C46 // GL_SRGB, _ALPHA, GL_SLUMINANCE(_ALPHA)
+            | 0x8C48 | 0x8C49 | 0x8225 | 0x8226 | 0x84E9..=0x84EE // generic compressed
+            | 0x8F90..=0x8F93 | 0x9010..=0x9013 // unsized snorm
+    )
+}
+
+/// GL's checks of a client `(format, type)` pair against the internal format it uploads into:
+/// unknown names are `GL_INVALID_ENUM`; a packed type with the wrong format, or an integer
+/// format into a non-integer texture (and the reverse), `GL_INVALID_OPERATION`.
+pub(crate) fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+    let pair = ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))?;
+    if pair.is_integer() != info.comp.is_integer() {
+        return invalid_op(format!(
+            "pixel format 0x{format:04X} and the texture's format disagree on integer-ness"
+        ));
+    }
+    Ok(pair)
+}
+
+/// Uploads client pixels (`format`/`ty` laid out per `unpack`) into `region` of `s`: the 8-bit
+/// pairs into 8-bit storage go straight through staging's byte tables; everything else is
+/// converted by staging's general path into the storage format first and copied.
+pub(crate) fn upload(
+    locked: &mut super::device::Locked,
+    s: &TexImage,
+    tt: TexTarget,
+    region: &ImageRegion,
+    data: &[u8],
+    unpack: &PixelStore,
+    (format, ty): (GLenum, GLenum),
+) -> GlResult<()> {
+    let unpack = unpack_for(tt, unpack);
+    let tight = PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..PixelStore::default()
+    };
+    if super::framebuffer::is_depth_format(s.format) {
+        if format != GL_DEPTH_COMPONENT {
+            return invalid_op("GL_DEPTH_STENCIL texel uploads are not supported by this GL yet");
+        }
+        let layers = region.extent.depth.max(region.layer_count);
+        let size = [region.extent.width, region.extent.height, layers];
+        let (texels, bytes) = super::upload_depth::depth_texels(data, &unpack, size, ty, s.format)?;
+        locked.manager.upload_image(
+            s.image,
+            region,
+            &texels,
+            &tight,
+            ClientFormat::Texels(bytes),
+        )?;
+        return Ok(());
+    }
+    let pair = check_pair(&s.info, format, ty)?;
+    let eight_bit = matches!(
+        s.format,
+        vk::Format::R8G8B8A8_UNORM
+            | vk::Format::R8G8B8A8_SRGB
+            | vk::Format::R8_UNORM
+            | vk::Format::R8G8_UNORM
+    );
+    if let (true, Some(client)) = (eight_bit, ClientFormat::from_gl(format, ty)) {
+        locked
+            .manager
+            .upload_image(s.image, region, data, &unpack, client)?;
+        return Ok(());
+    }
+    let texel = super::internal_format::texel_format(s.format).ok_or_else(|| {
+        GlError::InvalidOperation(format!("pixel uploads into {:?} storage", s.format))
+    })?;
+    let depth = region.extent.depth.max(region.layer_count);
+    let client_region = if depth > 1 || tt == TexTarget::D3 {
+        Region::d3(region.extent.width, region.extent.height, depth)
+    } else {
+        Region::d2(region.extent.width, region.extent.height)
+    };
+    let texels = arenagl_staging::unpack_to_texels(data, &unpack, client_region, pair, texel)
+        .map_err(|e| GlError::InvalidOperation(format!("pixel data: {e}")))?;
+    let bytes = texel.texel_bytes() as u8;
+    locked.manager.upload_image(
+        s.image,
+        region,
+        &texels,
+        &tight,
+        ClientFormat::Texels(bytes),
+    )?;
+    Ok(())
+}
+
+/// A client `(format, type)` pair for a colour readback, with GL's errors.
+pub(crate) fn client_pixel_for(format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+    ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))
+}
+
+/// `glReadPixels` of colour: `region` of the attachment `src` into `out` per `pack` as
+/// `format`/`ty`. 8-bit sources read into 8-bit pairs go through staging's byte tables; every
+/// other combination reads the raw texels and converts them with staging's general path. An
+/// integer source needs an integer format and a normalised/float one a non-integer format
+/// (`GL_INVALID_OPERATION` otherwise).
+/// The attachment's GL format is `info` (None: the storage means GL's components as they
+/// are): formats whose storage holds other components (RGB stored as RGBA, alpha in red,
+/// luminance) read GL's components (`readback_base`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_color_of(
+    locked: &mut super::device::Locked,
+    src: super::framebuffer::Bound,
+    info: Option<&FormatInfo>,
+    region: &ImageRegion,
+    pack: &PixelStore,
+    (format, ty): (GLenum, GLenum),
+    pair: ClientPixel,
+    out: &mut [u8],
+) -> GlResult<()> {
+    let rebase = info.filter(|i| super::readback_base::needs_rebase(i, src.format));
+    let texel = super::internal_format::texel_format(src.format)
+        .ok_or_else(|| GlError::InvalidOperation(format!("colour readback of {:?}", src.format)))?;
+    if texel.is_integer() != pair.is_integer() {
+        return invalid_op(format!(
+            "glReadPixels format 0x{format:04X} and the read buffer disagree on integer-ness"
+        ));
+    }
+    let eight_bit = matches!(
+        src.format,
+        vk::Format::R8G8B8A8_UNORM
+            | vk::Format::R8G8B8A8_SRGB
+            | vk::Format::B8G8R8A8_UNORM
+            | vk::Format::R8_UNORM
+            | vk::Format::R8G8_UNORM
+    );
+    // Luminance reads take the general path: its pack sums R + G + B, as glReadPixels must
+    // (the byte tables' rule is glGetTexImage's L = R).
+    let bytewise = eight_bit && !pair.has_luminance();
+    if let (true, None, Some(client)) = (bytewise, rebase, ClientFormat::from_gl(format, ty)) {
+        super::error::until_done(|| {
+            locked
+                .manager
+                .read_image(src.image, region, pack, client, out)
+        })?;
+        return Ok(());
+    }
+    let (w, h) = (region.extent.width, region.extent.height);
+    let bytes = texel.texel_bytes() as usize;
+    let mut texels = vec![0u8; w as usize * h as usize * bytes];
+    let tight = PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..PixelStore::default()
+    };
+    super::error::until_done(|| {
+        locked.manager.read_image(
+            src.image,
+            region,
+            &tight,
+            ClientFormat::Texels(bytes as u8),
+            &mut texels,
+        )
+    })?;
+    let (texels, texel) = match rebase {
+        Some(info) => super::readback_base::rebase(&texels, texel, info, src.format),
+        None => (texels, texel),
+    };
+    arenagl_staging::pack_from_texels(&texels, texel, pack, Region::d2(w, h), pair, out)
+        .map_err(|e| GlError::InvalidOperation(format!("glReadPixels destination: {e}")))
+}
+
+fn pair_error(e: PairError, format: GLenum, ty: GLenum) -> GlError {
+    match e {
+        PairError::Enum => {
+            GlError::InvalidEnum(format!("pixel format/type 0x{format:04X}/0x{ty:04X}"))
+        }
+        PairError::Operation => GlError::InvalidOperation(format!(
+            "pixel format 0x{format:04X} does not go with type 0x{ty:04X}"
+        )),
+    }
+}
+
+/// `glGetTexLevelParameter` of the format queries (channel sizes and component types) for a
+/// level of internal format `info` (`None`: an undefined level, which answers 0 / `GL_NONE`).
+/// Answers come from the GL format, not from the storage standing in for it.
+fn format_query(info: Option<&FormatInfo>, pname: GLenum) -> Option<i32> {
+    let bits = |i: usize| info.map_or(0, |f| i32::from(f.bits[i]));
+    let ty = |i: usize| {
+        info.filter(|f| f.bits[i] > 0)
+            .map_or(GL_NONE as i32, |f| f.comp.gl() as i32)
+    };
+    Some(match pname {
+        0x805C => bits(0), // GL_TEXTURE_RED_SIZE
+        0x805D => bits(1), // GL_TEXTURE_GREEN_SIZE
+        0x805E => bits(2), // GL_TEXTURE_BLUE_SIZE
+        0x805F => bits(3), // GL_TEXTURE_ALPHA_SIZE
+        0x8060 => bits(4), // GL_TEXTURE_LUMINANCE_SIZE
+        0x8061 => bits(5), // GL_TEXTURE_INTENSITY_SIZE
+        0x884A => bits(6), // GL_TEXTURE_DEPTH_SIZE
+        0x88F1 => bits(7), // GL_TEXTURE_STENCIL_SIZE
+        0x8C3F => 0,       // GL_TEXTURE_SHARED_SIZE
+        0x8C10 => ty(0),   // GL_TEXTURE_RED_TYPE
+        0x8C11 => ty(1),   // GL_TEXTURE_GREEN_TYPE
+        0x8C12 => ty(2),   // GL_TEXTURE_BLUE_TYPE
+        0x8C13 => ty(3),   // GL_TEXTURE_ALPHA_TYPE
+        0x8C14 => ty(4),   // GL_TEXTURE_LUMINANCE_TYPE
+        0x8C15 => ty(5),   // GL_TEXTURE_INTENSITY_TYPE
+        0x8C16 => ty(6),   // GL_TEXTURE_DEPTH_TYPE
+        _ => return None,
     })
 }
 
-pub(crate) fn client_format_for(format: GLenum, ty: GLenum) -> GlResult<ClientFormat> {
-    client_format(format, ty)
+/// Whether `f` holds unnormalized integers.
+fn is_integer_format(f: vk::Format) -> bool {
+    let name = format!("{f:?}");
+    let depth_stencil = super::framebuffer::is_depth_format(f) || f == vk::Format::S8_UINT;
+    !depth_stencil && (name.ends_with("_UINT") || name.ends_with("_SINT"))
 }
 
 /// Bits of red, green, blue, alpha, depth and stencil in a renderbuffer's Vulkan format (what
@@ -1227,6 +1723,24 @@ fn channel_bits(f: vk::Format) -> [u8; 6] {
         F::R8_UNORM => [8, 0, 0, 0, 0, 0],
         F::R8G8_UNORM => [8, 8, 0, 0, 0, 0],
         F::R8G8B8A8_UNORM | F::R8G8B8A8_SRGB | F::B8G8R8A8_UNORM => [8, 8, 8, 8, 0, 0],
+        F::R8G8B8A8_SINT | F::R8G8B8A8_UINT => [8, 8, 8, 8, 0, 0],
+        F::R8_SINT | F::R8_UINT => [8, 0, 0, 0, 0, 0],
+        F::R8G8_SINT | F::R8G8_UINT => [8, 8, 0, 0, 0, 0],
+        F::R16_UNORM | F::R16_SFLOAT | F::R16_SINT | F::R16_UINT => [16, 0, 0, 0, 0, 0],
+        F::R16G16_UNORM | F::R16G16_SFLOAT | F::R16G16_SINT | F::R16G16_UINT => {
+            [16, 16, 0, 0, 0, 0]
+        }
+        F::R16G16B16A16_UNORM
+        | F::R16G16B16A16_SFLOAT
+        | F::R16G16B16A16_SINT
+        | F::R16G16B16A16_UINT => [16, 16, 16, 16, 0, 0],
+        F::R32_SFLOAT | F::R32_SINT | F::R32_UINT => [32, 0, 0, 0, 0, 0],
+        F::R32G32_SFLOAT | F::R32G32_SINT | F::R32G32_UINT => [32, 32, 0, 0, 0, 0],
+        F::R32G32B32A32_SFLOAT | F::R32G32B32A32_SINT | F::R32G32B32A32_UINT => {
+            [32, 32, 32, 32, 0, 0]
+        }
+        F::A2B10G10R10_UNORM_PACK32 | F::A2B10G10R10_UINT_PACK32 => [10, 10, 10, 2, 0, 0],
+        F::B10G11R11_UFLOAT_PACK32 => [11, 11, 10, 0, 0, 0],
         F::D16_UNORM => [0, 0, 0, 0, 16, 0],
         F::D16_UNORM_S8_UINT => [0, 0, 0, 0, 16, 8],
         F::X8_D24_UNORM_PACK32 => [0, 0, 0, 0, 24, 0],

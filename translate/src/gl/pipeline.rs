@@ -8,6 +8,8 @@
 //! - One `VkPipelineCache` per device feeds every build; pipelines are shared by all contexts
 //!   (keyed by the linked program's unique id) and destroyed when the program is.
 //! - Dynamic rendering: no render pass objects at all; formats are part of the key.
+//! - The attachments' sample count is part of the key (`rasterizationSamples` must equal it);
+//!   alpha-to-coverage is baked in with it.
 
 use ash::vk;
 
@@ -90,6 +92,9 @@ impl PipelineKey {
             depth_clamp: false,
             rasterizer_discard: false,
             points: None,
+            samples: 1,
+            alpha_to_coverage: false,
+            no_dst_alpha: 0,
         }
     }
 }
@@ -117,6 +122,13 @@ pub(crate) struct PipelineKey {
     /// Point-list pipelines: (`GL_PROGRAM_POINT_SIZE`, the `glPointSize` bits, already clamped
     /// to the device's range) for the vertex wrapper's `POINT_SIZE_CONSTANTS`.
     pub points: Option<(bool, u32)>,
+    /// Samples per pixel of the attachments (`rasterizationSamples` must match them).
+    pub samples: u32,
+    /// `GL_SAMPLE_ALPHA_TO_COVERAGE` (only where `samples` > 1).
+    pub alpha_to_coverage: bool,
+    /// Bit i: colour attachment i's GL format has no alpha, so blending reads destination
+    /// alpha as 1 (`blend_dst_alpha`).
+    pub no_dst_alpha: u8,
 }
 
 /// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
@@ -258,7 +270,8 @@ pub(crate) fn build(
         .depth_bias_slope_factor(factor)
         .line_width(1.0);
     let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        .rasterization_samples(vk::SampleCountFlags::from_raw(key.samples.max(1)))
+        .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1);
     let ds = &key.depth_stencil;
     let has_depth = key.depth_stencil_format != vk::Format::UNDEFINED;
     let has_stencil = has_depth && super::framebuffer::has_stencil(key.depth_stencil_format);
@@ -274,13 +287,22 @@ pub(crate) fn build(
     let b = &key.blend;
     let attachments = (0..key.color_formats.len())
         .map(|i| {
+            let no_dst_alpha = key.no_dst_alpha & (1 << i) != 0;
+            let factor = |f| -> GlResult<vk::BlendFactor> {
+                let v = blend_factor(f)?;
+                Ok(if no_dst_alpha {
+                    super::blend_dst_alpha::at_dst_alpha_one(v)
+                } else {
+                    v
+                })
+            };
             Ok(vk::PipelineColorBlendAttachmentState {
                 blend_enable: (b.enabled & (1 << i) != 0).into(),
-                src_color_blend_factor: blend_factor(b.src_rgb)?,
-                dst_color_blend_factor: blend_factor(b.dst_rgb)?,
+                src_color_blend_factor: factor(b.src_rgb)?,
+                dst_color_blend_factor: factor(b.dst_rgb)?,
                 color_blend_op: blend_op(b.eq_rgb)?,
-                src_alpha_blend_factor: blend_factor(b.src_alpha)?,
-                dst_alpha_blend_factor: blend_factor(b.dst_alpha)?,
+                src_alpha_blend_factor: factor(b.src_alpha)?,
+                dst_alpha_blend_factor: factor(b.dst_alpha)?,
                 alpha_blend_op: blend_op(b.eq_alpha)?,
                 color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(
                     key.color_masks.get(i).copied().unwrap_or(0),

@@ -69,7 +69,12 @@ impl LinkError {
         match self {
             LinkError::Log(log) => log.clone(),
             LinkError::Memory(e) => {
-                format!("ERROR: Linking: not linked ({e}); nothing was kept, link again\n")
+                let code = if *e == MemoryError::DeviceLost {
+                    "GL_CONTEXT_LOST"
+                } else {
+                    "GL_OUT_OF_MEMORY"
+                };
+                format!("ERROR: Linking: not linked, {code} ({e}); nothing was kept, link again\n")
             }
         }
     }
@@ -259,6 +264,8 @@ pub(crate) struct Linked {
     pub frag_outputs: Vec<(String, u32)>,
     /// Built-in uniforms of upgraded legacy GLSL, which a draw fills (`compat`).
     pub ff_uniforms: Vec<FfUniform>,
+    /// Initial values of loose uniforms declared with initializers (glslang drops them).
+    pub initializers: Vec<glsl::initializers::Initializer>,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
     device: Arc<Device>,
@@ -329,6 +336,32 @@ impl Program {
         self.linked
             .as_ref()
             .ok_or_else(|| GlError::InvalidOperation(format!("{what}: the program is not linked")))
+    }
+}
+
+/// `GL_MAX_VERTEX_UNIFORM_BLOCKS` (and geometry, fragment), as `glGet` answers it.
+const MAX_STAGE_UNIFORM_BLOCKS: u32 = 12;
+/// `GL_MAX_COMBINED_UNIFORM_BLOCKS`, as `glGet` answers it.
+const MAX_COMBINED_UNIFORM_BLOCKS: u32 = 36;
+
+/// The GL type of a block member: SPIR-V has no `bool` in blocks (glslang stores `bool` and
+/// `bvecN` members as `uint`s), so a member the source declared boolean gets its type back.
+fn block_member_type(ty: GlType, name: &str, bool_members: &[(String, u32)]) -> GlType {
+    let Some((ScalarKind::UInt, 1, n)) = ty.shape() else {
+        return ty;
+    };
+    // The member's own name: `Block.m`, `s.m`, `m[2]` → `m`.
+    let leaf = name
+        .rsplit('.')
+        .next()
+        .unwrap_or(name)
+        .split('[')
+        .next()
+        .unwrap_or(name);
+    if bool_members.iter().any(|(m, k)| m == leaf && *k == n) {
+        GlType::from_shape(ScalarKind::Bool, 1, n).unwrap_or(ty)
+    } else {
+        ty
     }
 }
 
@@ -404,7 +437,7 @@ fn upgrade_units(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
         out.push((*stage, u.source));
     }
     if !has(Stage::Vertex) && has(Stage::Fragment) {
-        all.push((Stage::Vertex, super::compat::ff_vertex_source(reads)));
+        all.push((Stage::Vertex, super::compat::ff_vertex_source(reads, None)));
     }
     for (stage, src) in all.iter().filter(|(s, _)| *s != Stage::Fragment) {
         let extra = if *stage == Stage::Vertex {
@@ -435,6 +468,12 @@ pub(crate) fn link(
     attrib_bindings: &HashMap<String, u32>,
     max_attribs: u32,
 ) -> Result<(Linked, String), LinkError> {
+    // From the application's sources: the names are its own, not the upgrader's.
+    let initializers = units
+        .iter()
+        .flat_map(|(_, src)| glsl::initializers::uniform_initializers(src))
+        .collect();
+    let source_units = units;
     let upgraded = upgrade_units(units);
     let units = &upgraded[..];
     // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
@@ -606,6 +645,11 @@ pub(crate) fn link(
             s.stages,
         ));
     }
+    // Block members declared `bool`/`bvecN`, which SPIR-V stores as `uint`s.
+    let bool_members: Vec<(String, u32)> = source_units
+        .iter()
+        .flat_map(|(_, src)| glsl::block_bool_members(src))
+        .collect();
     let mut blocks = Vec::new();
     for b in &r.uniform_blocks {
         let mut members = Vec::new();
@@ -617,7 +661,7 @@ pub(crate) fn link(
                 } else {
                     app_name(&m.name)
                 },
-                ty: m.ty,
+                ty: block_member_type(m.ty, &m.name, &bool_members),
                 size: m.array_size.unwrap_or(1).max(1),
                 storage: UniformStorage::Block {
                     block: blocks.len(),
@@ -637,6 +681,28 @@ pub(crate) fn link(
             stages: b.stages,
             members,
         });
+    }
+
+    // GL_MAX_{VERTEX,GEOMETRY,FRAGMENT}_UNIFORM_BLOCKS and GL_MAX_COMBINED_UNIFORM_BLOCKS (a
+    // block used by several stages counts once per stage).
+    let mut combined = 0;
+    for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+        let used: u32 = blocks
+            .iter()
+            .filter(|b| b.stages.contains(stage))
+            .map(|b| b.array_size)
+            .sum();
+        if used > MAX_STAGE_UNIFORM_BLOCKS {
+            return Err(LinkError::Log(format!(
+                "ERROR: Linking: the {stage:?} stage uses {used} uniform blocks, more than GL_MAX_*_UNIFORM_BLOCKS ({MAX_STAGE_UNIFORM_BLOCKS})\n"
+            )));
+        }
+        combined += used;
+    }
+    if combined > MAX_COMBINED_UNIFORM_BLOCKS {
+        return Err(LinkError::Log(format!(
+            "ERROR: Linking: {combined} uniform block uses, more than GL_MAX_COMBINED_UNIFORM_BLOCKS ({MAX_COMBINED_UNIFORM_BLOCKS})\n"
+        )));
     }
 
     // Vulkan objects.
@@ -711,6 +777,7 @@ pub(crate) fn link(
         pipeline_layout,
         frag_outputs,
         ff_uniforms,
+        initializers,
         id: NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         device: device.clone(),
     };
@@ -856,6 +923,62 @@ impl Linked {
             .iter()
             .find(|a| a.name == name)
             .map_or(-1, |a| a.gl_location as i32)
+    }
+}
+
+/// Writes the initializers of `program`'s linked uniforms into its default block (right after
+/// a link, before the application can set any). A value that does not fit its uniform (too few
+/// components) is left at zero.
+pub(crate) fn apply_initializers(program: &mut Program) {
+    let Some(linked) = program.linked.clone() else {
+        return;
+    };
+    for init in &linked.initializers {
+        let location = linked.uniform_location(&init.name);
+        let Some(u) = usize::try_from(location)
+            .ok()
+            .and_then(|l| linked.locations.get(l))
+            .map(|&(i, _)| &linked.uniforms[i])
+        else {
+            continue;
+        };
+        let Some((scalar, columns, rows)) = u.ty.shape() else {
+            continue;
+        };
+        let per = (columns * rows) as usize;
+        let count = (init.values.len() / per).min(u.size as usize);
+        if count == 0 {
+            continue;
+        }
+        let values = &init.values[..count * per];
+        let r = if columns > 1 {
+            let floats: Vec<f32> = values.iter().map(|&v| v as f32).collect();
+            set_uniform_matrix(
+                program,
+                location,
+                columns,
+                rows,
+                count as i32,
+                false,
+                &floats,
+            )
+        } else {
+            let (kind, words): (ValueKind, Vec<u32>) = match scalar {
+                ScalarKind::Int => (
+                    ValueKind::Int,
+                    values.iter().map(|&v| v as i32 as u32).collect(),
+                ),
+                ScalarKind::UInt => (ValueKind::UInt, values.iter().map(|&v| v as u32).collect()),
+                _ => (
+                    ValueKind::Float,
+                    values.iter().map(|&v| (v as f32).to_bits()).collect(),
+                ),
+            };
+            set_uniform(program, location, kind, rows, count as i32, &words)
+        };
+        if let Err(e) = r {
+            tracing::debug!(uniform = init.name, error = ?e, "uniform initializer not applied");
+        }
     }
 }
 

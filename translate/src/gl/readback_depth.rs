@@ -62,7 +62,7 @@ pub(crate) fn layout(
 }
 
 /// Depth texels of a Vulkan plane as values in [0, 1].
-fn depth_values(format: vk::Format, raw: &[u8]) -> Vec<f64> {
+pub(crate) fn depth_values(format: vk::Format, raw: &[u8]) -> Vec<f64> {
     match format {
         vk::Format::D16_UNORM | vk::Format::D16_UNORM_S8_UINT => raw
             .chunks_exact(2)
@@ -187,21 +187,29 @@ impl Context {
                 let Some(dst) = out.get_mut(at..at + pixel) else {
                     continue;
                 };
-                match (format, ty) {
-                    (GL_DEPTH_COMPONENT, _) => depth_as(ty, depth[i], dst),
-                    (GL_STENCIL_INDEX, _) => stencil_as(ty, stencil[i], dst),
-                    (_, GL_UNSIGNED_INT_24_8) => {
-                        let d = (depth[i] * 16_777_215.0).round() as u32;
-                        dst.copy_from_slice(&((d << 8) | u32::from(stencil[i])).to_ne_bytes());
-                    }
-                    _ => {
-                        dst[..4].copy_from_slice(&(depth[i] as f32).to_ne_bytes());
-                        dst[4..].copy_from_slice(&u32::from(stencil[i]).to_ne_bytes());
-                    }
-                }
+                let d = depth.get(i).copied().unwrap_or(0.0);
+                let s = stencil.get(i).copied().unwrap_or(0);
+                encode_pixel((format, ty), d, s, dst);
             }
         }
         Ok(())
+    }
+}
+
+/// One depth/stencil pixel of a valid `(format, ty)` pair ([`pixel_bytes`] long) from a depth
+/// in [0, 1] and a stencil value (`glReadPixels`, and `glGetTexImage` of depth textures).
+pub(crate) fn encode_pixel((format, ty): (GLenum, GLenum), d: f64, s: u8, dst: &mut [u8]) {
+    match (format, ty) {
+        (GL_DEPTH_COMPONENT, _) => depth_as(ty, d, dst),
+        (GL_STENCIL_INDEX, _) => stencil_as(ty, s, dst),
+        (_, GL_UNSIGNED_INT_24_8) => {
+            let d = (d * 16_777_215.0).round() as u32;
+            dst.copy_from_slice(&((d << 8) | u32::from(s)).to_ne_bytes());
+        }
+        _ => {
+            dst[..4].copy_from_slice(&(d as f32).to_ne_bytes());
+            dst[4..].copy_from_slice(&u32::from(s).to_ne_bytes());
+        }
     }
 }
 

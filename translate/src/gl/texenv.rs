@@ -4,16 +4,59 @@
 //! ARB_texture_env_crossbar and ARB_texture_env_dot3), and fog (`GL_LINEAR`, `GL_EXP`,
 //! `GL_EXP2`). The generated program (see `compat`) is keyed by this state; constant colours and
 //! fog parameters are uniforms, so changing them never builds a new program.
+//! - The texel a unit reads is already in GL's component semantics (the sampling view's swizzle
+//!   makes an `GL_ALPHA` texel (0, 0, 0, A), a luminance one (L, L, L, 1), …), which is what
+//!   `GL_COMBINE` sources are. The classic modes also depend on the base format (GL 2.1
+//!   table 3.22: an alpha texture leaves the colour alone, an RGB or luminance one under
+//!   `GL_REPLACE` keeps the fragment's alpha, an intensity one blends and adds its alpha), so
+//!   the key carries the base format's class ([`TexBase`]).
 
 use super::enums::*;
 use super::error::{invalid_enum, invalid_value, GlResult};
 use super::get::Value;
+use super::internal_format::Base;
 
 const GL_SRC_COLOR: GLenum = 0x0300;
 const GL_ONE_MINUS_SRC_COLOR: GLenum = 0x0301;
 const GL_SRC_ALPHA: GLenum = 0x0302;
 const GL_ONE_MINUS_SRC_ALPHA: GLenum = 0x0303;
 const GL_BLEND_MODE: GLenum = 0x0BE2; // GL_BLEND as a texture environment mode
+
+/// What of a texture's base format the classic texture environments depend on.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub(crate) enum TexBase {
+    /// RGBA and luminance-alpha: colour and alpha from the texel.
+    Rgba,
+    /// RGB, red, RG and luminance: no alpha of their own.
+    NoAlpha,
+    /// Alpha only: no colour of its own.
+    Alpha,
+    /// Intensity: one value for colour and alpha.
+    Intensity,
+    /// Depth sampled as colour: GL's default `GL_DEPTH_TEXTURE_MODE`, `GL_LUMINANCE`
+    /// ((D, D, D, 1)), then as [`TexBase::NoAlpha`]. Vulkan reads depth as (D, 0, 0, 1).
+    Depth,
+}
+
+impl TexBase {
+    pub(crate) fn of(base: Base) -> Self {
+        match base {
+            Base::Rgba | Base::LuminanceAlpha => Self::Rgba,
+            Base::Red | Base::Rg | Base::Rgb | Base::Luminance => Self::NoAlpha,
+            Base::Alpha => Self::Alpha,
+            Base::Intensity => Self::Intensity,
+            Base::Depth | Base::DepthStencil | Base::Stencil => Self::Depth,
+        }
+    }
+
+    /// The unit's texel `t` in GL's terms, from the sampled value `sampled`.
+    pub(crate) fn texel(self, sampled: &str) -> String {
+        match self {
+            Self::Depth => format!("vec4(vec3(({sampled}).r), 1.0)"),
+            _ => sampled.to_owned(),
+        }
+    }
+}
 
 /// One texture unit's environment: what selects the generated program.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
@@ -136,18 +179,24 @@ impl TexEnv {
     }
 
     /// GLSL statements that turn `c` (the previous stage's colour) into this unit's output; `t`
-    /// names this unit's texel, `texels[n]` unit n's (None where unit n is disabled).
-    pub(crate) fn glsl(&self, unit: usize, texels: &[bool]) -> String {
+    /// names this unit's texel (of base format class `base`), `texels[n]` unit n's (None where
+    /// unit n is disabled).
+    pub(crate) fn glsl(&self, unit: usize, texels: &[bool], base: TexBase) -> String {
         let t = format!("t{unit}");
         let constant = format!("arena_ff_EnvColor[{unit}]");
-        match self.mode {
-            GL_REPLACE => format!("    c = {t};\n"),
-            GL_DECAL => format!("    c = vec4(mix(c.rgb, {t}.rgb, {t}.a), c.a);\n"),
-            GL_BLEND_MODE => {
+        match (self.mode, base) {
+            (GL_REPLACE, TexBase::Alpha) => format!("    c.a = {t}.a;\n"),
+            (GL_REPLACE, TexBase::NoAlpha | TexBase::Depth) => format!("    c.rgb = {t}.rgb;\n"),
+            (GL_REPLACE, _) => format!("    c = {t};\n"),
+            (GL_DECAL, _) => format!("    c = vec4(mix(c.rgb, {t}.rgb, {t}.a), c.a);\n"),
+            (GL_BLEND_MODE, TexBase::Intensity) => format!("    c = mix(c, {constant}, {t});\n"),
+            (GL_BLEND_MODE, _) => {
                 format!("    c = vec4(mix(c.rgb, {constant}.rgb, {t}.rgb), c.a * {t}.a);\n")
             }
-            GL_ADD => format!("    c = vec4(min(c.rgb + {t}.rgb, vec3(1.0)), c.a * {t}.a);\n"),
-            GL_COMBINE => {
+            (GL_ADD, TexBase::Intensity) => format!("    c = min(c + {t}, vec4(1.0));\n"),
+            (GL_ADD, _) => format!("    c = vec4(min(c.rgb + {t}.rgb, vec3(1.0)), c.a * {t}.a);\n"),
+            (GL_MODULATE, TexBase::Alpha) => format!("    c.a *= {t}.a;\n"),
+            (GL_COMBINE, _) => {
                 let source = |s: GLenum| -> String {
                     match s {
                         GL_TEXTURE => t.clone(),
@@ -295,7 +344,7 @@ mod tests {
         assert!(e.set(GL_RGB_SCALE, 3.0, 8).is_err());
         assert!(e.set(GL_SRC0_RGB, (GL_TEXTURE0 + 9) as f32, 8).is_err());
         assert!(e.set(GL_OPERAND0_ALPHA, GL_SRC_COLOR as f32, 8).is_err());
-        let g = e.glsl(0, &[true]);
+        let g = e.glsl(0, &[true], TexBase::Rgba);
         assert!(g.contains("mix(c.rgb, t0.rgb, vec3(gl_Color.a))"), "{g}");
         assert!(g.contains("rgb * 2.0"), "{g}");
         assert_eq!(
@@ -304,7 +353,23 @@ mod tests {
         );
         // A disabled unit as a crossbar source reads white.
         e.set(GL_SRC0_RGB + 1, (GL_TEXTURE0 + 3) as f32, 8).unwrap();
-        assert!(e.glsl(0, &[true]).contains("vec4(1.0).rgb"));
+        assert!(e.glsl(0, &[true], TexBase::Rgba).contains("vec4(1.0).rgb"));
+    }
+
+    #[test]
+    fn classic_modes_follow_the_base_format() {
+        let mut e = TexEnv::default();
+        e.set(GL_TEXTURE_ENV_MODE, GL_REPLACE as f32, 8).unwrap();
+        assert_eq!(e.glsl(1, &[], TexBase::Alpha), "    c.a = t1.a;\n");
+        assert_eq!(e.glsl(1, &[], TexBase::NoAlpha), "    c.rgb = t1.rgb;\n");
+        assert_eq!(e.glsl(1, &[], TexBase::Rgba), "    c = t1;\n");
+        e.set(GL_TEXTURE_ENV_MODE, GL_MODULATE as f32, 8).unwrap();
+        assert_eq!(e.glsl(0, &[], TexBase::Alpha), "    c.a *= t0.a;\n");
+        e.set(GL_TEXTURE_ENV_MODE, GL_ADD as f32, 8).unwrap();
+        assert!(e
+            .glsl(0, &[], TexBase::Intensity)
+            .contains("min(c + t0, vec4(1.0))"));
+        assert_eq!(TexBase::Depth.texel("s"), "vec4(vec3((s).r), 1.0)");
     }
 
     #[test]

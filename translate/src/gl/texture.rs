@@ -19,6 +19,7 @@ use ash::vk;
 
 use super::enums::*;
 use super::error::{invalid_enum, GlResult};
+use super::internal_format::FormatInfo;
 use super::texture_target::TexTarget;
 
 /// Sampling parameters (`glTexParameter*`).
@@ -70,7 +71,13 @@ pub(crate) struct TexImage {
     pub image: ImageHandle,
     pub view: ViewHandle,
     pub format: vk::Format,
+    /// The internal format as the application named it (what queries report).
     pub internal: GLenum,
+    /// What that internal format means (channel sizes, component type, base format).
+    pub info: FormatInfo,
+    /// The swizzle (GL sources) that gives the GL format's semantics over the stored channels;
+    /// the sampling view carries it, `GL_TEXTURE_SWIZZLE_*` composes on top of it.
+    pub format_swizzle: [GLenum; 4],
     /// The target the image was made for (its Vulkan image and view types follow from it).
     pub target: TexTarget,
     /// GL width, height and depth of level 0 (1 where the target has fewer dimensions); an
@@ -85,12 +92,33 @@ pub(crate) struct TexImage {
     pub level_views: HashMap<(u32, u32), ViewHandle>,
     /// Sampling views with a `GL_TEXTURE_SWIZZLE_*` component mapping, by swizzle.
     pub swizzle_views: HashMap<[GLenum; 4], ViewHandle>,
+    /// Set while the image holds only the levels from `dropped` on (demoted under memory
+    /// pressure, `degrade.rs`): `size`, `levels` and `defined` then describe that smaller image,
+    /// and this keeps what they were.
+    pub demotion: Option<super::degrade::Demotion>,
+    /// Samples per texel: 1, or the count of a multisample texture (`texture_multisample`).
+    pub samples: u32,
+    /// `GL_TEXTURE_FIXED_SAMPLE_LOCATIONS` (true for every single-sampled texture).
+    pub fixed_locations: bool,
 }
 
 /// `GL_TEXTURE_SWIZZLE_RGBA`'s default.
 pub(crate) const IDENTITY_SWIZZLE: [GLenum; 4] = [GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA];
 
-/// A GL swizzle source as a Vulkan component swizzle.
+/// The swizzle that applies `user` (`GL_TEXTURE_SWIZZLE_*`) to what `format` (the format's own
+/// swizzle over the storage) yields: GL swizzles the texture's RGBA, which is the format swizzle's
+/// output.
+pub(crate) fn compose_swizzle(format: [GLenum; 4], user: [GLenum; 4]) -> [GLenum; 4] {
+    user.map(|source| match source {
+        GL_RED => format[0],
+        GL_GREEN => format[1],
+        GL_BLUE => format[2],
+        GL_ALPHA => format[3],
+        other => other,
+    })
+}
+
+/// A GL swizzle source as a Vulkan component swizzle (`GL_ZERO` is 0, `GL_ONE` 1).
 fn map_swizzle(source: GLenum) -> vk::ComponentSwizzle {
     match source {
         GL_RED => vk::ComponentSwizzle::R,
@@ -109,6 +137,8 @@ pub(crate) struct Texture {
     pub target: Option<TexTarget>,
     pub storage: Option<TexImage>,
     pub params: TexParams,
+    /// The context frame (`degrade.rs`) in which a draw last sampled it.
+    pub last_sampled: std::cell::Cell<u64>,
 }
 
 impl TexImage {
@@ -134,13 +164,8 @@ impl TexImage {
             return Ok(*v);
         }
         let layers = self.target.vk_extent(self.size).1;
-        let mut desc = full_view(self.target, self.levels, layers, self.format);
-        desc.components = vk::ComponentMapping {
-            r: map_swizzle(swizzle[0]),
-            g: map_swizzle(swizzle[1]),
-            b: map_swizzle(swizzle[2]),
-            a: map_swizzle(swizzle[3]),
-        };
+        let composed = compose_swizzle(self.format_swizzle, swizzle);
+        let desc = full_view(self.target, self.levels, layers, self.format, composed);
         let view = manager.create_view(self.image, &desc)?;
         self.swizzle_views.insert(swizzle, view);
         Ok(view)
@@ -193,7 +218,7 @@ impl TexImage {
         match self.target {
             TexTarget::Cube => 6,
             TexTarget::D1Array => self.size[1],
-            TexTarget::D2Array => self.size[2],
+            TexTarget::D2Array | TexTarget::D2MultisampleArray => self.size[2],
             TexTarget::D3 => self.level_size(level)[2],
             _ => 1,
         }
@@ -213,6 +238,9 @@ impl Texture {
             return false;
         }
         if s.target == TexTarget::Cube && s.size[0] != s.size[1] {
+            return false;
+        }
+        if sampler.is_some_and(|p| !s.target.accepts_sampling(p)) {
             return false;
         }
         if !sampler.unwrap_or(&self.params).uses_mipmaps() || !s.target.has_mipmaps() {
@@ -349,33 +377,40 @@ pub(crate) fn sampled_kind(format: vk::Format) -> crate::glsl::SampledKind {
     }
 }
 
-/// The Vulkan format a GL internal format is stored in, with the canonical sized GL name. Depth
-/// formats are stored in the device's depth/stencil format (`depth_stencil`).
+/// How a GL internal format is stored on this device.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Storage {
+    /// The Vulkan format holding the texels.
+    pub format: vk::Format,
+    /// What the GL format means (queries, upload rules).
+    pub info: FormatInfo,
+    /// The stored format can be a framebuffer attachment.
+    pub renderable: bool,
+}
+
+/// The storage for GL internal format `internal` (sized or unsized) on this device:
+/// `GL_INVALID_ENUM` for names GL does not accept, `GL_INVALID_OPERATION`-free otherwise; a
+/// format no candidate of which the device can sample is reported as unsupported.
 pub(crate) fn storage_format(
-    internal: i32,
+    locked: &super::device::Locked,
+    internal: GLenum,
     depth_stencil: vk::Format,
-) -> GlResult<(vk::Format, GLenum)> {
-    let internal = internal as GLenum;
-    Ok(match internal {
-        GL_DEPTH_COMPONENT
-        | GL_DEPTH_COMPONENT16
-        | GL_DEPTH_COMPONENT24
-        | GL_DEPTH_COMPONENT32F => (depth_stencil, GL_DEPTH_COMPONENT24),
-        GL_DEPTH_STENCIL | GL_DEPTH24_STENCIL8 | GL_DEPTH32F_STENCIL8 => {
-            (depth_stencil, GL_DEPTH24_STENCIL8)
-        }
-        GL_RGBA8 | GL_RGBA | 4 | GL_RGBA4 | GL_RGB5_A1 => (vk::Format::R8G8B8A8_UNORM, GL_RGBA8),
-        GL_RGB8 | GL_RGB | 3 | GL_RGB565 => (vk::Format::R8G8B8A8_UNORM, GL_RGB8),
-        GL_SRGB8_ALPHA8 => (vk::Format::R8G8B8A8_SRGB, GL_SRGB8_ALPHA8),
-        GL_SRGB8 => (vk::Format::R8G8B8A8_SRGB, GL_SRGB8),
-        GL_R8 | GL_RED | 1 => (vk::Format::R8_UNORM, GL_R8),
-        GL_RG8 | GL_RG | 2 => (vk::Format::R8G8_UNORM, GL_RG8),
-        _ => {
-            return invalid_enum(
-                "internal format (this slice stores 8-bit colour formats)",
-                internal,
-            )
-        }
+) -> GlResult<Storage> {
+    let Some(info) = super::internal_format::lookup(internal) else {
+        return invalid_enum("internal format", internal);
+    };
+    let (format, renderable) =
+        super::internal_format::choose(&info, depth_stencil, |f| locked.manager.format_features(f))
+            .ok_or_else(|| {
+                super::error::GlError::InvalidOperation(format!(
+                    "internal format 0x{internal:04X}: the device can store none of {:?}",
+                    info.candidates
+                ))
+            })?;
+    Ok(Storage {
+        format,
+        info,
+        renderable,
     })
 }
 
@@ -388,7 +423,20 @@ pub(crate) fn image_desc(
     size: [u32; 3],
     levels: u32,
 ) -> ImageDesc {
-    let attachment = if super::framebuffer::is_depth_format(format) {
+    image_desc_for(target, format, size, levels, true)
+}
+
+/// [`image_desc`] of a format that may not support attachment usage (`renderable` false).
+pub(crate) fn image_desc_for(
+    target: TexTarget,
+    format: vk::Format,
+    size: [u32; 3],
+    levels: u32,
+    renderable: bool,
+) -> ImageDesc {
+    let attachment = if !renderable {
+        vk::ImageUsageFlags::empty()
+    } else if super::framebuffer::is_depth_format(format) {
         vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
     } else {
         vk::ImageUsageFlags::COLOR_ATTACHMENT
@@ -420,10 +468,17 @@ pub(crate) fn full_view(
     levels: u32,
     layers: u32,
     format: vk::Format,
+    swizzle: [GLenum; 4],
 ) -> ViewDesc {
     let mut view = ViewDesc::color_2d(levels);
     view.view_type = target.view_type();
     view.layer_count = layers;
+    view.components = vk::ComponentMapping {
+        r: map_swizzle(swizzle[0]),
+        g: map_swizzle(swizzle[1]),
+        b: map_swizzle(swizzle[2]),
+        a: map_swizzle(swizzle[3]),
+    };
     if super::framebuffer::is_depth_format(format) {
         view.aspect = vk::ImageAspectFlags::DEPTH;
     }

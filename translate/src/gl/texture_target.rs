@@ -6,11 +6,17 @@
 //! - GL's array axis is Vulkan's layer axis: a 1D array's GL height and a 2D array's GL depth
 //!   are layers, never halved by mipmapping. Cube maps are six-layer cube-compatible 2D images.
 //! - 3D images are created 2D-array-compatible so a slice can be a framebuffer attachment.
-//! - Rectangle textures are single-level 2D images.
+//! - Multisample textures are single-level multisampled 2D (array) images
+//!   (`texture_multisample`); they have no sampler state.
+//! - Rectangle textures are single-level 2D images whose parameters refuse mipmaps and
+//!   repeating wraps; shaders sample them through 2D samplers with coordinates divided by the
+//!   size (`glsl::rect`).
 
 use ash::vk;
 
 use super::enums::*;
+use super::error::{invalid_enum, invalid_op, GlResult};
+use super::texture::TexParams;
 use crate::glsl::SamplerDim;
 
 /// A texture target that owns storage (the binding points of a texture unit).
@@ -23,11 +29,13 @@ pub(crate) enum TexTarget {
     D1Array,
     D2Array,
     Rect,
+    D2Multisample,
+    D2MultisampleArray,
 }
 
 impl TexTarget {
     /// Binding points per texture unit.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 9;
 
     /// The bind target `target` names (`glBindTexture`, `glTexParameter`, `glGenerateMipmap`).
     pub fn from_bind(target: GLenum) -> Option<Self> {
@@ -39,6 +47,8 @@ impl TexTarget {
             GL_TEXTURE_1D_ARRAY => Self::D1Array,
             GL_TEXTURE_2D_ARRAY => Self::D2Array,
             GL_TEXTURE_RECTANGLE => Self::Rect,
+            GL_TEXTURE_2D_MULTISAMPLE => Self::D2Multisample,
+            GL_TEXTURE_2D_MULTISAMPLE_ARRAY => Self::D2MultisampleArray,
             _ => return None,
         })
     }
@@ -65,6 +75,8 @@ impl TexTarget {
             Self::D1Array => GL_TEXTURE_1D_ARRAY,
             Self::D2Array => GL_TEXTURE_2D_ARRAY,
             Self::Rect => GL_TEXTURE_RECTANGLE,
+            Self::D2Multisample => GL_TEXTURE_2D_MULTISAMPLE,
+            Self::D2MultisampleArray => GL_TEXTURE_2D_MULTISAMPLE_ARRAY,
         }
     }
 
@@ -78,6 +90,8 @@ impl TexTarget {
             GL_TEXTURE_BINDING_1D_ARRAY => Self::D1Array,
             GL_TEXTURE_BINDING_2D_ARRAY => Self::D2Array,
             GL_TEXTURE_BINDING_RECTANGLE => Self::Rect,
+            GL_TEXTURE_BINDING_2D_MULTISAMPLE => Self::D2Multisample,
+            GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY => Self::D2MultisampleArray,
             _ => return None,
         })
     }
@@ -98,6 +112,8 @@ impl TexTarget {
             SamplerDim::D1Array => Self::D1Array,
             SamplerDim::D2Array => Self::D2Array,
             SamplerDim::Rect => Self::Rect,
+            SamplerDim::D2Multisample => Self::D2Multisample,
+            SamplerDim::D2MultisampleArray => Self::D2MultisampleArray,
             _ => return None,
         })
     }
@@ -106,26 +122,120 @@ impl TexTarget {
     pub fn dims(self) -> u32 {
         match self {
             Self::D1 => 1,
-            Self::D2 | Self::Cube | Self::D1Array | Self::Rect => 2,
-            Self::D3 | Self::D2Array => 3,
+            Self::D2 | Self::Cube | Self::D1Array | Self::Rect | Self::D2Multisample => 2,
+            Self::D3 | Self::D2Array | Self::D2MultisampleArray => 3,
         }
     }
 
     /// Whether the GL axis `axis` (0 = width, 1 = height, 2 = depth) counts layers.
     pub fn is_layer_axis(self, axis: usize) -> bool {
-        matches!((self, axis), (Self::D1Array, 1) | (Self::D2Array, 2))
+        matches!(
+            (self, axis),
+            (Self::D1Array, 1) | (Self::D2Array, 2) | (Self::D2MultisampleArray, 2)
+        )
     }
 
     /// Whether levels beyond 0 exist.
     pub fn has_mipmaps(self) -> bool {
+        !matches!(
+            self,
+            Self::Rect | Self::D2Multisample | Self::D2MultisampleArray
+        )
+    }
+
+    /// Whether the images are multisampled (`glTexImage2DMultisample` and friends specify
+    /// them; the pixel-transfer commands refuse them).
+    pub fn is_multisample(self) -> bool {
+        matches!(self, Self::D2Multisample | Self::D2MultisampleArray)
+    }
+
+    /// The texture parameters a new texture of this target starts with: a rectangle texture
+    /// has no mipmaps and no repeat, so it starts with `GL_LINEAR` and `GL_CLAMP_TO_EDGE`
+    /// (GL 4.6 §8.22 table 23.18); a multisample texture reads as `GL_NEAREST` and
+    /// `GL_CLAMP_TO_EDGE`.
+    pub fn initial_params(self) -> TexParams {
+        let mut p = TexParams::default();
+        if self == Self::Rect {
+            p.min_filter = GL_LINEAR;
+            p.wrap = [GL_CLAMP_TO_EDGE; 3];
+        }
+        if self.is_multisample() {
+            // What the (unsettable) sampler state of a multisample texture reads as.
+            p.min_filter = GL_NEAREST;
+            p.mag_filter = GL_NEAREST;
+            p.wrap = [GL_CLAMP_TO_EDGE; 3];
+        }
+        p
+    }
+
+    /// The target-specific errors of `glTexParameter*(pname, value)` (GL 4.6 §8.10): a
+    /// rectangle texture refuses mipmapped minification, repeating wraps (`GL_INVALID_ENUM`)
+    /// and a base level other than 0 (`GL_INVALID_OPERATION`).
+    pub fn check_param(self, pname: GLenum, value: f32) -> GlResult<()> {
+        if self.is_multisample() {
+            // A multisample texture has no sampler state at all, and one level.
+            return match pname {
+                GL_TEXTURE_BASE_LEVEL if value != 0.0 => {
+                    invalid_op("a multisample texture's base level must be 0")
+                }
+                GL_TEXTURE_MIN_FILTER
+                | GL_TEXTURE_MAG_FILTER
+                | GL_TEXTURE_WRAP_S
+                | GL_TEXTURE_WRAP_T
+                | GL_TEXTURE_WRAP_R
+                | GL_TEXTURE_MIN_LOD
+                | GL_TEXTURE_MAX_LOD
+                | GL_TEXTURE_LOD_BIAS
+                | GL_TEXTURE_COMPARE_MODE
+                | GL_TEXTURE_COMPARE_FUNC
+                | GL_TEXTURE_MAX_ANISOTROPY
+                | GL_TEXTURE_BORDER_COLOR => {
+                    invalid_enum("multisample texture sampler state", pname)
+                }
+                _ => Ok(()),
+            };
+        }
+        if self != Self::Rect {
+            return Ok(());
+        }
+        let e = value as i32 as GLenum;
+        match pname {
+            GL_TEXTURE_MIN_FILTER if !matches!(e, GL_NEAREST | GL_LINEAR) => {
+                invalid_enum("rectangle texture min filter", e)
+            }
+            GL_TEXTURE_WRAP_S | GL_TEXTURE_WRAP_T | GL_TEXTURE_WRAP_R
+                if matches!(e, GL_REPEAT | GL_MIRRORED_REPEAT) =>
+            {
+                invalid_enum("rectangle texture wrap mode", e)
+            }
+            GL_TEXTURE_BASE_LEVEL if value != 0.0 => {
+                invalid_op("a rectangle texture's base level must be 0")
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether sampling state `p` (a sampler object's) leaves a texture of this target
+    /// complete: a rectangle texture sampled with a mipmap filter or a repeating wrap is
+    /// incomplete (GL 4.6 §8.17).
+    pub fn accepts_sampling(self, p: &TexParams) -> bool {
         self != Self::Rect
+            || (!p.uses_mipmaps()
+                && p.wrap[..2]
+                    .iter()
+                    .all(|w| matches!(*w, GL_CLAMP_TO_EDGE | GL_CLAMP_TO_BORDER)))
     }
 
     pub fn image_type(self) -> vk::ImageType {
         match self {
             Self::D1 | Self::D1Array => vk::ImageType::TYPE_1D,
             Self::D3 => vk::ImageType::TYPE_3D,
-            Self::D2 | Self::Cube | Self::D2Array | Self::Rect => vk::ImageType::TYPE_2D,
+            Self::D2
+            | Self::Cube
+            | Self::D2Array
+            | Self::Rect
+            | Self::D2Multisample
+            | Self::D2MultisampleArray => vk::ImageType::TYPE_2D,
         }
     }
 
@@ -133,8 +243,8 @@ impl TexTarget {
         match self {
             Self::D1 => vk::ImageViewType::TYPE_1D,
             Self::D1Array => vk::ImageViewType::TYPE_1D_ARRAY,
-            Self::D2 | Self::Rect => vk::ImageViewType::TYPE_2D,
-            Self::D2Array => vk::ImageViewType::TYPE_2D_ARRAY,
+            Self::D2 | Self::Rect | Self::D2Multisample => vk::ImageViewType::TYPE_2D,
+            Self::D2Array | Self::D2MultisampleArray => vk::ImageViewType::TYPE_2D_ARRAY,
             Self::D3 => vk::ImageViewType::TYPE_3D,
             Self::Cube => vk::ImageViewType::CUBE,
         }
@@ -158,9 +268,9 @@ impl TexTarget {
         match self {
             Self::D1 => (e(w, 1, 1), 1),
             Self::D1Array => (e(w, 1, 1), h),
-            Self::D2 | Self::Rect => (e(w, h, 1), 1),
+            Self::D2 | Self::Rect | Self::D2Multisample => (e(w, h, 1), 1),
             Self::Cube => (e(w, h, 1), 6),
-            Self::D2Array => (e(w, h, 1), d),
+            Self::D2Array | Self::D2MultisampleArray => (e(w, h, 1), d),
             Self::D3 => (e(w, h, d), 1),
         }
     }
@@ -180,6 +290,8 @@ mod tests {
             TexTarget::D1Array,
             TexTarget::D2Array,
             TexTarget::Rect,
+            TexTarget::D2Multisample,
+            TexTarget::D2MultisampleArray,
         ] {
             assert_eq!(TexTarget::from_bind(t.gl()), Some(t));
             assert!(t.index() < TexTarget::COUNT);
@@ -189,7 +301,10 @@ mod tests {
             TexTarget::from_image(GL_TEXTURE_CUBE_MAP_NEGATIVE_Z),
             Some((TexTarget::Cube, 5))
         );
-        assert_eq!(TexTarget::from_image(GL_TEXTURE_2D_MULTISAMPLE), None);
+        assert_eq!(
+            TexTarget::from_image(GL_TEXTURE_2D_MULTISAMPLE),
+            Some((TexTarget::D2Multisample, 0))
+        );
     }
 
     #[test]

@@ -344,6 +344,24 @@ pub(crate) fn vertex_format(a: &AttribArray) -> Option<vk::Format> {
     }
 }
 
+/// The format an enabled array feeds an input of numeric type `kind` through: its own format
+/// (`vertex_format`) read as the input's type (`for_shader_input`). 32-bit integers given with
+/// `glVertexAttribPointer` have no float-reading Vulkan format (they are converted to floats
+/// for a float input); an integer input reads their bits as integers. `None`: none exists.
+pub(crate) fn input_format(a: &AttribArray, kind: ScalarKind) -> Option<vk::Format> {
+    let integer_input = matches!(kind, ScalarKind::Int | ScalarKind::UInt);
+    let format = vertex_format(a).or_else(|| {
+        let as_integers = AttribArray {
+            integer: true,
+            ..*a
+        };
+        (integer_input && matches!(a.ty, GL_INT | GL_UNSIGNED_INT))
+            .then(|| vertex_format(&as_integers))
+            .flatten()
+    })?;
+    for_shader_input(format, kind)
+}
+
 /// Same-layout formats by component width (8, 16, 32 bits) and count (1–4), one table per
 /// numeric type a shader input can have.
 const SINT: [[vk::Format; 4]; 3] = {
@@ -556,6 +574,114 @@ pub(crate) fn for_shader_input(format: vk::Format, kind: ScalarKind) -> Option<v
     Some(table[w][n])
 }
 
+/// The floats of a `glVertexAttribP{n}ui` value: `n` components of a 2_10_10_10_REV word (x in
+/// the low 10 bits, w in the top 2), the rest (0, 0, 0, 1). Signed normalized components map
+/// to max(c / (2^(b-1) - 1), -1) (GL 4.2's rule, which Vulkan's SNORM formats share, so the
+/// current value and an array of the same words read the same). `None`: `ty` is not a packed
+/// type (GL_INVALID_ENUM).
+pub(crate) fn unpack_2_10_10_10(
+    ty: GLenum,
+    n: usize,
+    normalized: bool,
+    word: u32,
+) -> Option<[f32; 4]> {
+    let signed = match ty {
+        GL_INT_2_10_10_10_REV => true,
+        GL_UNSIGNED_INT_2_10_10_10_REV => false,
+        _ => return None,
+    };
+    let mut out = [0.0, 0.0, 0.0, 1.0];
+    for (c, v) in out.iter_mut().enumerate().take(n.min(4)) {
+        let bits = if c == 3 { 2 } else { 10 };
+        let raw = (word >> (10 * c)) & ((1 << bits) - 1);
+        *v = if signed {
+            // Sign-extend the field.
+            let x = ((raw << (32 - bits)) as i32) >> (32 - bits);
+            if normalized {
+                (x as f32 / ((1 << (bits - 1)) - 1) as f32).max(-1.0)
+            } else {
+                x as f32
+            }
+        } else if normalized {
+            raw as f32 / ((1u32 << bits) - 1) as f32
+        } else {
+            raw as f32
+        };
+    }
+    Some(out)
+}
+
+/// Bytes per component of an integer array (`glVertexAttribIPointer`) that feeds an integer
+/// input of the other signedness through fewer than 32 bits: Vulkan can only read it through a
+/// format of the input's signedness, which would zero-extend a `GL_BYTE` -25 into a `uvec4` or
+/// sign-extend a `GL_UNSIGNED_BYTE` 200 into an `ivec4`, where GL converts the array's own
+/// values (-25 → 0xFFFFFFE7, 200 → 200). Such arrays are widened to 32 bits ([`widen_integers`]).
+pub(crate) fn needs_integer_widening(a: &AttribArray, input: ScalarKind) -> Option<usize> {
+    if !a.integer {
+        return None;
+    }
+    let (width, signed) = match a.ty {
+        GL_BYTE => (1, true),
+        GL_UNSIGNED_BYTE => (1, false),
+        GL_SHORT => (2, true),
+        GL_UNSIGNED_SHORT => (2, false),
+        _ => return None,
+    };
+    match input {
+        ScalarKind::Int if !signed => Some(width),
+        ScalarKind::UInt if signed => Some(width),
+        _ => None,
+    }
+}
+
+/// Elements 0..=`last` of `raw` (laid out as `a` says, see [`needs_integer_widening`]) as
+/// tightly packed 32-bit integers of the input's signedness: (bytes, stride, format).
+pub(crate) fn widen_integers(
+    a: &AttribArray,
+    raw: &[u8],
+    last: u32,
+    input: ScalarKind,
+) -> GlResult<(Vec<u8>, u32, vk::Format)> {
+    let Some(width) = needs_integer_widening(a, input) else {
+        return invalid_op("internal: widening an array that needs none");
+    };
+    let comps = a.size.clamp(1, 4) as usize;
+    let stride = a.effective_stride() as usize;
+    // Checked before allocating: `last` comes from the draw and can be any index.
+    let needed = (last as usize)
+        .checked_mul(stride)
+        .and_then(|n| n.checked_add(comps * width));
+    if needed.is_none_or(|n| n > raw.len()) {
+        return invalid_op(format!(
+            "the draw reads vertex {last} of an array holding {} bytes",
+            raw.len()
+        ));
+    }
+    let mut out = Vec::with_capacity((last as usize + 1) * comps * 4);
+    for v in 0..=last as usize {
+        for c in 0..comps {
+            let at = v * stride + c * width;
+            let Some(b) = raw.get(at..at + width) else {
+                return invalid_op("vertex array shorter than the draw reads");
+            };
+            let x: i64 = match (a.ty, b) {
+                (GL_BYTE, &[x]) => i64::from(x as i8),
+                (GL_UNSIGNED_BYTE, &[x]) => i64::from(x),
+                (GL_SHORT, &[x, y]) => i64::from(i16::from_ne_bytes([x, y])),
+                (_, &[x, y]) => i64::from(u16::from_ne_bytes([x, y])),
+                _ => 0,
+            };
+            out.extend_from_slice(&(x as u32).to_ne_bytes());
+        }
+    }
+    let formats = if input == ScalarKind::Int {
+        SINT[2]
+    } else {
+        UINT[2]
+    };
+    Ok((out, (comps * 4) as u32, formats[comps - 1]))
+}
+
 #[cfg(test)]
 mod repack_tests {
     use super::*;
@@ -668,5 +794,53 @@ mod shader_input_tests {
             for_shader_input(F::R32_SFLOAT, ScalarKind::Float),
             Some(F::R32_SFLOAT)
         );
+    }
+
+    #[test]
+    fn narrow_integer_arrays_of_the_other_signedness_widen_with_their_own_extension() {
+        let bytes = AttribArray {
+            enabled: true,
+            size: 4,
+            ty: GL_BYTE,
+            integer: true,
+            ..Default::default()
+        };
+        assert_eq!(needs_integer_widening(&bytes, ScalarKind::Int), None);
+        let raw = [50u8, 0, (-25i8) as u8, (-50i8) as u8];
+        let (out, stride, format) = widen_integers(&bytes, &raw, 0, ScalarKind::UInt).unwrap();
+        assert_eq!((stride, format), (16, vk::Format::R32G32B32A32_UINT));
+        let words: Vec<u32> = out
+            .chunks(4)
+            .map(|w| u32::from_ne_bytes(w.try_into().unwrap()))
+            .collect();
+        assert_eq!(words, vec![50, 0, (-25i32) as u32, (-50i32) as u32]);
+        let ushorts = AttribArray {
+            size: 2,
+            ty: GL_UNSIGNED_SHORT,
+            ..bytes
+        };
+        let raw: Vec<u8> = [65535u16, 16000]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        let (out, _, format) = widen_integers(&ushorts, &raw, 0, ScalarKind::Int).unwrap();
+        assert_eq!(format, vk::Format::R32G32_SINT);
+        assert_eq!(&out[..4], &65535i32.to_ne_bytes());
+        assert!(widen_integers(&ushorts, &raw[..2], 0, ScalarKind::Int).is_err());
+    }
+
+    #[test]
+    fn packed_current_values_unpack_each_field() {
+        // x = 1023, y = 512 (signed: -512), z = 1, w = 3 (signed: -1).
+        let word = 1023 | (512 << 10) | (1 << 20) | (3 << 30);
+        let u = unpack_2_10_10_10(GL_UNSIGNED_INT_2_10_10_10_REV, 4, false, word).unwrap();
+        assert_eq!(u, [1023.0, 512.0, 1.0, 3.0]);
+        let un = unpack_2_10_10_10(GL_UNSIGNED_INT_2_10_10_10_REV, 4, true, word).unwrap();
+        assert_eq!(un, [1.0, 512.0 / 1023.0, 1.0 / 1023.0, 1.0]);
+        let s = unpack_2_10_10_10(GL_INT_2_10_10_10_REV, 4, false, word).unwrap();
+        assert_eq!(s, [-1.0, -512.0, 1.0, -1.0]);
+        let sn = unpack_2_10_10_10(GL_INT_2_10_10_10_REV, 2, true, word).unwrap();
+        assert_eq!(sn, [-1.0 / 511.0, -1.0, 0.0, 1.0]);
+        assert_eq!(unpack_2_10_10_10(GL_INT, 1, false, word), None);
     }
 }

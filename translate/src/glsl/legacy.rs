@@ -14,7 +14,8 @@
 //!   `gl_FragColor`/`gl_FragData[]` are fragment outputs. Only what a unit uses is declared.
 //! - Identifiers that were free in old GLSL but are keywords or built-in functions in 3.30
 //!   (`texture`, `flat`, `round`, …) are renamed with the [`USER_PREFIX`]; reflection strips it so
-//!   the application's names are what `glGetUniformLocation` and friends see.
+//!   the application's names are what `glGetUniformLocation` and friends see. A unit that enables
+//!   GL_ARB_shader_bit_encoding keeps `floatBitsToInt` and its siblings as the built-ins.
 //! - A fragment unit's reads decide which varyings the vertex unit must declare
 //!   ([`Varyings`]): an output the vertex shader never writes is undefined in GL, and declaring it
 //!   keeps the stages' interfaces matched for Vulkan.
@@ -79,12 +80,20 @@ pub struct Upgraded {
 pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded {
     if !needs_upgrade(source) {
         return Upgraded {
-            source: source.to_owned(),
+            source: rect_functions(stage, source),
             varyings: Varyings::default(),
             writes_frag_color: false,
         };
     }
     let version = source_version(source);
+    // GL_ARB_shader_bit_encoding (and GL_ARB_gpu_shader5, which includes it) give GLSL below
+    // 3.30 the bit-casting built-ins: they keep their names.
+    let bit_encoding = source.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with('#')
+            && l.contains("extension")
+            && (l.contains("GL_ARB_shader_bit_encoding") || l.contains("GL_ARB_gpu_shader5"))
+    });
     let mut used: Vec<&'static Builtin> = Vec::new();
     let mut helpers: Vec<&'static str> = Vec::new();
     let mut body = String::with_capacity(source.len() + 64);
@@ -120,7 +129,8 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
             ("gl_InstanceIDARB", _) => out.push_str("gl_InstanceID"),
             _ if COLLIDING
                 .iter()
-                .any(|&(name, since)| name == ident && version < since) =>
+                .any(|&(name, since)| name == ident && version < since)
+                && !(bit_encoding && BIT_ENCODING.contains(&ident)) =>
             {
                 out.push_str(USER_PREFIX);
                 out.push_str(ident);
@@ -192,6 +202,64 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
         varyings,
         writes_frag_color,
     }
+}
+
+/// GL_ARB_texture_rectangle's functions (`texture2DRect`, `shadow2DRect` and their projective
+/// forms) stay available in GLSL 1.40 and later on desktop GLs (Mesa accepts them there; glslang
+/// does not): in a source that is otherwise not upgraded they are renamed as an upgrade would,
+/// with the helpers they need after the leading directives and a `#line` to keep line numbers.
+fn rect_functions(stage: Stage, source: &str) -> String {
+    const NAMES: [&str; 4] = [
+        "texture2DRect",
+        "texture2DRectProj",
+        "shadow2DRect",
+        "shadow2DRectProj",
+    ];
+    if !source.contains("2DRect") {
+        return source.to_owned();
+    }
+    let mut helpers: Vec<&'static str> = Vec::new();
+    let mut renamed = false;
+    let rewritten = rewrite_identifiers(source, |ident, out| {
+        if let Some((to, needed)) = NAMES
+            .contains(&ident)
+            .then(|| function(stage, ident))
+            .flatten()
+        {
+            for h in needed {
+                if !helpers.contains(h) {
+                    helpers.push(h);
+                }
+            }
+            renamed = true;
+            out.push_str(to);
+            return;
+        }
+        out.push_str(ident);
+    });
+    if !renamed {
+        return source.to_owned();
+    }
+    let version_end = version_directive(&rewritten).map_or(0, |(_, end, _)| end);
+    let (version, body) = rewritten.split_at(version_end);
+    let (head, tail) = split_leading_directives(body);
+    let mut out = String::with_capacity(rewritten.len() + 512);
+    out.push_str(version);
+    if !version.is_empty() && !version.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(head);
+    if !head.is_empty() && !head.ends_with('\n') {
+        out.push('\n');
+    }
+    for h in &helpers {
+        out.push_str(h);
+        out.push('\n');
+    }
+    let line = 1 + version.matches('\n').count() + head.matches('\n').count();
+    out.push_str(&format!("#line {line}\n"));
+    out.push_str(tail);
+    out
 }
 
 /// The `#version` directive: (start, end) of its text and the number.
@@ -544,23 +612,24 @@ fn builtin(stage: Stage, name: &str) -> Option<&'static Builtin> {
 
 const FTRANSFORM: &str =
     "vec4 arena_ff_ftransform() { return arena_ff_ModelViewProjectionMatrix * arena_ff_Vertex; }";
+/// GL 2.1's shadow lookups return (r, r, r, 1): `GL_DEPTH_TEXTURE_MODE`'s default, luminance.
 const SHADOW: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(texture(s, c)); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(texture(s, c)); }
-vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(texture(s, c)); }";
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
+vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }";
 const SHADOW_BIAS: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(texture(s, c, b)); }";
+    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }
+vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }";
 const SHADOW_PROJ: &str =
-    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(textureProj(s, c)); }
-vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(textureProj(s, c)); }";
-const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(textureProj(s, c, b)); }";
-const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }
-vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(textureLod(s, c, l)); }";
-const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }
-vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(textureProjLod(s, c, l)); }";
+    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }";
+const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }
+vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }";
+const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }
+vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }";
+const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }
+vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }";
 
 /// Legacy texture and transform functions: the 3.30 name and the helpers the preamble must hold
 /// (bias overloads exist only in fragment shaders).
@@ -626,12 +695,53 @@ static COLLIDING: &[(&str, u32)] = &[
     ("uintBitsToFloat", 330),
 ];
 
+/// The built-ins GL_ARB_shader_bit_encoding adds.
+const BIT_ENCODING: [&str; 4] = [
+    "floatBitsToInt",
+    "floatBitsToUint",
+    "intBitsToFloat",
+    "uintBitsToFloat",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    #[test]
+    fn shader_bit_encoding_keeps_its_built_ins() {
+        let with = up(
+            Stage::Fragment,
+            "#version 130\n#extension GL_ARB_shader_bit_encoding : enable\nvoid main() { int i = floatBitsToInt(1.0); }",
+        );
+        assert!(with.contains("= floatBitsToInt(1.0)"), "{with}");
+        let without = up(
+            Stage::Fragment,
+            "#version 130\nvoid main() { int floatBitsToInt = 1; }",
+        );
+        assert!(without.contains("arena_u_floatBitsToInt"), "{without}");
+    }
+
     fn up(stage: Stage, src: &str) -> String {
         upgrade(stage, src, Varyings::default()).source
+    }
+
+    #[test]
+    fn rectangle_functions_are_renamed_in_glsl_140() {
+        let src = "#version 140\nuniform sampler2DRectShadow s;\nout vec4 c;\nvoid main() {\n  c = shadow2DRect(s, vec3(1.0));\n}\n";
+        let out = upgrade(Stage::Fragment, src, Varyings::default()).source;
+        assert!(out.starts_with("#version 140\n"), "{out}");
+        assert!(out.contains("c = arena_ff_shadow(s, vec3(1.0));"), "{out}");
+        // GL 2.1's luminance depth mode: (r, r, r, 1).
+        assert!(out.contains(
+            "vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }"
+        ));
+        // The application's line 5 keeps its number.
+        assert!(out.contains("#line 2\nuniform"), "{out}");
+        let plain = "#version 150\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+        assert_eq!(
+            upgrade(Stage::Fragment, plain, Varyings::default()).source,
+            plain
+        );
     }
 
     #[test]

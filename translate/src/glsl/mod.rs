@@ -20,23 +20,30 @@
 //!   from [`SAMPLER_BINDING_BASE`], images from [`IMAGE_BINDING_BASE`], storage blocks from
 //!   [`STORAGE_BLOCK_BINDING_BASE`]. An explicit `layout(binding = N)` lands at base + N; the GL
 //!   layer must advertise binding limits below the range widths, and a collision is a link error.
+//! - Structure definitions inside uniform blocks (allowed by GL_ARB_uniform_buffer_object, refused
+//!   by glslang) are hoisted in front of their block first (`block_structs`).
 //! - Input guards (size, NUL bytes, bracket nesting, statement length) on the source and on the
 //!   preprocessed text, and glslang runs on a thread with a large stack: hostile sources get a
 //!   compile error, never a crashed process (`guard` has the measurements).
 //! - Reflection is read back from the SPIR-V (see `reflect`); one SPIR-V fix-up works around a
-//!   glslang defect (`gl_FragData` left without a location, see `spirv`).
+//!   glslang defect (`gl_FragData` left without a location, see `spirv`), and rectangle samplers,
+//!   which Vulkan lacks, are lowered to 2D ones after reflection (`rect`).
 //! - Errors distinguish permanent (the source is wrong) from transient (out of resources), M7.
 
+mod block_structs;
 mod compile;
 mod error;
 mod guard;
+pub mod initializers;
 pub mod legacy;
+mod rect;
 mod reflect;
 mod spirv;
 mod types;
 
 use std::ffi::CString;
 
+pub use block_structs::bool_members as block_bool_members;
 pub use error::CompileError;
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
 pub use reflect::{
@@ -203,6 +210,11 @@ pub fn compile_program(
             .map(|s| (s.stage, s.words.as_slice()))
             .collect();
         let reflection = reflect::reflect(&views)?;
+        // After reflection, which must still see the rectangle samplers the GL layer binds.
+        for stage in linked.stages.iter_mut() {
+            rect::lower_rect_images(&mut stage.words)
+                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
+        }
         Ok(Program {
             stages: linked
                 .stages
@@ -238,7 +250,8 @@ fn on_compiler_stack<T: Send>(
 /// The raw-source guards (see `guard`), then the C string glslang reads.
 fn checked_source(stage: Stage, unit: usize, source: &str) -> Result<CString, CompileError> {
     guard::check(stage, unit, source, false)?;
-    CString::new(source)
+    let sized = initializers::size_initialized_arrays(source);
+    CString::new(block_structs::hoist(&sized).into_owned())
         .map_err(|_| guard::source_error(stage, unit, 0, "NUL character in shader source"))
 }
 

@@ -346,17 +346,23 @@ impl Gl {
         })
     }
 
-    /// Drains `glGetError`; every pending error is reported, by name, with `what` was done.
-    pub fn check_error(&self, what: &str) -> Result<(), GlClientError> {
+    /// Drains `glGetError` and returns the pending codes (empty when there were none). An
+    /// implementation keeps at most one flag per error kind; more than 8 means it never clears
+    /// them, so at most 8 are taken.
+    pub fn drain_errors(&self) -> Vec<GLenum> {
         let mut errors = Vec::new();
-        // An implementation keeps at most one flag per error kind; more than 8 means it never
-        // clears them.
         for _ in 0..8 {
             match self.get_error() {
                 NO_ERROR => break,
-                code => errors.push(error_name(code)),
+                code => errors.push(code),
             }
         }
+        errors
+    }
+
+    /// Drains `glGetError`; every pending error is reported, by name, with `what` was done.
+    pub fn check_error(&self, what: &str) -> Result<(), GlClientError> {
+        let errors: Vec<String> = self.drain_errors().into_iter().map(error_name).collect();
         if errors.is_empty() {
             Ok(())
         } else {

@@ -1,7 +1,9 @@
-//! The client side of GL: the `arenagl` binary reaching a GL implementation chosen at run time,
-//! purely through a libEGL it loads by path.
+//! The client side of GL: the `arenagl` binary and the stress suites (`arenagl-stress`) reaching
+//! a GL implementation chosen at run time, purely through a libEGL it loads by path.
 //!
 //! Design decisions:
+//! - A crate of its own so that the binary (`demo`, `scene`, `bench`) and the stress suites share
+//!   one loader; it depends on nothing of ArenaGL but the EGL header table in `arenagl-present`.
 //! - The binary never links ArenaGL's GL: `--gl arenagl` loads the cdylib `libarenagl.so` like
 //!   any other libEGL, so the scenes and the demo measure ArenaGL exactly as a game's loader would
 //!   meet it, and the same code runs Mesa llvmpipe (`system`) and Zink (`zink`) for comparison.
@@ -350,6 +352,76 @@ impl Session {
         } else {
             Ok((self.width, self.height))
         }
+    }
+
+    /// Replaces a pbuffer session's surface with a new `width` × `height` pbuffer (the old one is
+    /// destroyed once the new one is current). A window session cannot: its size follows the
+    /// window.
+    pub fn resize_pbuffer(&mut self, width: u32, height: u32) -> Result<(), GlClientError> {
+        check_size(width, height)?;
+        if self.window.is_some() {
+            return Err(GlClientError::Usage(
+                "a window session's surface follows the window; only a pbuffer is replaced".into(),
+            ));
+        }
+        self.egl.replace_pbuffer(width, height)?;
+        self.width = width;
+        self.height = height;
+        Ok(())
+    }
+
+    /// Resizes a window session's window to `width` × `height` and waits for the X server; the
+    /// EGL surface takes the new size at a later frame boundary ([`Session::surface_size`]
+    /// says when). A pbuffer session has no window ([`Session::resize_pbuffer`]).
+    pub fn resize_window(&mut self, width: u32, height: u32) -> Result<(), GlClientError> {
+        check_size(width, height)?;
+        let Some(window) = &self.window else {
+            return Err(GlClientError::Usage(
+                "a pbuffer session has no window to resize".into(),
+            ));
+        };
+        window.resize(width, height)?;
+        self.width = width;
+        self.height = height;
+        Ok(())
+    }
+
+    /// Whether the session draws to an X11 window (else a pbuffer).
+    pub fn is_window(&self) -> bool {
+        self.window.is_some()
+    }
+
+    /// One of ArenaGL's memory-manager counters by name (`arenagl_memory_stat`, e.g.
+    /// `swapchains_created`). `None` when the library has no such export (every other
+    /// implementation) or does not know the name.
+    pub fn memory_stat(&self, name: &std::ffi::CStr) -> Option<u64> {
+        // SAFETY: ArenaGL exports `arenagl_memory_stat` as `u64 (const char *)`; a library that
+        // exports a symbol of that name with another type is not supported.
+        let f = unsafe {
+            self._library
+                .get::<unsafe extern "C" fn(*const std::ffi::c_char) -> u64>(
+                    b"arenagl_memory_stat\0",
+                )
+        }
+        .ok()?;
+        // SAFETY: as above; `name` is NUL-terminated and outlives the call.
+        let value = unsafe { f(name.as_ptr()) };
+        (value != u64::MAX).then_some(value)
+    }
+
+    /// A `u64 (void)` function the loaded library exports, called: ArenaGL's diagnostic exports
+    /// (`arenagl_validation_error_count`). `None` when the library has no such symbol (every
+    /// other implementation).
+    pub fn exported_counter(&self, name: &std::ffi::CStr) -> Option<u64> {
+        // SAFETY: ArenaGL's diagnostic counters are exported as `u64 (void)` C functions; a
+        // library that exports a symbol of that name with another type is not supported.
+        let f = unsafe {
+            self._library
+                .get::<unsafe extern "C" fn() -> u64>(name.to_bytes_with_nul())
+        }
+        .ok()?;
+        // SAFETY: as above; the counter only reads an atomic.
+        Some(unsafe { f() })
     }
 
     /// Reads the whole surface back, top row first: the pbuffer, or a window's back buffer

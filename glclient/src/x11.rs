@@ -90,6 +90,7 @@ struct Xlib {
     set_wm_protocols: unsafe extern "C" fn(XDisplay, Xid, *mut Xid, c_int) -> c_int,
     select_input: unsafe extern "C" fn(XDisplay, Xid, c_long) -> c_int,
     map_window: unsafe extern "C" fn(XDisplay, Xid) -> c_int,
+    resize_window: unsafe extern "C" fn(XDisplay, Xid, c_uint, c_uint) -> c_int,
     destroy_window: unsafe extern "C" fn(XDisplay, Xid) -> c_int,
     pending: unsafe extern "C" fn(XDisplay) -> c_int,
     next_event: unsafe extern "C" fn(XDisplay, *mut XEvent) -> c_int,
@@ -134,6 +135,7 @@ impl Xlib {
             set_wm_protocols: sym!("XSetWMProtocols"),
             select_input: sym!("XSelectInput"),
             map_window: sym!("XMapWindow"),
+            resize_window: sym!("XResizeWindow"),
             destroy_window: sym!("XDestroyWindow"),
             pending: sym!("XPending"),
             next_event: sym!("XNextEvent"),
@@ -301,6 +303,28 @@ impl Window {
     /// The window's visual (a config whose `EGL_NATIVE_VISUAL_ID` matches is preferred).
     pub fn visual_id(&self) -> Xid {
         self.visual_id
+    }
+
+    /// Resizes the window to `width` × `height` (as a user dragging its border would) and waits
+    /// until the X server has done it. The EGL surface follows at its next frame boundary.
+    pub fn resize(&self, width: u32, height: u32) -> Result<(), GlClientError> {
+        if !self.alive() {
+            return Err(GlClientError::Usage(
+                "the window is gone; it cannot be resized".into(),
+            ));
+        }
+        let side = |v: u32| c_uint::try_from(v.max(1)).unwrap_or(c_uint::MAX);
+        // SAFETY: the window and connection are this value's and alive (checked above).
+        unsafe {
+            (self.xlib.resize_window)(self.display, self.window, side(width), side(height));
+            (self.xlib.sync)(self.display, 0);
+        }
+        if PROTOCOL_ERROR.load(Ordering::Relaxed) {
+            return Err(GlClientError::Usage(format!(
+                "the X server refused to resize the window to {width}×{height}"
+            )));
+        }
+        Ok(())
     }
 
     /// Drains the pending events; `Some` once the window is closed or gone.

@@ -138,6 +138,8 @@ pub struct EglContext {
     display: Handle,
     context: Handle,
     surface: Handle,
+    /// The config the context and surface were made with (a replacement pbuffer uses it too).
+    config: Handle,
     /// The EGL version `eglInitialize` reported.
     pub version: (EGLint, EGLint),
 }
@@ -164,6 +166,7 @@ impl EglContext {
             display: null_mut(),
             context: null_mut(),
             surface: null_mut(),
+            config: null_mut(),
             version: (0, 0),
         };
         egl.display = egl.open_display(target)?;
@@ -178,6 +181,7 @@ impl EglContext {
         }
         egl.version = (major, minor);
         let config = egl.choose_config(target)?;
+        egl.config = config;
         // SAFETY: see above.
         if unsafe { (egl.fns.bind_api)(EGL_OPENGL_API) } == 0 {
             return Err(egl.failure("eglBindAPI(EGL_OPENGL_API)"));
@@ -199,24 +203,7 @@ impl EglContext {
             return Err(egl.failure("eglCreateContext(GL 3.3 core)"));
         }
         egl.surface = match target {
-            Target::Pbuffer { width, height } => {
-                let to_int = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
-                let surface_attribs = [
-                    EGL_WIDTH,
-                    to_int(width),
-                    EGL_HEIGHT,
-                    to_int(height),
-                    EGL_NONE,
-                ];
-                // SAFETY: see above.
-                let surface = unsafe {
-                    (egl.fns.create_pbuffer_surface)(egl.display, config, surface_attribs.as_ptr())
-                };
-                if surface.is_null() {
-                    return Err(egl.failure(&format!("eglCreatePbufferSurface({width}×{height})")));
-                }
-                surface
-            }
+            Target::Pbuffer { width, height } => egl.create_pbuffer(width, height)?,
             Target::X11Window { window, .. } => {
                 // SAFETY: see above; the caller keeps the window alive.
                 let surface = unsafe {
@@ -242,6 +229,48 @@ impl EglContext {
             return Err(egl.failure("eglMakeCurrent"));
         }
         Ok(egl)
+    }
+
+    /// A `width` × `height` pbuffer of this context's config.
+    fn create_pbuffer(&self, width: u32, height: u32) -> Result<Handle, GlClientError> {
+        let to_int = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
+        let surface_attribs = [
+            EGL_WIDTH,
+            to_int(width),
+            EGL_HEIGHT,
+            to_int(height),
+            EGL_NONE,
+        ];
+        // SAFETY: the display is initialised and the config is one of its own; the attribute
+        // list is terminated by EGL_NONE.
+        let surface = unsafe {
+            (self.fns.create_pbuffer_surface)(self.display, self.config, surface_attribs.as_ptr())
+        };
+        if surface.is_null() {
+            return Err(self.failure(&format!("eglCreatePbufferSurface({width}×{height})")));
+        }
+        Ok(surface)
+    }
+
+    /// Replaces a pbuffer session's surface with a new `width` × `height` pbuffer: created,
+    /// made current, and only then is the old one destroyed (what a game does when its
+    /// off-screen target changes size). On failure the old surface stays current.
+    pub fn replace_pbuffer(&mut self, width: u32, height: u32) -> Result<(), GlClientError> {
+        let surface = self.create_pbuffer(width, height)?;
+        // SAFETY: the display, the new surface and the context are live and were made together.
+        let ok = unsafe { (self.fns.make_current)(self.display, surface, surface, self.context) };
+        if ok == 0 {
+            let e = self.failure("eglMakeCurrent(replacement pbuffer)");
+            // SAFETY: the new surface is not current (the call failed) and is destroyed once.
+            unsafe { (self.fns.destroy_surface)(self.display, surface) };
+            return Err(e);
+        }
+        let old = std::mem::replace(&mut self.surface, surface);
+        // SAFETY: the old surface is no longer current on this thread and is destroyed once.
+        if unsafe { (self.fns.destroy_surface)(self.display, old) } == 0 {
+            return Err(self.failure("eglDestroySurface(old pbuffer)"));
+        }
+        Ok(())
     }
 
     /// The target's display, not yet initialised.

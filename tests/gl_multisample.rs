@@ -1,0 +1,279 @@
+//! Multisampling through the C ABI: multisampled renderbuffers, drawing into them, resolving
+//! through `glBlitFramebuffer` (straight and flipped), and the errors and completeness status
+//! GL specifies. Pixels are read back and checked by value; the validation layer must stay
+//! silent.
+
+use std::ffi::c_void;
+
+#[macro_use]
+#[path = "common/gl.rs"]
+mod gl_harness;
+
+use gl_harness::{context, expect, f, program};
+
+const GL_NO_ERROR: u32 = 0;
+const GL_INVALID_VALUE: u32 = 0x0501;
+const GL_INVALID_OPERATION: u32 = 0x0502;
+const GL_RGBA: u32 = 0x1908;
+const GL_RGBA8: u32 = 0x8058;
+const GL_UNSIGNED_BYTE: u32 = 0x1401;
+const GL_FLOAT: u32 = 0x1406;
+const GL_TRIANGLES: u32 = 0x0004;
+const GL_ARRAY_BUFFER: u32 = 0x8892;
+const GL_STATIC_DRAW: u32 = 0x88E4;
+const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
+const GL_NEAREST: u32 = 0x2600;
+const GL_FRAMEBUFFER: u32 = 0x8D40;
+const GL_READ_FRAMEBUFFER: u32 = 0x8CA8;
+const GL_DRAW_FRAMEBUFFER: u32 = 0x8CA9;
+const GL_RENDERBUFFER: u32 = 0x8D41;
+const GL_COLOR_ATTACHMENT0: u32 = 0x8CE0;
+const GL_COLOR_ATTACHMENT1: u32 = 0x8CE1;
+const GL_FRAMEBUFFER_COMPLETE: u32 = 0x8CD5;
+const GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = 0x8D56;
+const GL_RENDERBUFFER_SAMPLES: u32 = 0x8CAB;
+const GL_MAX_SAMPLES: u32 = 0x8D57;
+const GL_SAMPLES: u32 = 0x80A9;
+const GL_SAMPLE_BUFFERS: u32 = 0x80A8;
+
+/// The default framebuffer (32×32) as RGBA bytes, row 0 at the bottom.
+fn pixels() -> Vec<u8> {
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut px = vec![0u8; 32 * 32 * 4];
+    // SAFETY: `px` holds 32×32 RGBA bytes.
+    unsafe {
+        read(
+            0,
+            0,
+            32,
+            32,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        )
+    };
+    px
+}
+
+fn red_at(px: &[u8], x: usize, y: usize) -> u8 {
+    px[(y * 32 + x) * 4]
+}
+
+fn get_int(pname: u32) -> i32 {
+    let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    let mut v = -1;
+    // SAFETY: out-pointer to a local.
+    unsafe { get(pname, &mut v) };
+    v
+}
+
+fn bind(target: u32, fb: u32) {
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    // SAFETY: plain values.
+    unsafe { bind_fb(target, fb) };
+}
+
+fn blit(s: [i32; 4], d: [i32; 4]) {
+    let b = gl!(c"glBlitFramebuffer": fn(i32, i32, i32, i32, i32, i32, i32, i32, u32, u32));
+    // SAFETY: plain values.
+    unsafe {
+        b(
+            s[0],
+            s[1],
+            s[2],
+            s[3],
+            d[0],
+            d[1],
+            d[2],
+            d[3],
+            GL_COLOR_BUFFER_BIT,
+            GL_NEAREST,
+        )
+    };
+}
+
+/// A 32×32 RGBA8 renderbuffer of `samples` samples attached as colour attachment 0 of a new
+/// framebuffer, bound to both targets. Returns (framebuffer, renderbuffer).
+fn ms_framebuffer(samples: i32) -> (u32, u32) {
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorageMultisample": fn(u32, i32, u32, i32, i32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        let (mut fb, mut rb) = (0, 0);
+        gen_fbs(1, &mut fb);
+        bind(GL_FRAMEBUFFER, fb);
+        gen_rbs(1, &mut rb);
+        bind_rb(GL_RENDERBUFFER, rb);
+        storage(GL_RENDERBUFFER, samples, GL_RGBA8, 32, 32);
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        (fb, rb)
+    }
+}
+
+/// Clears the bound draw framebuffer to black and draws a red triangle over its lower-left
+/// half: the diagonal from (32, 0) to (0, 32) cuts pixels, so their samples disagree.
+fn draw_half_triangle() {
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    let gen_vas = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_va = gl!(c"glBindVertexArray": fn(u32));
+    let gen_bufs = gl!(c"glGenBuffers": fn(i32, *mut u32));
+    let bind_buf = gl!(c"glBindBuffer": fn(u32, u32));
+    let data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
+    let pointer = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let enable_attr = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let p = program(
+        "#version 330 core\nlayout(location = 0) in vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+        "#version 330 core\nout vec4 color;\nvoid main() { color = vec4(1.0, 0.0, 0.0, 1.0); }\n",
+    );
+    let verts: [f32; 6] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0];
+    // SAFETY: `verts` outlives the upload; out-pointers to locals; plain values.
+    unsafe {
+        viewport(0, 0, 32, 32);
+        clear_color(0.0, 0.0, 0.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        let (mut va, mut buf) = (0, 0);
+        gen_vas(1, &mut va);
+        bind_va(va);
+        gen_bufs(1, &mut buf);
+        bind_buf(GL_ARRAY_BUFFER, buf);
+        data(
+            GL_ARRAY_BUFFER,
+            std::mem::size_of_val(&verts) as isize,
+            verts.as_ptr().cast(),
+            GL_STATIC_DRAW,
+        );
+        pointer(0, 2, GL_FLOAT, 0, 0, std::ptr::null());
+        enable_attr(0);
+        use_program(p);
+        draw(GL_TRIANGLES, 0, 3);
+    }
+}
+
+/// Pixels on the diagonal of the resolved half triangle, and how many of them are partly
+/// covered (neither black nor red): single-sampled rendering has none.
+fn partly_covered(px: &[u8], flipped: bool) -> usize {
+    (0..32)
+        .filter(|&x| {
+            let y = 31 - x;
+            let y = if flipped { 31 - y } else { y };
+            (16..240).contains(&red_at(px, x, y))
+        })
+        .count()
+}
+
+#[test]
+fn an_msaa_edge_resolves_to_the_average_of_its_samples() {
+    let _ctx = context();
+    assert!(get_int(GL_MAX_SAMPLES) >= 4, "GL_MAX_SAMPLES");
+    let (fb, _) = ms_framebuffer(4);
+    assert_eq!(get_int(GL_SAMPLES), 4);
+    assert_eq!(get_int(GL_SAMPLE_BUFFERS), 1);
+    draw_half_triangle();
+    expect(GL_NO_ERROR);
+    bind(GL_DRAW_FRAMEBUFFER, 0);
+    blit([0, 0, 32, 32], [0, 0, 32, 32]);
+    expect(GL_NO_ERROR);
+    bind(GL_READ_FRAMEBUFFER, 0);
+    let px = pixels();
+    // Far inside: every sample red; far outside: every sample black.
+    assert_eq!(red_at(&px, 2, 2), 255);
+    assert_eq!(red_at(&px, 29, 29), 0);
+    // The diagonal's pixels mix both.
+    let mixed = partly_covered(&px, false);
+    assert!(
+        mixed >= 16,
+        "{mixed} of 32 diagonal pixels are partly covered"
+    );
+    // A flipped resolve (allowed: the sizes match) puts the triangle at the top.
+    bind(GL_READ_FRAMEBUFFER, fb);
+    blit([0, 0, 32, 32], [0, 32, 32, 0]);
+    expect(GL_NO_ERROR);
+    bind(GL_READ_FRAMEBUFFER, 0);
+    let px = pixels();
+    assert_eq!(red_at(&px, 2, 29), 255);
+    assert_eq!(red_at(&px, 29, 2), 0);
+    let mixed = partly_covered(&px, true);
+    assert!(
+        mixed >= 16,
+        "{mixed} of 32 flipped diagonal pixels are partly covered"
+    );
+}
+
+#[test]
+fn multisample_errors_and_completeness_follow_the_specification() {
+    let _ctx = context();
+    let get_rb = gl!(c"glGetRenderbufferParameteriv": fn(u32, u32, *mut i32));
+    let storage = gl!(c"glRenderbufferStorageMultisample": fn(u32, i32, u32, i32, i32));
+    let status = gl!(c"glCheckFramebufferStatus": fn(u32) -> u32);
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let (fb, _) = ms_framebuffer(4);
+    let mut samples = -1;
+    // SAFETY: out-pointer to a local.
+    unsafe { get_rb(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &mut samples) };
+    assert_eq!(samples, 4);
+    // SAFETY: plain values.
+    assert_eq!(unsafe { status(GL_FRAMEBUFFER) }, GL_FRAMEBUFFER_COMPLETE);
+    // More samples than GL_MAX_SAMPLES.
+    // SAFETY: plain values.
+    unsafe {
+        storage(
+            GL_RENDERBUFFER,
+            get_int(GL_MAX_SAMPLES) + 1,
+            GL_RGBA8,
+            32,
+            32,
+        )
+    };
+    expect(GL_INVALID_VALUE);
+    // Reading a multisampled framebuffer.
+    let mut px = [0u8; 4];
+    // SAFETY: `px` holds one RGBA pixel.
+    unsafe {
+        read(
+            0,
+            0,
+            1,
+            1,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        )
+    };
+    expect(GL_INVALID_OPERATION);
+    // A scaled multisampled blit.
+    bind(GL_DRAW_FRAMEBUFFER, 0);
+    blit([0, 0, 16, 16], [0, 0, 32, 32]);
+    expect(GL_INVALID_OPERATION);
+    // A single-sampled second attachment makes the framebuffer incomplete.
+    bind(GL_FRAMEBUFFER, fb);
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    // SAFETY: out-pointer to a local; plain values.
+    unsafe {
+        let mut single = 0;
+        gen_rbs(1, &mut single);
+        bind_rb(GL_RENDERBUFFER, single);
+        storage(GL_RENDERBUFFER, 0, GL_RGBA8, 32, 32);
+        attach(
+            GL_FRAMEBUFFER,
+            GL_COLOR_ATTACHMENT1,
+            GL_RENDERBUFFER,
+            single,
+        );
+        get_rb(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &mut samples);
+        assert_eq!(samples, 0);
+        assert_eq!(
+            status(GL_FRAMEBUFFER),
+            GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE
+        );
+    }
+    expect(GL_NO_ERROR);
+}
