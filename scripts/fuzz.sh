@@ -71,7 +71,10 @@ run_one() {
   # DISPLAY unset: egl_attribs asks for window surfaces, which must fail without an X server.
   # No leak checks (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): lavapipe leaks, which
   # LeakSanitizer would call a crash.
-  env -u DISPLAY ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "$bin" "$work" "$root/fuzz/corpus/$target" \
+  # A GL call may take up to 30 s before gl_calls' watchdog calls it a hang: glslang's first
+  # compile of each GLSL version is several times slower under AddressSanitizer, more so on a
+  # loaded machine (libFuzzer's own -timeout is 30 s as well).
+  env -u DISPLAY ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" ARENAGL_FUZZ_HANG_S="${ARENAGL_FUZZ_HANG_S:-30}" "$bin" "$work" "$root/fuzz/corpus/$target" \
     "${dict[@]}" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=6144 -detect_leaks=0 \
     -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"
 }

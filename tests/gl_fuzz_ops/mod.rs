@@ -22,7 +22,8 @@
 //! avoids), `ARENAGL_LIB` (the `libarenagl.so` to load; default: the one beside the test binary).
 //! A program that links ArenaGL itself (the libFuzzer target, so that coverage counts the
 //! library's code) hands its entry points over with [`use_linked`] instead, and nothing is loaded.
-//! A call that takes more than 10 s aborts the process with the stream so far.
+//! A call that takes more than 10 s (`ARENAGL_FUZZ_HANG_S`) aborts the process with the stream
+//! so far.
 
 use std::ffi::{c_char, c_void, CStr};
 use std::fmt::Write as _;
@@ -576,18 +577,30 @@ fn epoch() -> Instant {
     *E.get_or_init(Instant::now)
 }
 
+/// How long one GL call may run before the watchdog calls it a hang: `ARENAGL_FUZZ_HANG_S`
+/// seconds, 10 by default (`scripts/fuzz.sh` allows 30: AddressSanitizer slows glslang's first
+/// compile of a GLSL version several times over).
+fn hang_limit_s() -> u64 {
+    std::env::var("ARENAGL_FUZZ_HANG_S")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(10)
+}
+
 fn watchdog() {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
-        std::thread::spawn(|| loop {
+        let limit_s = hang_limit_s();
+        std::thread::spawn(move || loop {
             std::thread::sleep(Duration::from_millis(500));
             let started = CALL_STARTED_MS.load(Ordering::Relaxed);
             let now = epoch().elapsed().as_millis() as u64;
-            if IN_CALL.load(Ordering::Relaxed) && now.saturating_sub(started) > 10_000 {
+            if IN_CALL.load(Ordering::Relaxed) && now.saturating_sub(started) > limit_s * 1000 {
                 let log = CASE_LOG.lock().map(|l| l.join("\n")).unwrap_or_default();
                 let _ = writeln!(
                     std::io::stderr(),
-                    "HANG: a GL call has run for more than 10 s. The stream so far:\n{log}"
+                    "HANG: a GL call has run for more than {limit_s} s. The stream so far:\n{log}"
                 );
                 std::process::abort();
             }
