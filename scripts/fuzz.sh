@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The libFuzzer targets in fuzz/ (gl_calls, glsl_sources, egl_attribs) against
-# target/debug/libarenagl.so (test profile), with the validation layer on.
-#   scripts/fuzz.sh build                         the library and the targets (nightly + ASan)
+# The libFuzzer targets in fuzz/ (gl_calls, glsl_sources, egl_attribs), with the validation layer
+# on. Each target links the arenagl crate, built with the same instrumentation, so libFuzzer's
+# coverage counts ArenaGL's own code (not only the targets' decoders).
+#   scripts/fuzz.sh build                         the targets with the library in them (nightly + ASan)
 #   scripts/fuzz.sh ci [SECONDS]                  each target SECONDS (default 60), one after another
 #   scripts/fuzz.sh run TARGET SECONDS [ARGS…]    one target for longer (ARGS go to libFuzzer)
 # The targets are built with the flags cargo-fuzz uses (libFuzzer's inline 8-bit counters and
@@ -38,9 +39,8 @@ ensure_nightly() {
 
 build() {
   ensure_nightly
-  # The test profile (opt-level 1, debug assertions): after `cargo test` (CI) it is the library
-  # the integration tests already built, so this costs at most the arenagl crate itself.
-  cargo build --profile test -p arenagl --lib --locked
+  # The library is compiled into the targets (fuzz/target/), instrumented like them: the first
+  # build compiles ArenaGL and its dependencies (glslang and VMA included) once more.
   local flags=(
     -Cpasses=sancov-module
     -Cllvm-args=-sanitizer-coverage-level=4
@@ -52,8 +52,8 @@ build() {
     -Cdebug-assertions
     -Coverflow-checks
   )
-  # A target of its own keeps the host build scripts (libfuzzer-sys compiles libFuzzer) free of
-  # the sanitizer, as cargo-fuzz does.
+  # A target of its own keeps the host build scripts (libfuzzer-sys compiles libFuzzer, glslang-sys
+  # and vk-mem compile C++) free of the sanitizer, as cargo-fuzz does.
   RUSTFLAGS="${flags[*]}" "${cargo_fuzz[@]}" build --locked --release \
     --manifest-path fuzz/Cargo.toml --target "$triple" --bins
 }
@@ -71,7 +71,10 @@ run_one() {
   # DISPLAY unset: egl_attribs asks for window surfaces, which must fail without an X server.
   # No leak checks (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): lavapipe leaks, which
   # LeakSanitizer would call a crash.
-  env -u DISPLAY ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" ARENAGL_LIB="$root/target/debug/libarenagl.so" "$bin" "$work" "$root/fuzz/corpus/$target" \
+  # A GL call may take up to 30 s before gl_calls' watchdog calls it a hang: glslang's first
+  # compile of each GLSL version is several times slower under AddressSanitizer, more so on a
+  # loaded machine (libFuzzer's own -timeout is 30 s as well).
+  env -u DISPLAY ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" ARENAGL_FUZZ_HANG_S="${ARENAGL_FUZZ_HANG_S:-30}" "$bin" "$work" "$root/fuzz/corpus/$target" \
     "${dict[@]}" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=6144 -detect_leaks=0 \
     -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"
 }

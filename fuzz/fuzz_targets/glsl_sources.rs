@@ -1,5 +1,5 @@
-//! libFuzzer over GLSL sources through the real compile and link path of the `libarenagl.so`
-//! named by `ARENAGL_LIB`: `glShaderSource`, `glCompileShader`, `glGetShaderiv`,
+//! libFuzzer over GLSL sources through ArenaGL's real compile and link path (the library linked
+//! in, so coverage counts its code): `glShaderSource`, `glCompileShader`, `glGetShaderiv`,
 //! `glGetShaderInfoLog`, `glGetShaderSource`, `glLinkProgram`, `glGetProgramInfoLog`, the
 //! active-uniform/attribute queries, `glUseProgram` and draws (which build the Vulkan pipeline
 //! from the SPIR-V, checked by the validation layer).

@@ -1,42 +1,18 @@
-//! What the `glsl_sources` and `egl_attribs` targets share: `libarenagl.so` loaded by path
-//! (`$ARENAGL_LIB`, else `../target/debug/libarenagl.so` from `fuzz/`), every function reached
-//! through `eglGetProcAddress`, the library's diagnostic counters (validation-layer errors and
-//! panics caught at the C edge), and client memory that ends at an inaccessible guard page, so
-//! that a read or write past what the API allows is a crash rather than silent corruption.
+//! What the `glsl_sources` and `egl_attribs` targets share: ArenaGL linked in (the `arenagl`
+//! crate, built with the fuzzer's coverage instrumentation, so that libFuzzer's `cov:` counts the
+//! library's code and steers towards new paths in it), every function reached through its
+//! `eglGetProcAddress` as an application would, the library's diagnostic counters
+//! (validation-layer errors and panics caught at the C edge), and client memory that ends at an
+//! inaccessible guard page, so that a read or write past what the API allows is a crash rather
+//! than silent corruption.
 #![allow(dead_code)]
 
-use std::ffi::{c_char, c_void, CStr};
-use std::path::PathBuf;
+use std::ffi::{c_void, CStr};
 use std::ptr::null_mut;
-use std::sync::OnceLock;
+
+use arenagl::abi::{diagnostics, egl};
 
 pub type P = *mut c_void;
-type GetProc = unsafe extern "C" fn(*const c_char) -> P;
-
-fn library_path() -> PathBuf {
-    if let Some(path) = std::env::var_os("ARENAGL_LIB") {
-        return path.into();
-    }
-    PathBuf::from("../target/debug/libarenagl.so")
-}
-
-pub struct Lib {
-    lib: libloading::Library,
-    get_proc: GetProc,
-}
-
-pub fn lib() -> &'static Lib {
-    static LIB: OnceLock<Lib> = OnceLock::new();
-    LIB.get_or_init(|| {
-        let path = library_path();
-        // SAFETY: our own library; it has no constructors.
-        let lib = unsafe { libloading::Library::new(&path) }
-            .unwrap_or_else(|e| panic!("load {} (set ARENAGL_LIB): {e}", path.display()));
-        // SAFETY: the exported symbol has exactly this signature.
-        let get_proc = *unsafe { lib.get::<GetProc>(b"eglGetProcAddress\0") }.expect("symbol");
-        Lib { lib, get_proc }
-    })
-}
 
 /// The function `name` as type `F`.
 ///
@@ -44,7 +20,7 @@ pub fn lib() -> &'static Lib {
 /// `F` is the C signature of `name`.
 pub unsafe fn f<F: Copy>(name: &CStr) -> F {
     // SAFETY: `name` is NUL-terminated.
-    let p = unsafe { (lib().get_proc)(name.as_ptr()) };
+    let p = unsafe { egl::eglGetProcAddress(name.as_ptr()) };
     assert!(!p.is_null(), "eglGetProcAddress({name:?}) is NULL");
     assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<P>());
     // SAFETY: same size; function and data pointers share a representation; the caller vouches
@@ -63,22 +39,14 @@ macro_rules! gl {
     }};
 }
 
-fn counter(symbol: &[u8]) -> u64 {
-    // SAFETY: both diagnostic exports have exactly this signature.
-    let count = *unsafe { lib().lib.get::<unsafe extern "C" fn() -> u64>(symbol) }
-        .unwrap_or_else(|_| panic!("{} is exported", String::from_utf8_lossy(symbol)));
-    // SAFETY: no arguments.
-    unsafe { count() }
-}
-
 /// Validation-layer errors the library's device has reported.
 pub fn validation_errors() -> u64 {
-    counter(b"arenagl_validation_error_count\0")
+    diagnostics::arenagl_validation_error_count()
 }
 
 /// Panics the library's entry points caught (each one a bug).
 pub fn caught_panics() -> u64 {
-    counter(b"arenagl_caught_panic_count\0")
+    diagnostics::arenagl_caught_panic_count()
 }
 
 /// The counters before an input; `check` fails the input if either moved.

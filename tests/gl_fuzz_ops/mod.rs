@@ -20,7 +20,10 @@
 //! Variables: `ARENAGL_FUZZ_TRACE=1` (print each call to stderr before making it: the last line
 //! before a crash is the culprit), `ARENAGL_FUZZ_ALL=1` (also generate what `KNOWN_FINDINGS`
 //! avoids), `ARENAGL_LIB` (the `libarenagl.so` to load; default: the one beside the test binary).
-//! A call that takes more than 10 s aborts the process with the stream so far.
+//! A program that links ArenaGL itself (the libFuzzer target, so that coverage counts the
+//! library's code) hands its entry points over with [`use_linked`] instead, and nothing is loaded.
+//! A call that takes more than 10 s (`ARENAGL_FUZZ_HANG_S`) aborts the process with the stream
+//! so far.
 
 use std::ffi::{c_char, c_void, CStr};
 use std::fmt::Write as _;
@@ -48,20 +51,54 @@ fn library_path() -> PathBuf {
     found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
 }
 
+/// The entry points the fuzzer needs: `eglGetProcAddress` and the validation-error counter.
+pub struct Linked {
+    pub get_proc: GetProc,
+    pub validation_errors: unsafe extern "C" fn() -> u64,
+}
+
+static LINKED: OnceLock<Linked> = OnceLock::new();
+
+/// Makes the fuzzer call `linked` (functions of an ArenaGL linked into this program) instead of
+/// loading `libarenagl.so`; call it before the first stream.
+#[allow(dead_code)]
+pub fn use_linked(linked: Linked) {
+    let _ = LINKED.set(linked);
+}
+
 struct Lib {
-    lib: libloading::Library,
+    /// Keeps a loaded library loaded (`None` when ArenaGL is linked in).
+    _lib: Option<libloading::Library>,
     get_proc: GetProc,
+    validation_errors: unsafe extern "C" fn() -> u64,
 }
 
 fn lib() -> &'static Lib {
     static LIB: OnceLock<Lib> = OnceLock::new();
     LIB.get_or_init(|| {
+        if let Some(l) = LINKED.get() {
+            return Lib {
+                _lib: None,
+                get_proc: l.get_proc,
+                validation_errors: l.validation_errors,
+            };
+        }
         let path = library_path();
         // SAFETY: our own library; it has no constructors.
         let lib = unsafe { libloading::Library::new(&path) }.expect("load libarenagl.so");
-        // SAFETY: the exported symbol has exactly this signature.
-        let get_proc = *unsafe { lib.get::<GetProc>(b"eglGetProcAddress\0") }.expect("symbol");
-        Lib { lib, get_proc }
+        // SAFETY: the exported symbols have exactly these signatures.
+        let (get_proc, validation_errors) = unsafe {
+            (
+                *lib.get::<GetProc>(b"eglGetProcAddress\0").expect("symbol"),
+                *lib.get::<unsafe extern "C" fn() -> u64>(b"arenagl_validation_error_count\0")
+                    .expect("arenagl_validation_error_count is exported"),
+            )
+        };
+        Lib {
+            _lib: Some(lib),
+            get_proc,
+            validation_errors,
+        }
     })
 }
 
@@ -92,15 +129,8 @@ macro_rules! gl {
 
 /// Validation-layer errors the library's device has reported (its diagnostic export).
 fn validation_errors() -> u64 {
-    // SAFETY: the exported symbol has exactly this signature.
-    let count = *unsafe {
-        lib()
-            .lib
-            .get::<unsafe extern "C" fn() -> u64>(b"arenagl_validation_error_count\0")
-    }
-    .expect("arenagl_validation_error_count is exported");
     // SAFETY: no arguments.
-    unsafe { count() }
+    unsafe { (lib().validation_errors)() }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -547,18 +577,30 @@ fn epoch() -> Instant {
     *E.get_or_init(Instant::now)
 }
 
+/// How long one GL call may run before the watchdog calls it a hang: `ARENAGL_FUZZ_HANG_S`
+/// seconds, 10 by default (`scripts/fuzz.sh` allows 30: AddressSanitizer slows glslang's first
+/// compile of a GLSL version several times over).
+fn hang_limit_s() -> u64 {
+    std::env::var("ARENAGL_FUZZ_HANG_S")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(10)
+}
+
 fn watchdog() {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
-        std::thread::spawn(|| loop {
+        let limit_s = hang_limit_s();
+        std::thread::spawn(move || loop {
             std::thread::sleep(Duration::from_millis(500));
             let started = CALL_STARTED_MS.load(Ordering::Relaxed);
             let now = epoch().elapsed().as_millis() as u64;
-            if IN_CALL.load(Ordering::Relaxed) && now.saturating_sub(started) > 10_000 {
+            if IN_CALL.load(Ordering::Relaxed) && now.saturating_sub(started) > limit_s * 1000 {
                 let log = CASE_LOG.lock().map(|l| l.join("\n")).unwrap_or_default();
                 let _ = writeln!(
                     std::io::stderr(),
-                    "HANG: a GL call has run for more than 10 s. The stream so far:\n{log}"
+                    "HANG: a GL call has run for more than {limit_s} s. The stream so far:\n{log}"
                 );
                 std::process::abort();
             }
