@@ -853,3 +853,207 @@ fn blending_into_a_format_without_alpha_reads_destination_alpha_one() {
     }
     expect(GL_NO_ERROR);
 }
+
+const GL_RENDERBUFFER_STENCIL_SIZE: u32 = 0x8D55;
+const GL_FRAMEBUFFER_COMPLETE: u32 = 0x8CD5;
+
+/// `glRenderbufferStorage(GL_RENDERBUFFER, internal, 8, 8)` on a new bound renderbuffer;
+/// returns it and the error the call raised.
+fn storage(internal: u32) -> (u32, u32) {
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let store = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let mut rb = 0;
+    // SAFETY: out-pointer to a local; plain values.
+    unsafe {
+        gen_rbs(1, &mut rb);
+        bind_rb(GL_RENDERBUFFER, rb);
+        store(GL_RENDERBUFFER, internal, 8, 8);
+    }
+    (rb, gl_harness::error())
+}
+
+fn renderbuffer_int(pname: u32) -> i32 {
+    let get = gl!(c"glGetRenderbufferParameteriv": fn(u32, u32, *mut i32));
+    let mut v = -1;
+    // SAFETY: out-pointer to a local.
+    unsafe { get(GL_RENDERBUFFER, pname, &mut v) };
+    v
+}
+
+/// Every stencil index format is a stencil renderbuffer (fbo-storage-formats), and no
+/// compressed format is a renderbuffer format at all.
+#[test]
+fn renderbuffers_take_every_stencil_index_format_and_refuse_compressed_ones() {
+    let _ctx = context();
+    // GL_STENCIL_INDEX, GL_STENCIL_INDEX1/4/8/16.
+    for internal in [0x1901, 0x8D46, 0x8D47, 0x8D48, 0x8D49] {
+        let (_, err) = storage(internal);
+        assert_eq!(err, GL_NO_ERROR, "stencil format 0x{internal:04X}");
+        assert!(
+            renderbuffer_int(GL_RENDERBUFFER_STENCIL_SIZE) >= 1,
+            "stencil bits of 0x{internal:04X}"
+        );
+        assert_eq!(renderbuffer_int(0x8D44), internal as i32, "internal format");
+    }
+    // GL_COMPRESSED_RGBA, _RED, _RG, _SRGB, S3TC DXT1, RGTC1, ETC2.
+    for internal in [0x84EE, 0x8225, 0x8226, 0x8C48, 0x83F0, 0x8DBB, 0x9274] {
+        let (_, err) = storage(internal);
+        assert_eq!(err, GL_INVALID_ENUM, "compressed format 0x{internal:04X}");
+    }
+    // Luminance and intensity are colour-renderable in the compatibility profile only.
+    for internal in [0x1909, 0x190A, 0x8049] {
+        let (_, err) = storage(internal);
+        assert_eq!(err, GL_INVALID_ENUM, "core legacy format 0x{internal:04X}");
+    }
+}
+
+const ATTACHMENT_OBJECT_TYPE: u32 = 0x8CD0;
+const ATTACHMENT_OBJECT_NAME: u32 = 0x8CD1;
+const ATTACHMENT_TEXTURE_LEVEL: u32 = 0x8CD2;
+const ATTACHMENT_COMPONENT_TYPE: u32 = 0x8211;
+const ATTACHMENT_RED_SIZE: u32 = 0x8212;
+const ATTACHMENT_ALPHA_SIZE: u32 = 0x8215;
+const ATTACHMENT_DEPTH_SIZE: u32 = 0x8216;
+const ATTACHMENT_STENCIL_SIZE: u32 = 0x8217;
+const GL_UNSIGNED_NORMALIZED: i32 = 0x8C17;
+
+/// `glGetFramebufferAttachmentParameteriv` of the draw framebuffer, and the error it raised.
+fn attachment_int(attachment: u32, pname: u32) -> (i32, u32) {
+    let get = gl!(c"glGetFramebufferAttachmentParameteriv": fn(u32, u32, u32, *mut i32));
+    let mut v = -1;
+    // SAFETY: out-pointer to a local.
+    unsafe { get(GL_DRAW_FRAMEBUFFER, attachment, pname, &mut v) };
+    (v, gl_harness::error())
+}
+
+/// Luminance, luminance-alpha and intensity renderbuffers in a compatibility context are
+/// complete colour attachments whose component type and sizes the attachment query reports
+/// (ext_framebuffer_multisample-formats stopped at GL_LUMINANCE's component type GL_NONE).
+#[test]
+fn legacy_colour_renderbuffers_attach_and_report_their_format() {
+    let _ctx = gl_harness::context_profile(true);
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let status = gl!(c"glCheckFramebufferStatus": fn(u32) -> u32);
+    let mut fb = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe { gen_fbs(1, &mut fb) };
+    bind(GL_FRAMEBUFFER, fb);
+    // (internal, alpha bits)
+    for (internal, alpha) in [(0x1909, 0), (0x190A, 8), (0x8049, 0), (0x8040, 0)] {
+        let (rb, err) = storage(internal);
+        assert_eq!(err, GL_NO_ERROR, "format 0x{internal:04X}");
+        // SAFETY: plain values.
+        unsafe { attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb) };
+        // SAFETY: plain values.
+        assert_eq!(unsafe { status(GL_FRAMEBUFFER) }, GL_FRAMEBUFFER_COMPLETE);
+        let q = |pname| attachment_int(GL_COLOR_ATTACHMENT0, pname);
+        assert_eq!(
+            q(ATTACHMENT_COMPONENT_TYPE),
+            (GL_UNSIGNED_NORMALIZED, GL_NO_ERROR),
+            "0x{internal:04X}"
+        );
+        assert_eq!(q(ATTACHMENT_RED_SIZE), (8, GL_NO_ERROR), "0x{internal:04X}");
+        assert_eq!(q(ATTACHMENT_ALPHA_SIZE), (alpha, GL_NO_ERROR));
+    }
+    expect(GL_NO_ERROR);
+}
+
+#[test]
+fn attachment_queries_report_objects_formats_and_errors() {
+    let _ctx = context();
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let gen_tex = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_tex = gl!(c"glBindTexture": fn(u32, u32));
+    let storage2d = gl!(c"glTexStorage2D": fn(u32, i32, u32, i32, i32));
+    let attach_tex = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    const GL_TEXTURE_2D: u32 = 0x0DE1;
+    const GL_RGBA16F: u32 = 0x881A;
+    const GL_DEPTH24_STENCIL8: u32 = 0x88F0;
+    const GL_DEPTH_STENCIL_ATTACHMENT: u32 = 0x821A;
+    const GL_STENCIL_ATTACHMENT: u32 = 0x8D20;
+    const GL_BACK_LEFT: u32 = 0x0402;
+    // The default framebuffer: RGBA8 colour, depth and stencil.
+    assert_eq!(
+        attachment_int(GL_BACK_LEFT, ATTACHMENT_OBJECT_TYPE),
+        (0x8218, GL_NO_ERROR),
+        "GL_FRAMEBUFFER_DEFAULT"
+    );
+    assert_eq!(
+        attachment_int(GL_BACK_LEFT, ATTACHMENT_RED_SIZE),
+        (8, GL_NO_ERROR)
+    );
+    assert!(attachment_int(GL_DEPTH, ATTACHMENT_DEPTH_SIZE).0 >= 16);
+    assert_eq!(
+        attachment_int(GL_COLOR_ATTACHMENT0, ATTACHMENT_OBJECT_TYPE).1,
+        GL_INVALID_ENUM,
+        "an FBO attachment point on the default framebuffer"
+    );
+    let (mut fb, mut tex) = (0, 0);
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        gen_fbs(1, &mut fb);
+        bind(GL_FRAMEBUFFER, fb);
+        gen_tex(1, &mut tex);
+        bind_tex(GL_TEXTURE_2D, tex);
+        storage2d(GL_TEXTURE_2D, 2, GL_RGBA16F, 8, 8);
+        attach_tex(
+            GL_FRAMEBUFFER,
+            GL_COLOR_ATTACHMENT0 + 1,
+            GL_TEXTURE_2D,
+            tex,
+            1,
+        );
+    }
+    let (rb, _) = storage(GL_RGBA8);
+    let (ds, _) = storage(GL_DEPTH24_STENCIL8);
+    // SAFETY: plain values.
+    unsafe {
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        attach(
+            GL_FRAMEBUFFER,
+            GL_DEPTH_STENCIL_ATTACHMENT,
+            GL_RENDERBUFFER,
+            ds,
+        );
+    }
+    expect(GL_NO_ERROR);
+    let c0 = |pname| attachment_int(GL_COLOR_ATTACHMENT0, pname);
+    let c1 = |pname| attachment_int(GL_COLOR_ATTACHMENT0 + 1, pname);
+    assert_eq!(c0(ATTACHMENT_OBJECT_TYPE), (GL_RENDERBUFFER as i32, 0));
+    assert_eq!(c0(ATTACHMENT_OBJECT_NAME), (rb as i32, 0));
+    assert_eq!(c0(ATTACHMENT_COMPONENT_TYPE), (GL_UNSIGNED_NORMALIZED, 0));
+    assert_eq!(c0(ATTACHMENT_ALPHA_SIZE), (8, 0));
+    assert_eq!(c0(ATTACHMENT_TEXTURE_LEVEL).1, GL_INVALID_ENUM);
+    assert_eq!(c1(ATTACHMENT_OBJECT_TYPE), (0x1702, 0), "GL_TEXTURE");
+    assert_eq!(c1(ATTACHMENT_OBJECT_NAME), (tex as i32, 0));
+    assert_eq!(c1(ATTACHMENT_TEXTURE_LEVEL), (1, 0));
+    assert_eq!(c1(ATTACHMENT_COMPONENT_TYPE), (0x1406, 0), "GL_FLOAT");
+    assert_eq!(c1(ATTACHMENT_RED_SIZE), (16, 0));
+    let depth = |pname| attachment_int(GL_DEPTH_ATTACHMENT, pname);
+    assert_eq!(depth(ATTACHMENT_DEPTH_SIZE), (24, 0));
+    assert_eq!(
+        attachment_int(GL_STENCIL_ATTACHMENT, ATTACHMENT_STENCIL_SIZE),
+        (8, 0)
+    );
+    assert_eq!(
+        attachment_int(GL_DEPTH_STENCIL_ATTACHMENT, ATTACHMENT_OBJECT_NAME),
+        (ds as i32, 0)
+    );
+    assert_eq!(
+        attachment_int(GL_DEPTH_STENCIL_ATTACHMENT, ATTACHMENT_COMPONENT_TYPE).1,
+        GL_INVALID_OPERATION
+    );
+    // Nothing attached: type and name answer, everything else is GL_INVALID_OPERATION.
+    let c2 = |pname| attachment_int(GL_COLOR_ATTACHMENT0 + 2, pname);
+    assert_eq!(c2(ATTACHMENT_OBJECT_TYPE), (GL_NONE as i32, 0));
+    assert_eq!(c2(ATTACHMENT_OBJECT_NAME), (0, 0));
+    assert_eq!(c2(ATTACHMENT_RED_SIZE).1, GL_INVALID_OPERATION);
+    assert_eq!(c0(0x1234).1, GL_INVALID_ENUM, "unknown pname");
+    assert_eq!(
+        attachment_int(GL_BACK_LEFT, ATTACHMENT_OBJECT_TYPE).1,
+        GL_INVALID_ENUM
+    );
+}

@@ -277,3 +277,142 @@ fn multisample_errors_and_completeness_follow_the_specification() {
     }
     expect(GL_NO_ERROR);
 }
+
+const GL_DEPTH_BUFFER_BIT: u32 = 0x0100;
+const GL_STENCIL_BUFFER_BIT: u32 = 0x0400;
+const GL_DEPTH24_STENCIL8: u32 = 0x88F0;
+const GL_DEPTH_STENCIL_ATTACHMENT: u32 = 0x821A;
+const GL_DEPTH_COMPONENT: u32 = 0x1902;
+const GL_STENCIL_INDEX: u32 = 0x1901;
+const GL_DEPTH_TEST: u32 = 0x0B71;
+const GL_STENCIL_TEST: u32 = 0x0B90;
+const GL_ALWAYS: u32 = 0x0207;
+const GL_KEEP: u32 = 0x1E00;
+const GL_REPLACE: u32 = 0x1E01;
+
+/// A new 32×32 framebuffer of `samples` samples with an RGBA8 colour and a DEPTH24_STENCIL8
+/// renderbuffer, bound to both targets.
+fn depth_stencil_framebuffer(samples: i32) -> u32 {
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorageMultisample": fn(u32, i32, u32, i32, i32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let (fb, _) = ms_framebuffer(samples);
+    // SAFETY: out-pointer to a local; plain values.
+    unsafe {
+        let mut rb = 0;
+        gen_rbs(1, &mut rb);
+        bind_rb(GL_RENDERBUFFER, rb);
+        storage(GL_RENDERBUFFER, samples, GL_DEPTH24_STENCIL8, 32, 32);
+        attach(
+            GL_FRAMEBUFFER,
+            GL_DEPTH_STENCIL_ATTACHMENT,
+            GL_RENDERBUFFER,
+            rb,
+        );
+    }
+    fb
+}
+
+/// The read framebuffer's depth (as floats) and stencil (as bytes), 32×32, row 0 at the bottom.
+fn depth_and_stencil() -> (Vec<f32>, Vec<u8>) {
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut depth = vec![0f32; 32 * 32];
+    let mut stencil = vec![0u8; 32 * 32];
+    // SAFETY: the vectors hold 32×32 values of the types asked for.
+    unsafe {
+        read(
+            0,
+            0,
+            32,
+            32,
+            GL_DEPTH_COMPONENT,
+            GL_FLOAT,
+            depth.as_mut_ptr().cast(),
+        );
+        read(
+            0,
+            0,
+            32,
+            32,
+            GL_STENCIL_INDEX,
+            GL_UNSIGNED_BYTE,
+            stencil.as_mut_ptr().cast(),
+        );
+    }
+    (depth, stencil)
+}
+
+#[test]
+fn depth_and_stencil_resolve_through_blit_framebuffer() {
+    let _ctx = context();
+    let clear_depth = gl!(c"glClearDepth": fn(f64));
+    let clear_stencil = gl!(c"glClearStencil": fn(i32));
+    let clear = gl!(c"glClear": fn(u32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let stencil_func = gl!(c"glStencilFunc": fn(u32, i32, u32));
+    let stencil_op = gl!(c"glStencilOp": fn(u32, u32, u32));
+    let b = gl!(c"glBlitFramebuffer": fn(i32, i32, i32, i32, i32, i32, i32, i32, u32, u32));
+    let ms = depth_stencil_framebuffer(4);
+    // The lower-left half triangle at depth 0.5 with stencil 7 over depth 1.0, stencil 0.
+    // SAFETY: plain values.
+    unsafe {
+        clear_depth(1.0);
+        clear_stencil(0);
+        clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+        enable(GL_DEPTH_TEST);
+        enable(GL_STENCIL_TEST);
+        stencil_func(GL_ALWAYS, 7, 0xFF);
+        stencil_op(GL_KEEP, GL_KEEP, GL_REPLACE);
+    }
+    draw_half_triangle();
+    // SAFETY: plain values.
+    unsafe {
+        disable(GL_DEPTH_TEST);
+        disable(GL_STENCIL_TEST);
+    }
+    expect(GL_NO_ERROR);
+    // A single-sampled destination holding other values everywhere.
+    let single = depth_stencil_framebuffer(0);
+    // SAFETY: plain values.
+    unsafe {
+        clear_depth(0.25);
+        clear_stencil(3);
+        clear(GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    }
+    bind(GL_READ_FRAMEBUFFER, ms);
+    let mask = GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT;
+    // SAFETY: plain values.
+    unsafe { b(0, 0, 32, 32, 0, 0, 32, 32, mask, GL_NEAREST) };
+    expect(GL_NO_ERROR);
+    bind(GL_READ_FRAMEBUFFER, single);
+    let (depth, stencil) = depth_and_stencil();
+    let at = |x: usize, y: usize| (depth[y * 32 + x], stencil[y * 32 + x]);
+    let (d, s) = at(2, 2);
+    assert!((d - 0.5).abs() < 1e-3, "covered depth {d}");
+    assert_eq!(s, 7, "covered stencil");
+    assert_eq!(at(29, 29), (1.0, 0), "uncovered depth and stencil");
+    // Depth alone, flipped: the stencil keeps what the first blit wrote.
+    // SAFETY: plain values.
+    unsafe {
+        clear_depth(0.25);
+        clear(GL_DEPTH_BUFFER_BIT);
+    }
+    bind(GL_READ_FRAMEBUFFER, ms);
+    // SAFETY: plain values.
+    unsafe { b(0, 0, 32, 32, 0, 32, 32, 0, GL_DEPTH_BUFFER_BIT, GL_NEAREST) };
+    expect(GL_NO_ERROR);
+    bind(GL_READ_FRAMEBUFFER, single);
+    let (depth, stencil) = depth_and_stencil();
+    let at = |x: usize, y: usize| (depth[y * 32 + x], stencil[y * 32 + x]);
+    // (5, 29) is outside the triangle and its mirror (5, 2) inside; (20, 5) the other way.
+    let (d, s) = at(5, 29);
+    assert!((d - 0.5).abs() < 1e-3, "flipped covered depth {d}");
+    assert_eq!(s, 0, "stencil of the first blit, unflipped");
+    assert_eq!(
+        at(20, 5),
+        (1.0, 7),
+        "flipped uncovered depth, unflipped stencil"
+    );
+}

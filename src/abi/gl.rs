@@ -870,6 +870,13 @@ gl_entry_points! {
             }
         })
     }
+    fn glGetFramebufferAttachmentParameteriv(t: GLenum, a: GLenum, p: GLenum, out: *mut i32) {
+        gl((), |c| {
+            if let Some(v) = c.get_framebuffer_attachment_parameter(t, a, p) {
+                write_values(out, &[v])
+            }
+        })
+    }
     fn glGenSamplers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_samplers(n)) }
     fn glDeleteSamplers(n: i32, ns: *const u32) {
         gl((), |c| {

@@ -1,6 +1,12 @@
 //! Image-to-image blits (`glBlitFramebuffer`): scaled and mirrored with `vkCmdBlitImage` where
 //! both formats support it, an exact `vkCmdCopyImage` where the region is not scaled or mirrored
 //! and the formats match (depth/stencil formats often have no blit support).
+//! - One aspect (depth or stencil) of a depth/stencil format is written through a buffer: the
+//!   region is copied image → buffer → image with that aspect (after a blit into a temporary
+//!   image when scaled or mirrored). Works around lavapipe (Mesa 22.3 `handle_blit_image` and
+//!   `handle_copy_image`), whose image-to-image blits and copies move depth and stencil
+//!   together whatever the aspect masks say, overwriting the aspect GL left alone; buffer
+//!   copies honour the aspect everywhere.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -158,6 +164,9 @@ impl MemoryManager {
                 "a scaled or mirrored blit from {src_format:?} to {dst_format:?}"
             )));
         }
+        if src_format == dst_format && aspect != format_aspects(dst_format) {
+            return self.blit_one_aspect(src, dst, aspect, filter, exact);
+        }
         let same = src.image == dst.image;
         let (src_layout, dst_layout) = if same {
             (vk::ImageLayout::GENERAL, vk::ImageLayout::GENERAL)
@@ -224,3 +233,161 @@ impl MemoryManager {
         Ok(())
     }
 }
+
+impl MemoryManager {
+    /// A blit of one aspect of a depth/stencil format (see the module docs): the scaled or
+    /// mirrored source region is first blitted whole into a temporary image the size of the
+    /// destination region; then that aspect goes through a temporary buffer into `dst`.
+    fn blit_one_aspect(
+        &mut self,
+        src: BlitSide,
+        dst: BlitSide,
+        aspect: vk::ImageAspectFlags,
+        filter: vk::Filter,
+        exact: bool,
+    ) -> Result<()> {
+        let format = self.image_info(dst.image)?.desc.format;
+        let [a, b] = dst.corners;
+        let (x0, y0) = (a.x.min(b.x), a.y.min(b.y));
+        let (w, h) = ((a.x - b.x).unsigned_abs(), (a.y - b.y).unsigned_abs());
+        if w == 0 || h == 0 {
+            return Ok(());
+        }
+        let (mut temporary_image, mut temporary_buffer) = (None, None);
+        let result = (|| -> Result<()> {
+            // The source region, unscaled and unmirrored: (image, level, layer, x, y).
+            let source = if exact {
+                let c = src.corners[0];
+                (src.image, src.mip_level, src.layer, c.x, c.y)
+            } else {
+                let temporary = self.create_image(
+                    &crate::desc::ImageDesc::new_2d(
+                        format,
+                        w,
+                        h,
+                        1,
+                        vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST,
+                        crate::desc::Category::RenderTarget,
+                    )
+                    .named("one-aspect blit image"),
+                )?;
+                temporary_image = Some(temporary);
+                let shift = |c: vk::Offset3D| vk::Offset3D {
+                    x: c.x - x0,
+                    y: c.y - y0,
+                    z: 0,
+                };
+                let whole = BlitSide {
+                    image: temporary,
+                    mip_level: 0,
+                    layer: 0,
+                    corners: [shift(a), shift(b)],
+                };
+                self.blit_image(src, whole, format_aspects(format), filter)?;
+                (temporary, 0, 0, 0, 0)
+            };
+            let texel = match (aspect, format) {
+                (vk::ImageAspectFlags::STENCIL, _) => 1,
+                (_, vk::Format::D16_UNORM_S8_UINT) => 2,
+                _ => 4,
+            };
+            let buffer = self.create_buffer(
+                &crate::desc::BufferDesc::new(
+                    u64::from(w) * u64::from(h) * texel,
+                    vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+                    crate::desc::MemoryClass::DeviceBuffer,
+                    crate::desc::Category::RenderTarget,
+                )
+                .named("one-aspect blit buffer"),
+            )?;
+            temporary_buffer = Some(buffer);
+            let region = |image_offset: vk::Offset3D, level: u32, layer: u32| vk::BufferImageCopy {
+                buffer_offset: 0,
+                buffer_row_length: 0,
+                buffer_image_height: 0,
+                image_subresource: vk::ImageSubresourceLayers {
+                    aspect_mask: aspect,
+                    mip_level: level,
+                    base_array_layer: layer,
+                    layer_count: 1,
+                },
+                image_offset,
+                image_extent: vk::Extent3D {
+                    width: w,
+                    height: h,
+                    depth: 1,
+                },
+            };
+            let (image, level, layer, sx, sy) = source;
+            let raw_src = self.transition_image(
+                image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                TRANSFER_READ_WRITE,
+            )?;
+            let raw_buffer = self.use_buffer(buffer)?.raw();
+            let cb = self.recording_command_buffer()?;
+            // SAFETY: recording command buffer outside any pass; the image is live, stamped and
+            // in TRANSFER_SRC_OPTIMAL; the region lies inside it (checked by `blit_image`, or
+            // the temporary's own size) and the buffer holds w × h texels of the aspect.
+            unsafe {
+                self.device().cmd_copy_image_to_buffer(
+                    cb,
+                    raw_src,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    raw_buffer,
+                    &[region(vk::Offset3D { x: sx, y: sy, z: 0 }, level, layer)],
+                );
+            }
+            let raw_dst = self.transition_image(
+                dst.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                TRANSFER_READ_WRITE,
+            )?;
+            let cb = self.recording_command_buffer()?;
+            let written = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::TRANSFER_READ);
+            // SAFETY: as above; the barrier orders the buffer's write before its read, and the
+            // destination region lies inside `dst` (checked by `blit_image`).
+            unsafe {
+                let device = self.device();
+                device.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::DependencyFlags::empty(),
+                    &[written],
+                    &[],
+                    &[],
+                );
+                device.cmd_copy_buffer_to_image(
+                    cb,
+                    raw_buffer,
+                    raw_dst,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &[region(
+                        vk::Offset3D { x: x0, y: y0, z: 0 },
+                        dst.mip_level,
+                        dst.layer,
+                    )],
+                );
+            }
+            Ok(())
+        })();
+        // Retired through the epochs: the recorded commands keep them alive.
+        if let Some(image) = temporary_image {
+            let _ = self.retire_image(image);
+        }
+        if let Some(buffer) = temporary_buffer {
+            let _ = self.retire_buffer(buffer);
+        }
+        result
+    }
+}
+
+const TRANSFER_READ_WRITE: (vk::PipelineStageFlags, vk::AccessFlags) = (
+    vk::PipelineStageFlags::TRANSFER,
+    vk::AccessFlags::from_raw(
+        vk::AccessFlags::TRANSFER_READ.as_raw() | vk::AccessFlags::TRANSFER_WRITE.as_raw(),
+    ),
+);

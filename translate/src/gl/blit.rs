@@ -13,8 +13,10 @@
 //! - A multisampled colour source is resolved whole (`MemoryManager::resolve_image`) into a
 //!   temporary single-sampled image of its format, which the ordinary path then blits: flips,
 //!   offsets and format changes need nothing special. Sizes must match (GL); multisampled to
-//!   multisampled is an exact copy. Not yet: single-sampled to multisampled (replication) and
-//!   depth/stencil resolves; they are logged and copy nothing.
+//!   multisampled is an exact copy. A multisampled depth/stencil source is resolved the same
+//!   way (`MemoryManager::resolve_depth_stencil_image`: sample 0 of each pixel, which GL allows)
+//!   and then copied. Not yet: single-sampled to multisampled (replication) of depth/stencil;
+//!   it is logged and copies nothing.
 
 use ash::vk;
 
@@ -269,8 +271,25 @@ impl Context {
                 if mask & GL_STENCIL_BUFFER_BIT != 0 {
                     aspect |= vk::ImageAspectFlags::STENCIL;
                 }
-                if a.samples != b.samples {
-                    warn_unsupported("glBlitFramebuffer of depth/stencil between sample counts");
+                if a.samples > 1 && b.samples == 1 {
+                    // Resolved whole (sample 0) into a single-sampled image of its format,
+                    // which the ordinary path then copies (or flips) like a colour resolve.
+                    let image =
+                        self.resolve_depth_stencil_to_temporary(a, read.width, read.height)?;
+                    let src = Bound {
+                        image,
+                        samples: 1,
+                        level: 0,
+                        layer: 0,
+                        ..a
+                    };
+                    let result = blit(src, b, aspect, vk::Filter::NEAREST);
+                    let _ = device.lock().manager.retire_image(image);
+                    result?;
+                } else if a.samples != b.samples {
+                    warn_unsupported(
+                        "glBlitFramebuffer of depth/stencil from single-sampled to multisampled",
+                    );
                 } else {
                     blit(a, b, aspect, vk::Filter::NEAREST)?;
                 }
@@ -315,6 +334,40 @@ impl Context {
         if let Err(e) = locked
             .manager
             .resolve_image(side(src.image, src.level, src.layer), side(image, 0, 0))
+        {
+            let _ = locked.manager.retire_image(image);
+            return Err(e.into());
+        }
+        Ok(image)
+    }
+}
+
+impl Context {
+    /// A single-sampled image of `src`'s depth/stencil format holding sample 0 of each pixel of
+    /// its `width × height` level (retire it after use, as `resolve_to_temporary`).
+    fn resolve_depth_stencil_to_temporary(
+        &mut self,
+        src: Bound,
+        width: u32,
+        height: u32,
+    ) -> GlResult<arenagl_memory::ImageHandle> {
+        let mut locked = self.device.lock();
+        let image = locked.manager.create_image(
+            &arenagl_memory::ImageDesc::new_2d(
+                src.format,
+                width,
+                height,
+                1,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST,
+                arenagl_memory::Category::RenderTarget,
+            )
+            .named("GL depth/stencil resolve"),
+        )?;
+        if let Err(e) = locked
+            .manager
+            .resolve_depth_stencil_image((src.image, src.level, src.layer), (image, 0, 0))
         {
             let _ = locked.manager.retire_image(image);
             return Err(e.into());

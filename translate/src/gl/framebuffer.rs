@@ -259,22 +259,38 @@ pub(crate) fn pick_samples(device: &Device, requested: u32) -> Option<u32> {
     }
 }
 
+/// The internal-format row a renderbuffer's internal format reads from: the stencil index
+/// formats that exist only for renderbuffers (`GL_STENCIL_INDEX`, `GL_STENCIL_INDEX1/4/16`)
+/// are stored and reported like `GL_STENCIL_INDEX8` (GL lets the implementation pick the
+/// stencil depth); every other format is its own row.
+pub(crate) fn renderbuffer_row(internal: GLenum) -> GLenum {
+    match internal {
+        0x1901 | 0x8D46 | 0x8D47 | 0x8D49 => 0x8D48,
+        other => other,
+    }
+}
+
 /// The format a renderbuffer's internal format is stored in: the internal-format table's first
-/// candidate the device can render to (`None`: not a renderable internal format here).
-pub(crate) fn renderbuffer_format(device: &Device, internal: GLenum) -> Option<vk::Format> {
-    let info = super::internal_format::lookup(internal)?;
-    let renderable_base = !matches!(
+/// candidate the device can render to (`None`: not a renderable internal format here, which
+/// `glRenderbufferStorage` reports as `GL_INVALID_ENUM`). Luminance, luminance-alpha and
+/// intensity formats are colour-renderable only in the compatibility profile
+/// (ARB_framebuffer_object), where `legacy` is true; compressed formats never are.
+pub(crate) fn renderbuffer_format(
+    device: &Device,
+    internal: GLenum,
+    legacy: bool,
+) -> Option<vk::Format> {
+    let info = super::internal_format::lookup(renderbuffer_row(internal))?;
+    let legacy_base = matches!(
         info.base,
         super::internal_format::Base::Luminance
             | super::internal_format::Base::LuminanceAlpha
             | super::internal_format::Base::Intensity
     );
-    // Component counts 1-4 and the generic compressed names are texture-only.
-    if !renderable_base
-        || !info.renderable()
-        || internal <= 4
-        || (0x84E9..=0x84EE).contains(&internal)
-    {
+    // Component counts 1-4 and every compressed name (generic or specific) are texture-only.
+    let compressed = super::internal_format::codec(internal).is_some()
+        || matches!(internal, 0x84E9..=0x84EE | 0x8225 | 0x8226 | 0x8C48..=0x8C4B);
+    if (legacy_base && !legacy) || compressed || !info.renderable() || internal <= 4 {
         return None;
     }
     let locked = device.lock();

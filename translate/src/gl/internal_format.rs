@@ -78,7 +78,6 @@ pub(crate) struct FormatInfo {
     pub comp: Comp,
     /// sRGB-encoded colour (the storage candidates are then `_SRGB` formats, which decode on
     /// sampling; the table test checks it).
-    #[cfg_attr(not(test), allow(dead_code))]
     pub srgb: bool,
     /// Storage candidates, preferred first.
     pub candidates: &'static [vk::Format],

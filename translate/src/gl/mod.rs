@@ -25,6 +25,7 @@ pub mod enums;
 mod enums_compat;
 mod error;
 mod framebuffer;
+mod framebuffer_query;
 mod get;
 mod get_tex_image;
 mod internal_format;

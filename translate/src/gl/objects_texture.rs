@@ -993,7 +993,8 @@ impl Context {
             if width < 0 || height < 0 || width > max || height > max || samples < 0 {
                 return invalid_value(format!("renderbuffer {width}x{height}"));
             }
-            let format = renderbuffer_format(&device, internal).ok_or_else(|| {
+            let legacy = self.profile == super::context::Profile::Compatibility;
+            let format = renderbuffer_format(&device, internal, legacy).ok_or_else(|| {
                 GlError::InvalidEnum(format!("renderbuffer internal format 0x{internal:04X}"))
             })?;
             let Some(count) = super::framebuffer::pick_samples(&device, samples as u32) else {
@@ -1075,7 +1076,8 @@ impl Context {
                 .get(self.renderbuffer)
                 .filter(|_| self.renderbuffer != 0)
                 .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
-            let bits = match super::internal_format::lookup(rb.internal) {
+            let row = super::framebuffer::renderbuffer_row(rb.internal);
+            let bits = match super::internal_format::lookup(row) {
                 Some(info) if rb.internal != 0 => {
                     let b = info.bits;
                     // Luminance/intensity report as red where a renderbuffer has them.

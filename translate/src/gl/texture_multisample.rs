@@ -143,7 +143,7 @@ impl Context {
             _ => return invalid_enum("multisample texture target", target),
         };
         // GL 4.6 §8.8: the format must be colour-, depth- or stencil-renderable.
-        let Some(format) = super::framebuffer::renderbuffer_format(&device, internal) else {
+        let Some(format) = super::framebuffer::renderbuffer_format(&device, internal, false) else {
             return invalid_enum("multisample texture internal format", internal);
         };
         let Some(info) = super::internal_format::lookup(internal) else {
