@@ -189,11 +189,11 @@ pub(crate) fn create_window_surface(
     vsync: bool,
 ) -> Result<(u32, u32), EglError> {
     let device = device().map_err(|e| {
-        tracing::error!(error = %e, "eglCreateWindowSurface: no device");
+        error_repeated!(error = %e, "eglCreateWindowSurface: no device");
         EglError::BAD_ALLOC
     })?;
     let Some(display) = native_display.or_else(default_x11_display) else {
-        tracing::error!("eglCreateWindowSurface: no X11 connection for the default display");
+        error_repeated!("eglCreateWindowSurface: no X11 connection for the default display");
         return Err(EglError::BAD_NATIVE_WINDOW);
     };
     let window = XlibWindow {
@@ -217,7 +217,7 @@ pub(crate) fn create_window_surface(
     let images = match SurfaceImages::new(&device, extent.width, extent.height) {
         Ok(images) => images,
         Err(e) => {
-            tracing::error!(error = %e, "eglCreateWindowSurface: no images");
+            error_repeated!(error = %e, "eglCreateWindowSurface: no images");
             let _ = device.lock().manager.destroy_window(id);
             return Err(EglError::BAD_ALLOC);
         }
@@ -235,7 +235,7 @@ pub(crate) fn create_window_surface(
 /// window support) is `EGL_BAD_NATIVE_WINDOW`, running out of something `EGL_BAD_ALLOC`, a lost
 /// device `EGL_CONTEXT_LOST` (`eglSwapBuffers`).
 fn window_error(call: &str, e: &MemoryError) -> EglError {
-    tracing::error!(error = %e, "{call}: the window cannot be presented to");
+    error_repeated!(error = %e, "{call}: the window cannot be presented to");
     match e {
         MemoryError::Unsupported(_) | MemoryError::Vulkan { .. } => EglError::BAD_NATIVE_WINDOW,
         MemoryError::DeviceLost => EglError::CONTEXT_LOST,
@@ -351,7 +351,7 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
     }
     let fresh =
         SurfaceImages::with_scale(&device, extent.width, extent.height, scale).map_err(|e| {
-            tracing::error!(error = %e, "eglSwapBuffers: no images for the resized window");
+            error_repeated!(error = %e, "eglSwapBuffers: no images for the resized window");
             EglError::BAD_ALLOC
         })?;
     if rescaled {

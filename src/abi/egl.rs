@@ -343,7 +343,7 @@ pub unsafe extern "C" fn eglCreateContext(
             let info = instance().context_info(dpy, ctx)?;
             let compat = info.profile == arenagl_present::Profile::Compatibility;
             if let Err(e) = super::bridge::create_context(ctx.to_raw(), compat) {
-                tracing::error!(error = %e, "eglCreateContext: no GL context");
+                error_repeated!(error = %e, "eglCreateContext: no GL context");
                 let _ = instance().destroy_context(dpy, ctx);
                 return fail(EglError::BAD_ALLOC);
             }
@@ -415,7 +415,7 @@ pub unsafe extern "C" fn eglCreatePbufferSurface(
             if let Err(e) =
                 super::bridge::create_surface(surface.to_raw(), w.max(0) as u32, h.max(0) as u32)
             {
-                tracing::error!(error = %e, "eglCreatePbufferSurface: no images");
+                error_repeated!(error = %e, "eglCreatePbufferSurface: no images");
                 let _ = instance().destroy_surface(dpy, surface);
                 return fail(EglError::BAD_ALLOC);
             }

@@ -15,6 +15,19 @@ use arenagl_present::attrib::{AttribWord, MAX_ATTRIB_WORDS};
 use arenagl_present::egl::EGL_NONE;
 use arenagl_present::{Egl, EglError, EglResult};
 
+/// `tracing::error!` for a failure an application can repeat every frame: per call site, the
+/// first 5 occurrences and then every 1000th, with the running total (seed 000: a log flooded
+/// until the launcher gives up).
+macro_rules! error_repeated {
+    ($($arg:tt)+) => {{
+        static SEEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = SEEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if n <= 5 || n % 1000 == 0 {
+            tracing::error!(total = n, $($arg)+);
+        }
+    }};
+}
+
 mod begin_end;
 mod bridge;
 pub mod diagnostics;
