@@ -119,9 +119,7 @@ impl Context {
             (width, height),
             border,
         );
-        if self.record(r).is_some() {
-            self.auto_generate_mipmap(target, level);
-        }
+        self.record(r);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -188,9 +186,7 @@ impl Context {
         (width, height): (i32, i32),
     ) {
         let r = self.copy_tex_sub_image_inner(dims, target, level, offset, (x, y), (width, height));
-        if self.record(r).is_some() {
-            self.auto_generate_mipmap(target, level);
-        }
+        self.record(r);
     }
 
     fn copy_tex_sub_image_inner(

@@ -355,9 +355,7 @@ impl Context {
             (format, ty),
             data,
         );
-        if self.record(r).is_some() {
-            self.auto_generate_mipmap(target, level);
-        }
+        self.record(r);
     }
 
     /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
@@ -744,9 +742,7 @@ impl Context {
             )?;
             Ok(())
         })();
-        if self.record(r).is_some() {
-            self.auto_generate_mipmap(target, level);
-        }
+        self.record(r);
     }
 
     /// `glGenerateMipmap`: every level above the base level, up to `GL_TEXTURE_MAX_LEVEL`, is
@@ -760,27 +756,6 @@ impl Context {
             self.generate_mipmap_of(tt)
         });
         self.record(r);
-    }
-
-    /// `GL_GENERATE_MIPMAP` (compatibility profile): after level `level` of the texture bound
-    /// to image target `target` changed, a texture with the parameter set regenerates the
-    /// levels above its base level when that was the base level. A texture that cannot be
-    /// generated yet (a cube map with faces still undefined) is left as it is.
-    pub(crate) fn auto_generate_mipmap(&mut self, target: GLenum, level: i32) {
-        if self.profile != super::context::Profile::Compatibility {
-            return;
-        }
-        let Some((tt, _)) = TexTarget::from_image(target).filter(|(tt, _)| tt.has_mipmaps()) else {
-            return;
-        };
-        let wanted = self
-            .bound_texture(tt)
-            .is_ok_and(|t| t.params.generate_mipmap && t.params.base_level == level);
-        if wanted {
-            if let Err(e) = self.generate_mipmap_of(tt) {
-                tracing::debug!(error = ?e, "GL_GENERATE_MIPMAP: levels not generated");
-            }
-        }
     }
 
     /// `glGenerateMipmap`'s work on the texture bound to `tt`.
@@ -913,11 +888,9 @@ impl Context {
         self.record(r).unwrap_or_default()
     }
 
-    /// `GL_DEPTH_TEXTURE_MODE` and `GL_GENERATE_MIPMAP` are compatibility-profile state:
-    /// `GL_INVALID_ENUM` in core.
+    /// `GL_DEPTH_TEXTURE_MODE` is compatibility-profile state: `GL_INVALID_ENUM` in core.
     fn check_compat_param(&self, pname: GLenum) -> GlResult<()> {
-        if matches!(pname, GL_DEPTH_TEXTURE_MODE | GL_GENERATE_MIPMAP)
-            && self.profile != super::context::Profile::Compatibility
+        if pname == GL_DEPTH_TEXTURE_MODE && self.profile != super::context::Profile::Compatibility
         {
             return invalid_enum("texture parameter of the compatibility profile", pname);
         }
@@ -954,7 +927,6 @@ impl Context {
                 GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
                 GL_DEPTH_TEXTURE_MODE => vec![p.depth_mode as f32],
-                GL_GENERATE_MIPMAP => vec![if p.generate_mipmap { 1.0 } else { 0.0 }],
                 p => return invalid_enum("glGetTexParameter pname", p),
             })
         })();

@@ -47,9 +47,6 @@ pub(crate) struct TexParams {
     /// `GL_DEPTH_TEXTURE_MODE` (compatibility profile): how a depth texture's value becomes
     /// RGBA for the fixed-function units and GLSL 1.10/1.20 shadow lookups.
     pub depth_mode: GLenum,
-    /// `GL_GENERATE_MIPMAP` (compatibility profile): a change to the base level regenerates
-    /// the levels above it (`Context::auto_generate_mipmap`).
-    pub generate_mipmap: bool,
 }
 
 impl Default for TexParams {
@@ -69,7 +66,6 @@ impl Default for TexParams {
             max_anisotropy: 1.0,
             swizzle: [GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA],
             depth_mode: GL_LUMINANCE,
-            generate_mipmap: false,
         }
     }
 }
@@ -658,7 +654,6 @@ pub(crate) fn set_param(p: &mut TexParams, pname: GLenum, value: f32) -> GlResul
             p.compare_mode = check(matches!(e, GL_NONE | GL_COMPARE_REF_TO_TEXTURE))?
         }
         GL_TEXTURE_COMPARE_FUNC => p.compare_func = check((GL_NEVER..=GL_ALWAYS).contains(&e))?,
-        GL_GENERATE_MIPMAP => p.generate_mipmap = value != 0.0,
         GL_DEPTH_TEXTURE_MODE => {
             p.depth_mode = check(matches!(e, GL_LUMINANCE | GL_INTENSITY | GL_ALPHA | GL_RED))?
         }
