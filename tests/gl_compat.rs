@@ -829,8 +829,161 @@ fn texture_environments_follow_the_base_format() {
             assert!(c.abs_diff(64) <= 1, "depth as luminance: {px:?}");
         }
         assert_eq!(px[3], 100, "depth keeps the fragment alpha: {px:?}");
+        // GL_DEPTH_TEXTURE_MODE picks the texel: intensity (D, D, D, D), alpha (0, 0, 0, D),
+        // red (D, 0, 0, 1); each then behaves as that base format under the environment.
+        bind_texture(GL_TEXTURE_2D, depth);
+        let near = |got: [u8; 4], want: [u8; 4], what: &str| {
+            let close = got.iter().zip(want).all(|(g, w)| g.abs_diff(w) <= 1);
+            assert!(close, "{what}: {got:?}, want {want:?}");
+        };
+        tex_parameter(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_INTENSITY as i32);
+        near(
+            draw(GL_REPLACE),
+            [64, 64, 64, 64],
+            "depth as intensity, GL_REPLACE",
+        );
+        tex_parameter(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_ALPHA as i32);
+        near(
+            draw(GL_MODULATE),
+            [255, 128, 64, 25],
+            "depth as alpha, GL_MODULATE",
+        );
+        tex_parameter(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_RED as i32);
+        near(
+            draw(GL_REPLACE),
+            [64, 0, 0, 100],
+            "depth as red, GL_REPLACE",
+        );
+        let mut mode = 0;
+        gl!(c"glGetTexParameteriv": fn(u32, u32, *mut i32))(
+            GL_TEXTURE_2D,
+            GL_DEPTH_TEXTURE_MODE,
+            &mut mode,
+        );
+        assert_eq!(mode, GL_RED as i32);
+        tex_parameter(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_RGBA as i32);
+        expect(GL_INVALID_ENUM);
     }
     expect(GL_NO_ERROR);
+}
+
+const GL_DEPTH_TEXTURE_MODE: u32 = 0x884B;
+const GL_INTENSITY: u32 = 0x8049;
+const GL_RED: u32 = 0x1903;
+
+/// piglit glsl-fs-shadow2DRect-04: GLSL 1.10's shadow lookups return the comparison through the
+/// texture's GL_DEPTH_TEXTURE_MODE, per sampler; the core profile has no such parameter.
+#[test]
+fn legacy_shadow_lookups_follow_each_textures_depth_mode() {
+    const GL_DEPTH_COMPONENT: u32 = 0x1902;
+    const GL_TEXTURE_COMPARE_MODE: u32 = 0x884C;
+    const GL_TEXTURE_COMPARE_FUNC: u32 = 0x884D;
+    const GL_COMPARE_REF_TO_TEXTURE: i32 = 0x884E;
+    const GL_NEVER: i32 = 0x0200;
+    const GL_ALWAYS: i32 = 0x0207;
+    const GL_ALPHA: i32 = 0x1906;
+    const GL_TEXTURE0: u32 = 0x84C0;
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let active = gl!(c"glActiveTexture": fn(u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let location = gl!(c"glGetUniformLocation": fn(u32, *const std::ffi::c_char) -> i32);
+    let uniform1i = gl!(c"glUniform1i": fn(i32, i32));
+    let vs =
+        "#version 110\nvoid main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; }\n";
+    // Two shadow samplers, each shown in one half of the window.
+    let fs = "#version 110\nuniform sampler2DShadow a;\nuniform sampler2DShadow b;\nvoid main() {\n    gl_FragColor = gl_FragCoord.x < 16.0 ? shadow2D(a, vec3(0.5, 0.5, 0.5)) : shadow2DProj(b, vec4(0.5, 0.5, 0.5, 1.0));\n}\n";
+    let program = gl_harness::program(vs, fs);
+    let depth = [0.5f32];
+    // A depth texture on `unit` comparing with `func`, in depth mode `mode`.
+    let shadow_texture = |unit: u32, func: i32, mode: u32| {
+        // SAFETY: one float depth texel from a live array; out-pointer to a local.
+        unsafe {
+            let mut t = 0;
+            gen_textures(1, &mut t);
+            active(GL_TEXTURE0 + unit);
+            bind_texture(GL_TEXTURE_2D, t);
+            tex_image(
+                GL_TEXTURE_2D,
+                0,
+                GL_DEPTH_COMPONENT as i32,
+                1,
+                1,
+                0,
+                GL_DEPTH_COMPONENT,
+                GL_FLOAT,
+                depth.as_ptr().cast(),
+            );
+            param(GL_TEXTURE_2D, 0x2801, 0x2600);
+            param(GL_TEXTURE_2D, 0x2800, 0x2600);
+            param(
+                GL_TEXTURE_2D,
+                GL_TEXTURE_COMPARE_MODE,
+                GL_COMPARE_REF_TO_TEXTURE,
+            );
+            param(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, func);
+            param(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, mode as i32);
+            t
+        }
+    };
+    let draw = || -> ([u8; 4], [u8; 4]) {
+        clear_black();
+        textured_quad(0.5, 0.5, 0.0);
+        let px = pixels();
+        (at(&px, 8, 16), at(&px, 24, 16))
+    };
+    // SAFETY: NUL-terminated names; plain values.
+    unsafe {
+        ortho_window();
+        use_program(program);
+        uniform1i(location(program, c"a".as_ptr()), 0);
+        uniform1i(location(program, c"b".as_ptr()), 1);
+        shadow_texture(0, GL_ALWAYS, GL_ALPHA as u32);
+        let b = shadow_texture(1, GL_ALWAYS, GL_RED);
+        assert_eq!(draw(), ([0, 0, 0, 255], [255, 0, 0, 255]), "alpha | red");
+        // The default is luminance; a failed comparison in intensity mode is all zero.
+        active(GL_TEXTURE0);
+        shadow_texture(0, GL_ALWAYS, 0x1909); // GL_LUMINANCE
+        active(GL_TEXTURE0 + 1);
+        bind_texture(GL_TEXTURE_2D, b);
+        param(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_NEVER);
+        param(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_INTENSITY as i32);
+        assert_eq!(
+            draw(),
+            ([255, 255, 255, 255], [0, 0, 0, 0]),
+            "luminance | intensity"
+        );
+        // Swapping the units swaps the halves: the mode follows the sampler's unit.
+        uniform1i(location(program, c"a".as_ptr()), 1);
+        uniform1i(location(program, c"b".as_ptr()), 0);
+        assert_eq!(
+            draw(),
+            ([0, 0, 0, 0], [255, 255, 255, 255]),
+            "swapped units"
+        );
+    }
+    expect(GL_NO_ERROR);
+    drop(_ctx);
+    // The core profile has no GL_DEPTH_TEXTURE_MODE.
+    let _core = context(false);
+    let mut t = 0;
+    // SAFETY: out-pointers to locals.
+    unsafe {
+        gen_textures(1, &mut t);
+        bind_texture(GL_TEXTURE_2D, t);
+        param(GL_TEXTURE_2D, GL_DEPTH_TEXTURE_MODE, GL_RED as i32);
+        expect(GL_INVALID_ENUM);
+        let mut v = 0;
+        gl!(c"glGetTexParameteriv": fn(u32, u32, *mut i32))(
+            GL_TEXTURE_2D,
+            GL_DEPTH_TEXTURE_MODE,
+            &mut v,
+        );
+        expect(GL_INVALID_ENUM);
+    }
 }
 
 /// Draws a window-filling quad in immediate mode with one texture coordinate (s, t, r).
@@ -1360,5 +1513,66 @@ fn only_per_vertex_commands_run_between_begin_and_end() {
         assert_eq!(is_enabled(0x0BE2), 1);
         assert_ne!(create_program(), 0);
         expect(GL_NO_ERROR);
+
+/// piglit texrect-many: immediate mode keeps each vertex's texture coordinates of every unit
+/// given a `glMultiTexCoord`, including vertices emitted before the first such call (they keep
+/// the unit's current value from before).
+#[test]
+fn immediate_mode_vertices_carry_every_units_texture_coordinates() {
+    const GL_TEXTURE1: u32 = 0x84C1;
+    let _ctx = context(true);
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let active = gl!(c"glActiveTexture": fn(u32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let multi = gl!(c"glMultiTexCoord2f": fn(u32, f32, f32));
+    let begin = gl!(c"glBegin": fn(u32));
+    let end = gl!(c"glEnd": fn());
+    let vertex = gl!(c"glVertex2f": fn(f32, f32));
+    // Texel 0 red, texel 1 green, on unit 1 only.
+    let texels: [u8; 8] = [255, 0, 0, 255, 0, 255, 0, 255];
+    // SAFETY: a 2×1 RGBA8 image from a live array; plain values.
+    unsafe {
+        active(GL_TEXTURE1);
+        let mut t = 0;
+        gen_textures(1, &mut t);
+        bind_texture(GL_TEXTURE_2D, t);
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA as i32,
+            2,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            texels.as_ptr().cast(),
+        );
+        param(GL_TEXTURE_2D, 0x2801, 0x2600);
+        param(GL_TEXTURE_2D, 0x2800, 0x2600);
+        enable(GL_TEXTURE_2D);
+        ortho_window();
+        clear_black();
+        // s runs from 1 on the left to 0 on the right. The first vertex is emitted before any
+        // glMultiTexCoord inside the pair, with the current s = 1.
+        multi(GL_TEXTURE1, 1.0, 0.5);
+        begin(GL_QUADS);
+        vertex(0.0, 0.0);
+        multi(GL_TEXTURE1, 0.0, 0.5);
+        vertex(32.0, 0.0);
+        vertex(32.0, 32.0);
+        multi(GL_TEXTURE1, 1.0, 0.5);
+        vertex(0.0, 32.0);
+        end();
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    for (x, y) in [(4, 4), (4, 28)] {
+        assert_eq!(at(&px, x, y), [0, 255, 0, 255], "left ({x}, {y}): texel 1");
+    }
+    for (x, y) in [(28, 4), (28, 28)] {
+        assert_eq!(at(&px, x, y), [255, 0, 0, 255], "right ({x}, {y}): texel 0");
     }
 }

@@ -420,6 +420,60 @@ fn get_tex_image_reads_depth_textures() {
 }
 
 #[test]
+fn copy_tex_image_converts_depth_between_formats() {
+    const GL_DEPTH_COMPONENT24: u32 = 0x81A6;
+    let _c = context();
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let copy = gl!(c"glCopyTexImage2D": fn(u32, i32, u32, i32, i32, i32, i32, i32));
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let clear_depth = gl!(c"glClearDepth": fn(f64));
+    let clear = gl!(c"glClear": fn(u32));
+    let draw_buffer = gl!(c"glDrawBuffer": fn(u32));
+    let read_buffer = gl!(c"glReadBuffer": fn(u32));
+    // A 24-bit depth framebuffer cleared to 0.75.
+    let source = texture(GL_TEXTURE_2D);
+    let mut fb = 0;
+    // SAFETY: storage only (NULL data); out-pointer to a local.
+    unsafe {
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_DEPTH_COMPONENT24 as i32,
+            4,
+            4,
+            0,
+            GL_DEPTH_COMPONENT,
+            GL_FLOAT,
+            null(),
+        );
+        gen_fbs(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        attach(
+            GL_FRAMEBUFFER,
+            GL_DEPTH_ATTACHMENT,
+            GL_TEXTURE_2D,
+            source,
+            0,
+        );
+        draw_buffer(0);
+        read_buffer(0);
+        clear_depth(0.75);
+        clear(GL_DEPTH_BUFFER_BIT);
+        // Copied into a float depth texture: Vulkan cannot blit D24 into D32F.
+        texture(GL_TEXTURE_2D);
+        copy(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT32F, 0, 0, 4, 4, 0);
+    }
+    expect(GL_NO_ERROR);
+    let got = get_image(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT, GL_FLOAT, 64);
+    for c in got.chunks(4) {
+        let d = f32::from_ne_bytes([c[0], c[1], c[2], c[3]]);
+        assert!((d - 0.75).abs() < 1e-6, "copied depth {d}");
+    }
+}
+
+#[test]
 fn get_tex_image_errors_follow_the_spec() {
     let _c = context();
     texture(GL_TEXTURE_2D);
@@ -564,6 +618,14 @@ fn copy_tex_image_errors_follow_the_spec() {
         expect(GL_INVALID_VALUE);
         copy(GL_TEXTURE_2D, 0, GL_RGBA8, 0, 0, -1, 2, 0);
         expect(GL_INVALID_VALUE);
+        // glTexImage's legacy component counts are not internal formats here: GL_INVALID_ENUM
+        // (piglit copyteximage), like any other unknown internal format.
+        for legacy in 1..=4 {
+            copy(GL_TEXTURE_2D, 0, legacy, 0, 0, 2, 2, 0);
+            expect(GL_INVALID_ENUM);
+        }
+        copy(GL_TEXTURE_2D, 0, 0x1234, 0, 0, 2, 2, 0);
+        expect(GL_INVALID_ENUM);
         // An integer texture from a normalized framebuffer.
         copy(GL_TEXTURE_2D, 0, GL_RGBA8UI, 0, 0, 2, 2, 0);
         expect(GL_INVALID_OPERATION);

@@ -799,3 +799,68 @@ fn multisample_texture_errors_follow_the_specification() {
     }
     expect(GL_NO_ERROR);
 }
+
+#[test]
+fn proxy_multisample_targets_answer_whether_a_texture_would_fit() {
+    const GL_PROXY_TEXTURE_2D_MULTISAMPLE: u32 = 0x9101;
+    const GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY: u32 = 0x9103;
+    const GL_TEXTURE_WIDTH: u32 = 0x1000;
+    const GL_TEXTURE_HEIGHT: u32 = 0x1001;
+    const GL_TEXTURE_DEPTH: u32 = 0x8071;
+    const GL_TEXTURE_INTERNAL_FORMAT: u32 = 0x1003;
+    const GL_RGB: u32 = 0x1907;
+    let _ctx = context();
+    let image_3d = gl!(c"glTexImage3DMultisample": fn(u32, i32, u32, i32, i32, i32, u8));
+    let level = gl!(c"glGetTexLevelParameteriv": fn(u32, i32, u32, *mut i32));
+    let query = |target, pname| {
+        let mut v = -1;
+        // SAFETY: out-pointer to a local.
+        unsafe { level(target, 0, pname, &mut v) };
+        v
+    };
+    let max = get_int(GL_MAX_COLOR_TEXTURE_SAMPLES);
+    let bound = texture(GL_TEXTURE_2D_MULTISAMPLE);
+    // The piglit case: a proxy makes nothing and raises nothing.
+    tex_image_ms(GL_PROXY_TEXTURE_2D_MULTISAMPLE, 4, GL_RGB, 1024, 1024, 0);
+    expect(GL_NO_ERROR);
+    let p = GL_PROXY_TEXTURE_2D_MULTISAMPLE;
+    assert_eq!(query(p, GL_TEXTURE_WIDTH), 1024);
+    assert_eq!(query(p, GL_TEXTURE_HEIGHT), 1024);
+    assert_eq!(query(p, GL_TEXTURE_INTERNAL_FORMAT), GL_RGB as i32);
+    assert_eq!(query(p, GL_TEXTURE_SAMPLES), 4);
+    assert_eq!(query(p, GL_TEXTURE_FIXED_SAMPLE_LOCATIONS), 0);
+    // The bound texture is untouched.
+    assert_eq!(query(GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_WIDTH), 0);
+    assert_ne!(bound, 0);
+    // Too many samples or too large: the proxy's state is zeroed, with no error.
+    tex_image_ms(p, max + 1, GL_RGBA8, 8, 8, 1);
+    expect(GL_NO_ERROR);
+    assert_eq!(query(p, GL_TEXTURE_WIDTH), 0);
+    assert_eq!(query(p, GL_TEXTURE_SAMPLES), 0);
+    tex_image_ms(p, 4, GL_RGBA8, 8, 8, 1);
+    assert_eq!(query(p, GL_TEXTURE_WIDTH), 8);
+    tex_image_ms(p, 4, GL_RGBA8, 1 << 30, 8, 1);
+    expect(GL_NO_ERROR);
+    assert_eq!(query(p, GL_TEXTURE_WIDTH), 0);
+    // Errors that are not about fitting stay errors: format, samples < 1, negative sizes.
+    tex_image_ms(p, 4, GL_LUMINANCE8, 8, 8, 1);
+    expect(GL_INVALID_ENUM);
+    tex_image_ms(p, 0, GL_RGBA8, 8, 8, 1);
+    expect(GL_INVALID_VALUE);
+    tex_image_ms(p, 4, GL_RGBA8, -1, 8, 1);
+    expect(GL_INVALID_VALUE);
+    // The array proxy takes the 3D form only.
+    let pa = GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY;
+    tex_image_ms(pa, 4, GL_RGBA8, 8, 8, 1);
+    expect(GL_INVALID_ENUM);
+    // SAFETY: plain values.
+    unsafe { image_3d(pa, 4, GL_RGBA8, 8, 8, 3, 1) };
+    expect(GL_NO_ERROR);
+    assert_eq!(query(pa, GL_TEXTURE_DEPTH), 3);
+    assert_eq!(query(pa, GL_TEXTURE_FIXED_SAMPLE_LOCATIONS), 1);
+    // Level parameters of a proxy exist for level 0 only.
+    let mut v = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe { level(p, 1, GL_TEXTURE_WIDTH, &mut v) };
+    expect(GL_INVALID_VALUE);
+}

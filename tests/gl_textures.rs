@@ -1159,3 +1159,176 @@ fn the_swizzle_vector_sets_and_answers_all_four_sources() {
         [t[2], t[1], t[0], 255]
     );
 }
+
+const GL_TEXTURE_BORDER_COLOR: u32 = 0x1004;
+const GL_TEXTURE_WRAP_S: u32 = 0x2802;
+const GL_TEXTURE_WRAP_T: u32 = 0x2803;
+const GL_CLAMP_TO_BORDER: i32 = 0x812D;
+
+/// A 1×1 texture of `internal` (one texel of `format`/`ty` from `texel`) on unit 0, nearest
+/// filtered and clamped to its border on both axes.
+fn border_texture(internal: u32, format: u32, ty: u32, texel: &[u8]) -> u32 {
+    let image_2d = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let t = texture(GL_TEXTURE_2D);
+    // SAFETY: `texel` holds one texel of `format`/`ty` (the callers size it so).
+    unsafe {
+        image_2d(
+            GL_TEXTURE_2D,
+            0,
+            internal as i32,
+            1,
+            1,
+            0,
+            format,
+            ty,
+            texel.as_ptr().cast(),
+        );
+        param(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+        param(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+    }
+    t
+}
+
+#[test]
+fn integer_border_colours_keep_their_words_and_are_sampled_exactly() {
+    const GL_RGBA32UI: u32 = 0x8D70;
+    const GL_RGBA32I: u32 = 0x8D82;
+    const GL_RGBA_INTEGER: u32 = 0x8D99;
+    const GL_UNSIGNED_INT: u32 = 0x1405;
+    const GL_INT: u32 = 0x1404;
+    let _ctx = context();
+    let param_iuiv = gl!(c"glTexParameterIuiv": fn(u32, u32, *const u32));
+    let param_iiv = gl!(c"glTexParameterIiv": fn(u32, u32, *const i32));
+    let get_iuiv = gl!(c"glGetTexParameterIuiv": fn(u32, u32, *mut u32));
+    let get_iiv = gl!(c"glGetTexParameterIiv": fn(u32, u32, *mut i32));
+    let gen_samplers = gl!(c"glGenSamplers": fn(i32, *mut u32));
+    let bind_sampler = gl!(c"glBindSampler": fn(u32, u32));
+    let sampler_i = gl!(c"glSamplerParameteri": fn(u32, u32, i32));
+    let sampler_iiv = gl!(c"glSamplerParameterIiv": fn(u32, u32, *const i32));
+    let get_sampler_iiv = gl!(c"glGetSamplerParameterIiv": fn(u32, u32, *mut i32));
+    let get_sampler_iuiv = gl!(c"glGetSamplerParameterIuiv": fn(u32, u32, *mut u32));
+    // Words no float conversion keeps: above 2^24, and with the top bit set.
+    let words: [u32; 4] = [0x8070_6050, 0x4030_2010, 0x0807_0605, 0x0403_0201];
+    let bad = [0x0bad_c0de_u32; 4];
+    // SAFETY: out-pointers to four-element locals; texels are 16 bytes of one RGBA32 texel.
+    unsafe {
+        border_texture(GL_RGBA32UI, GL_RGBA_INTEGER, GL_UNSIGNED_INT, &[7; 16]);
+        param_iuiv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, words.as_ptr());
+        expect(GL_NO_ERROR);
+        let mut got = [0u32; 4];
+        get_iuiv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, got.as_mut_ptr());
+        assert_eq!(got, words);
+        // An unknown pname is GL_INVALID_ENUM and writes nothing.
+        let mut untouched = bad;
+        get_iuiv(
+            GL_TEXTURE_2D,
+            0xbeef_0000 | GL_TEXTURE_BORDER_COLOR,
+            untouched.as_mut_ptr(),
+        );
+        expect(GL_INVALID_ENUM);
+        assert_eq!(untouched, bad);
+        // Other parameters go through the I forms as through the iv ones.
+        let mut wrap = [0i32; 4];
+        get_iiv(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap.as_mut_ptr());
+        assert_eq!(wrap[0], GL_CLAMP_TO_BORDER);
+    }
+    // Inside the texture the texel, outside it the border words, each compared in the shader
+    // (a component is 1.0 where it matches).
+    let expected = format!(
+        "uvec4({}u, {}u, {}u, {}u)",
+        words[0], words[1], words[2], words[3]
+    );
+    assert_eq!(
+        sample(
+            "usampler2D",
+            "vec4(equal(texture(t, vec2(0.5)), uvec4(0x07070707u)))"
+        ),
+        [255; 4]
+    );
+    assert_eq!(
+        sample(
+            "usampler2D",
+            &format!("vec4(equal(texture(t, vec2(-2.0, 3.0)), {expected}))")
+        ),
+        [255; 4],
+        "an unsigned integer texture samples its integer border words"
+    );
+
+    // Signed, through a sampler object's Iiv (which overrides the texture's border).
+    let ints = [-1, -2, i32::MIN, i32::MAX];
+    // SAFETY: as above.
+    unsafe {
+        border_texture(GL_RGBA32I, GL_RGBA_INTEGER, GL_INT, &[1; 16]);
+        let mut s = 0;
+        gen_samplers(1, &mut s);
+        sampler_i(s, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+        sampler_i(s, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+        sampler_i(s, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        sampler_i(s, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        // The texture's own integer border, which the sampler object below overrides.
+        param_iiv(
+            GL_TEXTURE_2D,
+            GL_TEXTURE_BORDER_COLOR,
+            [5, 6, 7, 8].as_ptr(),
+        );
+        let mut own = [0i32; 4];
+        get_iiv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, own.as_mut_ptr());
+        assert_eq!(own, [5, 6, 7, 8]);
+        sampler_iiv(s, GL_TEXTURE_BORDER_COLOR, ints.as_ptr());
+        expect(GL_NO_ERROR);
+        let mut got = [0i32; 4];
+        get_sampler_iiv(s, GL_TEXTURE_BORDER_COLOR, got.as_mut_ptr());
+        assert_eq!(got, ints);
+        let mut as_words = [0u32; 4];
+        get_sampler_iuiv(s, GL_TEXTURE_BORDER_COLOR, as_words.as_mut_ptr());
+        assert_eq!(as_words, ints.map(|i| i as u32));
+        // The texture-only base level is not a sampler parameter, in the I forms too.
+        sampler_iiv(s, 0x813C, [1].as_ptr());
+        expect(GL_INVALID_ENUM);
+        bind_sampler(0, s);
+    }
+    assert_eq!(
+        sample(
+            "isampler2D",
+            "vec4(equal(texture(t, vec2(1.5, 0.5)), ivec4(-1, -2, -2147483647 - 1, 2147483647)))"
+        ),
+        [255; 4],
+        "a signed integer texture samples the sampler object's integer border"
+    );
+}
+
+#[test]
+fn float_border_colours_are_sampled_and_answer_normalized_integer_queries() {
+    let _ctx = context();
+    let param_fv = gl!(c"glTexParameterfv": fn(u32, u32, *const f32));
+    let param_iv = gl!(c"glTexParameteriv": fn(u32, u32, *const i32));
+    let get_fv = gl!(c"glGetTexParameterfv": fn(u32, u32, *mut f32));
+    let get_iv = gl!(c"glGetTexParameteriv": fn(u32, u32, *mut i32));
+    // SAFETY: out-pointers to four-element locals; one RGBA8 texel.
+    unsafe {
+        border_texture(GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, &[9, 9, 9, 9]);
+        // glTexParameteriv maps integers onto [-1, 1]; glGetTexParameteriv maps back.
+        let half = i32::MAX / 2 + 1;
+        param_iv(
+            GL_TEXTURE_2D,
+            GL_TEXTURE_BORDER_COLOR,
+            [i32::MAX, half, 0, i32::MAX].as_ptr(),
+        );
+        let mut f4 = [0f32; 4];
+        get_fv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, f4.as_mut_ptr());
+        assert_eq!(f4, [1.0, 0.5, 0.0, 1.0]);
+        let colour = [0.25f32, 0.5, 0.75, 1.0];
+        param_fv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, colour.as_ptr());
+        let mut i4 = [0i32; 4];
+        get_iv(GL_TEXTURE_2D, GL_TEXTURE_BORDER_COLOR, i4.as_mut_ptr());
+        assert_eq!(i4, [536_870_912, 1_073_741_824, 1_610_612_735, i32::MAX]);
+        expect(GL_NO_ERROR);
+    }
+    // llvmpipe draws (64, 128, 191, 255) here: the colour, not the nearest built-in one.
+    assert_eq!(
+        sample("sampler2D", "texture(t, vec2(0.5, -1.0))"),
+        [64, 128, 191, 255]
+    );
+    assert_eq!(sample("sampler2D", "texture(t, vec2(0.5))"), [9, 9, 9, 9]);
+}

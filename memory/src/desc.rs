@@ -226,8 +226,86 @@ pub struct SamplerDesc {
     pub max_anisotropy: Option<f32>,
     /// Depth comparison.
     pub compare_op: Option<vk::CompareOp>,
-    /// Border colour for clamp-to-border.
+    /// Border colour for clamp-to-border: a built-in one, or `FLOAT_CUSTOM_EXT` /
+    /// `INT_CUSTOM_EXT` with the colour in `custom_border`.
     pub border_color: vk::BorderColor,
+    /// The custom border colour's four words (float bits, or integers); zero and unused for a
+    /// built-in border colour. Where the device lacks `VK_EXT_custom_border_color` the backend
+    /// samples the nearest built-in colour instead ([`nearest_builtin_border`]).
+    pub custom_border: [u32; 4],
+    /// The sampled view's format, which the custom border colour goes with on devices that
+    /// lack `customBorderColorWithoutFormat` (`UNDEFINED` otherwise and for built-in colours).
+    pub custom_border_format: vk::Format,
+}
+
+impl SamplerDesc {
+    /// Sets the border colour from its four words (`integer`: signed or unsigned integers,
+    /// else float bits): a built-in colour where the words are exactly one, else a custom one.
+    /// `format` is the sampled view's format.
+    pub fn with_border(mut self, words: [u32; 4], integer: bool, format: vk::Format) -> Self {
+        let builtin = builtin_border(words, integer);
+        self.border_color = builtin.unwrap_or(if integer {
+            vk::BorderColor::INT_CUSTOM_EXT
+        } else {
+            vk::BorderColor::FLOAT_CUSTOM_EXT
+        });
+        (self.custom_border, self.custom_border_format) = match builtin {
+            Some(_) => ([0; 4], vk::Format::UNDEFINED),
+            None => (words, format),
+        };
+        self
+    }
+}
+
+/// The built-in border colour whose value is exactly `words`, if there is one.
+fn builtin_border(words: [u32; 4], integer: bool) -> Option<vk::BorderColor> {
+    let (zero, one) = if integer {
+        (0, 1)
+    } else {
+        (0.0f32.to_bits(), 1.0f32.to_bits())
+    };
+    let [r, g, b, a] = words;
+    let rgb = |v| r == v && g == v && b == v;
+    Some(match (rgb(zero), rgb(one), a == zero, a == one, integer) {
+        (true, _, true, _, false) => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+        (true, _, _, true, false) => vk::BorderColor::FLOAT_OPAQUE_BLACK,
+        (_, true, _, true, false) => vk::BorderColor::FLOAT_OPAQUE_WHITE,
+        (true, _, true, _, true) => vk::BorderColor::INT_TRANSPARENT_BLACK,
+        (true, _, _, true, true) => vk::BorderColor::INT_OPAQUE_BLACK,
+        (_, true, _, true, true) => vk::BorderColor::INT_OPAQUE_WHITE,
+        _ => return None,
+    })
+}
+
+/// The built-in border colour nearest a custom one, for devices without
+/// `VK_EXT_custom_border_color`: opaque when alpha is at least half of one (or, for integers,
+/// at least one), white when every colour channel is, else black. Built-in colours pass
+/// through unchanged.
+pub fn nearest_builtin_border(border: vk::BorderColor, words: [u32; 4]) -> vk::BorderColor {
+    let integer = match border {
+        vk::BorderColor::FLOAT_CUSTOM_EXT => false,
+        vk::BorderColor::INT_CUSTOM_EXT => true,
+        builtin => return builtin,
+    };
+    // Signed and unsigned integer words read the same way for "at least one" once negative
+    // values (which are above `i32::MAX` as unsigned) count as below one.
+    let high = |w: u32| {
+        if integer {
+            (w as i32) >= 1
+        } else {
+            f32::from_bits(w) >= 0.5
+        }
+    };
+    let opaque = high(words[3]);
+    let white = words[..3].iter().all(|&w| high(w));
+    match (integer, opaque, white) {
+        (false, false, _) => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+        (false, true, false) => vk::BorderColor::FLOAT_OPAQUE_BLACK,
+        (false, true, true) => vk::BorderColor::FLOAT_OPAQUE_WHITE,
+        (true, false, _) => vk::BorderColor::INT_TRANSPARENT_BLACK,
+        (true, true, false) => vk::BorderColor::INT_OPAQUE_BLACK,
+        (true, true, true) => vk::BorderColor::INT_OPAQUE_WHITE,
+    }
 }
 
 impl Default for SamplerDesc {
@@ -243,6 +321,8 @@ impl Default for SamplerDesc {
             max_anisotropy: None,
             compare_op: None,
             border_color: vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+            custom_border: [0; 4],
+            custom_border_format: vk::Format::UNDEFINED,
         }
     }
 }
@@ -309,5 +389,78 @@ mod tests {
         );
         // 4 MiB for level 0, plus a third again for the rest of the chain (+ 4 bytes for 1×1).
         assert_eq!(packed_image_bytes(&desc), Some(4 * (1 << 20) + 1_398_100));
+    }
+
+    #[test]
+    fn border_words_pick_builtin_colours_only_when_exact() {
+        let f = |v: [f32; 4]| v.map(f32::to_bits);
+        let desc = |w, int| SamplerDesc::default().with_border(w, int, vk::Format::R8_UNORM);
+        let opaque_white = desc(f([1.0; 4]), false);
+        assert_eq!(
+            opaque_white.border_color,
+            vk::BorderColor::FLOAT_OPAQUE_WHITE
+        );
+        assert_eq!(opaque_white.custom_border_format, vk::Format::UNDEFINED);
+        assert_eq!(
+            desc(f([0.0, 0.0, 0.0, 1.0]), false).border_color,
+            vk::BorderColor::FLOAT_OPAQUE_BLACK
+        );
+        assert_eq!(
+            desc([0, 0, 0, 1], true).border_color,
+            vk::BorderColor::INT_OPAQUE_BLACK
+        );
+        assert_eq!(
+            desc([1; 4], true).border_color,
+            vk::BorderColor::INT_OPAQUE_WHITE
+        );
+        assert_eq!(
+            desc([0; 4], true).border_color,
+            vk::BorderColor::INT_TRANSPARENT_BLACK
+        );
+        // 1.0's bits are not the integer one, nor the reverse.
+        let custom = desc([1; 4], false);
+        assert_eq!(custom.border_color, vk::BorderColor::FLOAT_CUSTOM_EXT);
+        assert_eq!(custom.custom_border, [1; 4]);
+        assert_eq!(custom.custom_border_format, vk::Format::R8_UNORM);
+        let words = [0x8070_6050, 1, 2, 3];
+        let int = desc(words, true);
+        assert_eq!(int.border_color, vk::BorderColor::INT_CUSTOM_EXT);
+        assert_eq!(int.custom_border, words);
+    }
+
+    #[test]
+    fn nearest_builtin_border_rounds_custom_colours() {
+        use vk::BorderColor as B;
+        let f = |v: [f32; 4]| v.map(f32::to_bits);
+        assert_eq!(
+            nearest_builtin_border(B::FLOAT_CUSTOM_EXT, f([0.9, 0.6, 0.7, 0.8])),
+            B::FLOAT_OPAQUE_WHITE
+        );
+        assert_eq!(
+            nearest_builtin_border(B::FLOAT_CUSTOM_EXT, f([0.9, 0.2, 0.7, 0.8])),
+            B::FLOAT_OPAQUE_BLACK
+        );
+        assert_eq!(
+            nearest_builtin_border(B::FLOAT_CUSTOM_EXT, f([0.9, 0.9, 0.9, 0.1])),
+            B::FLOAT_TRANSPARENT_BLACK
+        );
+        // Negative integers are below one; large unsigned words read as negative too, which
+        // rounds them to black rather than white (either is a guess without the extension).
+        assert_eq!(
+            nearest_builtin_border(B::INT_CUSTOM_EXT, [5, 7, 9, 2]),
+            B::INT_OPAQUE_WHITE
+        );
+        assert_eq!(
+            nearest_builtin_border(B::INT_CUSTOM_EXT, [(-1i32) as u32, 7, 9, 2]),
+            B::INT_OPAQUE_BLACK
+        );
+        assert_eq!(
+            nearest_builtin_border(B::INT_CUSTOM_EXT, [5, 7, 9, 0]),
+            B::INT_TRANSPARENT_BLACK
+        );
+        assert_eq!(
+            nearest_builtin_border(B::FLOAT_OPAQUE_WHITE, [0; 4]),
+            B::FLOAT_OPAQUE_WHITE
+        );
     }
 }

@@ -32,7 +32,9 @@ pub mod vulkan;
 pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
 pub use budget::Degradation;
 pub use classify::{classify, Call, Outcome};
-pub use desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
+pub use desc::{
+    nearest_builtin_border, BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc,
+};
 pub use error::{MemoryError, Result};
 pub use fault::{FaultPlan, FaultSite, FaultState};
 pub use handle::Handle;

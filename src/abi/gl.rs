@@ -175,6 +175,34 @@ unsafe fn int_params(pname: GLenum, colour: GLenum, v: *const i32) -> Vec<f32> {
     }
 }
 
+/// `glTexParameteriv`/`glSamplerParameteriv` values as floats: the border colour's integers
+/// map to [-1, 1] (GL's signed normalized conversion), everything else converts exactly.
+fn int_tex_params(pname: GLenum, v: &[i32]) -> Vec<f32> {
+    v.iter()
+        .map(|&i| {
+            if pname == GL_TEXTURE_BORDER_COLOR {
+                (f64::from(i) / f64::from(i32::MAX)).max(-1.0) as f32
+            } else {
+                i as f32
+            }
+        })
+        .collect()
+}
+
+/// `glGetTexParameteriv`/`glGetSamplerParameteriv` answers: the border colour converts to
+/// signed normalized integers (round(f × (2³¹ − 1)), clamped), everything else truncates.
+fn int_tex_answers(pname: GLenum, v: &[f32]) -> Vec<i32> {
+    v.iter()
+        .map(|&f| {
+            if pname == GL_TEXTURE_BORDER_COLOR {
+                (f64::from(f).clamp(-1.0, 1.0) * f64::from(i32::MAX)).round() as i32
+            } else {
+                f as i32
+            }
+        })
+        .collect()
+}
+
 /// A normalised unsigned byte (`glColor4ub`).
 fn unorm(v: u8) -> f32 {
     f32::from(v) / 255.0
@@ -891,12 +919,20 @@ gl_entry_points! {
     fn glSamplerParameteri(s: u32, p: GLenum, v: i32) { gl((), |c| c.sampler_parameter(s, p, &[v as f32])) }
     fn glSamplerParameterf(s: u32, p: GLenum, v: f32) { gl((), |c| c.sampler_parameter(s, p, &[v])) }
     fn glSamplerParameteriv(s: u32, p: GLenum, v: *const i32) {
-        gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.sampler_parameter(s, p, &vals) })
+        gl((), |c| { let n = colour_count(p, GL_TEXTURE_BORDER_COLOR); c.sampler_parameter(s, p, &int_tex_params(p, slice(v, n))) })
+    }
+    fn glSamplerParameterIiv(s: u32, p: GLenum, v: *const i32) {
+        gl((), |c| { let n = colour_count(p, GL_TEXTURE_BORDER_COLOR); let words: Vec<u32> = slice(v, n).iter().map(|&x| x as u32).collect(); c.sampler_parameter_integer(s, p, &words, true) })
+    }
+    fn glSamplerParameterIuiv(s: u32, p: GLenum, v: *const u32) {
+        gl((), |c| { let n = colour_count(p, GL_TEXTURE_BORDER_COLOR); c.sampler_parameter_integer(s, p, slice(v, n), false) })
     }
     fn glSamplerParameterfv(s: u32, p: GLenum, v: *const f32) {
         gl((), |c| { let n = if p == GL_TEXTURE_BORDER_COLOR { 4 } else { 1 }; c.sampler_parameter(s, p, slice(v, n)) })
     }
-    fn glGetSamplerParameteriv(s: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_sampler_parameter(s, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
+    fn glGetSamplerParameteriv(s: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v = int_tex_answers(p, &c.get_sampler_parameter(s, p)); write_values(out, &v) }) }
+    fn glGetSamplerParameterIiv(s: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_sampler_parameter_integer(s, p, true).iter().map(|&w| w as i32).collect(); write_values(out, &v) }) }
+    fn glGetSamplerParameterIuiv(s: u32, p: GLenum, out: *mut u32) { gl((), |c| { let v = c.get_sampler_parameter_integer(s, p, false); write_values(out, &v) }) }
     fn glGetSamplerParameterfv(s: u32, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_sampler_parameter(s, p); write_values(out, &v) }) }
     fn glTexImage1D(t: GLenum, level: i32, internal: i32, w: i32, border: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
@@ -954,12 +990,20 @@ gl_entry_points! {
     fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
     fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }
     fn glTexParameteriv(t: GLenum, p: GLenum, v: *const i32) {
-        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; let vals: Vec<f32> = slice(v, n).iter().map(|&x| x as f32).collect(); c.tex_parameter_v(t, p, &vals) })
+        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; c.tex_parameter_v(t, p, &int_tex_params(p, slice(v, n))) })
+    }
+    fn glTexParameterIiv(t: GLenum, p: GLenum, v: *const i32) {
+        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; let words: Vec<u32> = slice(v, n).iter().map(|&x| x as u32).collect(); c.tex_parameter_integer(t, p, &words, true) })
+    }
+    fn glTexParameterIuiv(t: GLenum, p: GLenum, v: *const u32) {
+        gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; c.tex_parameter_integer(t, p, slice(v, n), false) })
     }
     fn glTexParameterfv(t: GLenum, p: GLenum, v: *const f32) {
         gl((), |c| { let n = if matches!(p, GL_TEXTURE_BORDER_COLOR | GL_TEXTURE_SWIZZLE_RGBA) { 4 } else { 1 }; c.tex_parameter_v(t, p, slice(v, n)) })
     }
-    fn glGetTexParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_tex_parameter(t, p).iter().map(|&x| x as i32).collect(); write_values(out, &v) }) }
+    fn glGetTexParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v = int_tex_answers(p, &c.get_tex_parameter(t, p)); write_values(out, &v) }) }
+    fn glGetTexParameterIiv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_tex_parameter_integer(t, p, true).iter().map(|&w| w as i32).collect(); write_values(out, &v) }) }
+    fn glGetTexParameterIuiv(t: GLenum, p: GLenum, out: *mut u32) { gl((), |c| { let v = c.get_tex_parameter_integer(t, p, false); write_values(out, &v) }) }
     fn glGetTexParameterfv(t: GLenum, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_tex_parameter(t, p); write_values(out, &v) }) }
     fn glGetTexLevelParameteriv(t: GLenum, level: i32, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_tex_level_parameter(t, level, p); write_values(out, &[v]) }) }
 

@@ -72,6 +72,11 @@ pub struct DeviceFeatures {
     pub index_type_uint8: bool,
     /// `VK_EXT_memory_budget`.
     pub memory_budget: bool,
+    /// `VK_EXT_custom_border_color` (`customBorderColors`): GL's arbitrary border colours,
+    /// integer ones included; without it samplers take the nearest built-in colour.
+    pub custom_border_color: bool,
+    /// `customBorderColorWithoutFormat`: custom border samplers need not name the view format.
+    pub custom_border_color_without_format: bool,
     /// `samplerAnisotropy`.
     pub sampler_anisotropy: bool,
     /// `geometryShader`.
@@ -604,6 +609,19 @@ fn create_device(
         }
     }
 
+    let mut border_query = vk::PhysicalDeviceCustomBorderColorFeaturesEXT::default();
+    if has_extension(exts, ash::ext::custom_border_color::NAME) {
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut border_query);
+        // SAFETY: as above.
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        if border_query.custom_border_colors == vk::TRUE {
+            names.push(ash::ext::custom_border_color::NAME.as_ptr());
+            features.custom_border_color = true;
+            features.custom_border_color_without_format =
+                border_query.custom_border_color_without_format == vk::TRUE;
+        }
+    }
+
     let mut divisor_query = vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT::default();
     let mut uint8_query = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default();
     let divisor_ext = has_extension(exts, ash::ext::vertex_attribute_divisor::NAME);
@@ -666,6 +684,12 @@ fn create_device(
     let mut uint8 = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default().index_type_uint8(true);
     if features.index_type_uint8 {
         create = create.push_next(&mut uint8);
+    }
+    let mut border = vk::PhysicalDeviceCustomBorderColorFeaturesEXT::default()
+        .custom_border_colors(true)
+        .custom_border_color_without_format(features.custom_border_color_without_format);
+    if features.custom_border_color {
+        create = create.push_next(&mut border);
     }
     // SAFETY: every pointer in `create` refers to locals that outlive the call; the features
     // requested were all reported as supported above.

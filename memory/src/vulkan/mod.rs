@@ -412,9 +412,33 @@ impl Backend for VulkanBackend {
             .anisotropy_enable(anisotropy.is_some())
             .max_anisotropy(anisotropy.unwrap_or(1.0))
             .compare_enable(desc.compare_op.is_some())
-            .compare_op(desc.compare_op.unwrap_or(vk::CompareOp::NEVER))
-            .border_color(desc.border_color);
-        // SAFETY: the create info is valid (anisotropy only with the feature, within limits).
+            .compare_op(desc.compare_op.unwrap_or(vk::CompareOp::NEVER));
+        let features = &self.shared.info.features;
+        let custom = matches!(
+            desc.border_color,
+            vk::BorderColor::FLOAT_CUSTOM_EXT | vk::BorderColor::INT_CUSTOM_EXT
+        );
+        let mut custom_info = vk::SamplerCustomBorderColorCreateInfoEXT::default()
+            .custom_border_color(vk::ClearColorValue {
+                uint32: desc.custom_border,
+            })
+            .format(if features.custom_border_color_without_format {
+                vk::Format::UNDEFINED
+            } else {
+                desc.custom_border_format
+            });
+        let info = if custom && features.custom_border_color {
+            info.border_color(desc.border_color)
+                .push_next(&mut custom_info)
+        } else {
+            info.border_color(crate::desc::nearest_builtin_border(
+                desc.border_color,
+                desc.custom_border,
+            ))
+        };
+        // SAFETY: the create info is valid (anisotropy only with the feature, within limits;
+        // a custom border colour only with `customBorderColors` enabled, and with the view's
+        // format unless `customBorderColorWithoutFormat` is).
         unsafe { self.shared.raw.create_sampler(&info, None) }
             .map(VulkanSampler)
             .map_err(|r| map_alloc("vkCreateSampler", r))

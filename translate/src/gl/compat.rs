@@ -20,7 +20,8 @@
 //!   the texture's base format class too, since the classic environments depend on it.
 //!   The enables are a bit set per unit ([`FfTarget`]), so `glIsEnabled` answers each target.
 //! - Immediate mode (`glBegin`/`glEnd`) collects vertices with their current colour, normal and
-//!   texture coordinate, then draws them as client arrays; quads and polygons are lowered
+//!   texture coordinates (unit 0, and every unit up to the highest one given a
+//!   `glMultiTexCoord` inside the pair: piglit texrect-many), then draws them as client arrays; quads and polygons are lowered
 //!   (`lower`). Lighting is computed per vertex in the generated vertex program (`lighting`).
 //!   State the layer accepts but does not emulate (stipple, texgen, point smoothing) is stored
 //!   and answered by `glIsEnabled`, and logged once.
@@ -43,8 +44,15 @@ use crate::glsl::legacy::Varyings;
 
 /// Texture units the fixed-function layer knows (`GL_MAX_TEXTURE_UNITS`).
 pub(crate) const FF_TEXTURE_UNITS: usize = 8;
-/// Floats per immediate-mode vertex: position, colour, texture coordinate 0, normal (xyz + pad).
-const IMMEDIATE_FLOATS: usize = 16;
+/// Floats per immediate-mode vertex before its texture coordinates: position, colour, normal
+/// (xyz + pad); then 4 per texture coordinate set the primitive carries
+/// ([`Immediate::tex_units`]).
+const IMMEDIATE_HEAD: usize = 12;
+
+/// Floats per immediate-mode vertex carrying `tex_units` texture coordinate sets.
+fn immediate_floats(tex_units: usize) -> usize {
+    IMMEDIATE_HEAD + 4 * tex_units
+}
 /// Immediate-mode vertices one `glBegin`/`glEnd` pair may hold.
 const MAX_IMMEDIATE_VERTICES: usize = 1 << 20;
 
@@ -145,6 +153,32 @@ pub(crate) struct FfProgram {
 pub(crate) struct Immediate {
     mode: GLenum,
     data: Vec<f32>,
+    /// Texture coordinate sets each vertex carries: units 0..tex_units. Unit 0 always; a
+    /// `glMultiTexCoord` of a higher unit between `glBegin` and `glEnd` widens every vertex
+    /// (`widen`), so the units above stay at one current value for the whole primitive and
+    /// cost nothing per vertex.
+    tex_units: usize,
+}
+
+impl Immediate {
+    /// Makes room for `units` coordinate sets; the vertices already emitted take `current`
+    /// (each unit's current value until now) for the new ones. False when memory runs out.
+    fn widen(&mut self, units: usize, current: &[[f32; 4]]) -> bool {
+        let (old, new) = (immediate_floats(self.tex_units), immediate_floats(units));
+        let mut data = Vec::new();
+        if data.try_reserve_exact(self.data.len() / old * new).is_err() {
+            return false;
+        }
+        for v in self.data.chunks_exact(old) {
+            data.extend_from_slice(v);
+            for unit in self.tex_units..units {
+                data.extend_from_slice(current.get(unit).unwrap_or(&[0.0, 0.0, 0.0, 1.0]));
+            }
+        }
+        self.data = data;
+        self.tex_units = units;
+        true
+    }
 }
 
 /// Fixed-function state of a compatibility context.
@@ -684,6 +718,27 @@ impl Context {
             self.record(r);
             return;
         }
+        if let (FfArray::TexCoord(unit), Some(im)) = (array, self.compat.immediate.as_mut()) {
+            let units = unit as usize + 1;
+            if units > im.tex_units && units <= FF_TEXTURE_UNITS {
+                let current: Vec<[f32; 4]> = (0..units)
+                    .map(|u| {
+                        self.current_attribs[FfArray::TexCoord(u as u32).slot()]
+                            .words
+                            .map(f32::from_bits)
+                    })
+                    .collect();
+                if !im.widen(units, &current) {
+                    let r: GlResult<()> = Err(GlError::Memory(
+                        arenagl_memory::MemoryError::InvalidRequest(
+                            "no host memory for the immediate-mode vertices".into(),
+                        ),
+                    ));
+                    self.record(r);
+                    return;
+                }
+            }
+        }
         self.current_attribs[array.slot()].words = v.map(f32::to_bits);
         if array == FfArray::Color {
             self.track_color_material();
@@ -733,16 +788,15 @@ impl Context {
             self.record(r);
             return;
         }
-        let cur = |a: FfArray| self.current_attribs[a.slot()].words.map(f32::from_bits);
-        let (color, tex, normal) = (
-            cur(FfArray::Color),
-            cur(FfArray::TexCoord(0)),
-            cur(FfArray::Normal),
-        );
+        let attribs = &self.current_attribs;
+        let cur = |a: FfArray| attribs[a.slot()].words.map(f32::from_bits);
+        let (color, normal) = (cur(FfArray::Color), cur(FfArray::Normal));
         let r = match self.compat.immediate.as_mut() {
             // Outside glBegin/glEnd a vertex has no effect (GL leaves it undefined).
             None => Ok(()),
-            Some(im) if im.data.len() / IMMEDIATE_FLOATS >= MAX_IMMEDIATE_VERTICES => {
+            Some(im)
+                if im.data.len() / immediate_floats(im.tex_units) >= MAX_IMMEDIATE_VERTICES =>
+            {
                 Err(GlError::InvalidOperation(format!(
                     "more than {MAX_IMMEDIATE_VERTICES} vertices between glBegin and glEnd"
                 )))
@@ -750,8 +804,11 @@ impl Context {
             Some(im) => {
                 im.data.extend_from_slice(&v);
                 im.data.extend_from_slice(&color);
-                im.data.extend_from_slice(&tex);
                 im.data.extend_from_slice(&normal);
+                for unit in 0..im.tex_units {
+                    im.data
+                        .extend_from_slice(&cur(FfArray::TexCoord(unit as u32)));
+                }
                 Ok(())
             }
         };
@@ -779,6 +836,7 @@ impl Context {
             self.compat.immediate = Some(Immediate {
                 mode,
                 data: Vec::new(),
+                tex_units: 1,
             });
             Ok(())
         })();
@@ -795,7 +853,7 @@ impl Context {
             self.record(r);
             return;
         };
-        self.draw_immediate(im.mode, &im.data);
+        self.draw_immediate(im.mode, &im.data, im.tex_units);
     }
 
     /// Draws triangles of (clip position, colour) vertices as immediate mode does (the pixel
@@ -805,7 +863,7 @@ impl Context {
         vertices: &[([f32; 4], [f32; 4])],
     ) -> GlResult<()> {
         let mut data = Vec::new();
-        data.try_reserve_exact(vertices.len() * IMMEDIATE_FLOATS)
+        data.try_reserve_exact(vertices.len() * immediate_floats(1))
             .map_err(|_| {
                 GlError::Memory(arenagl_memory::MemoryError::InvalidRequest(
                     "no host memory for the pixel rectangle's vertices".into(),
@@ -814,19 +872,21 @@ impl Context {
         for (p, c) in vertices {
             data.extend_from_slice(p);
             data.extend_from_slice(c);
-            data.extend_from_slice(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+            // Normal (0, 0, 1), texture coordinate (0, 0, 0, 1).
+            data.extend_from_slice(&[0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
         }
-        self.draw_immediate(GL_TRIANGLES, &data);
+        self.draw_immediate(GL_TRIANGLES, &data, 1);
         Ok(())
     }
 
-    /// Draws `data` (vertices of [`IMMEDIATE_FLOATS`]) as client arrays.
-    fn draw_immediate(&mut self, mode: GLenum, data: &[f32]) {
-        let count = data.len() / IMMEDIATE_FLOATS;
+    /// Draws `data` (vertices of [`immediate_floats`]`(tex_units)`) as client arrays.
+    fn draw_immediate(&mut self, mode: GLenum, data: &[f32], tex_units: usize) {
+        let floats = immediate_floats(tex_units);
+        let count = data.len() / floats;
         if count == 0 {
             return;
         }
-        let stride = (IMMEDIATE_FLOATS * 4) as i32;
+        let stride = (floats * 4) as i32;
         let base = data.as_ptr() as usize;
         let array = |size: i32, float_offset: usize| AttribArray {
             enabled: true,
@@ -842,8 +902,11 @@ impl Context {
         let mut vao = VertexArray::default();
         vao.attribs[FfArray::Vertex.slot()] = array(4, 0);
         vao.attribs[FfArray::Color.slot()] = array(4, 4);
-        vao.attribs[FfArray::TexCoord(0).slot()] = array(4, 8);
-        vao.attribs[FfArray::Normal.slot()] = array(3, 12);
+        vao.attribs[FfArray::Normal.slot()] = array(3, 8);
+        for unit in 0..tex_units {
+            vao.attribs[FfArray::TexCoord(unit as u32).slot()] =
+                array(4, IMMEDIATE_HEAD + 4 * unit);
+        }
         // `data` outlives the draw, which copies the client arrays into the frame's stream.
         self.vao_override = Some(vao);
         self.draw(super::draw::DrawCall {
@@ -1109,7 +1172,7 @@ impl Context {
             self.textures.get(name)
         };
         let tex = texture.filter(|tex| tex.is_complete(sampler))?;
-        Some(TexBase::of(tex.storage.as_ref()?.info.base))
+        Some(TexBase::of(tex.storage.as_ref()?.info.base).with_depth_mode(tex.params.depth_mode))
     }
 
     /// The generated program for the current fixed-function state (a draw with no program).
@@ -1177,14 +1240,61 @@ impl Context {
         Ok((linked, sampler_units))
     }
 
-    /// Writes the built-in uniforms `linked` declares (matrices, the alpha reference) into its
-    /// default-block bytes.
-    pub(crate) fn fill_ff_uniforms(&self, linked: &Linked, data: &mut [u8]) {
+    /// `GL_DEPTH_TEXTURE_MODE` (as `texture::depth_mode_index`) of the texture the sampler
+    /// uniform `name` of `linked` reads (element 0 of an array), at the units `sampler_units`
+    /// gives; luminance (0) when there is no such sampler or texture.
+    fn sampler_depth_mode(&self, linked: &Linked, sampler_units: &[Vec<u32>], name: &str) -> i32 {
+        let element0 = format!("{name}[0]");
+        let Some(index) = linked.uniforms.iter().find_map(|u| match u.storage {
+            UniformStorage::Sampler(i) if u.name == name || u.name == element0 => Some(i),
+            _ => None,
+        }) else {
+            return 0;
+        };
+        let unit = sampler_units
+            .get(index)
+            .and_then(|u| u.first())
+            .copied()
+            .unwrap_or(0) as usize;
+        let Some(target) = linked
+            .samplers
+            .get(index)
+            .and_then(|s| TexTarget::of_sampler(s.ty.dim))
+        else {
+            return 0;
+        };
+        let texture = match self
+            .texture_units
+            .get(unit)
+            .map_or(0, |b| b[target.index()])
+        {
+            0 => self.default_textures.get(target.index()),
+            n => self.textures.get(n),
+        };
+        texture.map_or(0, |t| super::texture::depth_mode_index(t.params.depth_mode))
+    }
+
+    /// Writes the built-in uniforms `linked` declares (matrices, the alpha reference, the
+    /// legacy shadow lookups' depth modes) into its default-block bytes; `sampler_units` are
+    /// the program's sampler bindings.
+    pub(crate) fn fill_ff_uniforms(
+        &self,
+        linked: &Linked,
+        sampler_units: &[Vec<u32>],
+        data: &mut [u8],
+    ) {
         let m = &self.compat.matrices;
         let mv = m.modelview();
         let p = m.projection();
         for u in &linked.ff_uniforms {
             let at = u.offset as usize;
+            if let Some(sampler) = u.name.strip_prefix(crate::glsl::legacy::DEPTH_MODE_PREFIX) {
+                let mode = self.sampler_depth_mode(linked, sampler_units, sampler);
+                if let Some(dst) = data.get_mut(at..at + 4) {
+                    dst.copy_from_slice(&mode.to_ne_bytes());
+                }
+                continue;
+            }
             let stride = u.matrix_stride.max(16) as usize;
             let vec4 = |data: &mut [u8], at: usize, v: [f32; 4]| {
                 for (k, x) in v.iter().enumerate() {

@@ -85,6 +85,8 @@ pub struct Context {
     pub(crate) samplers: Names<super::texture::TexParams>,
     /// Per unit: the bound sampler object (0: the texture's own sampling state).
     pub(crate) sampler_units: Vec<u32>,
+    /// The proxy multisample textures' level state (2D, 2D array; `texture_multisample`).
+    pub(crate) proxy_multisample: [Option<super::texture_multisample::ProxyLevel>; 2],
     pub(crate) framebuffers: Names<Framebuffer>,
     pub(crate) renderbuffers: Names<Renderbuffer>,
     pub(crate) array_buffer: u32,
@@ -267,6 +269,7 @@ impl Context {
             textures: Names::default(),
             samplers: Names::default(),
             sampler_units: vec![0; super::program::MAX_TEXTURE_UNITS as usize],
+            proxy_multisample: [None; 2],
             framebuffers: Names::default(),
             renderbuffers: Names::default(),
             array_buffer: 0,

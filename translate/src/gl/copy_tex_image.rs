@@ -12,9 +12,12 @@
 //!   `glBlitFramebuffer` maps it). Where Vulkan cannot blit (a format without blit support,
 //!   integers of another signedness, a source that is the destination's own level and layer),
 //!   the pixels go through the CPU: `glReadPixels`' path into RGBA float or integer data, then
-//!   the upload path. Depth/stencil copies need equal formats (Vulkan blits them only between
-//!   equal formats); others are logged and copy nothing. 1D and 1D-array destinations take the
-//!   CPU path too: Vulkan copies no texels between 1D and 2D images.
+//!   the upload path. Depth/stencil copies between different formats (a D24S8 framebuffer into
+//!   a `GL_DEPTH_COMPONENT32F` texture) take it too, as depth floats (Vulkan blits depth only
+//!   between equal formats); a depth/stencil destination gets the depth and keeps its stencil
+//!   (logged). 1D and 1D-array destinations take
+//!   the CPU path too: Vulkan copies no texels between 1D and 2D images. A depth copy onto its
+//!   own source level is logged and copies nothing.
 //! - Pixels of the rectangle outside the read framebuffer are clipped away: their texels are
 //!   left as they were (GL leaves them undefined), and nothing outside either image is read or
 //!   written.
@@ -135,15 +138,18 @@ impl Context {
         if dims == 1 && height != 1 {
             return invalid_value(format!("{call} height {height}"));
         }
+        // glCopyTexImage takes the internal formats glTexImage does except the legacy component
+        // counts 1-4; an internal format outside that set is GL_INVALID_ENUM (GL 4.6
+        // compatibility, 8.6), where glTexImage's legacy rule would say GL_INVALID_VALUE.
+        if matches!(internal, 1..=4) {
+            return invalid_enum(&format!("{call} internal format"), internal);
+        }
         let device = self.device.clone();
         let storage = super::texture::storage_format(
             &device.lock(),
             internal,
             device.caps().depth_stencil_format,
         )?;
-        if matches!(internal, 1..=4) {
-            return invalid_value(format!("{call} internal format {internal}"));
-        }
         let read = self.copy_source_target(&call)?;
         self.check_copy_source(&read, &storage.info, &call)?;
         let size = [width, height, 1];
@@ -318,11 +324,12 @@ impl Context {
         let one_d = matches!(tt, TexTarget::D1 | TexTarget::D1Array);
         let same_place = src.image == dst_image && src.level == level && src.layer == layer;
         if info.is_depth_stencil() {
-            if !same_format || same_place || one_d || (read.is_scaled() && !blits) {
-                warn_unsupported(
-                    "a depth/stencil copy between formats, into a 1D texture or onto its source",
-                );
+            if same_place {
+                warn_unsupported("a depth/stencil copy onto its source");
                 return Ok(());
+            }
+            if !same_format || one_d || (read.is_scaled() && !blits) {
+                return self.copy_through_client(tt, face, level, offset, c, &info, dst_image);
             }
         } else if same_place
             || one_d
@@ -374,7 +381,15 @@ impl Context {
         info: &super::internal_format::FormatInfo,
         dst_image: arenagl_memory::ImageHandle,
     ) -> GlResult<()> {
-        let (format, ty) = carrier_pair(info);
+        let (format, ty) = match carrier_pair(info) {
+            // Depth/stencil texels are uploaded as depth only (`upload_depth`): the depth is
+            // copied, the stencil kept.
+            (GL_DEPTH_STENCIL, _) => {
+                warn_unsupported("the stencil half of a depth/stencil copy between formats");
+                (GL_DEPTH_COMPONENT, GL_FLOAT)
+            }
+            pair => pair,
+        };
         let pixels = c.size[0] as usize * c.size[1] as usize;
         let mut data = vec![0u8; pixels * 16];
         let tight = arenagl_staging::PixelStore {

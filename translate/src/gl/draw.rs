@@ -1013,7 +1013,7 @@ impl Context {
             )
         };
         if !linked.ff_uniforms.is_empty() {
-            self.fill_ff_uniforms(&linked, &mut uniform_data);
+            self.fill_ff_uniforms(&linked, &sampler_units, &mut uniform_data);
         }
         let vao = match self
             .vao_override

@@ -12,7 +12,9 @@
 use super::context::Context;
 use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
-use super::texture::{set_param, TexParams};
+use super::texture::{
+    integer_answers, integer_border, integer_values, set_param, BorderColor, TexParams,
+};
 
 /// The parameters a sampler object has (texture-only state is rejected).
 fn sampler_pname(pname: GLenum) -> GlResult<()> {
@@ -96,7 +98,7 @@ impl Context {
             if pname == GL_TEXTURE_BORDER_COLOR {
                 return match values {
                     [r, g, b, a, ..] => {
-                        p.border = [*r, *g, *b, *a];
+                        p.border = BorderColor::Float([*r, *g, *b, *a]);
                         Ok(())
                     }
                     _ => invalid_enum("glSamplerParameter scalar for", pname),
@@ -127,9 +129,45 @@ impl Context {
                 GL_TEXTURE_COMPARE_MODE => vec![p.compare_mode as f32],
                 GL_TEXTURE_COMPARE_FUNC => vec![p.compare_func as f32],
                 GL_TEXTURE_MAX_ANISOTROPY => vec![p.max_anisotropy],
-                _ => p.border.to_vec(),
+                _ => p.border.floats().to_vec(),
             })
         })();
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `glSamplerParameterIiv` (`signed`) / `glSamplerParameterIuiv`: the border colour keeps
+    /// the integer words exactly; every other parameter is set as by `glSamplerParameteriv`.
+    pub fn sampler_parameter_integer(
+        &mut self,
+        name: u32,
+        pname: GLenum,
+        values: &[u32],
+        signed: bool,
+    ) {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            let floats = integer_values(values, signed);
+            return self.sampler_parameter(name, pname, &floats);
+        }
+        let r = (|| {
+            let p = self.sampler_mut(name)?;
+            p.border = integer_border(values, signed)?;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetSamplerParameterIiv` (`signed`) / `glGetSamplerParameterIuiv`: the border colour's
+    /// stored words; every other parameter as `glGetSamplerParameteriv` answers it.
+    pub fn get_sampler_parameter_integer(
+        &mut self,
+        name: u32,
+        pname: GLenum,
+        signed: bool,
+    ) -> Vec<u32> {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            return integer_answers(&self.get_sampler_parameter(name, pname), signed);
+        }
+        let r = self.sampler_mut(name).map(|p| p.border.words().to_vec());
         self.record(r).unwrap_or_default()
     }
 }

@@ -16,7 +16,8 @@ use super::framebuffer::{
 };
 use super::internal_format::FormatInfo;
 use super::texture::{
-    full_view, image_desc_for, set_param, storage_format, Storage, TexImage, Texture,
+    full_view, image_desc_for, integer_answers, integer_border, integer_values, set_param,
+    storage_format, BorderColor, Storage, TexImage, Texture,
 };
 
 /// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name.
@@ -748,12 +749,19 @@ impl Context {
     /// filtered down from the one before it by linear blits (the manager's `generate_mipmaps`,
     /// all layers and faces at once).
     pub fn generate_mipmap(&mut self, target: GLenum) {
-        let device = self.device.clone();
-        let r = (|| {
-            let tt = bind_target(target)?;
+        let r = bind_target(target).and_then(|tt| {
             if !tt.has_mipmaps() {
                 return invalid_enum("glGenerateMipmap target", target);
             }
+            self.generate_mipmap_of(tt)
+        });
+        self.record(r);
+    }
+
+    /// `glGenerateMipmap`'s work on the texture bound to `tt`.
+    fn generate_mipmap_of(&mut self, tt: TexTarget) -> GlResult<()> {
+        let device = self.device.clone();
+        {
             let t = self.bound_texture(tt)?;
             let base = t.params.base_level.max(0) as u32;
             let max_level = t.params.max_level.max(0) as u32;
@@ -783,8 +791,7 @@ impl Context {
                 }
             }
             Ok(())
-        })();
-        self.record(r);
+        }
     }
 
     /// `glTexParameterf`/`i`.
@@ -793,6 +800,7 @@ impl Context {
             if pname == GL_TEXTURE_BORDER_COLOR {
                 return invalid_enum("glTexParameter scalar for GL_TEXTURE_BORDER_COLOR", pname);
             }
+            self.check_compat_param(pname)?;
             let tt = bind_target(target)?;
             // The value's errors come before the binding's (piglit
             // arb_texrect-texture-base-level-error sets them with texture 0 bound).
@@ -810,6 +818,7 @@ impl Context {
     /// `GL_TEXTURE_SWIZZLE_RGBA`) or one.
     pub fn tex_parameter_v(&mut self, target: GLenum, pname: GLenum, values: &[f32]) {
         let r = (|| {
+            self.check_compat_param(pname)?;
             let tt = bind_target(target)?;
             let t = self.bound_texture(tt)?;
             if pname == GL_TEXTURE_SWIZZLE_RGBA {
@@ -826,7 +835,7 @@ impl Context {
             }
             if pname == GL_TEXTURE_BORDER_COLOR {
                 if let [r, g, b, a, ..] = values {
-                    t.params.border = [*r, *g, *b, *a];
+                    t.params.border = BorderColor::Float([*r, *g, *b, *a]);
                     return Ok(());
                 }
                 return invalid_value("border colour needs 4 values");
@@ -840,9 +849,58 @@ impl Context {
         self.record(r);
     }
 
+    /// `glTexParameterIiv` (`signed`) / `glTexParameterIuiv`: the border colour keeps the
+    /// integer words exactly; every other parameter is set as by `glTexParameteriv`.
+    pub fn tex_parameter_integer(
+        &mut self,
+        target: GLenum,
+        pname: GLenum,
+        values: &[u32],
+        signed: bool,
+    ) {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            let floats = integer_values(values, signed);
+            return self.tex_parameter_v(target, pname, &floats);
+        }
+        let r = (|| {
+            let t = self.bound_texture(bind_target(target)?)?;
+            t.params.border = integer_border(values, signed)?;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetTexParameterIiv` (`signed`) / `glGetTexParameterIuiv`: the border colour's stored
+    /// words; every other parameter as `glGetTexParameteriv` answers it.
+    pub fn get_tex_parameter_integer(
+        &mut self,
+        target: GLenum,
+        pname: GLenum,
+        signed: bool,
+    ) -> Vec<u32> {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            return integer_answers(&self.get_tex_parameter(target, pname), signed);
+        }
+        let r = (|| {
+            let t = self.bound_texture(bind_target(target)?)?;
+            Ok(t.params.border.words().to_vec())
+        })();
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `GL_DEPTH_TEXTURE_MODE` is compatibility-profile state: `GL_INVALID_ENUM` in core.
+    fn check_compat_param(&self, pname: GLenum) -> GlResult<()> {
+        if pname == GL_DEPTH_TEXTURE_MODE && self.profile != super::context::Profile::Compatibility
+        {
+            return invalid_enum("texture parameter of the compatibility profile", pname);
+        }
+        Ok(())
+    }
+
     /// `glGetTexParameterfv`.
     pub fn get_tex_parameter(&mut self, target: GLenum, pname: GLenum) -> Vec<f32> {
         let r = (|| {
+            self.check_compat_param(pname)?;
             let tt = bind_target(target)?;
             let t = self.bound_texture(tt)?;
             let immutable = t.storage.as_ref().filter(|s| s.immutable).map(|s| s.levels);
@@ -861,13 +919,14 @@ impl Context {
                 GL_TEXTURE_COMPARE_MODE => vec![p.compare_mode as f32],
                 GL_TEXTURE_COMPARE_FUNC => vec![p.compare_func as f32],
                 GL_TEXTURE_MAX_ANISOTROPY => vec![p.max_anisotropy],
-                GL_TEXTURE_BORDER_COLOR => p.border.to_vec(),
+                GL_TEXTURE_BORDER_COLOR => p.border.floats().to_vec(),
                 GL_TEXTURE_SWIZZLE_R..=GL_TEXTURE_SWIZZLE_A => {
                     vec![p.swizzle[(pname - GL_TEXTURE_SWIZZLE_R) as usize] as f32]
                 }
                 GL_TEXTURE_SWIZZLE_RGBA => p.swizzle.iter().map(|&c| c as f32).collect(),
                 GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
+                GL_DEPTH_TEXTURE_MODE => vec![p.depth_mode as f32],
                 p => return invalid_enum("glGetTexParameter pname", p),
             })
         })();
@@ -878,6 +937,14 @@ impl Context {
     pub fn get_tex_level_parameter(&mut self, target: GLenum, level: i32, pname: GLenum) -> i32 {
         let device = self.device.clone();
         let r = (|| {
+            if let Some(slot) = super::texture_multisample::proxy_index(target) {
+                if level != 0 {
+                    return invalid_value(format!("level {level} of a multisample proxy"));
+                }
+                let proxy = self.proxy_multisample[slot].as_ref();
+                return super::texture_multisample::ProxyLevel::query(proxy, pname)
+                    .map_or_else(|| invalid_enum("glGetTexLevelParameter pname", pname), Ok);
+            }
             let (tt, face) = TexTarget::from_image(target)
                 .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{target:04X}")))?;
             let (_, max_levels) = limits_of(tt, &device.caps().limits);

@@ -36,6 +36,13 @@ pub(crate) enum TexBase {
     /// Depth sampled as colour: GL's default `GL_DEPTH_TEXTURE_MODE`, `GL_LUMINANCE`
     /// ((D, D, D, 1)), then as [`TexBase::NoAlpha`]. Vulkan reads depth as (D, 0, 0, 1).
     Depth,
+    /// Depth with `GL_DEPTH_TEXTURE_MODE` `GL_INTENSITY`: (D, D, D, D), then as
+    /// [`TexBase::Intensity`].
+    DepthIntensity,
+    /// Depth with `GL_DEPTH_TEXTURE_MODE` `GL_ALPHA`: (0, 0, 0, D), then as [`TexBase::Alpha`].
+    DepthAlpha,
+    /// Depth with `GL_DEPTH_TEXTURE_MODE` `GL_RED`: (D, 0, 0, 1), then as [`TexBase::NoAlpha`].
+    DepthRed,
 }
 
 impl TexBase {
@@ -49,11 +56,34 @@ impl TexBase {
         }
     }
 
+    /// A depth texture's class under `GL_DEPTH_TEXTURE_MODE` `mode`; other classes unchanged.
+    pub(crate) fn with_depth_mode(self, mode: GLenum) -> Self {
+        match (self, super::texture::depth_mode_index(mode)) {
+            (Self::Depth, 1) => Self::DepthIntensity,
+            (Self::Depth, 2) => Self::DepthAlpha,
+            (Self::Depth, 3) => Self::DepthRed,
+            (other, _) => other,
+        }
+    }
+
     /// The unit's texel `t` in GL's terms, from the sampled value `sampled`.
     pub(crate) fn texel(self, sampled: &str) -> String {
         match self {
             Self::Depth => format!("vec4(vec3(({sampled}).r), 1.0)"),
+            Self::DepthIntensity => format!("vec4(({sampled}).r)"),
+            Self::DepthAlpha => format!("vec4(vec3(0.0), ({sampled}).r)"),
+            Self::DepthRed => format!("vec4(({sampled}).r, 0.0, 0.0, 1.0)"),
             _ => sampled.to_owned(),
+        }
+    }
+
+    /// The colour-format class whose texture environments apply to the texel.
+    fn env_class(self) -> Self {
+        match self {
+            Self::Depth | Self::DepthRed => Self::NoAlpha,
+            Self::DepthIntensity => Self::Intensity,
+            Self::DepthAlpha => Self::Alpha,
+            other => other,
         }
     }
 }
@@ -184,9 +214,9 @@ impl TexEnv {
     pub(crate) fn glsl(&self, unit: usize, texels: &[bool], base: TexBase) -> String {
         let t = format!("t{unit}");
         let constant = format!("arena_ff_EnvColor[{unit}]");
-        match (self.mode, base) {
+        match (self.mode, base.env_class()) {
             (GL_REPLACE, TexBase::Alpha) => format!("    c.a = {t}.a;\n"),
-            (GL_REPLACE, TexBase::NoAlpha | TexBase::Depth) => format!("    c.rgb = {t}.rgb;\n"),
+            (GL_REPLACE, TexBase::NoAlpha) => format!("    c.rgb = {t}.rgb;\n"),
             (GL_REPLACE, _) => format!("    c = {t};\n"),
             (GL_DECAL, _) => format!("    c = vec4(mix(c.rgb, {t}.rgb, {t}.a), c.a);\n"),
             (GL_BLEND_MODE, TexBase::Intensity) => format!("    c = mix(c, {constant}, {t});\n"),

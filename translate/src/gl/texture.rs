@@ -8,6 +8,11 @@
 //!   are not renderable or even optimal-tiling on most Vulkan devices); staging converts.
 //! - Samplers come from a device-wide cache keyed by the parameters, never one per texture
 //!   (`maxSamplerAllocationCount` is small on mobile).
+//! - The border colour keeps the type it was given in ([`BorderColor`]): the integer words of
+//!   `glTexParameterI{i,ui}v` are sampled exactly by integer textures. A colour that is not one
+//!   of Vulkan's built-in ones becomes a custom border colour (`VK_EXT_custom_border_color`,
+//!   enabled by the manager where the device has it; the nearest built-in one otherwise), except
+//!   on depth textures, which keep to the built-in colours.
 //! - An incomplete texture samples as (0, 0, 0, 1), as GL says: a draw binds a 1×1 black image
 //!   instead. The classic "forgot GL_TEXTURE_MIN_FILTER" bug therefore looks the same here as on
 //!   every other GL.
@@ -21,6 +26,7 @@ use super::enums::*;
 use super::error::{invalid_enum, GlResult};
 use super::internal_format::FormatInfo;
 use super::texture_target::TexTarget;
+use crate::glsl::SampledKind;
 
 /// Sampling parameters (`glTexParameter*`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,9 +41,12 @@ pub(crate) struct TexParams {
     pub lod_bias: f32,
     pub compare_mode: GLenum,
     pub compare_func: GLenum,
-    pub border: [f32; 4],
+    pub border: BorderColor,
     pub max_anisotropy: f32,
     pub swizzle: [GLenum; 4],
+    /// `GL_DEPTH_TEXTURE_MODE` (compatibility profile): how a depth texture's value becomes
+    /// RGBA for the fixed-function units and GLSL 1.10/1.20 shadow lookups.
+    pub depth_mode: GLenum,
 }
 
 impl Default for TexParams {
@@ -53,10 +62,94 @@ impl Default for TexParams {
             lod_bias: 0.0,
             compare_mode: GL_NONE,
             compare_func: GL_LEQUAL,
-            border: [0.0; 4],
+            border: BorderColor::Float([0.0; 4]),
             max_anisotropy: 1.0,
             swizzle: [GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA],
+            depth_mode: GL_LUMINANCE,
         }
+    }
+}
+
+/// `GL_TEXTURE_BORDER_COLOR` as the application gave it: floats (`glTexParameterfv`, and
+/// `glTexParameteriv` after GL's normalized conversion), or the exact integer words of
+/// `glTexParameterIiv`/`glTexParameterIuiv`, which GL keeps unconverted for integer textures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum BorderColor {
+    Float([f32; 4]),
+    Int([i32; 4]),
+    Uint([u32; 4]),
+}
+
+impl BorderColor {
+    /// The colour as floats (`glGetTexParameterfv`); integers convert by value.
+    pub(crate) fn floats(&self) -> [f32; 4] {
+        match *self {
+            BorderColor::Float(f) => f,
+            BorderColor::Int(i) => i.map(|v| v as f32),
+            BorderColor::Uint(u) => u.map(|v| v as f32),
+        }
+    }
+
+    /// The stored words (`glGetTexParameterI{i,ui}v`). GL leaves a query whose type differs
+    /// from the one that set the colour undefined; a float colour gives its bits, as Mesa does.
+    pub(crate) fn words(&self) -> [u32; 4] {
+        match *self {
+            BorderColor::Float(f) => f.map(f32::to_bits),
+            BorderColor::Int(i) => i.map(|v| v as u32),
+            BorderColor::Uint(u) => u,
+        }
+    }
+
+    /// The words a sampler of `kind` (the texture's sampled type) samples outside the image:
+    /// integer words for integer textures, float bits for the rest. A colour given as the other
+    /// type converts by value (GL leaves that mismatch undefined).
+    pub(crate) fn sampled_words(&self, kind: SampledKind) -> [u32; 4] {
+        match (kind, *self) {
+            (SampledKind::Float, b) => b.floats().map(f32::to_bits),
+            (_, BorderColor::Float(f)) if kind == SampledKind::Int => f.map(|v| v as i32 as u32),
+            (_, BorderColor::Float(f)) => f.map(|v| v as u32),
+            (_, b) => b.words(),
+        }
+    }
+}
+
+/// The border colour of a `glTexParameterI{i,ui}v`/`glSamplerParameterI{i,ui}v` call.
+pub(crate) fn integer_border(values: &[u32], signed: bool) -> GlResult<BorderColor> {
+    let Ok(words) = <[u32; 4]>::try_from(values.get(..4).unwrap_or_default()) else {
+        return super::error::invalid_value("border colour needs 4 values");
+    };
+    Ok(if signed {
+        BorderColor::Int(words.map(|w| w as i32))
+    } else {
+        BorderColor::Uint(words)
+    })
+}
+
+/// The values of a `…I{i,ui}v` call of a parameter other than the border colour, as the floats
+/// the `…iv` form's parameters are validated as.
+pub(crate) fn integer_values(values: &[u32], signed: bool) -> Vec<f32> {
+    values
+        .iter()
+        .map(|&w| if signed { w as i32 as f32 } else { w as f32 })
+        .collect()
+}
+
+/// A `glGet…Parameterfv` answer as the words of a `…I{i,ui}v` query (`…iv`'s truncation).
+pub(crate) fn integer_answers(values: &[f32], signed: bool) -> Vec<u32> {
+    values
+        .iter()
+        .map(|&f| if signed { f as i32 as u32 } else { f as u32 })
+        .collect()
+}
+
+/// `GL_DEPTH_TEXTURE_MODE`'s value as a small integer (the legacy shadow lookups' uniform):
+/// 0 luminance (D, D, D, 1), 1 intensity (D, D, D, D), 2 alpha (0, 0, 0, D), 3 red (D, 0, 0, 1).
+pub(crate) fn depth_mode_index(mode: GLenum) -> i32 {
+    match mode {
+        GL_INTENSITY => 1,
+        GL_ALPHA => 2,
+        GL_RED => 3,
+        _ => 0,
     }
 }
 
@@ -299,14 +392,12 @@ impl Texture {
             // lod clamp of [base, base + 0.25].
             (base, base + 0.25)
         };
-        let border_color = if p.border == [0.0, 0.0, 0.0, 1.0] {
-            vk::BorderColor::FLOAT_OPAQUE_BLACK
-        } else if p.border == [1.0; 4] {
-            vk::BorderColor::FLOAT_OPAQUE_WHITE
-        } else {
-            vk::BorderColor::FLOAT_TRANSPARENT_BLACK
-        };
-        SamplerDesc {
+        // Depth formats keep to the built-in colours (a custom colour must match the view's
+        // format, which for depth views Vulkan restricts): the nearest one is chosen then.
+        let format = self.storage.as_ref().map(|s| s.format);
+        let kind = format.map_or(SampledKind::Float, sampled_kind);
+        let depth = format.is_some_and(super::framebuffer::is_depth_format);
+        let mut desc = SamplerDesc {
             mag_filter: filter(p.mag_filter),
             min_filter: filter(p.min_filter),
             mipmap_mode,
@@ -317,8 +408,20 @@ impl Texture {
             max_anisotropy: (max_anisotropy_supported && p.max_anisotropy > 1.0)
                 .then_some(p.max_anisotropy),
             compare_op: self.compare_op(p).filter(|_| shadow),
-            border_color,
+            ..SamplerDesc::default()
         }
+        .with_border(
+            p.border.sampled_words(kind),
+            kind != SampledKind::Float,
+            format.unwrap_or(vk::Format::UNDEFINED),
+        );
+        if depth {
+            desc.border_color =
+                arenagl_memory::nearest_builtin_border(desc.border_color, desc.custom_border);
+            desc.custom_border = [0; 4];
+            desc.custom_border_format = vk::Format::UNDEFINED;
+        }
+        desc
     }
 }
 
@@ -551,6 +654,9 @@ pub(crate) fn set_param(p: &mut TexParams, pname: GLenum, value: f32) -> GlResul
             p.compare_mode = check(matches!(e, GL_NONE | GL_COMPARE_REF_TO_TEXTURE))?
         }
         GL_TEXTURE_COMPARE_FUNC => p.compare_func = check((GL_NEVER..=GL_ALWAYS).contains(&e))?,
+        GL_DEPTH_TEXTURE_MODE => {
+            p.depth_mode = check(matches!(e, GL_LUMINANCE | GL_INTENSITY | GL_ALPHA | GL_RED))?
+        }
         GL_TEXTURE_MAX_ANISOTROPY => {
             if value < 1.0 {
                 return super::error::invalid_value("anisotropy below 1");

@@ -13,6 +13,10 @@
 //!   `framebuffer::renderbuffer_format`); the limits are what the device can both render and
 //!   sample with each kind (`GL_MAX_COLOR_TEXTURE_SAMPLES`, `GL_MAX_DEPTH_TEXTURE_SAMPLES`,
 //!   `GL_MAX_INTEGER_SAMPLES`).
+//! - The proxy targets (`GL_PROXY_TEXTURE_2D_MULTISAMPLE(_ARRAY)`) run the same checks and
+//!   make nothing: what would not fit (samples above the limit, sizes beyond the device's)
+//!   zeroes the proxy's level state instead of raising an error, as GL (and Mesa) do, and
+//!   `glGetTexLevelParameter` answers from that state.
 //! - Sample positions are Vulkan's standard locations. Images keep GL's orientation (row 0 at
 //!   the bottom), so Vulkan's offsets from a pixel's first row are GL's offsets upwards.
 
@@ -29,6 +33,43 @@ use super::texture_target::TexTarget;
 
 /// `GL_SAMPLE_POSITION`.
 const GL_SAMPLE_POSITION: GLenum = 0x8E50;
+const GL_PROXY_TEXTURE_2D_MULTISAMPLE: GLenum = 0x9101;
+const GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY: GLenum = 0x9103;
+
+/// What a proxy multisample target's level 0 holds after a `glTexImage*Multisample` on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ProxyLevel {
+    size: [u32; 3],
+    internal: GLenum,
+    samples: u32,
+    fixed_locations: bool,
+}
+
+/// The proxy slot of a proxy multisample target.
+pub(crate) fn proxy_index(target: GLenum) -> Option<usize> {
+    match target {
+        GL_PROXY_TEXTURE_2D_MULTISAMPLE => Some(0),
+        GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY => Some(1),
+        _ => None,
+    }
+}
+
+impl ProxyLevel {
+    /// `glGetTexLevelParameteriv` of a proxy target's level 0 (`None`: unknown pname). An
+    /// unset or failed proxy answers zeros (and `GL_TEXTURE_INTERNAL_FORMAT` GL_RGBA).
+    pub(crate) fn query(proxy: Option<&Self>, pname: GLenum) -> Option<i32> {
+        let size = proxy.map_or([0; 3], |p| p.size);
+        Some(match pname {
+            GL_TEXTURE_WIDTH => size[0] as i32,
+            GL_TEXTURE_HEIGHT => size[1] as i32,
+            GL_TEXTURE_DEPTH => size[2] as i32,
+            GL_TEXTURE_INTERNAL_FORMAT => proxy.map_or(GL_RGBA, |p| p.internal) as i32,
+            GL_TEXTURE_SAMPLES => proxy.map_or(0, |p| p.samples) as i32,
+            GL_TEXTURE_FIXED_SAMPLE_LOCATIONS => i32::from(proxy.is_none_or(|p| p.fixed_locations)),
+            _ => return None,
+        })
+    }
+}
 
 /// The largest count in `counts` (1 when empty).
 fn highest(counts: vk::SampleCountFlags) -> u32 {
@@ -137,9 +178,11 @@ impl Context {
         immutable: bool,
     ) -> GlResult<()> {
         let device = self.device.clone();
-        let tt = match (dims, target) {
-            (2, GL_TEXTURE_2D_MULTISAMPLE) => TexTarget::D2Multisample,
-            (3, GL_TEXTURE_2D_MULTISAMPLE_ARRAY) => TexTarget::D2MultisampleArray,
+        let (tt, proxy) = match (dims, target) {
+            (2, GL_TEXTURE_2D_MULTISAMPLE) => (TexTarget::D2Multisample, None),
+            (3, GL_TEXTURE_2D_MULTISAMPLE_ARRAY) => (TexTarget::D2MultisampleArray, None),
+            (2, GL_PROXY_TEXTURE_2D_MULTISAMPLE) => (TexTarget::D2Multisample, Some(0)),
+            (3, GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY) => (TexTarget::D2MultisampleArray, Some(1)),
             _ => return invalid_enum("multisample texture target", target),
         };
         // GL 4.6 §8.8: the format must be colour-, depth- or stencil-renderable.
@@ -164,27 +207,44 @@ impl Context {
         } else {
             max_color_texture_samples(&device)
         };
-        if samples as u32 > max {
-            return invalid_op(format!(
-                "{samples} samples of format 0x{internal:04X} (the limit is {max})"
-            ));
-        }
         let l = device.caps().limits;
         let [w, h, layers] = size;
         let layers = if dims == 3 { layers } else { 1 };
         let least = i32::from(immutable);
         let max_2d = l.max_image_dimension2_d as i32;
-        if w < least
+        let too_many = samples as u32 > max;
+        let bad_size = w < least
             || h < least
             || layers < least
             || w > max_2d
             || h > max_2d
-            || layers > l.max_image_array_layers as i32
-        {
+            || layers > l.max_image_array_layers as i32;
+        let count = super::framebuffer::pick_samples(&device, samples as u32);
+        if let Some(slot) = proxy {
+            // What would not fit is the proxy's answer, not an error (negative sizes apart).
+            if w < 0 || h < 0 || layers < 0 {
+                return invalid_value(format!("multisample texture size {w}x{h}x{layers}"));
+            }
+            self.proxy_multisample[slot] = match count {
+                Some(count) if !too_many && !bad_size => Some(ProxyLevel {
+                    size: [w as u32, h as u32, layers as u32],
+                    internal,
+                    samples: count,
+                    fixed_locations,
+                }),
+                _ => None,
+            };
+            return Ok(());
+        }
+        if too_many {
+            return invalid_op(format!(
+                "{samples} samples of format 0x{internal:04X} (the limit is {max})"
+            ));
+        }
+        if bad_size {
             return invalid_value(format!("multisample texture size {w}x{h}x{layers}"));
         }
-        let count = super::framebuffer::pick_samples(&device, samples as u32)
-            .ok_or_else(|| GlError::InvalidOperation(format!("{samples} samples")))?;
+        let count = count.ok_or_else(|| GlError::InvalidOperation(format!("{samples} samples")))?;
         let bound = self.texture_units[self.active_texture as usize][tt.index()];
         if immutable && bound == 0 {
             return invalid_op("glTexStorage*Multisample on the default texture");

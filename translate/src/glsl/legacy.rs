@@ -105,7 +105,9 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
         rest = &source[end..];
     }
     body.push_str(&skipped_prefix);
+    let mut shadow_calls = ShadowCalls::default();
     let rewritten = rewrite_identifiers(rest, |ident, out| {
+        shadow_calls.before(ident, out);
         if let Some(b) = builtin(stage, ident) {
             if !used.iter().any(|u| std::ptr::eq(*u, b)) {
                 used.push(b);
@@ -120,6 +122,7 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
                 }
             }
             out.push_str(to);
+            shadow_calls.after_function(to);
             return;
         }
         match (ident, stage) {
@@ -182,6 +185,7 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
         preamble.push_str(b.declaration);
         preamble.push('\n');
     }
+    preamble.push_str(&shadow_calls.declarations());
     for h in &helpers {
         preamble.push_str(h);
         preamble.push('\n');
@@ -220,7 +224,9 @@ fn rect_functions(stage: Stage, source: &str) -> String {
     }
     let mut helpers: Vec<&'static str> = Vec::new();
     let mut renamed = false;
+    let mut shadow_calls = ShadowCalls::default();
     let rewritten = rewrite_identifiers(source, |ident, out| {
+        shadow_calls.before(ident, out);
         if let Some((to, needed)) = NAMES
             .contains(&ident)
             .then(|| function(stage, ident))
@@ -233,6 +239,7 @@ fn rect_functions(stage: Stage, source: &str) -> String {
             }
             renamed = true;
             out.push_str(to);
+            shadow_calls.after_function(to);
             return;
         }
         out.push_str(ident);
@@ -252,6 +259,7 @@ fn rect_functions(stage: Stage, source: &str) -> String {
     if !head.is_empty() && !head.ends_with('\n') {
         out.push('\n');
     }
+    out.push_str(&shadow_calls.declarations());
     for h in &helpers {
         out.push_str(h);
         out.push('\n');
@@ -612,24 +620,73 @@ fn builtin(stage: Stage, name: &str) -> Option<&'static Builtin> {
 
 const FTRANSFORM: &str =
     "vec4 arena_ff_ftransform() { return arena_ff_ModelViewProjectionMatrix * arena_ff_Vertex; }";
-/// GL 2.1's shadow lookups return (r, r, r, 1): `GL_DEPTH_TEXTURE_MODE`'s default, luminance.
+/// GL 2.1's shadow lookups return the comparison as RGBA by the texture's
+/// `GL_DEPTH_TEXTURE_MODE`, which every call passes first (`m`, [`DEPTH_MODE_PREFIX`]):
+/// 0 luminance (r, r, r, 1, the default), 1 intensity (r, r, r, r), 2 alpha (0, 0, 0, r),
+/// 3 red (r, 0, 0, 1).
+const DEPTH_MODE: &str = "vec4 arena_ff_depth_mode(float r, int m) { return m == 1 ? vec4(r) : m == 2 ? vec4(vec3(0.0), r) : m == 3 ? vec4(r, 0.0, 0.0, 1.0) : vec4(vec3(r), 1.0); }";
 const SHADOW: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }
-vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }";
+    "vec4 arena_ff_shadow(int m, sampler1DShadow s, vec3 c) { return arena_ff_depth_mode(texture(s, c), m); }
+vec4 arena_ff_shadow(int m, sampler2DShadow s, vec3 c) { return arena_ff_depth_mode(texture(s, c), m); }
+vec4 arena_ff_shadow(int m, sampler2DRectShadow s, vec3 c) { return arena_ff_depth_mode(texture(s, c), m); }";
 const SHADOW_BIAS: &str =
-    "vec4 arena_ff_shadow(sampler1DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }
-vec4 arena_ff_shadow(sampler2DShadow s, vec3 c, float b) { return vec4(vec3(texture(s, c, b)), 1.0); }";
+    "vec4 arena_ff_shadow(int m, sampler1DShadow s, vec3 c, float b) { return arena_ff_depth_mode(texture(s, c, b), m); }
+vec4 arena_ff_shadow(int m, sampler2DShadow s, vec3 c, float b) { return arena_ff_depth_mode(texture(s, c, b), m); }";
 const SHADOW_PROJ: &str =
-    "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }
-vec4 arena_ff_shadowProj(sampler2DRectShadow s, vec4 c) { return vec4(vec3(textureProj(s, c)), 1.0); }";
-const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(sampler1DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }
-vec4 arena_ff_shadowProj(sampler2DShadow s, vec4 c, float b) { return vec4(vec3(textureProj(s, c, b)), 1.0); }";
-const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(sampler1DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }
-vec4 arena_ff_shadowLod(sampler2DShadow s, vec3 c, float l) { return vec4(vec3(textureLod(s, c, l)), 1.0); }";
-const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(sampler1DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }
-vec4 arena_ff_shadowProjLod(sampler2DShadow s, vec4 c, float l) { return vec4(vec3(textureProjLod(s, c, l)), 1.0); }";
+    "vec4 arena_ff_shadowProj(int m, sampler1DShadow s, vec4 c) { return arena_ff_depth_mode(textureProj(s, c), m); }
+vec4 arena_ff_shadowProj(int m, sampler2DShadow s, vec4 c) { return arena_ff_depth_mode(textureProj(s, c), m); }
+vec4 arena_ff_shadowProj(int m, sampler2DRectShadow s, vec4 c) { return arena_ff_depth_mode(textureProj(s, c), m); }";
+const SHADOW_PROJ_BIAS: &str = "vec4 arena_ff_shadowProj(int m, sampler1DShadow s, vec4 c, float b) { return arena_ff_depth_mode(textureProj(s, c, b), m); }
+vec4 arena_ff_shadowProj(int m, sampler2DShadow s, vec4 c, float b) { return arena_ff_depth_mode(textureProj(s, c, b), m); }";
+const SHADOW_LOD: &str = "vec4 arena_ff_shadowLod(int m, sampler1DShadow s, vec3 c, float l) { return arena_ff_depth_mode(textureLod(s, c, l), m); }
+vec4 arena_ff_shadowLod(int m, sampler2DShadow s, vec3 c, float l) { return arena_ff_depth_mode(textureLod(s, c, l), m); }";
+const SHADOW_PROJ_LOD: &str = "vec4 arena_ff_shadowProjLod(int m, sampler1DShadow s, vec4 c, float l) { return arena_ff_depth_mode(textureProjLod(s, c, l), m); }
+vec4 arena_ff_shadowProjLod(int m, sampler2DShadow s, vec4 c, float l) { return arena_ff_depth_mode(textureProjLod(s, c, l), m); }";
+
+/// Prefix of the per-sampler `uniform int` a shadow lookup passes as its depth mode: the
+/// upgrader inserts `arena_ff_DepthMode_<first identifier of the call>, ` after the call's
+/// parenthesis (the sampler's name; for `s[i]` the array's, for anything else a name no
+/// sampler has, which reads as luminance) and declares the uniform; the GL layer fills it
+/// from the texture bound to that sampler's unit at each draw.
+pub const DEPTH_MODE_PREFIX: &str = "DepthMode_";
+
+/// Call sites of the shadow lookups, for their depth-mode argument.
+#[derive(Default)]
+struct ShadowCalls {
+    /// A shadow function name was just written: the next identifier is its first argument.
+    pending: bool,
+    /// The first-argument names seen, each declared once.
+    samplers: Vec<String>,
+}
+
+impl ShadowCalls {
+    /// Called for every identifier before it is written: inserts the mode argument in front
+    /// of a shadow lookup's first argument.
+    fn before(&mut self, ident: &str, out: &mut String) {
+        if std::mem::take(&mut self.pending) {
+            out.push_str(FF_PREFIX);
+            out.push_str(DEPTH_MODE_PREFIX);
+            out.push_str(ident);
+            out.push_str(", ");
+            if !self.samplers.iter().any(|s| s == ident) {
+                self.samplers.push(ident.to_owned());
+            }
+        }
+    }
+
+    /// Called after a function name was mapped to `to`.
+    fn after_function(&mut self, to: &str) {
+        self.pending = to.starts_with("arena_ff_shadow");
+    }
+
+    /// The uniforms the calls read.
+    fn declarations(&self) -> String {
+        self.samplers
+            .iter()
+            .map(|s| format!("uniform int {FF_PREFIX}{DEPTH_MODE_PREFIX}{s};\n"))
+            .collect()
+    }
+}
 
 /// Legacy texture and transform functions: the 3.30 name and the helpers the preamble must hold
 /// (bias overloads exist only in fragment shaders).
@@ -645,17 +702,20 @@ fn function(stage: Stage, name: &str) -> Option<(&'static str, &'static [&'stati
         | "texture1DArrayLod" | "texture2DArrayLod" => ("textureLod", &[]),
         "texture1DProjLod" | "texture2DProjLod" | "texture3DProjLod" => ("textureProjLod", &[]),
         "shadow1D" | "shadow2D" | "shadow2DRect" if fragment => {
-            ("arena_ff_shadow", &[SHADOW, SHADOW_BIAS])
+            ("arena_ff_shadow", &[DEPTH_MODE, SHADOW, SHADOW_BIAS])
         }
-        "shadow1D" | "shadow2D" | "shadow2DRect" => ("arena_ff_shadow", &[SHADOW]),
-        "shadow1DProj" | "shadow2DProj" | "shadow2DRectProj" if fragment => {
-            ("arena_ff_shadowProj", &[SHADOW_PROJ, SHADOW_PROJ_BIAS])
-        }
+        "shadow1D" | "shadow2D" | "shadow2DRect" => ("arena_ff_shadow", &[DEPTH_MODE, SHADOW]),
+        "shadow1DProj" | "shadow2DProj" | "shadow2DRectProj" if fragment => (
+            "arena_ff_shadowProj",
+            &[DEPTH_MODE, SHADOW_PROJ, SHADOW_PROJ_BIAS],
+        ),
         "shadow1DProj" | "shadow2DProj" | "shadow2DRectProj" => {
-            ("arena_ff_shadowProj", &[SHADOW_PROJ])
+            ("arena_ff_shadowProj", &[DEPTH_MODE, SHADOW_PROJ])
         }
-        "shadow1DLod" | "shadow2DLod" => ("arena_ff_shadowLod", &[SHADOW_LOD]),
-        "shadow1DProjLod" | "shadow2DProjLod" => ("arena_ff_shadowProjLod", &[SHADOW_PROJ_LOD]),
+        "shadow1DLod" | "shadow2DLod" => ("arena_ff_shadowLod", &[DEPTH_MODE, SHADOW_LOD]),
+        "shadow1DProjLod" | "shadow2DProjLod" => {
+            ("arena_ff_shadowProjLod", &[DEPTH_MODE, SHADOW_PROJ_LOD])
+        }
         "ftransform" if stage == Stage::Vertex => ("arena_ff_ftransform", &[FTRANSFORM]),
         _ => return None,
     })
@@ -730,10 +790,14 @@ mod tests {
         let src = "#version 140\nuniform sampler2DRectShadow s;\nout vec4 c;\nvoid main() {\n  c = shadow2DRect(s, vec3(1.0));\n}\n";
         let out = upgrade(Stage::Fragment, src, Varyings::default()).source;
         assert!(out.starts_with("#version 140\n"), "{out}");
-        assert!(out.contains("c = arena_ff_shadow(s, vec3(1.0));"), "{out}");
-        // GL 2.1's luminance depth mode: (r, r, r, 1).
+        // The sampler's depth mode goes first (GL 2.1's luminance, (r, r, r, 1), when 0).
+        assert!(
+            out.contains("c = arena_ff_shadow(arena_ff_DepthMode_s, s, vec3(1.0));"),
+            "{out}"
+        );
+        assert!(out.contains("uniform int arena_ff_DepthMode_s;\n"), "{out}");
         assert!(out.contains(
-            "vec4 arena_ff_shadow(sampler2DRectShadow s, vec3 c) { return vec4(vec3(texture(s, c)), 1.0); }"
+            "vec4 arena_ff_shadow(int m, sampler2DRectShadow s, vec3 c) { return arena_ff_depth_mode(texture(s, c), m); }"
         ));
         // The application's line 5 keeps its number.
         assert!(out.contains("#line 2\nuniform"), "{out}");
@@ -811,5 +875,42 @@ mod tests {
         assert!(ext < decl, "{s}");
         assert!(s.contains("vec4(1.0e-2, 0x1F, 2u, 1.5f)"), "{s}");
         assert!(s.contains("#line 4\n"), "{s}");
+    }
+
+    #[test]
+    fn shadow_lookups_pass_each_samplers_depth_mode() {
+        let src = "uniform sampler2DShadow a;\nuniform sampler2DShadow b[2];\nvoid main() {\n  gl_FragColor = shadow2D(a, vec3(0.5)) + shadow2DProj(b[1], vec4(1.0)) + shadow2D(a, vec3(0.0));\n}\n";
+        let out = upgrade(Stage::Fragment, src, Varyings::default()).source;
+        assert!(
+            out.contains("arena_ff_shadow(arena_ff_DepthMode_a, a, vec3(0.5))"),
+            "{out}"
+        );
+        assert!(
+            out.contains("arena_ff_shadowProj(arena_ff_DepthMode_b, b[1], vec4(1.0))"),
+            "{out}"
+        );
+        // One declaration per sampler, however many calls.
+        assert_eq!(
+            out.matches("uniform int arena_ff_DepthMode_a;").count(),
+            1,
+            "{out}"
+        );
+        assert_eq!(
+            out.matches("uniform int arena_ff_DepthMode_b;").count(),
+            1,
+            "{out}"
+        );
+        assert_eq!(out.matches("vec4 arena_ff_depth_mode(").count(), 1, "{out}");
+        // Non-shadow lookups take no mode.
+        let plain = upgrade(
+            Stage::Fragment,
+            "uniform sampler2D t;\nvoid main() { gl_FragColor = texture2D(t, vec2(0.5)); }\n",
+            Varyings::default(),
+        )
+        .source;
+        assert!(
+            plain.contains("texture(t, vec2(0.5))") && !plain.contains("DepthMode"),
+            "{plain}"
+        );
     }
 }
