@@ -1513,6 +1513,8 @@ fn only_per_vertex_commands_run_between_begin_and_end() {
         assert_eq!(is_enabled(0x0BE2), 1);
         assert_ne!(create_program(), 0);
         expect(GL_NO_ERROR);
+    }
+}
 
 /// piglit texrect-many: immediate mode keeps each vertex's texture coordinates of every unit
 /// given a `glMultiTexCoord`, including vertices emitted before the first such call (they keep
