@@ -17,6 +17,9 @@
 //! - A persistent map waits for nothing (synchronisation is the application's, with fences); a
 //!   non-persistent map of persistent storage waits for the GPU's last use unless
 //!   `GL_MAP_UNSYNCHRONIZED_BIT`, as an ordinary map would.
+//! - `GL_MAP_COHERENT_BIT` relies on host-coherent memory, which is what the manager's
+//!   host-visible class gets on lavapipe (its only memory type) and on the desktop drivers
+//!   seen so far; on a non-coherent type only the explicit flushes above publish host writes.
 //! - `GL_CLIENT_STORAGE_BIT` is a hint and changes nothing: every class already honours the
 //!   memory manager's budget.
 

@@ -258,8 +258,13 @@ impl Context {
             GL_STENCIL_BACK_PASS_DEPTH_PASS => int(i64::from(f.stencil[1].pass)),
             GL_STENCIL_BACK_WRITEMASK => int(i64::from(f.stencil[1].write_mask)),
             GL_PROVOKING_VERTEX => int(i64::from(f.provoking_vertex)),
-            // Quads always take their last vertex (see `draw`'s pipeline key).
-            GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION => bool1(false),
+            // Quads always take their last vertex (see `draw`'s pipeline key). GL 3.3 core
+            // dropped the query (only 3.2 core had it): compatibility contexts answer.
+            GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION
+                if self.profile == super::context::Profile::Compatibility =>
+            {
+                bool1(false)
+            }
             GL_PRIMITIVE_RESTART_INDEX => int(i64::from(f.restart_index)),
             GL_ARRAY_BUFFER_BINDING => int(i64::from(self.array_buffer)),
             GL_ELEMENT_ARRAY_BUFFER_BINDING => int(i64::from(
