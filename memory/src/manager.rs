@@ -19,7 +19,7 @@
 use std::mem::ManuallyDrop;
 use std::time::Duration;
 
-use crate::backend::{AllocInfo, Backend, Placement};
+use crate::backend::{AllocInfo, Backend, Mapping, Placement};
 use crate::budget::BudgetState;
 use crate::classify::FailureLog;
 use crate::desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
@@ -677,6 +677,39 @@ impl<B: Backend> Manager<B> {
     pub fn buffer_is_mapped(&self, handle: BufferHandle) -> Result<bool> {
         let entry = self.buffers.get(handle)?;
         Ok(self.backend.buffer_mapping(&entry.raw).is_some())
+    }
+
+    /// The persistent host mapping of a host-visible buffer (`None` for device-local memory),
+    /// for clients that hand the pointer on (GL's `GL_MAP_PERSISTENT_BIT` maps). The pointer is
+    /// valid while the handle is live; the client orders its accesses with the GPU's (fences).
+    pub fn buffer_host_mapping(&self, handle: BufferHandle) -> Result<Option<Mapping>> {
+        let entry = self.buffers.get(handle)?;
+        Ok(self.backend.buffer_mapping(&entry.raw))
+    }
+
+    /// Makes host writes to `offset..offset + len` of a host-visible buffer visible to the
+    /// device (a no-op for coherent memory).
+    pub fn flush_buffer_range(&self, handle: BufferHandle, offset: u64, len: u64) -> Result<()> {
+        let entry = self.buffers.get(handle)?;
+        match self.backend.buffer_mapping(&entry.raw) {
+            Some(m) if !m.coherent => self.backend.flush_buffer(&entry.raw, offset, len),
+            _ => Ok(()),
+        }
+    }
+
+    /// Makes device writes to `offset..offset + len` of a host-visible buffer visible to the
+    /// host once the writes completed (a no-op for coherent memory).
+    pub fn invalidate_buffer_range(
+        &self,
+        handle: BufferHandle,
+        offset: u64,
+        len: u64,
+    ) -> Result<()> {
+        let entry = self.buffers.get(handle)?;
+        match self.backend.buffer_mapping(&entry.raw) {
+            Some(m) if !m.coherent => self.backend.invalidate_buffer(&entry.raw, offset, len),
+            _ => Ok(()),
+        }
     }
 
     /// What the manager knows about an image (no use is recorded).

@@ -337,6 +337,10 @@ gl_entry_points! {
     fn glBlendFuncSeparate(sr: GLenum, dr: GLenum, sa: GLenum, da: GLenum) { gl((), |c| c.blend_func_separate(sr, dr, sa, da)) }
     fn glBlendEquation(e: GLenum) { gl((), |c| c.blend_equation_separate(e, e)) }
     fn glBlendEquationSeparate(r: GLenum, a: GLenum) { gl((), |c| c.blend_equation_separate(r, a)) }
+    fn glBlendFunci(buf: u32, s: GLenum, d: GLenum) { gl((), |c| c.blend_func_separate_indexed(buf, s, d, s, d)) }
+    fn glBlendFuncSeparatei(buf: u32, sr: GLenum, dr: GLenum, sa: GLenum, da: GLenum) { gl((), |c| c.blend_func_separate_indexed(buf, sr, dr, sa, da)) }
+    fn glBlendEquationi(buf: u32, e: GLenum) { gl((), |c| c.blend_equation_separate_indexed(buf, e, e)) }
+    fn glBlendEquationSeparatei(buf: u32, r: GLenum, a: GLenum) { gl((), |c| c.blend_equation_separate_indexed(buf, r, a)) }
     fn glBlendColor(r: f32, g: f32, bl: f32, a: f32) { gl((), |c| c.blend_color([r, g, bl, a])) }
     fn glCullFace(m: GLenum) { gl((), |c| c.cull_face(m)) }
     fn glFrontFace(m: GLenum) { gl((), |c| c.front_face(m)) }
@@ -425,6 +429,13 @@ gl_entry_points! {
             c.buffer_data(t, size as i64, d, usage)
         })
     }
+    fn glBufferStorage(t: GLenum, size: isize, data: *const c_void, flags: u32) {
+        gl((), |c| {
+            let d = (!data.is_null() && size > 0).then(|| slice(data.cast::<u8>(), size as i64));
+            c.buffer_storage(t, size as i64, d, flags)
+        })
+    }
+    fn glMemoryBarrier(barriers: u32) { gl((), |c| c.memory_barrier(barriers)) }
     fn glBufferSubData(t: GLenum, off: isize, size: isize, data: *const c_void) {
         gl((), |c| {
             if data.is_null() && size > 0 {
@@ -707,6 +718,7 @@ gl_entry_points! {
     }
     fn glBindAttribLocation(p: u32, i: u32, name: *const c_char) { gl((), |c| c.bind_attrib_location(p, i, &string(name))) }
     fn glBindFragDataLocation(p: u32, color: u32, name: *const c_char) { gl((), |c| c.bind_frag_data_location(p, color, &string(name))) }
+    fn glBindFragDataLocationIndexed(p: u32, color: u32, index: u32, name: *const c_char) { gl((), |c| c.bind_frag_data_location_indexed(p, color, index, &string(name))) }
     fn glLinkProgram(p: u32) { gl((), |c| c.link_program(p)) }
     fn glUseProgram(p: u32) { gl((), |c| c.use_program(p)) }
     // GL_ARB_shader_objects: handles are shader and program names (one name space).
@@ -727,6 +739,7 @@ gl_entry_points! {
     fn glGetUniformLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_uniform_location(p, &string(name))) }
     fn glGetAttribLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_attrib_location(p, &string(name))) }
     fn glGetFragDataLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_location(p, &string(name))) }
+    fn glGetFragDataIndex(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_index(p, &string(name))) }
     fn glGetActiveUniform(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
         gl((), |c| {
             if size < 0 {

@@ -6,10 +6,11 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arenagl_translate::glsl::{
-    compile_program, compile_shader, Attribute, BlockMember, CompileError, CompileOptions,
-    FragOutput, GlType, Program, Reflection, SampledKind, SamplerDim, SamplerType, SamplerUniform,
-    Stage, StageMask, TargetEnv, UniformBlock, DEFAULT_BLOCK_BINDING, DEFAULT_BLOCK_NAME,
-    DEFAULT_BLOCK_SET, MAX_NESTING, RESOURCE_SET, SAMPLER_BINDING_BASE, UNIFORM_BLOCK_BINDING_BASE,
+    compile_program, compile_program_bound, compile_shader, Attribute, BlockMember, CompileError,
+    CompileOptions, FragOutput, GlType, Program, Reflection, SampledKind, SamplerDim, SamplerType,
+    SamplerUniform, Stage, StageMask, TargetEnv, UniformBlock, DEFAULT_BLOCK_BINDING,
+    DEFAULT_BLOCK_NAME, DEFAULT_BLOCK_SET, MAX_NESTING, RESOURCE_SET, SAMPLER_BINDING_BASE,
+    UNIFORM_BLOCK_BINDING_BASE,
 };
 
 const VS_330: &str = r#"#version 330 core
@@ -420,6 +421,42 @@ fn fragment_units_may_leave_out_a_gl_frag_coord_redeclaration_they_do_not_use() 
     ])
     .unwrap_err();
     assert!(err.to_string().contains("gl_FragCoord"), "{err}");
+}
+
+#[test]
+fn bound_frag_outputs_take_their_location_and_index() {
+    let vs = "#version 330 core\nvoid main() { gl_Position = vec4(0.0); }\n";
+    let fs = "#version 330 core\nout vec4 a;\nout vec4 b;\nout vec4 c;\nvoid main() { a = vec4(1.0); b = vec4(0.5); c = vec4(0.25); }\n";
+    let outputs = |bindings: &[(&str, (u32, u32))]| -> Vec<(String, u32, u32)> {
+        let bindings: HashMap<String, (u32, u32)> =
+            bindings.iter().map(|(n, b)| (n.to_string(), *b)).collect();
+        let program = compile_program_bound(
+            &[(Stage::Vertex, vs), (Stage::Fragment, fs)],
+            CompileOptions::default(),
+            &bindings,
+        )
+        .unwrap();
+        assert_valid("bound outputs", &program, TargetEnv::default());
+        program
+            .reflection
+            .frag_outputs
+            .iter()
+            .map(|o| (o.name.clone(), o.location, o.index))
+            .collect()
+    };
+    let find = |got: &[(String, u32, u32)], name: &str| -> (u32, u32) {
+        let o = got.iter().find(|o| o.0 == name).unwrap();
+        (o.1, o.2)
+    };
+    // `b` feeds dual-source blending: location 0, index 1 (a decoration glslang did not emit).
+    let got = outputs(&[("a", (0, 0)), ("b", (0, 1))]);
+    assert_eq!(find(&got, "a"), (0, 0), "{got:?}");
+    assert_eq!(find(&got, "b"), (0, 1), "{got:?}");
+    // `c` bound to location 0, where glslang put `a`: the unbound `a` moves to a free one.
+    let got = outputs(&[("c", (0, 0))]);
+    assert_eq!(find(&got, "c"), (0, 0), "{got:?}");
+    let a = find(&got, "a");
+    assert!(a.0 != 0 && a != find(&got, "b"), "{got:?}");
 }
 
 #[test]

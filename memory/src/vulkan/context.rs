@@ -70,6 +70,9 @@ pub struct DeviceFeatures {
     pub vertex_attribute_divisor: bool,
     /// `VK_EXT_index_type_uint8` (GL_UNSIGNED_BYTE indices without widening).
     pub index_type_uint8: bool,
+    /// `VK_EXT_provoking_vertex` with `provokingVertexLast`: GL's default last-vertex
+    /// convention for flat-shaded outputs (Vulkan's own is the first vertex).
+    pub provoking_vertex_last: bool,
     /// `VK_EXT_memory_budget`.
     pub memory_budget: bool,
     /// `VK_EXT_custom_border_color` (`customBorderColors`): GL's arbitrary border colours,
@@ -624,12 +627,15 @@ fn create_device(
 
     let mut divisor_query = vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT::default();
     let mut uint8_query = vk::PhysicalDeviceIndexTypeUint8FeaturesEXT::default();
+    let mut provoking_query = vk::PhysicalDeviceProvokingVertexFeaturesEXT::default();
     let divisor_ext = has_extension(exts, ash::ext::vertex_attribute_divisor::NAME);
     let uint8_ext = has_extension(exts, ash::ext::index_type_uint8::NAME);
-    if divisor_ext || uint8_ext {
+    let provoking_ext = has_extension(exts, ash::ext::provoking_vertex::NAME);
+    if divisor_ext || uint8_ext || provoking_ext {
         let mut f2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut divisor_query)
-            .push_next(&mut uint8_query);
+            .push_next(&mut uint8_query)
+            .push_next(&mut provoking_query);
         // SAFETY: as above; structures of extensions the device lacks stay zeroed.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
     }
@@ -640,6 +646,10 @@ fn create_device(
     if uint8_ext && uint8_query.index_type_uint8 == vk::TRUE {
         names.push(ash::ext::index_type_uint8::NAME.as_ptr());
         features.index_type_uint8 = true;
+    }
+    if provoking_ext && provoking_query.provoking_vertex_last == vk::TRUE {
+        names.push(ash::ext::provoking_vertex::NAME.as_ptr());
+        features.provoking_vertex_last = true;
     }
 
     let priorities = [1.0f32];
@@ -690,6 +700,13 @@ fn create_device(
         .custom_border_color_without_format(features.custom_border_color_without_format);
     if features.custom_border_color {
         create = create.push_next(&mut border);
+    }
+    // Only `provokingVertexLast`: transform feedback (`transformFeedbackPreservesProvokingVertex`)
+    // is not used.
+    let mut provoking =
+        vk::PhysicalDeviceProvokingVertexFeaturesEXT::default().provoking_vertex_last(true);
+    if features.provoking_vertex_last {
+        create = create.push_next(&mut provoking);
     }
     // SAFETY: every pointer in `create` refers to locals that outlive the call; the features
     // requested were all reported as supported above.

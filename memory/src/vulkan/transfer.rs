@@ -690,6 +690,25 @@ impl MemoryManager {
         Ok(unsafe { std::slice::from_raw_parts(mapping.ptr.as_ptr(), bytes as usize) })
     }
 
+    /// Records a barrier that makes every device write recorded so far visible to host reads
+    /// once this submission completes (GL's persistent maps: a fence or
+    /// `glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT)` then a host read through the
+    /// pointer). A semaphore or fence wait alone does not make device writes visible to the
+    /// host domain. Must be called outside a render pass.
+    pub fn host_read_barrier(&mut self) -> Result<()> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let cb = self.recording_command_buffer()?;
+        memory_barrier(
+            self.device(),
+            cb,
+            ALL_PRIOR,
+            (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
+        );
+        Ok(())
+    }
+
     /// `glGetBufferSubData` / mapping for read: `out.len()` bytes at `offset` of `src`. A mapped
     /// buffer is read in place once the last submission that used it completed; otherwise the
     /// range is copied to the readback buffer and read after that copy completes.

@@ -18,6 +18,10 @@
 //!   transfer in the command stream, which would end the render pass and add two barriers.
 //!   Reads (`glGetBufferSubData`, read maps) come from the shadow without waiting for the GPU.
 //!   A GPU write (`glCopyBufferSubData` into it) drops the shadow.
+//! - Immutable storage (`glBufferStorage`, see `buffer_storage`) with `GL_MAP_PERSISTENT_BIT`
+//!   lives in host-visible memory with no shadow and is never renamed: its maps hand out the
+//!   manager's own persistent mapping, so the pointer stays valid across draws and the GPU
+//!   reads exactly what the application wrote.
 
 use arenagl_memory::{BufferDesc, BufferHandle, Category, MemoryClass};
 use ash::vk;
@@ -30,6 +34,9 @@ pub(crate) struct Mapping {
     pub data: Vec<u8>,
     /// Ranges already flushed explicitly (relative to the mapping).
     pub flushed: Vec<(u64, u64)>,
+    /// The pointer handed out is the storage's own persistent mapping (`data` is empty):
+    /// nothing is uploaded at unmap; non-coherent memory is flushed instead.
+    pub direct: bool,
 }
 
 /// Buffers up to this size keep a CPU shadow and are renamed instead of updated in place while
@@ -45,6 +52,10 @@ pub(crate) struct Buffer {
     pub mapping: Option<Mapping>,
     /// The contents, for small buffers the CPU knows in full (see the module docs).
     pub shadow: Option<Vec<u8>>,
+    /// `GL_BUFFER_IMMUTABLE_STORAGE`: the storage came from `glBufferStorage`.
+    pub immutable: bool,
+    /// `GL_BUFFER_STORAGE_FLAGS`: `glBufferStorage`'s flags, or what `glBufferData` implies.
+    pub storage_flags: u32,
 }
 
 impl Buffer {
@@ -54,6 +65,30 @@ impl Buffer {
             ..Self::default()
         }
     }
+
+    /// Immutable storage made with `GL_MAP_PERSISTENT_BIT`: host-visible, never renamed,
+    /// mapped in place.
+    pub(crate) fn persistent(&self) -> bool {
+        self.immutable && self.storage_flags & super::enums::GL_MAP_PERSISTENT_BIT != 0
+    }
+
+    /// Whether commands that refuse a mapped buffer must refuse this one (a persistent
+    /// mapping lets the buffer be used while mapped).
+    pub(crate) fn mapped_exclusively(&self) -> bool {
+        self.mapping
+            .as_ref()
+            .is_some_and(|m| m.access & super::enums::GL_MAP_PERSISTENT_BIT == 0)
+    }
+}
+
+/// The request for persistently mappable storage of `size` bytes: host-visible memory the
+/// manager keeps mapped (`Transient`, the class of CPU-written, GPU-read buffers).
+pub(crate) fn persistent_storage_desc(size: u64) -> BufferDesc {
+    BufferDesc {
+        class: MemoryClass::Transient,
+        ..storage_desc(size)
+    }
+    .named("GL persistent buffer")
 }
 
 /// The request for a GL buffer's storage of `size` bytes: host-visible `Transient` memory for

@@ -207,6 +207,8 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_rectangle",
     "GL_ARB_texture_multisample",
     "GL_ARB_texture_storage_multisample",
+    // Immutable and persistently mapped buffers (buffer_storage.rs).
+    "GL_ARB_buffer_storage",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features, and
@@ -248,6 +250,16 @@ impl Context {
         // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
         if device.caps().depth_clamp {
             extensions.push("GL_ARB_depth_clamp");
+        }
+        if device.caps().independent_blend {
+            extensions.push("GL_ARB_draw_buffers_blend");
+        }
+        if device.caps().dual_src_blend {
+            extensions.push("GL_ARB_blend_func_extended");
+        }
+        if device.caps().provoking_vertex_last {
+            extensions.push("GL_EXT_provoking_vertex");
+            extensions.push("GL_ARB_provoking_vertex");
         }
         if super::framebuffer::max_samples(&device) > 1 {
             extensions.push("GL_EXT_framebuffer_multisample");
@@ -660,7 +672,8 @@ impl Context {
         self.fixed.depth_range = [clamp_unit(near), clamp_unit(far)];
     }
 
-    /// `glBlendFuncSeparate` (and `glBlendFunc` with the same factors twice).
+    /// `glBlendFuncSeparate` (and `glBlendFunc` with the same factors twice): every draw
+    /// buffer's factors.
     pub fn blend_func_separate(
         &mut self,
         src_rgb: GLenum,
@@ -668,33 +681,72 @@ impl Context {
         src_a: GLenum,
         dst_a: GLenum,
     ) {
-        let r = (|| {
-            for f in [src_rgb, dst_rgb, src_a, dst_a] {
-                super::state::blend_factor(f)?;
-                if super::state::is_dual_source_factor(f) && !self.device.caps().dual_src_blend {
-                    return invalid_enum(
-                        "dual-source blend factor (this device lacks the dualSrcBlend feature)",
-                        f,
-                    );
-                }
-            }
-            let b = &mut self.fixed.blend;
-            (b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha) = (src_rgb, dst_rgb, src_a, dst_a);
-            Ok(())
-        })();
+        let r = self.set_blend_func(None, [src_rgb, dst_rgb, src_a, dst_a]);
         self.record(r);
     }
 
-    /// `glBlendEquationSeparate` (and `glBlendEquation`).
-    pub fn blend_equation_separate(&mut self, rgb: GLenum, alpha: GLenum) {
-        let r = (|| {
-            super::state::blend_op(rgb)?;
-            super::state::blend_op(alpha)?;
-            self.fixed.blend.eq_rgb = rgb;
-            self.fixed.blend.eq_alpha = alpha;
-            Ok(())
-        })();
+    /// `glBlendFuncSeparatei` (and `glBlendFunci`): draw buffer `buf`'s factors.
+    pub fn blend_func_separate_indexed(
+        &mut self,
+        buf: u32,
+        src_rgb: GLenum,
+        dst_rgb: GLenum,
+        src_a: GLenum,
+        dst_a: GLenum,
+    ) {
+        let r = Self::draw_buffer_index(buf)
+            .and_then(|i| self.set_blend_func(Some(i), [src_rgb, dst_rgb, src_a, dst_a]));
         self.record(r);
+    }
+
+    /// Sets the factors of draw buffer `index`, or of all of them.
+    fn set_blend_func(&mut self, index: Option<usize>, factors: [GLenum; 4]) -> GlResult<()> {
+        for f in factors {
+            super::state::blend_factor(f)?;
+            if super::state::is_dual_source_factor(f) && !self.device.caps().dual_src_blend {
+                return invalid_enum(
+                    "dual-source blend factor (this device lacks the dualSrcBlend feature)",
+                    f,
+                );
+            }
+        }
+        let [src_rgb, dst_rgb, src_a, dst_a] = factors;
+        for (i, b) in self.fixed.blend.funcs.iter_mut().enumerate() {
+            if index.is_none_or(|n| n == i) {
+                (b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha) = (src_rgb, dst_rgb, src_a, dst_a);
+            }
+        }
+        Ok(())
+    }
+
+    /// `glBlendEquationSeparate` (and `glBlendEquation`): every draw buffer's equations.
+    pub fn blend_equation_separate(&mut self, rgb: GLenum, alpha: GLenum) {
+        let r = self.set_blend_equation(None, rgb, alpha);
+        self.record(r);
+    }
+
+    /// `glBlendEquationSeparatei` (and `glBlendEquationi`): draw buffer `buf`'s equations.
+    pub fn blend_equation_separate_indexed(&mut self, buf: u32, rgb: GLenum, alpha: GLenum) {
+        let r =
+            Self::draw_buffer_index(buf).and_then(|i| self.set_blend_equation(Some(i), rgb, alpha));
+        self.record(r);
+    }
+
+    /// Sets the equations of draw buffer `index`, or of all of them.
+    fn set_blend_equation(
+        &mut self,
+        index: Option<usize>,
+        rgb: GLenum,
+        alpha: GLenum,
+    ) -> GlResult<()> {
+        super::state::blend_op(rgb)?;
+        super::state::blend_op(alpha)?;
+        for (i, b) in self.fixed.blend.funcs.iter_mut().enumerate() {
+            if index.is_none_or(|n| n == i) {
+                (b.eq_rgb, b.eq_alpha) = (rgb, alpha);
+            }
+        }
+        Ok(())
     }
 
     /// `glBlendColor`.

@@ -68,6 +68,10 @@ pub struct DeviceCaps {
     pub independent_blend: bool,
     /// `largePoints`: `glPointSize` above 1 (without it points are drawn 1 pixel wide).
     pub large_points: bool,
+    /// `VK_EXT_provoking_vertex`'s `provokingVertexLast`: GL's default last-vertex convention
+    /// (without it flat outputs come from the first vertex whatever `glProvokingVertex` says,
+    /// and GL_EXT_provoking_vertex is not advertised).
+    pub provoking_vertex_last: bool,
 }
 
 /// A cached pipeline and the last epoch that bound it (trimming keeps the recent ones).
@@ -151,6 +155,7 @@ impl Device {
             depth_clamp: info.features.depth_clamp,
             independent_blend: info.features.independent_blend,
             large_points: info.features.large_points,
+            provoking_vertex_last: info.features.provoking_vertex_last,
         };
         let lost = manager.lost_flag();
         let cache_info = vk::PipelineCacheCreateInfo::default();

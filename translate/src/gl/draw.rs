@@ -821,7 +821,7 @@ impl Context {
             .buffers
             .get(vao.element_buffer)
             .ok_or_else(|| GlError::InvalidOperation("element buffer gone".into()))?;
-        if b.mapping.is_some() {
+        if b.mapped_exclusively() {
             return invalid_op("draw from a mapped element buffer");
         }
         let end = offset.saturating_add(len).min(b.size);
@@ -854,7 +854,7 @@ impl Context {
             .buffers
             .get(arr.buffer)
             .ok_or_else(|| GlError::InvalidOperation("vertex buffer gone".into()))?;
-        if b.mapping.is_some() {
+        if b.mapped_exclusively() {
             return invalid_op("draw from a mapped vertex buffer");
         }
         let element = super::vertex_array::AttribArray { stride: 0, ..*arr }.effective_stride();
@@ -941,27 +941,30 @@ impl Context {
 
     /// Per-draw-buffer blend state a draw into `attachments` colour attachments can build:
     /// dual-source factors feed at most `GL_MAX_DUAL_SOURCE_DRAW_BUFFERS` (1) draw buffers, and
-    /// without `independentBlend` every attachment needs the same enable and mask.
+    /// without `independentBlend` every attachment needs the same enable, mask and (where
+    /// blending is on: `pipeline` builds disabled attachments with the initial factors)
+    /// factors and equations.
     fn check_blend_state(&self, attachments: usize) -> GlResult<()> {
         let b = &self.fixed.blend;
-        let used = (1u16 << attachments.min(8)) - 1;
-        let blending = u16::from(b.enabled) & used != 0;
-        let dual = [b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha]
-            .into_iter()
-            .any(super::state::is_dual_source_factor);
-        if blending && dual && attachments > 1 {
+        let n = attachments.min(super::state::MAX_DRAW_BUFFERS);
+        // ARB_blend_func_extended: any draw buffer with blending on and a SRC1 factor, while
+        // more draw buffers than MAX_DUAL_SOURCE_DRAW_BUFFERS are active.
+        let dual = (0..n).any(|i| b.enabled & (1 << i) != 0 && b.funcs[i].is_dual_source());
+        if dual && attachments > 1 {
             return invalid_op(format!(
                 "dual-source blending into {attachments} draw buffers (GL_MAX_DUAL_SOURCE_DRAW_BUFFERS is 1)"
             ));
         }
-        if !self.device.caps().independent_blend && attachments > 1 {
-            let enables: Vec<bool> = (0..attachments)
-                .map(|i| b.enabled & (1 << i) != 0)
-                .collect();
-            let masks = &self.fixed.color_mask[..attachments.min(self.fixed.color_mask.len())];
-            if enables.windows(2).any(|w| w[0] != w[1]) || masks.windows(2).any(|w| w[0] != w[1]) {
+        if !self.device.caps().independent_blend && n > 1 {
+            let enables: Vec<bool> = (0..n).map(|i| b.enabled & (1 << i) != 0).collect();
+            let masks = &self.fixed.color_mask[..n];
+            let funcs = &b.funcs[..n];
+            if enables.windows(2).any(|w| w[0] != w[1])
+                || masks.windows(2).any(|w| w[0] != w[1])
+                || (enables[0] && funcs.windows(2).any(|w| w[0] != w[1]))
+            {
                 return invalid_op(
-                    "draw buffers with different blend enables or colour masks need the independentBlend feature, which this device lacks",
+                    "draw buffers with different blend state or colour masks need the independentBlend feature, which this device lacks",
                 );
             }
         }
@@ -1094,7 +1097,7 @@ impl Context {
                     .buffers
                     .get(vao.element_buffer)
                     .ok_or_else(|| GlError::InvalidOperation("element buffer gone".into()))?;
-                if b.mapping.is_some() {
+                if b.mapped_exclusively() {
                     return invalid_op("draw from a mapped element buffer");
                 }
                 if size == 1 && !self.device.caps().index_u8 {
@@ -1233,7 +1236,7 @@ impl Context {
                     let b = self.buffers.get(arr.buffer).ok_or_else(|| {
                         GlError::InvalidOperation(format!("attribute {}'s buffer is gone", a.name))
                     })?;
-                    if b.mapping.is_some() {
+                    if b.mapped_exclusively() {
                         return invalid_op("draw from a mapped vertex buffer");
                     }
                     let Some(storage) = b.storage else {
@@ -1371,6 +1374,11 @@ impl Context {
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: f.blend,
             no_dst_alpha: self.draw_buffers_without_alpha(),
+            // Quads are lowered to triangles ending on the quad's last vertex, which provokes
+            // whatever the convention (GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION is false).
+            provoking_last: self.device.caps().provoking_vertex_last
+                && (f.provoking_vertex == GL_LAST_VERTEX_CONVENTION
+                    || matches!(call.mode, GL_QUADS | GL_QUAD_STRIP)),
             color_masks: f.color_mask.map(super::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,

@@ -88,6 +88,18 @@ impl Context {
                     check(super::framebuffer::MAX_COLOR_ATTACHMENTS)?;
                     Value::Bools(vec![self.fixed.blend.enabled & (1 << i) != 0])
                 }
+                GL_BLEND_SRC_RGB
+                | GL_BLEND_DST_RGB
+                | GL_BLEND_SRC_ALPHA
+                | GL_BLEND_DST_ALPHA
+                | GL_BLEND_EQUATION_RGB
+                | GL_BLEND_EQUATION_ALPHA => {
+                    check(super::state::MAX_DRAW_BUFFERS)?;
+                    Value::Ints(vec![i64::from(blend_value(
+                        &self.fixed.blend.funcs[i],
+                        pname,
+                    ))])
+                }
                 p => return invalid_enum("indexed glGet pname", p),
             })
         })();
@@ -214,12 +226,15 @@ impl Context {
             GL_DEPTH_WRITEMASK => bool1(f.depth_mask),
             GL_DEPTH_FUNC => int(i64::from(f.depth_func)),
             GL_DEPTH_RANGE => Ok(Value::Colors(f.depth_range.to_vec())),
-            GL_BLEND_SRC_RGB | GL_BLEND_SRC => int(i64::from(f.blend.src_rgb)),
-            GL_BLEND_DST_RGB | GL_BLEND_DST => int(i64::from(f.blend.dst_rgb)),
-            GL_BLEND_SRC_ALPHA => int(i64::from(f.blend.src_alpha)),
-            GL_BLEND_DST_ALPHA => int(i64::from(f.blend.dst_alpha)),
-            GL_BLEND_EQUATION_RGB => int(i64::from(f.blend.eq_rgb)),
-            GL_BLEND_EQUATION_ALPHA => int(i64::from(f.blend.eq_alpha)),
+            // The non-indexed queries answer draw buffer 0's state.
+            GL_BLEND_SRC_RGB
+            | GL_BLEND_SRC
+            | GL_BLEND_DST_RGB
+            | GL_BLEND_DST
+            | GL_BLEND_SRC_ALPHA
+            | GL_BLEND_DST_ALPHA
+            | GL_BLEND_EQUATION_RGB
+            | GL_BLEND_EQUATION_ALPHA => int(i64::from(blend_value(&f.blend.funcs[0], pname))),
             GL_BLEND_COLOR => Ok(Value::Colors(
                 f.blend_color.iter().map(|&c| f64::from(c)).collect(),
             )),
@@ -243,6 +258,13 @@ impl Context {
             GL_STENCIL_BACK_PASS_DEPTH_PASS => int(i64::from(f.stencil[1].pass)),
             GL_STENCIL_BACK_WRITEMASK => int(i64::from(f.stencil[1].write_mask)),
             GL_PROVOKING_VERTEX => int(i64::from(f.provoking_vertex)),
+            // Quads always take their last vertex (see `draw`'s pipeline key). GL 3.3 core
+            // dropped the query (only 3.2 core had it): compatibility contexts answer.
+            GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION
+                if self.profile == super::context::Profile::Compatibility =>
+            {
+                bool1(false)
+            }
             GL_PRIMITIVE_RESTART_INDEX => int(i64::from(f.restart_index)),
             GL_ARRAY_BUFFER_BINDING => int(i64::from(self.array_buffer)),
             GL_ELEMENT_ARRAY_BUFFER_BINDING => int(i64::from(
@@ -360,5 +382,17 @@ impl Context {
                 }
             }
         }
+    }
+}
+
+/// One of a draw buffer's blend factors or equations, by its `glGet` name.
+fn blend_value(b: &super::state::BlendFunc, pname: GLenum) -> GLenum {
+    match pname {
+        GL_BLEND_SRC_RGB | GL_BLEND_SRC => b.src_rgb,
+        GL_BLEND_DST_RGB | GL_BLEND_DST => b.dst_rgb,
+        GL_BLEND_SRC_ALPHA => b.src_alpha,
+        GL_BLEND_DST_ALPHA => b.dst_alpha,
+        GL_BLEND_EQUATION_RGB => b.eq_rgb,
+        _ => b.eq_alpha,
     }
 }

@@ -11,6 +11,7 @@
 mod blend_dst_alpha;
 mod blit;
 mod buffer;
+mod buffer_storage;
 mod clear_buffer;
 mod compat;
 mod context;

@@ -71,7 +71,11 @@ impl Context {
         })
     }
 
-    fn target_buffer(&mut self, target: GLenum, call: &str) -> GlResult<(u32, &mut Buffer)> {
+    pub(crate) fn target_buffer(
+        &mut self,
+        target: GLenum,
+        call: &str,
+    ) -> GlResult<(u32, &mut Buffer)> {
         let name = self.bound_buffer(target)?;
         if name == 0 {
             return invalid_op(format!("{call}: no buffer bound to 0x{target:04X}"));
@@ -220,6 +224,9 @@ impl Context {
                 return invalid_enum("glBufferData usage", usage);
             }
             let (_, b) = self.target_buffer(target, "glBufferData")?;
+            if b.immutable {
+                return invalid_op("glBufferData on immutable storage (glBufferStorage)");
+            }
             if b.mapping.is_some() {
                 // Respecifying a mapped buffer unmaps it.
                 b.mapping = None;
@@ -246,6 +253,8 @@ impl Context {
             }
             b.size = size as u64;
             b.usage = usage;
+            // What GL 4.4 reports for mutable storage.
+            b.storage_flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_DYNAMIC_STORAGE_BIT;
             Ok(())
         })();
         self.record(r);
@@ -266,8 +275,13 @@ impl Context {
                     b.size
                 ));
             }
-            if b.mapping.is_some() {
+            if b.mapped_exclusively() {
                 return invalid_op("glBufferSubData on a mapped buffer");
+            }
+            if b.immutable && b.storage_flags & GL_DYNAMIC_STORAGE_BIT == 0 {
+                return invalid_op(
+                    "glBufferSubData on immutable storage without GL_DYNAMIC_STORAGE_BIT",
+                );
             }
             if data.is_empty() {
                 return Ok(());
@@ -288,7 +302,7 @@ impl Context {
             if offset as u64 + out.len() as u64 > b.size {
                 return invalid_value("range past the end of the buffer");
             }
-            if b.mapping.is_some() {
+            if b.mapped_exclusively() {
                 return invalid_op("glGetBufferSubData on a mapped buffer");
             }
             if let Some(shadow) = &b.shadow {
@@ -320,7 +334,9 @@ impl Context {
                 | GL_MAP_INVALIDATE_RANGE_BIT
                 | GL_MAP_INVALIDATE_BUFFER_BIT
                 | GL_MAP_FLUSH_EXPLICIT_BIT
-                | GL_MAP_UNSYNCHRONIZED_BIT;
+                | GL_MAP_UNSYNCHRONIZED_BIT
+                | GL_MAP_PERSISTENT_BIT
+                | GL_MAP_COHERENT_BIT;
             if offset < 0
                 || length <= 0
                 || offset as u64 + length as u64 > b.size
@@ -345,6 +361,27 @@ impl Context {
             }
             if b.mapping.is_some() {
                 return invalid_op("the buffer is already mapped");
+            }
+            // GL_ARB_buffer_storage: what the storage was not made for cannot be mapped
+            // (mutable storage allows reads and writes, never persistence).
+            let storage_bits =
+                GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+            let missing = access & storage_bits & !b.storage_flags;
+            if missing != 0 {
+                return invalid_op(format!(
+                    "glMapBufferRange access 0x{missing:x} the buffer's storage flags (0x{:x}) lack",
+                    b.storage_flags
+                ));
+            }
+            if b.persistent() {
+                let ptr = super::buffer_storage::map_in_place(
+                    &device,
+                    b,
+                    offset as u64,
+                    length as u64,
+                    access,
+                )?;
+                return Ok(ptr);
             }
             // The client copy is as large as the mapping: refuse rather than abort when the
             // process cannot hold it.
@@ -376,6 +413,7 @@ impl Context {
                 access,
                 data,
                 flushed: Vec::new(),
+                direct: false,
             });
             Ok(b.mapping
                 .as_mut()
@@ -400,6 +438,15 @@ impl Context {
             }
             m.flushed.push((offset as u64, length as u64));
             let at = m.offset + offset as u64;
+            if m.direct {
+                if let Some(h) = b.storage {
+                    device
+                        .lock()
+                        .manager
+                        .flush_buffer_range(h, at, length as u64)?;
+                }
+                return Ok(());
+            }
             let bytes = m.data[offset as usize..(offset + length) as usize].to_vec();
             if length > 0 && b.storage.is_some() {
                 write_range(&device, b, at, &bytes)?;
@@ -419,6 +466,15 @@ impl Context {
             };
             let write = m.access & GL_MAP_WRITE_BIT != 0;
             let explicit = m.access & GL_MAP_FLUSH_EXPLICIT_BIT != 0;
+            if m.direct {
+                if let (Some(h), true, false) = (b.storage, write, explicit) {
+                    device
+                        .lock()
+                        .manager
+                        .flush_buffer_range(h, m.offset, m.length)?;
+                }
+                return Ok(true);
+            }
             if b.storage.is_some() && write && !explicit {
                 write_range(&device, b, m.offset, &m.data)?;
             }
@@ -455,7 +511,7 @@ impl Context {
             if src_name == dst_name && (read_off - write_off).abs() < size {
                 return invalid_value("glCopyBufferSubData ranges overlap");
             }
-            if src.mapping.is_some() || dst.mapping.is_some() {
+            if src.mapped_exclusively() || dst.mapped_exclusively() {
                 return invalid_op("glCopyBufferSubData on a mapped buffer");
             }
             if size == 0 {
@@ -505,6 +561,8 @@ impl Context {
                 GL_BUFFER_MAP_LENGTH => b.mapping.as_ref().map_or(0, |m| m.length as i64),
                 GL_BUFFER_MAP_OFFSET => b.mapping.as_ref().map_or(0, |m| m.offset as i64),
                 GL_BUFFER_ACCESS => i64::from(GL_READ_WRITE),
+                GL_BUFFER_IMMUTABLE_STORAGE => i64::from(b.immutable),
+                GL_BUFFER_STORAGE_FLAGS => i64::from(b.storage_flags),
                 p => return invalid_enum("glGetBufferParameteriv pname", p),
             })
         })();

@@ -279,19 +279,38 @@ impl Context {
         self.record(r);
     }
 
-    /// `glBindFragDataLocation` (this slice honours location 0 outputs; others keep the
-    /// shader's own locations).
+    /// `glBindFragDataLocation`: `glBindFragDataLocationIndexed` with index 0.
     pub fn bind_frag_data_location(&mut self, program: u32, color: u32, name: &str) {
+        self.bind_frag_data_location_indexed(program, color, 0, name);
+    }
+
+    /// `glBindFragDataLocationIndexed`: takes effect at the next link (`glsl::frag_outputs`).
+    pub fn bind_frag_data_location_indexed(
+        &mut self,
+        program: u32,
+        color: u32,
+        index: u32,
+        name: &str,
+    ) {
         let r = (|| {
-            if color as usize >= super::framebuffer::MAX_COLOR_ATTACHMENTS {
-                return invalid_value(format!("colour number {color}"));
+            if index > 1 {
+                return invalid_value(format!("fragment output index {index} (0 or 1)"));
+            }
+            // Index 1 feeds dual-source blending: GL_MAX_DUAL_SOURCE_DRAW_BUFFERS (1) colours.
+            let colors = if index == 1 {
+                1
+            } else {
+                super::framebuffer::MAX_COLOR_ATTACHMENTS
+            };
+            if color as usize >= colors {
+                return invalid_value(format!("colour number {color} with index {index}"));
             }
             if name.starts_with("gl_") {
                 return invalid_op("glBindFragDataLocation on a gl_ name");
             }
             self.program_mut(program)?
                 .frag_bindings
-                .insert(name.to_owned(), color);
+                .insert(name.to_owned(), (color, index));
             Ok(())
         })();
         self.record(r);
@@ -308,6 +327,7 @@ impl Context {
                 }
             }
             let bindings = p.attrib_bindings.clone();
+            let frag_bindings = p.frag_bindings.clone();
             let not_compiled = p
                 .shaders
                 .iter()
@@ -319,7 +339,13 @@ impl Context {
                     "ERROR: Linking: an attached shader is not compiled\n".to_owned(),
                 ))
             } else {
-                program::link(&device, &units, &bindings, MAX_VERTEX_ATTRIBS)
+                program::link_bound(
+                    &device,
+                    &units,
+                    &bindings,
+                    &frag_bindings,
+                    MAX_VERTEX_ATTRIBS,
+                )
             };
             let current = self.program == name;
             let p = self.program_mut(name)?;
@@ -461,9 +487,20 @@ impl Context {
             .map(|l| {
                 l.frag_outputs
                     .iter()
-                    .find(|(n, _)| n == name)
-                    .map_or(-1, |(_, loc)| *loc as i32)
+                    .find(|(n, _, _)| n == name)
+                    .map_or(-1, |(_, loc, _)| *loc as i32)
             });
+        self.record(r).unwrap_or(-1)
+    }
+
+    /// `glGetFragDataIndex`.
+    pub fn get_frag_data_index(&mut self, program: u32, name: &str) -> i32 {
+        let r = self.linked_program(program, "glGetFragDataIndex").map(|l| {
+            l.frag_outputs
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .map_or(-1, |(_, _, index)| *index as i32)
+        });
         self.record(r).unwrap_or(-1)
     }
 

@@ -8,6 +8,9 @@
 //! - One `VkPipelineCache` per device feeds every build; pipelines are shared by all contexts
 //!   (keyed by the linked program's unique id) and destroyed when the program is.
 //! - Dynamic rendering: no render pass objects at all; formats are part of the key.
+//! - The provoking-vertex convention is part of the key (`VK_EXT_provoking_vertex` has it as
+//!   pipeline state only); the first-vertex mode is Vulkan's default, so the extension's
+//!   structure is chained only for the last-vertex mode.
 //! - The attachments' sample count is part of the key (`rasterizationSamples` must equal it);
 //!   alpha-to-coverage is baked in with it.
 
@@ -15,11 +18,11 @@ use ash::vk;
 
 use arenagl_memory::MemoryManager;
 
-use super::enums::{GL_ALWAYS, GL_FUNC_ADD, GL_ONE, GL_ZERO};
+use super::enums::GL_ALWAYS;
 use super::error::GlResult;
 use super::program::Linked;
 use super::state::{
-    blend_factor, blend_op, compare_op, stencil_op, Blend, StencilFace, MAX_DRAW_BUFFERS,
+    blend_factor, blend_op, compare_op, stencil_op, Blend, BlendFunc, StencilFace, MAX_DRAW_BUFFERS,
 };
 
 /// One vertex buffer binding.
@@ -69,15 +72,7 @@ impl PipelineKey {
             attributes: Vec::new(),
             color_formats,
             depth_stencil_format: depth,
-            blend: Blend {
-                enabled: 0,
-                src_rgb: GL_ONE,
-                dst_rgb: GL_ZERO,
-                src_alpha: GL_ONE,
-                dst_alpha: GL_ZERO,
-                eq_rgb: GL_FUNC_ADD,
-                eq_alpha: GL_FUNC_ADD,
-            },
+            blend: Blend::INITIAL,
             color_masks: [0xF; MAX_DRAW_BUFFERS],
             depth_stencil: DepthStencilKey {
                 depth_test: false,
@@ -96,6 +91,7 @@ impl PipelineKey {
             alpha_to_coverage: false,
             no_dst_alpha: 0,
             frag_coord_height: 0,
+            provoking_last: false,
         }
     }
 }
@@ -133,6 +129,9 @@ pub(crate) struct PipelineKey {
     /// The draw framebuffer's height for a program with an upper-left `gl_FragCoord`
     /// (`glsl::FRAG_COORD_HEIGHT_CONSTANT`); 0 for every other program.
     pub frag_coord_height: u32,
+    /// Flat outputs from the last vertex of each primitive (GL's default convention, through
+    /// `VK_EXT_provoking_vertex`); false: Vulkan's first-vertex default.
+    pub provoking_last: bool,
 }
 
 /// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
@@ -268,7 +267,9 @@ pub(crate) fn build(
         Some((f, u)) => (true, f32::from_bits(f), f32::from_bits(u)),
         None => (false, 0.0, 0.0),
     };
-    let raster = vk::PipelineRasterizationStateCreateInfo::default()
+    let mut provoking = vk::PipelineRasterizationProvokingVertexStateCreateInfoEXT::default()
+        .provoking_vertex_mode(vk::ProvokingVertexModeEXT::LAST_VERTEX);
+    let mut raster = vk::PipelineRasterizationStateCreateInfo::default()
         .depth_clamp_enable(key.depth_clamp)
         .rasterizer_discard_enable(key.rasterizer_discard)
         .polygon_mode(vk::PolygonMode::FILL)
@@ -282,6 +283,9 @@ pub(crate) fn build(
         .depth_bias_constant_factor(units)
         .depth_bias_slope_factor(factor)
         .line_width(1.0);
+    if key.provoking_last {
+        raster = raster.push_next(&mut provoking);
+    }
     let multisample = vk::PipelineMultisampleStateCreateInfo::default()
         .rasterization_samples(vk::SampleCountFlags::from_raw(key.samples.max(1)))
         .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1);
@@ -297,9 +301,15 @@ pub(crate) fn build(
         .back(stencil_state(ds.stencil[1])?)
         .min_depth_bounds(0.0)
         .max_depth_bounds(1.0);
-    let b = &key.blend;
     let attachments = (0..key.color_formats.len())
         .map(|i| {
+            let enabled = key.blend.enabled & (1 << i) != 0;
+            // A disabled attachment's factors are ignored; the initial ones keep every
+            // attachment state identical where `independentBlend` is absent.
+            let b = match key.blend.funcs.get(i) {
+                Some(b) if enabled => *b,
+                _ => BlendFunc::INITIAL,
+            };
             let no_dst_alpha = key.no_dst_alpha & (1 << i) != 0;
             let factor = |f| -> GlResult<vk::BlendFactor> {
                 let v = blend_factor(f)?;
@@ -310,7 +320,7 @@ pub(crate) fn build(
                 })
             };
             Ok(vk::PipelineColorBlendAttachmentState {
-                blend_enable: (b.enabled & (1 << i) != 0).into(),
+                blend_enable: enabled.into(),
                 src_color_blend_factor: factor(b.src_rgb)?,
                 dst_color_blend_factor: factor(b.dst_rgb)?,
                 color_blend_op: blend_op(b.eq_rgb)?,

@@ -260,8 +260,9 @@ pub(crate) struct Linked {
     pub samplers: Vec<SamplerInfo>,
     pub set_layouts: [vk::DescriptorSetLayout; 2],
     pub pipeline_layout: vk::PipelineLayout,
-    /// Fragment output locations written (colour attachments it feeds).
-    pub frag_outputs: Vec<(String, u32)>,
+    /// Fragment outputs: name, location (the colour attachment it feeds) and index (1: the
+    /// second input of dual-source blending).
+    pub frag_outputs: Vec<(String, u32, u32)>,
     /// Built-in uniforms of upgraded legacy GLSL, which a draw fills (`compat`).
     pub ff_uniforms: Vec<FfUniform>,
     /// Initial values of loose uniforms declared with initializers (glslang drops them).
@@ -303,7 +304,8 @@ pub(crate) struct FfUniform {
 pub(crate) struct Program {
     pub shaders: Vec<u32>,
     pub attrib_bindings: HashMap<String, u32>,
-    pub frag_bindings: HashMap<String, u32>,
+    /// `glBindFragDataLocation(Indexed)`: name → (colour number, index), applied at link.
+    pub frag_bindings: HashMap<String, glsl::FragBinding>,
     pub linked: Option<Arc<Linked>>,
     pub link_status: bool,
     pub log: String,
@@ -472,6 +474,17 @@ pub(crate) fn link(
     attrib_bindings: &HashMap<String, u32>,
     max_attribs: u32,
 ) -> Result<(Linked, String), LinkError> {
+    link_bound(device, units, attrib_bindings, &HashMap::new(), max_attribs)
+}
+
+/// [`link`] with the application's fragment output bindings (`glBindFragDataLocation*`).
+pub(crate) fn link_bound(
+    device: &Arc<Device>,
+    units: &[(Stage, String)],
+    attrib_bindings: &HashMap<String, u32>,
+    frag_bindings: &HashMap<String, glsl::FragBinding>,
+    max_attribs: u32,
+) -> Result<(Linked, String), LinkError> {
     // From the application's sources: the names are its own, not the upgrader's.
     let initializers = units
         .iter()
@@ -491,13 +504,14 @@ pub(crate) fn link(
     }
     let sources = link_sources(units);
     let refs: Vec<(Stage, &str)> = sources.iter().map(|(s, c)| (*s, c.as_str())).collect();
-    let program = glsl::compile_program(&refs, CompileOptions::default()).map_err(|e| {
-        if e.is_transient() {
-            LinkError::Memory(MemoryError::OutOfHostMemory)
-        } else {
-            LinkError::Log(error_log(&e))
-        }
-    })?;
+    let program = glsl::compile_program_bound(&refs, CompileOptions::default(), frag_bindings)
+        .map_err(|e| {
+            if e.is_transient() {
+                LinkError::Memory(MemoryError::OutOfHostMemory)
+            } else {
+                LinkError::Log(error_log(&e))
+            }
+        })?;
     let r = &program.reflection;
 
     // Attributes: bound names first, then the compiler's locations where free, then the next
@@ -771,7 +785,7 @@ pub(crate) fn link(
     let frag_outputs = r
         .frag_outputs
         .iter()
-        .map(|o| (app_name(&o.name), o.location))
+        .map(|o| (app_name(&o.name), o.location, o.index))
         .collect();
     let (modules, set_layouts, pipeline_layout) = objects.take();
     let linked = Linked {

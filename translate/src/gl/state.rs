@@ -19,18 +19,58 @@ use super::error::{invalid_enum, invalid_value, GlResult};
 /// `glColorMaski(i, …)`): GL_MAX_DRAW_BUFFERS.
 pub(crate) const MAX_DRAW_BUFFERS: usize = super::framebuffer::MAX_COLOR_ATTACHMENTS;
 
-/// Blend state: an enable per draw buffer, one set of factors and equations for all of them
-/// (per-buffer functions are GL 4.0).
+/// One draw buffer's blend factors and equations (`glBlendFuncSeparatei`,
+/// `glBlendEquationSeparatei`; the non-indexed commands set every draw buffer's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Blend {
-    /// Bit i: blending on for draw buffer i.
-    pub enabled: u8,
+pub(crate) struct BlendFunc {
     pub src_rgb: GLenum,
     pub dst_rgb: GLenum,
     pub src_alpha: GLenum,
     pub dst_alpha: GLenum,
     pub eq_rgb: GLenum,
     pub eq_alpha: GLenum,
+}
+
+impl BlendFunc {
+    /// GL's initial factors and equations: `GL_ONE`, `GL_ZERO`, `GL_FUNC_ADD`.
+    pub(crate) const INITIAL: BlendFunc = BlendFunc {
+        src_rgb: GL_ONE,
+        dst_rgb: GL_ZERO,
+        src_alpha: GL_ONE,
+        dst_alpha: GL_ZERO,
+        eq_rgb: GL_FUNC_ADD,
+        eq_alpha: GL_FUNC_ADD,
+    };
+
+    /// The four factors, in `glBlendFuncSeparate`'s order.
+    pub(crate) fn factors(&self) -> [GLenum; 4] {
+        [self.src_rgb, self.dst_rgb, self.src_alpha, self.dst_alpha]
+    }
+
+    /// Whether a factor reads the fragment shader's second output (dual-source blending).
+    pub(crate) fn is_dual_source(&self) -> bool {
+        self.factors().into_iter().any(is_dual_source_factor)
+    }
+}
+
+/// Blend state: an enable and a set of factors and equations per draw buffer
+/// (GL_ARB_draw_buffers_blend, core in GL 4.0). Vulkan takes one
+/// `VkPipelineColorBlendAttachmentState` per attachment; attachments that differ need the
+/// `independentBlend` feature (checked at draw time, `Context::check_blend_state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Blend {
+    /// Bit i: blending on for draw buffer i.
+    pub enabled: u8,
+    /// Draw buffer i's factors and equations.
+    pub funcs: [BlendFunc; MAX_DRAW_BUFFERS],
+}
+
+impl Blend {
+    /// GL's initial state: blending off, every draw buffer at `BlendFunc::INITIAL`.
+    pub(crate) const INITIAL: Blend = Blend {
+        enabled: 0,
+        funcs: [BlendFunc::INITIAL; MAX_DRAW_BUFFERS],
+    };
 }
 
 /// One face's stencil state.
@@ -117,15 +157,7 @@ impl FixedState {
             height,
         };
         Self {
-            blend: Blend {
-                enabled: 0,
-                src_rgb: GL_ONE,
-                dst_rgb: GL_ZERO,
-                src_alpha: GL_ONE,
-                dst_alpha: GL_ZERO,
-                eq_rgb: GL_FUNC_ADD,
-                eq_alpha: GL_FUNC_ADD,
-            },
+            blend: Blend::INITIAL,
             blend_color: [0.0; 4],
             color_mask: [[true; 4]; MAX_DRAW_BUFFERS],
             depth_test: false,

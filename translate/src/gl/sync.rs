@@ -70,6 +70,10 @@ impl Context {
             if flags != 0 {
                 return invalid_value(format!("glFenceSync flags 0x{flags:x} (must be 0)"));
             }
+            // GPU writes to persistent maps are read by the host once the fence signals.
+            if self.has_persistent_buffers() {
+                self.host_read_barrier()?;
+            }
             let mut locked = self.device.lock();
             let epoch = locked.manager.recording_epoch();
             Ok(locked.syncs.insert(Fence { epoch }))

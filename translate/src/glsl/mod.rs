@@ -36,6 +36,7 @@ mod block_structs;
 mod compile;
 mod error;
 mod frag_coord;
+mod frag_outputs;
 mod guard;
 pub mod initializers;
 pub mod legacy;
@@ -45,11 +46,13 @@ mod scan;
 mod spirv;
 mod types;
 
+use std::collections::HashMap;
 use std::ffi::CString;
 
 pub use block_structs::{bool_members as block_bool_members, loose_bool_uniforms};
 pub use error::CompileError;
 pub use frag_coord::{FragCoordLayout, HEIGHT_CONSTANT as FRAG_COORD_HEIGHT_CONSTANT};
+pub use frag_outputs::FragBinding;
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
 pub use reflect::{
     Attribute, BlockMember, FragOutput, Reflection, SamplerUniform, UniformBlock,
@@ -191,6 +194,16 @@ pub fn compile_program(
     stages: &[(Stage, &str)],
     options: CompileOptions,
 ) -> Result<Program, CompileError> {
+    compile_program_bound(stages, options, &HashMap::new())
+}
+
+/// [`compile_program`] with the program's fragment output bindings
+/// (`glBindFragDataLocationIndexed`: name → (location, index)) applied before reflection.
+pub fn compile_program_bound(
+    stages: &[(Stage, &str)],
+    options: CompileOptions,
+    frag_bindings: &HashMap<String, FragBinding>,
+) -> Result<Program, CompileError> {
     if stages.is_empty() {
         return Err(CompileError::Link {
             log: "ERROR: Linking: no shaders attached to the program\n".into(),
@@ -211,6 +224,8 @@ pub fn compile_program(
             .filter(|s| s.stage == Stage::Fragment)
         {
             spirv::fix_frag_data_location(&mut stage.words)
+                .map_err(|e| CompileError::Internal(format!("fragment SPIR-V unreadable: {e}")))?;
+            frag_outputs::bind_frag_outputs(&mut stage.words, frag_bindings)
                 .map_err(|e| CompileError::Internal(format!("fragment SPIR-V unreadable: {e}")))?;
         }
         let views: Vec<(Stage, &[u32])> = linked

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 pub(crate) const MAGIC: u32 = 0x0723_0203;
 
 /// Opcodes this parser understands (SPIR-V 1.6 unified specification, section 3.52).
-mod op {
+pub(crate) mod op {
     pub const NAME: u16 = 5;
     pub const MEMBER_NAME: u16 = 6;
     pub const ENTRY_POINT: u16 = 15;
