@@ -1578,3 +1578,37 @@ fn immediate_mode_vertices_carry_every_units_texture_coordinates() {
         assert_eq!(at(&px, x, y), [255, 0, 0, 255], "right ({x}, {y}): texel 0");
     }
 }
+
+/// piglit fbo-mrt-new-bind (through `piglit_draw_rect`): in a compatibility context generic
+/// attribute 0 aliases the conventional vertex array, so a GLSL 1.30 program whose `pos` is at
+/// location 0 draws from `glVertexPointer`'s array.
+#[test]
+fn a_generic_input_at_location_zero_reads_the_vertex_pointer_array() {
+    let _ctx = context(true);
+    let vertex_pointer = gl!(c"glVertexPointer": fn(i32, u32, i32, *const c_void));
+    let enable_client = gl!(c"glEnableClientState": fn(u32));
+    let bind_attrib = gl!(c"glBindAttribLocation": fn(u32, u32, *const i8));
+    let link = gl!(c"glLinkProgram": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let p = gl_harness::program(
+        "#version 130\nin vec4 pos;\nvoid main() { gl_Position = pos; }\n",
+        "#version 130\nvoid main() { gl_FragColor = vec4(0.0, 1.0, 0.0, 1.0); }\n",
+    );
+    // The left half of the drawable.
+    let quad: [f32; 8] = [-1.0, -1.0, 0.0, -1.0, -1.0, 1.0, 0.0, 1.0];
+    clear_black();
+    // SAFETY: `quad` outlives the draw; plain values otherwise.
+    unsafe {
+        bind_attrib(p, 0, c"pos".as_ptr());
+        link(p);
+        use_program(p);
+        vertex_pointer(2, GL_FLOAT, 0, quad.as_ptr().cast());
+        enable_client(0x8074); // GL_VERTEX_ARRAY; generic array 0 stays disabled
+        draw_arrays(0x0005, 0, 4); // GL_TRIANGLE_STRIP
+    }
+    expect(GL_NO_ERROR);
+    let px = pixels();
+    assert_eq!(at(&px, 4, 16), [0, 255, 0, 255], "inside the quad");
+    assert_eq!(at(&px, 28, 16), [0, 0, 0, 0], "outside it: the clear");
+}

@@ -1164,6 +1164,14 @@ impl Context {
                         arr = *generic;
                     }
                 }
+                // And the other way: a generic input at location 0 draws from glVertexPointer's
+                // array (only a compatibility context can enable it).
+                if gl_loc == 0 && !arr.enabled {
+                    let vertex = super::vertex_array::FfArray::Vertex.slot();
+                    if let Some(ff) = vao.attribs.get(vertex).filter(|v| v.enabled) {
+                        arr = *ff;
+                    }
+                }
                 // Streamed through the frame's arena: client arrays (compatibility profile), and
                 // arrays Vulkan has no vertex format for (32-bit integers read as floats,
                 // doubles) converted to floats, from client memory or a small buffer's shadow.
