@@ -201,3 +201,11 @@ pub fn expect(code: u32) {
     assert_eq!(error(), code, "expected GL error 0x{code:04X}");
     assert_eq!(error(), 0, "glGetError resets the flag");
 }
+
+/// `got` is `want` within one step per channel: GL lets a conversion to an 8-bit normalized
+/// value land on either side of a half (0.5 × 255 reads 127 on NVIDIA, 128 on llvmpipe).
+#[track_caller]
+pub fn assert_rgba8_near(got: [u8; 4], want: [u8; 4], what: &str) {
+    let close = got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 1);
+    assert!(close, "{what}: got {got:?}, want {want:?} (±1)");
+}
