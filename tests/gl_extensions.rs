@@ -6,7 +6,7 @@
 //! whose results are exact in 8 bits, so the expected bytes are written out (llvmpipe renders
 //! the same bytes); the validation layer must stay silent.
 
-use std::ffi::{c_char, c_void, CStr, CString};
+use std::ffi::{c_char, c_void, CStr};
 
 #[macro_use]
 #[path = "common/gl.rs"]
@@ -93,35 +93,6 @@ fn blend_state(i: u32) -> [u32; 6] {
         GL_BLEND_EQUATION_ALPHA,
     ]
     .map(|p| integer_indexed(p, i) as u32)
-}
-
-/// Compiles and links `vs` + `fs`, running `before_link` on the program first.
-fn program_with(vs: &str, fs: &str, before_link: impl FnOnce(u32)) -> u32 {
-    let create = gl!(c"glCreateShader": fn(u32) -> u32);
-    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
-    let compile = gl!(c"glCompileShader": fn(u32));
-    let create_program = gl!(c"glCreateProgram": fn() -> u32);
-    let attach = gl!(c"glAttachShader": fn(u32, u32));
-    let link = gl!(c"glLinkProgram": fn(u32));
-    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
-    // SAFETY: NUL-terminated sources, lengths NULL; the out-pointer is a local.
-    unsafe {
-        let p = create_program();
-        for (ty, src) in [(0x8B31, vs), (0x8B30, fs)] {
-            let s = create(ty);
-            let c = CString::new(src).expect("no NUL");
-            let ptr = c.as_ptr();
-            source(s, 1, &ptr, std::ptr::null());
-            compile(s);
-            attach(p, s);
-        }
-        before_link(p);
-        link(p);
-        let mut ok = 0;
-        get(p, 0x8B82, &mut ok);
-        assert_eq!(ok, 1, "link");
-        p
-    }
 }
 
 /// A 16×16 framebuffer of `n` RGBA8 colour renderbuffers, bound, every one a draw buffer.
@@ -299,12 +270,12 @@ fn blend_func_extended_binds_index_one_and_blends_two_sources() {
     let enable = gl!(c"glEnable": fn(u32));
     let draw_buffers = gl!(c"glDrawBuffers": fn(i32, *const u32));
     // Outputs named by the shader (layout index) and by the API before linking.
-    let by_layout = program_with(
+    let by_layout = gl_harness::program_with(
         FULLSCREEN_VS,
         "#version 330 core\nlayout(location = 0, index = 0) out vec4 c0;\nlayout(location = 0, index = 1) out vec4 c1;\nvoid main() { c0 = vec4(64.0 / 255.0); c1 = vec4(1.0, 0.0, 1.0, 0.0); }\n",
         |_| {},
     );
-    let by_api = program_with(
+    let by_api = gl_harness::program_with(
         FULLSCREEN_VS,
         "#version 330 core\nout vec4 col0;\nout vec4 col1;\nvoid main() { col0 = vec4(64.0 / 255.0); col1 = vec4(1.0, 0.0, 1.0, 0.0); }\n",
         |p| {

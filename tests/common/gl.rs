@@ -141,6 +141,11 @@ pub fn error() -> u32 {
 
 /// Compiles and links a vertex + fragment program (asserts the link).
 pub fn program(vs: &str, fs: &str) -> u32 {
+    program_with(vs, fs, |_| {})
+}
+
+/// [`program`], running `before_link` on the program first (attribute or output bindings).
+pub fn program_with(vs: &str, fs: &str, before_link: impl FnOnce(u32)) -> u32 {
     let create = gl!(c"glCreateShader": fn(u32) -> u32);
     let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
     let compile = gl!(c"glCompileShader": fn(u32));
@@ -159,6 +164,7 @@ pub fn program(vs: &str, fs: &str) -> u32 {
             compile(s);
             attach(p, s);
         }
+        before_link(p);
         link(p);
         let mut ok = 0;
         get(p, 0x8B82, &mut ok);

@@ -306,19 +306,7 @@ impl Context {
         width: u32,
         height: u32,
     ) -> GlResult<arenagl_memory::ImageHandle> {
-        let mut locked = self.device.lock();
-        let image = locked.manager.create_image(
-            &arenagl_memory::ImageDesc::new_2d(
-                src.format,
-                width,
-                height,
-                1,
-                vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST,
-                arenagl_memory::Category::RenderTarget,
-            )
-            .named("GL multisample resolve"),
-        )?;
-        let side = |image, level, layer| arenagl_memory::BlitSide {
+        let side = move |image, level, layer| arenagl_memory::BlitSide {
             image,
             mip_level: level,
             layer,
@@ -331,18 +319,17 @@ impl Context {
                 },
             ],
         };
-        if let Err(e) = locked
-            .manager
-            .resolve_image(side(src.image, src.level, src.layer), side(image, 0, 0))
-        {
-            let _ = locked.manager.retire_image(image);
-            return Err(e.into());
-        }
-        Ok(image)
+        self.resolved_temporary(
+            src,
+            (width, height),
+            vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST,
+            "GL multisample resolve",
+            |manager, image| {
+                manager.resolve_image(side(src.image, src.level, src.layer), side(image, 0, 0))
+            },
+        )
     }
-}
 
-impl Context {
     /// A single-sampled image of `src`'s depth/stencil format holding sample 0 of each pixel of
     /// its `width × height` level (retire it after use, as `resolve_to_temporary`).
     fn resolve_depth_stencil_to_temporary(
@@ -351,6 +338,33 @@ impl Context {
         width: u32,
         height: u32,
     ) -> GlResult<arenagl_memory::ImageHandle> {
+        self.resolved_temporary(
+            src,
+            (width, height),
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::TRANSFER_DST,
+            "GL depth/stencil resolve",
+            |manager, image| {
+                manager
+                    .resolve_depth_stencil_image((src.image, src.level, src.layer), (image, 0, 0))
+            },
+        )
+    }
+
+    /// A new single-sampled image of `src`'s format and `size`, filled by `resolve`; retired
+    /// again when `resolve` fails.
+    fn resolved_temporary(
+        &mut self,
+        src: Bound,
+        (width, height): (u32, u32),
+        usage: vk::ImageUsageFlags,
+        name: &'static str,
+        resolve: impl FnOnce(
+            &mut arenagl_memory::MemoryManager,
+            arenagl_memory::ImageHandle,
+        ) -> arenagl_memory::Result<()>,
+    ) -> GlResult<arenagl_memory::ImageHandle> {
         let mut locked = self.device.lock();
         let image = locked.manager.create_image(
             &arenagl_memory::ImageDesc::new_2d(
@@ -358,17 +372,12 @@ impl Context {
                 width,
                 height,
                 1,
-                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-                    | vk::ImageUsageFlags::TRANSFER_DST,
+                usage,
                 arenagl_memory::Category::RenderTarget,
             )
-            .named("GL depth/stencil resolve"),
+            .named(name),
         )?;
-        if let Err(e) = locked
-            .manager
-            .resolve_depth_stencil_image((src.image, src.level, src.layer), (image, 0, 0))
-        {
+        if let Err(e) = resolve(&mut locked.manager, image) {
             let _ = locked.manager.retire_image(image);
             return Err(e.into());
         }
