@@ -222,3 +222,69 @@ fn packed_2_10_10_10_arrays_and_current_values_unpack_each_field() {
         expect(GL_INVALID_ENUM);
     }
 }
+
+const INT_POSITION_VS: &str = "#version 330\nlayout(location = 0) in vec2 pos;\nlayout(location = 1) in vec2 tc;\nout vec4 color;\nvoid main() {\n    gl_Position = vec4(pos, 0.0, 1.0);\n    color = tc == pos * 10.0 ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, 0.0, 0.0, 1.0);\n}\n";
+
+/// `GL_INT` arrays read as floats are converted on the CPU up to the last vertex the draw reads;
+/// for `glDrawElements` that is the largest index (3 here), not `count - 1` (5), which read past
+/// the 64-byte buffer and refused the draw (piglit fbo-blit-scaled-linear's own draw).
+#[test]
+fn converted_arrays_of_an_indexed_draw_end_at_its_largest_index() {
+    let _ctx = gl_harness::context();
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let gen_buffers = gl!(c"glGenBuffers": fn(i32, *mut u32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    let buffer_data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
+    let pointer = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let enable = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let draw_elements = gl!(c"glDrawElements": fn(u32, i32, u32, *const c_void));
+    const GL_INT: u32 = 0x1404;
+    const GL_UNSIGNED_INT: u32 = 0x1405;
+    const GL_ELEMENT_ARRAY_BUFFER: u32 = 0x8893;
+    const GL_TRIANGLES: u32 = 4;
+    // Four interleaved vertices (position, position × 10) of 16 bytes each: 64 bytes.
+    let vertices: [[i32; 4]; 4] = [
+        [-1, -1, -10, -10],
+        [-1, 1, -10, 10],
+        [1, 1, 10, 10],
+        [1, -1, 10, -10],
+    ];
+    let indices: [u32; 6] = [0, 1, 2, 0, 2, 3];
+    let p = gl_harness::program(INT_POSITION_VS, PASS_FS);
+    // SAFETY: the data pointers hold the byte counts given; offsets into the bound buffers.
+    unsafe {
+        let mut vao = 0;
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        let mut b = [0u32; 2];
+        gen_buffers(2, b.as_mut_ptr());
+        bind_buffer(GL_ARRAY_BUFFER, b[0]);
+        buffer_data(
+            GL_ARRAY_BUFFER,
+            64,
+            vertices.as_ptr().cast(),
+            GL_STATIC_DRAW,
+        );
+        pointer(0, 2, GL_INT, 0, 16, null());
+        pointer(1, 2, GL_INT, 0, 16, 8 as *const c_void);
+        enable(0);
+        enable(1);
+        bind_buffer(GL_ELEMENT_ARRAY_BUFFER, b[1]);
+        buffer_data(
+            GL_ELEMENT_ARRAY_BUFFER,
+            24,
+            indices.as_ptr().cast(),
+            GL_STATIC_DRAW,
+        );
+        use_program(p);
+        clear_color(0.0, 0.0, 1.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        draw_elements(GL_TRIANGLES, 6, GL_UNSIGNED_INT, null());
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(centre(), [0, 255, 0, 255]);
+}

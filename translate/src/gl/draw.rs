@@ -1036,6 +1036,24 @@ impl Context {
         if reads_client_memory && !compat {
             return invalid_op("client-side vertex arrays need a compatibility profile context");
         }
+        // Arrays rewritten on the CPU (client memory, 32-bit integers or doubles read as floats,
+        // narrow integers widened) are copied up to the last vertex the draw reads, which only
+        // the indices say for an indexed draw: such draws are lowered, which scans them.
+        let rewrites_arrays = reads_client_memory
+            || linked.attribs.iter().any(|a| {
+                let scalar = a.scalar();
+                let float_input = !matches!(scalar, ScalarKind::Int | ScalarKind::UInt);
+                (0..a.slots).any(|s| {
+                    vao.attribs
+                        .get((a.gl_location + s) as usize)
+                        .is_some_and(|arr| {
+                            arr.enabled
+                                && ((float_input && needs_float_conversion(arr).is_some())
+                                    || super::vertex_array::needs_integer_widening(arr, scalar)
+                                        .is_some())
+                        })
+                })
+            });
         let index_size = match call.indexed {
             Some((GL_UNSIGNED_BYTE, ..)) => 1u64,
             Some((GL_UNSIGNED_SHORT, ..)) => 2,
@@ -1057,7 +1075,7 @@ impl Context {
             || call.mode == GL_LINE_LOOP
             || (call.indexed.is_some()
                 && ((compat && vao.element_buffer == 0)
-                    || reads_client_memory
+                    || rewrites_arrays
                     || restart_value.is_some_and(|r| r != type_max)));
         let lowered = if lowering {
             if call.count > MAX_LOWERED_VERTICES {
