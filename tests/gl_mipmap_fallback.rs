@@ -198,3 +198,81 @@ fn the_depth_shader_averages_depth_levels() {
     );
     assert_eq!(error(), GL_NO_ERROR);
 }
+
+/// `GL_RGB9_E5` can be neither blitted with linear filtering nor rendered to on lavapipe (nor
+/// drawn by the fallback, which this binary forces): its levels are box-filtered on the CPU, for
+/// a 2D texture and for a cube map (a target the drawing fallback does not draw). Before the
+/// CPU path, the fallback drew into an image without attachment usage (validation errors).
+#[test]
+fn formats_that_can_be_neither_blitted_nor_drawn_are_filtered_on_the_cpu() {
+    const GL_RGB: u32 = 0x1907;
+    const GL_RGB9_E5: i32 = 0x8C3D;
+    const GL_TEXTURE_CUBE_MAP: u32 = 0x8513;
+    const GL_TEXTURE_CUBE_MAP_POSITIVE_X: u32 = 0x8515;
+    let _ctx = context();
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let generate = gl!(c"glGenerateMipmap": fn(u32));
+    let get_image = gl!(c"glGetTexImage": fn(u32, i32, u32, u32, *mut c_void));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    // Level 0 (4×4): red alternates 0 and 1 along x, green is 0.5 + 0.25 × face, blue 1.
+    let face_image = |face: u32| -> Vec<f32> {
+        (0..16)
+            .flat_map(|i| [(i % 2) as f32, 0.5 + 0.25 * face as f32, 1.0])
+            .collect()
+    };
+    let level = |target: u32, l: i32, texels: usize| -> Vec<f32> {
+        let mut out = vec![-1.0f32; texels * 3];
+        // SAFETY: `out` holds `texels` RGB float texels, the level's size.
+        unsafe { get_image(target, l, GL_RGB, GL_FLOAT, out.as_mut_ptr().cast()) };
+        out
+    };
+    let t = texture();
+    // SAFETY: each image holds 4×4 RGB floats.
+    unsafe {
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGB9_E5,
+            4,
+            4,
+            0,
+            GL_RGB,
+            GL_FLOAT,
+            face_image(0).as_ptr().cast(),
+        );
+        generate(GL_TEXTURE_2D);
+    }
+    assert_eq!(error(), GL_NO_ERROR);
+    assert_eq!(level(GL_TEXTURE_2D, 1, 4), [0.5, 0.5, 1.0].repeat(4));
+    assert_eq!(level(GL_TEXTURE_2D, 2, 1), [0.5, 0.5, 1.0]);
+    let mut cube = t;
+    // SAFETY: out-pointer to a local; each face image holds 4×4 RGB floats.
+    unsafe {
+        gl!(c"glGenTextures": fn(i32, *mut u32))(1, &mut cube);
+        bind_texture(GL_TEXTURE_CUBE_MAP, cube);
+        for face in 0..6 {
+            tex_image(
+                GL_TEXTURE_CUBE_MAP_POSITIVE_X + face,
+                0,
+                GL_RGB9_E5,
+                4,
+                4,
+                0,
+                GL_RGB,
+                GL_FLOAT,
+                face_image(face).as_ptr().cast(),
+            );
+        }
+        generate(GL_TEXTURE_CUBE_MAP);
+    }
+    assert_eq!(error(), GL_NO_ERROR);
+    for face in 0..6u32 {
+        let green = 0.5 + 0.25 * face as f32;
+        assert_eq!(
+            level(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 2, 1),
+            [0.5, green, 1.0],
+            "face {face}"
+        );
+    }
+    assert_eq!(error(), GL_NO_ERROR);
+}

@@ -1333,3 +1333,45 @@ fn float_border_colours_are_sampled_and_answer_normalized_integer_queries() {
     );
     assert_eq!(sample("sampler2D", "texture(t, vec2(0.5))"), [9, 9, 9, 9]);
 }
+
+/// Legacy narrow formats stored as 8-bit RGBA keep the precision their size queries report:
+/// `GL_RGB5_A1`'s alpha is one bit, so 125 reads back as 0 and 130 as 255 (piglit
+/// getteximage-formats draws with that alpha and expects the 1-bit result).
+#[test]
+fn narrow_formats_round_uploads_to_their_reported_bits() {
+    const GL_RGB5_A1: i32 = 0x8057;
+    const GL_TEXTURE_ALPHA_SIZE: u32 = 0x805F;
+    let _ctx = context();
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let get_image = gl!(c"glGetTexImage": fn(u32, i32, u32, u32, *mut c_void));
+    let level_param = gl!(c"glGetTexLevelParameteriv": fn(u32, i32, u32, *mut i32));
+    texture(GL_TEXTURE_2D);
+    let data: [u8; 8] = [255, 0, 0, 125, 0, 255, 0, 130];
+    let mut out = [7u8; 8];
+    let mut alpha_bits = 0;
+    // SAFETY: a 2×1 RGBA8 image and a readback of the same size; out-pointer to a local.
+    unsafe {
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGB5_A1,
+            2,
+            1,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            data.as_ptr().cast(),
+        );
+        get_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            out.as_mut_ptr().cast(),
+        );
+        level_param(GL_TEXTURE_2D, 0, GL_TEXTURE_ALPHA_SIZE, &mut alpha_bits);
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(alpha_bits, 1);
+    assert_eq!(out, [255, 0, 0, 0, 0, 255, 0, 255]);
+}

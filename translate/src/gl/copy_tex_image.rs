@@ -119,7 +119,9 @@ impl Context {
             (width, height),
             border,
         );
-        self.record(r);
+        if self.record(r).is_some() {
+            self.auto_generate_mipmap(target, level);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -186,7 +188,9 @@ impl Context {
         (width, height): (i32, i32),
     ) {
         let r = self.copy_tex_sub_image_inner(dims, target, level, offset, (x, y), (width, height));
-        self.record(r);
+        if self.record(r).is_some() {
+            self.auto_generate_mipmap(target, level);
+        }
     }
 
     fn copy_tex_sub_image_inner(

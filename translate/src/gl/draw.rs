@@ -1517,7 +1517,22 @@ impl Context {
                             .as_ref()
                             .is_some_and(|st| super::texture::sampled_kind(st.format) == s.ty.kind)
                 });
-                let swizzle = tex.map(|t| t.params.swizzle);
+                // GLSL 1.10/1.20 programs of a compatibility context see a depth texture
+                // through GL_DEPTH_TEXTURE_MODE (the swizzle applies after it).
+                let depth_mode = compat && self.program != 0 && linked.legacy_depth_mode;
+                let swizzle = tex.map(|t| match &t.storage {
+                    Some(st)
+                        if depth_mode
+                            && !s.ty.shadow
+                            && super::framebuffer::is_depth_format(st.format) =>
+                    {
+                        super::texture::compose_swizzle(
+                            super::texture::depth_mode_swizzle(t.params.depth_mode),
+                            t.params.swizzle,
+                        )
+                    }
+                    _ => t.params.swizzle,
+                });
                 let (image, mut view, desc) = match tex.and_then(|t| {
                     t.storage.as_ref().map(|st| {
                         let mut desc = t.sampler_desc(sampler_object, s.ty.shadow, false);

@@ -246,6 +246,7 @@ pub const GL_RGBA: GLenum = 0x1908;
 pub const GL_LUMINANCE: GLenum = 0x1909;
 pub const GL_INTENSITY: GLenum = 0x8049;
 pub const GL_DEPTH_TEXTURE_MODE: GLenum = 0x884B;
+pub const GL_GENERATE_MIPMAP: GLenum = 0x8191;
 pub const GL_LUMINANCE_ALPHA: GLenum = 0x190A;
 pub const GL_RG: GLenum = 0x8227;
 pub const GL_BGR: GLenum = 0x80E0;

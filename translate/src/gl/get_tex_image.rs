@@ -105,7 +105,7 @@ fn gl_components(base: Base, swizzle: [GLenum; 4], v: [f64; 4]) -> [f64; 4] {
 }
 
 /// The client format that reads `format`'s texels unchanged.
-fn raw_client(format: vk::Format, texel: TexelFormat) -> ClientFormat {
+pub(crate) fn raw_client(format: vk::Format, texel: TexelFormat) -> ClientFormat {
     match format {
         vk::Format::R8_UNORM => ClientFormat::Red,
         vk::Format::R8G8_UNORM => ClientFormat::Rg,

@@ -91,6 +91,19 @@ impl FormatInfo {
         !(self.comp == Comp::Float && self.bits[..3] == [9, 9, 9])
     }
 
+    /// GL's bits of red, green, blue and alpha for the legacy narrow formats (`GL_RGBA2` …
+    /// `GL_RGB5_A1`) when `storage` is 8-bit RGBA, which holds more: uploads round to the
+    /// precision the size queries report (`GL_TEXTURE_ALPHA_SIZE` 1 means alpha is 0 or 1).
+    pub(crate) fn narrow_in_rgba8(&self, storage: vk::Format) -> Option<[u8; 4]> {
+        let rgba = [self.bits[0], self.bits[1], self.bits[2], self.bits[3]];
+        let narrow = rgba.iter().any(|b| (1..8).contains(b)) && rgba.iter().all(|&b| b <= 8);
+        (storage == vk::Format::R8G8B8A8_UNORM
+            && matches!(self.base, Base::Rgb | Base::Rgba)
+            && self.comp == Comp::Unorm
+            && narrow)
+            .then_some(rgba)
+    }
+
     /// Depth, depth/stencil or stencil.
     pub(crate) fn is_depth_stencil(&self) -> bool {
         matches!(self.base, Base::Depth | Base::DepthStencil | Base::Stencil)

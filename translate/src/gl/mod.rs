@@ -34,6 +34,7 @@ mod lighting;
 mod lower;
 mod masked_clear;
 mod matrix;
+mod mipmap_cpu;
 mod mipmap_fallback;
 mod names;
 mod objects_buffer;

@@ -355,7 +355,9 @@ impl Context {
             (format, ty),
             data,
         );
-        self.record(r);
+        if self.record(r).is_some() {
+            self.auto_generate_mipmap(target, level);
+        }
     }
 
     /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
@@ -742,7 +744,9 @@ impl Context {
             )?;
             Ok(())
         })();
-        self.record(r);
+        if self.record(r).is_some() {
+            self.auto_generate_mipmap(target, level);
+        }
     }
 
     /// `glGenerateMipmap`: every level above the base level, up to `GL_TEXTURE_MAX_LEVEL`, is
@@ -756,6 +760,27 @@ impl Context {
             self.generate_mipmap_of(tt)
         });
         self.record(r);
+    }
+
+    /// `GL_GENERATE_MIPMAP` (compatibility profile): after level `level` of the texture bound
+    /// to image target `target` changed, a texture with the parameter set regenerates the
+    /// levels above its base level when that was the base level. A texture that cannot be
+    /// generated yet (a cube map with faces still undefined) is left as it is.
+    pub(crate) fn auto_generate_mipmap(&mut self, target: GLenum, level: i32) {
+        if self.profile != super::context::Profile::Compatibility {
+            return;
+        }
+        let Some((tt, _)) = TexTarget::from_image(target).filter(|(tt, _)| tt.has_mipmaps()) else {
+            return;
+        };
+        let wanted = self
+            .bound_texture(tt)
+            .is_ok_and(|t| t.params.generate_mipmap && t.params.base_level == level);
+        if wanted {
+            if let Err(e) = self.generate_mipmap_of(tt) {
+                tracing::debug!(error = ?e, "GL_GENERATE_MIPMAP: levels not generated");
+            }
+        }
     }
 
     /// `glGenerateMipmap`'s work on the texture bound to `tt`.
@@ -778,12 +803,41 @@ impl Context {
                 return Ok(());
             }
             let (image, format, size) = (s.image, s.format, (s.size[0], s.size[1]));
-            let blittable = device.lock().manager.supports_linear_blit(format);
-            // The drawing fallback renders single-layer 2D levels; other targets blit.
-            if tt == TexTarget::D2 && super::mipmap_fallback::use_shader(format, blittable) {
-                self.generate_mipmaps_by_shader(image, format, size, base, last)?;
+            let sizes: Vec<[u32; 3]> = (0..s.levels).map(|l| s.level_size(l)).collect();
+            let (blittable, features) = {
+                let locked = device.lock();
+                (
+                    locked.manager.supports_linear_blit(format),
+                    locked.manager.format_features(format),
+                )
+            };
+            let depth = super::framebuffer::is_depth_format(format);
+            let renderable = features.contains(if depth {
+                vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT
             } else {
+                vk::FormatFeatureFlags::COLOR_ATTACHMENT
+            });
+            // The drawing fallback renders single-layer 2D levels of formats it can render;
+            // other targets blit, and colour formats that can be neither blitted nor drawn
+            // are filtered on the CPU.
+            if tt == TexTarget::D2
+                && renderable
+                && super::mipmap_fallback::use_shader(format, blittable)
+            {
+                self.generate_mipmaps_by_shader(image, format, size, base, last)?;
+            } else if blittable {
                 device.lock().manager.generate_mipmaps(image, base, last)?;
+            } else if !depth {
+                self.generate_mipmaps_on_cpu(
+                    (image, format, tt),
+                    |l| sizes.get(l as usize).copied().unwrap_or([1, 1, 1]),
+                    base,
+                    last,
+                )?;
+            } else {
+                return invalid_op(format!(
+                    "glGenerateMipmap: the device can neither blit nor render {format:?} {tt:?} levels"
+                ));
             }
             if let Some(s) = self.bound_texture(tt)?.storage.as_mut() {
                 for level in base..=last {
@@ -888,9 +942,11 @@ impl Context {
         self.record(r).unwrap_or_default()
     }
 
-    /// `GL_DEPTH_TEXTURE_MODE` is compatibility-profile state: `GL_INVALID_ENUM` in core.
+    /// `GL_DEPTH_TEXTURE_MODE` and `GL_GENERATE_MIPMAP` are compatibility-profile state:
+    /// `GL_INVALID_ENUM` in core.
     fn check_compat_param(&self, pname: GLenum) -> GlResult<()> {
-        if pname == GL_DEPTH_TEXTURE_MODE && self.profile != super::context::Profile::Compatibility
+        if matches!(pname, GL_DEPTH_TEXTURE_MODE | GL_GENERATE_MIPMAP)
+            && self.profile != super::context::Profile::Compatibility
         {
             return invalid_enum("texture parameter of the compatibility profile", pname);
         }
@@ -927,6 +983,7 @@ impl Context {
                 GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
                 GL_DEPTH_TEXTURE_MODE => vec![p.depth_mode as f32],
+                GL_GENERATE_MIPMAP => vec![if p.generate_mipmap { 1.0 } else { 0.0 }],
                 p => return invalid_enum("glGetTexParameter pname", p),
             })
         })();
@@ -1626,13 +1683,15 @@ pub(crate) fn upload(
         return Ok(());
     }
     let pair = check_pair(&s.info, format, ty)?;
-    let eight_bit = matches!(
-        s.format,
-        vk::Format::R8G8B8A8_UNORM
-            | vk::Format::R8G8B8A8_SRGB
-            | vk::Format::R8_UNORM
-            | vk::Format::R8G8_UNORM
-    );
+    let narrow = s.info.narrow_in_rgba8(s.format);
+    let eight_bit = narrow.is_none()
+        && matches!(
+            s.format,
+            vk::Format::R8G8B8A8_UNORM
+                | vk::Format::R8G8B8A8_SRGB
+                | vk::Format::R8_UNORM
+                | vk::Format::R8G8_UNORM
+        );
     if let (true, Some(client)) = (eight_bit, ClientFormat::from_gl(format, ty)) {
         locked
             .manager
@@ -1648,8 +1707,11 @@ pub(crate) fn upload(
     } else {
         Region::d2(region.extent.width, region.extent.height)
     };
-    let texels = arenagl_staging::unpack_to_texels(data, &unpack, client_region, pair, texel)
+    let mut texels = arenagl_staging::unpack_to_texels(data, &unpack, client_region, pair, texel)
         .map_err(|e| GlError::InvalidOperation(format!("pixel data: {e}")))?;
+    if let Some(bits) = narrow {
+        round_to_bits(&mut texels, bits);
+    }
     let bytes = texel.texel_bytes() as u8;
     locked.manager.upload_image(
         s.image,
@@ -1659,6 +1721,20 @@ pub(crate) fn upload(
         ClientFormat::Texels(bytes),
     )?;
     Ok(())
+}
+
+/// Rounds 8-bit RGBA texels to `bits` per channel (kept as 8-bit values: 1 bit is 0 or 255);
+/// channels of 0 or 8 bits are left alone.
+fn round_to_bits(texels: &mut [u8], bits: [u8; 4]) {
+    for texel in texels.chunks_exact_mut(4) {
+        for (c, &b) in texel.iter_mut().zip(&bits) {
+            if (1..8).contains(&b) {
+                let max = (1u32 << b) - 1;
+                let q = (u32::from(*c) * max + 127) / 255;
+                *c = ((q * 255 + max / 2) / max) as u8;
+            }
+        }
+    }
 }
 
 /// A client `(format, type)` pair for a colour readback, with GL's errors.
@@ -1818,5 +1894,22 @@ fn channel_bits(f: vk::Format) -> [u8; 6] {
         F::D32_SFLOAT_S8_UINT => [0, 0, 0, 0, 32, 8],
         F::S8_UINT => [0, 0, 0, 0, 0, 8],
         _ => [0; 6],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_to_bits;
+
+    #[test]
+    fn narrow_channels_round_to_their_bits() {
+        // RGB5_A1: 5-bit colour, 1-bit alpha (125 → 0, 130 → 255).
+        let mut t = [125, 130, 255, 125, 0, 0, 0, 130];
+        round_to_bits(&mut t, [5, 5, 5, 1]);
+        assert_eq!(t, [123, 132, 255, 0, 0, 0, 0, 255]);
+        // RGB4 (no alpha): 4 bits are 17 apart; alpha untouched.
+        let mut t = [9, 8, 200, 77];
+        round_to_bits(&mut t, [4, 4, 4, 0]);
+        assert_eq!(t, [17, 0, 204, 77]);
     }
 }

@@ -270,6 +270,9 @@ pub(crate) struct Linked {
     /// A fragment unit redeclared `gl_FragCoord` with `origin_upper_left`: pipelines set
     /// `glsl::FRAG_COORD_HEIGHT_CONSTANT` to the draw framebuffer's height.
     pub frag_coord_upper_left: bool,
+    /// Every unit is GLSL 1.10/1.20: lookups of depth textures without comparison follow
+    /// `GL_DEPTH_TEXTURE_MODE` in a compatibility context.
+    pub legacy_depth_mode: bool,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
     device: Arc<Device>,
@@ -597,6 +600,9 @@ pub(crate) fn link_bound(
         });
     };
     let mut ff_uniforms = Vec::new();
+    let legacy_depth_mode = source_units
+        .iter()
+        .all(|(_, src)| legacy::source_version(src) < 130);
     // Loose uniforms declared `bool`/`bvecN`, which the default block stores as `uint`s.
     let loose_bools: Vec<(String, u32)> = source_units
         .iter()
@@ -802,6 +808,7 @@ pub(crate) fn link_bound(
         ff_uniforms,
         initializers,
         frag_coord_upper_left: program.frag_coord.origin_upper_left,
+        legacy_depth_mode,
         id: NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         device: device.clone(),
     };

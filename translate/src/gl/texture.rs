@@ -47,6 +47,9 @@ pub(crate) struct TexParams {
     /// `GL_DEPTH_TEXTURE_MODE` (compatibility profile): how a depth texture's value becomes
     /// RGBA for the fixed-function units and GLSL 1.10/1.20 shadow lookups.
     pub depth_mode: GLenum,
+    /// `GL_GENERATE_MIPMAP` (compatibility profile): a change to the base level regenerates
+    /// the levels above it (`Context::auto_generate_mipmap`).
+    pub generate_mipmap: bool,
 }
 
 impl Default for TexParams {
@@ -66,6 +69,7 @@ impl Default for TexParams {
             max_anisotropy: 1.0,
             swizzle: [GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA],
             depth_mode: GL_LUMINANCE,
+            generate_mipmap: false,
         }
     }
 }
@@ -150,6 +154,18 @@ pub(crate) fn depth_mode_index(mode: GLenum) -> i32 {
         GL_ALPHA => 2,
         GL_RED => 3,
         _ => 0,
+    }
+}
+
+/// `GL_DEPTH_TEXTURE_MODE` as a component mapping of a depth view (whose red is the depth):
+/// what a GLSL 1.10/1.20 lookup of a depth texture without comparison returns in a
+/// compatibility context.
+pub(crate) fn depth_mode_swizzle(mode: GLenum) -> [GLenum; 4] {
+    match mode {
+        GL_INTENSITY => [GL_RED; 4],
+        GL_ALPHA => [GL_ZERO, GL_ZERO, GL_ZERO, GL_RED],
+        GL_RED => [GL_RED, GL_ZERO, GL_ZERO, GL_ONE],
+        _ => [GL_RED, GL_RED, GL_RED, GL_ONE],
     }
 }
 
@@ -654,6 +670,7 @@ pub(crate) fn set_param(p: &mut TexParams, pname: GLenum, value: f32) -> GlResul
             p.compare_mode = check(matches!(e, GL_NONE | GL_COMPARE_REF_TO_TEXTURE))?
         }
         GL_TEXTURE_COMPARE_FUNC => p.compare_func = check((GL_NEVER..=GL_ALWAYS).contains(&e))?,
+        GL_GENERATE_MIPMAP => p.generate_mipmap = value != 0.0,
         GL_DEPTH_TEXTURE_MODE => {
             p.depth_mode = check(matches!(e, GL_LUMINANCE | GL_INTENSITY | GL_ALPHA | GL_RED))?
         }
