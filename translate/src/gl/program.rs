@@ -20,6 +20,9 @@
 //!   `glPointSize` value, and whether `GL_PROGRAM_POINT_SIZE` leaves the size to the shader),
 //!   because Vulkan requires a point-list pipeline's last vertex stage to write `PointSize`
 //!   while GL draws points from programs that never mention it (`pipeline::POINT_SIZE_CONSTANTS`).
+//! - A fragment stage made only of legacy units gets the fragment epilogue as one more unit
+//!   (`glsl::frag_epilogue`: the `gl_FragColor` broadcast, the alpha test, colour clamping);
+//!   [`Linked::frag_epilogue`] tells draws to set its constants.
 
 use std::collections::HashMap;
 use std::sync::Arc;

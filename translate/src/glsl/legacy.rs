@@ -11,7 +11,9 @@
 //!   from the fixed-function arrays or current values; varyings (`gl_FrontColor`/`gl_Color`,
 //!   `gl_TexCoord[]`, …) are matching outputs/inputs; matrices (`gl_ModelViewProjectionMatrix`,
 //!   …) are loose uniforms the GL layer fills from its matrix stacks at draw time;
-//!   `gl_FragColor`/`gl_FragData[]` are fragment outputs. Only what a unit uses is declared.
+//!   `gl_FragColor`/`gl_FragData[]` are fragment outputs, or, in a program whose fragment units
+//!   are all legacy, private globals that the fragment epilogue (`frag_epilogue`) writes out
+//!   after the renamed `main`. Only what a unit uses is declared.
 //! - Identifiers that were free in old GLSL but are keywords or built-in functions in 3.30
 //!   (`texture`, `flat`, `round`, …) are renamed with the [`USER_PREFIX`]; reflection strips it so
 //!   the application's names are what `glGetUniformLocation` and friends see. A unit that enables
