@@ -10,8 +10,9 @@
 //!   program; a draw fills them from the matrix stacks here ([`Context::fill_ff_uniforms`]).
 //! - With no program bound a draw uses a generated program: a legacy GLSL 1.10 pair that
 //!   transforms by the matrices, passes colour and texture coordinates, applies each enabled
-//!   unit's texture environment (`texenv`), fog, the colour sum and the alpha test. Programs are
-//!   cached per [`FfKey`].
+//!   unit's texture environment (`texenv`), fog and the colour sum. Programs are cached per
+//!   [`FfKey`]. The alpha test is not in them: like every legacy program they end in the fragment
+//!   epilogue (`glsl::frag_epilogue`), which applies it to program and fixed-function draws alike.
 //! - Each unit samples the highest-priority enabled target, as GL 2.1 §3.8.16 orders them:
 //!   cube map (coordinates s, t, r, q ignored) > 3D (s/q, t/q, r/q) > rectangle (s/q, t/q in
 //!   texels) > 2D (s/q, t/q) > 1D (s/q).
@@ -62,8 +63,6 @@ pub(crate) struct FfKey {
     /// The environment, sampled target and texture base format of each unit with a complete
     /// texture of its enabled target.
     units: [Option<(TexEnv, FfTarget, TexBase)>; FF_TEXTURE_UNITS],
-    /// The alpha function when `GL_ALPHA_TEST` is enabled.
-    alpha: Option<GLenum>,
     /// The fog mode when `GL_FOG` is enabled.
     fog: Option<GLenum>,
     /// `GL_COLOR_SUM`.
@@ -307,7 +306,8 @@ pub(crate) fn ff_vertex_source(reads: Varyings, lighting: Option<&LightingKey>) 
 pub(crate) const FF_FRAGMENT_PASS: &str =
     "#version 110\nvoid main() {\n    gl_FragColor = gl_Color;\n}\n";
 
-/// The generated fragment shader for `key`: texture units in order, fog, the alpha test.
+/// The generated fragment shader for `key`: texture units in order, fog, the colour sum (the
+/// alpha test is the fragment epilogue's, as for every legacy program: `glsl::frag_epilogue`).
 fn ff_fragment_source(key: &FfKey) -> String {
     let mut s = String::from("#version 110\n");
     let enabled: Vec<bool> = key.units.iter().map(Option::is_some).collect();
@@ -318,9 +318,6 @@ fn ff_fragment_source(key: &FfKey) -> String {
     }
     if key.units.iter().any(Option::is_some) {
         s.push_str("uniform vec4 arena_ff_EnvColor[8];\n");
-    }
-    if key.alpha.is_some() {
-        s.push_str("uniform float arena_ff_AlphaRef;\n");
     }
     if key.fog.is_some() {
         s.push_str("uniform vec4 arena_ff_FogColor;\nuniform vec4 arena_ff_FogParams;\n");
@@ -342,19 +339,6 @@ fn ff_fragment_source(key: &FfKey) -> String {
     }
     if let Some(mode) = key.fog {
         s.push_str(&Fog::glsl(mode));
-    }
-    if let Some(func) = key.alpha {
-        let pass = match func {
-            GL_NEVER => "false",
-            GL_LESS => "c.a < arena_ff_AlphaRef",
-            GL_EQUAL => "c.a == arena_ff_AlphaRef",
-            GL_LEQUAL => "c.a <= arena_ff_AlphaRef",
-            GL_GREATER => "c.a > arena_ff_AlphaRef",
-            GL_NOTEQUAL => "c.a != arena_ff_AlphaRef",
-            GL_GEQUAL => "c.a >= arena_ff_AlphaRef",
-            _ => "true",
-        };
-        s.push_str(&format!("    if (!({pass})) discard;\n"));
     }
     s.push_str("    gl_FragColor = c;\n}\n");
     s
@@ -1186,7 +1170,6 @@ impl Context {
         }
         let key = FfKey {
             units,
-            alpha: self.compat.alpha_test.then_some(self.compat.alpha_func),
             fog: self.compat.fog_enabled.then_some(self.compat.fog.mode),
             color_sum: self.compat.color_sum,
             lighting: self.lighting_key(),

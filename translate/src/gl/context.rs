@@ -101,6 +101,8 @@ pub struct Context {
     pub(crate) default_textures: Vec<super::texture::Texture>,
     /// The compatibility profile's fixed-function state (`compat`).
     pub(crate) compat: super::compat::CompatState,
+    /// `glClampColor` (`clamp_color`).
+    pub(crate) clamp: super::clamp_color::ClampColor,
     pub(crate) lists: super::display_list::DisplayLists,
     /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
     pub(crate) vao_override: Option<VertexArray>,
@@ -294,6 +296,7 @@ impl Context {
                 .map(|_| Default::default())
                 .collect(),
             compat: Default::default(),
+            clamp: Default::default(),
             lists: Default::default(),
             vao_override: None,
             program: 0,
@@ -365,19 +368,6 @@ impl Context {
     /// Records `GL_INVALID_ENUM` found at the C edge.
     pub fn record_invalid_enum(&mut self, what: &str, value: GLenum) -> Option<()> {
         self.record::<()>(invalid_enum(what, value))
-    }
-
-    /// `glClampColor`: only `GL_CLAMP_READ_COLOR` exists in the core profile; fixed-point
-    /// colour buffers are always clamped, which is all this GL renders to.
-    pub fn clamp_color(&mut self, target: GLenum, clamp: GLenum) {
-        const GL_CLAMP_READ_COLOR: GLenum = 0x891C;
-        const GL_FIXED_ONLY: GLenum = 0x891D;
-        let r = match (target, clamp) {
-            (GL_CLAMP_READ_COLOR, GL_FIXED_ONLY | 0 | 1) => Ok(()),
-            (GL_CLAMP_READ_COLOR, c) => invalid_enum("glClampColor clamp", c),
-            (t, _) => invalid_enum("glClampColor target", t),
-        };
-        self.record(r);
     }
 
     /// `glGetError`.

@@ -1448,6 +1448,11 @@ impl Context {
             } else {
                 0
             },
+            alpha_func: match (linked.frag_epilogue, self.compat.alpha_test) {
+                (true, true) => self.compat.alpha_func.saturating_sub(GL_NEVER),
+                _ => crate::glsl::frag_epilogue::ALPHA_ALWAYS,
+            },
+            clamp_fragment_color: linked.frag_epilogue && self.clamp.clamps_fragments(),
         };
 
         // Everything that may allocate, stream or transition, before the pass.

@@ -110,6 +110,9 @@ impl Context {
         if let Some(v) = self.compat_get(pname) {
             return Ok(v);
         }
+        if let Some(v) = self.clamp_color_get(pname) {
+            return Ok(v);
+        }
         let l = self.device.caps().limits;
         let f = &self.fixed;
         let int = |v: i64| Ok(Value::Ints(vec![v]));

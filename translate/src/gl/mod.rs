@@ -12,6 +12,7 @@ mod blend_dst_alpha;
 mod blit;
 mod buffer;
 mod buffer_storage;
+mod clamp_color;
 mod clear_buffer;
 mod compat;
 mod context;

@@ -11,6 +11,8 @@
 //! - The provoking-vertex convention is part of the key (`VK_EXT_provoking_vertex` has it as
 //!   pipeline state only); the first-vertex mode is Vulkan's default, so the extension's
 //!   structure is chained only for the last-vertex mode.
+//! - The fragment epilogue's alpha function and colour clamp are specialization constants in the
+//!   key (`glsl::frag_epilogue`); the alpha reference is a uniform, so moving it costs nothing.
 //! - The attachments' sample count is part of the key (`rasterizationSamples` must equal it);
 //!   alpha-to-coverage is baked in with it.
 
@@ -91,6 +93,8 @@ impl PipelineKey {
             alpha_to_coverage: false,
             no_dst_alpha: 0,
             frag_coord_height: 0,
+            alpha_func: crate::glsl::frag_epilogue::ALPHA_ALWAYS,
+            clamp_fragment_color: false,
             provoking_last: false,
         }
     }
@@ -129,6 +133,12 @@ pub(crate) struct PipelineKey {
     /// The draw framebuffer's height for a program with an upper-left `gl_FragCoord`
     /// (`glsl::FRAG_COORD_HEIGHT_CONSTANT`); 0 for every other program.
     pub frag_coord_height: u32,
+    /// The alpha test's function (`glsl::frag_epilogue::ALPHA_FUNC_CONSTANT`) of a program
+    /// ending in the fragment epilogue; `ALPHA_ALWAYS` for every other program.
+    pub alpha_func: u32,
+    /// `glClampColor(GL_CLAMP_FRAGMENT_COLOR, GL_TRUE)` for a program ending in the fragment
+    /// epilogue (`glsl::frag_epilogue::CLAMP_COLOR_CONSTANT`); false for every other program.
+    pub clamp_fragment_color: bool,
     /// Flat outputs from the last vertex of each primitive (GL's default convention, through
     /// `VK_EXT_provoking_vertex`); false: Vulkan's first-vertex default.
     pub provoking_last: bool,
@@ -190,15 +200,30 @@ pub(crate) fn build(
     let spec = vk::SpecializationInfo::default()
         .map_entries(&spec_entries)
         .data(&spec_data);
-    let height_data = (key.frag_coord_height as f32).to_ne_bytes();
-    let height_entries = [vk::SpecializationMapEntry {
-        constant_id: crate::glsl::FRAG_COORD_HEIGHT_CONSTANT,
-        offset: 0,
+    let fragment_data: Vec<u8> = [
+        (key.frag_coord_height as f32).to_bits(),
+        key.alpha_func,
+        u32::from(key.clamp_fragment_color),
+    ]
+    .iter()
+    .flat_map(|w| w.to_ne_bytes())
+    .collect();
+    let fragment_entries = [
+        crate::glsl::FRAG_COORD_HEIGHT_CONSTANT,
+        crate::glsl::frag_epilogue::ALPHA_FUNC_CONSTANT,
+        crate::glsl::frag_epilogue::CLAMP_COLOR_CONSTANT,
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, &constant_id)| vk::SpecializationMapEntry {
+        constant_id,
+        offset: 4 * i as u32,
         size: 4,
-    }];
-    let height_spec = vk::SpecializationInfo::default()
-        .map_entries(&height_entries)
-        .data(&height_data);
+    })
+    .collect::<Vec<_>>();
+    let fragment_spec = vk::SpecializationInfo::default()
+        .map_entries(&fragment_entries)
+        .data(&fragment_data);
     let stages: Vec<_> = linked
         .modules
         .iter()
@@ -212,7 +237,7 @@ pub(crate) fn build(
             // Constants a module does not declare are ignored, so every vertex stage gets them.
             match stage {
                 crate::glsl::Stage::Vertex => info.specialization_info(&spec),
-                crate::glsl::Stage::Fragment => info.specialization_info(&height_spec),
+                crate::glsl::Stage::Fragment => info.specialization_info(&fragment_spec),
                 _ => info,
             }
         })

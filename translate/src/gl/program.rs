@@ -20,6 +20,9 @@
 //!   `glPointSize` value, and whether `GL_PROGRAM_POINT_SIZE` leaves the size to the shader),
 //!   because Vulkan requires a point-list pipeline's last vertex stage to write `PointSize`
 //!   while GL draws points from programs that never mention it (`pipeline::POINT_SIZE_CONSTANTS`).
+//! - A fragment stage made only of legacy units gets the fragment epilogue as one more unit
+//!   (`glsl::frag_epilogue`: the `gl_FragColor` broadcast, the alpha test, colour clamping);
+//!   [`Linked::frag_epilogue`] tells draws to set its constants.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -30,6 +33,7 @@ use super::device::{Device, Garbage};
 use super::enums::*;
 use super::error::{invalid_op, invalid_value, GlError, GlResult};
 use super::vertex_array::FfArray;
+use crate::glsl::frag_epilogue::{self, Written};
 use crate::glsl::legacy::{self, Varyings};
 use crate::glsl::{
     self, CompileError, CompileOptions, GlType, SamplerType, ScalarKind, Stage, StageMask,
@@ -273,6 +277,9 @@ pub(crate) struct Linked {
     /// Every unit is GLSL 1.10/1.20: lookups of depth textures without comparison follow
     /// `GL_DEPTH_TEXTURE_MODE` in a compatibility context.
     pub legacy_depth_mode: bool,
+    /// The fragment stage ends in the epilogue (`glsl::frag_epilogue`): pipelines set its
+    /// alpha-test and colour-clamp constants.
+    pub frag_epilogue: bool,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
     device: Arc<Device>,
@@ -429,8 +436,9 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
 
 /// The units glslang compiles: legacy GLSL upgraded (`glsl::legacy`), vertex units declaring
 /// the legacy varyings the fragment units read, and the fixed-function stage a program lacks (a
-/// fragment-only program transforms by the matrices).
-fn upgrade_units(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
+/// fragment-only program transforms by the matrices); and whether the fragment stage ends in
+/// the epilogue.
+fn upgrade_units(units: &[(Stage, String)]) -> (Vec<(Stage, String)>, bool) {
     let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
     let mut all: Vec<(Stage, String)> = units.to_vec();
     // GL links a program that lacks a stage (its results are undefined in the core profile);
@@ -439,11 +447,32 @@ fn upgrade_units(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
         all.push((Stage::Fragment, super::compat::FF_FRAGMENT_PASS.to_owned()));
     }
     let mut reads = Varyings::default();
-    let mut out: Vec<(Stage, String)> = Vec::with_capacity(all.len() + 1);
+    let mut out: Vec<(Stage, String)> = Vec::with_capacity(all.len() + 2);
+    // A legacy fragment stage ends in the epilogue (`glsl::frag_epilogue`); one with a unit of
+    // GLSL 1.40 or later keeps its own `main` and outputs.
+    let epilogue = all.iter().any(|(s, _)| *s == Stage::Fragment)
+        && all
+            .iter()
+            .all(|(s, src)| *s != Stage::Fragment || legacy::needs_upgrade(src));
+    let (mut frag_color, mut frag_data) = (false, false);
     for (stage, src) in all.iter().filter(|(s, _)| *s == Stage::Fragment) {
-        let u = legacy::upgrade(*stage, src, Varyings::default());
+        let u = if epilogue {
+            legacy::upgrade_for_epilogue(src)
+        } else {
+            legacy::upgrade(*stage, src, Varyings::default())
+        };
         reads = reads.union(u.varyings);
+        frag_color |= u.writes_frag_color;
+        frag_data |= u.writes_frag_data;
         out.push((*stage, u.source));
+    }
+    if epilogue {
+        let written = match (frag_color, frag_data) {
+            (true, _) => Written::FragColor,
+            (_, true) => Written::FragData,
+            _ => Written::Nothing,
+        };
+        out.push((Stage::Fragment, frag_epilogue::epilogue_unit(written)));
     }
     if !has(Stage::Vertex) && has(Stage::Fragment) {
         all.push((Stage::Vertex, super::compat::ff_vertex_source(reads, None)));
@@ -456,7 +485,7 @@ fn upgrade_units(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
         };
         out.push((*stage, legacy::upgrade(*stage, src, extra).source));
     }
-    out
+    (out, epilogue)
 }
 
 /// The application's name of a reflected one (the upgrader's renames undone).
@@ -494,7 +523,7 @@ pub(crate) fn link_bound(
         .flat_map(|(_, src)| glsl::initializers::uniform_initializers(src))
         .collect();
     let source_units = units;
-    let upgraded = upgrade_units(units);
+    let (upgraded, frag_epilogue) = upgrade_units(units);
     let units = &upgraded[..];
     // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
     // geometry shaders, or nothing) cannot draw.
@@ -809,6 +838,7 @@ pub(crate) fn link_bound(
         initializers,
         frag_coord_upper_left: program.frag_coord.origin_upper_left,
         legacy_depth_mode,
+        frag_epilogue,
         id: NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         device: device.clone(),
     };

@@ -11,7 +11,9 @@
 //!   from the fixed-function arrays or current values; varyings (`gl_FrontColor`/`gl_Color`,
 //!   `gl_TexCoord[]`, …) are matching outputs/inputs; matrices (`gl_ModelViewProjectionMatrix`,
 //!   …) are loose uniforms the GL layer fills from its matrix stacks at draw time;
-//!   `gl_FragColor`/`gl_FragData[]` are fragment outputs. Only what a unit uses is declared.
+//!   `gl_FragColor`/`gl_FragData[]` are fragment outputs, or, in a program whose fragment units
+//!   are all legacy, private globals that the fragment epilogue (`frag_epilogue`) writes out
+//!   after the renamed `main`. Only what a unit uses is declared.
 //! - Identifiers that were free in old GLSL but are keywords or built-in functions in 3.30
 //!   (`texture`, `flat`, `round`, …) are renamed with the [`USER_PREFIX`]; reflection strips it so
 //!   the application's names are what `glGetUniformLocation` and friends see. A unit that enables
@@ -73,16 +75,34 @@ pub struct Upgraded {
     pub varyings: Varyings,
     /// Whether a fragment unit writes `gl_FragColor` (broadcast to every draw buffer in GL).
     pub writes_frag_color: bool,
+    /// Whether a fragment unit writes `gl_FragData[]`.
+    pub writes_frag_data: bool,
 }
 
 /// Upgrades one legacy unit of `stage`. `vertex_outputs` adds varyings a vertex unit must declare
 /// (what the program's fragment unit reads). Sources already at 1.40 or later are returned as is.
 pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded {
+    upgrade_unit(stage, source, vertex_outputs, false)
+}
+
+/// Upgrades one legacy fragment unit of a program whose fragment stage ends in the epilogue
+/// (`frag_epilogue`): `main` becomes [`USER_MAIN`], and `gl_FragColor` / `gl_FragData[]` are
+/// private globals the epilogue copies to the outputs. Sources at 1.40 or later are returned as
+/// [`upgrade`] returns them.
+pub fn upgrade_for_epilogue(source: &str) -> Upgraded {
+    upgrade_unit(Stage::Fragment, source, Varyings::default(), true)
+}
+
+/// The name an epilogue-wrapped fragment unit's `main` is given.
+pub const USER_MAIN: &str = "arena_ff_main";
+
+fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: bool) -> Upgraded {
     if !needs_upgrade(source) {
         return Upgraded {
             source: rect_functions(stage, source),
             varyings: Varyings::default(),
             writes_frag_color: false,
+            writes_frag_data: false,
         };
     }
     let version = source_version(source);
@@ -130,6 +150,7 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
             ("varying", Stage::Vertex) => out.push_str("out"),
             ("varying", Stage::Fragment) => out.push_str("in"),
             ("gl_InstanceIDARB", _) => out.push_str("gl_InstanceID"),
+            ("main", Stage::Fragment) if epilogue => out.push_str(USER_MAIN),
             _ if COLLIDING
                 .iter()
                 .any(|&(name, since)| name == ident && version < since)
@@ -176,13 +197,19 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
         }
     }
     let writes_frag_color = used.iter().any(|b| b.replacement == "arena_ff_FragColor");
+    let writes_frag_data = used.iter().any(|b| b.replacement == "arena_ff_FragData");
 
     let mut out = String::with_capacity(body.len() + 512);
     out.push_str("#version 330\n");
     // Keep the application's `#extension` lines in front of any declaration.
     let mut preamble = String::new();
     for b in &used {
-        preamble.push_str(b.declaration);
+        // Under the epilogue the colour outputs are private globals the epilogue reads.
+        let declaration = match b.declaration.strip_prefix(OUTPUT_AT_0) {
+            Some(private) if epilogue => private,
+            _ => b.declaration,
+        };
+        preamble.push_str(declaration);
         preamble.push('\n');
     }
     preamble.push_str(&shadow_calls.declarations());
@@ -205,8 +232,12 @@ pub fn upgrade(stage: Stage, source: &str, vertex_outputs: Varyings) -> Upgraded
         source: out,
         varyings,
         writes_frag_color,
+        writes_frag_data,
     }
 }
+
+/// How `gl_FragColor` and `gl_FragData` are declared when they are outputs.
+const OUTPUT_AT_0: &str = "layout(location = 0) out ";
 
 /// GL_ARB_texture_rectangle's functions (`texture2DRect`, `shadow2DRect` and their projective
 /// forms) stay available in GLSL 1.40 and later on desktop GLs (Mesa accepts them there; glslang

@@ -24,6 +24,8 @@
 //!   by glslang) are hoisted in front of their block first (`block_structs`).
 //! - `gl_FragCoord` layout qualifiers, which Vulkan lacks and glslang links too strictly, are
 //!   lowered out of the source (`frag_coord`).
+//! - Legacy fragment stages end in an epilogue unit that writes the outputs GL defines around the
+//!   shader: `gl_FragColor` broadcast, the alpha test, colour clamping (`frag_epilogue`).
 //! - Input guards (size, NUL bytes, bracket nesting, statement length) on the source and on the
 //!   preprocessed text, and glslang runs on a thread with a large stack: hostile sources get a
 //!   compile error, never a crashed process (`guard` has the measurements).
@@ -36,6 +38,7 @@ mod block_structs;
 mod compile;
 mod error;
 mod frag_coord;
+pub mod frag_epilogue;
 mod frag_outputs;
 mod guard;
 pub mod initializers;
