@@ -1061,3 +1061,49 @@ fn attachment_queries_report_objects_formats_and_errors() {
         GL_INVALID_ENUM
     );
 }
+
+/// piglit fbo-blit-scaled-linear: the scissor clips a scaled blit without changing its scale.
+/// Clipping the destination moves the source edge to a fraction of a texel, which Vulkan's
+/// integer blit offsets would round; the scissored blit must write exactly the pixels of the
+/// unscissored one inside the scissor box.
+#[test]
+fn the_scissor_clips_a_scaled_blit_without_changing_its_scale() {
+    let _ctx = context();
+    let fb = source_fbo(false);
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let scissor = gl!(c"glScissor": fn(i32, i32, i32, i32));
+    // 16 → 37 across (a non-integer scale, linear: a gradient around x = 18), 16 → 32 up.
+    let scaled = |scissored: bool| -> Vec<u8> {
+        bind(GL_DRAW_FRAMEBUFFER, 0);
+        viewport(32, 32);
+        fill(0, 0, 32, 32, [0.0, 0.0, 1.0, 1.0]);
+        bind(GL_READ_FRAMEBUFFER, fb);
+        // SAFETY: plain values.
+        unsafe {
+            if scissored {
+                enable(GL_SCISSOR_TEST);
+                scissor(0, 0, 21, 32);
+            }
+            blit(
+                [0, 0, 16, 16],
+                [0, 0, 37, 32],
+                GL_COLOR_BUFFER_BIT,
+                GL_LINEAR,
+            );
+            disable(GL_SCISSOR_TEST);
+        }
+        expect(GL_NO_ERROR);
+        bind(GL_READ_FRAMEBUFFER, 0);
+        pixels()
+    };
+    let whole = scaled(false);
+    let cut = scaled(true);
+    for x in 0..32 {
+        let want = if x < 21 { at(&whole, x, 16) } else { BLUE };
+        assert_eq!(at(&cut, x, 16), want, "x = {x}");
+    }
+    // The gradient is really there (a test of clipping, not of a flat colour).
+    assert_ne!(at(&whole, 18, 16), RED);
+    assert_ne!(at(&whole, 18, 16), GREEN);
+}

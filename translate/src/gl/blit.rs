@@ -211,6 +211,11 @@ impl Context {
                 let map = |v: i32| (i64::from(v) * i64::from(image) / i64::from(gl.max(1))) as i32;
                 (map(a), map(b))
             };
+            if aspect == vk::ImageAspectFlags::COLOR {
+                if let Some(r) = scissored_whole(s, d, (x, y), &read, &draw) {
+                    return blit_through_temporary(&device, src, dst, r, filter);
+                }
+            }
             let (xs, ys) = (to_image(&read, x.src, 0), to_image(&read, y.src, 1));
             let (xd, yd) = (to_image(&draw, x.dst, 0), to_image(&draw, y.dst, 1));
             let corner = |a: i32, b: i32| vk::Offset3D { x: a, y: b, z: 0 };
@@ -383,6 +388,120 @@ impl Context {
         }
         Ok(image)
     }
+}
+
+/// A scaled colour blit whose whole source rectangle lies inside the read image but whose
+/// destination the scissor or the draw framebuffer's edges cut: the rectangles as given (destination ascending),
+/// the clipped destination, and the destination's origin. Clipping such a blit moves source
+/// edges to fractions of a texel, which Vulkan's integer blit offsets would round (a different
+/// scale: piglit fbo-blit-scaled-linear at scales above 2), so it goes through a temporary.
+struct ScissoredWhole {
+    src: [i32; 4],
+    dst: [i32; 4],
+    clipped: (Axis, Axis),
+}
+
+/// Temporaries above this many pixels are not made: such blits take the rounded clip.
+const MAX_TEMPORARY_PIXELS: u64 = 4096 * 4096;
+
+fn scissored_whole(
+    s: [i32; 4],
+    d: [i32; 4],
+    (x, y): (Axis, Axis),
+    read: &Target,
+    draw: &Target,
+) -> Option<ScissoredWhole> {
+    // Destination ascending; the source carries any mirroring.
+    let (s, d) = {
+        let (mut s, mut d) = (s, d);
+        for a in 0..2 {
+            if d[a] > d[a + 2] {
+                s.swap(a, a + 2);
+                d.swap(a, a + 2);
+            }
+        }
+        (s, d)
+    };
+    let scaled = (s[2] - s[0]).abs() != d[2] - d[0] || (s[3] - s[1]).abs() != d[3] - d[1];
+    let clipped = (x.dst, y.dst) != ((d[0], d[2]), (d[1], d[3]));
+    let unscaled_target = |t: &Target| (t.width, t.height) == t.gl_size;
+    let inside = |r: [i32; 4], (w, h): (u32, u32)| {
+        r[0].min(r[2]) >= 0
+            && r[1].min(r[3]) >= 0
+            && i64::from(r[0].max(r[2])) <= i64::from(w)
+            && i64::from(r[1].max(r[3])) <= i64::from(h)
+    };
+    let pixels = (d[2] - d[0]) as u64 * (d[3] - d[1]) as u64;
+    (scaled
+        && clipped
+        && unscaled_target(read)
+        && unscaled_target(draw)
+        && inside(s, read.gl_size)
+        && pixels <= MAX_TEMPORARY_PIXELS)
+        .then_some(ScissoredWhole {
+            src: s,
+            dst: d,
+            clipped: (x, y),
+        })
+}
+
+/// [`ScissoredWhole`]'s blit: the whole source rectangle scaled into a temporary of the
+/// destination rectangle's size, then the clipped part copied unscaled into place.
+fn blit_through_temporary(
+    device: &super::device::Device,
+    src: Bound,
+    dst: Bound,
+    r: ScissoredWhole,
+    filter: vk::Filter,
+) -> GlResult<()> {
+    let (w, h) = ((r.dst[2] - r.dst[0]) as u32, (r.dst[3] - r.dst[1]) as u32);
+    let mut locked = device.lock();
+    let temp = locked.manager.create_image(
+        &arenagl_memory::ImageDesc::new_2d(
+            dst.format,
+            w,
+            h,
+            1,
+            vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST,
+            arenagl_memory::Category::RenderTarget,
+        )
+        .named("GL scissored blit"),
+    )?;
+    let at = |x: i32, y: i32, z: i32| vk::Offset3D { x, y, z };
+    let side = |image, mip_level, layer, c: [i32; 4]| arenagl_memory::BlitSide {
+        image,
+        mip_level,
+        layer,
+        corners: [at(c[0], c[1], 0), at(c[2], c[3], 1)],
+    };
+    let (x, y) = r.clipped;
+    let (ox, oy) = (r.dst[0], r.dst[1]);
+    let scaled = locked.manager.blit_image(
+        side(src.image, src.level, src.layer, r.src),
+        side(temp, 0, 0, [0, 0, w as i32, h as i32]),
+        vk::ImageAspectFlags::COLOR,
+        filter,
+    );
+    let copied = scaled.and_then(|()| {
+        locked.manager.blit_image(
+            side(
+                temp,
+                0,
+                0,
+                [x.dst.0 - ox, y.dst.0 - oy, x.dst.1 - ox, y.dst.1 - oy],
+            ),
+            side(
+                dst.image,
+                dst.level,
+                dst.layer,
+                [x.dst.0, y.dst.0, x.dst.1, y.dst.1],
+            ),
+            vk::ImageAspectFlags::COLOR,
+            vk::Filter::NEAREST,
+        )
+    });
+    let _ = locked.manager.retire_image(temp);
+    copied.map_err(Into::into)
 }
 
 /// A blit this GL cannot perform yet: logged (first, then every 1000th), nothing written.
