@@ -1059,6 +1059,10 @@ impl Context {
                 && ((compat && vao.element_buffer == 0)
                     || reads_client_memory
                     || restart_value.is_some_and(|r| r != type_max)));
+        // The pipeline's provoking vertex: GL's convention where the device can follow it;
+        // lowered quads, quad strips and polygons are ordered for it (`lower::Provoking`).
+        let provoking_last = self.device.caps().provoking_vertex_last
+            && self.fixed.provoking_vertex == GL_LAST_VERTEX_CONVENTION;
         let lowered = if lowering {
             if call.count > MAX_LOWERED_VERTICES {
                 return Err(too_large(format!(
@@ -1076,7 +1080,18 @@ impl Context {
             };
             let restart = call.indexed.and(restart_value);
             let base = call.indexed.map_or(0, |i| i.2);
-            Some(lower::lower(call.mode, raw.into_iter(), base, restart))
+            let provoking = if provoking_last {
+                lower::Provoking::Last
+            } else {
+                lower::Provoking::First
+            };
+            Some(lower::lower(
+                call.mode,
+                raw.into_iter(),
+                base,
+                restart,
+                provoking,
+            ))
         } else {
             None
         };
@@ -1382,11 +1397,7 @@ impl Context {
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: f.blend,
             no_dst_alpha: self.draw_buffers_without_alpha(),
-            // Quads are lowered to triangles ending on the quad's last vertex, which provokes
-            // whatever the convention (GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION is false).
-            provoking_last: self.device.caps().provoking_vertex_last
-                && (f.provoking_vertex == GL_LAST_VERTEX_CONVENTION
-                    || matches!(call.mode, GL_QUADS | GL_QUAD_STRIP)),
+            provoking_last,
             color_masks: f.color_mask.map(super::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,
