@@ -1,6 +1,7 @@
 //! Flat shading of the compatibility profile through the C ABI: `glShadeModel(GL_FLAT)` in the
 //! fixed-function programs (primary and secondary colour, lit colour), the provoking vertex of
-//! triangles, quads, quad strips and polygons under both `glProvokingVertex` conventions. The expected colours are GL's (GL 3.2
+//! triangles, quads, quad strips and polygons under both `glProvokingVertex` conventions, and
+//! `glBegin` refusing a draw state that cannot draw. The expected colours are GL's (GL 3.2
 //! compatibility, table 2.12, with `GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION` false), which
 //! is what llvmpipe renders for piglit's provoking-vertex and arb-provoking-vertex-render.
 //! Pixels are read back and checked exactly; the validation layer must stay silent.
@@ -14,6 +15,7 @@ mod gl_harness;
 use gl_harness::{expect, f};
 
 const GL_NO_ERROR: u32 = 0;
+const GL_INVALID_OPERATION: u32 = 0x0502;
 const GL_RGBA: u32 = 0x1908;
 const GL_UNSIGNED_BYTE: u32 = 0x1401;
 const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
@@ -231,4 +233,105 @@ fn quads_quad_strips_and_polygons_flat_shade_with_their_provoking_vertex() {
         );
     }
     expect(GL_NO_ERROR);
+}
+
+const GL_INVALID_FRAMEBUFFER_OPERATION: u32 = 0x0506;
+const GL_FRAMEBUFFER: u32 = 0x8D40;
+const GL_RENDERBUFFER: u32 = 0x8D41;
+const GL_COLOR_ATTACHMENT0: u32 = 0x8CE0;
+const GL_RGBA8: u32 = 0x8058;
+const GL_BLEND: u32 = 0x0BE2;
+const GL_ONE: u32 = 1;
+const GL_SRC1_ALPHA: u32 = 0x8589;
+
+/// `glEnd` right after a `glBegin` that must not have started a primitive: GL refuses it.
+fn end_is_stray(what: &str) {
+    let end = gl!(c"glEnd": fn());
+    // SAFETY: no arguments.
+    unsafe { end() };
+    assert_eq!(
+        gl_harness::error(),
+        GL_INVALID_OPERATION,
+        "{what}: glEnd finds no glBegin"
+    );
+}
+
+#[test]
+fn glbegin_refuses_a_draw_state_that_cannot_draw() {
+    let _ctx = gl_harness::context_profile(true);
+    let begin = gl!(c"glBegin": fn(u32));
+    let gen_framebuffers = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_framebuffer = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let gen_renderbuffers = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_renderbuffer = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let draw_buffers = gl!(c"glDrawBuffers": fn(i32, *const u32));
+    let blend_func_i = gl!(c"glBlendFunci": fn(u32, u32, u32));
+    let enable_i = gl!(c"glEnablei": fn(u32, u32));
+    let disable_i = gl!(c"glDisablei": fn(u32, u32));
+    shade_model(GL_FLAT);
+    provoking_vertex(GL_FIRST_VERTEX_CONVENTION);
+
+    // A framebuffer with no attachment is incomplete.
+    let mut fbo = 0;
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        gen_framebuffers(1, &mut fbo);
+        bind_framebuffer(GL_FRAMEBUFFER, fbo);
+        begin(GL_TRIANGLES);
+    }
+    expect(GL_INVALID_FRAMEBUFFER_OPERATION);
+    end_is_stray("incomplete framebuffer");
+
+    // Dual-source blending on draw buffer 1 of two (GL_MAX_DUAL_SOURCE_DRAW_BUFFERS is 1).
+    let mut rbs = [0u32; 2];
+    let bufs = [GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT0 + 1];
+    // SAFETY: out-pointers to locals; `bufs` holds the two draw buffers.
+    unsafe {
+        gen_renderbuffers(2, rbs.as_mut_ptr());
+        for (i, rb) in rbs.iter().enumerate() {
+            bind_renderbuffer(GL_RENDERBUFFER, *rb);
+            storage(GL_RENDERBUFFER, GL_RGBA8, 32, 32);
+            attach(
+                GL_FRAMEBUFFER,
+                GL_COLOR_ATTACHMENT0 + i as u32,
+                GL_RENDERBUFFER,
+                *rb,
+            );
+        }
+        draw_buffers(2, bufs.as_ptr());
+        blend_func_i(1, GL_SRC1_ALPHA, GL_ONE);
+        enable_i(GL_BLEND, 1);
+        begin(GL_QUADS);
+    }
+    expect(GL_INVALID_OPERATION);
+    end_is_stray("dual-source blending into two draw buffers");
+
+    // With the state fixed, glBegin starts a primitive, a nested glBegin is refused and leaves
+    // it alone, and glEnd draws it into both draw buffers.
+    // SAFETY: plain values.
+    unsafe {
+        disable_i(GL_BLEND, 1);
+        begin(GL_TRIANGLES);
+        begin(GL_QUADS);
+    }
+    assert_eq!(gl_harness::error(), GL_INVALID_OPERATION, "nested glBegin");
+    let color = gl!(c"glColor3f": fn(f32, f32, f32));
+    let vertex = gl!(c"glVertex2f": fn(f32, f32));
+    let end = gl!(c"glEnd": fn());
+    // SAFETY: plain values.
+    unsafe {
+        for (c, x, y) in [(GREEN, -1.0, -1.0), (RED, 3.0, -1.0), (BLUE, -1.0, 3.0)] {
+            color(c[0], c[1], c[2]);
+            vertex(x, y);
+        }
+        end();
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(
+        pixel(16, 16),
+        rgba(GREEN),
+        "the first glBegin's triangle drew"
+    );
 }

@@ -879,6 +879,11 @@ impl Context {
             if !valid {
                 return invalid_enum("glBegin mode", mode);
             }
+            if self.compat.immediate.is_some() {
+                return invalid_op("glBegin between glBegin and glEnd");
+            }
+            // What the draw at glEnd would refuse, glBegin refuses, and no primitive starts.
+            self.check_draw_state()?;
             self.compat.immediate = Some(Immediate {
                 mode,
                 data: Vec::new(),
