@@ -26,6 +26,10 @@
 //!   (`lower`). Lighting is computed per vertex in the generated vertex program (`lighting`).
 //!   State the layer accepts but does not emulate (stipple, texgen, point smoothing) is stored
 //!   and answered by `glIsEnabled`, and logged once.
+//! - `glShadeModel(GL_FLAT)` is part of [`FfKey`]: the generated program then passes its
+//!   colours (primary and secondary, lit or not) through `flat` varyings, so they are the
+//!   provoking vertex's, which the pipeline's provoking-vertex mode and `lower` choose.
+//!   Programs of the application are not varied by it (their colour varyings stay smooth).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -69,6 +73,8 @@ pub(crate) struct FfKey {
     color_sum: bool,
     /// `GL_LIGHTING` and what of its state the vertex program depends on.
     lighting: Option<LightingKey>,
+    /// `glShadeModel(GL_FLAT)`: the colours are the provoking vertex's ([`flat_colours`]).
+    flat: bool,
 }
 
 /// A texture target a fixed-function unit can enable, in ascending priority.
@@ -300,6 +306,46 @@ pub(crate) fn ff_vertex_source(reads: Varyings, lighting: Option<&LightingKey>) 
     }
     s.push_str("}\n");
     s
+}
+
+/// The flat colour varyings of the generated programs under `glShadeModel(GL_FLAT)`.
+const FLAT_COLOURS: [(Varyings, &str, &str, &str); 2] = [
+    (
+        Varyings::FRONT_COLOR,
+        "gl_FrontColor",
+        "gl_Color",
+        "arena_flat_Color",
+    ),
+    (
+        Varyings::FRONT_SECONDARY,
+        "gl_FrontSecondaryColor",
+        "gl_SecondaryColor",
+        "arena_flat_SecondaryColor",
+    ),
+];
+
+/// The generated `vertex` and `fragment` sources (GLSL 1.10) with the colours the fragment
+/// stage reads (`reads`) passed through `flat` varyings of their own instead of the built-in
+/// ones, whose interpolation legacy GLSL cannot qualify; the upgrader keeps `flat` a keyword.
+/// Lighting writes the front colour even when nothing reads it: that one stays a plain global.
+fn flat_colours(vertex: &str, fragment: &str, reads: Varyings) -> (String, String) {
+    let (mut vs, mut fs) = (vertex.to_owned(), fragment.to_owned());
+    let (mut vs_decls, mut fs_decls) = (String::new(), String::new());
+    for (bit, written, read, flat) in FLAT_COLOURS {
+        vs = vs.replace(written, flat);
+        if reads.contains(bit) {
+            vs_decls.push_str(&format!("flat varying vec4 {flat};\n"));
+            fs_decls.push_str(&format!("flat varying vec4 {flat};\n"));
+            fs = fs.replace(read, flat);
+        } else if vs.contains(flat) {
+            vs_decls.push_str(&format!("vec4 {flat};\n"));
+        }
+    }
+    let after_version = |s: &str, decls: &str| match s.split_once('\n') {
+        Some((version, rest)) => format!("{version}\n{decls}{rest}"),
+        None => format!("{decls}{s}"),
+    };
+    (after_version(&vs, &vs_decls), after_version(&fs, &fs_decls))
 }
 
 /// The fragment shader of a program with only a vertex shader: the interpolated colour.
@@ -817,6 +863,11 @@ impl Context {
             if !valid {
                 return invalid_enum("glBegin mode", mode);
             }
+            if self.compat.immediate.is_some() {
+                return invalid_op("glBegin between glBegin and glEnd");
+            }
+            // What the draw at glEnd would refuse, glBegin refuses, and no primitive starts.
+            self.check_draw_state()?;
             self.compat.immediate = Some(Immediate {
                 mode,
                 data: Vec::new(),
@@ -1173,6 +1224,7 @@ impl Context {
             fog: self.compat.fog_enabled.then_some(self.compat.fog.mode),
             color_sum: self.compat.color_sum,
             lighting: self.lighting_key(),
+            flat: self.compat.shade_model == GL_FLAT,
         };
         if let Some(p) = self.compat.programs.get(&key) {
             return Ok((p.linked.clone(), p.sampler_units.clone()));
@@ -1184,11 +1236,14 @@ impl Context {
             Varyings::default(),
         )
         .varyings;
+        let vertex = ff_vertex_source(reads, key.lighting.as_ref());
+        let (vertex, fragment) = if key.flat {
+            flat_colours(&vertex, &fragment, reads)
+        } else {
+            (vertex, fragment)
+        };
         let units = vec![
-            (
-                crate::glsl::Stage::Vertex,
-                ff_vertex_source(reads, key.lighting.as_ref()),
-            ),
+            (crate::glsl::Stage::Vertex, vertex),
             (crate::glsl::Stage::Fragment, fragment),
         ];
         let (linked, _) = program::link(
@@ -1377,5 +1432,49 @@ impl Context {
                 _ => {}
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::glsl::legacy::upgrade;
+    use crate::glsl::Stage;
+
+    #[test]
+    fn flat_colours_pass_through_flat_varyings_the_upgrader_keeps() {
+        let key = FfKey {
+            units: [None; FF_TEXTURE_UNITS],
+            alpha: None,
+            fog: None,
+            color_sum: true,
+            lighting: None,
+            flat: true,
+        };
+        let fragment = ff_fragment_source(&key);
+        let reads = upgrade(Stage::Fragment, &fragment, Varyings::default()).varyings;
+        assert!(reads.contains(Varyings::FRONT_COLOR.union(Varyings::FRONT_SECONDARY)));
+        let (vs, fs) = flat_colours(&ff_vertex_source(reads, None), &fragment, reads);
+        let vs = upgrade(Stage::Vertex, &vs, Varyings::default());
+        let fs = upgrade(Stage::Fragment, &fs, Varyings::default());
+        for name in ["arena_flat_Color", "arena_flat_SecondaryColor"] {
+            assert!(
+                vs.source.contains(&format!("flat out vec4 {name};")),
+                "{}",
+                vs.source
+            );
+            assert!(
+                fs.source.contains(&format!("flat in vec4 {name};")),
+                "{}",
+                fs.source
+            );
+        }
+        // Only the attribute is read; no smooth built-in colour is left between the stages.
+        assert_eq!(fs.varyings, Varyings::default(), "{}", fs.source);
+        assert!(
+            vs.source.contains("arena_flat_Color = arena_ff_Color;"),
+            "{}",
+            vs.source
+        );
     }
 }

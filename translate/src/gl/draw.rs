@@ -24,6 +24,7 @@ use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use super::framebuffer::{Attachment, Bound, Target};
 use super::lower::{self, is_legacy_mode};
 use super::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
+use super::program::Linked;
 use super::state::{Rect, MAX_DRAW_BUFFERS};
 use super::texture::IDENTITY_SWIZZLE;
 use super::texture_target::TexTarget;
@@ -141,6 +142,14 @@ impl Encoder {
 const MAX_LOWERED_VERTICES: i32 = 1 << 22;
 /// The most bytes one client array copies per draw.
 const MAX_CLIENT_ARRAY_BYTES: u64 = 256 << 20;
+
+/// What [`Context::draw_program`] resolves: the program and its per-program state.
+struct DrawProgram {
+    linked: Arc<Linked>,
+    uniform_data: Vec<u8>,
+    sampler_units: Vec<Vec<u32>>,
+    block_bindings: Vec<u32>,
+}
 
 fn too_large(what: String) -> GlError {
     GlError::Memory(arenagl_memory::MemoryError::InvalidRequest(what))
@@ -971,6 +980,46 @@ impl Context {
         Ok(())
     }
 
+    /// The program a draw runs: the current one, or with none in a compatibility context the
+    /// fixed-function one. `GL_INVALID_OPERATION` when there is none or it is not linked.
+    fn draw_program(&mut self) -> GlResult<DrawProgram> {
+        if self.program == 0 {
+            if self.profile != Profile::Compatibility {
+                return invalid_op("draw with no current program");
+            }
+            // The compatibility profile's fixed function.
+            let (linked, sampler_units) = self.ff_program()?;
+            let uniform_data = vec![0u8; linked.default_block_size as usize];
+            return Ok(DrawProgram {
+                linked,
+                uniform_data,
+                sampler_units,
+                block_bindings: Vec::new(),
+            });
+        }
+        let p = self
+            .programs
+            .get(self.program)
+            .ok_or_else(|| GlError::InvalidOperation("the current program is gone".into()))?;
+        Ok(DrawProgram {
+            linked: p.linked("draw")?.clone(),
+            uniform_data: p.uniform_data.clone(),
+            sampler_units: p.sampler_units.clone(),
+            block_bindings: p.block_bindings.clone(),
+        })
+    }
+
+    /// The errors a drawing command raises from the current state alone, whatever its
+    /// arguments: no program that can draw (`draw_program`), an incomplete draw framebuffer,
+    /// blend state its draw buffers cannot take (`check_blend_state`). `glBegin` raises them
+    /// too, as "Begin or any procedure that implicitly calls Begin" (ARB_blend_func_extended,
+    /// GL 3.2 compatibility §2.6.3), and then does not start a primitive.
+    pub(crate) fn check_draw_state(&mut self) -> GlResult<()> {
+        self.draw_program()?;
+        let target = self.draw_target()?;
+        self.check_blend_state(target.colors.len())
+    }
+
     /// Every draw call.
     pub fn draw(&mut self, call: DrawCall) {
         let r = self.draw_inner(call);
@@ -995,26 +1044,12 @@ impl Context {
                 call.count, call.first, call.instances
             ));
         }
-        let (linked, mut uniform_data, sampler_units, block_bindings) = if self.program == 0 {
-            if !compat {
-                return invalid_op("draw with no current program");
-            }
-            // The compatibility profile's fixed function.
-            let (linked, units) = self.ff_program()?;
-            let data = vec![0u8; linked.default_block_size as usize];
-            (linked, data, units, Vec::new())
-        } else {
-            let p = self
-                .programs
-                .get(self.program)
-                .ok_or_else(|| GlError::InvalidOperation("the current program is gone".into()))?;
-            (
-                p.linked("draw")?.clone(),
-                p.uniform_data.clone(),
-                p.sampler_units.clone(),
-                p.block_bindings.clone(),
-            )
-        };
+        let DrawProgram {
+            linked,
+            mut uniform_data,
+            sampler_units,
+            block_bindings,
+        } = self.draw_program()?;
         if !linked.ff_uniforms.is_empty() {
             self.fill_ff_uniforms(&linked, &sampler_units, &mut uniform_data);
         }
@@ -1077,6 +1112,10 @@ impl Context {
                 && ((compat && vao.element_buffer == 0)
                     || rewrites_arrays
                     || restart_value.is_some_and(|r| r != type_max)));
+        // The pipeline's provoking vertex: GL's convention where the device can follow it;
+        // lowered quads, quad strips and polygons are ordered for it (`lower::Provoking`).
+        let provoking_last = self.device.caps().provoking_vertex_last
+            && self.fixed.provoking_vertex == GL_LAST_VERTEX_CONVENTION;
         let lowered = if lowering {
             if call.count > MAX_LOWERED_VERTICES {
                 return Err(too_large(format!(
@@ -1094,7 +1133,18 @@ impl Context {
             };
             let restart = call.indexed.and(restart_value);
             let base = call.indexed.map_or(0, |i| i.2);
-            Some(lower::lower(call.mode, raw.into_iter(), base, restart))
+            let provoking = if provoking_last {
+                lower::Provoking::Last
+            } else {
+                lower::Provoking::First
+            };
+            Some(lower::lower(
+                call.mode,
+                raw.into_iter(),
+                base,
+                restart,
+                provoking,
+            ))
         } else {
             None
         };
@@ -1400,11 +1450,7 @@ impl Context {
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
             blend: f.blend,
             no_dst_alpha: self.draw_buffers_without_alpha(),
-            // Quads are lowered to triangles ending on the quad's last vertex, which provokes
-            // whatever the convention (GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION is false).
-            provoking_last: self.device.caps().provoking_vertex_last
-                && (f.provoking_vertex == GL_LAST_VERTEX_CONVENTION
-                    || matches!(call.mode, GL_QUADS | GL_QUAD_STRIP)),
+            provoking_last,
             color_masks: f.color_mask.map(super::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,

@@ -545,6 +545,19 @@ pub(crate) fn link_bound(
             }
         })?;
     let r = &program.reflection;
+    // ARB_blend_func_extended: an output of index 1 (the second colour of dual-source blending)
+    // at a location of GL_MAX_DUAL_SOURCE_DRAW_BUFFERS (1) or above fails the link.
+    if let Some(o) = r
+        .frag_outputs
+        .iter()
+        .find(|o| o.index == 1 && o.location >= 1)
+    {
+        return Err(LinkError::Log(format!(
+            "ERROR: Linking: fragment output {} has index 1 at location {}; GL_MAX_DUAL_SOURCE_DRAW_BUFFERS is 1\n",
+            app_name(&o.name),
+            o.location
+        )));
+    }
 
     // Attributes: bound names first, then the compiler's locations where free, then the next
     // free slots.
