@@ -240,6 +240,18 @@ fn float_and_integer_formats_fetch_the_buffer_bytes() {
 }
 
 #[test]
+fn vertex_shaders_fetch_too() {
+    let _ctx = context();
+    buffer_texture();
+    let b = buffer(&bytes_i32(&[5, -6, 7, 100, 9, 10, 11, 12]));
+    tex_buffer(GL_RGBA32I, b);
+    let vs = "#version 330 core\nuniform isamplerBuffer t;\nout vec4 c;\nvoid main() {\n  vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));\n  gl_Position = vec4(p, 0.0, 1.0);\n  c = vec4(texelFetch(t, 0) + ivec4(128)) / 255.0;\n}\n";
+    let fs = "#version 330 core\nin vec4 c;\nout vec4 color;\nvoid main() { color = c; }\n";
+    draw(gl_harness::program(vs, fs), 0, 0);
+    assert_eq!(read_pixel(8, 8), [133, 122, 135, 228]);
+}
+
+#[test]
 fn a_range_reads_from_its_offset_and_reports_it() {
     let _ctx = context();
     let align = get_int(GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT);
