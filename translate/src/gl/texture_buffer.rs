@@ -22,8 +22,9 @@
 //!   offsets are multiples of `minTexelBufferOffsetAlignment` because that is exactly
 //!   `GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT`.
 //! - Formats: GL 4.6 table 8.18 (R, RG, RGBA in 8/16-bit normalized, 16/32-bit float and
-//!   8/16/32-bit integers) and the three RGB32 formats where the device samples them as
-//!   uniform texel buffers (`GL_ARB_texture_buffer_object_rgb32`). The compatibility formats of
+//!   8/16/32-bit integers) and the three RGB32 formats (`GL_ARB_texture_buffer_object_rgb32`),
+//!   each only where the device reads it as a uniform texel buffer (Vulkan does not require
+//!   the RGB32 nor the 16-bit unorm ones). The compatibility formats of
 //!   `GL_ARB_texture_buffer_object` (alpha, luminance, intensity) are refused: GL samples them
 //!   through a component swizzle, and texel-buffer views have none; so that extension is not
 //!   advertised (GL 3.3 has buffer textures in core anyway).
@@ -52,8 +53,8 @@ pub const GL_TEXTURE_BUFFER_SIZE: GLenum = 0x919E;
 pub const GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT: GLenum = 0x919F;
 
 /// The Vulkan format and texel size of a buffer-texture internal format (GL 4.6 table 8.18);
-/// `None` for a name GL does not accept for buffer textures. The RGB32 rows are returned
-/// here whatever the device; [`Context::buffer_format`] checks that the device samples them.
+/// `None` for a name GL does not accept for buffer textures. Rows are returned here whatever
+/// the device; `Context::buffer_format` checks that the device samples the format.
 pub(crate) fn buffer_format(internal: GLenum) -> Option<(vk::Format, u64)> {
     use vk::Format as F;
     Some(match internal {
@@ -92,14 +93,6 @@ pub(crate) fn buffer_format(internal: GLenum) -> Option<(vk::Format, u64)> {
         0x8D70 => (F::R32G32B32A32_UINT, 16),   // GL_RGBA32UI
         _ => return None,
     })
-}
-
-/// Whether `format` is one of the RGB32 formats `GL_ARB_texture_buffer_object_rgb32` adds.
-fn is_rgb32(format: vk::Format) -> bool {
-    matches!(
-        format,
-        vk::Format::R32G32B32_SFLOAT | vk::Format::R32G32B32_SINT | vk::Format::R32G32B32_UINT
-    )
 }
 
 /// The cached view: what it was made for, and the view.
@@ -307,12 +300,12 @@ impl TextureBufferUnits {
 
 impl Context {
     /// The Vulkan format and texel size of `internal` for a buffer texture on this device
-    /// (`GL_INVALID_ENUM` otherwise).
+    /// (`GL_INVALID_ENUM` otherwise). Every row is checked, not only RGB32: Vulkan does not
+    /// require the 16-bit unorm formats as uniform texel buffers either (a device without
+    /// them refuses those names rather than failing at draw time).
     fn buffer_format(&self, internal: GLenum) -> GlResult<(vk::Format, u64)> {
         match buffer_format(internal) {
-            Some((f, texel))
-                if !is_rgb32(f) || self.device.lock().manager.supports_texel_buffer(f) =>
-            {
+            Some((f, texel)) if self.device.lock().manager.supports_texel_buffer(f) => {
                 Ok((f, texel))
             }
             _ => invalid_enum("buffer texture internal format", internal),
