@@ -1062,6 +1062,10 @@ gl_entry_points! {
     fn glTexImage3DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, d: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(3, t, s, f, [w, h, d], fixed != 0, false)) }
     fn glTexStorage2DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(2, t, s, f, [w, h, 1], fixed != 0, true)) }
     fn glTexStorage3DMultisample(t: GLenum, s: i32, f: GLenum, w: i32, h: i32, d: i32, fixed: GLboolean) { gl((), |c| c.tex_image_multisample(3, t, s, f, [w, h, d], fixed != 0, true)) }
+    fn glTexBuffer(t: GLenum, f: GLenum, buffer: u32) { gl((), |c| c.tex_buffer(t, f, buffer, None)) }
+    fn glTexBufferARB(t: GLenum, f: GLenum, buffer: u32) { glTexBuffer(t, f, buffer) }
+    fn glTexBufferEXT(t: GLenum, f: GLenum, buffer: u32) { glTexBuffer(t, f, buffer) }
+    fn glTexBufferRange(t: GLenum, f: GLenum, buffer: u32, offset: isize, size: isize) { gl((), |c| c.tex_buffer(t, f, buffer, Some((offset as i64, size as i64)))) }
     fn glGetMultisamplefv(pname: GLenum, index: u32, out: *mut f32) { gl((), |c| { let v = c.get_multisample_fv(pname, index); write_values(out, &v) }) }
 
     // Drawing and reading.

@@ -94,6 +94,36 @@ impl MemoryManager {
         features
     }
 
+    /// Whether buffers of `format` may be read as uniform texel buffers (buffer textures);
+    /// cached like [`MemoryManager::format_features`].
+    pub fn supports_texel_buffer(&self, format: vk::Format) -> bool {
+        type Cache = HashMap<(u64, i32), vk::FormatFeatureFlags>;
+        static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+        let shared = &self.backend().shared;
+        let key = (shared.physical.as_raw(), format.as_raw());
+        let cache = CACHE.get_or_init(Default::default);
+        let known = cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .copied();
+        let features = known.unwrap_or_else(|| {
+            // SAFETY: plain query on the physical device this backend was opened on.
+            let f = unsafe {
+                shared
+                    .instance
+                    .get_physical_device_format_properties(shared.physical, format)
+            }
+            .buffer_features;
+            cache
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(key, f);
+            f
+        });
+        features.contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
+    }
+
     /// Whether images of `format` may be sampled with linear filtering.
     pub fn supports_linear_filter(&self, format: vk::Format) -> bool {
         self.format_features(format)

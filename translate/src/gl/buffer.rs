@@ -3,7 +3,7 @@
 //!
 //! Design decisions:
 //! - Storage is one `DeviceBuffer`-class buffer per GL buffer, usable as vertex, index, uniform
-//!   and copy source/destination (GL lets any buffer be bound anywhere). `glBufferData` always
+//!   copy source/destination and texel buffer (GL lets any buffer be bound anywhere). `glBufferData` always
 //!   gives the old storage back (retired: freed when the GPU is done) and takes new storage, so
 //!   the classic orphaning idiom never waits and never races with a pending draw.
 //! - `glBufferSubData` goes through the manager's `upload_buffer`: a direct write when the
@@ -105,6 +105,7 @@ pub(crate) fn storage_desc(size: u64) -> BufferDesc {
             | vk::BufferUsageFlags::INDEX_BUFFER
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
             | vk::BufferUsageFlags::TRANSFER_SRC
             | vk::BufferUsageFlags::TRANSFER_DST,
         class,

@@ -110,6 +110,8 @@ pub struct Context {
     pub(crate) active_texture: u32,
     /// Per unit, per target (`TexTarget::index`): the bound texture.
     pub(crate) texture_units: Vec<[u32; super::texture_target::TexTarget::COUNT]>,
+    /// Per unit, the `GL_TEXTURE_BUFFER` binding (`texture_buffer`).
+    pub(crate) texture_buffers: super::texture_buffer::TextureBufferUnits,
     pub(crate) draw_framebuffer: u32,
     pub(crate) read_framebuffer: u32,
     pub(crate) renderbuffer: u32,
@@ -211,6 +213,9 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_storage_multisample",
     // Immutable and persistently mapped buffers (buffer_storage.rs).
     "GL_ARB_buffer_storage",
+    // Buffer-texture ranges (texture_buffer.rs; buffer textures themselves are GL 3.1 core,
+    // and GL_ARB_texture_buffer_object's legacy formats are not supported).
+    "GL_ARB_texture_buffer_range",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features, and
@@ -263,6 +268,9 @@ impl Context {
             extensions.push("GL_EXT_provoking_vertex");
             extensions.push("GL_ARB_provoking_vertex");
         }
+        if Context::texture_buffer_rgb32(&device) {
+            extensions.push("GL_ARB_texture_buffer_object_rgb32");
+        }
         if super::framebuffer::max_samples(&device) > 1 {
             extensions.push("GL_EXT_framebuffer_multisample");
         }
@@ -305,6 +313,10 @@ impl Context {
                 [0; super::texture_target::TexTarget::COUNT];
                 super::program::MAX_TEXTURE_UNITS as usize
             ],
+            texture_buffers: super::texture_buffer::TextureBufferUnits::new(
+                super::program::MAX_TEXTURE_UNITS as usize,
+                profile,
+            ),
             draw_framebuffer: 0,
             read_framebuffer: 0,
             renderbuffer: 0,
@@ -1006,9 +1018,13 @@ impl Drop for Context {
             }
         }
         let defaults = std::mem::take(&mut self.default_textures);
-        for t in self.textures.drain().chain(defaults) {
+        self.texture_buffers.release(&mut locked);
+        for mut t in self.textures.drain().chain(defaults) {
             if let Some(s) = t.storage {
                 let _ = locked.manager.retire_image(s.image);
+            }
+            if let Some(b) = t.buffer.as_mut() {
+                b.release(&mut locked);
             }
         }
         for (image, _) in std::mem::take(&mut self.dummy).into_iter().flatten() {

@@ -37,6 +37,10 @@ impl DescriptorPools {
                 ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
                 descriptor_count: SETS_PER_POOL * 4,
             },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+                descriptor_count: SETS_PER_POOL,
+            },
         ];
         let info = vk::DescriptorPoolCreateInfo::default()
             .max_sets(SETS_PER_POOL)

@@ -32,6 +32,8 @@ pub(crate) enum Garbage {
     SetLayout(vk::DescriptorSetLayout),
     DescriptorPool(vk::DescriptorPool),
     QueryPool(vk::QueryPool),
+    /// A buffer texture's texel-buffer view (`texture_buffer`).
+    BufferView(vk::BufferView),
 }
 
 /// What the device found out once, for every context.
@@ -326,6 +328,7 @@ fn destroy(device: &ash::Device, item: Garbage) {
             Garbage::SetLayout(l) => device.destroy_descriptor_set_layout(l, None),
             Garbage::DescriptorPool(p) => device.destroy_descriptor_pool(p, None),
             Garbage::QueryPool(p) => device.destroy_query_pool(p, None),
+            Garbage::BufferView(v) => device.destroy_buffer_view(v, None),
         }
     }
 }

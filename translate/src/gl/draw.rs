@@ -59,13 +59,14 @@ pub(crate) struct Encoder {
     recorded: Option<RecordedState>,
 }
 
-/// What a set 0 holds: its layout, and per binding the (sampler, view, layout) of each image and
-/// the (buffer, offset, range) of each uniform block.
+/// What a set 0 holds: its layout, and per binding the (sampler, view, layout) of each image,
+/// the (buffer, offset, range) of each uniform block and the view of each texel buffer.
 #[derive(Debug, Clone, PartialEq)]
 struct Set0Contents {
     layout: vk::DescriptorSetLayout,
     images: Vec<(u32, Vec<ImageDescriptor>)>,
     buffers: Vec<(u32, Vec<BufferDescriptor>)>,
+    texels: Vec<(u32, Vec<vk::BufferView>)>,
 }
 
 /// A combined image sampler descriptor's (sampler, view, layout).
@@ -78,9 +79,11 @@ impl Set0Contents {
         layout: vk::DescriptorSetLayout,
         images: &[(u32, Vec<vk::DescriptorImageInfo>)],
         buffers: &[(u32, Vec<vk::DescriptorBufferInfo>)],
+        texels: &[(u32, Vec<vk::BufferView>)],
     ) -> Self {
         Self {
             layout,
+            texels: texels.to_vec(),
             images: images
                 .iter()
                 .map(|(b, infos)| {
@@ -1532,7 +1535,22 @@ impl Context {
         };
         // Textures.
         let mut image_infos: Vec<(u32, Vec<vk::DescriptorImageInfo>)> = Vec::new();
+        let mut texel_infos: Vec<(u32, Vec<vk::BufferView>)> = Vec::new();
         for (si, s) in linked.samplers.iter().enumerate() {
+            if s.ty.dim == crate::glsl::SamplerDim::Buffer {
+                // A samplerBuffer reads its units' buffer textures through texel-buffer views.
+                let mut views = Vec::new();
+                for e in 0..s.count as usize {
+                    let unit = sampler_units
+                        .get(si)
+                        .and_then(|u| u.get(e))
+                        .copied()
+                        .unwrap_or(0) as usize;
+                    views.push(self.buffer_texture_view(&mut locked, &device, unit, s.ty.kind)?);
+                }
+                texel_infos.push((s.binding, views));
+                continue;
+            }
             let mut infos = Vec::new();
             for e in 0..s.count as usize {
                 let unit = sampler_units
@@ -1720,7 +1738,12 @@ impl Context {
         // Descriptor sets.
         let epoch = device.lock().manager.recording_epoch();
         let completed = device.lock().manager.completed_epoch();
-        let contents = Set0Contents::new(linked.set_layouts[0], &image_infos, &buffer_infos);
+        let contents = Set0Contents::new(
+            linked.set_layouts[0],
+            &image_infos,
+            &buffer_infos,
+            &texel_infos,
+        );
         let pool = self.descriptors.touch_current(epoch);
         let reused = self
             .encoder
@@ -1728,7 +1751,7 @@ impl Context {
             .as_ref()
             .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && *c == contents)
             .map(|(_, _, _, set)| *set);
-        let set0 = if image_infos.is_empty() && buffer_infos.is_empty() {
+        let set0 = if image_infos.is_empty() && buffer_infos.is_empty() && texel_infos.is_empty() {
             None
         } else if reused.is_some() {
             reused
@@ -1753,6 +1776,15 @@ impl Context {
                         .dst_binding(*binding)
                         .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
                         .buffer_info(infos),
+                );
+            }
+            for (binding, views) in &texel_infos {
+                writes.push(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(*binding)
+                        .descriptor_type(vk::DescriptorType::UNIFORM_TEXEL_BUFFER)
+                        .texel_buffer_view(views),
                 );
             }
             // SAFETY: the set was just allocated from this context's pool; every written

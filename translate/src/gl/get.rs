@@ -314,6 +314,30 @@ impl Context {
                     self.texture_units[self.active_texture as usize][t],
                 ))
             }
+            // Buffer textures (`texture_buffer`): the buffer target's binding, the unit's
+            // buffer texture, its format, and the offset alignment of glTexBufferRange.
+            GL_TEXTURE_BUFFER => int(i64::from(
+                self.generic_bindings
+                    .get(&GL_TEXTURE_BUFFER)
+                    .copied()
+                    .unwrap_or(0),
+            )),
+            super::texture_buffer::GL_TEXTURE_BINDING_BUFFER => int(i64::from(
+                self.texture_buffers
+                    .units
+                    .get(self.active_texture as usize)
+                    .copied()
+                    .unwrap_or(0),
+            )),
+            super::texture_buffer::GL_TEXTURE_BUFFER_FORMAT => int(i64::from(
+                self.active_buffer_texture().map_or(0, |t| t.internal),
+            )),
+            super::texture_buffer::GL_TEXTURE_BUFFER_DATA_STORE_BINDING => int(i64::from(
+                self.active_buffer_texture().map_or(0, |t| t.buffer),
+            )),
+            super::texture_buffer::GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT => {
+                int(l.min_texel_buffer_offset_alignment as i64)
+            }
             GL_SAMPLER_BINDING => int(i64::from(self.sampler_units[self.active_texture as usize])),
             GL_DRAW_FRAMEBUFFER_BINDING => int(i64::from(self.draw_framebuffer)),
             GL_READ_FRAMEBUFFER_BINDING => int(i64::from(self.read_framebuffer)),

@@ -55,6 +55,7 @@ mod state;
 mod sync;
 mod texenv;
 mod texture;
+mod texture_buffer;
 mod texture_multisample;
 mod texture_target;
 mod upload_depth;

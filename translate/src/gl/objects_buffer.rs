@@ -196,6 +196,7 @@ impl Context {
                 }
             }
             self.generic_bindings.retain(|_, b| *b != name);
+            self.detach_buffer_from_textures(name);
             for b in self.uniform_bindings.iter_mut() {
                 if b.buffer == name {
                     *b = Default::default();

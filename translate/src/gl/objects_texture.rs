@@ -20,15 +20,12 @@ use super::texture::{
     storage_format, BorderColor, Storage, TexImage, Texture,
 };
 
-/// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name.
+/// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name
+/// (`GL_TEXTURE_BUFFER` is none: `glBindTexture` handles it before, and the others refuse it
+/// with `GL_INVALID_ENUM`, as GL 4.6 §8.10 and §8.14.4 say).
 fn bind_target(target: GLenum) -> GlResult<TexTarget> {
-    match target {
-        GL_TEXTURE_BUFFER => invalid_op(format!(
-            "texture target 0x{target:04X} is not supported by this GL yet"
-        )),
-        t => TexTarget::from_bind(t)
-            .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{t:04X}"))),
-    }
+    TexTarget::from_bind(target)
+        .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{target:04X}")))
 }
 
 /// The texture target and face a `glTexImage{dims}D`-family command addresses; a target of
@@ -169,6 +166,9 @@ impl Context {
 
     /// `glBindTexture`.
     pub fn bind_texture(&mut self, target: GLenum, name: u32) {
+        if target == GL_TEXTURE_BUFFER {
+            return self.bind_buffer_texture(name);
+        }
         let r = (|| {
             let tt = bind_target(target)?;
             if name != 0 {
@@ -178,6 +178,9 @@ impl Context {
                     .ok_or_else(|| {
                         GlError::InvalidOperation(format!("{name} is not a texture name"))
                     })?;
+                if t.buffer.is_some() {
+                    return invalid_op("the texture was first bound to GL_TEXTURE_BUFFER");
+                }
                 match t.target {
                     None => {
                         t.target = Some(tt);
@@ -205,7 +208,12 @@ impl Context {
             if name == 0 || !self.textures.is_reserved(name) {
                 continue;
             }
-            for u in self.texture_units.iter_mut().flatten() {
+            for u in self
+                .texture_units
+                .iter_mut()
+                .flatten()
+                .chain(self.texture_buffers.units.iter_mut())
+            {
                 if *u == name {
                     *u = 0;
                 }
@@ -215,11 +223,14 @@ impl Context {
                 level: 0,
                 layer: 0,
             });
-            if let Some(Texture {
-                storage: Some(s), ..
-            }) = self.textures.remove(name)
-            {
-                let _ = device.lock().manager.retire_image(s.image);
+            if let Some(mut t) = self.textures.remove(name) {
+                let mut locked = device.lock();
+                if let Some(s) = t.storage {
+                    let _ = locked.manager.retire_image(s.image);
+                }
+                if let Some(b) = t.buffer.as_mut() {
+                    b.release(&mut locked);
+                }
             }
         }
     }
@@ -1001,6 +1012,9 @@ impl Context {
                 let proxy = self.proxy_multisample[slot].as_ref();
                 return super::texture_multisample::ProxyLevel::query(proxy, pname)
                     .map_or_else(|| invalid_enum("glGetTexLevelParameter pname", pname), Ok);
+            }
+            if target == GL_TEXTURE_BUFFER {
+                return self.buffer_texture_level_parameter(level, pname);
             }
             let (tt, face) = TexTarget::from_image(target)
                 .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{target:04X}")))?;
@@ -1826,7 +1840,7 @@ fn pair_error(e: PairError, format: GLenum, ty: GLenum) -> GlError {
 /// `glGetTexLevelParameter` of the format queries (channel sizes and component types) for a
 /// level of internal format `info` (`None`: an undefined level, which answers 0 / `GL_NONE`).
 /// Answers come from the GL format, not from the storage standing in for it.
-fn format_query(info: Option<&FormatInfo>, pname: GLenum) -> Option<i32> {
+pub(crate) fn format_query(info: Option<&FormatInfo>, pname: GLenum) -> Option<i32> {
     let bits = |i: usize| info.map_or(0, |f| i32::from(f.bits[i]));
     let ty = |i: usize| {
         info.filter(|f| f.bits[i] > 0)

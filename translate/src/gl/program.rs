@@ -152,6 +152,15 @@ pub(crate) fn stage_enum(stage: Stage) -> GLenum {
     }
 }
 
+/// The descriptor type a sampler uniform of dimensionality `dim` is: `samplerBuffer`s are
+/// uniform texel buffers (`texture_buffer`), the rest combined image samplers.
+pub(crate) fn sampler_descriptor_type(dim: crate::glsl::SamplerDim) -> vk::DescriptorType {
+    match dim {
+        crate::glsl::SamplerDim::Buffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        _ => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+    }
+}
+
 pub(crate) fn vk_stages(mask: StageMask) -> vk::ShaderStageFlags {
     let mut flags = vk::ShaderStageFlags::empty();
     for (stage, flag) in [
@@ -791,7 +800,7 @@ pub(crate) fn link_bound(
         set0.push(
             vk::DescriptorSetLayoutBinding::default()
                 .binding(s.binding)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_type(sampler_descriptor_type(s.ty.dim))
                 .descriptor_count(s.count)
                 .stage_flags(vk_stages(*stages)),
         );

@@ -246,6 +246,9 @@ pub(crate) struct Texture {
     pub target: Option<TexTarget>,
     pub storage: Option<TexImage>,
     pub params: TexParams,
+    /// A buffer texture's state (`texture_buffer`): `Some` once the texture was bound to
+    /// `GL_TEXTURE_BUFFER` (it then never gets a `target` nor image storage).
+    pub buffer: Option<super::texture_buffer::TexBuffer>,
     /// The context frame (`degrade.rs`) in which a draw last sampled it.
     pub last_sampled: std::cell::Cell<u64>,
 }
