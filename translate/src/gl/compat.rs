@@ -1445,7 +1445,6 @@ mod tests {
     fn flat_colours_pass_through_flat_varyings_the_upgrader_keeps() {
         let key = FfKey {
             units: [None; FF_TEXTURE_UNITS],
-            alpha: None,
             fog: None,
             color_sum: true,
             lighting: None,
