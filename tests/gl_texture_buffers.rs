@@ -349,9 +349,9 @@ fn a_unit_without_a_usable_buffer_reads_zero() {
     assert_eq!(
         fetch(
             "samplerBuffer",
-            "texelFetch(t, 0) + vec4(0.0, 0.0, 0.0, 0.5)"
+            "texelFetch(t, 0) + vec4(0.0, 0.0, 0.0, 1.0)"
         ),
-        [0, 0, 0, 128]
+        [0, 0, 0, 255]
     );
     // A deleted buffer is detached from the texture.
     let b = buffer(&[255; 16]);
@@ -364,9 +364,9 @@ fn a_unit_without_a_usable_buffer_reads_zero() {
     assert_eq!(
         fetch(
             "samplerBuffer",
-            "texelFetch(t, 0) + vec4(0.0, 0.0, 0.0, 0.5)"
+            "texelFetch(t, 0) + vec4(0.0, 0.0, 0.0, 1.0)"
         ),
-        [0, 0, 0, 128]
+        [0, 0, 0, 255]
     );
 }
 
