@@ -273,7 +273,7 @@ impl<B: Backend> Manager<B> {
     /// for the command that reads it to be recorded: at the end of a GL call, never inside one.
     pub fn rewind_idle_staging(&mut self) -> Result<usize> {
         if self.lost {
-            // Staging was released with the device (`release_staging`).
+            // Every upload after a loss answers `DeviceLost`: staging can no longer grow.
             return Ok(0);
         }
         let completed = self.poll()?;
