@@ -416,3 +416,164 @@ fn depth_and_stencil_resolve_through_blit_framebuffer() {
         "flipped uncovered depth, unflipped stencil"
     );
 }
+
+const GL_TEXTURE_2D: u32 = 0x0DE1;
+const GL_TEXTURE_2D_MULTISAMPLE: u32 = 0x9100;
+const GL_RGBA16F: u32 = 0x881A;
+const GL_RGBA32F: u32 = 0x8814;
+const GL_RGB10_A2: u32 = 0x8059;
+
+/// Regression (piglit `ext_framebuffer_multisample-formats 4 -fbo`, refused with
+/// `GL_OUT_OF_MEMORY` after ~70 formats): a program that never swaps re-specifies the storage
+/// of the same multisampled renderbuffer and texture names format after format, resolves them
+/// with `glBlitFramebuffer`, reads the result back and uploads 4 MiB, hundreds of times. The
+/// uploads used to chain a staging block onto the one staging slot per 16 MiB, because slots
+/// were only rewound at a frame boundary; the manager's live bytes must now stay flat once
+/// warm (the re-specified storage is retired, the staging the device finished is rewound).
+#[test]
+fn respecified_multisample_storage_uploads_and_readbacks_without_a_swap_keep_memory_flat() {
+    let _ctx = context();
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let gen_rbs = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let gen_textures = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let rb_storage = gl!(c"glRenderbufferStorageMultisample": fn(u32, i32, u32, i32, i32));
+    let tex_ms = gl!(c"glTexImage2DMultisample": fn(u32, i32, u32, i32, i32, u8));
+    let tex_image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let tex_sub_image =
+        gl!(c"glTexSubImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let attach_rb = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let attach_tex = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    const SIZE: i32 = 128;
+    const UPLOAD: i32 = 1024;
+    let formats = [GL_RGBA8, GL_RGBA16F, GL_RGBA32F, GL_RGB10_A2];
+    let upload = vec![0x5Au8; (UPLOAD * UPLOAD * 4) as usize];
+    let (mut ms_fbs, mut resolve_fb, mut rb, mut ms_tex, mut resolved, mut big) =
+        ([0u32; 2], 0, 0, 0, 0, 0);
+    // SAFETY: out-pointers to locals; `upload` holds UPLOAD² RGBA8 texels; plain values.
+    unsafe {
+        gen_fbs(2, ms_fbs.as_mut_ptr());
+        gen_fbs(1, &mut resolve_fb);
+        gen_rbs(1, &mut rb);
+        gen_textures(1, &mut ms_tex);
+        gen_textures(1, &mut resolved);
+        gen_textures(1, &mut big);
+        bind_texture(GL_TEXTURE_2D, resolved);
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            SIZE,
+            SIZE,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            std::ptr::null(),
+        );
+        bind(GL_FRAMEBUFFER, resolve_fb);
+        attach_tex(
+            GL_FRAMEBUFFER,
+            GL_COLOR_ATTACHMENT0,
+            GL_TEXTURE_2D,
+            resolved,
+            0,
+        );
+        bind_texture(GL_TEXTURE_2D, big);
+        tex_image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8 as i32,
+            UPLOAD,
+            UPLOAD,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            std::ptr::null(),
+        );
+    }
+    expect(GL_NO_ERROR);
+    let live = || gl_harness::memory_stat(c"live_bytes");
+    let mut warm = None;
+    let mut peak = 0;
+    let mut px = vec![0u8; (SIZE * SIZE * 4) as usize];
+    for i in 0..240usize {
+        let format = formats[i % formats.len()];
+        let shade = (i % 5) as f32 / 4.0;
+        // SAFETY: names generated above; `px` holds SIZE² RGBA8 texels; `upload` as above.
+        unsafe {
+            // The same names, new storage: a renderbuffer and a texture, 4 samples each.
+            bind_rb(GL_RENDERBUFFER, rb);
+            rb_storage(GL_RENDERBUFFER, 4, format, SIZE, SIZE);
+            bind(GL_FRAMEBUFFER, ms_fbs[0]);
+            attach_rb(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+            bind_texture(GL_TEXTURE_2D_MULTISAMPLE, ms_tex);
+            tex_ms(GL_TEXTURE_2D_MULTISAMPLE, 4, format, SIZE, SIZE, 1);
+            bind(GL_FRAMEBUFFER, ms_fbs[1]);
+            attach_tex(
+                GL_FRAMEBUFFER,
+                GL_COLOR_ATTACHMENT0,
+                GL_TEXTURE_2D_MULTISAMPLE,
+                ms_tex,
+                0,
+            );
+            for (k, &fb) in ms_fbs.iter().enumerate() {
+                bind(GL_FRAMEBUFFER, fb);
+                clear_color(shade, 1.0 - shade, k as f32, 1.0);
+                clear(GL_COLOR_BUFFER_BIT);
+                bind(GL_READ_FRAMEBUFFER, fb);
+                bind(GL_DRAW_FRAMEBUFFER, resolve_fb);
+                blit([0, 0, SIZE, SIZE], [0, 0, SIZE, SIZE]);
+                bind(GL_READ_FRAMEBUFFER, resolve_fb);
+                read(
+                    0,
+                    0,
+                    SIZE,
+                    SIZE,
+                    GL_RGBA,
+                    GL_UNSIGNED_BYTE,
+                    px.as_mut_ptr().cast(),
+                );
+                let want = [
+                    (shade * 255.0).round() as u8,
+                    ((1.0 - shade) * 255.0).round() as u8,
+                    255 * k as u8,
+                    255,
+                ];
+                gl_harness::assert_rgba8_near(
+                    [px[0], px[1], px[2], px[3]],
+                    want,
+                    &format!("iteration {i}, format 0x{format:04X}, framebuffer {k}"),
+                );
+            }
+            bind_texture(GL_TEXTURE_2D, big);
+            tex_sub_image(
+                GL_TEXTURE_2D,
+                0,
+                0,
+                0,
+                UPLOAD,
+                UPLOAD,
+                GL_RGBA,
+                GL_UNSIGNED_BYTE,
+                upload.as_ptr().cast(),
+            );
+        }
+        expect(GL_NO_ERROR);
+        if i == 40 {
+            warm = Some(live());
+        }
+        peak = peak.max(live());
+    }
+    let warm = warm.expect("warm-up measured");
+    let growth = peak.saturating_sub(warm);
+    eprintln!("live bytes: {warm} once warm, {peak} at the peak");
+    assert!(
+        growth < 48 << 20,
+        "live bytes grew by {growth} over 200 re-specifications without a swap ({warm} once warm, \
+         {peak} at the peak): something re-specified, resolved, read back or staged is kept"
+    );
+}

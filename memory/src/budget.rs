@@ -8,7 +8,8 @@
 //!   GPU (a blocking GC, when anything is pending); if it still does not fit it is refused with
 //!   `OverBudget` (reported as `GL_OUT_OF_MEMORY`) instead of letting the platform kill the
 //!   process. Usage itself never crosses the budget, so the Over level means *demand* crossed
-//!   it: a refusal feeds usage plus the request to the monitor.
+//!   it: a refusal feeds usage plus the request to the monitor. A refusal also logs the live
+//!   buffers and images grouped by name (first, then every 100th): a leak names its owner.
 //! - Of the pressure actions, the manager performs its own (proactive GC, staging shrink and its
 //!   restoration) and queues the rest (demotion, cache trimming, render scale) for the translator
 //!   and presenter, which collect them with [`Manager::take_pressure_actions`].
@@ -256,6 +257,22 @@ impl<B: Backend> Manager<B> {
         self.update_pressure_with(usage.saturating_add(bytes));
         self.telemetry_event(EventKind::Refusal, bytes);
         let budget = self.budget.as_ref().map_or(0, |b| b.budget.total_bytes);
+        if let Some(n) = self.refusal_log.hit() {
+            let live: Vec<String> = self
+                .live_by_name()
+                .into_iter()
+                .take(8)
+                .map(|(name, objects, bytes)| format!("{name}: {objects} ({bytes} bytes)"))
+                .collect();
+            tracing::warn!(
+                refusals = n,
+                requested = bytes,
+                usage,
+                pending = self.stats.pending_release_bytes,
+                ?live,
+                "over budget: the request is refused; live objects by name"
+            );
+        }
         Err(MemoryError::OverBudget {
             requested: bytes,
             usage,

@@ -207,6 +207,8 @@ pub struct Manager<B: Backend> {
     pub(crate) above_warn_line: bool,
     pub(crate) clamp_log: RateLimit,
     pub(crate) timeout_log: RateLimit,
+    /// Over-budget refusals, logged with the live objects by name (first, then every 100th).
+    pub(crate) refusal_log: RateLimit,
     pub(crate) staging: StagingState,
     pub(crate) budget: Option<BudgetState>,
     pub(crate) telemetry: Option<TelemetryState>,
@@ -247,6 +249,7 @@ impl<B: Backend> Manager<B> {
             above_warn_line: false,
             clamp_log: RateLimit::new(100),
             timeout_log: RateLimit::new(100),
+            refusal_log: RateLimit::new(100),
             staging,
             budget,
             telemetry: None,
@@ -1207,6 +1210,26 @@ impl<B: Backend> Manager<B> {
             )
         });
         buffers.chain(images).collect()
+    }
+
+    /// Live buffers and images grouped by name: `(name, objects, bytes)`, most bytes first.
+    /// What an over-budget refusal logs, so a leak names its owner.
+    pub fn live_by_name(&self) -> Vec<(&'static str, u64, u64)> {
+        let mut groups: std::collections::BTreeMap<&'static str, (u64, u64)> =
+            std::collections::BTreeMap::new();
+        let buffers = self
+            .buffers
+            .iter()
+            .map(|(_, e)| (e.desc.name, e.alloc.size));
+        let images = self.images.iter().map(|(_, e)| (e.desc.name, e.alloc.size));
+        for (name, bytes) in buffers.chain(images) {
+            let g = groups.entry(name).or_default();
+            g.0 += 1;
+            g.1 += bytes;
+        }
+        let mut out: Vec<_> = groups.into_iter().map(|(n, (c, b))| (n, c, b)).collect();
+        out.sort_by_key(|&(_, _, bytes)| std::cmp::Reverse(bytes));
+        out
     }
 }
 

@@ -15,6 +15,9 @@
 //! - `begin_frame` rotates to the next slot; if that slot is still being read it waits (bounded)
 //!   for exactly the epoch that reads it — frame pacing — and otherwise keeps bumping in the
 //!   current slot, which is always safe. CPU scratch (`bumpalo`) is reset with the slot.
+//! - Without frames (a program that never swaps), `rewind_idle_staging` rewinds the current slot
+//!   in place once everything in it is submitted and complete. Only the client knows when no
+//!   staged range is still waiting for its command, so the client calls it, between GL calls.
 
 use std::collections::HashMap;
 use std::num::{NonZeroU64, NonZeroUsize};
@@ -257,6 +260,35 @@ impl<B: Backend> Manager<B> {
             }
         }
         Ok(())
+    }
+
+    /// Between GL calls, with no frame boundary in sight: rewinds the current staging slot in
+    /// place if the device has finished everything staged in it, giving its overflow blocks
+    /// back (see [`arenagl_staging::FrameArenas::rewind_idle_current`]). Returns how many blocks
+    /// were given back.
+    ///
+    /// A program that never swaps (offscreen rendering, conformance tests) otherwise chains an
+    /// overflow block onto the one slot for every upload that does not fit, until the budget
+    /// refuses. Call it only where no staged range handed out by this manager is still waiting
+    /// for the command that reads it to be recorded: at the end of a GL call, never inside one.
+    pub fn rewind_idle_staging(&mut self) -> Result<usize> {
+        if self.lost {
+            // Every upload after a loss answers `DeviceLost`: staging can no longer grow.
+            return Ok(0);
+        }
+        let completed = self.poll()?;
+        let Some(rewind) = self.staging.arenas.rewind_idle_current(Epoch(completed)) else {
+            return Ok(0);
+        };
+        let mut given_back = 0;
+        for block in rewind.retired {
+            if let Some(handle) = self.staging.blocks.remove(&block) {
+                self.retire_buffer(handle)?;
+                given_back += 1;
+            }
+        }
+        self.stats.staging_idle_rewinds += 1;
+        Ok(given_back)
     }
 
     /// Retires every staging block and the readback buffer (shutdown, device loss, trimming).

@@ -127,6 +127,9 @@ pub struct MemoryStats {
     pub staging_blocks_created: u64,
     /// Frame starts that waited for a staging slot's last reader.
     pub staging_waits: u64,
+    /// Staging slots rewound in place between frames, once the device had finished with them
+    /// (`Manager::rewind_idle_staging`: programs that never swap).
+    pub staging_idle_rewinds: u64,
     /// The last epoch submitted.
     pub epoch_submitted: u64,
     /// The newest epoch known complete.
@@ -254,12 +257,13 @@ impl MemoryStats {
             self.faults_injected
         );
         out += &format!(
-            "  staging         {:.2} MiB staged, {:.2} MiB written directly, {:.2} MiB read back, {} arena blocks created, {} frame waits\n",
+            "  staging         {:.2} MiB staged, {:.2} MiB written directly, {:.2} MiB read back, {} arena blocks created, {} frame waits, {} idle rewinds\n",
             mib(self.staged_bytes),
             mib(self.direct_write_bytes),
             mib(self.readback_bytes),
             self.staging_blocks_created,
-            self.staging_waits
+            self.staging_waits,
+            self.staging_idle_rewinds
         );
         out += &format!(
             "  epochs          submitted {}, completed {}, in flight {}{}\n",

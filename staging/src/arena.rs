@@ -12,8 +12,10 @@
 //! - The epoch rule (MISSION.md S1, M4): every submission that may read staged data is reported
 //!   with [`FrameArenas::mark_submitted`], which stamps every slot holding unsubmitted allocations
 //!   with that epoch (it never rotates, so mid-frame submissions — M5 — use it too). A slot is
-//!   rewound only by [`FrameArenas::begin_frame`], and only when it holds no unsubmitted
-//!   allocation and its stamp is ≤ the completed epoch. Otherwise `begin_frame` changes nothing
+//!   rewound by [`FrameArenas::begin_frame`] (the next slot) or
+//!   [`FrameArenas::rewind_idle_current`] (the current one, in place, for programs that never
+//!   end a frame), and only when it holds no unsubmitted allocation and its stamp is ≤ the
+//!   completed epoch. Otherwise `begin_frame` changes nothing
 //!   and answers [`BeginFrame::Busy`] (wait for that epoch, or keep recording in the current slot:
 //!   its allocations simply bump on past the submitted ones, so nothing live is overwritten) or
 //!   [`BeginFrame::Unsubmitted`].
@@ -169,6 +171,8 @@ pub struct ArenaStats {
     pub live_block_bytes: u64,
     /// `begin_frame` calls that found the next slot busy or unsubmitted.
     pub busy_begins: u64,
+    /// Current slots rewound in place between frames ([`FrameArenas::rewind_idle_current`]).
+    pub idle_rewinds: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -376,32 +380,62 @@ impl FrameArenas {
             };
         }
 
-        let mut retired = Vec::new();
-        slot.blocks.retain_mut(|b| {
-            let keep = b.spec.kind == BlockKind::Primary && b.spec.size == arena_size;
-            if keep {
-                b.used = 0;
-            } else {
-                retired.push(b.id);
-                self.stats.live_block_bytes =
-                    self.stats.live_block_bytes.saturating_sub(b.spec.size);
-            }
-            keep
-        });
-        let retire_after = slot.last_reader.take();
-        slot.bumped = 0;
+        let rewind = rewind_slot(slot, target, arena_size, &mut self.stats);
         self.current = target;
 
         let stats = &mut self.stats;
-        stats.blocks_retired += retired.len() as u64;
         stats.frames += 1;
         stats.last_frame_bytes = stats.frame_bytes;
         stats.frame_bytes = 0;
-        BeginFrame::Rewound(Rewind {
-            slot: target,
-            retired,
-            retire_after,
-        })
+        BeginFrame::Rewound(rewind)
+    }
+
+    /// Rewinds the *current* slot in place when the device has finished with everything in it:
+    /// no allocation since the last [`FrameArenas::mark_submitted`], and its last reader ≤
+    /// `completed`. Its overflow blocks (and a primary of an outdated size) are handed back
+    /// exactly as by [`FrameArenas::begin_frame`]; no frame is counted and the slot stays current.
+    /// `None` (nothing changed) when the slot is still in use or has nothing to rewind.
+    ///
+    /// This is what bounds staging for a program that never ends a frame (no swap: offscreen
+    /// rendering, conformance tests): without it the current slot chains overflow blocks for
+    /// ever. The caller must hold no allocation from the slot whose command is not recorded yet
+    /// — in `memory/`'s terms, call it only between GL calls, never inside one.
+    pub fn rewind_idle_current(&mut self, completed: Epoch) -> Option<Rewind> {
+        let arena_size = self.config.arena_size.get();
+        let current = self.current;
+        let slot = self.slots.get_mut(current)?;
+        if slot.unsubmitted || slot.last_reader.is_some_and(|e| e > completed) {
+            return None;
+        }
+        let outdated = |b: &Block| b.spec.kind != BlockKind::Primary || b.spec.size != arena_size;
+        if slot.bumped == 0 && !slot.blocks.iter().any(outdated) {
+            return None;
+        }
+        self.stats.idle_rewinds += 1;
+        Some(rewind_slot(slot, current, arena_size, &mut self.stats))
+    }
+}
+
+/// Rewinds `slot` (numbered `index`): keeps a primary of `arena_size` with nothing used and
+/// hands back every other block. The caller has checked that the device is done with it.
+fn rewind_slot(slot: &mut Slot, index: usize, arena_size: u64, stats: &mut ArenaStats) -> Rewind {
+    let mut retired = Vec::new();
+    slot.blocks.retain_mut(|b| {
+        let keep = b.spec.kind == BlockKind::Primary && b.spec.size == arena_size;
+        if keep {
+            b.used = 0;
+        } else {
+            retired.push(b.id);
+            stats.live_block_bytes = stats.live_block_bytes.saturating_sub(b.spec.size);
+        }
+        keep
+    });
+    stats.blocks_retired += retired.len() as u64;
+    slot.bumped = 0;
+    Rewind {
+        slot: index,
+        retired,
+        retire_after: slot.last_reader.take(),
     }
 }
 
@@ -440,6 +474,11 @@ mod tests {
         Resize {
             size: u64,
         },
+        /// The device completes `n` more submitted epochs, then the current slot is rewound in
+        /// place if it is idle (a program that never ends a frame).
+        RewindIdle {
+            complete: u64,
+        },
     }
 
     fn op(arena_size: u64) -> impl Strategy<Value = Op> {
@@ -450,6 +489,7 @@ mod tests {
             2 => (0u64..3).prop_map(|complete| Op::BeginFrame { complete }),
             1 => prop::sample::select(vec![arena_size / 2, arena_size, arena_size * 2])
                 .prop_map(|size| Op::Resize { size }),
+            2 => (0u64..3).prop_map(|complete| Op::RewindIdle { complete }),
         ]
     }
 
@@ -577,6 +617,39 @@ mod tests {
                     prop_assert_eq!(arenas.current_slot(), current);
                 }
                 Op::Resize { size } => arenas.set_arena_size(nz(size)),
+                Op::RewindIdle { complete } => {
+                    completed = (completed + complete).min(submitted);
+                    let idle = live
+                        .iter()
+                        .filter(|l| l.slot == current)
+                        .all(|l| l.reader.is_some_and(|e| e <= completed));
+                    let outdated = arenas.blocks().any(|b| {
+                        b.slot == current
+                            && (b.spec.kind == BlockKind::Overflow
+                                || b.spec.size != arenas.config().arena_size.get())
+                    });
+                    match arenas.rewind_idle_current(Epoch(completed)) {
+                        Some(rewind) => {
+                            prop_assert!(idle, "slot {} rewound in place while in use", current);
+                            prop_assert_eq!(rewind.slot, current);
+                            for id in &rewind.retired {
+                                prop_assert!(
+                                    blocks.remove(id).is_some(),
+                                    "retired an unknown block"
+                                );
+                                retired.insert(*id);
+                            }
+                            prop_assert!(
+                                !matches!(rewind.retire_after, Some(e) if e.0 > completed)
+                            );
+                            live.retain(|l| l.slot != current);
+                        }
+                        // Idle with something to give back is exactly when it must rewind:
+                        // that is what keeps a program that never swaps bounded.
+                        None => prop_assert!(!(idle && outdated), "an idle slot kept its overflow"),
+                    }
+                    prop_assert_eq!(arenas.current_slot(), current);
+                }
             }
             // The arenas' own view of live blocks matches the model's.
             let theirs: HashSet<BlockId> = arenas.blocks().map(|b| b.id).collect();
@@ -586,6 +659,31 @@ mod tests {
             prop_assert_eq!(arenas.stats().live_block_bytes, bytes);
         }
         Ok(())
+    }
+
+    #[test]
+    fn an_idle_current_slot_gives_its_overflow_back_without_a_frame() {
+        let mut arenas = FrameArenas::new(config(2, 1024));
+        let one = nz(1);
+        // A program that never ends a frame: upload, submit, wait, again and again.
+        for epoch in 1..=50 {
+            for _ in 0..3 {
+                let _ = arenas.allocate(700, one).expect("allocate");
+            }
+            // Recorded but not submitted: nothing may be rewound.
+            assert!(arenas.rewind_idle_current(Epoch(epoch - 1)).is_none());
+            arenas.mark_submitted(Epoch(epoch));
+            // Submitted but not complete: still nothing.
+            assert!(arenas.rewind_idle_current(Epoch(epoch - 1)).is_none());
+            let rewind = arenas.rewind_idle_current(Epoch(epoch)).expect("idle slot");
+            assert_eq!(rewind.slot, 0);
+            assert_eq!(rewind.retired.len(), 2, "both overflow blocks go back");
+            assert_eq!(arenas.blocks().count(), 1, "only the primary stays");
+        }
+        assert_eq!(arenas.current_slot(), 0);
+        assert_eq!(arenas.stats().frames, 0);
+        assert_eq!(arenas.stats().idle_rewinds, 50);
+        assert_eq!(arenas.stats().live_block_bytes, 1024);
     }
 
     #[test]

@@ -994,6 +994,22 @@ impl Context {
             Ok(())
         })();
         self.record(r);
+        self.rewind_idle_staging();
+    }
+
+    /// The end of a GL call that waited for the device (`glFinish`, read-backs, a satisfied
+    /// `glClientWaitSync`): the staging the device has finished with is rewound in place,
+    /// because a program that never swaps (offscreen rendering, piglit's `-fbo` tests) has no
+    /// frame boundary to rewind it, and its uploads would otherwise chain staging blocks until
+    /// the budget refuses. Only at the end of a call: no staged range of this call is waiting
+    /// for its command any more. A failure changes nothing GL can see (the staging simply
+    /// stays), so it is only logged.
+    pub(crate) fn rewind_idle_staging(&mut self) {
+        let device = self.device.clone();
+        let r = device.lock().manager.rewind_idle_staging();
+        if let Err(e) = r {
+            tracing::debug!(error = %e, "staging was not rewound after a wait");
+        }
     }
 }
 

@@ -2089,6 +2089,7 @@ impl Context {
     ) {
         let r = self.read_pixels_inner(x, y, width, height, format, ty, out);
         self.record(r);
+        self.rewind_idle_staging();
     }
 
     #[allow(clippy::too_many_arguments)]

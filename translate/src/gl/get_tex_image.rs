@@ -157,6 +157,7 @@ impl Context {
     ) {
         let r = self.get_tex_image_inner(target, level, (format, ty), dest);
         self.record(r);
+        self.rewind_idle_staging();
     }
 
     /// The level `target`/`level` names on the bound texture: `None` when there is no image

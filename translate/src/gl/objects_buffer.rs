@@ -317,6 +317,7 @@ impl Context {
             Ok(())
         })();
         self.record(r);
+        self.rewind_idle_staging();
     }
 
     /// `glMapBufferRange`: a pointer to a client-side copy, valid until unmap.

@@ -170,7 +170,11 @@ impl Context {
                 }
             }
         })();
-        self.record(r).unwrap_or(GL_WAIT_FAILED)
+        let status = self.record(r).unwrap_or(GL_WAIT_FAILED);
+        if matches!(status, GL_ALREADY_SIGNALED | GL_CONDITION_SATISFIED) {
+            self.rewind_idle_staging();
+        }
+        status
     }
 
     /// `glWaitSync`: validation only (one in-order queue; see the module docs).
