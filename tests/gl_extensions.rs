@@ -341,33 +341,6 @@ fn blend_func_extended_binds_index_one_and_blends_two_sources() {
     let _ = error();
 }
 
-/// Whether a program of `vs` and `fs` links.
-fn links(vs: &str, fs: &str) -> bool {
-    let create = gl!(c"glCreateShader": fn(u32) -> u32);
-    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
-    let compile = gl!(c"glCompileShader": fn(u32));
-    let create_program = gl!(c"glCreateProgram": fn() -> u32);
-    let attach = gl!(c"glAttachShader": fn(u32, u32));
-    let link = gl!(c"glLinkProgram": fn(u32));
-    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
-    // SAFETY: NUL-terminated sources, lengths NULL; the out-pointer is a local.
-    unsafe {
-        let p = create_program();
-        for (ty, src) in [(0x8B31, vs), (0x8B30, fs)] {
-            let s = create(ty);
-            let c = std::ffi::CString::new(src).expect("no NUL");
-            let ptr = c.as_ptr();
-            source(s, 1, &ptr, std::ptr::null());
-            compile(s);
-            attach(p, s);
-        }
-        link(p);
-        let mut ok = 0;
-        get(p, 0x8B82, &mut ok);
-        ok == 1
-    }
-}
-
 /// piglit arb_blend_func_extended-output-location: an index-1 output at a location of
 /// GL_MAX_DUAL_SOURCE_DRAW_BUFFERS (1) or above fails the link; at location 0 it links.
 #[test]
@@ -378,8 +351,14 @@ fn blend_func_extended_index_one_past_the_dual_source_buffers_fails_the_link() {
             "#version 150\n#extension GL_ARB_explicit_attrib_location : require\nlayout(location = 0, index = 0) out vec4 a;\nlayout(location = {location}, index = 1) out vec4 b;\nvoid main() {{ a = vec4(0.0); b = vec4(1.0); }}\n"
         )
     };
-    assert!(links(FULLSCREEN_VS, &fs(0)), "index 1 at location 0");
-    assert!(!links(FULLSCREEN_VS, &fs(1)), "index 1 at location 1");
+    assert!(
+        gl_harness::try_program_with(FULLSCREEN_VS, &fs(0), |_| {}).1,
+        "index 1 at location 0"
+    );
+    assert!(
+        !gl_harness::try_program_with(FULLSCREEN_VS, &fs(1), |_| {}).1,
+        "index 1 at location 1"
+    );
     expect(GL_NO_ERROR);
 }
 

@@ -146,6 +146,13 @@ pub fn program(vs: &str, fs: &str) -> u32 {
 
 /// [`program`], running `before_link` on the program first (attribute or output bindings).
 pub fn program_with(vs: &str, fs: &str, before_link: impl FnOnce(u32)) -> u32 {
+    let (p, linked) = try_program_with(vs, fs, before_link);
+    assert!(linked, "link");
+    p
+}
+
+/// Compiles and links like [`program_with`]: the program and whether it linked.
+pub fn try_program_with(vs: &str, fs: &str, before_link: impl FnOnce(u32)) -> (u32, bool) {
     let create = gl!(c"glCreateShader": fn(u32) -> u32);
     let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
     let compile = gl!(c"glCompileShader": fn(u32));
@@ -168,8 +175,7 @@ pub fn program_with(vs: &str, fs: &str, before_link: impl FnOnce(u32)) -> u32 {
         link(p);
         let mut ok = 0;
         get(p, 0x8B82, &mut ok);
-        assert_eq!(ok, 1, "link");
-        p
+        (p, ok == 1)
     }
 }
 

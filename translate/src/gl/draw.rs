@@ -1536,16 +1536,20 @@ impl Context {
         // Textures.
         let mut image_infos: Vec<(u32, Vec<vk::DescriptorImageInfo>)> = Vec::new();
         let mut texel_infos: Vec<(u32, Vec<vk::BufferView>)> = Vec::new();
+        // The texture unit of element `e` of sampler `si`.
+        let unit_of = |si: usize, e: usize| {
+            sampler_units
+                .get(si)
+                .and_then(|u| u.get(e))
+                .copied()
+                .unwrap_or(0) as usize
+        };
         for (si, s) in linked.samplers.iter().enumerate() {
             if s.ty.dim == crate::glsl::SamplerDim::Buffer {
                 // A samplerBuffer reads its units' buffer textures through texel-buffer views.
                 let mut views = Vec::new();
                 for e in 0..s.count as usize {
-                    let unit = sampler_units
-                        .get(si)
-                        .and_then(|u| u.get(e))
-                        .copied()
-                        .unwrap_or(0) as usize;
+                    let unit = unit_of(si, e);
                     views.push(self.buffer_texture_view(&mut locked, &device, unit, s.ty.kind)?);
                 }
                 texel_infos.push((s.binding, views));
@@ -1553,11 +1557,7 @@ impl Context {
             }
             let mut infos = Vec::new();
             for e in 0..s.count as usize {
-                let unit = sampler_units
-                    .get(si)
-                    .and_then(|u| u.get(e))
-                    .copied()
-                    .unwrap_or(0) as usize;
+                let unit = unit_of(si, e);
                 // The unit's binding for the target the sampler's type reads: a texture of
                 // another target is never seen, so it samples as incomplete.
                 let target = TexTarget::of_sampler(s.ty.dim);
