@@ -121,15 +121,37 @@ thread_local! {
     static BOUND: Cell<(Option<u64>, Option<u64>)> = const { Cell::new((None, None)) };
 }
 
-/// Creates the GL context of EGL context `handle`.
-pub(crate) fn create_context(handle: u64, compatibility: bool) -> Result<(), String> {
-    let device = device()?;
+/// Creates the GL context of EGL context `handle`, sharing the objects of EGL context `share`
+/// when given (its GL context joins or starts that share group).
+pub(crate) fn create_context(
+    handle: u64,
+    compatibility: bool,
+    share: Option<u64>,
+) -> Result<(), String> {
     let profile = if compatibility {
         Profile::Compatibility
     } else {
         Profile::Core
     };
-    let ctx = GlContext::new(device, profile);
+    let other = match share {
+        Some(h) => Some(
+            lock(contexts())
+                .get(&h)
+                .cloned()
+                .ok_or("the share context has no GL context")?,
+        ),
+        None => None,
+    };
+    // A context shares the device of the context it shares with: the objects live there.
+    let device = match &other {
+        Some(o) => lock(o).device().clone(),
+        None => device()?,
+    };
+    let mut ctx = GlContext::new(device, profile);
+    if let Some(o) = other {
+        ctx.join_share_group(&mut lock(&o))
+            .map_err(|e| e.to_string())?;
+    }
     lock(contexts()).insert(handle, Arc::new(Mutex::new(ctx)));
     Ok(())
 }
@@ -401,7 +423,7 @@ fn frame_outcome(c: &mut GlContext, r: Result<(), GlError>) -> Result<(), EglErr
 pub(crate) fn with_current<T>(default: T, f: impl FnOnce(&mut GlContext) -> T) -> T {
     let ctx = CURRENT.try_with(|c| c.borrow().clone()).ok().flatten();
     match ctx {
-        Some(ctx) => f(&mut lock(&ctx)),
+        Some(ctx) => lock(&ctx).run_shared(f),
         None => default,
     }
 }

@@ -342,7 +342,8 @@ pub unsafe extern "C" fn eglCreateContext(
             let ctx = instance().create_context(dpy, cfg, share, &attribs)?;
             let info = instance().context_info(dpy, ctx)?;
             let compat = info.profile == arenagl_present::Profile::Compatibility;
-            if let Err(e) = super::bridge::create_context(ctx.to_raw(), compat) {
+            let shared = share.map(Context::to_raw);
+            if let Err(e) = super::bridge::create_context(ctx.to_raw(), compat, shared) {
                 error_repeated!(error = %e, "eglCreateContext: no GL context");
                 let _ = instance().destroy_context(dpy, ctx);
                 return fail(EglError::BAD_ALLOC);

@@ -18,7 +18,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::null;
 
 use arenagl_translate::gl::enums::*;
-use arenagl_translate::gl::{Context, DrawCall, FfArray, PackDest, Value, ValueKind};
+use arenagl_translate::gl::{
+    Context, DrawCall, FfArray, PackDest, PixelBufferTarget, Value, ValueKind,
+};
 
 use super::bridge::with_current;
 
@@ -101,6 +103,75 @@ unsafe fn slice_mut<'a, T>(ptr: *mut T, count: i64) -> &'a mut [T] {
     unsafe { std::slice::from_raw_parts_mut(ptr, count as usize) }
 }
 
+/// The pixels an unpack command reads (`unpack`).
+enum Unpack<'a> {
+    /// A NULL pointer with no unpack buffer bound: no image data.
+    Null,
+    /// Client memory.
+    Client(&'a [u8]),
+    /// Bytes read from the buffer bound to `GL_PIXEL_UNPACK_BUFFER`.
+    Buffer(Vec<u8>),
+}
+
+impl Unpack<'_> {
+    /// The image data, `None` for no data (`glTexImage*` with NULL).
+    fn data(&self) -> Option<&[u8]> {
+        match self {
+            Self::Null => None,
+            Self::Client(s) => Some(s),
+            Self::Buffer(v) => Some(v),
+        }
+    }
+
+    /// The image data, empty for none.
+    fn bytes(&self) -> &[u8] {
+        self.data().unwrap_or(&[])
+    }
+}
+
+/// What an unpack command's `data` argument means, for an image of `bytes` bytes (`None` when
+/// the format/type pair has no size: the command reports that) made of `ty` datums. With a
+/// buffer bound to `GL_PIXEL_UNPACK_BUFFER`, `data` is an offset into it and is never
+/// dereferenced; GL's range, alignment and mapping errors refuse the command (`None`, error
+/// recorded). Without one it is client memory of `bytes` bytes.
+unsafe fn unpack<'a>(
+    c: &mut Context,
+    call: &str,
+    data: *const c_void,
+    bytes: Option<usize>,
+    ty: GLenum,
+) -> Option<Unpack<'a>> {
+    if c.pixel_buffer_bound(PixelBufferTarget::Unpack) {
+        let Some(bytes) = bytes else {
+            return Some(Unpack::Buffer(Vec::new()));
+        };
+        return c
+            .unpack_buffer_bytes(call, data as u64, bytes, ty)
+            .map(Unpack::Buffer);
+    }
+    if data.is_null() {
+        return Some(Unpack::Null);
+    }
+    // SAFETY: no unpack buffer is bound, so `data` is client memory holding the image (GL's
+    // contract, module docs).
+    Some(Unpack::Client(unsafe {
+        slice(data.cast::<u8>(), bytes.unwrap_or(0) as i64)
+    }))
+}
+
+/// [`unpack`] for a compressed image of `size` bytes (no type: any offset is aligned; a negative
+/// size reads nothing and the command reports it).
+unsafe fn compressed<'a>(
+    c: &mut Context,
+    call: &str,
+    data: *const c_void,
+    size: i32,
+) -> Option<Unpack<'a>> {
+    let bytes = usize::try_from(size).unwrap_or(0);
+    // SAFETY: as `unpack`'s contract; the caller passes its own arguments through.
+    unsafe { unpack(c, call, data, Some(bytes), GL_UNSIGNED_BYTE) }
+}
+
 unsafe fn string(ptr: *const c_char) -> String {
     if ptr.is_null() {
         return String::new();
@@ -109,6 +180,15 @@ unsafe fn string(ptr: *const c_char) -> String {
     unsafe { CStr::from_ptr(ptr) }
         .to_string_lossy()
         .into_owned()
+}
+
+/// GL's rule for a `bufSize`/`maxCount` argument: a negative one is `GL_INVALID_VALUE` (recorded;
+/// `false`: the command does nothing).
+fn buf_size_ok(c: &mut Context, call: &str, size: i32) -> bool {
+    if size < 0 {
+        c.record_invalid_value(&format!("{call}: bufSize {size} < 0"));
+    }
+    size >= 0
 }
 
 /// Writes `s` to a GL `(bufSize, *length, *buf)` triple, truncated and NUL-terminated.
@@ -375,6 +455,9 @@ gl_entry_points! {
     fn glWaitSync(sync: *const c_void, flags: u32, timeout: u64) { gl((), |c| c.wait_sync(sync as usize, flags, timeout)) }
     fn glGetSynciv(sync: *const c_void, pname: GLenum, buf_size: i32, length: *mut i32, values: *mut i32) {
         gl((), |c| {
+            if !buf_size_ok(c, "glGetSynciv", buf_size) {
+                return;
+            }
             let v = c.get_synciv(sync as usize, pname, buf_size);
             let n = v.len().min(buf_size.max(0) as usize);
             write_values(values, &v[..n]);
@@ -438,6 +521,9 @@ gl_entry_points! {
     fn glMemoryBarrier(barriers: u32) { gl((), |c| c.memory_barrier(barriers)) }
     fn glBufferSubData(t: GLenum, off: isize, size: isize, data: *const c_void) {
         gl((), |c| {
+            if size < 0 {
+                return c.record_invalid_value("glBufferSubData: size < 0");
+            }
             if data.is_null() && size > 0 {
                 return c.record_invalid_value("glBufferSubData: NULL data");
             }
@@ -445,7 +531,15 @@ gl_entry_points! {
         })
     }
     fn glGetBufferSubData(t: GLenum, off: isize, size: isize, data: *mut c_void) {
-        gl((), |c| c.get_buffer_sub_data(t, off as i64, slice_mut(data.cast::<u8>(), size as i64)))
+        gl((), |c| {
+            if size < 0 {
+                return c.record_invalid_value("glGetBufferSubData: size < 0");
+            }
+            if data.is_null() && size > 0 {
+                return c.record_invalid_value("glGetBufferSubData: NULL data");
+            }
+            c.get_buffer_sub_data(t, off as i64, slice_mut(data.cast::<u8>(), size as i64))
+        })
     }
     fn glMapBufferRange(t: GLenum, off: isize, len: isize, access: u32) -> *mut c_void {
         gl(std::ptr::null_mut(), |c| c.map_buffer_range(t, off as i64, len as i64, access).cast())
@@ -570,10 +664,19 @@ gl_entry_points! {
     fn glMultiTexCoord4fv(u: GLenum, v: *const f32) { gl((), |c| { if let [s, t, r, q] = *slice(v, 4) { c.multi_tex_coord(u, [s, t, r, q]) } }) }
     fn glColor3ubv(v: *const u8) { gl((), |c| { if let [r, g, bl] = *slice(v, 3) { c.ff_current(FfArray::Color, [unorm(r), unorm(g), unorm(bl), 1.0]) } }) }
     fn glBitmap(w: i32, h: i32, xo: f32, yo: f32, xm: f32, ym: f32, bits: *const u8) {
-        gl((), |c| { let len = c.bitmap_bytes(w, h) as i64; c.bitmap(w, h, [xo, yo], [xm, ym], slice(bits, len)) })
+        gl((), |c| {
+            let len = c.bitmap_bytes(w, h);
+            // GL_BITMAP datums are bytes: any offset is aligned.
+            let Some(px) = unpack(c, "glBitmap", bits.cast(), Some(len), GL_UNSIGNED_BYTE) else { return };
+            c.bitmap(w, h, [xo, yo], [xm, ym], px.bytes())
+        })
     }
     fn glDrawPixels(w: i32, h: i32, format: GLenum, ty: GLenum, data: *const c_void) {
-        gl((), |c| { let len = c.client_image_bytes(w, h, format, ty, false).unwrap_or(0) as i64; c.draw_pixels(w, h, format, ty, slice(data.cast::<u8>(), len)) })
+        gl((), |c| {
+            let bytes = c.client_image_bytes(w, h, format, ty, false);
+            let Some(px) = unpack(c, "glDrawPixels", data, bytes, ty) else { return };
+            c.draw_pixels(w, h, format, ty, px.bytes())
+        })
     }
     fn glPixelZoom(x: f32, y: f32) { gl((), |c| c.pixel_zoom(x, y)) }
     fn glVertexP2ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 2, ty, v)) }
@@ -701,8 +804,8 @@ gl_entry_points! {
     fn glDeleteShader(sh: u32) { gl((), |c| c.delete_shader(sh)) }
     fn glIsShader(sh: u32) -> GLboolean { gl(0, |c| u8::from(c.is_shader(sh))) }
     fn glGetShaderiv(sh: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_shader(sh, p); if c.is_shader(sh) { write_values(out, &[v]) } }) }
-    fn glGetShaderInfoLog(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.shader_info_log(sh); write_string(&s, size, len, buf) }) }
-    fn glGetShaderSource(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.shader_source_text(sh); write_string(&s, size, len, buf) }) }
+    fn glGetShaderInfoLog(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetShaderInfoLog", size) { return } let s = c.shader_info_log(sh); write_string(&s, size, len, buf) }) }
+    fn glGetShaderSource(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetShaderSource", size) { return } let s = c.shader_source_text(sh); write_string(&s, size, len, buf) }) }
     fn glCreateProgram() -> u32 { gl(0, |c| c.create_program()) }
     fn glDeleteProgram(p: u32) { gl((), |c| c.delete_program(p)) }
     fn glIsProgram(p: u32) -> GLboolean { gl(0, |c| u8::from(c.is_program(p))) }
@@ -710,6 +813,9 @@ gl_entry_points! {
     fn glDetachShader(p: u32, sh: u32) { gl((), |c| c.detach_shader(p, sh)) }
     fn glGetAttachedShaders(p: u32, max: i32, count: *mut i32, out: *mut u32) {
         gl((), |c| {
+            if !buf_size_ok(c, "glGetAttachedShaders", max) {
+                return;
+            }
             let list = c.attached_shaders(p);
             let n = list.len().min(max.max(0) as usize);
             write_values(out, &list[..n]);
@@ -731,25 +837,30 @@ gl_entry_points! {
     fn glGetHandleARB(pname: GLenum) -> u32 { gl(0, |c| c.handle(pname)) }
     fn glGetObjectParameterivARB(o: u32, pname: GLenum, out: *mut i32) { gl((), |c| { if let Some(v) = c.object_parameter(o, pname) { write_values(out, &[v]) } }) }
     fn glGetObjectParameterfvARB(o: u32, pname: GLenum, out: *mut f32) { gl((), |c| { if let Some(v) = c.object_parameter(o, pname) { write_values(out, &[v as f32]) } }) }
-    fn glGetInfoLogARB(o: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.object_info_log(o); write_string(&s, size, len, buf) }) }
+    fn glGetInfoLogARB(o: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetInfoLogARB", size) { return } let s = c.object_info_log(o); write_string(&s, size, len, buf) }) }
     fn glGetAttachedObjectsARB(p: u32, max: i32, count: *mut i32, out: *mut u32) { glGetAttachedShaders(p, max, count, out) }
     fn glValidateProgram(p: u32) { gl((), |c| c.validate_program(p)) }
     fn glGetProgramiv(p: u32, pname: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_program(p, pname); if c.is_program(p) { write_values(out, &[v]) } }) }
-    fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { let s = c.program_info_log(p); write_string(&s, size, len, buf) }) }
+    fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetProgramInfoLog", size) { return } let s = c.program_info_log(p); write_string(&s, size, len, buf) }) }
     fn glGetUniformLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_uniform_location(p, &string(name))) }
     fn glGetAttribLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_attrib_location(p, &string(name))) }
     fn glGetFragDataLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_location(p, &string(name))) }
     fn glGetFragDataIndex(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_index(p, &string(name))) }
     fn glGetActiveUniform(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
         gl((), |c| {
-            if size < 0 {
-                return c.record_invalid_value("glGetActiveUniform: bufSize < 0");
+            if !buf_size_ok(c, "glGetActiveUniform", size) {
+                return;
             }
             if let Some((n, s, t)) = c.get_active_uniform(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); }
         })
     }
     fn glGetActiveAttrib(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
-        gl((), |c| if let Some((n, s, t)) = c.get_active_attrib(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); })
+        gl((), |c| {
+            if !buf_size_ok(c, "glGetActiveAttrib", size) {
+                return;
+            }
+            if let Some((n, s, t)) = c.get_active_attrib(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); }
+        })
     }
     fn glGetUniformBlockIndex(p: u32, name: *const c_char) -> u32 { gl(GL_INVALID_INDEX, |c| c.get_uniform_block_index(p, &string(name))) }
     fn glUniformBlockBinding(p: u32, i: u32, binding: u32) { gl((), |c| c.uniform_block_binding(p, i, binding)) }
@@ -766,8 +877,8 @@ gl_entry_points! {
     }
     fn glGetActiveUniformBlockName(p: u32, i: u32, size: i32, len: *mut i32, buf: *mut c_char) {
         gl((), |c| {
-            if size < 0 {
-                return c.record_invalid_value("glGetActiveUniformBlockName: bufSize < 0");
+            if !buf_size_ok(c, "glGetActiveUniformBlockName", size) {
+                return;
             }
             // On an error nothing is written (the entry point records it).
             if let Some(s) = c.active_uniform_block_name(p, i) {
@@ -787,8 +898,8 @@ gl_entry_points! {
     }
     fn glGetActiveUniformName(p: u32, i: u32, size: i32, len: *mut i32, buf: *mut c_char) {
         gl((), |c| {
-            if size < 0 {
-                return c.record_invalid_value("glGetActiveUniformName: bufSize < 0");
+            if !buf_size_ok(c, "glGetActiveUniformName", size) {
+                return;
             }
             if let Some((n, _, _)) = c.get_active_uniform(p, i) {
                 write_string(&n, size, len, buf)
@@ -858,24 +969,25 @@ gl_entry_points! {
     fn glBindTexture(t: GLenum, n: u32) { gl((), |c| c.bind_texture(t, n)) }
     fn glTexImage2D(t: GLenum, level: i32, internal: i32, w: i32, h: i32, border: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
-            let bytes = c.client_image_bytes(w, h, format, ty, false).unwrap_or(0);
-            let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), bytes as i64));
-            c.tex_image_2d(t, level, internal, w, h, border, format, ty, d)
+            let bytes = c.client_image_bytes(w, h, format, ty, false);
+            let Some(px) = unpack(c, "glTexImage2D", data, bytes, ty) else { return };
+            c.tex_image_2d(t, level, internal, w, h, border, format, ty, px.data())
         })
     }
     fn glTexSubImage2D(t: GLenum, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
-            if data.is_null() && w > 0 && h > 0 {
-                return c.record_invalid_value("glTexSubImage2D: NULL pixels (pixel unpack buffers are not supported yet)");
+            let bytes = c.client_image_bytes(w, h, format, ty, false);
+            let Some(px) = unpack(c, "glTexSubImage2D", data, bytes, ty) else { return };
+            if matches!(px, Unpack::Null) && w > 0 && h > 0 {
+                return c.record_invalid_value("glTexSubImage2D: NULL pixels with no pixel unpack buffer bound");
             }
-            let bytes = c.client_image_bytes(w, h, format, ty, false).unwrap_or(0);
-            c.tex_sub_image_2d(t, level, x, y, w, h, format, ty, slice(data.cast::<u8>(), bytes as i64))
+            c.tex_sub_image_2d(t, level, x, y, w, h, format, ty, px.bytes())
         })
     }
     fn glGenerateMipmap(t: GLenum) { gl((), |c| c.generate_mipmap(t)) }
     fn glGetTexImage(t: GLenum, level: i32, format: GLenum, ty: GLenum, pixels: *mut c_void) {
         gl((), |c| {
-            if c.pack_buffer_bound() {
+            if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
                 // With a pixel pack buffer bound the pointer is a byte offset into it.
                 return c.get_tex_image(t, level, (format, ty), PackDest::Buffer(pixels as u64));
             }
@@ -949,53 +1061,73 @@ gl_entry_points! {
     fn glGetSamplerParameterfv(s: u32, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_sampler_parameter(s, p); write_values(out, &v) }) }
     fn glTexImage1D(t: GLenum, level: i32, internal: i32, w: i32, border: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
-            let bytes = c.client_image_bytes(w, 1, format, ty, false).unwrap_or(0);
-            let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), bytes as i64));
-            c.tex_image(1, t, level, internal, [w, 1, 1], border, (format, ty), d)
+            let bytes = c.client_image_bytes(w, 1, format, ty, false);
+            let Some(px) = unpack(c, "glTexImage1D", data, bytes, ty) else { return };
+            c.tex_image(1, t, level, internal, [w, 1, 1], border, (format, ty), px.data())
         })
     }
     fn glTexImage3D(t: GLenum, level: i32, internal: i32, w: i32, h: i32, depth: i32, border: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
-            let bytes = c.client_image_bytes_3d(w, h, depth, format, ty, false).unwrap_or(0);
-            let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), bytes as i64));
-            c.tex_image(3, t, level, internal, [w, h, depth], border, (format, ty), d)
+            let bytes = c.client_image_bytes_3d(w, h, depth, format, ty, false);
+            let Some(px) = unpack(c, "glTexImage3D", data, bytes, ty) else { return };
+            c.tex_image(3, t, level, internal, [w, h, depth], border, (format, ty), px.data())
         })
     }
     fn glTexSubImage1D(t: GLenum, level: i32, x: i32, w: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
-            if data.is_null() && w > 0 {
-                return c.record_invalid_value("glTexSubImage1D: NULL pixels (pixel unpack buffers are not supported yet)");
+            let bytes = c.client_image_bytes(w, 1, format, ty, false);
+            let Some(px) = unpack(c, "glTexSubImage1D", data, bytes, ty) else { return };
+            if matches!(px, Unpack::Null) && w > 0 {
+                return c.record_invalid_value("glTexSubImage1D: NULL pixels with no pixel unpack buffer bound");
             }
-            let bytes = c.client_image_bytes(w, 1, format, ty, false).unwrap_or(0);
-            c.tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), (format, ty), slice(data.cast::<u8>(), bytes as i64))
+            c.tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), (format, ty), px.bytes())
         })
     }
     fn glTexSubImage3D(t: GLenum, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, depth: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
-            if data.is_null() && w > 0 && h > 0 && depth > 0 {
-                return c.record_invalid_value("glTexSubImage3D: NULL pixels (pixel unpack buffers are not supported yet)");
+            let bytes = c.client_image_bytes_3d(w, h, depth, format, ty, false);
+            let Some(px) = unpack(c, "glTexSubImage3D", data, bytes, ty) else { return };
+            if matches!(px, Unpack::Null) && w > 0 && h > 0 && depth > 0 {
+                return c.record_invalid_value("glTexSubImage3D: NULL pixels with no pixel unpack buffer bound");
             }
-            let bytes = c.client_image_bytes_3d(w, h, depth, format, ty, false).unwrap_or(0);
-            c.tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), (format, ty), slice(data.cast::<u8>(), bytes as i64))
+            c.tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), (format, ty), px.bytes())
         })
     }
     fn glCompressedTexImage1D(t: GLenum, level: i32, internal: GLenum, w: i32, border: i32, size: i32, data: *const c_void) {
-        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(1, t, level, internal, [w, 1, 1], border, d) })
+        gl((), |c| {
+            let Some(px) = compressed(c, "glCompressedTexImage1D", data, size) else { return };
+            c.compressed_tex_image(1, t, level, internal, [w, 1, 1], border, px.data())
+        })
     }
     fn glCompressedTexImage2D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, border: i32, size: i32, data: *const c_void) {
-        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(2, t, level, internal, [w, h, 1], border, d) })
+        gl((), |c| {
+            let Some(px) = compressed(c, "glCompressedTexImage2D", data, size) else { return };
+            c.compressed_tex_image(2, t, level, internal, [w, h, 1], border, px.data())
+        })
     }
     fn glCompressedTexImage3D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, depth: i32, border: i32, size: i32, data: *const c_void) {
-        gl((), |c| { let d = (!data.is_null()).then(|| slice(data.cast::<u8>(), i64::from(size))); c.compressed_tex_image(3, t, level, internal, [w, h, depth], border, d) })
+        gl((), |c| {
+            let Some(px) = compressed(c, "glCompressedTexImage3D", data, size) else { return };
+            c.compressed_tex_image(3, t, level, internal, [w, h, depth], border, px.data())
+        })
     }
     fn glCompressedTexSubImage1D(t: GLenum, level: i32, x: i32, w: i32, format: GLenum, size: i32, data: *const c_void) {
-        gl((), |c| c.compressed_tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), format, slice(data.cast::<u8>(), i64::from(size))))
+        gl((), |c| {
+            let Some(px) = compressed(c, "glCompressedTexSubImage1D", data, size) else { return };
+            c.compressed_tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), format, px.bytes())
+        })
     }
     fn glCompressedTexSubImage2D(t: GLenum, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, size: i32, data: *const c_void) {
-        gl((), |c| c.compressed_tex_sub_image(2, t, level, ([x, y, 0], [w, h, 1]), format, slice(data.cast::<u8>(), i64::from(size))))
+        gl((), |c| {
+            let Some(px) = compressed(c, "glCompressedTexSubImage2D", data, size) else { return };
+            c.compressed_tex_sub_image(2, t, level, ([x, y, 0], [w, h, 1]), format, px.bytes())
+        })
     }
     fn glCompressedTexSubImage3D(t: GLenum, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, depth: i32, format: GLenum, size: i32, data: *const c_void) {
-        gl((), |c| c.compressed_tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), format, slice(data.cast::<u8>(), i64::from(size))))
+        gl((), |c| {
+            let Some(px) = compressed(c, "glCompressedTexSubImage3D", data, size) else { return };
+            c.compressed_tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), format, px.bytes())
+        })
     }
     fn glTexStorage1D(t: GLenum, levels: i32, internal: GLenum, w: i32) { gl((), |c| c.tex_storage(1, t, levels, internal, [w, 1, 1])) }
     fn glTexStorage2D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32) { gl((), |c| c.tex_storage(2, t, levels, internal, [w, h, 1])) }
@@ -1128,8 +1260,12 @@ gl_entry_points! {
                 // An unknown format/type pair: read_pixels reports it.
                 return c.read_pixels(x, y, w, h, format, ty, &mut []);
             };
+            if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
+                // `out` is an offset into the pack buffer, never dereferenced.
+                return c.pack_into_buffer("glReadPixels", (out as u64, bytes, ty), |c, px| c.read_pixels(x, y, w, h, format, ty, px));
+            }
             if out.is_null() && bytes > 0 {
-                return c.record_invalid_value("glReadPixels: NULL pixels (pixel pack buffers are not supported yet)");
+                return c.record_invalid_value("glReadPixels: NULL pixels with no pixel pack buffer bound");
             }
             c.read_pixels(x, y, w, h, format, ty, slice_mut(out.cast::<u8>(), bytes as i64))
         })

@@ -142,6 +142,8 @@ pub struct Context {
     pub(crate) queries: super::query::QueryState,
     /// Demotion, pruning, trimming and the render scale under memory pressure.
     pub(crate) pressure: super::degrade::PressureState,
+    /// The share group whose objects this context uses (`share_group`), if it shares any.
+    pub(crate) share: Option<Arc<super::share_group::ShareGroup>>,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -216,6 +218,9 @@ const EXTENSIONS: &[&str] = &[
     // Buffer-texture ranges (texture_buffer.rs; buffer textures themselves are GL 3.1 core,
     // and GL_ARB_texture_buffer_object's legacy formats are not supported).
     "GL_ARB_texture_buffer_range",
+    // Pixel transfers from and into buffers (pixel_buffer.rs).
+    "GL_ARB_pixel_buffer_object",
+    "GL_EXT_pixel_buffer_object",
 ];
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features, and
@@ -339,6 +344,7 @@ impl Context {
             mipmap_programs: [None, None],
             queries: super::query::QueryState::default(),
             pressure: super::degrade::PressureState::default(),
+            share: None,
         }
     }
 
@@ -1027,32 +1033,23 @@ impl Drop for Context {
         self.end_pass();
         self.release_queries();
         self.descriptors.release(&self.device);
-        let mut locked = self.device.lock();
-        for b in self.buffers.drain() {
-            if let Some(h) = b.storage {
-                let _ = locked.manager.retire_buffer(h);
-            }
-        }
-        let defaults = std::mem::take(&mut self.default_textures);
+        // A context in a share group holds empty tables between commands: the group releases
+        // the shared objects when its last context goes.
+        let mut objects = super::share_group::SharedObjects::default();
+        objects.swap_with(self);
+        let device = self.device.clone();
+        let mut locked = device.lock();
         self.texture_buffers.release(&mut locked);
-        for mut t in self.textures.drain().chain(defaults) {
-            if let Some(s) = t.storage {
-                let _ = locked.manager.retire_image(s.image);
-            }
-            if let Some(b) = t.buffer.as_mut() {
-                b.release(&mut locked);
-            }
-        }
         for (image, _) in std::mem::take(&mut self.dummy).into_iter().flatten() {
             let _ = locked.manager.retire_image(image);
         }
-        for r in self.renderbuffers.drain() {
-            if let Some((image, _)) = r.storage {
-                let _ = locked.manager.retire_image(image);
-            }
+        // The compatibility profile's default textures are the context's own.
+        for t in std::mem::take(&mut self.default_textures) {
+            super::share_group::release_texture(t, &mut locked);
         }
+        objects.release(&mut locked);
         drop(locked);
         // Programs drop their Vulkan objects through their own Drop (deferred).
-        self.programs.drain().for_each(drop);
+        objects.programs.drain().for_each(drop);
     }
 }

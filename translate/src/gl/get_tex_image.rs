@@ -12,10 +12,8 @@
 //! - Depth, stencil and depth/stencil levels are read plane by plane
 //!   (`MemoryManager::read_image_plane`) and encoded like `glReadPixels` does (`readback_depth`).
 //! - An undefined level, or no texture, writes nothing and is no error (GL's "no image").
-//! - With a buffer bound to `GL_PIXEL_PACK_BUFFER` the pointer is an offset: the covered byte
-//!   range is read, packed into (bytes between pixels keep their values) and written back
-//!   through the ordinary buffer paths. A range past the buffer's end, or a mapped buffer, is
-//!   `GL_INVALID_OPERATION`.
+//! - With a buffer bound to `GL_PIXEL_PACK_BUFFER` the pointer is an offset into it, checked and
+//!   written back by `pixel_buffer` (GL's range, alignment and mapping errors).
 
 use arenagl_memory::ImageRegion;
 use arenagl_staging::{ClientFormat, ClientPixel, PixelStore, Region, TexelFormat, TexelKind};
@@ -116,13 +114,6 @@ pub(crate) fn raw_client(format: vk::Format, texel: TexelFormat) -> ClientFormat
 }
 
 impl Context {
-    /// Whether a buffer is bound to `GL_PIXEL_PACK_BUFFER` (the C edge then passes the
-    /// pointer argument as an offset).
-    pub fn pack_buffer_bound(&self) -> bool {
-        self.bound_buffer(GL_PIXEL_PACK_BUFFER)
-            .is_ok_and(|name| name != 0)
-    }
-
     /// The bytes `glGetTexImage` writes into client memory (0 when it writes nothing or the
     /// call is an error, which [`Context::get_tex_image`] then reports).
     pub fn get_tex_image_bytes(
@@ -254,26 +245,12 @@ impl Context {
                 fill(self, out)
             }
             PackDest::Buffer(offset) => {
-                let name = self.bound_buffer(GL_PIXEL_PACK_BUFFER)?;
-                let b = self.buffers.get(name).ok_or_else(|| {
-                    GlError::InvalidOperation("the pixel pack buffer is gone".into())
-                })?;
-                if b.mapping.is_some() {
-                    return invalid_op("glGetTexImage into a mapped pixel pack buffer");
-                }
-                if offset.saturating_add(bytes as u64) > b.size {
-                    return invalid_op(format!(
-                        "glGetTexImage: {bytes} bytes at offset {offset} do not fit a {}-byte pixel pack buffer",
-                        b.size
-                    ));
-                }
-                if bytes == 0 {
-                    return Ok(());
-                }
-                let mut staged = vec![0u8; bytes];
-                self.get_buffer_sub_data(GL_PIXEL_PACK_BUFFER, offset as i64, &mut staged);
-                fill(self, &mut staged)?;
-                self.buffer_sub_data(GL_PIXEL_PACK_BUFFER, offset as i64, &staged);
+                // The pack checks and the write-back are `pixel_buffer`'s; their errors are
+                // recorded there.
+                self.pack_into_buffer("glGetTexImage", (offset, bytes, ty), |this, out| {
+                    let r = fill(this, out);
+                    this.record(r);
+                });
                 Ok(())
             }
         }

@@ -306,15 +306,7 @@ impl Context {
             if b.mapped_exclusively() {
                 return invalid_op("glGetBufferSubData on a mapped buffer");
             }
-            if let Some(shadow) = &b.shadow {
-                out.copy_from_slice(&shadow[offset as usize..offset as usize + out.len()]);
-            } else if let (Some(h), false) = (b.storage, out.is_empty()) {
-                let mut locked = device.lock();
-                super::error::until_done(|| {
-                    locked.manager.read_buffer_range(h, offset as u64, out)
-                })?;
-            }
-            Ok(())
+            read_range(&device, b, offset as u64, out)
         })();
         self.record(r);
         self.rewind_idle_staging();
@@ -743,10 +735,31 @@ impl Context {
     }
 }
 
+/// Reads `out.len()` bytes at `offset` (a range already checked against the size) from the
+/// shadow or, without one, back from device memory.
+pub(super) fn read_range(
+    device: &std::sync::Arc<super::device::Device>,
+    b: &Buffer,
+    offset: u64,
+    out: &mut [u8],
+) -> GlResult<()> {
+    if let Some(shadow) = &b.shadow {
+        let range = offset as usize..offset as usize + out.len();
+        let src = shadow
+            .get(range)
+            .ok_or_else(|| GlError::InvalidValue("range outside the buffer".into()))?;
+        out.copy_from_slice(src);
+    } else if let (Some(h), false) = (b.storage, out.is_empty()) {
+        let mut locked = device.lock();
+        super::error::until_done(|| locked.manager.read_buffer_range(h, offset, out))?;
+    }
+    Ok(())
+}
+
 /// Writes `data` at `offset` of `b`'s storage: a small buffer the GPU still reads is renamed
 /// (fresh storage takes the updated shadow by a direct write; see `buffer`), anything else goes
 /// through the manager's `upload_buffer` (direct when idle, staged otherwise).
-fn write_range(
+pub(super) fn write_range(
     device: &std::sync::Arc<super::device::Device>,
     b: &mut Buffer,
     offset: u64,
