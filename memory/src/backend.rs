@@ -1,10 +1,10 @@
 //! The device seam: what the manager needs from a device, implemented by Vulkan
 //! ([`crate::vulkan::VulkanBackend`]) and by a simulation ([`crate::sim::SimBackend`]).
 //!
-//! The manager holds all policy (handles, epochs, deferred release, the OOM ladder, the clamp,
-//! fault injection, statistics); a backend only creates and destroys raw objects, submits, and
-//! reports completion. That split is what lets the policy run under proptest and loom with no
-//! Vulkan at all.
+//! The manager holds all policy (handles, epochs, the retire queue, the OOM ladder, the
+//! allocation-count cap, fault injection, statistics); a backend only creates and destroys raw
+//! objects, submits, and reports completion. That split is what lets the policy run under proptest
+//! and loom with no Vulkan at all.
 
 #![deny(unsafe_code, clippy::unwrap_used)]
 

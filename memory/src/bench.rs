@@ -1,4 +1,4 @@
-//! The allocation benchmark (M1): sub-allocated create+free through the manager against raw
+//! The allocation benchmark: sub-allocated create+free through the manager against raw
 //! `vkCreateBuffer` + `vkAllocateMemory` + bind / destroy + `vkFreeMemory` for the same sizes,
 //! in one run on one device. It lives in `memory/` because the raw path calls
 //! `vkAllocateMemory`, which the ownership rule allows nowhere else.

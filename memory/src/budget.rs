@@ -1,5 +1,5 @@
-//! The residency budget inside the manager (R1, R2): every allocation is admitted against the
-//! budget before it reaches the device, and every frame the pressure level is updated.
+//! The residency budget inside the manager: every allocation is admitted against the budget
+//! before it reaches the device, and every frame the pressure level is updated.
 //!
 //! Design decisions:
 //! - Usage is the manager's own per-category live bytes, which include retired objects still
@@ -13,6 +13,10 @@
 //! - Of the pressure actions, the manager performs its own (proactive GC, staging shrink and its
 //!   restoration) and queues the rest (demotion, cache trimming, render scale) for the translator
 //!   and presenter, which collect them with [`Manager::take_pressure_actions`].
+//! - This file owns the manager's `budget` field (a [`BudgetState`], opaque elsewhere) and
+//!   reaches the rest of the manager only through its methods. The manager calls two hooks
+//!   here: `admit_under_budget` before every new allocation, `update_pressure` at every
+//!   `begin_frame`.
 
 use arenagl_residency::{
     Action, ActionPolicy, Budget, Category, Level, PressureMonitor, Thresholds, Usage,
@@ -21,16 +25,18 @@ use arenagl_residency::{
 use crate::backend::Backend;
 use crate::error::{MemoryError, Result};
 use crate::manager::Manager;
+use crate::stats::Stat;
 use crate::telemetry::EventKind;
 
-/// The budget, its monitor and the actions waiting for clients.
+/// The budget, its monitor and the actions waiting for clients (the manager's `budget` field,
+/// touched only here).
 pub(crate) struct BudgetState {
-    pub(crate) budget: Budget,
-    pub(crate) monitor: PressureMonitor,
-    pub(crate) pending: Vec<Action>,
+    budget: Budget,
+    monitor: PressureMonitor,
+    pending: Vec<Action>,
 }
 
-/// What a client did under pressure (R2), reported to the manager for its statistics and the
+/// What a client did under pressure, reported to the manager for its statistics and the
 /// telemetry page ([`Manager::record_degradation`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Degradation {
@@ -74,7 +80,7 @@ impl<B: Backend> Manager<B> {
     /// Replaces the pressure policy (demotion age, mip levels dropped, render scale at
     /// Critical); the level and the budget stay.
     pub fn set_pressure_policy(&mut self, policy: ActionPolicy) {
-        self.config.pressure_policy = policy;
+        self.store_pressure_policy(policy);
         if let Some(state) = self.budget.as_mut() {
             state.monitor.set_policy(policy);
         }
@@ -82,7 +88,7 @@ impl<B: Backend> Manager<B> {
 
     /// The pressure policy in force.
     pub fn pressure_policy(&self) -> ActionPolicy {
-        self.config.pressure_policy
+        self.config().pressure_policy
     }
 
     /// Bytes usage must lose to fall below `level`'s exit line (0 when already below it, or when
@@ -108,29 +114,28 @@ impl<B: Backend> Manager<B> {
 
     /// Records what a client did under pressure: statistics, a telemetry event and a log line.
     pub fn record_degradation(&mut self, what: Degradation) {
-        let (kind, bytes) = match what {
-            Degradation::Demoted { textures, bytes } => {
-                self.stats.demotions += textures;
-                self.stats.demoted_bytes += bytes;
-                (EventKind::Demotion, bytes)
-            }
+        let (stat, kind, bytes) = match what {
+            Degradation::Demoted { textures, bytes } => (
+                Stat::Demoted { textures, bytes },
+                EventKind::Demotion,
+                bytes,
+            ),
             Degradation::Restored { textures, bytes } => {
-                self.stats.restorations += textures;
-                (EventKind::Restoration, bytes)
+                (Stat::Restored { textures }, EventKind::Restoration, bytes)
             }
             Degradation::Pruned { objects, bytes } => {
-                self.stats.evictions += objects;
-                (EventKind::Prune, bytes)
+                (Stat::Pruned { objects }, EventKind::Prune, bytes)
             }
             Degradation::CachesTrimmed { objects } => {
-                self.stats.cache_trims += 1;
-                (EventKind::CacheTrim, objects)
+                (Stat::CachesTrimmed, EventKind::CacheTrim, objects)
             }
-            Degradation::RenderScale { percent } => {
-                self.stats.render_scale_percent = percent;
-                (EventKind::RenderScale, u64::from(percent))
-            }
+            Degradation::RenderScale { percent } => (
+                Stat::RenderScale(percent),
+                EventKind::RenderScale,
+                u64::from(percent),
+            ),
         };
+        self.record_stat(stat);
         tracing::info!(?what, "degraded under memory pressure");
         self.telemetry_event(kind, bytes);
     }
@@ -158,12 +163,14 @@ impl<B: Backend> Manager<B> {
     pub fn usage(&self) -> Usage {
         let mut usage = Usage::default();
         for category in Category::ALL {
-            usage[category] = self.stats.categories[category.index()].live_bytes;
+            usage[category] = self.category_live_bytes(category);
         }
         usage
     }
 
-    /// Feeds the current usage to the monitor and performs the manager's own actions.
+    /// Hook: `Manager::begin_frame` calls this after its drain, unless the device is lost (and
+    /// this file calls it when the budget changes and around an admission). Feeds the current
+    /// usage to the monitor, performs the manager's own actions and queues the clients'.
     pub(crate) fn update_pressure(&mut self) {
         let usage = self.usage().total();
         self.update_pressure_with(usage);
@@ -189,7 +196,7 @@ impl<B: Backend> Manager<B> {
             }
         }
         if !update.transitions.is_empty() {
-            self.stats.pressure_transitions += update.transitions.len() as u64;
+            self.record_stat(Stat::PressureTransitions(update.transitions.len() as u64));
             tracing::info!(
                 ?level,
                 usage = update.usage_bytes,
@@ -200,22 +207,20 @@ impl<B: Backend> Manager<B> {
                 self.telemetry_event(EventKind::Pressure(t.to), update.usage_bytes);
             }
         }
-        self.stats.pressure_level = level as u8;
+        self.record_stat(Stat::PressureLevel(level as u8));
         // Staging runs at half size while under pressure, at full size otherwise; the arena
         // applies a new size to each slot at its next rewind.
-        let full = self.config.staging_arena_size.max(1);
+        let full = self.config().staging_arena_size.max(1);
         let wanted = if level >= Level::Warn {
             (full / 2).max(1 << 20).min(full)
         } else {
             full
         };
         if let Some(size) = std::num::NonZeroU64::new(wanted) {
-            if self.staging.arenas.config().arena_size != size {
-                self.staging.arenas.set_arena_size(size);
-            }
+            self.resize_staging_arenas(size);
         }
         if gc {
-            self.stats.proactive_gcs += 1;
+            self.record_stat(Stat::ProactiveGc);
             let _ = self.drain();
         }
         // Above Normal the recycle bin holds nothing: it is the cheapest memory to give back.
@@ -224,8 +229,10 @@ impl<B: Backend> Manager<B> {
         }
     }
 
-    /// Admits `bytes` more of `category` under the budget, collecting memory that only waits
-    /// for the GPU first if that is what it takes.
+    /// Hook: `Manager::create_buffer` and `create_image` call this before every new allocation
+    /// (not when the recycle bin supplies the object). Admits `bytes` more of `category` under
+    /// the budget, running a blocking GC first if retired or binned memory would make it fit;
+    /// otherwise refuses with `OverBudget` and logs the live objects by name.
     pub(crate) fn admit_under_budget(&mut self, category: Category, bytes: u64) -> Result<()> {
         if self.budget.is_none() {
             return Ok(());
@@ -239,7 +246,7 @@ impl<B: Backend> Manager<B> {
         if admitted(self) {
             return Ok(());
         }
-        if self.stats.pending_release_bytes > 0 || self.stats.recycle_bin_bytes > 0 {
+        if self.has_collectable_memory() {
             match self.collect_garbage_blocking() {
                 Ok(()) | Err(MemoryError::Timeout(_)) => {}
                 Err(e) => return Err(e),
@@ -249,30 +256,14 @@ impl<B: Backend> Manager<B> {
                 return Ok(());
             }
         }
-        self.stats.refusals += 1;
-        self.stats.budget_refusals += 1;
+        self.record_stat(Stat::BudgetRefusal);
         let usage = self.usage().total();
         // Demand has crossed the budget: that is the Over level, whatever usage itself is. The
         // next frame's update brings the level back down (with hysteresis) once demand falls.
         self.update_pressure_with(usage.saturating_add(bytes));
         self.telemetry_event(EventKind::Refusal, bytes);
         let budget = self.budget.as_ref().map_or(0, |b| b.budget.total_bytes);
-        if let Some(n) = self.refusal_log.hit() {
-            let live: Vec<String> = self
-                .live_by_name()
-                .into_iter()
-                .take(8)
-                .map(|(name, objects, bytes)| format!("{name}: {objects} ({bytes} bytes)"))
-                .collect();
-            tracing::warn!(
-                refusals = n,
-                requested = bytes,
-                usage,
-                pending = self.stats.pending_release_bytes,
-                ?live,
-                "over budget: the request is refused; live objects by name"
-            );
-        }
+        self.log_over_budget_refusal(bytes, usage);
         Err(MemoryError::OverBudget {
             requested: bytes,
             usage,

@@ -8,7 +8,8 @@
 //! - The table is total: a code the specification does not allow at a call is still classified
 //!   ([`Outcome::Failed`]: logged, reported as a GL/EGL error), never a panic.
 //! - Repeated failures are logged through [`FailureLog`]: the first, then every Nth with a count
-//!   (seed 000: a launcher gave up on a log flooded by one failing call per frame).
+//!   (a call failing once per frame otherwise floods the log, and a launcher watching it gives
+//!   up).
 
 #![deny(unsafe_code, clippy::unwrap_used)]
 

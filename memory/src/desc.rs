@@ -1,8 +1,8 @@
 //! What clients ask the manager for: resource descriptions, memory classes and categories.
 //!
-//! A [`MemoryClass`] picks the pool (M1): each class has its own VMA pool in the memory type that
-//! suits its access pattern. A [`Category`] is only for accounting (M9) and budgets (R1): it says
-//! what the bytes are for, independent of where they live; it is `arenagl-residency`'s own
+//! A [`MemoryClass`] picks the sub-allocation pool: each class has its own VMA pool in the memory
+//! type that suits its access pattern. A [`Category`] is only for the statistics and the budget: it
+//! says what the bytes are for, independent of where they live; it is `arenagl-residency`'s own
 //! category, so the budget split and the statistics line up.
 
 #![deny(unsafe_code, clippy::unwrap_used)]

@@ -1,17 +1,19 @@
-//! Epochs and deferred release (M4).
+//! Epochs and the retire queue.
 //!
 //! Every submission through the manager signals the next value of one timeline semaphore: that
 //! value is the submission's *epoch*. The epoch being recorded is `submitted + 1`. A resource
 //! remembers the last epoch that used it; retiring it queues it under that epoch, and it is
-//! destroyed only once the completed epoch (the semaphore's counter) has reached it.
+//! released only once the completed epoch (the semaphore's counter) has reached it.
 //!
 //! [`EpochClock`] holds the two counters as atomics so that completion may be observed on any
 //! thread (a poller, the presenter, a loom "GPU" thread); `observe_completed` is a monotonic
-//! max, clamped to what was submitted. Its Release store pairs with the Acquire load in
+//! max, never beyond what was submitted. Its Release store pairs with the Acquire load in
 //! [`Deferred::drain`]: whoever sees completion also sees everything the GPU side published
-//! before it. [`Deferred`] is the retire queue behind its own lock, keyed by epoch, because
-//! retire epochs are not monotonic (a resource last used long ago may be retired after one used
-//! in the current recording). The loom model in `stress/tests/loom_retire.rs` checks both.
+//! before it. [`Deferred`] is the retire queue (a public name older than the glossary in
+//! `lib.rs`, kept because `stress/`'s loom model uses it) behind its own lock, keyed by epoch,
+//! because retire epochs are not monotonic (a resource last used long ago may be retired after
+//! one used in the current recording). The loom model in `stress/tests/loom_retire.rs` checks
+//! both.
 
 #![deny(clippy::unwrap_used)]
 
@@ -53,7 +55,7 @@ impl EpochClock {
         self.completed.load(Ordering::Acquire)
     }
 
-    /// Records that the GPU reached `value` (clamped to what was submitted); returns the new
+    /// Records that the GPU reached `value` (at most what was submitted); returns the new
     /// completed epoch. Never moves backwards.
     pub fn observe_completed(&self, value: u64) -> u64 {
         let value = value.min(self.submitted());
@@ -66,7 +68,7 @@ impl EpochClock {
     }
 }
 
-/// Items waiting for their epoch, keyed by epoch.
+/// The retire queue's unlocked core: items waiting for their epoch, keyed by epoch.
 #[derive(Debug)]
 pub struct RetireQueue<T> {
     pending: BTreeMap<u64, Vec<T>>,
@@ -136,7 +138,7 @@ impl<T> RetireQueue<T> {
     }
 }
 
-/// A retire queue shared between the thread that retires and the threads that drain.
+/// The retire queue, shared between the thread that retires and the threads that drain.
 #[derive(Debug)]
 pub struct Deferred<T> {
     queue: Mutex<RetireQueue<T>>,
@@ -202,23 +204,23 @@ mod tests {
     #[test]
     fn items_leave_only_when_their_epoch_completes() {
         let clock = EpochClock::new();
-        let deferred = Deferred::new();
+        let queue = Deferred::new();
         let e1 = clock.advance_submitted();
         let e2 = clock.advance_submitted();
-        deferred.retire(e2, "b");
-        deferred.retire(e1, "a");
-        deferred.retire(0, "never used");
-        assert_eq!(deferred.drain(&clock), vec![(0, "never used")]);
+        queue.retire(e2, "b");
+        queue.retire(e1, "a");
+        queue.retire(0, "never used");
+        assert_eq!(queue.drain(&clock), vec![(0, "never used")]);
         clock.observe_completed(e1);
-        assert_eq!(deferred.drain(&clock), vec![(e1, "a")]);
-        assert!(deferred.drain(&clock).is_empty());
+        assert_eq!(queue.drain(&clock), vec![(e1, "a")]);
+        assert!(queue.drain(&clock).is_empty());
         clock.observe_completed(e2);
-        assert_eq!(deferred.drain(&clock), vec![(e2, "b")]);
-        assert!(deferred.is_empty());
+        assert_eq!(queue.drain(&clock), vec![(e2, "b")]);
+        assert!(queue.is_empty());
     }
 
     #[test]
-    fn completion_is_monotonic_and_clamped_to_submitted() {
+    fn completion_is_monotonic_and_never_beyond_submitted() {
         let clock = EpochClock::new();
         clock.advance_submitted();
         clock.advance_submitted();

@@ -16,15 +16,15 @@ pub enum MemoryError {
     /// The driver could not allocate host memory for its own bookkeeping.
     #[error("out of host memory")]
     OutOfHostMemory,
-    /// The live `VkDeviceMemory` count would cross the allocation-count clamp (M2).
-    #[error("allocation count clamp reached: {live} of {limit} device memory objects live")]
+    /// The live `VkDeviceMemory` count would cross the allocation-count cap.
+    #[error("allocation-count cap reached: {live} of {limit} device memory objects live")]
     TooManyAllocations {
         /// Device memory objects live when the request was refused.
         live: u32,
-        /// The effective clamp.
+        /// The allocation-count cap in force.
         limit: u32,
     },
-    /// The allocation would cross the residency budget (R2): refused rather than letting the
+    /// The allocation would cross the residency budget: refused rather than letting the
     /// platform kill the process.
     #[error("over budget: {requested} bytes requested with {usage} of {budget} in use")]
     OverBudget {
@@ -82,8 +82,9 @@ impl MemoryError {
         )
     }
 
-    /// Whether the failure may go away by itself (M7): OOM, clamp, timeout and device loss are
-    /// transient and must never be cached as a permanent failure; a bad request is permanent.
+    /// Whether the failure may go away by itself: OOM, the allocation-count cap, timeout and device
+    /// loss are transient and must never be cached as a permanent failure; a bad request is
+    /// permanent.
     pub fn is_transient(&self) -> bool {
         self.is_out_of_memory() || matches!(self, Self::DeviceLost | Self::Busy(_))
     }

@@ -1,4 +1,4 @@
-//! Fault injection (M8): chosen Vulkan results at the Vulkan boundary, for tests and for whole
+//! Fault injection: chosen Vulkan results at the Vulkan boundary, for tests and for whole
 //! programs.
 //!
 //! Design decisions:
@@ -339,7 +339,7 @@ fn parse_rule(text: &str) -> std::result::Result<FaultRule, String> {
 /// continue across device loss.
 #[derive(Debug, Clone, Default)]
 pub struct FaultState {
-    pub(crate) plan: FaultPlan,
+    plan: FaultPlan,
     calls: [u64; 6],
     /// One xorshift64* state per rule (probability triggers only use theirs).
     rng: Vec<u64>,
@@ -347,6 +347,11 @@ pub struct FaultState {
 }
 
 impl FaultState {
+    /// The plan being followed (the manager keeps a copy in its configuration).
+    pub(crate) fn plan(&self) -> &FaultPlan {
+        &self.plan
+    }
+
     pub(crate) fn new(plan: FaultPlan) -> Self {
         let rng = plan
             .rules
@@ -450,7 +455,7 @@ mod tests {
     }
 
     #[test]
-    fn env_plan_parses_and_rejects_garbage() {
+    fn env_plan_parses_and_rejects_malformed_input() {
         let plan = FaultPlan::from_vars(|n| (n == "ARENAGL_FAULT_ALLOC_NTH").then(|| "7".into()))
             .expect("valid");
         assert_eq!(plan.fail_nth_allocation, Some(7));
@@ -461,7 +466,7 @@ mod tests {
         .expect("valid");
         assert_eq!(plan.rules.len(), 2);
         let err = FaultPlan::from_vars(|n| (n == "ARENAGL_FAULTS").then(|| "submit@x=oom".into()))
-            .expect_err("garbage");
+            .expect_err("malformed input");
         assert!(err.to_string().contains("ARENAGL_FAULTS"), "{err}");
     }
 

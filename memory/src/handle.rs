@@ -1,4 +1,4 @@
-//! Generational handles (M3) and the slab that issues them.
+//! Generational handles and the slab that issues them.
 //!
 //! A handle packs `index | generation | owner` into one `u64`: 24 bits of slot index, 24 bits of
 //! generation, 16 bits naming the manager that issued it. Looking a handle up checks all three,

@@ -2,12 +2,40 @@
 //!
 //! Every buffer, image, view and sampler the GL translator and the presenter hold comes from
 //! here as a generational handle; every submission goes through here and is an epoch; every
-//! destruction is a retire that waits for its epoch. See `docs/memory.md` for the design, and
-//! MISSION.md M1–M9 for what each mechanism is for.
+//! destruction is a retire that waits for its epoch. See `docs/memory.md` for the design and
+//! the table of files.
 //!
 //! - [`Manager`] holds the policy over any [`Backend`]; [`MemoryManager`] is the Vulkan one
 //!   (ash + VMA), [`sim::SimBackend`] a simulated device for tests with no GPU.
-//! - [`epoch`] is the deferred-release core shared with the loom model.
+//! - [`epoch`] is the retire queue and the epoch clock, shared with the loom model.
+//!
+//! Glossary (one word per concept inside this crate; a public name that says otherwise is kept
+//! for the crates that use it and is listed here):
+//! - **epoch**: the timeline-semaphore value a submission signals. The *recording epoch* is the
+//!   one the command buffer being recorded will signal (`submitted + 1`); an epoch is
+//!   *completed* once the semaphore has reached it.
+//! - **use stamp**: the last epoch that used an object, set by `use_*`.
+//! - **retire**, **retired object**: a client gives an object back (`retire_*`); its handle is
+//!   stale at once, but the raw object waits until its use stamp's epoch completes, because the
+//!   GPU may still read it. Retired objects wait on the **retire queue**
+//!   ([`epoch::Deferred`]; the presenter keeps its own list for swapchains, semaphores and
+//!   surfaces). `MemoryStats::pending_release_*` count the retired objects still waiting.
+//! - **release**: the actual destruction of a retired object (or its hand-over to the recycle
+//!   bin) once its epoch completed; `released_*` count them.
+//! - **drain**, **drain point**: releasing, without waiting, every retired object whose epoch
+//!   completed (`begin_frame`, after every submit, on the OOM ladder, [`Manager::drain`]).
+//! - **blocking GC**: submit what is recorded, wait (bounded) for every epoch, release every
+//!   retired object and empty the recycle bin ([`Manager::collect_garbage_blocking`]: its
+//!   "garbage" is the retired objects). A **proactive GC** is a drain the manager runs on its
+//!   own (near the allocation-count cap, or under pressure).
+//! - **allocation-count cap**: the most live `VkDeviceMemory` objects the manager allows,
+//!   min(`maxMemoryAllocationCount`, [`ALLOCATION_COUNT_CAP`], the configured cap). Public names
+//!   that say "clamp" mean this cap: `ManagerConfig::allocation_clamp`,
+//!   [`Manager::allocation_clamp`], `MemoryStats::allocation_clamp` and `clamp_warnings`.
+//! - **OOM ladder**: drain and retry, then blocking GC and retry, then refuse with an error.
+//! - **recycle bin**, **binned**: released buffers and images kept a few frames for an identical
+//!   request (`recycle.rs`).
+//! - **device-lost latch**: once set, every request answers `DeviceLost` ([`LostFlag`]).
 
 pub mod backend;
 pub mod bench;

@@ -1,20 +1,43 @@
 //! The manager: every policy of the memory system over any [`Backend`].
 //!
 //! Design decisions:
-//! - Clients hold generational handles (M3). To put an object into a command they call
-//!   `use_*`, which returns the raw object and stamps it with the epoch being recorded; that
-//!   stamp is what retiring it waits for (M4). An object never used is released at once.
-//! - Retiring makes the handle stale immediately; the raw object moves to the deferred queue
-//!   and is destroyed at a drain point once its epoch has completed: `begin_frame`, after every
+//! - Clients hold generational handles: a handle that outlived its object is an error, never
+//!   another object. To put an object into a command they call `use_*`, which returns the raw
+//!   object and stamps it with the epoch being recorded; that stamp is what retiring it waits
+//!   for. An object never used is released at once.
+//! - Retiring makes the handle stale immediately; the raw object goes on the retire queue and
+//!   is released at a drain point once its epoch has completed: `begin_frame`, after every
 //!   `submit`, before allocating under pressure, and in `collect_garbage_blocking`.
-//! - Blocking waits (M5) first submit the recording command buffer, so nothing it references
-//!   can be freed under it, and always carry a timeout: a hung GPU is an error value, not a hang.
-//! - The OOM ladder (M6): on out-of-memory, drain; retry if that freed anything; otherwise (or
-//!   if the retry failed) run a blocking GC and retry once; then refuse with an error value. The
-//!   allocation-count clamp (M2) runs before every allocation: proactive drain at 70 %, warning
-//!   at 80 %, blocking GC and then refusal at the limit, so the count never exceeds it.
+//! - Blocking waits first submit the recording command buffer, so nothing it references can be
+//!   freed under it, and always carry a timeout: a hung GPU is an error value, not a hang.
+//! - The OOM ladder: on out-of-memory, drain; retry if that freed anything; otherwise (or if
+//!   the retry failed) run a blocking GC and retry once; then refuse with an error value. The
+//!   allocation-count cap is checked before every allocation: proactive drain at 70 %, warning
+//!   at 80 %, blocking GC and then refusal at the cap, so the count never exceeds it.
 //! - Device loss latches: every later request answers `DeviceLost`, and retired objects are
-//!   released at once (a lost device executes nothing more).
+//!   released as soon as the device can no longer run them (at once when it is really gone).
+//! - `Manager`'s fields are private to this file, except the three states that other files own
+//!   (`staging`, `budget`, `telemetry`), each touched only by its owner. The rest of the crate
+//!   reaches the manager's own state through the small methods in the "for the rest of the
+//!   crate" section, and reports its counters as [`Stat`]s through `record_stat`.
+//!
+//! What the manager calls in other files, and when (each is documented where it is defined):
+//! - `staging.rs`, `staging_submitted(epoch)`: in `submit_with`, after every successful
+//!   submission, so the arenas learn which epoch reads the current slot.
+//! - `staging.rs`, `rotate_staging()`: in `begin_frame`, after the drain and the pressure update,
+//!   unless the device is lost.
+//! - `staging.rs`, `release_staging()`: in `Drop`, once the device is idle, before the final
+//!   release of everything.
+//! - `budget.rs`, `admit_under_budget(category, bytes)`: in `create_buffer` and `create_image`,
+//!   before a new allocation (not when the recycle bin supplies the object).
+//! - `budget.rs`, `update_pressure()`: in `begin_frame`, after the drain, unless the device is
+//!   lost.
+//! - `telemetry.rs`, `publish_frame()`: at the end of every `begin_frame`, lost or not.
+//! - `telemetry.rs`, `telemetry_event(kind, bytes)`: when the OOM ladder or the allocation-count
+//!   cap refuses an allocation.
+//! - Plain types with no access to the manager: the retire queue and clock (`epoch.rs`), the
+//!   recycle bin (`recycle.rs`), the fault plan's state (`fault.rs`), the failure log
+//!   (`classify.rs`), the staging and budget states' constructors.
 
 use std::mem::ManuallyDrop;
 use std::time::Duration;
@@ -30,12 +53,13 @@ use crate::handle::{Handle, Slab};
 use crate::ratelimit::RateLimit;
 use crate::recycle::RecycleBin;
 use crate::staging::StagingState;
-use crate::stats::MemoryStats;
+use crate::stats::{MemoryStats, Stat};
 use crate::sync::next_owner_id;
 use crate::telemetry::TelemetryState;
 use ash::vk;
 
-/// The hard cap on live `VkDeviceMemory` objects, whatever the device claims (M2).
+/// The highest allocation-count cap (live `VkDeviceMemory` objects), whatever the device
+/// claims.
 pub const ALLOCATION_COUNT_CAP: u32 = 4096;
 
 /// Marker for buffer handles.
@@ -59,23 +83,24 @@ pub type SamplerHandle = Handle<SamplerTag>;
 /// Tunables of the manager's policy.
 #[derive(Debug, Clone)]
 pub struct ManagerConfig {
-    /// An extra clamp on live device-memory objects, below min(device limit, 4096).
+    /// A lower allocation-count cap, below min(device limit, [`ALLOCATION_COUNT_CAP`]).
     pub allocation_clamp: Option<u32>,
     /// Buffers and images at least this large get a dedicated `VkDeviceMemory`.
     pub dedicated_threshold: u64,
-    /// Give every allocation its own `VkDeviceMemory` (tests of the clamp use this).
+    /// Give every allocation its own `VkDeviceMemory` (tests of the allocation-count cap use
+    /// this).
     pub force_dedicated: bool,
     /// Upper bound of every blocking wait.
     pub wait_timeout: Duration,
-    /// Failures to inject (M8).
+    /// Failures to inject (`fault.rs`).
     pub faults: FaultPlan,
-    /// The residency budget allocations are admitted against (R1); `None`: no budget.
+    /// The residency budget allocations are admitted against (`budget.rs`); `None`: no budget.
     pub budget: Option<arenagl_residency::Budget>,
-    /// Bytes of each frame slot's staging arena (S1).
+    /// Bytes of each frame slot's staging arena (`staging.rs`).
     pub staging_arena_size: u64,
     /// Frame slots (staging arenas and CPU scratch arenas).
     pub frame_slots: usize,
-    /// The pressure policy's knobs (R2): demotion age, mip levels dropped, render scale.
+    /// The pressure policy's knobs: demotion age, mip levels dropped, render scale.
     pub pressure_policy: arenagl_residency::ActionPolicy,
     /// Bytes of released buffers and images kept for reuse by identical requests (the recycle
     /// bin, `recycle.rs`); 0 turns it off.
@@ -121,24 +146,25 @@ pub struct ImageInfo {
     pub last_use: u64,
 }
 
-pub(crate) struct BufferEntry<R> {
-    pub(crate) raw: R,
-    pub(crate) desc: BufferDesc,
-    pub(crate) alloc: AllocInfo,
-    pub(crate) last_use: u64,
+struct BufferEntry<R> {
+    raw: R,
+    desc: BufferDesc,
+    alloc: AllocInfo,
+    last_use: u64,
 }
 
-pub(crate) struct ImageEntry<R> {
-    pub(crate) raw: R,
-    pub(crate) desc: ImageDesc,
-    pub(crate) alloc: AllocInfo,
-    pub(crate) last_use: u64,
-    pub(crate) views: Vec<ViewHandle>,
-    /// The layout the whole image is in after everything recorded so far.
-    pub(crate) layout: vk::ImageLayout,
+struct ImageEntry<R> {
+    raw: R,
+    desc: ImageDesc,
+    alloc: AllocInfo,
+    last_use: u64,
+    views: Vec<ViewHandle>,
+    /// The layout the whole image is in after everything recorded so far. Stored here, tracked
+    /// by `vulkan/transfer.rs` through `tracked_layout` / `set_tracked_layout`.
+    layout: vk::ImageLayout,
 }
 
-pub(crate) struct ViewEntry<R> {
+struct ViewEntry<R> {
     raw: R,
     image: ImageHandle,
     /// The request it was made from (a client re-creating an image asks for the same view).
@@ -146,12 +172,13 @@ pub(crate) struct ViewEntry<R> {
     last_use: u64,
 }
 
-pub(crate) struct SamplerEntry<R> {
+struct SamplerEntry<R> {
     raw: R,
     last_use: u64,
 }
 
-pub(crate) enum Retired<B: Backend> {
+/// A retired object on the retire queue: the raw object and what its release must account.
+enum Retired<B: Backend> {
     Buffer(B::Buffer, BufferDesc, AllocInfo),
     Image(B::Image, ImageDesc, AllocInfo),
     View(B::View),
@@ -188,38 +215,50 @@ impl LostFlag {
 
 /// The central memory manager over backend `B`.
 pub struct Manager<B: Backend> {
-    pub(crate) backend: ManuallyDrop<B>,
-    pub(crate) config: ManagerConfig,
-    pub(crate) clamp: u32,
-    pub(crate) buffers: Slab<BufferTag, BufferEntry<B::Buffer>>,
-    pub(crate) images: Slab<ImageTag, ImageEntry<B::Image>>,
-    pub(crate) views: Slab<ViewTag, ViewEntry<B::View>>,
-    pub(crate) samplers: Slab<SamplerTag, SamplerEntry<B::Sampler>>,
-    pub(crate) clock: EpochClock,
-    pub(crate) deferred: Deferred<Retired<B>>,
-    pub(crate) recording_open: bool,
-    pub(crate) lost: bool,
-    pub(crate) lost_flag: LostFlag,
-    pub(crate) faults: FaultState,
-    pub(crate) failures: FailureLog,
-    pub(crate) stats: MemoryStats,
-    pub(crate) last_proactive_gc: Option<(u64, u64)>,
-    pub(crate) above_warn_line: bool,
-    pub(crate) clamp_log: RateLimit,
-    pub(crate) timeout_log: RateLimit,
+    backend: ManuallyDrop<B>,
+    config: ManagerConfig,
+    /// The allocation-count cap in force: min(device limit, [`ALLOCATION_COUNT_CAP`],
+    /// configured).
+    allocation_cap: u32,
+    buffers: Slab<BufferTag, BufferEntry<B::Buffer>>,
+    images: Slab<ImageTag, ImageEntry<B::Image>>,
+    views: Slab<ViewTag, ViewEntry<B::View>>,
+    samplers: Slab<SamplerTag, SamplerEntry<B::Sampler>>,
+    clock: EpochClock,
+    /// Retired objects waiting for their epoch to complete.
+    retire_queue: Deferred<Retired<B>>,
+    /// Whether the recording command buffer may hold commands (a blocking GC submits it then).
+    recording_open: bool,
+    /// The device-lost latch; `lost_flag` is its lock-free copy for clients.
+    lost: bool,
+    lost_flag: LostFlag,
+    faults: FaultState,
+    failures: FailureLog,
+    stats: MemoryStats,
+    /// (submitted, completed) at the last proactive drain: at most one per epoch change.
+    last_proactive_gc: Option<(u64, u64)>,
+    /// Whether the live count was at or above 80 % of the cap at the last check (the warning
+    /// fires on crossing the line, not on every allocation above it).
+    above_warn_line: bool,
+    /// Cap warnings and ladder refusals share this limiter (first, then every 100th).
+    allocation_log: RateLimit,
+    timeout_log: RateLimit,
     /// Over-budget refusals, logged with the live objects by name (first, then every 100th).
-    pub(crate) refusal_log: RateLimit,
+    refusal_log: RateLimit,
+    /// Owned by `staging.rs`, the only file that touches it (the type is opaque elsewhere).
     pub(crate) staging: StagingState,
+    /// Owned by `budget.rs`, the only file that touches it (the type is opaque elsewhere).
     pub(crate) budget: Option<BudgetState>,
+    /// Owned by `telemetry.rs`, the only file that touches it (the type is opaque elsewhere).
     pub(crate) telemetry: Option<TelemetryState>,
-    pub(crate) bin: RecycleBin<B::Buffer, B::Image>,
+    bin: RecycleBin<B::Buffer, B::Image>,
 }
 
 impl<B: Backend> Manager<B> {
     /// A manager over `backend`.
     pub fn with_backend(backend: B, config: ManagerConfig) -> Self {
         let device_count = backend.limits().max_memory_allocation_count.max(1);
-        let clamp = device_count
+        let allocation_cap = device_count
             .min(ALLOCATION_COUNT_CAP)
             .min(config.allocation_clamp.unwrap_or(u32::MAX))
             .max(1);
@@ -232,13 +271,13 @@ impl<B: Backend> Manager<B> {
         Self {
             backend: ManuallyDrop::new(backend),
             config,
-            clamp,
+            allocation_cap,
             buffers: Slab::new(owner),
             images: Slab::new(owner),
             views: Slab::new(owner),
             samplers: Slab::new(owner),
             clock: EpochClock::new(),
-            deferred: Deferred::new(),
+            retire_queue: Deferred::new(),
             recording_open: false,
             lost: false,
             lost_flag: LostFlag::default(),
@@ -247,7 +286,7 @@ impl<B: Backend> Manager<B> {
             stats: MemoryStats::default(),
             last_proactive_gc: None,
             above_warn_line: false,
-            clamp_log: RateLimit::new(100),
+            allocation_log: RateLimit::new(100),
             timeout_log: RateLimit::new(100),
             refusal_log: RateLimit::new(100),
             staging,
@@ -262,18 +301,15 @@ impl<B: Backend> Manager<B> {
         &self.backend
     }
 
-    pub(crate) fn backend_mut(&mut self) -> &mut B {
-        &mut self.backend
-    }
-
     /// The configuration in force.
     pub fn config(&self) -> &ManagerConfig {
         &self.config
     }
 
-    /// The effective allocation-count clamp: min(device limit, 4096, configured clamp).
+    /// The effective allocation-count cap: min(device limit, [`ALLOCATION_COUNT_CAP`],
+    /// `ManagerConfig::allocation_clamp`).
     pub fn allocation_clamp(&self) -> u32 {
-        self.clamp
+        self.allocation_cap
     }
 
     /// Replaces the fault plan (its counters restart).
@@ -299,22 +335,8 @@ impl<B: Backend> Manager<B> {
 
     /// Continues `state`'s plan and counters (after a lost device was replaced).
     pub fn resume_faults(&mut self, state: FaultState) {
-        self.config.faults = state.plan.clone();
+        self.config.faults = state.plan().clone();
         self.faults = state;
-    }
-
-    /// Checks the fault plan for one call at `site` (`size` bytes for allocations); counts an
-    /// injected result in the statistics.
-    pub(crate) fn inject(&mut self, site: FaultSite, size: u64) -> Option<vk::Result> {
-        let r = self.faults.check(site, size)?;
-        self.stats.faults_injected += 1;
-        Some(r)
-    }
-
-    /// Logs a failed call at a rate limit (first, then every 100th).
-    pub(crate) fn log_failure(&mut self, call: crate::classify::Call, result: vk::Result) {
-        let outcome = crate::classify::classify(call, result);
-        self.failures.failed(call, result, &outcome);
     }
 
     /// The last epoch submitted.
@@ -368,6 +390,110 @@ impl<B: Backend> Manager<B> {
         self.recording_open = true;
     }
 
+    // ---- for the rest of the crate --------------------------------------------------------
+    // Small named doors to the state above, for the other files of the crate (the Vulkan front,
+    // staging, the budget); each says who calls it. Nothing outside this file touches the
+    // fields themselves.
+
+    /// The backend, mutably: the Vulkan front's queue, command buffers and presenter.
+    pub(crate) fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
+    }
+
+    /// Checks the fault plan for one call at `site` (`size` bytes for allocations); counts an
+    /// injected result in the statistics.
+    pub(crate) fn inject(&mut self, site: FaultSite, size: u64) -> Option<vk::Result> {
+        let r = self.faults.check(site, size)?;
+        self.stats.faults_injected += 1;
+        Some(r)
+    }
+
+    /// Runs `call` with the backend and a check of the fault plan at `site`, counted like
+    /// [`Manager::inject`]: for a backend operation that checks the plan before each of several
+    /// attempts (swapchain creation in `vulkan/present.rs`).
+    pub(crate) fn with_fault_check<R>(
+        &mut self,
+        site: FaultSite,
+        call: impl FnOnce(&mut B, &mut dyn FnMut() -> Option<vk::Result>) -> R,
+    ) -> R {
+        let (faults, injected) = (&mut self.faults, &mut self.stats.faults_injected);
+        let mut check = || {
+            let r = faults.check(site, 0);
+            *injected += u64::from(r.is_some());
+            r
+        };
+        call(&mut self.backend, &mut check)
+    }
+
+    /// Logs a failed call at a rate limit (first, then every 100th).
+    pub(crate) fn log_failure(&mut self, call: crate::classify::Call, result: vk::Result) {
+        let outcome = crate::classify::classify(call, result);
+        self.failures.failed(call, result, &outcome);
+    }
+
+    /// Applies a statistic counted outside this file ([`Stat`] lists who reports what).
+    pub(crate) fn record_stat(&mut self, stat: Stat) {
+        self.stats.record(stat);
+    }
+
+    /// Live bytes of `category`, retired objects waiting for their epoch and binned ones
+    /// included: the usage the budget sees (`budget.rs`).
+    pub(crate) fn category_live_bytes(&self, category: Category) -> u64 {
+        self.stats.categories[category.index()].live_bytes
+    }
+
+    /// Whether a blocking GC would give memory back: retired objects waiting for their epoch,
+    /// or resources in the recycle bin (`budget.rs`, before it refuses a request).
+    pub(crate) fn has_collectable_memory(&self) -> bool {
+        self.stats.pending_release_bytes > 0 || self.stats.recycle_bin_bytes > 0
+    }
+
+    /// Logs a request of `requested` bytes refused over the budget at `usage`, with the live
+    /// buffers and images grouped by name, so that a leak names its owner (rate-limited: first,
+    /// then every 100th; `budget.rs`).
+    pub(crate) fn log_over_budget_refusal(&mut self, requested: u64, usage: u64) {
+        let Some(n) = self.refusal_log.hit() else {
+            return;
+        };
+        let live: Vec<String> = self
+            .live_by_name()
+            .into_iter()
+            .take(8)
+            .map(|(name, objects, bytes)| format!("{name}: {objects} ({bytes} bytes)"))
+            .collect();
+        tracing::warn!(
+            refusals = n,
+            requested,
+            usage,
+            pending = self.stats.pending_release_bytes,
+            ?live,
+            "over budget: the request is refused; live objects by name"
+        );
+    }
+
+    /// Records `policy` in the configuration (`budget.rs`'s `set_pressure_policy`, which also
+    /// hands it to the pressure monitor).
+    pub(crate) fn store_pressure_policy(&mut self, policy: arenagl_residency::ActionPolicy) {
+        self.config.pressure_policy = policy;
+    }
+
+    /// The layout the whole image is in after everything recorded so far. The manager only
+    /// stores it (and starts it at `UNDEFINED`); `vulkan/transfer.rs` tracks it.
+    pub(crate) fn tracked_layout(&self, image: ImageHandle) -> Result<vk::ImageLayout> {
+        Ok(self.images.get(image)?.layout)
+    }
+
+    /// Records that the whole image is in `layout` after everything recorded so far
+    /// (`vulkan/transfer.rs`).
+    pub(crate) fn set_tracked_layout(
+        &mut self,
+        image: ImageHandle,
+        layout: vk::ImageLayout,
+    ) -> Result<()> {
+        self.images.get_mut(image)?.layout = layout;
+        Ok(())
+    }
+
     // ---- creation -------------------------------------------------------------------------
 
     fn placement(&self, size: u64, class: MemoryClass) -> Placement {
@@ -408,10 +534,11 @@ impl<B: Backend> Manager<B> {
             // Still counted in its category (recycle.rs): it only changes hands.
             self.stats.recycled += 1;
             self.note_bin();
+            let (_, raw, alloc) = e.into_parts();
             return self.buffers.insert(BufferEntry {
-                raw: e.raw,
+                raw,
                 desc: desc.clone(),
-                alloc: e.alloc,
+                alloc,
                 last_use: 0,
             });
         }
@@ -441,10 +568,11 @@ impl<B: Backend> Manager<B> {
             // as a new image's are).
             self.stats.recycled += 1;
             self.note_bin();
+            let (_, raw, alloc) = e.into_parts();
             return self.images.insert(ImageEntry {
-                raw: e.raw,
+                raw,
                 desc: desc.clone(),
-                alloc: e.alloc,
+                alloc,
                 last_use: 0,
                 views: Vec::new(),
                 layout: vk::ImageLayout::UNDEFINED,
@@ -508,7 +636,7 @@ impl<B: Backend> Manager<B> {
         self.samplers.insert(SamplerEntry { raw, last_use: 0 })
     }
 
-    // ---- the OOM ladder and the clamp -----------------------------------------------------
+    // ---- the OOM ladder and the allocation-count cap --------------------------------------
 
     fn attempt<R>(&mut self, size: u64, create: &mut impl FnMut(&mut B) -> Result<R>) -> Result<R> {
         let result = match self.inject(FaultSite::Alloc, size) {
@@ -536,7 +664,7 @@ impl<B: Backend> Manager<B> {
         size: u64,
         mut create: impl FnMut(&mut B) -> Result<R>,
     ) -> Result<R> {
-        self.make_room_under_clamp()?;
+        self.make_room_under_cap()?;
         let first = match self.attempt(size, &mut create) {
             Err(e @ (MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory)) => e,
             other => return other,
@@ -567,7 +695,7 @@ impl<B: Backend> Manager<B> {
             Err(MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory) => {
                 self.stats.refusals += 1;
                 self.telemetry_event(crate::telemetry::EventKind::Refusal, size);
-                if let Some(n) = self.clamp_log.hit() {
+                if let Some(n) = self.allocation_log.hit() {
                     tracing::warn!(
                         size,
                         refusals = n,
@@ -580,8 +708,8 @@ impl<B: Backend> Manager<B> {
         }
     }
 
-    fn make_room_under_clamp(&mut self) -> Result<()> {
-        let limit = u64::from(self.clamp);
+    fn make_room_under_cap(&mut self) -> Result<()> {
+        let limit = u64::from(self.allocation_cap);
         let live = |m: &Self| u64::from(m.backend.device_memory().live_objects);
         if live(self) * 10 >= limit * 7 {
             self.poll()?;
@@ -596,12 +724,12 @@ impl<B: Backend> Manager<B> {
         let above = now * 10 >= limit * 8;
         if above && !self.above_warn_line {
             self.stats.clamp_warnings += 1;
-            if let Some(n) = self.clamp_log.hit() {
+            if let Some(n) = self.allocation_log.hit() {
                 tracing::warn!(
                     live = now,
                     limit,
                     times = n,
-                    "device-memory objects above 80% of the allocation-count clamp"
+                    "device-memory objects above 80% of the allocation-count cap"
                 );
             }
         }
@@ -617,7 +745,7 @@ impl<B: Backend> Manager<B> {
                 self.telemetry_event(crate::telemetry::EventKind::Refusal, 0);
                 return Err(MemoryError::TooManyAllocations {
                     live: now as u32,
-                    limit: self.clamp,
+                    limit: self.allocation_cap,
                 });
             }
         }
@@ -810,7 +938,7 @@ impl<B: Backend> Manager<B> {
         } else {
             self.stats.pending_release_objects += 1;
             self.stats.pending_release_bytes += item.bytes();
-            self.deferred.retire(last_use, item);
+            self.retire_queue.retire(last_use, item);
             if self.lost {
                 self.release_completed();
             }
@@ -894,13 +1022,14 @@ impl<B: Backend> Manager<B> {
         if expired.is_empty() {
             return;
         }
-        for e in expired.buffers {
-            self.account_released(e.desc.category, &e.alloc);
-            self.backend.destroy_buffer(e.raw);
+        let (buffers, images) = expired.into_parts();
+        for (desc, raw, alloc) in buffers.into_iter().map(|e| e.into_parts()) {
+            self.account_released(desc.category, &alloc);
+            self.backend.destroy_buffer(raw);
         }
-        for e in expired.images {
-            self.account_released(e.desc.category, &e.alloc);
-            self.backend.destroy_image(e.raw);
+        for (desc, raw, alloc) in images.into_iter().map(|e| e.into_parts()) {
+            self.account_released(desc.category, &alloc);
+            self.backend.destroy_image(raw);
         }
         self.note_bin();
     }
@@ -937,18 +1066,18 @@ impl<B: Backend> Manager<B> {
         let items = if self.lost {
             match self.backend.poll_completed() {
                 // The device really is gone: nothing it was given will run any more.
-                Err(_) => self.deferred.drain_all(),
+                Err(_) => self.retire_queue.drain_all(),
                 // The loss was injected or reported while the device still runs: the ordinary
                 // rule, plus what was never submitted (it can never run).
                 Ok(v) => {
                     self.clock.observe_completed(v);
-                    let mut items = self.deferred.drain(&self.clock);
-                    items.extend(self.deferred.drain_after(self.clock.submitted()));
+                    let mut items = self.retire_queue.drain(&self.clock);
+                    items.extend(self.retire_queue.drain_after(self.clock.submitted()));
                     items
                 }
             }
         } else {
-            self.deferred.drain(&self.clock)
+            self.retire_queue.drain(&self.clock)
         };
         if items.is_empty() {
             return 0;
@@ -968,7 +1097,7 @@ impl<B: Backend> Manager<B> {
                     epoch,
                     "release attempted before its epoch completed; kept alive"
                 );
-                self.deferred.retire(epoch, item);
+                self.retire_queue.retire(epoch, item);
                 continue;
             }
             self.stats.pending_release_objects =
@@ -1105,7 +1234,7 @@ impl<B: Backend> Manager<B> {
     }
 
     /// Blocks (at most the configured timeout) until `epoch` completes. Waiting for the epoch
-    /// being recorded submits it first (M5).
+    /// being recorded submits it first.
     pub fn wait_epoch(&mut self, epoch: u64) -> Result<()> {
         if self.lost || epoch <= self.clock.completed() {
             return Ok(());
@@ -1168,9 +1297,9 @@ impl<B: Backend> Manager<B> {
         }
     }
 
-    /// Safe wait-idle (M5): submits the recording command buffer if it holds anything, waits
-    /// (bounded) for every submitted epoch, releases everything retired. Recording resumes in a
-    /// fresh command buffer on the next use.
+    /// The blocking GC, a safe wait-idle: submits the recording command buffer if it holds
+    /// anything, waits (bounded) for every submitted epoch, releases every retired object and
+    /// empties the recycle bin. Recording resumes in a fresh command buffer on the next use.
     pub fn collect_garbage_blocking(&mut self) -> Result<()> {
         self.stats.blocking_gcs += 1;
         if !self.lost {
@@ -1189,7 +1318,7 @@ impl<B: Backend> Manager<B> {
     pub fn stats(&self) -> MemoryStats {
         let mut s = self.stats.clone();
         s.device_memory = self.backend.device_memory();
-        s.allocation_clamp = self.clamp;
+        s.allocation_clamp = self.allocation_cap;
         s.views_live = self.views.len() as u64;
         s.samplers_live = self.samplers.len() as u64;
         s.epoch_submitted = self.clock.submitted();
@@ -1268,7 +1397,7 @@ impl<B: Backend> Drop for Manager<B> {
         if !leaks.is_empty() {
             tracing::warn!(count = leaks.len(), first = ?leaks.first(), "objects still alive when the memory manager was dropped");
         }
-        for (_, item) in self.deferred.drain_all() {
+        for (_, item) in self.retire_queue.drain_all() {
             self.destroy(item);
         }
         self.empty_recycle_bin();

@@ -1,7 +1,7 @@
 //! Rate limiting for repeated log lines: the first occurrence, then every Nth, with a count.
 //!
-//! Seed 000 describes a launcher that gave up because one failing call logged every frame; a
-//! [`RateLimit`] per message site keeps that from happening here.
+//! A call that fails once per frame would otherwise write a line per frame, and a launcher that
+//! watches the log can give up on the program; a [`RateLimit`] per message site prevents that.
 
 /// Decides whether the Nth occurrence of a repeated event should be logged.
 #[derive(Debug, Clone)]

@@ -1,4 +1,4 @@
-//! The recycle bin: buffers and images whose release epoch has completed are kept for a few
+//! The recycle bin: retired buffers and images whose epoch has completed are kept for a few
 //! frames, and a request for an identical resource takes one back instead of creating it anew.
 //!
 //! Why: a program that creates and deletes the same kinds of textures and buffers every frame
@@ -33,10 +33,17 @@ pub const MAX_AGE_FRAMES: u64 = 4;
 /// A binned resource: what it was made from, the backend object, its allocation, and the frame
 /// it was binned in.
 pub(crate) struct Binned<D, R> {
-    pub(crate) desc: D,
-    pub(crate) raw: R,
-    pub(crate) alloc: AllocInfo,
+    desc: D,
+    raw: R,
+    alloc: AllocInfo,
     frame: u64,
+}
+
+impl<D, R> Binned<D, R> {
+    /// What the manager needs back: the description, the backend object and its allocation.
+    pub(crate) fn into_parts(self) -> (D, R, AllocInfo) {
+        (self.desc, self.raw, self.alloc)
+    }
 }
 
 /// The bin (module doc).
@@ -80,13 +87,20 @@ fn take<D, R>(
 
 /// What the bin gives back to be destroyed.
 pub(crate) struct Expired<Buf, Img> {
-    pub(crate) buffers: Vec<Binned<BufferDesc, Buf>>,
-    pub(crate) images: Vec<Binned<ImageDesc, Img>>,
+    buffers: Vec<Binned<BufferDesc, Buf>>,
+    images: Vec<Binned<ImageDesc, Img>>,
 }
 
 impl<Buf, Img> Expired<Buf, Img> {
+    /// Whether nothing is given back.
     pub(crate) fn is_empty(&self) -> bool {
         self.buffers.is_empty() && self.images.is_empty()
+    }
+
+    /// The buffers and the images given back.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn into_parts(self) -> (Vec<Binned<BufferDesc, Buf>>, Vec<Binned<ImageDesc, Img>>) {
+        (self.buffers, self.images)
     }
 }
 

@@ -1,12 +1,12 @@
-//! The manager's side of staging (S1, S2, S6): `arenagl-staging`'s pure per-frame arenas composed
-//! with real, persistently mapped upload buffers owned by this manager.
+//! The manager's side of staging: `arenagl-staging`'s pure per-frame arenas composed with real,
+//! persistently mapped upload buffers owned by this manager, and the per-frame CPU scratch.
 //!
 //! Design decisions:
-//! - Each arena block is an ordinary [`MemoryClass::Upload`] buffer created through the manager
-//!   (so it is counted, clamped and subject to the OOM ladder like everything else) and mapped for
-//!   its whole life. The pure [`FrameArenas`] decides offsets, when a slot may be rewound (only
-//!   after the epoch that last read it completed) and which blocks to give back; every submission
-//!   is reported to it with `mark_submitted`.
+//! - Each arena block is an ordinary [`MemoryClass::Upload`] buffer created through the manager (so
+//!   it is counted, held under the allocation-count cap and subject to the OOM ladder like
+//!   everything else) and mapped for its whole life. The pure [`FrameArenas`] decides offsets, when
+//!   a slot may be rewound (only after the epoch that last read it completed) and which blocks to
+//!   give back; every submission is reported to it with `mark_submitted`.
 //! - A block that the arena asks for is created *before* anything is written to it. Creating it
 //!   may run the OOM ladder, which may submit the recording command buffer; if that happened, the
 //!   bump is made again so that the slot is stamped by the submission that will really read it.
@@ -18,6 +18,10 @@
 //! - Without frames (a program that never swaps), `rewind_idle_staging` rewinds the current slot
 //!   in place once everything in it is submitted and complete. Only the client knows when no
 //!   staged range is still waiting for its command, so the client calls it, between GL calls.
+//! - This file owns the manager's `staging` field (a [`StagingState`], opaque elsewhere) and
+//!   reaches the rest of the manager only through its methods. The manager calls three hooks
+//!   here: `staging_submitted` after every submission, `rotate_staging` at every `begin_frame`,
+//!   `release_staging` when it is dropped.
 
 use std::collections::HashMap;
 use std::num::{NonZeroU64, NonZeroUsize};
@@ -32,13 +36,16 @@ use crate::backend::Backend;
 use crate::desc::{BufferDesc, Category, MemoryClass};
 use crate::error::{MemoryError, Result};
 use crate::manager::{BufferHandle, Manager};
+use crate::stats::Stat;
 
-/// The staging state of one manager.
+/// The staging state of one manager (the manager's `staging` field, touched only here).
 pub(crate) struct StagingState {
-    pub(crate) arenas: FrameArenas,
-    pub(crate) blocks: HashMap<BlockId, BufferHandle>,
-    pub(crate) scratch: FrameScratch,
-    pub(crate) readback: Option<(BufferHandle, u64)>,
+    arenas: FrameArenas,
+    /// The upload buffer behind each arena block.
+    blocks: HashMap<BlockId, BufferHandle>,
+    scratch: FrameScratch,
+    /// The reusable readback buffer and its size.
+    readback: Option<(BufferHandle, u64)>,
 }
 
 impl StagingState {
@@ -56,7 +63,9 @@ impl StagingState {
     }
 }
 
-/// Bytes reserved in the current frame's arena: where they live and where to write them.
+/// Bytes reserved in the current frame's arena: where they live and where to write them. The
+/// caller records its command from `buffer` and `offset`; the mapping stays private to this file
+/// (`fill_staged` writes through it).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Staged {
     /// The upload buffer holding them.
@@ -64,11 +73,11 @@ pub(crate) struct Staged {
     /// Offset in that buffer.
     pub(crate) offset: u64,
     /// Mapped pointer to the first byte; valid for `len` bytes until the slot is rewound.
-    pub(crate) ptr: NonNull<u8>,
+    ptr: NonNull<u8>,
     /// Number of bytes.
-    pub(crate) len: u64,
-    /// Whether writes must be flushed.
-    pub(crate) coherent: bool,
+    len: u64,
+    /// Whether writes need no flush.
+    coherent: bool,
 }
 
 pub(crate) fn map_staging(e: arenagl_staging::StagingError) -> MemoryError {
@@ -94,14 +103,14 @@ pub(crate) fn map_staging(e: arenagl_staging::StagingError) -> MemoryError {
 pub(crate) const MIN_RETRY_BLOCK: u64 = 64 << 10;
 
 impl<B: Backend> Manager<B> {
-    /// The per-frame CPU scratch arena (S6), reset at every `begin_frame`.
+    /// The per-frame CPU scratch arena, reset at every `begin_frame`.
     pub fn scratch(&self) -> &bumpalo::Bump {
         self.staging.scratch.bump()
     }
 
     /// The staging copy alignment for texels of `texel_bytes` (1 for buffer copies).
     pub(crate) fn copy_alignment(&self, texel_bytes: u32) -> Result<NonZeroU64> {
-        let limits = self.backend.limits();
+        let limits = self.backend().limits();
         CopyLimits {
             optimal_buffer_copy_offset_alignment: limits.optimal_buffer_copy_offset_alignment,
             non_coherent_atom_size: limits.non_coherent_atom_size,
@@ -115,11 +124,19 @@ impl<B: Backend> Manager<B> {
         self.staging.arenas.config().arena_size
     }
 
+    /// Sets the size of the arenas' blocks from the next rewind of each slot on (the pressure
+    /// policy halves it at Warn and above and restores it below; `budget.rs`).
+    pub(crate) fn resize_staging_arenas(&mut self, size: NonZeroU64) {
+        if self.staging.arenas.config().arena_size != size {
+            self.staging.arenas.set_arena_size(size);
+        }
+    }
+
     /// Reserves `len` bytes in the current frame's arena, creating a block if the arena asks. A
     /// block refused for memory is asked for again at the smallest size that holds `len` (at
     /// least [`MIN_RETRY_BLOCK`]) before the refusal reaches the caller.
     pub(crate) fn stage(&mut self, len: u64, align: NonZeroU64) -> Result<Staged> {
-        let before = self.clock.submitted();
+        let before = self.submitted_epoch();
         let mut allocation = self
             .staging
             .arenas
@@ -158,8 +175,8 @@ impl<B: Backend> Manager<B> {
                 }
             };
             self.staging.blocks.insert(allocation.block, handle);
-            self.stats.staging_blocks_created += 1;
-            if self.clock.submitted() != before {
+            self.record_stat(Stat::StagingBlockCreated);
+            if self.submitted_epoch() != before {
                 // Creating the block submitted the recording: bump again so that the slot is
                 // stamped by the submission that will actually read these bytes.
                 allocation = self
@@ -174,10 +191,8 @@ impl<B: Backend> Manager<B> {
             .blocks
             .get(&allocation.block)
             .ok_or(MemoryError::Internal("staging block without a buffer"))?;
-        let entry = self.buffers.get(buffer)?;
         let mapping = self
-            .backend
-            .buffer_mapping(&entry.raw)
+            .buffer_host_mapping(buffer)?
             .ok_or(MemoryError::Internal("staging block is not mapped"))?;
         let end = allocation
             .offset
@@ -211,26 +226,26 @@ impl<B: Backend> Manager<B> {
             unsafe { std::slice::from_raw_parts_mut(staged.ptr.as_ptr(), staged.len as usize) };
         fill(bytes)?;
         if !staged.coherent {
-            let entry = self.buffers.get(staged.buffer)?;
-            self.backend
-                .flush_buffer(&entry.raw, staged.offset, staged.len)?;
+            self.flush_buffer_range(staged.buffer, staged.offset, staged.len)?;
         }
         Ok(())
     }
 
-    /// Reports a submission to the arenas.
+    /// Hook: `Manager::submit_with` calls this after every successful submission, with its
+    /// epoch, so that the arenas know which epoch reads what was staged since the last one (a
+    /// slot is rewound only once that epoch completed).
     pub(crate) fn staging_submitted(&mut self, epoch: u64) {
         self.staging.arenas.mark_submitted(Epoch(epoch));
     }
 
-    /// Moves the arenas to the next frame slot (see the module comment).
+    /// Hook: `Manager::begin_frame` calls this after its drain and the pressure update, unless
+    /// the device is lost. Moves the arenas and the CPU scratch to the next frame slot, waiting
+    /// (bounded) for the slot's last reader, or submitting what it staged if that was not
+    /// submitted yet; on a timeout it keeps the current slot (see the module comment).
     pub(crate) fn rotate_staging(&mut self) -> Result<()> {
         for _ in 0..3 {
-            match self
-                .staging
-                .arenas
-                .begin_frame(Epoch(self.clock.completed()))
-            {
+            let completed = self.completed_epoch();
+            match self.staging.arenas.begin_frame(Epoch(completed)) {
                 BeginFrame::Rewound(rewind) => {
                     for block in rewind.retired {
                         if let Some(handle) = self.staging.blocks.remove(&block) {
@@ -245,7 +260,7 @@ impl<B: Backend> Manager<B> {
                     return Ok(());
                 }
                 BeginFrame::Busy { epoch, .. } => {
-                    self.stats.staging_waits += 1;
+                    self.record_stat(Stat::StagingWait);
                     match self.wait_epoch(epoch.0) {
                         Ok(()) => {}
                         // Keep bumping in the current slot: always safe, only less tidy.
@@ -272,7 +287,7 @@ impl<B: Backend> Manager<B> {
     /// refuses. Call it only where no staged range handed out by this manager is still waiting
     /// for the command that reads it to be recorded: at the end of a GL call, never inside one.
     pub fn rewind_idle_staging(&mut self) -> Result<usize> {
-        if self.lost {
+        if self.is_lost() {
             // Every upload after a loss answers `DeviceLost`: staging can no longer grow.
             return Ok(0);
         }
@@ -287,11 +302,12 @@ impl<B: Backend> Manager<B> {
                 given_back += 1;
             }
         }
-        self.stats.staging_idle_rewinds += 1;
+        self.record_stat(Stat::StagingIdleRewind);
         Ok(given_back)
     }
 
-    /// Retires every staging block and the readback buffer (shutdown, device loss, trimming).
+    /// Hook: `Manager`'s `Drop` calls this once the device is idle, before it releases
+    /// everything. Retires every staging block and the readback buffer.
     pub(crate) fn release_staging(&mut self) {
         let blocks: Vec<BufferHandle> = self.staging.blocks.drain().map(|(_, h)| h).collect();
         for handle in blocks {

@@ -1,9 +1,16 @@
-//! Statistics (M9): plain counters, cheap enough to copy out every frame.
+//! Statistics: plain counters, cheap enough to copy out every frame.
 //!
-//! Bytes count from creation until the memory is actually released, so an object that is
-//! retired but waiting for its epoch still counts (it still occupies the heap) and is also
-//! shown in `pending_release_*`. Device-memory figures (`vkAllocateMemory` calls, blocks) come
-//! from the backend: VMA's device-memory callbacks on Vulkan, the simulated heap otherwise.
+//! Bytes count from creation until the memory is actually released, so a retired object still
+//! waiting for its epoch still counts (it still occupies the heap) and is also shown in
+//! `pending_release_*`. Device-memory figures (`vkAllocateMemory` calls, blocks) come from the
+//! backend: VMA's device-memory callbacks on Vulkan, the simulated heap otherwise.
+//!
+//! Design decisions:
+//! - The manager owns its `MemoryStats` (a private field of `Manager`). `manager.rs` updates the
+//!   counters of its own mechanisms directly; every other file of the crate reports what it
+//!   counts as a `Stat` through `Manager::record_stat`, so the list of outside writers is the
+//!   list of `Stat`'s variants, and `MemoryStats::record` is the one place that maps them to
+//!   counters.
 
 #![deny(unsafe_code, clippy::unwrap_used)]
 
@@ -63,7 +70,7 @@ pub struct MemoryStats {
     pub dedicated_live: u64,
     /// Device memory as the backend sees it.
     pub device_memory: DeviceMemoryCounters,
-    /// The effective allocation-count clamp (M2).
+    /// The effective allocation-count cap (the limit on live `VkDeviceMemory` objects).
     pub allocation_clamp: u32,
     /// Image views alive now.
     pub views_live: u64,
@@ -79,11 +86,12 @@ pub struct MemoryStats {
     pub released_bytes: u64,
     /// Drain passes that released at least one object.
     pub drains: u64,
-    /// Proactive collections run because the allocation count passed 70 % of the clamp.
+    /// Proactive collections: run because the allocation count passed 70 % of the
+    /// allocation-count cap, or by the pressure policy.
     pub proactive_gcs: u64,
     /// Blocking collections (submit, wait, drain).
     pub blocking_gcs: u64,
-    /// Times the allocation count passed 80 % of the clamp.
+    /// Times the allocation count passed 80 % of the allocation-count cap.
     pub clamp_warnings: u64,
     /// Allocation attempts the device (or an injected fault) refused with out-of-memory.
     pub oom_failures: u64,
@@ -113,13 +121,13 @@ pub struct MemoryStats {
     pub cache_trims: u64,
     /// The presenter's internal render scale in percent (0 until a presenter reports one).
     pub render_scale_percent: u32,
-    /// Faults injected by the fault plan (M8).
+    /// Faults injected by the fault plan.
     pub faults_injected: u64,
     /// Destructions refused by the debug use-after-free check (must stay 0).
     pub release_violations: u64,
     /// Bytes uploaded through the staging arenas.
     pub staged_bytes: u64,
-    /// Bytes written straight into idle host-visible buffers (unified memory, S4).
+    /// Bytes written straight into idle host-visible buffers (unified memory).
     pub direct_write_bytes: u64,
     /// Bytes read back to the host.
     pub readback_bytes: u64,
@@ -153,7 +161,104 @@ pub struct MemoryStats {
     pub swapchains_created: u64,
 }
 
+/// A statistic another file of the crate reports to the manager (`Manager::record_stat`).
+/// Counts add to their counter; `PressureLevel`, `RenderScale`, `SwapchainsCreated` and
+/// `NewestSwapchain` set theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stat {
+    /// Bytes uploaded through the staging arenas (`vulkan/transfer.rs`, `vulkan/render.rs`).
+    StagedBytes(u64),
+    /// Bytes written straight into an idle host-visible buffer (`vulkan/transfer.rs`).
+    DirectWriteBytes(u64),
+    /// Bytes read back to the host (`vulkan/transfer.rs`).
+    ReadbackBytes(u64),
+    /// A staging arena block was created (`staging.rs`).
+    StagingBlockCreated,
+    /// A frame start waited for its staging slot's last reader (`staging.rs`).
+    StagingWait,
+    /// The current staging slot was rewound in place (`staging.rs`).
+    StagingIdleRewind,
+    /// A call outside the allocation path failed for memory: pipelines, swapchains, acquire,
+    /// present (`vulkan/pipeline.rs`, `vulkan/present.rs`).
+    OutOfMemory,
+    /// Such a call was finally refused (`vulkan/pipeline.rs`).
+    Refusal,
+    /// The OOM ladder's first rung ran for such a call (`vulkan/pipeline.rs`).
+    LadderDrain,
+    /// Such a call was retried after the first rung (`vulkan/pipeline.rs`).
+    LadderRetry,
+    /// An allocation was refused because it would cross the budget (`budget.rs`); also a
+    /// refusal.
+    BudgetRefusal,
+    /// The pressure policy ran a proactive collection (`budget.rs`).
+    ProactiveGc,
+    /// The pressure level changed this many times in one update (`budget.rs`).
+    PressureTransitions(u64),
+    /// The pressure level now: 0 normal, 1 warn, 2 critical, 3 over (`budget.rs`).
+    PressureLevel(u8),
+    /// A client demoted textures, freeing bytes (`budget.rs`, `Manager::record_degradation`).
+    Demoted { textures: u64, bytes: u64 },
+    /// A client restored demoted textures (`budget.rs`).
+    Restored { textures: u64 },
+    /// The sweep at Critical released objects (`budget.rs`).
+    Pruned { objects: u64 },
+    /// A client trimmed its caches (`budget.rs`).
+    CachesTrimmed,
+    /// The presenter's render scale in percent (`budget.rs`).
+    RenderScale(u32),
+    /// Swapchains created so far (`vulkan/present.rs`).
+    SwapchainsCreated(u64),
+    /// The newest swapchain's requested, actual and presented image counts
+    /// (`vulkan/present.rs`).
+    NewestSwapchain {
+        min_images: u64,
+        images: u64,
+        presented: u64,
+    },
+}
+
 impl MemoryStats {
+    /// Applies a statistic reported from outside `manager.rs` (see [`Stat`]).
+    pub(crate) fn record(&mut self, stat: Stat) {
+        match stat {
+            Stat::StagedBytes(n) => self.staged_bytes += n,
+            Stat::DirectWriteBytes(n) => self.direct_write_bytes += n,
+            Stat::ReadbackBytes(n) => self.readback_bytes += n,
+            Stat::StagingBlockCreated => self.staging_blocks_created += 1,
+            Stat::StagingWait => self.staging_waits += 1,
+            Stat::StagingIdleRewind => self.staging_idle_rewinds += 1,
+            Stat::OutOfMemory => self.oom_failures += 1,
+            Stat::Refusal => self.refusals += 1,
+            Stat::LadderDrain => self.ladder_drains += 1,
+            Stat::LadderRetry => self.ladder_retries += 1,
+            Stat::BudgetRefusal => {
+                self.refusals += 1;
+                self.budget_refusals += 1;
+            }
+            Stat::ProactiveGc => self.proactive_gcs += 1,
+            Stat::PressureTransitions(n) => self.pressure_transitions += n,
+            Stat::PressureLevel(level) => self.pressure_level = level,
+            Stat::Demoted { textures, bytes } => {
+                self.demotions += textures;
+                self.demoted_bytes += bytes;
+            }
+            Stat::Restored { textures } => self.restorations += textures,
+            Stat::Pruned { objects } => self.evictions += objects,
+            Stat::CachesTrimmed => self.cache_trims += 1,
+            Stat::RenderScale(percent) => self.render_scale_percent = percent,
+            Stat::SwapchainsCreated(n) => self.swapchains_created = n,
+            Stat::NewestSwapchain {
+                min_images,
+                images,
+                presented,
+            } => {
+                self.swapchain_min_images = min_images;
+                self.swapchain_images = images;
+                self.swapchain_images_presented = presented;
+            }
+        }
+    }
+
     /// Buffers and images live for clients: everything but the manager's own staging arenas
     /// (0 once every context and surface on the device is gone and its retires released).
     pub fn client_objects_live(&self) -> u64 {
@@ -198,7 +303,7 @@ impl MemoryStats {
             mib(self.peak_bytes)
         );
         out += &format!(
-            "  device memory   {} live objects (clamp {}), {} vkAllocateMemory / {} vkFreeMemory calls, {:.2} MiB in blocks ({:.2} MiB unused)\n",
+            "  device memory   {} live objects (cap {}), {} vkAllocateMemory / {} vkFreeMemory calls, {:.2} MiB in blocks ({:.2} MiB unused)\n",
             self.device_memory.live_objects,
             self.allocation_clamp,
             self.device_memory.allocate_calls,
@@ -223,7 +328,7 @@ impl MemoryStats {
             self.drains
         );
         out += &format!(
-            "  gc              {} proactive, {} blocking, {} clamp warnings\n",
+            "  gc              {} proactive, {} blocking, {} cap warnings\n",
             self.proactive_gcs, self.blocking_gcs, self.clamp_warnings
         );
         out += &format!(

@@ -1,14 +1,19 @@
-//! Publishing the manager's statistics to the telemetry page (R3), once per frame.
+//! Publishing the manager's statistics to the telemetry page, once per frame.
 //!
 //! Design decisions:
 //! - Opt-in per manager (`publish_telemetry`); `MemoryManager::from_env` and the demo turn it on
 //!   unless `ARENAGL_TELEMETRY=0`. The page itself (layout, seqlock, file) is
 //!   `arenagl-residency`'s; this module only maps `MemoryStats` into a `Snapshot`.
 //! - Most events are derived by comparing this frame's counters with the last published ones (a
-//!   proactive or blocking GC ran, an allocation recovered on the ladder, the clamp warning fired,
-//!   the device was lost), so the hot paths carry no telemetry code. Pressure changes and
-//!   refusals are recorded when they happen: a level can be entered and left within one frame,
-//!   and a refusal carries the size that was refused. Publishing is a copy of plain counters plus ~80 atomic word stores.
+//!   proactive or blocking GC ran, an allocation recovered on the ladder, the allocation-count
+//!   cap's 80 % warning fired, the device was lost), so the hot paths carry no telemetry code.
+//!   Pressure changes and refusals are recorded when they happen: a level can be entered and
+//!   left within one frame, and a refusal carries the size that was refused. Publishing is a
+//!   copy of plain counters plus ~80 atomic word stores.
+//! - This file owns the manager's `telemetry` field (a [`TelemetryState`], opaque elsewhere)
+//!   and reads the rest of the manager through its public methods. The manager calls two hooks
+//!   here: `publish_frame` at the end of every `begin_frame`, `telemetry_event` when it refuses
+//!   an allocation.
 
 use std::path::Path;
 
@@ -21,7 +26,8 @@ use crate::error::{MemoryError, Result};
 use crate::manager::Manager;
 use crate::stats::MemoryStats;
 
-/// The writer and what was published last.
+/// The writer and what was published last (the manager's `telemetry` field, touched only
+/// here).
 pub(crate) struct TelemetryState {
     writer: TelemetryWriter,
     frame: u64,
@@ -59,8 +65,11 @@ impl<B: Backend> Manager<B> {
         self.telemetry.is_some()
     }
 
-    /// Records an event the moment it happens (pressure changes, which may come and go within
-    /// one frame); counters that only grow are turned into events at publication instead.
+    /// Hook: the manager calls this when the OOM ladder or the allocation-count cap refuses an
+    /// allocation (and `budget.rs` on pressure changes, over-budget refusals and degradations).
+    /// Records an event the moment it happens (a pressure level may come and go within one
+    /// frame); counters that only grow are turned into events at publication instead. A no-op
+    /// while telemetry is off.
     pub(crate) fn telemetry_event(&mut self, kind: EventKind, bytes: u64) {
         if let Some(state) = self.telemetry.as_mut() {
             let frame = state.frame;
@@ -68,7 +77,9 @@ impl<B: Backend> Manager<B> {
         }
     }
 
-    /// Publishes one snapshot (called by `begin_frame`).
+    /// Hook: `Manager::begin_frame` calls this last, every frame, lost or not (and
+    /// `publish_telemetry` once, to publish at once). Publishes one snapshot of the statistics
+    /// and the events gathered since the last one; a no-op while telemetry is off.
     pub(crate) fn publish_frame(&mut self) {
         let stats = self.stats();
         let (budget_bytes, shares) = match self.budget() {

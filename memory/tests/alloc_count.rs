@@ -1,4 +1,4 @@
-//! M1 on the real driver: 10,000 buffers and images with a Minecraft-like size mix are
+//! Sub-allocation on the real driver: 10,000 buffers and images with a Minecraft-like size mix are
 //! sub-allocated, so `vkAllocateMemory` is called at most peak-live-bytes / 32 MiB + 16 times.
 
 mod common;

@@ -64,7 +64,7 @@ fn opens_the_device_and_records_features_and_pools() {
         }
         None => assert!(!info.features.memory_budget),
     }
-    // Clamp: min(device, 4096).
+    // The allocation-count cap: min(device, 4096).
     assert!(m.allocation_clamp() <= 4096);
     assert!(m.allocation_clamp() <= info.limits.max_memory_allocation_count);
 }

@@ -1,7 +1,7 @@
-//! M6 on the real driver under a simulated 64 MiB heap (VMA `heap_size_limits`): allocation
-//! runs until refusal, the ladder (drain, blocking GC, retry) runs and shows in the statistics,
-//! the refusal is an error value, and allocation works again after frees — including memory
-//! that was still in flight when the ladder started.
+//! The OOM ladder on the real driver under a simulated 64 MiB heap (VMA `heap_size_limits`):
+//! allocation runs until refusal, the ladder (drain, blocking GC, retry) runs and shows in the
+//! statistics, the refusal is an error value, and allocation works again after frees — including
+//! memory that was still in flight when the ladder started.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! S5 on the real driver (seed 004 §5): a readback issued right after a draw that is still in
+//! Readbacks on the real driver: a readback issued right after a draw that is still in
 //! flight returns that draw's pixels, every time — including when the image was left in a layout
 //! (GENERAL) that a layout-derived barrier would read as "nothing to wait for". The writes
 //! alternate between a dynamic-rendering pass whose load-op clear writes the attachment at the

@@ -1,7 +1,7 @@
-//! M4/M5 on the real driver: a resource retired while the recording command buffer still uses
-//! it survives a blocking GC until that buffer's epoch completes. The validation layer (on)
-//! would report a buffer destroyed while in use, and the debug-build check in the manager
-//! compares every release with the semaphore's real counter (`release_violations`).
+//! Retiring and blocking waits on the real driver: a resource retired while the recording command
+//! buffer still uses it survives a blocking GC until that buffer's epoch completes. The validation
+//! layer (on) would report a buffer destroyed while in use, and the debug-build check in the
+//! manager compares every release with the semaphore's real counter (`release_violations`).
 
 mod common;
 

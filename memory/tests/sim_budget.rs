@@ -1,7 +1,7 @@
-//! R2 in the manager, on the simulated device: allocations are admitted against the residency
-//! budget, the one that would cross it gets `OverBudget` (GL_OUT_OF_MEMORY) while the process
-//! keeps running, memory that only waits for the GPU is collected first, and the pressure level
-//! queues the actions meant for the translator and presenter.
+//! The residency budget in the manager, on the simulated device: allocations are admitted against
+//! the residency budget, the one that would cross it gets `OverBudget` (GL_OUT_OF_MEMORY) while the
+//! process keeps running, memory that only waits for the GPU is collected first, and the pressure
+//! level queues the actions meant for the translator and presenter.
 
 use arenagl_memory::sim::{SimBackend, SimConfig};
 use arenagl_memory::{

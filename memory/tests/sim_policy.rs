@@ -1,5 +1,5 @@
 //! The manager's policy on the simulated device (no GPU): a hung GPU never hangs the caller,
-//! device loss latches, injected faults run the OOM ladder, the clamp holds.
+//! device loss latches, injected faults run the OOM ladder, the allocation-count cap holds.
 
 use std::time::{Duration, Instant};
 

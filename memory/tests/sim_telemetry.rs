@@ -1,6 +1,6 @@
-//! R3 from the manager's side: with telemetry on, every `begin_frame` publishes a snapshot that
-//! another reader sees with the manager's own figures, including the events it derives
-//! (refusals, pressure changes).
+//! The telemetry page from the manager's side: with telemetry on, every `begin_frame` publishes a
+//! snapshot that another reader sees with the manager's own figures, including the events it
+//! derives (refusals, pressure changes).
 
 use arenagl_memory::sim::{SimBackend, SimConfig};
 use arenagl_memory::{BufferDesc, Category, Manager, ManagerConfig, MemoryClass};

@@ -1,7 +1,8 @@
-//! S3 on the real driver: 14 block atlases of 1024×1024 RGBA8 with full mip chains, every level
-//! filled by 64 tile sub-uploads through the staging arenas — with RGBA, RGB (converted to RGBA8,
-//! UNPACK_ALIGNMENT 1) and BGRA (swizzled, UNPACK_ROW_LENGTH and SKIP_PIXELS/ROWS) client data —
-//! read back pixel-exact against a CPU reference that applies the same writes.
+//! Image uploads through staging on the real driver: 14 block atlases of 1024×1024 RGBA8 with full
+//! mip chains, every level filled by 64 tile sub-uploads through the staging arenas — with RGBA,
+//! RGB (converted to RGBA8, UNPACK_ALIGNMENT 1) and BGRA (swizzled, UNPACK_ROW_LENGTH and
+//! SKIP_PIXELS/ROWS) client data — read back pixel-exact against a CPU reference that applies the
+//! same writes.
 
 mod common;
 

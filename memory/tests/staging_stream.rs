@@ -1,8 +1,8 @@
-//! S1/S2/S4 on the real driver: 1,000 frames each streaming 2 MiB into a 64 MiB mesh buffer that
-//! a draw of the same frame already uses (so the upload must be staged, not written in place):
-//! after warm-up there are zero `vkAllocateMemory` calls, and the final contents are exact. Also
-//! an upload larger than a whole arena is split and lands exactly, and an idle host-visible buffer
-//! is written in place where memory is unified.
+//! Staging arenas and buffer uploads on the real driver: 1,000 frames each streaming 2 MiB into a
+//! 64 MiB mesh buffer that a draw of the same frame already uses (so the upload must be staged, not
+//! written in place): after warm-up there are zero `vkAllocateMemory` calls, and the final contents
+//! are exact. Also an upload larger than a whole arena is split and lands exactly, and an idle
+//! host-visible buffer is written in place where memory is unified.
 
 mod common;
 

@@ -5,7 +5,8 @@
 //! - A box is GL's: x, y and a z that is a slice of a 3D image or an array layer of any other
 //!   (cube faces included); the manager turns it into Vulkan's subresource layers or depth
 //!   range per image, so a 3D image copies to and from a 2D array as Vulkan 1.1 allows.
-//! - One image copied to itself goes through the `GENERAL` layout (MISSION T5). Vulkan forbids
+//! - One image copied to itself (GL allows it, `glCopyImageSubData` with the same name twice)
+//!   goes through the `GENERAL` layout, the one layout a copy may read and write. Vulkan forbids
 //!   overlapping source and destination regions in one command, so overlapping boxes (whose
 //!   result GL leaves undefined) are copied through a temporary image in two commands: the
 //!   result is then the source's old contents, and the recording stays valid Vulkan.

@@ -6,13 +6,15 @@
 //! fail like an allocation: this is where the fault plan's `pipeline` rules are injected (every
 //! one of these calls counts), where the results are classified, and where out-of-memory runs
 //! the first rung of the ladder (release what completed) and retries once. A failure that
-//! leaves here is transient (out of memory, device lost): callers must not remember it (M7).
+//! leaves here is transient (out of memory, device lost): callers must not remember it, since
+//! the same call may succeed later.
 
 use ash::vk;
 
 use crate::classify::{classify, Call, Outcome};
 use crate::error::{MemoryError, Result};
 use crate::fault::FaultSite;
+use crate::stats::Stat;
 use crate::vulkan::MemoryManager;
 
 impl MemoryManager {
@@ -81,15 +83,15 @@ impl MemoryManager {
             self.log_failure(call, r);
             match classify(call, r) {
                 Outcome::OutOfMemory(e) => {
-                    self.stats.oom_failures += 1;
+                    self.record_stat(Stat::OutOfMemory);
                     if attempt > 0 {
-                        self.stats.refusals += 1;
+                        self.record_stat(Stat::Refusal);
                         return Err(e);
                     }
                     attempt += 1;
-                    self.stats.ladder_drains += 1;
+                    self.record_stat(Stat::LadderDrain);
                     self.drain()?;
-                    self.stats.ladder_retries += 1;
+                    self.record_stat(Stat::LadderRetry);
                 }
                 Outcome::DeviceLost => {
                     self.latch_lost();

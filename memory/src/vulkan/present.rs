@@ -21,10 +21,11 @@
 //! - `OUT_OF_DATE` / `SUBOPTIMAL` (from acquire or present) mark the swapchain stale; it is
 //!   recreated, with `oldSwapchain`, at the next present, at the window's size then (EGL resizes
 //!   at the swap). Every retired swapchain, semaphore and surface is destroyed only after the
-//!   last epoch that used it completed (the same rule as the manager's memory).
-//! - Image count (P2; seed 000 §7.6: a layer cycling through more drawables than the swapchain
-//!   tracked crashed the compositor): the swapchain asks for the manager's frames in flight
-//!   (`ManagerConfig::frame_slots`) clamped to the surface's limits ([`image_count`]), and
+//!   last epoch that used it completed (the same rule as the manager's retired objects, in the
+//!   presenter's own list, since these are not memory).
+//! - Image count: a presentation layer that cycles through more drawables than the swapchain
+//!   tracks can crash the compositor, so the swapchain asks for the manager's frames in flight
+//!   (`ManagerConfig::frame_slots`) limited to the surface's range ([`image_count`]), and
 //!   everything per image — render-finished semaphores, the acquire ring — is sized from the
 //!   images `vkGetSwapchainImagesKHR` actually returned (a driver may give more than asked), so
 //!   the presenter tracks exactly the drawables the presentation engine cycles through.
@@ -42,6 +43,7 @@ use crate::classify::{classify, Call, Outcome};
 use crate::error::{MemoryError, Result};
 use crate::fault::FaultSite;
 use crate::manager::ImageHandle;
+use crate::stats::Stat;
 use crate::sync::Arc;
 use crate::vulkan::context::DeviceShared;
 use crate::vulkan::conv::{map_alloc, map_present};
@@ -117,8 +119,8 @@ struct Window {
     next_acquire: usize,
 }
 
-/// A Vulkan object whose destruction waits for an epoch.
-enum Grave {
+/// A retired presentation object: its destruction waits for an epoch.
+enum Retired {
     Swapchain(vk::SwapchainKHR),
     Semaphore(vk::Semaphore),
     Surface(vk::SurfaceKHR),
@@ -130,7 +132,8 @@ pub(crate) struct Presenter {
     fns: Option<Fns>,
     windows: HashMap<u64, Window>,
     next_id: u64,
-    graves: Vec<(u64, Grave)>,
+    /// Retired objects, each with the epoch it waits for, in retirement order.
+    retired: Vec<(u64, Retired)>,
     /// Swapchains created so far, first ones and rebuilds alike.
     chains_created: u64,
 }
@@ -156,7 +159,7 @@ impl Presenter {
             fns,
             windows: HashMap::new(),
             next_id: 1,
-            graves: Vec::new(),
+            retired: Vec::new(),
             chains_created: 0,
         }
     }
@@ -175,53 +178,54 @@ impl Presenter {
             .ok_or(MemoryError::InvalidHandle)
     }
 
-    /// Destroys what waited for an epoch that has completed (everything when `all`).
-    fn collect(&mut self, completed: u64, all: bool) {
+    /// Releases the retired objects whose epoch has completed (everything when `all`).
+    fn release(&mut self, completed: u64, all: bool) {
         let Some(fns) = self.fns.as_ref() else {
             return;
         };
         let device = &self.shared.raw;
         let due = self
-            .graves
+            .retired
             .iter()
             .any(|(epoch, _)| all || *epoch <= completed);
         if due {
-            // A presentation's wait on its render-finished semaphore is not part of any epoch:
-            // the timeline says the blit finished, not that the presentation engine released the
-            // semaphore (and the swapchain). Nothing but an idle device proves that, and graves
-            // only fall due on a resize or a destroyed window, so pay for it here.
+            // A presentation's wait on its render-finished semaphore is not part of any epoch: the
+            // timeline says the blit finished, not that the presentation engine released the
+            // semaphore (and the swapchain). Nothing but an idle device proves that, and retired
+            // objects only fall due on a resize or a destroyed window, so pay for it here.
             // SAFETY: valid device; the manager's thread owns the queue while it runs this.
             if let Err(r) = unsafe { device.device_wait_idle() } {
                 tracing::warn!(result = ?r, "vkDeviceWaitIdle before destroying swapchain objects");
             }
         }
-        self.graves.retain(|(epoch, grave)| {
+        self.retired.retain(|(epoch, object)| {
             if !all && *epoch > completed {
                 return true;
             }
             // SAFETY: every object was created on this device/instance and the last submission
             // using it completed; swapchains are destroyed before the surface they belong to
-            // (a surface is buried after its swapchains, at an epoch no earlier than theirs,
-            // and `retain` visits in burial order).
+            // (a surface is retired after its swapchains, at an epoch no earlier than theirs,
+            // and `retain` visits in retirement order).
             unsafe {
-                match *grave {
-                    Grave::Swapchain(s) => fns.swapchain.destroy_swapchain(s, None),
-                    Grave::Semaphore(s) => device.destroy_semaphore(s, None),
-                    Grave::Surface(s) => fns.surface.destroy_surface(s, None),
+                match *object {
+                    Retired::Swapchain(s) => fns.swapchain.destroy_swapchain(s, None),
+                    Retired::Semaphore(s) => device.destroy_semaphore(s, None),
+                    Retired::Surface(s) => fns.surface.destroy_surface(s, None),
                 }
             }
             false
         });
     }
 
-    fn bury_chain(&mut self, chain: Chain) {
+    /// Retires a chain: its swapchain and render-finished semaphores wait for its last epoch.
+    fn retire_chain(&mut self, chain: Chain) {
         let epoch = chain.last_epoch;
-        self.graves.push((epoch, Grave::Swapchain(chain.raw)));
-        self.graves.extend(
+        self.retired.push((epoch, Retired::Swapchain(chain.raw)));
+        self.retired.extend(
             chain
                 .render_done
                 .into_iter()
-                .map(|s| (epoch, Grave::Semaphore(s))),
+                .map(|s| (epoch, Retired::Semaphore(s))),
         );
     }
 
@@ -324,7 +328,7 @@ impl Presenter {
         let Some(extent) = drawable_extent(caps.current_extent) else {
             // No area: keep the old chain retired, present nothing.
             if let Some(old) = self.window(id)?.chain.take() {
-                self.bury_chain(old);
+                self.retire_chain(old);
             }
             return Ok(false);
         };
@@ -378,9 +382,9 @@ impl Presenter {
                 Some(r) => Err(r),
                 None => {
                     let fns = self.fns()?;
-                    // SAFETY: the surface is alive and supported by our queue family (checked
-                    // at window creation); the old swapchain, if any, belongs to it and is
-                    // retired by this call whatever its result (it is buried below).
+                    // SAFETY: the surface is alive and supported by our queue family (checked at
+                    // window creation); the old swapchain, if any, belongs to it and is retired by
+                    // this call whatever its result (it is queued for destruction below).
                     unsafe { fns.swapchain.create_swapchain(&info, None) }
                 }
             };
@@ -398,7 +402,7 @@ impl Presenter {
             }
         }
         if let Some(old) = old {
-            self.bury_chain(old);
+            self.retire_chain(old);
         }
         let raw = created.map_err(|r| match classify(Call::CreateSwapchain, r) {
             Outcome::DeviceLost => MemoryError::DeviceLost,
@@ -410,7 +414,7 @@ impl Presenter {
         let images = match unsafe { fns.swapchain.get_swapchain_images(raw) } {
             Ok(images) => images,
             Err(r) => {
-                self.graves.push((completed, Grave::Swapchain(raw)));
+                self.retired.push((completed, Retired::Swapchain(raw)));
                 return Err(map_present("vkGetSwapchainImagesKHR", r));
             }
         };
@@ -429,7 +433,7 @@ impl Presenter {
             match self.semaphore() {
                 Ok(s) => chain.render_done.push(s),
                 Err(e) => {
-                    self.bury_chain(chain);
+                    self.retire_chain(chain);
                     return Err(e);
                 }
             }
@@ -443,11 +447,11 @@ impl Presenter {
             match self.semaphore() {
                 Ok(s) => extra.push((s, 0)),
                 Err(e) => {
-                    self.bury_chain(chain);
-                    self.graves.extend(
+                    self.retire_chain(chain);
+                    self.retired.extend(
                         extra
                             .into_iter()
-                            .map(|(s, _)| (completed, Grave::Semaphore(s))),
+                            .map(|(s, _)| (completed, Retired::Semaphore(s))),
                     );
                     return Err(e);
                 }
@@ -474,13 +478,16 @@ impl Drop for Presenter {
         // The manager waited for every submitted epoch before dropping the backend.
         for (_, w) in std::mem::take(&mut self.windows) {
             if let Some(chain) = w.chain {
-                self.bury_chain(chain);
+                self.retire_chain(chain);
             }
-            self.graves
-                .extend(w.acquire.into_iter().map(|(s, e)| (e, Grave::Semaphore(s))));
-            self.graves.push((0, Grave::Surface(w.surface)));
+            self.retired.extend(
+                w.acquire
+                    .into_iter()
+                    .map(|(s, e)| (e, Retired::Semaphore(s))),
+            );
+            self.retired.push((0, Retired::Surface(w.surface)));
         }
-        self.collect(u64::MAX, true);
+        self.release(u64::MAX, true);
     }
 }
 
@@ -516,8 +523,8 @@ impl MemoryManager {
             )
         };
         if !matches!(supported, Ok(true)) {
-            p.graves.push((completed, Grave::Surface(surface)));
-            p.collect(completed, false);
+            p.retired.push((completed, Retired::Surface(surface)));
+            p.release(completed, false);
             return Err(match supported {
                 Err(r) => map_present("vkGetPhysicalDeviceSurfaceSupportKHR", r),
                 Ok(_) => MemoryError::Unsupported("the queue cannot present to this window".into()),
@@ -536,18 +543,7 @@ impl MemoryManager {
                 next_acquire: 0,
             },
         );
-        let drawables = self.drawables();
-        let (faults, injected) = (&mut self.faults, &mut self.stats.faults_injected);
-        let mut inject = || {
-            let r = faults.check(FaultSite::Swapchain, 0);
-            *injected += u64::from(r.is_some());
-            r
-        };
-        match self
-            .backend
-            .presenter
-            .rebuild(id, completed, drawables, &mut inject)
-        {
+        match self.rebuild_chain(id, completed) {
             Ok(built) => {
                 if built {
                     self.note_chain(id, None);
@@ -597,7 +593,7 @@ impl MemoryManager {
     /// Forgets a window. Its swapchain, semaphores and surface are destroyed once the epochs
     /// that used them complete; this waits (bounded) for those epochs, so that they are gone
     /// before the caller closes the X connection they talk through (the usual order after
-    /// `eglDestroySurface`). On a timeout they stay deferred.
+    /// `eglDestroySurface`). On a timeout they stay retired, destroyed once their epochs complete.
     pub fn destroy_window(&mut self, id: WindowId) -> Result<()> {
         let last = {
             let w = self.backend_mut().presenter.window(id)?;
@@ -616,14 +612,17 @@ impl MemoryManager {
         let w = p.windows.remove(&id.0).ok_or(MemoryError::InvalidHandle)?;
         let last = w.chain.as_ref().map_or(completed, |c| c.last_epoch);
         if let Some(chain) = w.chain {
-            p.bury_chain(chain);
+            p.retire_chain(chain);
         }
-        p.graves
-            .extend(w.acquire.into_iter().map(|(s, e)| (e, Grave::Semaphore(s))));
-        // The surface goes after its swapchains (buried above, at no later epoch).
-        p.graves
-            .push((last.max(completed), Grave::Surface(w.surface)));
-        p.collect(completed, false);
+        p.retired.extend(
+            w.acquire
+                .into_iter()
+                .map(|(s, e)| (e, Retired::Semaphore(s))),
+        );
+        // The surface goes after its swapchains (retired above, at no later epoch).
+        p.retired
+            .push((last.max(completed), Retired::Surface(w.surface)));
+        p.release(completed, false);
         Ok(())
     }
 
@@ -637,7 +636,7 @@ impl MemoryManager {
         }
         self.poll()?;
         let completed = self.completed_epoch();
-        self.backend_mut().presenter.collect(completed, false);
+        self.backend_mut().presenter.release(completed, false);
         let Some((index, acquire)) = self.acquire(id)? else {
             self.submit()?;
             return Ok(Presented::Skipped);
@@ -736,7 +735,7 @@ impl MemoryManager {
             }
             // The frame is lost, not the program: rebuild the chain and carry on.
             Outcome::OutOfMemory(_) | Outcome::SkipFrame => {
-                self.stats.oom_failures += 1;
+                self.record_stat(Stat::OutOfMemory);
                 self.backend_mut().presenter.window(id)?.stale = true;
                 Ok(Presented::Skipped)
             }
@@ -749,12 +748,22 @@ impl MemoryManager {
 
     /// The drawable count a swapchain asks for: the frames the manager keeps in flight.
     fn drawables(&self) -> u32 {
-        u32::try_from(self.config.frame_slots).unwrap_or(u32::MAX)
+        u32::try_from(self.config().frame_slots).unwrap_or(u32::MAX)
+    }
+
+    /// (Re)creates the window's chain ([`Presenter::rebuild`]), with the fault plan's
+    /// `swapchain` check before each attempt.
+    fn rebuild_chain(&mut self, id: WindowId, completed: u64) -> Result<bool> {
+        let drawables = self.drawables();
+        self.with_fault_check(FaultSite::Swapchain, |backend, inject| {
+            backend.presenter.rebuild(id, completed, drawables, inject)
+        })
     }
 
     /// Records in the statistics the window's chain, with image `shown` presented.
     fn note_chain(&mut self, id: WindowId, shown: Option<u32>) {
-        self.stats.swapchains_created = self.backend_mut().presenter.chains_created;
+        let created = self.backend().presenter.chains_created;
+        self.record_stat(Stat::SwapchainsCreated(created));
         let Ok(w) = self.backend_mut().presenter.window(id) else {
             return;
         };
@@ -764,17 +773,12 @@ impl MemoryManager {
         if let Some(flag) = shown.and_then(|i| chain.shown.get_mut(i as usize)) {
             *flag = true;
         }
-        let summary = (
-            u64::from(chain.requested),
-            chain.images.len() as u64,
-            chain.shown.iter().filter(|&&s| s).count() as u64,
-        );
-        let s = &mut self.stats;
-        (
-            s.swapchain_min_images,
-            s.swapchain_images,
-            s.swapchain_images_presented,
-        ) = summary;
+        let newest = Stat::NewestSwapchain {
+            min_images: u64::from(chain.requested),
+            images: chain.images.len() as u64,
+            presented: chain.shown.iter().filter(|&&s| s).count() as u64,
+        };
+        self.record_stat(newest);
     }
 
     /// After an acquire whose frame could not be submitted: the acquired image will never be
@@ -791,7 +795,7 @@ impl MemoryManager {
             return Err(MemoryError::Internal("no acquire semaphore"));
         };
         let old = std::mem::replace(entry, (fresh, 0)).0;
-        p.graves.push((recording, Grave::Semaphore(old)));
+        p.retired.push((recording, Retired::Semaphore(old)));
         Ok(())
     }
 
@@ -805,18 +809,7 @@ impl MemoryManager {
                 w.stale || w.chain.is_none()
             };
             if needs_rebuild {
-                let drawables = self.drawables();
-                let (faults, injected) = (&mut self.faults, &mut self.stats.faults_injected);
-                let mut inject = || {
-                    let r = faults.check(FaultSite::Swapchain, 0);
-                    *injected += u64::from(r.is_some());
-                    r
-                };
-                match self
-                    .backend
-                    .presenter
-                    .rebuild(id, completed, drawables, &mut inject)
-                {
+                match self.rebuild_chain(id, completed) {
                     Ok(true) => self.note_chain(id, None),
                     // No area (minimised): nothing to show this frame.
                     Ok(false) => return Ok(None),
@@ -827,7 +820,7 @@ impl MemoryManager {
                     // Even the least swapchain cannot be made now: skip the frame, try again
                     // at the next one (the window stays stale).
                     Err(e) if e.is_out_of_memory() => {
-                        self.stats.oom_failures += 1;
+                        self.record_stat(Stat::OutOfMemory);
                         return Ok(None);
                     }
                     Err(e) => return Err(e),
@@ -894,7 +887,7 @@ impl MemoryManager {
                 }
                 // Skip the frame rather than abort; release what completed for the next one.
                 Outcome::OutOfMemory(_) => {
-                    self.stats.oom_failures += 1;
+                    self.record_stat(Stat::OutOfMemory);
                     self.drain()?;
                     return Ok(None);
                 }

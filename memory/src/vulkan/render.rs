@@ -17,6 +17,7 @@
 use ash::vk;
 
 use crate::error::{MemoryError, Result};
+use crate::stats::Stat;
 use crate::vulkan::MemoryManager;
 
 /// Bytes [`MemoryManager::stream`] placed for the GPU: bind `buffer` at `offset`.
@@ -109,7 +110,7 @@ impl MemoryManager {
                 .copy_from_slice(data);
             Ok(())
         })?;
-        self.stats.staged_bytes += data.len() as u64;
+        self.record_stat(Stat::StagedBytes(data.len() as u64));
         let buffer = self.use_buffer(staged.buffer)?.raw();
         Ok(StreamRange {
             buffer,

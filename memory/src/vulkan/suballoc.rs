@@ -1,4 +1,5 @@
-//! Sub-allocation (M1): the crate-private [`SubAllocator`] seam and its VMA implementation.
+//! Sub-allocation, so that thousands of resources share a few `VkDeviceMemory` blocks: the
+//! crate-private [`SubAllocator`] seam and its VMA implementation.
 //!
 //! Design decisions:
 //! - Each [`MemoryClass`] allocates from the VMA custom pool of the memory type VMA chooses for a
@@ -129,7 +130,7 @@ pub(crate) struct VmaSubAllocator {
 }
 
 /// `host_visible`: the class's pool lies in host-visible memory (unified memory), so device
-/// buffers are mapped too and idle ones can be written directly (S4).
+/// buffers are mapped too and idle ones can be written directly (`upload_buffer`'s direct path).
 fn create_info_for(
     class: MemoryClass,
     dedicated: bool,

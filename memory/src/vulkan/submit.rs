@@ -1,4 +1,5 @@
-//! The queue, the timeline semaphore and the recording command buffers (M4, M5).
+//! The queue, the timeline semaphore (whose value is the epoch) and the recording command
+//! buffers.
 //!
 //! Only the manager submits. Command buffers are recycled once the epoch they were submitted in
 //! completes; the recording one is begun lazily when a client first asks for it, so an epoch

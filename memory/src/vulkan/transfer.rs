@@ -1,4 +1,4 @@
-//! Uploads and readbacks on the real device (S2–S5): the API the GL translator uses.
+//! Uploads and readbacks on the real device: the API the GL translator uses.
 //!
 //! Design decisions:
 //! - **Buffer uploads** write straight into the buffer when it is host-visible and idle (unified
@@ -7,14 +7,15 @@
 //! - **Image uploads** unpack and convert (GL unpack state, RGB → RGBA and friends) directly into
 //!   staging memory in one pass, chunked so that no chunk exceeds an arena, then
 //!   `vkCmdCopyBufferToImage` per chunk. The image is left in `TRANSFER_DST_OPTIMAL`.
-//! - **Readbacks** never infer what to wait for from the image's layout (seed 004 §5: a readback
-//!   raced an in-flight draw because its barrier was derived from a layout that meant "wait for
-//!   nothing"). Every readback records a barrier from *all prior writes* (`ALL_COMMANDS`,
+//! - **Readbacks** never infer what to wait for from the image's layout: a readback whose barrier
+//!   is derived from a layout that means "wait for nothing" races a draw still in flight and reads
+//!   stale pixels. Every readback records a barrier from *all prior writes* (`ALL_COMMANDS`,
 //!   `MEMORY_WRITE`) to the transfer read, copies into a host-visible readback buffer, makes the
 //!   copy visible to the host, submits, and waits for exactly that submission — which, by
 //!   timeline-signal ordering, also covers every earlier submission that wrote the data.
-//! - Layout tracking is per image (all subresources move together), recorded in the manager's
-//!   image entry, so the next user knows the layout to transition from.
+//! - Layout tracking is per image (all subresources move together), stored in the manager's
+//!   image entry (`tracked_layout` / `set_tracked_layout`), so the next user knows the layout to
+//!   transition from.
 //! - Upload barriers are conservative (all prior accesses → transfer write; transfer write →
 //!   everything after) so a later command of any kind sees the data without knowing about it.
 
@@ -25,10 +26,10 @@ use arenagl_staging::{
     Extent3d, LuminanceRule, PackState, Region, StagingLayout, TexelBlock, UnpackState,
 };
 
-use crate::backend::Backend;
 use crate::error::{MemoryError, Result};
 use crate::manager::{BufferHandle, ImageHandle};
 use crate::staging::map_staging;
+use crate::stats::Stat;
 use crate::vulkan::MemoryManager;
 
 /// How an upload reached the buffer.
@@ -231,7 +232,7 @@ impl MemoryManager {
         if mapped {
             match self.write_buffer(dst, offset, data) {
                 Ok(()) => {
-                    self.stats.direct_write_bytes += data.len() as u64;
+                    self.record_stat(Stat::DirectWriteBytes(data.len() as u64));
                     return Ok(UploadPath::Direct);
                 }
                 Err(MemoryError::Busy(_)) => {} // in flight: stage instead of waiting
@@ -277,7 +278,7 @@ impl MemoryManager {
             };
         }
         memory_barrier(self.device(), cb, TRANSFER_WRITE, ALL_LATER);
-        self.stats.staged_bytes += data.len() as u64;
+        self.record_stat(Stat::StagedBytes(data.len() as u64));
         Ok(UploadPath::Staged {
             chunks: regions.len() as u32,
         })
@@ -380,17 +381,14 @@ impl MemoryManager {
         new: vk::ImageLayout,
         dst: (vk::PipelineStageFlags, vk::AccessFlags),
     ) -> Result<vk::Image> {
-        let (raw, old, mips, layers, aspect) = {
-            let raw = self.use_image(image)?.raw();
-            let entry = self.images.get(image)?;
-            (
-                raw,
-                entry.layout,
-                entry.desc.mip_levels,
-                entry.desc.array_layers,
-                format_aspects(entry.desc.format),
-            )
-        };
+        let raw = self.use_image(image)?.raw();
+        let old = self.tracked_layout(image)?;
+        let desc = self.image_info(image)?.desc;
+        let (mips, layers, aspect) = (
+            desc.mip_levels,
+            desc.array_layers,
+            format_aspects(desc.format),
+        );
         let barrier = vk::ImageMemoryBarrier::default()
             // Never inferred from the old layout: whatever wrote the image before, wait for it.
             .src_access_mask(ALL_PRIOR.1)
@@ -421,19 +419,18 @@ impl MemoryManager {
                 &[barrier],
             );
         }
-        self.images.get_mut(image)?.layout = new;
+        self.set_tracked_layout(image, new)?;
         Ok(raw)
     }
 
     /// The layout the image is in after everything recorded so far.
     pub fn image_layout(&self, image: ImageHandle) -> Result<vk::ImageLayout> {
-        Ok(self.images.get(image)?.layout)
+        self.tracked_layout(image)
     }
 
     /// Records that the client transitioned the whole image to `layout` in the recording.
     pub fn set_image_layout(&mut self, image: ImageHandle, layout: vk::ImageLayout) -> Result<()> {
-        self.images.get_mut(image)?.layout = layout;
-        Ok(())
+        self.set_tracked_layout(image, layout)
     }
 
     /// `glTexSubImage*`: unpacks `src` (laid out per `unpack` as `client` pixels) into `region`
@@ -524,7 +521,7 @@ impl MemoryManager {
                 );
             }
         }
-        self.stats.staged_bytes += staged_bytes;
+        self.record_stat(Stat::StagedBytes(staged_bytes));
         Ok(())
     }
 
@@ -672,18 +669,13 @@ impl MemoryManager {
         );
         let epoch = self.recording_epoch();
         self.wait_epoch(epoch)?;
-        let mapping = {
-            let entry = self.buffers.get(readback)?;
-            let m = self
-                .backend()
-                .buffer_mapping(&entry.raw)
-                .ok_or(MemoryError::Internal("readback buffer is not mapped"))?;
-            if !m.coherent {
-                self.backend().invalidate_buffer(&entry.raw, 0, bytes)?;
-            }
-            m
-        };
-        self.stats.readback_bytes += bytes;
+        let mapping = self
+            .buffer_host_mapping(readback)?
+            .ok_or(MemoryError::Internal("readback buffer is not mapped"))?;
+        if !mapping.coherent {
+            self.invalidate_buffer_range(readback, 0, bytes)?;
+        }
+        self.record_stat(Stat::ReadbackBytes(bytes));
         // SAFETY: the copy that wrote these bytes has completed (waited above) and no other
         // submission uses the readback buffer until the next readback, which needs `&mut self`;
         // `bytes` lies inside the mapping (the buffer was created at least that large).
@@ -729,7 +721,7 @@ impl MemoryManager {
                 self.wait_epoch(info.last_use)?;
             }
             self.read_buffer(src, offset, out)?;
-            self.stats.readback_bytes += out.len() as u64;
+            self.record_stat(Stat::ReadbackBytes(out.len() as u64));
             return Ok(());
         }
         if !info.desc.usage.contains(vk::BufferUsageFlags::TRANSFER_SRC) {
@@ -771,7 +763,7 @@ impl MemoryManager {
         let epoch = self.recording_epoch();
         self.wait_epoch(epoch)?;
         self.read_buffer(readback, 0, out)?;
-        self.stats.readback_bytes += len;
+        self.record_stat(Stat::ReadbackBytes(len));
         Ok(())
     }
 }

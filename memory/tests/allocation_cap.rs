@@ -1,6 +1,7 @@
-//! M2 on the real driver: with the allocation-count clamp configured small and every allocation
-//! dedicated, proactive GC fires at 70 % of the clamp and the number of live `VkDeviceMemory`
-//! objects never exceeds it; at the clamp the request is refused with an error value.
+//! The allocation-count cap on the real driver (configured through `allocation_clamp`): with the
+//! cap small and every allocation dedicated, proactive GC fires at 70 % of the cap and the number
+//! of live `VkDeviceMemory` objects never exceeds it; at the cap the request is refused with an
+//! error value.
 
 mod common;
 
@@ -10,7 +11,7 @@ use arenagl_memory::{BufferDesc, Category, ManagerConfig, MemoryClass, MemoryErr
 use ash::vk;
 use common::ValidatedManager;
 
-const CLAMP: u32 = 40;
+const CAP: u32 = 40;
 
 fn small() -> BufferDesc {
     BufferDesc::new(
@@ -22,13 +23,13 @@ fn small() -> BufferDesc {
 }
 
 #[test]
-fn live_allocation_count_never_exceeds_the_clamp() {
+fn live_allocation_count_never_exceeds_the_cap() {
     let mut m = ValidatedManager::new(ManagerConfig {
-        allocation_clamp: Some(CLAMP),
+        allocation_clamp: Some(CAP),
         force_dedicated: true,
         ..ManagerConfig::default()
     });
-    assert_eq!(m.allocation_clamp(), CLAMP);
+    assert_eq!(m.allocation_clamp(), CAP);
     let mut live = VecDeque::new();
     let mut max_seen = 0;
     // Churn: allocate, use, retire the oldest beyond 35 live, submit every 4 frames. Retired
@@ -50,35 +51,35 @@ fn live_allocation_count_never_exceeds_the_clamp() {
         let count = m.stats().device_memory.live_objects;
         max_seen = max_seen.max(count);
         assert!(
-            count <= CLAMP,
-            "{count} live device memory objects > clamp {CLAMP}"
+            count <= CAP,
+            "{count} live device memory objects > cap {CAP}"
         );
     }
     let s = m.stats();
     println!(
-        "max live device memory objects {max_seen} (clamp {CLAMP}); {}",
+        "max live device memory objects {max_seen} (cap {CAP}); {}",
         s.report()
     );
     assert!(s.proactive_gcs > 0, "proactive GC never fired");
     assert!(s.clamp_warnings > 0, "the 80 % warning never fired");
-    // Now hold everything: the clamp refuses instead of exceeding.
+    // Now hold everything: the cap refuses instead of exceeding.
     let mut held = Vec::new();
     let err = loop {
         match m.create_buffer(&small()) {
             Ok(b) => held.push(b),
             Err(e) => break e,
         }
-        assert!(m.stats().device_memory.live_objects <= CLAMP);
+        assert!(m.stats().device_memory.live_objects <= CAP);
     };
     assert_eq!(
         err,
         MemoryError::TooManyAllocations {
-            live: CLAMP,
-            limit: CLAMP
+            live: CAP,
+            limit: CAP
         }
     );
     assert!(err.is_out_of_memory());
-    assert_eq!(m.stats().device_memory.live_objects, CLAMP);
+    assert_eq!(m.stats().device_memory.live_objects, CAP);
     for b in held.into_iter().chain(live) {
         m.retire_buffer(b).expect("retire");
     }
