@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The libFuzzer targets in fuzz/ (gl_calls, glsl_sources, egl_attribs), with the validation layer
+# The libFuzzer targets in fuzz/ (gl_calls, glsl_sources, egl_attribs, pixel_buffers), with the validation layer
 # on. Each target links the arenagl crate, built with the same instrumentation, so libFuzzer's
 # coverage counts ArenaGL's own code (not only the targets' decoders).
 #   scripts/fuzz.sh build                         the targets with the library in them (nightly + ASan)
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 triple=$(rustc -vV | sed -n 's/^host: //p')
-targets=(gl_calls glsl_sources egl_attribs)
+targets=(gl_calls glsl_sources egl_attribs pixel_buffers)
 export ARENAGL_VALIDATION=${ARENAGL_VALIDATION:-1}
 
 # The toolchain the targets build with: nightly when it is installed (or can be), otherwise the

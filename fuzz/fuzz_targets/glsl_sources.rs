@@ -20,10 +20,9 @@
 mod harness;
 
 use std::ffi::c_char;
-use std::ptr::{null, null_mut};
-use std::sync::OnceLock;
+use std::ptr::null;
 
-use harness::{Counters, Guarded, Input, P};
+use harness::{check_error, make_current, Counters, Guarded, Input};
 use libfuzzer_sys::fuzz_target;
 
 const VERTEX: u32 = 0x8B31;
@@ -83,55 +82,6 @@ fn partners(stage: u32, version: u32) -> Vec<(u32, &'static str)> {
         FRAGMENT => vec![(VERTEX, vs)],
         _ => vec![(VERTEX, vs), (FRAGMENT, fs)],
     }
-}
-
-/// A current 3.3 compatibility context on a 32×32 pbuffer, made once for the process (legacy
-/// GLSL needs compatibility; core-only sources compile there too).
-fn make_current() {
-    static DONE: OnceLock<()> = OnceLock::new();
-    DONE.get_or_init(|| {
-        let get_display = gl!(c"eglGetPlatformDisplayEXT": fn(u32, P, *const i32) -> P);
-        let initialize = gl!(c"eglInitialize": fn(P, *mut i32, *mut i32) -> u32);
-        let choose = gl!(c"eglChooseConfig": fn(P, *const i32, *mut P, i32, *mut i32) -> u32);
-        let bind_api = gl!(c"eglBindAPI": fn(u32) -> u32);
-        let create_context = gl!(c"eglCreateContext": fn(P, P, P, *const i32) -> P);
-        let create_pbuffer = gl!(c"eglCreatePbufferSurface": fn(P, P, *const i32) -> P);
-        let make_current = gl!(c"eglMakeCurrent": fn(P, P, P, P) -> u32);
-        // SAFETY: live handles from earlier calls, EGL_NONE-terminated lists, out-pointers to
-        // locals.
-        unsafe {
-            let dpy = get_display(0x31DD, null_mut(), null());
-            assert!(!dpy.is_null());
-            assert_eq!(initialize(dpy, null_mut(), null_mut()), 1);
-            let attribs = [0x3033, 0x0001, 0x3040, 0x0008, 0x3038];
-            let mut cfg = null_mut();
-            let mut n = 0;
-            assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);
-            assert_eq!(bind_api(0x30A2), 1);
-            // 3.3 compatibility profile.
-            let ctx_attribs = [0x3098, 3, 0x30FB, 3, 0x30FD, 2, 0x3038];
-            let ctx = create_context(dpy, cfg, null_mut(), ctx_attribs.as_ptr());
-            assert!(!ctx.is_null(), "a 3.3 compatibility context");
-            let pb = [0x3057, 32, 0x3056, 32, 0x3038];
-            let surface = create_pbuffer(dpy, cfg, pb.as_ptr());
-            assert!(!surface.is_null());
-            assert_eq!(make_current(dpy, surface, surface, ctx), 1);
-        }
-    });
-}
-
-/// `glGetError`, which must be a GL error code and never `GL_OUT_OF_MEMORY` here (nothing in
-/// this target asks for a large allocation; the C ABI reports a caught panic with it).
-#[track_caller]
-fn check_error(what: &str) -> u32 {
-    // SAFETY: no arguments.
-    let e = unsafe { gl!(c"glGetError": fn() -> u32)() };
-    assert!(
-        e == 0 || (0x0500..=0x0506).contains(&e),
-        "{what}: glGetError returned 0x{e:04X}"
-    );
-    assert_ne!(e, 0x0505, "{what}: GL_OUT_OF_MEMORY");
-    e
 }
 
 /// Reads a string query of `len_pname`'s length through `get` into a guarded buffer of that
