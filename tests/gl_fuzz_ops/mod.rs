@@ -2767,6 +2767,8 @@ fn known_good_draw(log: &mut Vec<String>) -> Result<(), String> {
                 gl!(c"glDisable": fn(u32))(cap);
             }
             gl!(c"glBindFramebuffer": fn(u32, u32))(0x8D40, 0);
+            // With a pixel pack buffer bound, glReadPixels' pointer would be an offset into it.
+            gl!(c"glBindBuffer": fn(u32, u32))(0x88EB, 0);
             gl!(c"glDrawBuffer": fn(u32))(0x0405);
             gl!(c"glReadBuffer": fn(u32))(0x0405);
             gl!(c"glColorMask": fn(u8, u8, u8, u8))(1, 1, 1, 1);

@@ -744,6 +744,209 @@ fn legacy_glsl_is_refused_until_upgraded() {
     assert!(log.contains("require version 140 or higher"), "{log}");
 }
 
+const VS_BODY: &str = "void main() { gl_Position = vec4(0.0); }\n";
+
+#[test]
+fn version_directives_naming_no_glsl_version_are_refused() {
+    for (directive, expected) in [
+        ("#version -1", "'-1' is not a version number"),
+        ("#version -330", "'-330' is not a version number"),
+        (
+            "#version 4294967297",
+            "version number 4294967297 is out of range",
+        ),
+        ("#version 4294967626 core", "out of range"),
+        ("#version 0x14A", "'0x14A' is not a version number"),
+        ("#version 0330", "'0330' is not a version number"),
+        ("#version", "must be followed by a version number"),
+        ("#version 331", "331 is not a GLSL version"),
+    ] {
+        let log = assert_compile_error(directive, &format!("{directive}\n{VS_BODY}"));
+        assert!(
+            log.starts_with("ERROR: 0:1: '#version' : ") && log.contains(expected),
+            "{directive}: {log}"
+        );
+    }
+    // On a later line, after comments, the error names that line.
+    let log = assert_compile_error(
+        "commented",
+        &format!("// a\n/* b\n*/ #version -1\n{VS_BODY}"),
+    );
+    assert!(log.starts_with("ERROR: 0:3: '#version' : "), "{log}");
+    // glslang's own messages for what follows a valid number.
+    for bad in ["#version 330 banana", "#version 330 core core"] {
+        let log = assert_compile_error(bad, &format!("{bad}\n{VS_BODY}"));
+        assert!(log.contains("'#version'"), "{bad}: {log}");
+    }
+    // The compiler's own API keeps every version glslang knows (the GL layer narrows it).
+    compile_shader(
+        Stage::Vertex,
+        &format!("#version 460 core\n{VS_BODY}"),
+        CompileOptions::default(),
+    )
+    .unwrap();
+}
+
+/// Compiles `source` the way `glCompileShader` does: through the legacy upgrader first.
+fn gl_compile(stage: Stage, source: &str) -> Result<String, CompileError> {
+    let upgraded = arenagl_translate::glsl::legacy::upgrade(stage, source, Default::default());
+    compile_shader(stage, &upgraded.source, CompileOptions::default())
+}
+
+#[test]
+fn the_gl_layer_refuses_versions_its_context_does_not_offer() {
+    let fs = "out vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+    let legacy_fs = "void main() { gl_FragColor = vec4(1.0); }\n";
+    for (directive, expected) in [
+        (
+            "#version 460",
+            "GLSL 4.60 is not supported. Supported versions are: 1.10",
+        ),
+        ("#version 460 core", "GLSL 4.60 is not supported"),
+        ("#version 400", "GLSL 4.00 is not supported"),
+        ("#version 450 compatibility", "GLSL 4.50 is not supported"),
+        ("#version 300 es", "GLSL 3.00 ES is not supported"),
+        // Never upgraded as if they said 1.10.
+        ("#version -1", "'-1' is not a version number"),
+        ("#version 4294967297", "out of range"),
+        ("#version abc", "'abc' is not a version number"),
+    ] {
+        let err = gl_compile(Stage::Fragment, &format!("{directive}\n{fs}")).unwrap_err();
+        let log = err.info_log();
+        assert!(
+            log.starts_with("ERROR: 0:1: '#version' : ") && log.contains(expected),
+            "{directive}: {log}"
+        );
+        let legacy = legacy_needs(&format!("{directive}\n{legacy_fs}"));
+        assert!(!legacy, "{directive} is not upgraded");
+    }
+    for (directive, body) in [
+        ("#version 330 core", fs),
+        ("#version 330 compatibility", fs),
+        ("#version 150", fs),
+        ("#version 140", fs),
+        ("#version 130", legacy_fs),
+        ("#version 120", legacy_fs),
+        ("#version 110", legacy_fs),
+        ("#version 100", legacy_fs),
+        ("  #  version   330", fs),
+        ("", legacy_fs),
+    ] {
+        let source = format!("{directive}\n{body}");
+        if let Err(e) = gl_compile(Stage::Fragment, &source) {
+            panic!("{directive}: {}", e.info_log());
+        }
+    }
+    gl_compile(Stage::Vertex, &format!("#version 310 es\n{VS_BODY}")).unwrap();
+}
+
+fn legacy_needs(source: &str) -> bool {
+    arenagl_translate::glsl::legacy::needs_upgrade(source)
+}
+
+/// A compile error for `source` that arrives promptly (a hang guard, not a performance bound).
+fn assert_prompt_compile_error(label: &str, source: &str) -> String {
+    let start = std::time::Instant::now();
+    let result = compile_shader(Stage::Vertex, source, CompileOptions::default());
+    let took = start.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(10),
+        "{label}: took {took:?}"
+    );
+    match result {
+        Err(err @ CompileError::Compile { .. }) => err.info_log(),
+        other => panic!("{label}: expected a compile error, got {other:?}"),
+    }
+}
+
+/// `#define A0 {a0}`, `#define A1 A0 A0`, … up to `A{levels}`.
+fn doubling_macros(a0: &str, levels: usize) -> String {
+    let mut s = format!("#version 330 core\n#define A0 {a0}\n");
+    for i in 1..=levels {
+        s.push_str(&format!("#define A{i} A{0} A{0}\n", i - 1));
+    }
+    s
+}
+
+#[test]
+fn macro_bombs_are_refused_before_preprocessing() {
+    let main = "void main() { gl_Position = vec4(0.0); }\n";
+    let bombs = doubling_macros("x", 30);
+    let log = assert_prompt_compile_error(
+        "doubling object-like macros",
+        &format!("{bombs}float f() {{ return A30; }}\n{main}"),
+    );
+    assert!(
+        log.starts_with("ERROR: 0:33: 'macro expansion' : expanding 'A30' may produce more than"),
+        "{log}"
+    );
+    let mut nested = "1.0".to_owned();
+    for _ in 0..30 {
+        nested = format!("D({nested})");
+    }
+    let mut chain = "#version 330 core\n#define F0(x) x x\n".to_owned();
+    for i in 1..=5 {
+        chain.push_str(&format!("#define F{i}(x) F{0}(F{0}(x))\n", i - 1));
+    }
+    let empty = doubling_macros("", 40);
+    for (label, source) in [
+        (
+            "a doubling function-like macro, nested",
+            format!("#version 330 core\n#define D(v) v, v\nfloat x[] = float[]({nested});\n{main}"),
+        ),
+        (
+            "doubling function-like macros, chained",
+            format!("{chain}float y = F5(1.0);\n{main}"),
+        ),
+        ("macros expanding to nothing", format!("{empty}A40\n{main}")),
+        (
+            "an argument a macro drops",
+            format!("{empty}#define E(x)\nE(A40)\n{main}"),
+        ),
+        ("a bomb in #if", format!("{bombs}#if A30\n#endif\n{main}")),
+        (
+            "a bomb in a macro argument",
+            format!("{bombs}#define ID(x) x\nfloat z = ID(A30);\n{main}"),
+        ),
+    ] {
+        let log = assert_prompt_compile_error(label, &source);
+        assert!(log.contains("'macro expansion' : "), "{label}: {log}");
+    }
+    // Defined but never used, or only tested with `defined`: harmless.
+    let unused = format!("{bombs}#if defined(A30)\n#endif\n#ifdef A30\n#endif\n{main}");
+    compile_shader(Stage::Vertex, &unused, CompileOptions::default()).unwrap();
+}
+
+#[test]
+fn ordinary_macros_compile() {
+    // 2^12 terms of a valid expression: large, but far below the limits.
+    let mut terms = "#version 330 core\n#define A0 1.0\n".to_owned();
+    for i in 1..=12 {
+        terms.push_str(&format!("#define A{i} (A{0} + A{0})\n", i - 1));
+    }
+    terms.push_str("void main() { gl_Position = vec4(A12); }\n");
+    compile_shader(Stage::Vertex, &terms, CompileOptions::default()).unwrap();
+    let fs = "#version 330 core\n\
+              #define PI 3.14159265\n\
+              #define SAT(x) clamp((x), 0.0, 1.0)\n\
+              #define MIX3(a, b, d, t) mix(mix(a, b, t), d, t)\n\
+              #define REP4(s) s s s s\n\
+              #define REP16(s) REP4(REP4(s))\n\
+              #define APPLY(f, v) f(v)\n\
+              #define TWICE(f, v) f(f(v))\n\
+              #define CAT(a, b) a ## b\n\
+              #define W W\n\
+              out vec4 c;\n\
+              void main() {\n\
+                  float s = 0.0, W = 1.0;\n\
+                  REP16(s += SAT(PI * 0.01);)\n\
+                  float CAT(t, 2) = TWICE(SAT, s) + SAT(SAT(SAT(SAT(SAT(SAT(SAT(SAT(s))))))));\n\
+                  c = vec4(MIX3(SAT(s), APPLY(SAT, s * 2.0), t2, 0.5)) + W;\n\
+              }\n";
+    let log = compile_shader(Stage::Fragment, fs, CompileOptions::default()).unwrap();
+    assert!(!log.contains("ERROR"), "{log}");
+}
+
 #[test]
 fn compiles_concurrently_on_many_threads() {
     let expected = link(&[(Stage::Vertex, VS_330), (Stage::Fragment, FS_330)]).unwrap();

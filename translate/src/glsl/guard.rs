@@ -11,8 +11,8 @@
 //! - The same checks run twice: on the source as given (before glslang) and on glslang's
 //!   preprocessed text (before parsing), so macros that expand into deep or long expressions are
 //!   caught too. Preprocessing itself is bounded by glslang (64 `#if` levels, macro expansion
-//!   depth), except for the output size of exponentially nested macros ("macro bombs"), which
-//!   only a limit inside glslang's preprocessor could stop.
+//!   depth), except for the output size of exponentially nested macros ("macro bombs"): those
+//!   are bounded statically before glslang runs (`macros`).
 //! - A NUL byte would silently truncate the C string glslang reads; it is an error instead.
 //! - Errors are formatted the way glslang formats its own, so the info log reads uniformly.
 #![deny(unsafe_code, clippy::unwrap_used, clippy::expect_used)]
@@ -30,11 +30,22 @@ pub const MAX_STATEMENT_OPERATORS: usize = 40_000;
 
 /// A compile error formatted the way glslang formats its own.
 pub(super) fn source_error(stage: Stage, unit: usize, line: usize, message: &str) -> CompileError {
+    token_error(stage, unit, line, "", message)
+}
+
+/// A compile error about `token` (a directive or construct), formatted as glslang does.
+pub(super) fn token_error(
+    stage: Stage,
+    unit: usize,
+    line: usize,
+    token: &str,
+    message: &str,
+) -> CompileError {
     CompileError::Compile {
         stage,
         unit,
         log: format!(
-            "ERROR: 0:{line}: '' : {message}\nERROR: 1 compilation errors.  No code generated.\n\n"
+            "ERROR: 0:{line}: '{token}' : {message}\nERROR: 1 compilation errors.  No code generated.\n\n"
         ),
     }
 }

@@ -21,8 +21,12 @@
 //! - A fragment unit's reads decide which varyings the vertex unit must declare
 //!   ([`Varyings`]): an output the vertex shader never writes is undefined in GL, and declaring it
 //!   keeps the stages' interfaces matched for Vulkan.
+//! - Being the GL layer's door into the compiler, the upgrader also applies the context's
+//!   `#version` rules (`version`): a unit whose directive is malformed or names no GLSL version
+//!   is passed on untouched (never upgraded as if it said 1.10), and one naming a version the
+//!   context does not offer is passed on marked; the compile step refuses both.
 
-use super::Stage;
+use super::{version, Stage};
 
 /// Prefix of every name the upgrader introduces.
 pub const FF_PREFIX: &str = "arena_ff_";
@@ -36,9 +40,18 @@ pub fn source_version(source: &str) -> u32 {
     version_directive(source).map_or(110, |(_, _, v)| v)
 }
 
-/// Whether `source` is GLSL older than 1.40 and must be upgraded.
+/// Whether `source` is GLSL older than 1.40 and must be upgraded (a unit whose `#version` the
+/// compile step refuses is not).
 pub fn needs_upgrade(source: &str) -> bool {
-    source_version(source) < 140
+    source_version(source) < 140 && refused_version(source).is_none()
+}
+
+/// A unit whose `#version` the compile step must refuse, as the compiler must see it.
+fn refused_version(source: &str) -> Option<String> {
+    if version::refused(source) {
+        return Some(source.to_owned());
+    }
+    version::mark_unoffered(source)
 }
 
 /// Legacy varyings, as a bit set: what a fragment unit reads or a vertex unit writes.
@@ -97,6 +110,14 @@ pub fn upgrade_for_epilogue(source: &str) -> Upgraded {
 pub const USER_MAIN: &str = "arena_ff_main";
 
 fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: bool) -> Upgraded {
+    if let Some(source) = refused_version(source) {
+        return Upgraded {
+            source,
+            varyings: Varyings::default(),
+            writes_frag_color: false,
+            writes_frag_data: false,
+        };
+    }
     if !needs_upgrade(source) {
         return Upgraded {
             source: rect_functions(stage, source),
@@ -301,30 +322,14 @@ fn rect_functions(stage: Stage, source: &str) -> String {
     out
 }
 
-/// The `#version` directive: (start, end) of its text and the number.
+/// The `#version` directive: (start, end) of its text and the number (110 when unreadable).
 fn version_directive(source: &str) -> Option<(usize, usize, u32)> {
-    let mut at = 0;
-    for line in source.split_inclusive('\n') {
-        let t = line.trim_start();
-        if let Some(rest) = t.strip_prefix('#') {
-            let rest = rest.trim_start();
-            if let Some(v) = rest.strip_prefix("version") {
-                let number: String = v
-                    .trim_start()
-                    .chars()
-                    .take_while(|c| c.is_ascii_digit())
-                    .collect();
-                let end = at + line.trim_end_matches(['\n', '\r']).len();
-                return Some((at, end, number.parse().unwrap_or(110)));
-            }
-            return None;
-        }
-        if !(t.is_empty() || t.starts_with("//")) {
-            return None;
-        }
-        at += line.len();
-    }
-    None
+    let d = version::read(source)?;
+    let number = match d.number {
+        version::Number::Value(v) => v,
+        _ => 110,
+    };
+    Some((d.found.start, d.found.end, number))
 }
 
 /// Splits `body` after its leading blank, comment and preprocessor lines (where `#extension`

@@ -26,9 +26,12 @@
 //!   lowered out of the source (`frag_coord`).
 //! - Legacy fragment stages end in an epilogue unit that writes the outputs GL defines around the
 //!   shader: `gl_FragColor` broadcast, the alpha test, colour clamping (`frag_epilogue`).
+//! - `#version` directives that name no GLSL version are compile errors before glslang, as are,
+//!   through the GL layer, versions the context does not offer (`version`).
 //! - Input guards (size, NUL bytes, bracket nesting, statement length) on the source and on the
-//!   preprocessed text, and glslang runs on a thread with a large stack: hostile sources get a
-//!   compile error, never a crashed process (`guard` has the measurements).
+//!   preprocessed text, a static bound on macro expansion before glslang's preprocessor runs
+//!   (`macros`), and glslang runs on a thread with a large stack: hostile sources get a compile
+//!   error in bounded time, never a crashed or hung process (`guard` has the measurements).
 //! - Reflection is read back from the SPIR-V (see `reflect`); one SPIR-V fix-up works around a
 //!   glslang defect (`gl_FragData` left without a location, see `spirv`), and rectangle samplers,
 //!   which Vulkan lacks, are lowered to 2D ones after reflection (`rect`).
@@ -43,11 +46,14 @@ mod frag_outputs;
 mod guard;
 pub mod initializers;
 pub mod legacy;
+mod macros;
+mod pp;
 mod rect;
 mod reflect;
 mod scan;
 mod spirv;
 mod types;
+mod version;
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -57,6 +63,7 @@ pub use error::CompileError;
 pub use frag_coord::{FragCoordLayout, HEIGHT_CONSTANT as FRAG_COORD_HEIGHT_CONSTANT};
 pub use frag_outputs::FragBinding;
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
+pub use macros::MAX_MACRO_WORK;
 pub use reflect::{
     Attribute, BlockMember, FragOutput, Reflection, SamplerUniform, UniformBlock,
     MAX_FLATTENED_MEMBERS,
@@ -275,9 +282,11 @@ fn on_compiler_stack<T: Send>(
     })
 }
 
-/// The raw-source guards (see `guard`), then the C string glslang reads.
+/// The raw-source guards (`guard`, `macros`), then the C string glslang reads.
 fn checked_source(stage: Stage, unit: usize, source: &str) -> Result<CString, CompileError> {
     guard::check(stage, unit, source, false)?;
+    version::check(stage, unit, source)?;
+    macros::check(stage, unit, source)?;
     let sized = initializers::size_initialized_arrays(source);
     CString::new(block_structs::hoist(&sized).into_owned())
         .map_err(|_| guard::source_error(stage, unit, 0, "NUL character in shader source"))
