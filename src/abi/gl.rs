@@ -182,6 +182,17 @@ unsafe fn string(ptr: *const c_char) -> String {
         .into_owned()
 }
 
+/// Runs a query and writes its answer through `write` only when the query raised no error: a
+/// GL command that raises an error has no other effect, so nothing is written through the
+/// caller's pointers.
+fn answer<T>(c: &mut Context, query: impl FnOnce(&mut Context) -> T, write: impl FnOnce(T)) {
+    let before = c.errors_raised();
+    let v = query(c);
+    if c.errors_raised() == before {
+        write(v);
+    }
+}
+
 /// GL's rule for a `bufSize`/`maxCount` argument: a negative one is `GL_INVALID_VALUE` (recorded;
 /// `false`: the command does nothing).
 fn buf_size_ok(c: &mut Context, call: &str, size: i32) -> bool {
@@ -559,8 +570,8 @@ gl_entry_points! {
     fn glFlushMappedBufferRange(t: GLenum, off: isize, len: isize) { gl((), |c| c.flush_mapped_buffer_range(t, off as i64, len as i64)) }
     fn glUnmapBuffer(t: GLenum) -> GLboolean { gl(0, |c| u8::from(c.unmap_buffer(t))) }
     fn glCopyBufferSubData(r: GLenum, w: GLenum, ro: isize, wo: isize, size: isize) { gl((), |c| c.copy_buffer_sub_data(r, w, ro as i64, wo as i64, size as i64)) }
-    fn glGetBufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_buffer_parameter(t, p) as i32; write_values(out, &[v]) }) }
-    fn glGetBufferParameteri64v(t: GLenum, p: GLenum, out: *mut i64) { gl((), |c| { let v = c.get_buffer_parameter(t, p); write_values(out, &[v]) }) }
+    fn glGetBufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_buffer_parameter(t, p) as i32, |v| write_values(out, &[v]))) }
+    fn glGetBufferParameteri64v(t: GLenum, p: GLenum, out: *mut i64) { gl((), |c| answer(c, |c| c.get_buffer_parameter(t, p), |v| write_values(out, &[v]))) }
 
     // Vertex arrays.
     fn glGenVertexArrays(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_vertex_arrays(n)) }
@@ -803,9 +814,9 @@ gl_entry_points! {
     fn glCompileShader(sh: u32) { gl((), |c| c.compile_shader(sh)) }
     fn glDeleteShader(sh: u32) { gl((), |c| c.delete_shader(sh)) }
     fn glIsShader(sh: u32) -> GLboolean { gl(0, |c| u8::from(c.is_shader(sh))) }
-    fn glGetShaderiv(sh: u32, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_shader(sh, p); if c.is_shader(sh) { write_values(out, &[v]) } }) }
-    fn glGetShaderInfoLog(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetShaderInfoLog", size) { return } let s = c.shader_info_log(sh); write_string(&s, size, len, buf) }) }
-    fn glGetShaderSource(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetShaderSource", size) { return } let s = c.shader_source_text(sh); write_string(&s, size, len, buf) }) }
+    fn glGetShaderiv(sh: u32, p: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_shader(sh, p), |v| write_values(out, &[v]))) }
+    fn glGetShaderInfoLog(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetShaderInfoLog", size) { return } answer(c, |c| c.shader_info_log(sh), |s| write_string(&s, size, len, buf)) }) }
+    fn glGetShaderSource(sh: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetShaderSource", size) { return } answer(c, |c| c.shader_source_text(sh), |s| write_string(&s, size, len, buf)) }) }
     fn glCreateProgram() -> u32 { gl(0, |c| c.create_program()) }
     fn glDeleteProgram(p: u32) { gl((), |c| c.delete_program(p)) }
     fn glIsProgram(p: u32) -> GLboolean { gl(0, |c| u8::from(c.is_program(p))) }
@@ -837,11 +848,11 @@ gl_entry_points! {
     fn glGetHandleARB(pname: GLenum) -> u32 { gl(0, |c| c.handle(pname)) }
     fn glGetObjectParameterivARB(o: u32, pname: GLenum, out: *mut i32) { gl((), |c| { if let Some(v) = c.object_parameter(o, pname) { write_values(out, &[v]) } }) }
     fn glGetObjectParameterfvARB(o: u32, pname: GLenum, out: *mut f32) { gl((), |c| { if let Some(v) = c.object_parameter(o, pname) { write_values(out, &[v as f32]) } }) }
-    fn glGetInfoLogARB(o: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetInfoLogARB", size) { return } let s = c.object_info_log(o); write_string(&s, size, len, buf) }) }
+    fn glGetInfoLogARB(o: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetInfoLogARB", size) { return } answer(c, |c| c.object_info_log(o), |s| write_string(&s, size, len, buf)) }) }
     fn glGetAttachedObjectsARB(p: u32, max: i32, count: *mut i32, out: *mut u32) { glGetAttachedShaders(p, max, count, out) }
     fn glValidateProgram(p: u32) { gl((), |c| c.validate_program(p)) }
-    fn glGetProgramiv(p: u32, pname: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_program(p, pname); if c.is_program(p) { write_values(out, &[v]) } }) }
-    fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetProgramInfoLog", size) { return } let s = c.program_info_log(p); write_string(&s, size, len, buf) }) }
+    fn glGetProgramiv(p: u32, pname: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_program(p, pname), |v| write_values(out, &[v]))) }
+    fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetProgramInfoLog", size) { return } answer(c, |c| c.program_info_log(p), |s| write_string(&s, size, len, buf)) }) }
     fn glGetUniformLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_uniform_location(p, &string(name))) }
     fn glGetAttribLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_attrib_location(p, &string(name))) }
     fn glGetFragDataLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_location(p, &string(name))) }
@@ -1150,7 +1161,7 @@ gl_entry_points! {
     fn glGetTexParameterIiv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| { let v: Vec<i32> = c.get_tex_parameter_integer(t, p, true).iter().map(|&w| w as i32).collect(); write_values(out, &v) }) }
     fn glGetTexParameterIuiv(t: GLenum, p: GLenum, out: *mut u32) { gl((), |c| { let v = c.get_tex_parameter_integer(t, p, false); write_values(out, &v) }) }
     fn glGetTexParameterfv(t: GLenum, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_tex_parameter(t, p); write_values(out, &v) }) }
-    fn glGetTexLevelParameteriv(t: GLenum, level: i32, p: GLenum, out: *mut i32) { gl((), |c| { let v = c.get_tex_level_parameter(t, level, p); write_values(out, &[v]) }) }
+    fn glGetTexLevelParameteriv(t: GLenum, level: i32, p: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_tex_level_parameter(t, level, p), |v| write_values(out, &[v]))) }
 
     // Framebuffers.
     fn glGenFramebuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_framebuffers(n)) }

@@ -75,6 +75,8 @@ pub struct Context {
     pub(crate) device: Arc<Device>,
     pub(crate) profile: Profile,
     error: GLenum,
+    /// Every error raised so far, the flag already set or not (`errors_raised`).
+    errors_raised: u64,
     pub(crate) strings: Strings,
     pub(crate) buffers: Names<Buffer>,
     pub(crate) vertex_arrays: Names<VertexArray>,
@@ -288,6 +290,7 @@ impl Context {
             device,
             profile,
             error: GL_NO_ERROR,
+            errors_raised: 0,
             strings,
             buffers: Names::default(),
             vertex_arrays: Names::default(),
@@ -363,6 +366,7 @@ impl Context {
                     self.lost = true;
                 }
                 super::log_error(&e);
+                self.errors_raised += 1;
                 if self.error == GL_NO_ERROR {
                     self.error = code;
                 }
@@ -373,6 +377,7 @@ impl Context {
 
     /// Records an error code directly (the C edge uses it for a caught panic).
     pub fn set_error(&mut self, code: GLenum) {
+        self.errors_raised += 1;
         if self.error == GL_NO_ERROR {
             self.error = code;
         }
@@ -386,6 +391,13 @@ impl Context {
     /// Records `GL_INVALID_ENUM` found at the C edge.
     pub fn record_invalid_enum(&mut self, what: &str, value: GLenum) -> Option<()> {
         self.record::<()>(invalid_enum(what, value))
+    }
+
+    /// How many errors this context has raised, counting those that found the flag already
+    /// set: a command raised one exactly when this moved. The C edge writes a query's answer
+    /// only when it did not (GL: a command that raises an error has no other effect).
+    pub fn errors_raised(&self) -> u64 {
+        self.errors_raised
     }
 
     /// `glGetError`.
