@@ -23,8 +23,13 @@
 //!   manager's own persistent mapping, so the pointer stays valid across draws and the GPU
 //!   reads exactly what the application wrote.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
 use arenagl_memory::{BufferDesc, BufferHandle, Category, MemoryClass};
 use ash::vk;
+
+use super::device::Device;
 
 /// A live mapping.
 pub(crate) struct Mapping {
@@ -112,4 +117,57 @@ pub(crate) fn storage_desc(size: u64) -> BufferDesc {
         Category::Buffer,
     )
     .named("GL buffer")
+}
+
+/// A buffer object deleted while vertex arrays that were not bound held it. GL frees the name at
+/// once but keeps the object until its last reference goes (GL 4.6 §5.1.3): the vertex arrays
+/// that held it share it through an `Arc` and name it by `id`, a private name from the top of
+/// the range (`glGenBuffers` counts up from 1), so a buffer that later gets the old name is
+/// never mistaken for it. The storage is retired (freed once the GPU is done with it) when the
+/// last vertex array lets go.
+pub(crate) struct RetainedBuffer {
+    /// The private name the vertex arrays' slots hold.
+    pub id: u32,
+    /// The name it had, which queries of a vertex array's bindings still report.
+    pub name: u32,
+    pub buffer: Buffer,
+    device: Arc<Device>,
+}
+
+/// Private names handed out before they repeat (from `u32::MAX` down).
+const RETAINED_IDS: u32 = 1 << 30;
+
+impl RetainedBuffer {
+    /// Keeps `buffer`, deleted as `name`. Deleting a buffer unmaps it.
+    pub(crate) fn new(name: u32, mut buffer: Buffer, device: Arc<Device>) -> Arc<Self> {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed) % RETAINED_IDS;
+        buffer.mapping = None;
+        Arc::new(Self {
+            id: u32::MAX - n,
+            name,
+            buffer,
+            device,
+        })
+    }
+}
+
+impl std::fmt::Debug for RetainedBuffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RetainedBuffer")
+            .field("id", &self.id)
+            .field("name", &self.name)
+            .field("size", &self.buffer.size)
+            .finish()
+    }
+}
+
+impl Drop for RetainedBuffer {
+    fn drop(&mut self) {
+        if let Some(h) = self.buffer.storage.take() {
+            if let Err(e) = self.device.lock().manager.retire_buffer(h) {
+                tracing::debug!(error = %e, "retiring a deleted buffer's storage");
+            }
+        }
+    }
 }

@@ -1,5 +1,10 @@
 //! Descriptor sets with per-frame cursors: pools are stamped with the last epoch that used them
 //! and reset once it completes, so a frame's sets cost a bump in a pool, never a free.
+//!
+//! A pool is retired after [`SETS_PER_POOL`] sets whether or not the driver ever refuses one:
+//! some drivers (lavapipe) never report `VK_ERROR_OUT_OF_POOL_MEMORY`, and a pool that is never
+//! retired is never reset, so every set ever allocated from it would stay alive, each holding
+//! its layout (and so a deleted program's layouts) with it.
 
 use ash::vk;
 
@@ -12,6 +17,8 @@ struct Pool {
     raw: vk::DescriptorPool,
     /// The last epoch whose commands may read sets from it.
     last_use: u64,
+    /// Sets allocated since it was created or last reset.
+    sets: u32,
 }
 
 /// One context's descriptor pools.
@@ -75,7 +82,11 @@ impl DescriptorPools {
                     }
                     None => Self::create(device)?,
                 };
-                self.current = Some(Pool { raw, last_use: 0 });
+                self.current = Some(Pool {
+                    raw,
+                    last_use: 0,
+                    sets: 0,
+                });
             }
             let Some(pool) = self.current.as_mut() else {
                 continue;
@@ -89,14 +100,17 @@ impl DescriptorPools {
             match unsafe { device.raw().allocate_descriptor_sets(&info) } {
                 Ok(sets) => {
                     pool.last_use = epoch;
-                    return sets.first().copied().ok_or_else(|| {
+                    pool.sets += 1;
+                    let set = sets.first().copied();
+                    if pool.sets >= SETS_PER_POOL {
+                        self.retire_current();
+                    }
+                    return set.ok_or_else(|| {
                         GlError::vulkan("vkAllocateDescriptorSets", vk::Result::ERROR_UNKNOWN)
                     });
                 }
                 Err(vk::Result::ERROR_OUT_OF_POOL_MEMORY | vk::Result::ERROR_FRAGMENTED_POOL) => {
-                    if let Some(full) = self.current.take() {
-                        self.retired.push(full);
-                    }
+                    self.retire_current();
                 }
                 Err(r) => return Err(GlError::vulkan("vkAllocateDescriptorSets", r)),
             }
@@ -105,6 +119,14 @@ impl DescriptorPools {
             "vkAllocateDescriptorSets",
             vk::Result::ERROR_OUT_OF_POOL_MEMORY,
         ))
+    }
+
+    /// Moves the current pool to the retired ones (reset and reused once its epoch completes);
+    /// the next allocation takes another.
+    fn retire_current(&mut self) {
+        if let Some(full) = self.current.take() {
+            self.retired.push(full);
+        }
     }
 
     /// The pool sets come from now, marked as used by `epoch` (a cached set from it stays

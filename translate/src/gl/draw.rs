@@ -18,6 +18,7 @@ use std::sync::Arc;
 use arenagl_memory::{ImageHandle, ImageRegion, ViewHandle};
 use ash::vk;
 
+use super::buffer::Buffer;
 use super::context::{Context, Profile};
 use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
@@ -28,6 +29,7 @@ use super::program::Linked;
 use super::state::{Rect, MAX_DRAW_BUFFERS};
 use super::texture::IDENTITY_SWIZZLE;
 use super::texture_target::TexTarget;
+use super::vertex_array::VertexArray;
 use crate::glsl::{SampledKind, ScalarKind};
 
 /// What the open render pass was begun for, and what is bound in it.
@@ -807,14 +809,22 @@ impl Context {
         Ok(())
     }
 
+    /// The buffer an array of `vao` names: a live one, or one deleted while `vao` held it.
+    fn vao_buffer<'a>(&'a self, vao: &'a VertexArray, name: u32) -> Option<&'a Buffer> {
+        vao.retained_buffer(name).or_else(|| self.buffers.get(name))
+    }
+
+    /// `vao`'s element array buffer: a live one, or one deleted while `vao` held it.
+    fn element_buffer_of<'a>(&'a self, vao: &'a VertexArray) -> Option<&'a Buffer> {
+        match &vao.element_retained {
+            Some(r) => Some(&r.buffer),
+            None => self.buffers.get(vao.element_buffer),
+        }
+    }
+
     /// `len` bytes of indices at `offset` of `vao`'s element buffer, or in a compatibility
     /// context with none bound, at the client pointer `offset`.
-    fn index_bytes(
-        &mut self,
-        vao: &super::vertex_array::VertexArray,
-        offset: u64,
-        len: u64,
-    ) -> GlResult<Vec<u8>> {
+    fn index_bytes(&mut self, vao: &VertexArray, offset: u64, len: u64) -> GlResult<Vec<u8>> {
         if vao.element_buffer == 0 {
             if self.profile != Profile::Compatibility {
                 return invalid_op("indexed draw with no element array buffer bound");
@@ -830,8 +840,7 @@ impl Context {
             return Ok(bytes.to_vec());
         }
         let b = self
-            .buffers
-            .get(vao.element_buffer)
+            .element_buffer_of(vao)
             .ok_or_else(|| GlError::InvalidOperation("element buffer gone".into()))?;
         if b.mapped_exclusively() {
             return invalid_op("draw from a mapped element buffer");
@@ -859,12 +868,12 @@ impl Context {
     /// programs rarely take).
     fn buffer_array_bytes(
         &self,
+        vao: &VertexArray,
         arr: &super::vertex_array::AttribArray,
         last: u32,
     ) -> GlResult<Vec<u8>> {
         let b = self
-            .buffers
-            .get(arr.buffer)
+            .vao_buffer(vao, arr.buffer)
             .ok_or_else(|| GlError::InvalidOperation("vertex buffer gone".into()))?;
         if b.mapped_exclusively() {
             return invalid_op("draw from a mapped vertex buffer");
@@ -1004,8 +1013,12 @@ impl Context {
             .programs
             .get(self.program)
             .ok_or_else(|| GlError::InvalidOperation("the current program is gone".into()))?;
+        let linked = p.linked("draw")?;
+        if let Some(why) = super::program::sampler_unit_conflict(linked, &p.sampler_units) {
+            return invalid_op(format!("draw: {why}"));
+        }
         Ok(DrawProgram {
-            linked: p.linked("draw")?.clone(),
+            linked: linked.clone(),
             uniform_data: p.uniform_data.clone(),
             sampler_units: p.sampler_units.clone(),
             block_bindings: p.block_bindings.clone(),
@@ -1165,8 +1178,7 @@ impl Context {
                     return invalid_op("indexed draw with no element array buffer bound");
                 }
                 let b = self
-                    .buffers
-                    .get(vao.element_buffer)
+                    .element_buffer_of(&vao)
                     .ok_or_else(|| GlError::InvalidOperation("element buffer gone".into()))?;
                 if b.mapped_exclusively() {
                     return invalid_op("draw from a mapped element buffer");
@@ -1268,14 +1280,13 @@ impl Context {
                     })
                 } else if widen {
                     let last = last_element(&arr, call.instances, max_vertex);
-                    let raw = self.buffer_array_bytes(&arr, last)?;
+                    let raw = self.buffer_array_bytes(&vao, &arr, last)?;
                     Some(super::vertex_array::widen_integers(
                         &arr, &raw, last, scalar,
                     )?)
                 } else {
                     let shadow = self
-                        .buffers
-                        .get(arr.buffer)
+                        .vao_buffer(&vao, arr.buffer)
                         .filter(|b| b.mapping.is_none() && arr.offset < b.size)
                         .and_then(|b| b.shadow.as_ref())
                         // Converted to floats only for a float input: an integer input reads
@@ -1312,7 +1323,7 @@ impl Context {
                     });
                     sources.push((None, 0, Some(bytes)));
                 } else if arr.enabled {
-                    let b = self.buffers.get(arr.buffer).ok_or_else(|| {
+                    let b = self.vao_buffer(&vao, arr.buffer).ok_or_else(|| {
                         GlError::InvalidOperation(format!("attribute {}'s buffer is gone", a.name))
                     })?;
                     if b.mapped_exclusively() {

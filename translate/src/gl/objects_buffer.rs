@@ -66,7 +66,16 @@ impl Context {
         }
         Ok(match target {
             GL_ARRAY_BUFFER => self.array_buffer,
-            GL_ELEMENT_ARRAY_BUFFER => self.element_vao().element_buffer,
+            GL_ELEMENT_ARRAY_BUFFER => {
+                let vao = self.element_vao();
+                if vao.element_retained.is_some() {
+                    // Its name may name another buffer by now: refuse rather than act on that.
+                    return invalid_op(
+                        "the element array buffer of the bound vertex array was deleted (it only feeds draws)",
+                    );
+                }
+                vao.element_buffer
+            }
             t => self.generic_bindings.get(&t).copied().unwrap_or(0),
         })
     }
@@ -113,7 +122,11 @@ impl Context {
             }
             match target {
                 GL_ARRAY_BUFFER => self.array_buffer = name,
-                GL_ELEMENT_ARRAY_BUFFER => self.element_vao_mut().element_buffer = name,
+                GL_ELEMENT_ARRAY_BUFFER => {
+                    let vao = self.element_vao_mut();
+                    vao.element_buffer = name;
+                    vao.element_retained = None;
+                }
                 t => {
                     self.generic_bindings.insert(t, name);
                 }
@@ -185,14 +198,15 @@ impl Context {
             if self.array_buffer == name {
                 self.array_buffer = 0;
             }
-            if let Ok(vao) = self.current_vao_mut() {
-                if vao.element_buffer == name {
-                    vao.element_buffer = 0;
-                }
-                for a in vao.attribs.iter_mut() {
-                    if a.buffer == name {
-                        a.buffer = 0;
-                    }
+            // The bound vertex array lets go of it (with none bound, the context's own holds
+            // the element binding).
+            let vao = self.element_vao_mut();
+            if vao.element_buffer == name && vao.element_retained.is_none() {
+                vao.element_buffer = 0;
+            }
+            for a in vao.attribs.iter_mut() {
+                if a.buffer == name {
+                    a.buffer = 0;
                 }
             }
             self.generic_bindings.retain(|_, b| *b != name);
@@ -202,13 +216,47 @@ impl Context {
                     *b = Default::default();
                 }
             }
-            if let Some(Buffer {
-                storage: Some(h), ..
-            }) = self.buffers.remove(name)
-            {
+            let kept = self
+                .buffers
+                .remove(name)
+                .and_then(|b| self.retain_in_unbound_vaos(name, b));
+            if let Some(h) = kept.and_then(|b| b.storage) {
                 let _ = device.lock().manager.retire_buffer(h);
             }
         }
+    }
+
+    /// Hands `buffer`, just deleted as `name`, to the vertex arrays that are not bound and
+    /// still name it: GL keeps a deleted object alive while a container holds it. Returns the
+    /// buffer when none does (its storage is then retired).
+    fn retain_in_unbound_vaos(&mut self, name: u32, buffer: Buffer) -> Option<Buffer> {
+        let bound = self.vertex_array;
+        let mut holders: Vec<u32> = self
+            .vertex_arrays
+            .created()
+            .into_iter()
+            .filter(|&v| v != bound)
+            .filter(|&v| {
+                self.vertex_arrays
+                    .get(v)
+                    .is_some_and(|a| a.names_buffer(name))
+            })
+            .collect();
+        // With a named vertex array bound, the context's own (compatibility) one is unbound.
+        let default_holds = bound != 0 && self.default_vertex_array.names_buffer(name);
+        if holders.is_empty() && !default_holds {
+            return Some(buffer);
+        }
+        let kept = super::buffer::RetainedBuffer::new(name, buffer, self.device.clone());
+        for v in holders.drain(..) {
+            if let Some(vao) = self.vertex_arrays.get_mut(v) {
+                vao.retain(&kept);
+            }
+        }
+        if default_holds {
+            self.default_vertex_array.retain(&kept);
+        }
+        None
     }
 
     /// `glBufferData`.
@@ -592,6 +640,10 @@ impl Context {
             )));
             return;
         }
+        if self.vertex_array != name {
+            // Deleted buffers its arrays no longer read are let go of (cheap when none).
+            self.element_vao_mut().prune();
+        }
         self.vertex_array = name;
     }
 
@@ -664,6 +716,7 @@ impl Context {
                 buffer,
                 divisor: a.divisor,
             };
+            self.current_vao_mut()?.prune();
             Ok(())
         })();
         self.record(r);
@@ -713,10 +766,10 @@ impl Context {
                     .map(|w| f64::from(f32::from_bits(*w)))
                     .collect());
             }
-            let a = self
-                .current_vao()
-                .ok_or_else(|| GlError::InvalidOperation("no vertex array object is bound".into()))?
-                .attribs[i];
+            let vao = self.current_vao().ok_or_else(|| {
+                GlError::InvalidOperation("no vertex array object is bound".into())
+            })?;
+            let a = vao.attribs[i];
             let v = match pname {
                 GL_VERTEX_ATTRIB_ARRAY_ENABLED => f64::from(u8::from(a.enabled)),
                 GL_VERTEX_ATTRIB_ARRAY_SIZE => f64::from(a.size),
@@ -725,7 +778,7 @@ impl Context {
                 GL_VERTEX_ATTRIB_ARRAY_NORMALIZED => f64::from(u8::from(a.normalized)),
                 GL_VERTEX_ATTRIB_ARRAY_INTEGER => f64::from(u8::from(a.integer)),
                 GL_VERTEX_ATTRIB_ARRAY_DIVISOR => f64::from(a.divisor),
-                GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => f64::from(a.buffer),
+                GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => f64::from(vao.buffer_name(a.buffer)),
                 GL_VERTEX_ATTRIB_ARRAY_POINTER => a.offset as f64,
                 p => return invalid_enum("glGetVertexAttrib pname", p),
             };

@@ -402,11 +402,19 @@ impl Context {
         self.record(r);
     }
 
-    /// `glValidateProgram`.
+    /// `glValidateProgram`: a linked program whose samplers could draw (see
+    /// `program::sampler_unit_conflict`; the reason goes to the info log otherwise).
     pub fn validate_program(&mut self, name: u32) {
-        let r = self
-            .program_mut(name)
-            .map(|p| p.validate_status = p.link_status);
+        let r = self.program_mut(name).map(|p| {
+            let conflict = p
+                .linked
+                .as_ref()
+                .and_then(|l| program::sampler_unit_conflict(l, &p.sampler_units));
+            p.validate_status = p.link_status && conflict.is_none();
+            if let Some(why) = conflict {
+                p.log = format!("ERROR: Validation: {why}\n");
+            }
+        });
         self.record(r);
     }
 

@@ -394,5 +394,6 @@ pub(crate) fn build(
     // was created on the manager's device; the create info and everything it points to live
     // across the call.
     let pipeline = unsafe { manager.create_graphics_pipeline(cache, &info) }?;
+    linked.note_pipeline_built();
     Ok(pipeline)
 }

@@ -25,6 +25,7 @@
 //!   [`Linked::frag_epilogue`] tells draws to set its constants.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use ash::vk;
@@ -291,20 +292,52 @@ pub(crate) struct Linked {
     pub frag_epilogue: bool,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
+    /// Whether a pipeline was ever built from it (`pipeline::build`): every command that uses
+    /// a program binds one of its pipelines first, so until then no command references its
+    /// modules or layouts.
+    pipelines_built: AtomicBool,
     device: Arc<Device>,
 }
 
+impl Linked {
+    /// Notes that a pipeline was built from this program (see `pipelines_built`).
+    pub(crate) fn note_pipeline_built(&self) {
+        self.pipelines_built.store(true, Ordering::Relaxed);
+    }
+}
+
 impl Drop for Linked {
+    /// A program no command ever used gives its Vulkan objects back at once; one that drew
+    /// defers them (and its pipelines) to the epoch being recorded. Either way the garbage of
+    /// completed epochs is collected here too: a program that creates and deletes programs
+    /// without ever waiting for the device (no `glFinish`, no read-back, no swap) would
+    /// otherwise pile deferred objects up for its whole life.
     fn drop(&mut self) {
+        let objects = VkObjects {
+            device: self.device.clone(),
+            modules: std::mem::take(&mut self.modules),
+            set_layouts: std::mem::replace(
+                &mut self.set_layouts,
+                [vk::DescriptorSetLayout::null(); 2],
+            ),
+            pipeline_layout: std::mem::replace(
+                &mut self.pipeline_layout,
+                vk::PipelineLayout::null(),
+            ),
+        };
         let mut locked = self.device.lock();
-        for (_, m) in self.modules.drain(..) {
-            locked.defer(Garbage::ShaderModule(m));
-        }
-        locked.defer(Garbage::PipelineLayout(self.pipeline_layout));
-        for l in self.set_layouts {
-            locked.defer(Garbage::SetLayout(l));
-        }
         locked.forget_pipelines_of(self.id);
+        if self.pipelines_built.load(Ordering::Relaxed) {
+            for g in objects.into_garbage() {
+                locked.defer(g);
+            }
+        } else {
+            drop(objects);
+        }
+        if let Err(e) = locked.manager.poll() {
+            tracing::debug!(error = %e, "poll before collecting a deleted program's garbage");
+        }
+        locked.collect(self.device.raw());
     }
 }
 
@@ -861,7 +894,8 @@ pub(crate) fn link_bound(
         frag_coord_upper_left: program.frag_coord.origin_upper_left,
         legacy_depth_mode,
         frag_epilogue,
-        id: NEXT_PROGRAM_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        id: NEXT_PROGRAM_ID.fetch_add(1, Ordering::Relaxed),
+        pipelines_built: AtomicBool::new(false),
         device: device.clone(),
     };
     Ok((linked, program.info_log))
@@ -879,7 +913,8 @@ fn create_object<T>(
         .map_err(LinkError::Memory)
 }
 
-/// Vulkan objects of a link in progress, destroyed if the link fails half-way.
+/// Vulkan objects of a link in progress, destroyed if the link fails half-way (and those of a
+/// deleted program no command used).
 struct VkObjects {
     device: Arc<Device>,
     modules: Vec<(Stage, vk::ShaderModule)>,
@@ -895,6 +930,25 @@ impl VkObjects {
             set_layouts: [vk::DescriptorSetLayout::null(); 2],
             pipeline_layout: vk::PipelineLayout::null(),
         }
+    }
+
+    /// The objects as deferred garbage (nothing is destroyed when `self` drops then).
+    fn into_garbage(self) -> Vec<Garbage> {
+        let (modules, set_layouts, pipeline_layout) = self.take();
+        let mut out: Vec<Garbage> = modules
+            .into_iter()
+            .map(|(_, m)| Garbage::ShaderModule(m))
+            .collect();
+        out.extend(
+            set_layouts
+                .into_iter()
+                .filter(|l| *l != vk::DescriptorSetLayout::null())
+                .map(Garbage::SetLayout),
+        );
+        if pipeline_layout != vk::PipelineLayout::null() {
+            out.push(Garbage::PipelineLayout(pipeline_layout));
+        }
+        out
     }
 
     fn take(
@@ -915,8 +969,9 @@ impl VkObjects {
 impl Drop for VkObjects {
     fn drop(&mut self) {
         let raw = self.device.raw();
-        // SAFETY: these objects were created on this device by a link that failed; nothing
-        // references them yet.
+        // SAFETY: these objects were created on this device, by a link that failed or for a
+        // program no command used (no pipeline was ever built from it): nothing references
+        // them.
         unsafe {
             for (_, m) in self.modules.drain(..) {
                 raw.destroy_shader_module(m, None);
@@ -1277,3 +1332,31 @@ fn write_word(data: &mut [u8], at: usize, word: u32) {
 
 /// Texture units a context has (`GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS`).
 pub const MAX_TEXTURE_UNITS: u32 = 48;
+
+/// Why `linked` with texture units `units` (per sampler, per element) cannot draw: two active
+/// samplers of different types read one texture unit, which GL 3.3 §2.11.7 forbids (the draw
+/// is `GL_INVALID_OPERATION`, `glValidateProgram` fails). Types are told apart by the texture
+/// target they read, as Mesa does: `sampler2D`, `isampler2D` and `sampler2DShadow` may share a
+/// unit, `sampler2D` and `sampler3D` may not.
+pub(crate) fn sampler_unit_conflict(linked: &Linked, units: &[Vec<u32>]) -> Option<String> {
+    let mut seen: [Option<SamplerType>; MAX_TEXTURE_UNITS as usize] =
+        [None; MAX_TEXTURE_UNITS as usize];
+    for (s, elements) in linked.samplers.iter().zip(units) {
+        for &unit in elements.iter().take(s.count as usize) {
+            let Some(slot) = seen.get_mut(unit as usize) else {
+                continue;
+            };
+            match slot {
+                Some(first) if first.dim != s.ty.dim => {
+                    return Some(format!(
+                        "texture unit {unit} is read both as a {:?} and as a {:?} sampler",
+                        first.dim, s.ty.dim
+                    ));
+                }
+                Some(_) => {}
+                None => *slot = Some(s.ty),
+            }
+        }
+    }
+    None
+}

@@ -1,7 +1,10 @@
 //! Vertex array objects and the vertex formats GL attributes map to.
 
+use std::sync::Arc;
+
 use ash::vk;
 
+use super::buffer::{Buffer, RetainedBuffer};
 use super::enums::*;
 use super::error::{invalid_enum, invalid_op, invalid_value, GlResult};
 use crate::glsl::ScalarKind;
@@ -180,7 +183,58 @@ pub(crate) fn elements_that_fit(size: u64, offset: u64, stride: u32, element: u3
 pub(crate) struct VertexArray {
     /// Generic slots, then the fixed-function ones ([`FfArray::slot`]).
     pub attribs: [AttribArray; ATTRIB_SLOTS],
+    /// The element array buffer's name (the name it had, once `element_retained` holds it).
     pub element_buffer: u32,
+    /// Buffers deleted while this vertex array, not bound, held them: the arrays that read one
+    /// name it by its private id ([`RetainedBuffer`]).
+    pub retained: Vec<Arc<RetainedBuffer>>,
+    /// The element array buffer, when it was deleted while this vertex array held it.
+    pub element_retained: Option<Arc<RetainedBuffer>>,
+}
+
+impl VertexArray {
+    /// The deleted buffer an array names by private id `id`.
+    pub(crate) fn retained_buffer(&self, id: u32) -> Option<&Buffer> {
+        self.retained.iter().find(|r| r.id == id).map(|r| &r.buffer)
+    }
+
+    /// The name queries report for an array's buffer `id` (a private id reads as the name the
+    /// deleted buffer had).
+    pub(crate) fn buffer_name(&self, id: u32) -> u32 {
+        self.retained
+            .iter()
+            .find(|r| r.id == id)
+            .map_or(id, |r| r.name)
+    }
+
+    /// Whether an array or the element binding names the live buffer `name`.
+    pub(crate) fn names_buffer(&self, name: u32) -> bool {
+        self.attribs.iter().any(|a| a.buffer == name)
+            || (self.element_buffer == name && self.element_retained.is_none())
+    }
+
+    /// Keeps `r`, the buffer just deleted as `r.name`, wherever this vertex array names it.
+    pub(crate) fn retain(&mut self, r: &Arc<RetainedBuffer>) {
+        let mut held = false;
+        for a in self.attribs.iter_mut().filter(|a| a.buffer == r.name) {
+            a.buffer = r.id;
+            held = true;
+        }
+        if held {
+            self.retained.push(r.clone());
+        }
+        if self.element_buffer == r.name && self.element_retained.is_none() {
+            self.element_retained = Some(r.clone());
+        }
+    }
+
+    /// Lets go of the deleted buffers no array names any more (an array respecified since);
+    /// the last vertex array to let go of one retires its storage.
+    pub(crate) fn prune(&mut self) {
+        let attribs = &self.attribs;
+        self.retained
+            .retain(|r| attribs.iter().any(|a| a.buffer == r.id));
+    }
 }
 
 /// Validates a `glVertexAttrib(I)Pointer` call's size/type pair.
