@@ -1,79 +1,53 @@
-//! The GL 3.3 state machine over the memory manager (MISSION T1–T4).
+//! The GL state machine over the memory manager: GL 3.3 core and compatibility.
 //!
-//! Layout: [`Context`] holds a context's state (`context`); entry points live with the objects
-//! they act on (`objects_buffer`, `objects_program`, `objects_texture`); `draw` encodes draws
-//! and clears into dynamic rendering; `pipeline` and `descriptors` cache what draws need;
-//! `device` is the process-wide device with the manager behind a mutex; `get` answers queries;
-//! `sync` holds fences, `query` query objects and conditional rendering (over `query_pool`).
-//! Every entry point validates first, records GL errors through `error`, and talks to device
-//! memory only through `arenagl-memory` (the ownership rule).
+//! The rooms, and what each holds:
+//! - `context/` — [`Context`], one GL context's state; GL errors (`error`), object name tables
+//!   (`names`), the enums, `glGet*` (`get`), the fixed-function pipeline state (`state`), share
+//!   groups (`share_group`).
+//! - `objects/<kind>/` — one folder per GL object type (buffer, vertex array, texture, sampler,
+//!   framebuffer and renderbuffer, program, query, sync): the object type beside the entry
+//!   points that act on it (`api.rs` where they are a file of their own).
+//! - `draw/` — draws and clears: the render pass, what one draw records, lowering of what Vulkan
+//!   cannot draw directly, masked and per-buffer clears.
+//! - `pixel/` — pixel transfers: pixel buffer objects, reads, depth uploads, image copies,
+//!   blits, mipmap generation, `glGetTexImage`, `glDrawPixels`/`glBitmap`.
+//! - `compat/` — the compatibility profile's fixed-function layer: generated programs,
+//!   lighting, texture environments, matrix stacks, display lists, colour clamping.
+//! - `pressure/` — what memory pressure makes the translator give up (texture demotion, cache
+//!   trimming, the render scale).
+//! - `vk/` — the Vulkan side: the process-wide device (the memory manager behind a mutex), the
+//!   pipeline, descriptor and query-pool caches.
+//!
+//! The line between **GL API state** (validation, object tables, what `glGet*` answers: every
+//! room but `vk/`) and **the Vulkan side** (`vk/`, and the recording in `draw/` and `pixel/`) is
+//! where a frontend/backend split would put its wire.
+//!
+//! The rule (checked by `translate/tests/layout_rule.rs`): object types — the files of
+//! `objects/` that add no methods to `Context` — and `vk/` do not use `compat/` or `pressure/`
+//! (policy depends on objects, never the reverse), and `vk/` adds no methods to `Context`.
+//! Every entry point validates first, records GL errors through `context/error`, and reaches
+//! device memory only through `arenagl-memory` (the ownership rule).
 
-mod blend_dst_alpha;
-mod blit;
-mod buffer;
-mod buffer_storage;
-mod clamp_color;
-mod clear_buffer;
 mod compat;
 mod context;
-mod copy_image;
-mod copy_tex_image;
-mod degrade;
-mod descriptors;
-mod device;
-mod display_list;
 mod draw;
-pub mod enums;
-mod enums_compat;
-mod error;
-mod framebuffer;
-mod framebuffer_query;
-mod get;
-mod get_tex_image;
-mod internal_format;
-mod lighting;
-mod lower;
-mod masked_clear;
-mod matrix;
-mod mipmap_cpu;
-mod mipmap_fallback;
-mod names;
-mod objects_buffer;
-mod objects_program;
-mod objects_sampler;
-mod objects_texture;
-mod pipeline;
-mod pixel_buffer;
-mod pixel_rect;
-mod program;
-mod query;
-mod query_pool;
-mod readback_base;
-mod readback_depth;
-mod render_scale;
-mod shader_objects_arb;
-mod share_group;
-mod state;
-mod sync;
-mod texenv;
-mod texture;
-mod texture_buffer;
-mod texture_multisample;
-mod texture_target;
-mod upload_depth;
-mod vertex_array;
+mod objects;
+mod pixel;
+mod pressure;
+mod vk;
 
+pub use context::enums;
+pub use context::error::{error_name, GlError};
+pub use context::get::Value;
+pub use context::share_group::ShareGroup;
 pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};
-pub use device::{Device, DeviceCaps};
 pub use draw::DrawCall;
-pub use error::{error_name, GlError};
-pub use framebuffer::{SurfaceImages, MAX_COLOR_ATTACHMENTS};
-pub use get::Value;
-pub use get_tex_image::PackDest;
-pub use pixel_buffer::PixelBufferTarget;
-pub use program::{ValueKind, MAX_TEXTURE_UNITS};
-pub use share_group::ShareGroup;
-pub use vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
+pub use objects::framebuffer::{SurfaceImages, MAX_COLOR_ATTACHMENTS};
+pub use objects::program::{ValueKind, MAX_TEXTURE_UNITS};
+pub use objects::vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
+pub use pixel::buffer::PixelBufferTarget;
+pub use pixel::get_tex_image::PackDest;
+pub use vk::device::{Device, DeviceCaps};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -40,6 +40,7 @@
 mod block_structs;
 mod compile;
 mod error;
+pub mod fixed_function;
 mod frag_coord;
 pub mod frag_epilogue;
 mod frag_outputs;

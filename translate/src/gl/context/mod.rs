@@ -1,0 +1,1078 @@
+//! A GL context: all of GL's per-context state, and the entry points as Rust methods.
+//!
+//! Every method validates before it changes anything and reports failures through the error
+//! flag (see `error`); the C ABI turns pointers into slices and calls these. Objects are the
+//! context's own unless it shares them (`share_group`).
+
+pub mod enums;
+pub(crate) mod error;
+pub(crate) mod get;
+pub(crate) mod names;
+pub(crate) mod share_group;
+pub(crate) mod state;
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::sync::Arc;
+
+use arenagl_staging::PixelStore;
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::names::Names;
+use crate::gl::context::state::FixedState;
+use crate::gl::draw::Encoder;
+use crate::gl::objects::buffer::Buffer;
+use crate::gl::objects::framebuffer::{Framebuffer, Renderbuffer, SurfaceImages};
+use crate::gl::objects::program::{Program, Shader};
+use crate::gl::objects::texture::Texture;
+use crate::gl::objects::vertex_array::{FfArray, VertexArray, ATTRIB_SLOTS};
+use crate::gl::vk::descriptors::DescriptorPools;
+use crate::gl::vk::device::Device;
+
+/// Which profile the context was created for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Core,
+    Compatibility,
+}
+
+/// An indexed buffer binding (`glBindBufferRange`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct IndexedBinding {
+    pub buffer: u32,
+    pub offset: u64,
+    /// 0: the whole buffer.
+    pub size: u64,
+}
+
+/// Uniform-buffer binding points (`GL_MAX_UNIFORM_BUFFER_BINDINGS`).
+pub const MAX_UNIFORM_BUFFER_BINDINGS: usize = 36;
+
+/// A generic vertex attribute's current value (`glVertexAttrib*`): 16 bytes and whether it is
+/// integer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct CurrentAttrib {
+    pub words: [u32; 4],
+}
+
+impl Default for CurrentAttrib {
+    fn default() -> Self {
+        Self {
+            words: [0, 0, 0, 1.0f32.to_bits()],
+        }
+    }
+}
+
+/// Current values at context creation: (0, 0, 0, 1) but colour (1, 1, 1, 1) and normal
+/// (0, 0, 1).
+fn initial_attribs() -> [CurrentAttrib; ATTRIB_SLOTS] {
+    let mut a = [CurrentAttrib::default(); ATTRIB_SLOTS];
+    let f = |v: [f32; 4]| CurrentAttrib {
+        words: v.map(f32::to_bits),
+    };
+    a[FfArray::Color.slot()] = f([1.0; 4]);
+    a[FfArray::SecondaryColor.slot()] = f([0.0, 0.0, 0.0, 1.0]);
+    a[FfArray::Normal.slot()] = f([0.0, 0.0, 1.0, 1.0]);
+    a
+}
+
+/// One GL context.
+pub struct Context {
+    pub(crate) device: Arc<Device>,
+    pub(crate) profile: Profile,
+    error: GLenum,
+    /// Every error raised so far, the flag already set or not (`errors_raised`).
+    errors_raised: u64,
+    pub(crate) strings: Strings,
+    pub(crate) buffers: Names<Buffer>,
+    pub(crate) vertex_arrays: Names<VertexArray>,
+    pub(crate) shaders: Names<Shader>,
+    pub(crate) programs: Names<Program>,
+    pub(crate) textures: Names<Texture>,
+    /// Sampler objects: sampling parameters only (`glSamplerParameter*`).
+    pub(crate) samplers: Names<crate::gl::objects::texture::TexParams>,
+    /// Per unit: the bound sampler object (0: the texture's own sampling state).
+    pub(crate) sampler_units: Vec<u32>,
+    /// The proxy multisample textures' level state (2D, 2D array; `texture_multisample`).
+    pub(crate) proxy_multisample: [Option<crate::gl::objects::texture::multisample::ProxyLevel>; 2],
+    pub(crate) framebuffers: Names<Framebuffer>,
+    pub(crate) renderbuffers: Names<Renderbuffer>,
+    pub(crate) array_buffer: u32,
+    pub(crate) generic_bindings: HashMap<GLenum, u32>,
+    pub(crate) uniform_bindings: [IndexedBinding; MAX_UNIFORM_BUFFER_BINDINGS],
+    pub(crate) vertex_array: u32,
+    /// The VAO a compatibility context draws from when none is bound.
+    pub(crate) default_vertex_array: VertexArray,
+    /// Current values of the generic attributes, then of the fixed-function ones.
+    pub(crate) current_attribs: [CurrentAttrib; ATTRIB_SLOTS],
+    /// The compatibility profile's default texture objects (texture name 0), one per target.
+    pub(crate) default_textures: Vec<crate::gl::objects::texture::Texture>,
+    /// The compatibility profile's fixed-function state (`compat`).
+    pub(crate) compat: crate::gl::compat::CompatState,
+    /// `glClampColor` (`clamp_color`).
+    pub(crate) clamp: crate::gl::compat::clamp_color::ClampColor,
+    pub(crate) lists: crate::gl::compat::display_list::DisplayLists,
+    /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
+    pub(crate) vao_override: Option<VertexArray>,
+    pub(crate) program: u32,
+    pub(crate) active_texture: u32,
+    /// Per unit, per target (`TexTarget::index`): the bound texture.
+    pub(crate) texture_units: Vec<[u32; crate::gl::objects::texture::target::TexTarget::COUNT]>,
+    /// Per unit, the `GL_TEXTURE_BUFFER` binding (`texture_buffer`).
+    pub(crate) texture_buffers: crate::gl::objects::texture::buffer::TextureBufferUnits,
+    pub(crate) draw_framebuffer: u32,
+    pub(crate) read_framebuffer: u32,
+    pub(crate) renderbuffer: u32,
+    pub(crate) default_draw_buffer: GLenum,
+    pub(crate) default_read_buffer: GLenum,
+    pub(crate) fixed: FixedState,
+    pub(crate) unpack: PixelStore,
+    pub(crate) pack: PixelStore,
+    pub(crate) surface: Option<Arc<SurfaceImages>>,
+    pub(crate) read_surface: Option<Arc<SurfaceImages>>,
+    pub(crate) made_current: bool,
+    pub(crate) encoder: Encoder,
+    pub(crate) descriptors: DescriptorPools,
+    pub(crate) hints: HashMap<GLenum, GLenum>,
+    pub(crate) ignored_caps: HashMap<GLenum, bool>,
+    pub(crate) lost: bool,
+    /// Whether `glGetGraphicsResetStatus` has reported the loss already.
+    reset_reported: bool,
+    /// The stand-ins for incomplete textures, one per target (view type) and sampled kind
+    /// (float, int, uint), made on first need.
+    pub(crate) dummy: [Option<(arenagl_memory::ImageHandle, arenagl_memory::ViewHandle)>;
+        crate::gl::objects::texture::target::TexTarget::COUNT * 3],
+    /// The program of colour clears under a partial mask, made on first need.
+    pub(crate) clear_program: Option<Arc<crate::gl::objects::program::Linked>>,
+    /// The colour and depth programs of mipmap generation by drawing, made on first need.
+    pub(crate) mipmap_programs: [Option<Arc<crate::gl::objects::program::Linked>>; 2],
+    /// Query objects, their Vulkan slots and conditional rendering.
+    pub(crate) queries: crate::gl::objects::query::QueryState,
+    /// Demotion, pruning, trimming and the render scale under memory pressure.
+    pub(crate) pressure: crate::gl::pressure::degrade::PressureState,
+    /// The share group whose objects this context uses (`share_group`), if it shares any.
+    pub(crate) share: Option<Arc<crate::gl::context::share_group::ShareGroup>>,
+}
+
+/// The strings `glGetString` returns (they must stay valid for the context's life).
+pub(crate) struct Strings {
+    pub vendor: CString,
+    pub renderer: CString,
+    pub version: CString,
+    pub glsl: CString,
+    pub extensions: Vec<CString>,
+    pub all_extensions: CString,
+}
+
+/// The extensions this slice advertises (each is implemented by the core paths here).
+const EXTENSIONS: &[&str] = &[
+    "GL_ARB_depth_texture",
+    "GL_ARB_half_float_vertex",
+    "GL_ARB_texture_border_clamp",
+    "GL_ARB_texture_mirrored_repeat",
+    "GL_ARB_texture_non_power_of_two",
+    "GL_ARB_vertex_array_bgra",
+    "GL_ARB_vertex_buffer_object",
+    "GL_EXT_blend_color",
+    "GL_EXT_blend_equation_separate",
+    "GL_EXT_blend_func_separate",
+    "GL_EXT_blend_minmax",
+    "GL_EXT_framebuffer_object",
+    "GL_EXT_framebuffer_blit",
+    "GL_ARB_draw_buffers",
+    "GL_EXT_packed_depth_stencil",
+    "GL_EXT_texture_edge_clamp",
+    "GL_EXT_texture_sRGB",
+    "GL_ARB_vertex_array_object",
+    "GL_ARB_uniform_buffer_object",
+    "GL_ARB_map_buffer_range",
+    "GL_ARB_copy_buffer",
+    "GL_ARB_draw_elements_base_vertex",
+    "GL_ARB_draw_instanced",
+    "GL_ARB_instanced_arrays",
+    "GL_ARB_framebuffer_object",
+    "GL_ARB_explicit_attrib_location",
+    "GL_ARB_texture_storage",
+    "GL_ARB_sync",
+    "GL_ARB_occlusion_query",
+    "GL_ARB_occlusion_query2",
+    "GL_ARB_timer_query",
+    "GL_NV_conditional_render",
+    "GL_ARB_sampler_objects",
+    "GL_ARB_texture_cube_map",
+    "GL_ARB_texture_swizzle",
+    "GL_EXT_texture_array",
+    "GL_ARB_shader_bit_encoding",
+    "GL_ARB_vertex_type_2_10_10_10_rev",
+    // Texture formats (internal_format.rs) and the pixel types staging converts.
+    "GL_ARB_texture_float",
+    "GL_ARB_texture_rg",
+    "GL_ARB_half_float_pixel",
+    "GL_EXT_texture_snorm",
+    "GL_ARB_depth_buffer_float",
+    "GL_ARB_texture_rgb10_a2ui",
+    "GL_EXT_packed_float",
+    "GL_EXT_texture_shared_exponent",
+    // Compressed formats, decompressed on upload (staging::compressed).
+    "GL_ARB_texture_compression_rgtc",
+    "GL_EXT_texture_compression_rgtc",
+    "GL_EXT_texture_compression_s3tc",
+    // Texture targets beyond GL 3.0's (texture_target.rs; rectangle samplers: glsl/rect.rs).
+    "GL_ARB_texture_rectangle",
+    "GL_ARB_texture_multisample",
+    "GL_ARB_texture_storage_multisample",
+    // Immutable and persistently mapped buffers (buffer_storage.rs).
+    "GL_ARB_buffer_storage",
+    // Buffer-texture ranges (texture_buffer.rs; buffer textures themselves are GL 3.1 core,
+    // and GL_ARB_texture_buffer_object's legacy formats are not supported).
+    "GL_ARB_texture_buffer_range",
+    // Pixel transfers from and into buffers (pixel_buffer.rs).
+    "GL_ARB_pixel_buffer_object",
+    "GL_EXT_pixel_buffer_object",
+];
+
+/// Extensions only a compatibility-profile context advertises (fixed-function features, and
+/// the ARB shader-object API of GL 1.5 programs).
+const COMPAT_EXTENSIONS: &[&str] = &[
+    "GL_ARB_fragment_shader",
+    "GL_ARB_multitexture",
+    "GL_ARB_shader_objects",
+    "GL_ARB_shading_language_100",
+    "GL_ARB_texture_env_add",
+    "GL_ARB_texture_env_combine",
+    "GL_ARB_texture_env_crossbar",
+    "GL_ARB_texture_env_dot3",
+    "GL_ARB_vertex_shader",
+    "GL_EXT_texture_env_combine",
+];
+
+impl Context {
+    /// A context on `device`.
+    pub fn new(device: Arc<Device>, profile: Profile) -> Context {
+        let renderer = format!("ArenaGL on Vulkan ({})", device.caps().name);
+        let version = match profile {
+            Profile::Core => "3.3 (Core Profile) ArenaGL 0.1",
+            Profile::Compatibility => "3.3 (Compatibility Profile) ArenaGL 0.1",
+        };
+        let cstr = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+        let mut extensions: Vec<&str> = EXTENSIONS.to_vec();
+        if profile == Profile::Compatibility {
+            extensions.extend_from_slice(COMPAT_EXTENSIONS);
+        }
+        let strings = Strings {
+            vendor: cstr("ArenaGL"),
+            renderer: cstr(&renderer),
+            version: cstr(version),
+            glsl: cstr("3.30"),
+            extensions: Vec::new(),
+            all_extensions: CString::default(),
+        };
+        // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
+        if device.caps().depth_clamp {
+            extensions.push("GL_ARB_depth_clamp");
+        }
+        if device.caps().independent_blend {
+            extensions.push("GL_ARB_draw_buffers_blend");
+        }
+        if device.caps().dual_src_blend {
+            extensions.push("GL_ARB_blend_func_extended");
+        }
+        if device.caps().provoking_vertex_last {
+            extensions.push("GL_EXT_provoking_vertex");
+            extensions.push("GL_ARB_provoking_vertex");
+        }
+        if Context::texture_buffer_rgb32(&device) {
+            extensions.push("GL_ARB_texture_buffer_object_rgb32");
+        }
+        if crate::gl::objects::framebuffer::max_samples(&device) > 1 {
+            extensions.push("GL_EXT_framebuffer_multisample");
+        }
+        let strings = Strings {
+            extensions: extensions.iter().map(|e| cstr(e)).collect(),
+            all_extensions: cstr(&extensions.join(" ")),
+            ..strings
+        };
+        Context {
+            device,
+            profile,
+            error: GL_NO_ERROR,
+            errors_raised: 0,
+            strings,
+            buffers: Names::default(),
+            vertex_arrays: Names::default(),
+            shaders: Names::default(),
+            programs: Names::default(),
+            textures: Names::default(),
+            samplers: Names::default(),
+            sampler_units: vec![0; crate::gl::objects::program::MAX_TEXTURE_UNITS as usize],
+            proxy_multisample: [None; 2],
+            framebuffers: Names::default(),
+            renderbuffers: Names::default(),
+            array_buffer: 0,
+            generic_bindings: HashMap::new(),
+            uniform_bindings: [IndexedBinding::default(); MAX_UNIFORM_BUFFER_BINDINGS],
+            vertex_array: 0,
+            default_vertex_array: VertexArray::default(),
+            current_attribs: initial_attribs(),
+            default_textures: (0..crate::gl::objects::texture::target::TexTarget::COUNT)
+                .map(|_| Default::default())
+                .collect(),
+            compat: Default::default(),
+            clamp: Default::default(),
+            lists: Default::default(),
+            vao_override: None,
+            program: 0,
+            active_texture: 0,
+            texture_units: vec![
+                [0; crate::gl::objects::texture::target::TexTarget::COUNT];
+                crate::gl::objects::program::MAX_TEXTURE_UNITS as usize
+            ],
+            texture_buffers: crate::gl::objects::texture::buffer::TextureBufferUnits::new(
+                crate::gl::objects::program::MAX_TEXTURE_UNITS as usize,
+                profile,
+            ),
+            draw_framebuffer: 0,
+            read_framebuffer: 0,
+            renderbuffer: 0,
+            default_draw_buffer: GL_BACK,
+            default_read_buffer: GL_BACK,
+            fixed: FixedState::new(0, 0),
+            unpack: PixelStore::default(),
+            pack: PixelStore::default(),
+            surface: None,
+            read_surface: None,
+            made_current: false,
+            encoder: Encoder::default(),
+            descriptors: DescriptorPools::default(),
+            hints: HashMap::new(),
+            ignored_caps: HashMap::new(),
+            lost: false,
+            reset_reported: false,
+            dummy: Default::default(),
+            clear_program: None,
+            mipmap_programs: [None, None],
+            queries: crate::gl::objects::query::QueryState::default(),
+            pressure: crate::gl::pressure::degrade::PressureState::default(),
+            share: None,
+        }
+    }
+
+    /// The device the context renders with.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// Records the outcome of a GL command: the first error sticks until `glGetError`.
+    pub fn record<T>(&mut self, result: GlResult<T>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let code = e.code();
+                if code == GL_CONTEXT_LOST {
+                    self.lost = true;
+                }
+                crate::gl::log_error(&e);
+                self.errors_raised += 1;
+                if self.error == GL_NO_ERROR {
+                    self.error = code;
+                }
+                None
+            }
+        }
+    }
+
+    /// Records an error code directly (the C edge uses it for a caught panic).
+    pub fn set_error(&mut self, code: GLenum) {
+        self.errors_raised += 1;
+        if self.error == GL_NO_ERROR {
+            self.error = code;
+        }
+    }
+
+    /// Records `GL_INVALID_VALUE` found at the C edge.
+    pub fn record_invalid_value(&mut self, why: &str) {
+        self.record::<()>(invalid_value(why));
+    }
+
+    /// Records `GL_INVALID_ENUM` found at the C edge.
+    pub fn record_invalid_enum(&mut self, what: &str, value: GLenum) -> Option<()> {
+        self.record::<()>(invalid_enum(what, value))
+    }
+
+    /// How many errors this context has raised, counting those that found the flag already
+    /// set: a command raised one exactly when this moved. The C edge writes a query's answer
+    /// only when it did not (GL: a command that raises an error has no other effect).
+    pub fn errors_raised(&self) -> u64 {
+        self.errors_raised
+    }
+
+    /// `glGetError`.
+    pub fn get_error(&mut self) -> GLenum {
+        std::mem::replace(&mut self.error, GL_NO_ERROR)
+    }
+
+    /// Whether the device behind the context was lost: `GL_CONTEXT_LOST` was reported here, or
+    /// the device's latch is set (by this or any other context). A lost context stays lost; the
+    /// application replaces it (KHR_robustness).
+    pub fn is_lost(&self) -> bool {
+        self.lost || self.device.is_lost()
+    }
+
+    /// A command on a lost context (P3): it has no effect and generates `GL_CONTEXT_LOST`, as
+    /// GL 4.5 §2.3.1 specifies for every command but `glGetError` and
+    /// `glGetGraphicsResetStatus`. Not logged: a program may issue thousands before it notices.
+    pub fn lost_command(&mut self) {
+        self.lost = true;
+        self.set_error(GL_CONTEXT_LOST);
+    }
+
+    /// `glGetGraphicsResetStatus`: `GL_UNKNOWN_CONTEXT_RESET` once after the device was lost
+    /// (nothing tells us whose work caused it), then `GL_NO_ERROR` ("the reset completed": the
+    /// context stays lost, and the application creates a new one).
+    pub fn graphics_reset_status(&mut self) -> GLenum {
+        if self.is_lost() && !self.reset_reported {
+            self.lost = true;
+            self.reset_reported = true;
+            GL_UNKNOWN_CONTEXT_RESET
+        } else {
+            GL_NO_ERROR
+        }
+    }
+
+    /// Binds the context to an EGL surface (`eglMakeCurrent`). The first binding sets the
+    /// viewport and scissor to the surface size, as GL requires.
+    pub fn make_current(
+        &mut self,
+        draw: Option<Arc<SurfaceImages>>,
+        read: Option<Arc<SurfaceImages>>,
+    ) {
+        self.finish_rendering();
+        if !self.made_current {
+            if let Some(s) = &draw {
+                let (w, h) = (s.width as i32, s.height as i32);
+                self.fixed.viewport = crate::gl::context::state::Rect {
+                    x: 0,
+                    y: 0,
+                    width: w,
+                    height: h,
+                };
+                self.fixed.scissor = self.fixed.viewport;
+            }
+            self.made_current = true;
+        }
+        self.surface = draw;
+        self.read_surface = read;
+    }
+
+    /// `eglSwapBuffers` on a pbuffer: everything recorded is submitted as one epoch and a new
+    /// frame begins (staging rotates, retired memory is released, telemetry is published).
+    pub fn swap_buffers(&mut self) -> GlResult<()> {
+        self.end_pass();
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        // A frame that could not be submitted (out of memory) is skipped, not the program:
+        // the next frame still begins, so staging rotates and retired memory is released.
+        let submitted = locked.manager.submit().map(drop);
+        let began = locked.manager.begin_frame();
+        locked.collect(device.raw());
+        drop(locked);
+        self.after_frame();
+        submitted?;
+        began?;
+        Ok(())
+    }
+
+    /// `eglSwapBuffers` on a window surface: as [`Context::swap_buffers`], except that `submit`
+    /// ends the frame (the manager's present: blit, submission, `vkQueuePresentKHR`) in place of
+    /// the plain submission. The render pass is ended first, so `submit` may record transfers.
+    pub fn swap_buffers_with(
+        &mut self,
+        submit: impl FnOnce(
+            &mut arenagl_memory::MemoryManager,
+        ) -> Result<(), arenagl_memory::MemoryError>,
+    ) -> GlResult<()> {
+        self.end_pass();
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        let submitted = submit(&mut locked.manager);
+        let began = locked.manager.begin_frame();
+        locked.collect(device.raw());
+        drop(locked);
+        self.after_frame();
+        submitted?;
+        began?;
+        Ok(())
+    }
+
+    /// Ends the current render pass (before the context is released).
+    pub(crate) fn finish_rendering(&mut self) {
+        self.end_pass();
+    }
+
+    // ---- strings and errors ---------------------------------------------------------------
+
+    /// `glGetString`.
+    pub fn get_string(&mut self, name: GLenum) -> Option<&std::ffi::CStr> {
+        let s = match name {
+            GL_VENDOR => &self.strings.vendor,
+            GL_RENDERER => &self.strings.renderer,
+            GL_VERSION => &self.strings.version,
+            GL_SHADING_LANGUAGE_VERSION => &self.strings.glsl,
+            GL_EXTENSIONS if self.profile == Profile::Compatibility => &self.strings.all_extensions,
+            _ => {
+                self.record::<()>(invalid_enum("glGetString name", name));
+                return None;
+            }
+        };
+        Some(s.as_c_str())
+    }
+
+    /// `glGetStringi`.
+    pub fn get_stringi(&mut self, name: GLenum, index: u32) -> Option<&std::ffi::CStr> {
+        if name != GL_EXTENSIONS {
+            self.record::<()>(invalid_enum("glGetStringi name", name));
+            return None;
+        }
+        if index as usize >= self.strings.extensions.len() {
+            self.record::<()>(invalid_value(format!("extension index {index}")));
+            return None;
+        }
+        Some(self.strings.extensions[index as usize].as_c_str())
+    }
+
+    // ---- fixed-function state -------------------------------------------------------------
+
+    /// `glEnable` / `glDisable`.
+    pub fn set_capability(&mut self, cap: GLenum, on: bool) {
+        if self.compile(crate::gl::compat::display_list::ListCommand::Capability(
+            cap, on,
+        )) {
+            return;
+        }
+        if self.compat_capability(cap, Some(on)).is_some() {
+            return;
+        }
+        if crate::gl::context::state::is_ignored_capability(cap) {
+            self.ignored_caps.insert(cap, on);
+            return;
+        }
+        if cap == GL_BLEND {
+            self.fixed.blend.enabled = if on { u8::MAX } else { 0 };
+            return;
+        }
+        let r = self
+            .check_capability(cap)
+            .and_then(|()| self.fixed.capability(cap).map(|f| *f = on));
+        self.record(r);
+    }
+
+    /// `glIsEnabled`.
+    pub fn is_enabled(&mut self, cap: GLenum) -> bool {
+        if let Some(on) = self.compat_capability(cap, None) {
+            return on;
+        }
+        if crate::gl::context::state::is_ignored_capability(cap) {
+            return self.ignored_caps.get(&cap).copied().unwrap_or(false);
+        }
+        if cap == GL_BLEND {
+            return self.fixed.blend.enabled & 1 != 0;
+        }
+        let r = self
+            .check_capability(cap)
+            .and_then(|()| self.fixed.capability(cap).map(|f| *f));
+        self.record(r).unwrap_or(false)
+    }
+
+    /// Capabilities that need a device feature are unknown enums on devices without it.
+    fn check_capability(&self, cap: GLenum) -> GlResult<()> {
+        if cap == GL_DEPTH_CLAMP && !self.device.caps().depth_clamp {
+            return invalid_enum(
+                "GL_DEPTH_CLAMP (this device lacks the depthClamp feature)",
+                cap,
+            );
+        }
+        Ok(())
+    }
+
+    /// The draw buffer `index` of an indexed command, `GL_INVALID_VALUE` past the last.
+    fn draw_buffer_index(index: u32) -> GlResult<usize> {
+        let i = index as usize;
+        if i >= crate::gl::context::state::MAX_DRAW_BUFFERS {
+            return invalid_value(format!(
+                "draw buffer index {index} (GL_MAX_DRAW_BUFFERS is {})",
+                crate::gl::context::state::MAX_DRAW_BUFFERS
+            ));
+        }
+        Ok(i)
+    }
+
+    /// `glEnablei` / `glDisablei`: in GL 3.3 only `GL_BLEND` is indexed (per draw buffer).
+    pub fn set_capability_indexed(&mut self, cap: GLenum, index: u32, on: bool) {
+        let r = (|| {
+            if cap != GL_BLEND {
+                return invalid_enum("glEnablei/glDisablei capability", cap);
+            }
+            let bit = 1u8 << Self::draw_buffer_index(index)?;
+            let enabled = &mut self.fixed.blend.enabled;
+            *enabled = if on { *enabled | bit } else { *enabled & !bit };
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glIsEnabledi`.
+    pub fn is_enabled_indexed(&mut self, cap: GLenum, index: u32) -> bool {
+        let r = (|| {
+            if cap != GL_BLEND {
+                return invalid_enum("glIsEnabledi capability", cap);
+            }
+            Ok(self.fixed.blend.enabled & (1 << Self::draw_buffer_index(index)?) != 0)
+        })();
+        self.record(r).unwrap_or(false)
+    }
+
+    /// `glViewport`.
+    pub fn viewport(&mut self, x: i32, y: i32, width: i32, height: i32) {
+        let r = crate::gl::context::state::check_size(width, height).map(|()| {
+            let max = self.device.caps().limits.max_viewport_dimensions;
+            self.fixed.viewport = crate::gl::context::state::Rect {
+                x,
+                y,
+                width: width.min(max[0] as i32),
+                height: height.min(max[1] as i32),
+            };
+        });
+        self.record(r);
+    }
+
+    /// `glScissor`.
+    pub fn scissor(&mut self, x: i32, y: i32, width: i32, height: i32) {
+        let r = crate::gl::context::state::check_size(width, height).map(|()| {
+            self.fixed.scissor = crate::gl::context::state::Rect {
+                x,
+                y,
+                width,
+                height,
+            };
+        });
+        self.record(r);
+    }
+
+    /// `glClearColor`.
+    pub fn clear_color(&mut self, c: [f32; 4]) {
+        self.fixed.clear_color = c;
+    }
+
+    /// `glClearDepth`.
+    pub fn clear_depth(&mut self, d: f64) {
+        self.fixed.clear_depth = clamp_unit(d);
+    }
+
+    /// `glClearStencil`.
+    pub fn clear_stencil(&mut self, s: i32) {
+        self.fixed.clear_stencil = s;
+    }
+
+    /// `glColorMask`: every draw buffer's mask.
+    pub fn color_mask(&mut self, mask: [bool; 4]) {
+        self.fixed.color_mask = [mask; crate::gl::context::state::MAX_DRAW_BUFFERS];
+    }
+
+    /// `glColorMaski`: draw buffer `index`'s mask.
+    pub fn color_mask_indexed(&mut self, index: u32, mask: [bool; 4]) {
+        let r = Self::draw_buffer_index(index).map(|i| self.fixed.color_mask[i] = mask);
+        self.record(r);
+    }
+
+    /// `glDepthMask`.
+    pub fn depth_mask(&mut self, on: bool) {
+        self.fixed.depth_mask = on;
+    }
+
+    /// `glDepthFunc`.
+    pub fn depth_func(&mut self, func: GLenum) {
+        let r = crate::gl::context::state::compare_op(func).map(|_| self.fixed.depth_func = func);
+        self.record(r);
+    }
+
+    /// `glDepthRange`.
+    pub fn depth_range(&mut self, near: f64, far: f64) {
+        self.fixed.depth_range = [clamp_unit(near), clamp_unit(far)];
+    }
+
+    /// `glBlendFuncSeparate` (and `glBlendFunc` with the same factors twice): every draw
+    /// buffer's factors.
+    pub fn blend_func_separate(
+        &mut self,
+        src_rgb: GLenum,
+        dst_rgb: GLenum,
+        src_a: GLenum,
+        dst_a: GLenum,
+    ) {
+        let r = self.set_blend_func(None, [src_rgb, dst_rgb, src_a, dst_a]);
+        self.record(r);
+    }
+
+    /// `glBlendFuncSeparatei` (and `glBlendFunci`): draw buffer `buf`'s factors.
+    pub fn blend_func_separate_indexed(
+        &mut self,
+        buf: u32,
+        src_rgb: GLenum,
+        dst_rgb: GLenum,
+        src_a: GLenum,
+        dst_a: GLenum,
+    ) {
+        let r = Self::draw_buffer_index(buf)
+            .and_then(|i| self.set_blend_func(Some(i), [src_rgb, dst_rgb, src_a, dst_a]));
+        self.record(r);
+    }
+
+    /// Sets the factors of draw buffer `index`, or of all of them.
+    fn set_blend_func(&mut self, index: Option<usize>, factors: [GLenum; 4]) -> GlResult<()> {
+        for f in factors {
+            crate::gl::context::state::blend_factor(f)?;
+            if crate::gl::context::state::is_dual_source_factor(f)
+                && !self.device.caps().dual_src_blend
+            {
+                return invalid_enum(
+                    "dual-source blend factor (this device lacks the dualSrcBlend feature)",
+                    f,
+                );
+            }
+        }
+        let [src_rgb, dst_rgb, src_a, dst_a] = factors;
+        for (i, b) in self.fixed.blend.funcs.iter_mut().enumerate() {
+            if index.is_none_or(|n| n == i) {
+                (b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha) = (src_rgb, dst_rgb, src_a, dst_a);
+            }
+        }
+        Ok(())
+    }
+
+    /// `glBlendEquationSeparate` (and `glBlendEquation`): every draw buffer's equations.
+    pub fn blend_equation_separate(&mut self, rgb: GLenum, alpha: GLenum) {
+        let r = self.set_blend_equation(None, rgb, alpha);
+        self.record(r);
+    }
+
+    /// `glBlendEquationSeparatei` (and `glBlendEquationi`): draw buffer `buf`'s equations.
+    pub fn blend_equation_separate_indexed(&mut self, buf: u32, rgb: GLenum, alpha: GLenum) {
+        let r =
+            Self::draw_buffer_index(buf).and_then(|i| self.set_blend_equation(Some(i), rgb, alpha));
+        self.record(r);
+    }
+
+    /// Sets the equations of draw buffer `index`, or of all of them.
+    fn set_blend_equation(
+        &mut self,
+        index: Option<usize>,
+        rgb: GLenum,
+        alpha: GLenum,
+    ) -> GlResult<()> {
+        crate::gl::context::state::blend_op(rgb)?;
+        crate::gl::context::state::blend_op(alpha)?;
+        for (i, b) in self.fixed.blend.funcs.iter_mut().enumerate() {
+            if index.is_none_or(|n| n == i) {
+                (b.eq_rgb, b.eq_alpha) = (rgb, alpha);
+            }
+        }
+        Ok(())
+    }
+
+    /// `glBlendColor`.
+    pub fn blend_color(&mut self, c: [f32; 4]) {
+        self.fixed.blend_color = c.map(crate::gl::context::state::clamp01);
+    }
+
+    /// `glCullFace`.
+    pub fn cull_face(&mut self, mode: GLenum) {
+        let r = crate::gl::context::state::face_indices(mode).map(|_| self.fixed.cull_mode = mode);
+        self.record(r);
+    }
+
+    /// `glFrontFace`.
+    pub fn front_face(&mut self, mode: GLenum) {
+        let r = match mode {
+            GL_CW | GL_CCW => {
+                self.fixed.front_face = mode;
+                Ok(())
+            }
+            _ => invalid_enum("glFrontFace mode", mode),
+        };
+        self.record(r);
+    }
+
+    /// `glPolygonOffset`.
+    pub fn polygon_offset(&mut self, factor: f32, units: f32) {
+        self.fixed.polygon_offset = [factor, units];
+    }
+
+    /// `glPolygonMode`: only `GL_FILL` is drawn by this slice.
+    pub fn polygon_mode(&mut self, face: GLenum, mode: GLenum) {
+        let r = match (face, mode) {
+            (GL_FRONT_AND_BACK, GL_FILL) => Ok(()),
+            (GL_FRONT_AND_BACK, GL_POINT | GL_LINE) => {
+                invalid_op("glPolygonMode GL_LINE/GL_POINT is not supported by this GL yet")
+            }
+            (GL_FRONT_AND_BACK, m) => invalid_enum("glPolygonMode mode", m),
+            (f, _) => invalid_enum("glPolygonMode face (core: GL_FRONT_AND_BACK)", f),
+        };
+        self.record(r);
+    }
+
+    /// `glLineWidth`.
+    pub fn line_width(&mut self, w: f32) {
+        if w <= 0.0 || w.is_nan() {
+            self.record::<()>(invalid_value(format!("line width {w}")));
+        } else {
+            self.fixed.line_width = w;
+        }
+    }
+
+    /// `glPointSize`.
+    pub fn point_size(&mut self, s: f32) {
+        if s <= 0.0 || s.is_nan() {
+            self.record::<()>(invalid_value(format!("point size {s}")));
+        } else {
+            self.fixed.point_size = s;
+        }
+    }
+
+    /// `glStencilFuncSeparate`.
+    pub fn stencil_func_separate(&mut self, face: GLenum, func: GLenum, reference: i32, mask: u32) {
+        let r = (|| {
+            let faces = crate::gl::context::state::face_indices(face)?;
+            crate::gl::context::state::compare_op(func)?;
+            for &i in faces {
+                let f = &mut self.fixed.stencil[i];
+                (f.func, f.reference, f.value_mask) = (func, reference, mask);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glStencilOpSeparate`.
+    pub fn stencil_op_separate(
+        &mut self,
+        face: GLenum,
+        fail: GLenum,
+        zfail: GLenum,
+        zpass: GLenum,
+    ) {
+        let r = (|| {
+            let faces = crate::gl::context::state::face_indices(face)?;
+            for op in [fail, zfail, zpass] {
+                crate::gl::context::state::stencil_op(op)?;
+            }
+            for &i in faces {
+                let f = &mut self.fixed.stencil[i];
+                (f.fail, f.depth_fail, f.pass) = (fail, zfail, zpass);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glStencilMaskSeparate`.
+    pub fn stencil_mask_separate(&mut self, face: GLenum, mask: u32) {
+        let r = crate::gl::context::state::face_indices(face).map(|faces| {
+            for &i in faces {
+                self.fixed.stencil[i].write_mask = mask;
+            }
+        });
+        self.record(r);
+    }
+
+    /// `glPixelStorei`.
+    pub fn pixel_store(&mut self, pname: GLenum, value: i32) {
+        let r = (|| {
+            let unpack = matches!(
+                pname,
+                GL_UNPACK_SWAP_BYTES
+                    | GL_UNPACK_LSB_FIRST
+                    | GL_UNPACK_ROW_LENGTH
+                    | GL_UNPACK_SKIP_ROWS
+                    | GL_UNPACK_SKIP_PIXELS
+                    | GL_UNPACK_ALIGNMENT
+                    | GL_UNPACK_IMAGE_HEIGHT
+                    | GL_UNPACK_SKIP_IMAGES
+            );
+            let valid_pack = unpack
+                || matches!(
+                    pname,
+                    GL_PACK_SWAP_BYTES
+                        | GL_PACK_LSB_FIRST
+                        | GL_PACK_ROW_LENGTH
+                        | GL_PACK_SKIP_ROWS
+                        | GL_PACK_SKIP_PIXELS
+                        | GL_PACK_ALIGNMENT
+                        | GL_PACK_IMAGE_HEIGHT
+                        | GL_PACK_SKIP_IMAGES
+                );
+            // Checked before the pack → unpack enum arithmetic below, which would underflow
+            // for names under GL_PACK_SWAP_BYTES (a panic: a gl_calls fuzz finding).
+            if !valid_pack {
+                return invalid_enum("glPixelStorei pname", pname);
+            }
+            let store = if unpack {
+                &mut self.unpack
+            } else {
+                &mut self.pack
+            };
+            let base = if unpack {
+                pname
+            } else {
+                pname - GL_PACK_SWAP_BYTES + GL_UNPACK_SWAP_BYTES
+            };
+            let base = match pname {
+                GL_PACK_IMAGE_HEIGHT => GL_UNPACK_IMAGE_HEIGHT,
+                GL_PACK_SKIP_IMAGES => GL_UNPACK_SKIP_IMAGES,
+                _ => base,
+            };
+            if base == GL_UNPACK_ALIGNMENT {
+                store.alignment = arenagl_staging::PixelAlignment::from_gl(value)
+                    .ok_or_else(|| GlError::InvalidValue(format!("alignment {value}")))?;
+                return Ok(());
+            }
+            if value < 0 && base != GL_UNPACK_SWAP_BYTES && base != GL_UNPACK_LSB_FIRST {
+                return invalid_value(format!("negative pixel store value {value}"));
+            }
+            let v = value.max(0) as u32;
+            match base {
+                GL_UNPACK_SWAP_BYTES => store.swap_bytes = value != 0,
+                GL_UNPACK_LSB_FIRST => {}
+                GL_UNPACK_ROW_LENGTH => store.row_length = v,
+                GL_UNPACK_SKIP_ROWS => store.skip_rows = v,
+                GL_UNPACK_SKIP_PIXELS => store.skip_pixels = v,
+                GL_UNPACK_IMAGE_HEIGHT => store.image_height = v,
+                GL_UNPACK_SKIP_IMAGES => store.skip_images = v,
+                _ => return invalid_enum("glPixelStorei pname", pname),
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glHint`.
+    pub fn hint(&mut self, target: GLenum, mode: GLenum) {
+        let r = match (target, mode) {
+            (
+                GL_LINE_SMOOTH_HINT
+                | GL_POLYGON_SMOOTH_HINT
+                | GL_TEXTURE_COMPRESSION_HINT
+                | GL_FRAGMENT_SHADER_DERIVATIVE_HINT,
+                GL_FASTEST | GL_NICEST | GL_DONT_CARE,
+            ) => {
+                self.hints.insert(target, mode);
+                Ok(())
+            }
+            (
+                GL_LINE_SMOOTH_HINT
+                | GL_POLYGON_SMOOTH_HINT
+                | GL_TEXTURE_COMPRESSION_HINT
+                | GL_FRAGMENT_SHADER_DERIVATIVE_HINT,
+                m,
+            ) => invalid_enum("glHint mode", m),
+            (t, _) => invalid_enum("glHint target", t),
+        };
+        self.record(r);
+    }
+
+    /// `glProvokingVertex`.
+    pub fn provoking_vertex(&mut self, mode: GLenum) {
+        let r = match mode {
+            GL_FIRST_VERTEX_CONVENTION | GL_LAST_VERTEX_CONVENTION => {
+                self.fixed.provoking_vertex = mode;
+                Ok(())
+            }
+            m => invalid_enum("glProvokingVertex mode", m),
+        };
+        self.record(r);
+    }
+
+    /// `glPrimitiveRestartIndex`.
+    pub fn primitive_restart_index(&mut self, index: u32) {
+        self.fixed.restart_index = index;
+    }
+
+    /// `glFlush`: submits what is recorded (no wait).
+    pub fn flush(&mut self) {
+        self.end_pass();
+        let device = self.device.clone();
+        let r = device
+            .lock()
+            .manager
+            .submit()
+            .map(|_| ())
+            .map_err(GlError::from);
+        self.record(r);
+    }
+
+    /// `glFinish`: submits and waits until the GPU is done.
+    pub fn finish(&mut self) {
+        self.end_pass();
+        let device = self.device.clone();
+        let r = (|| {
+            let mut locked = device.lock();
+            let epoch = locked.manager.submit()?;
+            crate::gl::context::error::until_done(|| locked.manager.wait_epoch(epoch))?;
+            locked.manager.drain()?;
+            locked.collect(device.raw());
+            Ok(())
+        })();
+        self.record(r);
+        self.rewind_idle_staging();
+    }
+
+    /// The end of a GL call that waited for the device (`glFinish`, read-backs, a satisfied
+    /// `glClientWaitSync`): the staging the device has finished with is rewound in place,
+    /// because a program that never swaps (offscreen rendering, piglit's `-fbo` tests) has no
+    /// frame boundary to rewind it, and its uploads would otherwise chain staging blocks until
+    /// the budget refuses. Only at the end of a call: no staged range of this call is waiting
+    /// for its command any more. A failure changes nothing GL can see (the staging simply
+    /// stays), so it is only logged.
+    pub(crate) fn rewind_idle_staging(&mut self) {
+        let device = self.device.clone();
+        let r = device.lock().manager.rewind_idle_staging();
+        if let Err(e) = r {
+            tracing::debug!(error = %e, "staging was not rewound after a wait");
+        }
+    }
+}
+
+/// GL's clamp to [0, 1] for depth values; NaN (which `f64::clamp` passes through) becomes 0.
+fn clamp_unit(v: f64) -> f64 {
+    if v.is_nan() {
+        0.0
+    } else {
+        v.clamp(0.0, 1.0)
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        self.end_pass();
+        self.release_queries();
+        self.descriptors.release(&self.device);
+        // A context in a share group holds empty tables between commands: the group releases
+        // the shared objects when its last context goes.
+        let mut objects = crate::gl::context::share_group::SharedObjects::default();
+        objects.swap_with(self);
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        self.texture_buffers.release(&mut locked);
+        for (image, _) in std::mem::take(&mut self.dummy).into_iter().flatten() {
+            let _ = locked.manager.retire_image(image);
+        }
+        // The compatibility profile's default textures are the context's own.
+        for t in std::mem::take(&mut self.default_textures) {
+            crate::gl::context::share_group::release_texture(t, &mut locked);
+        }
+        objects.release(&mut locked);
+        drop(locked);
+        // Programs drop their Vulkan objects through their own Drop (deferred).
+        objects.programs.drain().for_each(drop);
+    }
+}

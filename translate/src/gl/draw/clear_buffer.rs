@@ -1,0 +1,154 @@
+//! `glClearBuffer{fv,iv,uiv,fi}`: one draw buffer's colour, or the depth and/or stencil buffer,
+//! cleared to explicit values.
+//!
+//! Design decisions:
+//! - Validation only lives here (GL 4.6 §17.4.3.1 / 3.3 §4.2.3): which `buffer` each variant
+//!   accepts (`GL_INVALID_ENUM` otherwise), `drawbuffer` in range for `GL_COLOR` and zero for
+//!   the others (`GL_INVALID_VALUE`), a complete draw framebuffer. The clear itself is
+//!   `Context::clear_target`, the same path as `glClear`, so the scissor, the colour masks, the
+//!   depth mask, the stencil write mask, rasterizer discard and conditional rendering apply
+//!   exactly as they do there.
+//! - `drawbuffer` is a draw-buffer slot, not an attachment: the slot's attachment is whatever
+//!   `glDrawBuffers` routed to it, and a slot set to `GL_NONE` clears nothing.
+//! - Values are passed as the variant gives them (float, signed or unsigned integer bits); GL
+//!   leaves a mismatch with the buffer's kind undefined.
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_value, GlError, GlResult};
+use crate::gl::context::state::MAX_DRAW_BUFFERS;
+use crate::gl::context::Context;
+use crate::gl::draw::{ClearColor, ClearRequest};
+
+impl Context {
+    /// `glClearBufferfv`: `GL_COLOR` (4 floats) or `GL_DEPTH` (1).
+    pub fn clear_buffer_fv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[f32]) {
+        let r = (|| {
+            let request = match buffer {
+                GL_COLOR => {
+                    let slot = color_slot(drawbuffer)?;
+                    let Ok(c) = <[f32; 4]>::try_from(value) else {
+                        return Ok(None);
+                    };
+                    color(slot, ClearColor::Float(c))
+                }
+                GL_DEPTH => {
+                    zero_drawbuffer(buffer, drawbuffer)?;
+                    let Some(&d) = value.first() else {
+                        return Ok(None);
+                    };
+                    ClearRequest {
+                        colors: Vec::new(),
+                        depth: Some(d),
+                        stencil: None,
+                    }
+                }
+                b => return invalid_enum("glClearBufferfv buffer", b),
+            };
+            Ok(Some(request))
+        })();
+        self.clear_with(r);
+    }
+
+    /// `glClearBufferiv`: `GL_COLOR` (4 signed integers) or `GL_STENCIL` (1).
+    pub fn clear_buffer_iv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[i32]) {
+        let r = (|| {
+            let request = match buffer {
+                GL_COLOR => {
+                    let slot = color_slot(drawbuffer)?;
+                    let Ok(c) = <[i32; 4]>::try_from(value) else {
+                        return Ok(None);
+                    };
+                    color(slot, ClearColor::Int(c))
+                }
+                GL_STENCIL => {
+                    zero_drawbuffer(buffer, drawbuffer)?;
+                    let Some(&s) = value.first() else {
+                        return Ok(None);
+                    };
+                    ClearRequest {
+                        colors: Vec::new(),
+                        depth: None,
+                        stencil: Some(s as u32),
+                    }
+                }
+                b => return invalid_enum("glClearBufferiv buffer", b),
+            };
+            Ok(Some(request))
+        })();
+        self.clear_with(r);
+    }
+
+    /// `glClearBufferuiv`: `GL_COLOR` only (4 unsigned integers).
+    pub fn clear_buffer_uiv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[u32]) {
+        let r = (|| {
+            if buffer != GL_COLOR {
+                return invalid_enum("glClearBufferuiv buffer", buffer);
+            }
+            let slot = color_slot(drawbuffer)?;
+            let Ok(c) = <[u32; 4]>::try_from(value) else {
+                return Ok(None);
+            };
+            Ok(Some(color(slot, ClearColor::Uint(c))))
+        })();
+        self.clear_with(r);
+    }
+
+    /// `glClearBufferfi`: `GL_DEPTH_STENCIL` only.
+    pub fn clear_buffer_fi(&mut self, buffer: GLenum, drawbuffer: i32, depth: f32, stencil: i32) {
+        let r = (|| {
+            if buffer != GL_DEPTH_STENCIL {
+                return invalid_enum("glClearBufferfi buffer", buffer);
+            }
+            zero_drawbuffer(buffer, drawbuffer)?;
+            Ok(Some(ClearRequest {
+                colors: Vec::new(),
+                depth: Some(depth),
+                stencil: Some(stencil as u32),
+            }))
+        })();
+        self.clear_with(r);
+    }
+
+    /// Clears a validated request in the draw framebuffer (None: nothing to clear).
+    fn clear_with(&mut self, request: GlResult<Option<ClearRequest>>) {
+        let r = (|| {
+            let Some(request) = request? else {
+                return Ok(());
+            };
+            let fb = self.draw_framebuffer;
+            let target = self.resolve_framebuffer(fb, true).map_err(|status| {
+                GlError::InvalidFramebuffer(format!(
+                    "glClearBuffer: the draw framebuffer is not complete (status 0x{status:04X})"
+                ))
+            })?;
+            self.clear_target(&target, request)
+        })();
+        self.record(r);
+    }
+}
+
+fn color(slot: usize, value: ClearColor) -> ClearRequest {
+    ClearRequest {
+        colors: vec![(slot, value)],
+        depth: None,
+        stencil: None,
+    }
+}
+
+/// A `GL_COLOR` draw buffer index: `GL_INVALID_VALUE` outside `0..GL_MAX_DRAW_BUFFERS`.
+fn color_slot(drawbuffer: i32) -> GlResult<usize> {
+    match usize::try_from(drawbuffer) {
+        Ok(i) if i < MAX_DRAW_BUFFERS => Ok(i),
+        _ => invalid_value(format!("glClearBuffer draw buffer {drawbuffer}")),
+    }
+}
+
+/// Depth and stencil clears name draw buffer 0 (`GL_INVALID_VALUE` otherwise).
+fn zero_drawbuffer(buffer: GLenum, drawbuffer: i32) -> GlResult<()> {
+    if drawbuffer != 0 {
+        return invalid_value(format!(
+            "glClearBuffer of 0x{buffer:04X} with draw buffer {drawbuffer} (must be 0)"
+        ));
+    }
+    Ok(())
+}

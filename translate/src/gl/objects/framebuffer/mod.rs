@@ -1,0 +1,437 @@
+//! Framebuffers: the default one (an EGL surface's images) and framebuffer objects with texture
+//! and renderbuffer attachments, resolved to dynamic-rendering attachments at draw time.
+
+pub(crate) mod query;
+
+use std::sync::Arc;
+
+use arenagl_memory::{Category, ImageDesc, ImageHandle, ViewDesc, ViewHandle};
+use ash::vk;
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{GlError, GlResult};
+use crate::gl::vk::device::Device;
+
+impl crate::gl::context::Context {
+    /// `GL_SAMPLES` of the draw framebuffer: 0 unless its attachments are multisampled
+    /// (the default framebuffer's images are single-sampled).
+    pub(crate) fn draw_framebuffer_samples(&self) -> u32 {
+        let Some(fb) = self
+            .framebuffers
+            .get(self.draw_framebuffer)
+            .filter(|_| self.draw_framebuffer != 0)
+        else {
+            return 0;
+        };
+        fb.colors
+            .iter()
+            .chain([&fb.depth, &fb.stencil])
+            .flatten()
+            .map(|a| match a {
+                Attachment::Renderbuffer(name) => {
+                    self.renderbuffers.get(*name).map_or(0, |rb| rb.samples)
+                }
+                Attachment::Texture { name, .. } => self
+                    .textures
+                    .get(*name)
+                    .and_then(|t| t.storage.as_ref())
+                    .map_or(0, |s| if s.samples > 1 { s.samples } else { 0 }),
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The images behind an EGL surface: what framebuffer 0 draws into.
+pub struct SurfaceImages {
+    device: Arc<Device>,
+    /// The size GL sees (the window's, the pbuffer's).
+    pub width: u32,
+    pub height: u32,
+    /// The size of the images: smaller than the GL size while the presenter renders at a
+    /// reduced scale under memory pressure (MISSION P4; the present blit scales up).
+    pub render_width: u32,
+    pub render_height: u32,
+    pub color: (ImageHandle, ViewHandle),
+    pub depth: (ImageHandle, ViewHandle),
+    pub color_format: vk::Format,
+    pub depth_format: vk::Format,
+}
+
+impl SurfaceImages {
+    /// The device the images belong to.
+    pub fn device(&self) -> &Arc<Device> {
+        &self.device
+    }
+
+    /// A colour (RGBA8) and depth/stencil pair of `width × height` (at least 1×1).
+    pub fn new(device: &Arc<Device>, width: u32, height: u32) -> Result<Self, GlError> {
+        Self::with_scale(device, width, height, 1.0)
+    }
+
+    /// Images for a GL size of `width × height` rendered at `scale` of it (clamped to
+    /// `[0.25, 1]`; each side at least 1 pixel).
+    pub fn with_scale(
+        device: &Arc<Device>,
+        width: u32,
+        height: u32,
+        scale: f32,
+    ) -> Result<Self, GlError> {
+        let (gl_width, gl_height) = (width.max(1), height.max(1));
+        let scale = if scale.is_finite() {
+            scale.clamp(0.25, 1.0)
+        } else {
+            1.0
+        };
+        let scaled = |v: u32| ((v as f32 * scale).round() as u32).clamp(1, v);
+        let (width, height) = (scaled(gl_width), scaled(gl_height));
+        let color_format = vk::Format::R8G8B8A8_UNORM;
+        let depth_format = device.caps().depth_stencil_format;
+        let mut locked = device.lock();
+        let color = locked.image_with_view(
+            &ImageDesc::new_2d(
+                color_format,
+                width,
+                height,
+                1,
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST
+                    | vk::ImageUsageFlags::SAMPLED,
+                Category::RenderTarget,
+            )
+            .named("EGL surface colour"),
+            &ViewDesc::color_2d(1),
+        )?;
+        let depth = match locked.image_with_view(
+            &ImageDesc::new_2d(
+                depth_format,
+                width,
+                height,
+                1,
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST,
+                Category::RenderTarget,
+            )
+            .named("EGL surface depth/stencil"),
+            &depth_view(),
+        ) {
+            Ok(d) => d,
+            Err(e) => {
+                let _ = locked.manager.retire_image(color.0);
+                return Err(e.into());
+            }
+        };
+        drop(locked);
+        Ok(Self {
+            device: device.clone(),
+            width: gl_width,
+            height: gl_height,
+            render_width: width,
+            render_height: height,
+            color,
+            depth,
+            color_format,
+            depth_format,
+        })
+    }
+}
+
+impl SurfaceImages {
+    /// The render scale in percent (100: full size).
+    pub fn scale_percent(&self) -> u32 {
+        (u64::from(self.render_width) * 100 / u64::from(self.width.max(1))) as u32
+    }
+}
+
+impl Drop for SurfaceImages {
+    fn drop(&mut self) {
+        let mut locked = self.device.lock();
+        let _ = locked.manager.retire_image(self.color.0);
+        let _ = locked.manager.retire_image(self.depth.0);
+    }
+}
+
+pub(crate) fn depth_view() -> ViewDesc {
+    ViewDesc {
+        aspect: vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
+        ..ViewDesc::color_2d(1)
+    }
+}
+
+/// What a framebuffer attachment point refers to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Attachment {
+    /// A level and layer (cube face, array layer, 3D slice) of a texture.
+    Texture {
+        name: u32,
+        level: u32,
+        layer: u32,
+    },
+    Renderbuffer(u32),
+}
+
+/// A framebuffer object.
+#[derive(Debug, Clone)]
+pub(crate) struct Framebuffer {
+    pub colors: [Option<Attachment>; MAX_COLOR_ATTACHMENTS],
+    pub depth: Option<Attachment>,
+    pub stencil: Option<Attachment>,
+    pub draw_buffers: [GLenum; MAX_COLOR_ATTACHMENTS],
+    pub read_buffer: GLenum,
+}
+
+impl Default for Framebuffer {
+    fn default() -> Self {
+        let mut draw_buffers = [GL_NONE; MAX_COLOR_ATTACHMENTS];
+        draw_buffers[0] = GL_COLOR_ATTACHMENT0;
+        Self {
+            colors: [None; MAX_COLOR_ATTACHMENTS],
+            depth: None,
+            stencil: None,
+            draw_buffers,
+            read_buffer: GL_COLOR_ATTACHMENT0,
+        }
+    }
+}
+
+/// Colour attachments per framebuffer object.
+pub const MAX_COLOR_ATTACHMENTS: usize = 8;
+
+/// A renderbuffer object.
+#[derive(Default)]
+pub(crate) struct Renderbuffer {
+    pub storage: Option<(ImageHandle, ViewHandle)>,
+    pub format: vk::Format,
+    pub internal: GLenum,
+    pub width: u32,
+    pub height: u32,
+    /// Samples per pixel: 0 for a single-sampled renderbuffer (what `GL_RENDERBUFFER_SAMPLES`
+    /// reports), else the count the image was made with.
+    pub samples: u32,
+}
+
+/// The sample counts the device renders every attachment kind with (colour, depth, stencil).
+fn framebuffer_sample_counts(device: &Device) -> vk::SampleCountFlags {
+    let l = &device.caps().limits;
+    l.framebuffer_color_sample_counts
+        & l.framebuffer_depth_sample_counts
+        & l.framebuffer_stencil_sample_counts
+}
+
+/// The largest count in `counts` (1 when empty).
+fn highest(counts: vk::SampleCountFlags) -> u32 {
+    let raw = counts.as_raw() & 0x7F;
+    if raw == 0 {
+        1
+    } else {
+        1 << (31 - raw.leading_zeros())
+    }
+}
+
+/// `GL_MAX_SAMPLES`: the most samples every attachment kind supports.
+pub(crate) fn max_samples(device: &Device) -> u32 {
+    highest(framebuffer_sample_counts(device))
+}
+
+/// `GL_MAX_INTEGER_SAMPLES`: also limited by what integer images may be sampled with.
+pub(crate) fn max_integer_samples(device: &Device) -> u32 {
+    highest(
+        framebuffer_sample_counts(device)
+            & device.caps().limits.sampled_image_integer_sample_counts,
+    )
+}
+
+/// The sample count a request for `requested` samples gets: 1 (single-sampled) for 0, else the
+/// smallest supported multisampled count at least as large — `GL_RENDERBUFFER_SAMPLES` must be
+/// at least the request, so 1 becomes 2 or 4 — or 1 on a device without multisampling; None
+/// above the maximum.
+pub(crate) fn pick_samples(device: &Device, requested: u32) -> Option<u32> {
+    if requested == 0 {
+        return Some(1);
+    }
+    let counts = framebuffer_sample_counts(device).as_raw();
+    let multisampled = (1..7)
+        .map(|bit| 1u32 << bit)
+        .find(|&n| n >= requested && counts & n != 0);
+    match multisampled {
+        None if requested == 1 => Some(1),
+        found => found,
+    }
+}
+
+/// The internal-format row a renderbuffer's internal format reads from: the stencil index
+/// formats that exist only for renderbuffers (`GL_STENCIL_INDEX`, `GL_STENCIL_INDEX1/4/16`)
+/// are stored and reported like `GL_STENCIL_INDEX8` (GL lets the implementation pick the
+/// stencil depth); every other format is its own row.
+pub(crate) fn renderbuffer_row(internal: GLenum) -> GLenum {
+    match internal {
+        0x1901 | 0x8D46 | 0x8D47 | 0x8D49 => 0x8D48,
+        other => other,
+    }
+}
+
+/// The format a renderbuffer's internal format is stored in: the internal-format table's first
+/// candidate the device can render to (`None`: not a renderable internal format here, which
+/// `glRenderbufferStorage` reports as `GL_INVALID_ENUM`). Luminance, luminance-alpha and
+/// intensity formats are colour-renderable only in the compatibility profile
+/// (ARB_framebuffer_object), where `legacy` is true; compressed formats never are.
+pub(crate) fn renderbuffer_format(
+    device: &Device,
+    internal: GLenum,
+    legacy: bool,
+) -> Option<vk::Format> {
+    let info = crate::gl::objects::texture::internal_format::lookup(renderbuffer_row(internal))?;
+    let legacy_base = matches!(
+        info.base,
+        crate::gl::objects::texture::internal_format::Base::Luminance
+            | crate::gl::objects::texture::internal_format::Base::LuminanceAlpha
+            | crate::gl::objects::texture::internal_format::Base::Intensity
+    );
+    // Component counts 1-4 and every compressed name (generic or specific) are texture-only.
+    let compressed = crate::gl::objects::texture::internal_format::codec(internal).is_some()
+        || matches!(internal, 0x84E9..=0x84EE | 0x8225 | 0x8226 | 0x8C48..=0x8C4B);
+    if (legacy_base && !legacy) || compressed || !info.renderable() || internal <= 4 {
+        return None;
+    }
+    let locked = device.lock();
+    let features = |f: vk::Format| locked.manager.format_features(f);
+    match crate::gl::objects::texture::internal_format::choose(
+        &info,
+        device.caps().depth_stencil_format,
+        features,
+    ) {
+        Some((format, true)) => Some(format),
+        _ => None,
+    }
+}
+
+/// One resolved attachment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bound {
+    pub image: ImageHandle,
+    pub view: ViewHandle,
+    pub format: vk::Format,
+    /// The mip level and layer (array layer, cube face, 3D slice) the view shows.
+    pub level: u32,
+    pub layer: u32,
+    /// Samples per pixel (1 for single-sampled images).
+    pub samples: u32,
+}
+
+/// A framebuffer resolved for rendering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Target {
+    /// The size of the images (render area).
+    pub width: u32,
+    pub height: u32,
+    /// The size in GL's window coordinates: the image size, except for a default framebuffer
+    /// rendered at a reduced scale (`SurfaceImages::render_width`).
+    pub gl_size: (u32, u32),
+    /// Indexed by colour attachment (draw buffer) slot; `None` slots are not written.
+    pub colors: Vec<Option<Bound>>,
+    pub depth_stencil: Option<Bound>,
+    /// Samples per pixel of every attachment (completeness makes them agree).
+    pub samples: u32,
+}
+
+impl Target {
+    /// Whether GL coordinates are scaled to reach the images.
+    pub(crate) fn is_scaled(&self) -> bool {
+        self.gl_size != (self.width, self.height)
+    }
+
+    /// The image pixels covering a rectangle in GL window coordinates: every pixel the scaled
+    /// rectangle touches (edges rounded outwards), so a scissor never loses a partial pixel.
+    pub(crate) fn to_image(
+        &self,
+        r: crate::gl::context::state::Rect,
+    ) -> crate::gl::context::state::Rect {
+        if !self.is_scaled() {
+            return r;
+        }
+        let axis = |origin: i32, size: i32, image: u32, gl: u32| {
+            let (image, gl) = (i64::from(image), i64::from(gl.max(1)));
+            let lo = (i64::from(origin) * image).div_euclid(gl);
+            let end = i64::from(origin) + i64::from(size);
+            let hi = (end * image + gl - 1).div_euclid(gl);
+            let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+            (clamp(lo), clamp(hi - lo))
+        };
+        let (x, width) = axis(r.x, r.width, self.width, self.gl_size.0);
+        let (y, height) = axis(r.y, r.height, self.height, self.gl_size.1);
+        crate::gl::context::state::Rect {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    /// The scale from GL window coordinates to image pixels, per axis (1 unless scaled).
+    pub(crate) fn scale(&self) -> (f32, f32) {
+        (
+            self.width as f32 / self.gl_size.0.max(1) as f32,
+            self.height as f32 / self.gl_size.1.max(1) as f32,
+        )
+    }
+
+    pub(crate) fn has_depth(&self) -> bool {
+        self.depth_stencil.is_some()
+    }
+
+    pub(crate) fn has_stencil(&self) -> bool {
+        self.depth_stencil.is_some_and(|b| has_stencil(b.format))
+    }
+}
+
+pub(crate) fn has_stencil(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::S8_UINT
+    )
+}
+
+pub(crate) fn is_depth_format(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::D16_UNORM
+            | vk::Format::D32_SFLOAT
+            | vk::Format::X8_D24_UNORM_PACK32
+    )
+}
+
+/// The attachment point a `GL_*_ATTACHMENT` enum names.
+pub(crate) enum Point {
+    Color(usize),
+    Depth,
+    Stencil,
+    DepthStencil,
+}
+
+pub(crate) fn attachment_point(attachment: GLenum) -> GlResult<Point> {
+    match attachment {
+        GL_DEPTH_ATTACHMENT => Ok(Point::Depth),
+        GL_STENCIL_ATTACHMENT => Ok(Point::Stencil),
+        GL_DEPTH_STENCIL_ATTACHMENT => Ok(Point::DepthStencil),
+        a if (GL_COLOR_ATTACHMENT0..GL_COLOR_ATTACHMENT0 + MAX_COLOR_ATTACHMENTS as u32)
+            .contains(&a) =>
+        {
+            Ok(Point::Color((a - GL_COLOR_ATTACHMENT0) as usize))
+        }
+        a if (GL_COLOR_ATTACHMENT0..GL_COLOR_ATTACHMENT0 + 32).contains(&a) => {
+            crate::gl::context::error::invalid_op(format!(
+                "colour attachment {} beyond GL_MAX_COLOR_ATTACHMENTS",
+                a - GL_COLOR_ATTACHMENT0
+            ))
+        }
+        _ => crate::gl::context::error::invalid_enum("framebuffer attachment", attachment),
+    }
+}

@@ -1,0 +1,12 @@
+//! GL objects, one folder (or file) per type: the object and the entry points that act on it.
+//! Object types hold GL state and manager handles; they use neither the compatibility layer nor
+//! the pressure policy (`gl/mod.rs`'s rule).
+
+pub(crate) mod buffer;
+pub(crate) mod framebuffer;
+pub(crate) mod program;
+pub(crate) mod query;
+pub(crate) mod sampler;
+pub(crate) mod sync;
+pub(crate) mod texture;
+pub(crate) mod vertex_array;

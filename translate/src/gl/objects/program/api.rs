@@ -1,0 +1,823 @@
+//! Shader and program entry points.
+
+use std::sync::Arc;
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::Context;
+use crate::gl::objects::program::{
+    self, set_uniform, set_uniform_matrix, stage_enum, stage_of, Program, Shader, UniformStorage,
+    ValueKind,
+};
+use crate::gl::objects::vertex_array::MAX_VERTEX_ATTRIBS;
+use crate::glsl::ScalarKind;
+
+/// A uniform's value as `glGetUniform*` reads it: its words and their scalar type, converted to
+/// the type asked for as GL's state queries convert (a float to an integer rounds to nearest; a
+/// boolean, stored as the integer the application gave, reads as 0 or 1).
+pub struct UniformValues {
+    kind: ScalarKind,
+    words: Vec<u32>,
+}
+
+impl UniformValues {
+    /// For `glGetUniformfv`.
+    pub fn floats(&self) -> Vec<f32> {
+        self.words
+            .iter()
+            .map(|&w| match self.kind {
+                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w),
+                ScalarKind::Int => w as i32 as f32,
+                ScalarKind::UInt => w as f32,
+                ScalarKind::Bool => f32::from(u8::from(w != 0)),
+            })
+            .collect()
+    }
+
+    /// For `glGetUniformiv`.
+    pub fn ints(&self) -> Vec<i32> {
+        self.words
+            .iter()
+            .map(|&w| match self.kind {
+                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w).round() as i32,
+                ScalarKind::Bool => i32::from(w != 0),
+                ScalarKind::Int | ScalarKind::UInt => w as i32,
+            })
+            .collect()
+    }
+
+    /// For `glGetUniformuiv`.
+    pub fn uints(&self) -> Vec<u32> {
+        self.words
+            .iter()
+            .map(|&w| match self.kind {
+                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w).round() as u32,
+                ScalarKind::Bool => u32::from(w != 0),
+                ScalarKind::Int | ScalarKind::UInt => w,
+            })
+            .collect()
+    }
+}
+
+impl Context {
+    fn shader_mut(&mut self, name: u32) -> GlResult<&mut Shader> {
+        if self.programs.exists(name) {
+            return invalid_op(format!("{name} is a program, not a shader"));
+        }
+        self.shaders
+            .get_mut(name)
+            .ok_or_else(|| GlError::InvalidValue(format!("{name} is not a shader")))
+    }
+
+    fn program_ref(&self, name: u32) -> GlResult<&Program> {
+        if self.shaders.exists(name) {
+            return invalid_op(format!("{name} is a shader, not a program"));
+        }
+        self.programs
+            .get(name)
+            .ok_or_else(|| GlError::InvalidValue(format!("{name} is not a program")))
+    }
+
+    fn program_mut(&mut self, name: u32) -> GlResult<&mut Program> {
+        if self.shaders.exists(name) {
+            return invalid_op(format!("{name} is a shader, not a program"));
+        }
+        self.programs
+            .get_mut(name)
+            .ok_or_else(|| GlError::InvalidValue(format!("{name} is not a program")))
+    }
+
+    /// `glCreateShader`; 0 on error.
+    pub fn create_shader(&mut self, ty: GLenum) -> u32 {
+        match stage_of(ty) {
+            Some(stage) => {
+                // Shaders and programs share one name space in GL.
+                loop {
+                    let name = self.shaders.insert_new(Shader::new(stage));
+                    if !self.programs.is_reserved(name) {
+                        return name;
+                    }
+                    self.shaders.remove(name);
+                }
+            }
+            None => {
+                self.record::<()>(invalid_enum("glCreateShader type", ty));
+                0
+            }
+        }
+    }
+
+    /// `glShaderSource`: the strings, already joined by the caller.
+    pub fn shader_source(&mut self, name: u32, source: String) {
+        let r = self.shader_mut(name).map(|s| s.source = source);
+        self.record(r);
+    }
+
+    /// `glCompileShader`.
+    pub fn compile_shader(&mut self, name: u32) {
+        let r = self.shader_mut(name).map(|s| s.compile());
+        self.record(r);
+    }
+
+    /// `glIsShader`.
+    pub fn is_shader(&self, name: u32) -> bool {
+        self.shaders.exists(name)
+    }
+
+    /// `glDeleteShader`.
+    pub fn delete_shader(&mut self, name: u32) {
+        if name == 0 {
+            return;
+        }
+        let r = (|| {
+            let s = self.shader_mut(name)?;
+            if s.attached > 0 {
+                s.delete_pending = true;
+            } else {
+                self.shaders.remove(name);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetShaderiv`.
+    pub fn get_shader(&mut self, name: u32, pname: GLenum) -> i32 {
+        let r = self.shader_param(name, pname);
+        self.record(r).unwrap_or(0)
+    }
+
+    pub(crate) fn shader_param(&mut self, name: u32, pname: GLenum) -> GlResult<i32> {
+        {
+            let s = self.shader_mut(name)?;
+            Ok(match pname {
+                GL_SHADER_TYPE => stage_enum(s.stage) as i32,
+                GL_DELETE_STATUS => i32::from(s.delete_pending),
+                GL_COMPILE_STATUS => i32::from(s.compiled),
+                GL_INFO_LOG_LENGTH => log_length(&s.log),
+                GL_SHADER_SOURCE_LENGTH => log_length(&s.source),
+                p => return invalid_enum("glGetShaderiv pname", p),
+            })
+        }
+    }
+
+    /// `glGetShaderInfoLog`.
+    pub fn shader_info_log(&mut self, name: u32) -> String {
+        let r = self.shader_mut(name).map(|s| s.log.clone());
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `glGetShaderSource`.
+    pub fn shader_source_text(&mut self, name: u32) -> String {
+        let r = self.shader_mut(name).map(|s| s.source.clone());
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `glCreateProgram`.
+    pub fn create_program(&mut self) -> u32 {
+        // One name space with shaders: take a name the shader table does not hold either.
+        loop {
+            let name = self.programs.insert_new(Program::new());
+            if !self.shaders.is_reserved(name) {
+                return name;
+            }
+            self.programs.remove(name);
+        }
+    }
+
+    /// `glIsProgram`.
+    pub fn is_program(&self, name: u32) -> bool {
+        self.programs.exists(name)
+    }
+
+    /// `glDeleteProgram`.
+    pub fn delete_program(&mut self, name: u32) {
+        if name == 0 {
+            return;
+        }
+        let r = (|| {
+            let current = self.program == name;
+            let p = self.program_mut(name)?;
+            if current {
+                p.delete_pending = true;
+                return Ok(());
+            }
+            self.remove_program(name);
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    fn remove_program(&mut self, name: u32) {
+        if let Some(p) = self.programs.remove(name) {
+            for s in p.shaders {
+                self.release_shader(s);
+            }
+        }
+    }
+
+    fn release_shader(&mut self, name: u32) {
+        if let Some(s) = self.shaders.get_mut(name) {
+            s.attached = s.attached.saturating_sub(1);
+            if s.attached == 0 && s.delete_pending {
+                self.shaders.remove(name);
+            }
+        }
+    }
+
+    /// `glAttachShader`.
+    pub fn attach_shader(&mut self, program: u32, shader: u32) {
+        let r = (|| {
+            self.program_ref(program)?;
+            self.shader_mut(shader)?;
+            let p = self.program_mut(program)?;
+            if p.shaders.contains(&shader) {
+                return invalid_op("the shader is already attached");
+            }
+            p.shaders.push(shader);
+            self.shader_mut(shader)?.attached += 1;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glDetachShader`.
+    pub fn detach_shader(&mut self, program: u32, shader: u32) {
+        let r = (|| {
+            self.shader_mut(shader)?;
+            let p = self.program_mut(program)?;
+            let Some(i) = p.shaders.iter().position(|&s| s == shader) else {
+                return invalid_op("the shader is not attached to the program");
+            };
+            p.shaders.remove(i);
+            self.release_shader(shader);
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetAttachedShaders`.
+    pub fn attached_shaders(&mut self, program: u32) -> Vec<u32> {
+        let r = self.program_ref(program).map(|p| p.shaders.clone());
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `glBindAttribLocation` (applies at the next link).
+    pub fn bind_attrib_location(&mut self, program: u32, index: u32, name: &str) {
+        let r = (|| {
+            if index >= MAX_VERTEX_ATTRIBS {
+                return invalid_value(format!("attribute location {index}"));
+            }
+            if name.starts_with("gl_") {
+                return invalid_op("glBindAttribLocation on a gl_ name");
+            }
+            self.program_mut(program)?
+                .attrib_bindings
+                .insert(name.to_owned(), index);
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glBindFragDataLocation`: `glBindFragDataLocationIndexed` with index 0.
+    pub fn bind_frag_data_location(&mut self, program: u32, color: u32, name: &str) {
+        self.bind_frag_data_location_indexed(program, color, 0, name);
+    }
+
+    /// `glBindFragDataLocationIndexed`: takes effect at the next link (`glsl::frag_outputs`).
+    pub fn bind_frag_data_location_indexed(
+        &mut self,
+        program: u32,
+        color: u32,
+        index: u32,
+        name: &str,
+    ) {
+        let r = (|| {
+            if index > 1 {
+                return invalid_value(format!("fragment output index {index} (0 or 1)"));
+            }
+            // Index 1 feeds dual-source blending: GL_MAX_DUAL_SOURCE_DRAW_BUFFERS (1) colours.
+            let colors = if index == 1 {
+                1
+            } else {
+                crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS
+            };
+            if color as usize >= colors {
+                return invalid_value(format!("colour number {color} with index {index}"));
+            }
+            if name.starts_with("gl_") {
+                return invalid_op("glBindFragDataLocation on a gl_ name");
+            }
+            self.program_mut(program)?
+                .frag_bindings
+                .insert(name.to_owned(), (color, index));
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glLinkProgram`.
+    pub fn link_program(&mut self, name: u32) {
+        let r = (|| {
+            let p = self.program_ref(name)?;
+            let mut units = Vec::new();
+            for &s in &p.shaders {
+                if let Some(sh) = self.shaders.get(s) {
+                    units.push((sh.stage, sh.source.clone()));
+                }
+            }
+            let bindings = p.attrib_bindings.clone();
+            let frag_bindings = p.frag_bindings.clone();
+            let not_compiled = p
+                .shaders
+                .iter()
+                .filter_map(|s| self.shaders.get(*s))
+                .any(|s| !s.compiled);
+            let device = self.device.clone();
+            let result = if not_compiled {
+                Err(program::LinkError::Log(
+                    "ERROR: Linking: an attached shader is not compiled\n".to_owned(),
+                ))
+            } else {
+                program::link_bound(
+                    &device,
+                    &units,
+                    &bindings,
+                    &frag_bindings,
+                    MAX_VERTEX_ATTRIBS,
+                )
+            };
+            let current = self.program == name;
+            let p = self.program_mut(name)?;
+            match result {
+                Ok((linked, log)) => {
+                    p.uniform_data = vec![0; linked.default_block_size as usize];
+                    p.sampler_units = linked
+                        .samplers
+                        .iter()
+                        .map(|s| vec![0; s.count as usize])
+                        .collect();
+                    p.block_bindings = vec![0; linked.block_count() as usize];
+                    p.linked = Some(Arc::new(linked));
+                    p.link_status = true;
+                    p.log = log;
+                    program::apply_initializers(p);
+                }
+                Err(e) => {
+                    // A failed relink keeps the last good executable in use, as GL says; the
+                    // status and log report the failure. Running out of memory (or losing the
+                    // device) is also GL_OUT_OF_MEMORY (GL_CONTEXT_LOST), and is not remembered:
+                    // the next glLinkProgram starts again from the sources.
+                    p.link_status = false;
+                    p.log = e.log();
+                    if !current {
+                        p.linked = None;
+                    }
+                    if let program::LinkError::Memory(m) = e {
+                        return Err(GlError::Memory(m));
+                    }
+                }
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glUseProgram`.
+    pub fn use_program(&mut self, name: u32) {
+        let r = (|| {
+            if name != 0 {
+                let p = self.program_ref(name)?;
+                if !p.link_status {
+                    return invalid_op("glUseProgram: the program is not linked");
+                }
+            }
+            let old = self.program;
+            self.program = name;
+            if old != name && old != 0 && self.programs.get(old).is_some_and(|p| p.delete_pending) {
+                self.remove_program(old);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glValidateProgram`: a linked program whose samplers could draw (see
+    /// `program::sampler_unit_conflict`; the reason goes to the info log otherwise).
+    pub fn validate_program(&mut self, name: u32) {
+        let r = self.program_mut(name).map(|p| {
+            let conflict = p
+                .linked
+                .as_ref()
+                .and_then(|l| program::sampler_unit_conflict(l, &p.sampler_units));
+            p.validate_status = p.link_status && conflict.is_none();
+            if let Some(why) = conflict {
+                p.log = format!("ERROR: Validation: {why}\n");
+            }
+        });
+        self.record(r);
+    }
+
+    /// `glGetProgramiv`.
+    pub fn get_program(&mut self, name: u32, pname: GLenum) -> i32 {
+        let r = self.program_param(name, pname);
+        self.record(r).unwrap_or(0)
+    }
+
+    pub(crate) fn program_param(&mut self, name: u32, pname: GLenum) -> GlResult<i32> {
+        {
+            let p = self.program_ref(name)?;
+            let linked = p.linked.as_ref();
+            let max_len =
+                |it: &mut dyn Iterator<Item = usize>| it.map(|l| l + 1).max().unwrap_or(0) as i32;
+            Ok(match pname {
+                GL_DELETE_STATUS => i32::from(p.delete_pending),
+                GL_LINK_STATUS => i32::from(p.link_status),
+                GL_VALIDATE_STATUS => i32::from(p.validate_status),
+                GL_INFO_LOG_LENGTH => log_length(&p.log),
+                GL_ATTACHED_SHADERS => p.shaders.len() as i32,
+                GL_ACTIVE_ATTRIBUTES => linked.map_or(0, |l| l.attribs.len() as i32),
+                GL_ACTIVE_ATTRIBUTE_MAX_LENGTH => {
+                    linked.map_or(0, |l| max_len(&mut l.attribs.iter().map(|a| a.name.len())))
+                }
+                GL_ACTIVE_UNIFORMS => linked.map_or(0, |l| l.uniforms.len() as i32),
+                GL_ACTIVE_UNIFORM_MAX_LENGTH => {
+                    linked.map_or(0, |l| max_len(&mut l.uniforms.iter().map(|u| u.name.len())))
+                }
+                GL_ACTIVE_UNIFORM_BLOCKS => linked.map_or(0, |l| l.block_count() as i32),
+                GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH => linked.map_or(0, |l| {
+                    max_len(
+                        &mut l
+                            .blocks
+                            .iter()
+                            .map(|b| b.name.len() + if b.array_size > 1 { 6 } else { 0 }),
+                    )
+                }),
+                GL_TRANSFORM_FEEDBACK_VARYINGS | GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH => 0,
+                GL_TRANSFORM_FEEDBACK_BUFFER_MODE => GL_INTERLEAVED_ATTRIBS as i32,
+                GL_PROGRAM_BINARY_RETRIEVABLE_HINT => 0,
+                GL_PROGRAM_BINARY_LENGTH => 0,
+                p => return invalid_enum("glGetProgramiv pname", p),
+            })
+        }
+    }
+
+    /// `glGetProgramInfoLog`.
+    pub fn program_info_log(&mut self, name: u32) -> String {
+        let r = self.program_ref(name).map(|p| p.log.clone());
+        self.record(r).unwrap_or_default()
+    }
+
+    fn linked_program(&self, name: u32, call: &str) -> GlResult<Arc<program::Linked>> {
+        Ok(self.program_ref(name)?.linked(call)?.clone())
+    }
+
+    /// `glGetUniformLocation`.
+    pub fn get_uniform_location(&mut self, program: u32, name: &str) -> i32 {
+        let r = self
+            .linked_program(program, "glGetUniformLocation")
+            .map(|l| l.uniform_location(name));
+        self.record(r).unwrap_or(-1)
+    }
+
+    /// `glGetAttribLocation`.
+    pub fn get_attrib_location(&mut self, program: u32, name: &str) -> i32 {
+        let r = self
+            .linked_program(program, "glGetAttribLocation")
+            .map(|l| l.attrib_location(name));
+        self.record(r).unwrap_or(-1)
+    }
+
+    /// `glGetFragDataLocation`.
+    pub fn get_frag_data_location(&mut self, program: u32, name: &str) -> i32 {
+        let r = self
+            .linked_program(program, "glGetFragDataLocation")
+            .map(|l| {
+                l.frag_outputs
+                    .iter()
+                    .find(|(n, _, _)| n == name)
+                    .map_or(-1, |(_, loc, _)| *loc as i32)
+            });
+        self.record(r).unwrap_or(-1)
+    }
+
+    /// `glGetFragDataIndex`.
+    pub fn get_frag_data_index(&mut self, program: u32, name: &str) -> i32 {
+        let r = self.linked_program(program, "glGetFragDataIndex").map(|l| {
+            l.frag_outputs
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .map_or(-1, |(_, _, index)| *index as i32)
+        });
+        self.record(r).unwrap_or(-1)
+    }
+
+    /// `glUniform{1,2,3,4}{f,i,ui}v` on the current program.
+    pub fn uniform(
+        &mut self,
+        location: i32,
+        kind: ValueKind,
+        components: u32,
+        count: i32,
+        data: &[u32],
+    ) {
+        let r = (|| {
+            let name = self.program;
+            if name == 0 {
+                return invalid_op("glUniform with no current program");
+            }
+            let p = self.program_mut(name)?;
+            set_uniform(p, location, kind, components, count, data)
+        })();
+        self.record(r);
+    }
+
+    /// `glUniformMatrix{C}x{R}fv` on the current program.
+    pub fn uniform_matrix(
+        &mut self,
+        location: i32,
+        columns: u32,
+        rows: u32,
+        count: i32,
+        transpose: bool,
+        data: &[f32],
+    ) {
+        let r = (|| {
+            let name = self.program;
+            if name == 0 {
+                return invalid_op("glUniformMatrix with no current program");
+            }
+            let p = self.program_mut(name)?;
+            set_uniform_matrix(p, location, columns, rows, count, transpose, data)
+        })();
+        self.record(r);
+    }
+
+    /// `glGetUniformfv` / `iv` / `uiv`: the raw 32-bit words of the value at `location`.
+    pub fn get_uniform(&mut self, program: u32, location: i32) -> UniformValues {
+        let r = (|| {
+            let p = self.program_ref(program)?;
+            let l = p.linked("glGetUniform")?;
+            let Some(&(index, element)) = usize::try_from(location)
+                .ok()
+                .and_then(|i| l.locations.get(i))
+            else {
+                return invalid_op(format!(
+                    "location {location} is not a uniform of the program"
+                ));
+            };
+            let u = &l.uniforms[index];
+            match u.storage {
+                UniformStorage::Sampler(s) => Ok(UniformValues {
+                    kind: ScalarKind::Int,
+                    words: vec![p.sampler_units[s][element as usize]],
+                }),
+                UniformStorage::Default {
+                    offset,
+                    array_stride,
+                    matrix_stride,
+                    ..
+                } => {
+                    let (kind, cols, rows) = u.ty.shape().unwrap_or((ScalarKind::Float, 1, 1));
+                    let mstride = if matrix_stride == 0 {
+                        16
+                    } else {
+                        matrix_stride
+                    };
+                    let astride = if array_stride == 0 {
+                        mstride * cols
+                    } else {
+                        array_stride
+                    };
+                    let base = offset + element * astride;
+                    let mut out = Vec::new();
+                    for c in 0..cols {
+                        for r in 0..rows {
+                            let at = (base + c * mstride + r * 4) as usize;
+                            let w = p
+                                .uniform_data
+                                .get(at..at + 4)
+                                .map_or(0, |b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]));
+                            out.push(w);
+                        }
+                    }
+                    Ok(UniformValues { kind, words: out })
+                }
+                UniformStorage::Block { .. } => {
+                    invalid_op("uniform-block members have no location")
+                }
+            }
+        })();
+        self.record(r).unwrap_or(UniformValues {
+            kind: ScalarKind::Float,
+            words: Vec::new(),
+        })
+    }
+
+    /// `glGetActiveUniform`: (name, size, type).
+    pub fn get_active_uniform(
+        &mut self,
+        program: u32,
+        index: u32,
+    ) -> Option<(String, i32, GLenum)> {
+        let r = (|| {
+            let l = self.linked_program(program, "glGetActiveUniform")?;
+            let u = l
+                .uniforms
+                .get(index as usize)
+                .ok_or_else(|| GlError::InvalidValue(format!("active uniform index {index}")))?;
+            Ok((
+                u.name.clone(),
+                u.size as i32,
+                u.ty.gl_enum().unwrap_or(GL_FLOAT_VEC4),
+            ))
+        })();
+        self.record(r)
+    }
+
+    /// `glGetActiveUniformsiv`: `pname` of each uniform in `indices`; None (nothing written)
+    /// on an error.
+    pub fn active_uniforms_iv(
+        &mut self,
+        program: u32,
+        indices: &[u32],
+        pname: GLenum,
+    ) -> Option<Vec<i32>> {
+        let r = (|| {
+            let l = self.linked_program(program, "glGetActiveUniformsiv")?;
+            let mut out = Vec::with_capacity(indices.len());
+            for &i in indices {
+                let u = l
+                    .uniforms
+                    .get(i as usize)
+                    .ok_or_else(|| GlError::InvalidValue(format!("active uniform index {i}")))?;
+                let (block, layout) = match u.storage {
+                    UniformStorage::Block {
+                        block,
+                        offset,
+                        array_stride,
+                        matrix_stride,
+                        row_major,
+                    } => {
+                        // The block's GL index is that of its first element.
+                        let index: u32 = l.blocks[..block].iter().map(|b| b.array_size).sum();
+                        (
+                            index as i32,
+                            Some((offset, array_stride, matrix_stride, row_major)),
+                        )
+                    }
+                    _ => (-1, None),
+                };
+                let is_matrix = u.ty.shape().is_some_and(|(_, cols, _)| cols > 1);
+                out.push(match pname {
+                    GL_UNIFORM_TYPE => u.ty.gl_enum().unwrap_or(GL_FLOAT_VEC4) as i32,
+                    GL_UNIFORM_SIZE => u.size as i32,
+                    GL_UNIFORM_NAME_LENGTH => u.name.len() as i32 + 1,
+                    GL_UNIFORM_BLOCK_INDEX => block,
+                    // Uniforms of the default block report -1 / 0 (GL 3.3 §2.11.4).
+                    GL_UNIFORM_OFFSET => layout.map_or(-1, |l| l.0 as i32),
+                    GL_UNIFORM_ARRAY_STRIDE => {
+                        layout.map_or(-1, |l| if u.size > 1 { l.1 as i32 } else { 0 })
+                    }
+                    GL_UNIFORM_MATRIX_STRIDE => {
+                        layout.map_or(-1, |l| if is_matrix { l.2 as i32 } else { 0 })
+                    }
+                    GL_UNIFORM_IS_ROW_MAJOR => i32::from(layout.is_some_and(|l| l.3 && is_matrix)),
+                    p => return invalid_enum("glGetActiveUniformsiv pname", p),
+                });
+            }
+            Ok(out)
+        })();
+        self.record(r)
+    }
+
+    /// `glGetActiveAttrib`: (name, size, type).
+    pub fn get_active_attrib(&mut self, program: u32, index: u32) -> Option<(String, i32, GLenum)> {
+        let r = (|| {
+            let l = self.linked_program(program, "glGetActiveAttrib")?;
+            let a = l
+                .attribs
+                .get(index as usize)
+                .ok_or_else(|| GlError::InvalidValue(format!("active attribute index {index}")))?;
+            Ok((
+                a.name.clone(),
+                a.array_size.unwrap_or(1) as i32,
+                a.ty.gl_enum().unwrap_or(GL_FLOAT_VEC4),
+            ))
+        })();
+        self.record(r)
+    }
+
+    /// `glGetUniformBlockIndex`.
+    pub fn get_uniform_block_index(&mut self, program: u32, name: &str) -> u32 {
+        let r = self
+            .linked_program(program, "glGetUniformBlockIndex")
+            .map(|l| l.block_index(name));
+        self.record(r).unwrap_or(GL_INVALID_INDEX)
+    }
+
+    /// `glUniformBlockBinding`.
+    pub fn uniform_block_binding(&mut self, program: u32, index: u32, binding: u32) {
+        let r = (|| {
+            let l = self.linked_program(program, "glUniformBlockBinding")?;
+            if index >= l.block_count() {
+                return invalid_value(format!("uniform block index {index}"));
+            }
+            if binding as usize >= crate::gl::context::MAX_UNIFORM_BUFFER_BINDINGS {
+                return invalid_value(format!("uniform buffer binding {binding}"));
+            }
+            self.program_mut(program)?.block_bindings[index as usize] = binding;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetActiveUniformBlockiv` (single-valued pnames; indices come from
+    /// [`Context::active_uniform_block_indices`]).
+    pub fn get_active_uniform_block(&mut self, program: u32, index: u32, pname: GLenum) -> i32 {
+        let r = (|| {
+            let p = self.program_ref(program)?;
+            let l = p.linked("glGetActiveUniformBlockiv")?;
+            let (b, _) = l
+                .block_at(index)
+                .ok_or_else(|| GlError::InvalidValue(format!("uniform block index {index}")))?;
+            use crate::glsl::Stage;
+            Ok(match pname {
+                GL_UNIFORM_BLOCK_BINDING => p.block_bindings[index as usize] as i32,
+                GL_UNIFORM_BLOCK_DATA_SIZE => b.data_size as i32,
+                GL_UNIFORM_BLOCK_NAME_LENGTH => {
+                    (b.name.len() + 1 + if b.array_size > 1 { 5 } else { 0 }) as i32
+                }
+                GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS => b.members.len() as i32,
+                GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER => {
+                    i32::from(b.stages.contains(Stage::Vertex))
+                }
+                GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER => {
+                    i32::from(b.stages.contains(Stage::Geometry))
+                }
+                GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER => {
+                    i32::from(b.stages.contains(Stage::Fragment))
+                }
+                p => return invalid_enum("glGetActiveUniformBlockiv pname", p),
+            })
+        })();
+        self.record(r).unwrap_or(0)
+    }
+
+    /// `GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES`.
+    pub fn active_uniform_block_indices(&mut self, program: u32, index: u32) -> Vec<i32> {
+        let r = (|| {
+            let l = self.linked_program(program, "glGetActiveUniformBlockiv")?;
+            let (b, _) = l
+                .block_at(index)
+                .ok_or_else(|| GlError::InvalidValue(format!("uniform block index {index}")))?;
+            Ok(b.members.iter().map(|&m| m as i32).collect())
+        })();
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `glGetActiveUniformBlockName`.
+    pub fn active_uniform_block_name(&mut self, program: u32, index: u32) -> Option<String> {
+        let r = (|| {
+            let l = self.linked_program(program, "glGetActiveUniformBlockName")?;
+            let (b, e) = l
+                .block_at(index)
+                .ok_or_else(|| GlError::InvalidValue(format!("uniform block index {index}")))?;
+            Ok(if b.array_size > 1 {
+                format!("{}[{e}]", b.name)
+            } else {
+                b.name.clone()
+            })
+        })();
+        self.record(r)
+    }
+
+    /// `glGetUniformIndices`.
+    pub fn uniform_indices(&mut self, program: u32, names: &[String]) -> Vec<u32> {
+        let r = self
+            .linked_program(program, "glGetUniformIndices")
+            .map(|l| {
+                names
+                    .iter()
+                    .map(|n| {
+                        l.uniforms
+                            .iter()
+                            .position(|u| {
+                                &u.name == n || u.name.strip_suffix("[0]") == Some(n.as_str())
+                            })
+                            .map_or(GL_INVALID_INDEX, |i| i as u32)
+                    })
+                    .collect()
+            });
+        self.record(r).unwrap_or_default()
+    }
+}
+
+/// A log's `GL_INFO_LOG_LENGTH`: bytes including the terminating NUL, 0 when empty.
+fn log_length(s: &str) -> i32 {
+    if s.is_empty() {
+        0
+    } else {
+        s.len() as i32 + 1
+    }
+}

@@ -1,0 +1,173 @@
+//! Sampler-object entry points (`glGenSamplers` … `glGetSamplerParameter*`).
+//!
+//! Design decisions:
+//! - A sampler object is just the sampling half of [`TexParams`]: validated by the same
+//!   `set_param` as `glTexParameter`, so both accept and reject the same values. The level
+//!   range (`GL_TEXTURE_BASE_LEVEL`/`MAX_LEVEL`) and swizzle are texture state and are
+//!   `GL_INVALID_ENUM` here, as the spec says.
+//! - A draw takes the sampling state from the unit's bound sampler object when there is one
+//!   (`Texture::sampler_desc`), and Vulkan samplers still come from the device-wide cache, so
+//!   sampler objects cost no Vulkan objects of their own.
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::Context;
+use crate::gl::objects::texture::{
+    integer_answers, integer_border, integer_values, set_param, BorderColor, TexParams,
+};
+
+/// The parameters a sampler object has (texture-only state is rejected).
+fn sampler_pname(pname: GLenum) -> GlResult<()> {
+    match pname {
+        GL_TEXTURE_MIN_FILTER
+        | GL_TEXTURE_MAG_FILTER
+        | GL_TEXTURE_WRAP_S
+        | GL_TEXTURE_WRAP_T
+        | GL_TEXTURE_WRAP_R
+        | GL_TEXTURE_MIN_LOD
+        | GL_TEXTURE_MAX_LOD
+        | GL_TEXTURE_LOD_BIAS
+        | GL_TEXTURE_COMPARE_MODE
+        | GL_TEXTURE_COMPARE_FUNC
+        | GL_TEXTURE_MAX_ANISOTROPY
+        | GL_TEXTURE_BORDER_COLOR => Ok(()),
+        p => invalid_enum("sampler parameter", p),
+    }
+}
+
+impl Context {
+    /// `glGenSamplers`: sampler names are objects at once (unlike textures).
+    pub fn gen_samplers(&mut self, n: i32) -> Vec<u32> {
+        if n < 0 {
+            self.record::<()>(invalid_value(format!("glGenSamplers n = {n}")));
+            return Vec::new();
+        }
+        let names = self.samplers.generate(n as usize);
+        for &name in &names {
+            self.samplers.get_or_create(name, TexParams::default);
+        }
+        names
+    }
+
+    /// `glIsSampler`.
+    pub fn is_sampler(&self, name: u32) -> bool {
+        self.samplers.exists(name)
+    }
+
+    /// `glDeleteSamplers`: units the sampler was bound to revert to texture state.
+    pub fn delete_samplers(&mut self, names: &[u32]) {
+        for &name in names {
+            if name == 0 || !self.samplers.exists(name) {
+                continue;
+            }
+            for unit in self.sampler_units.iter_mut() {
+                if *unit == name {
+                    *unit = 0;
+                }
+            }
+            self.samplers.remove(name);
+        }
+    }
+
+    /// `glBindSampler`.
+    pub fn bind_sampler(&mut self, unit: u32, name: u32) {
+        let r = (|| {
+            if unit as usize >= self.sampler_units.len() {
+                return invalid_value(format!("texture unit {unit}"));
+            }
+            if name != 0 && !self.samplers.exists(name) {
+                return invalid_op(format!("{name} is not a sampler from glGenSamplers"));
+            }
+            self.sampler_units[unit as usize] = name;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    fn sampler_mut(&mut self, name: u32) -> GlResult<&mut TexParams> {
+        self.samplers
+            .get_mut(name)
+            .ok_or_else(|| GlError::InvalidOperation(format!("{name} is not a sampler")))
+    }
+
+    /// `glSamplerParameter{i,f}{,v}`: `values` holds one value, or four for the border colour.
+    pub fn sampler_parameter(&mut self, name: u32, pname: GLenum, values: &[f32]) {
+        let r = (|| {
+            let p = self.sampler_mut(name)?;
+            sampler_pname(pname)?;
+            if pname == GL_TEXTURE_BORDER_COLOR {
+                return match values {
+                    [r, g, b, a, ..] => {
+                        p.border = BorderColor::Float([*r, *g, *b, *a]);
+                        Ok(())
+                    }
+                    _ => invalid_enum("glSamplerParameter scalar for", pname),
+                };
+            }
+            let Some(&v) = values.first() else {
+                return invalid_value("no parameter value");
+            };
+            set_param(p, pname, v)
+        })();
+        self.record(r);
+    }
+
+    /// `glGetSamplerParameter{i,f}v`.
+    pub fn get_sampler_parameter(&mut self, name: u32, pname: GLenum) -> Vec<f32> {
+        let r = (|| {
+            let p = *self.sampler_mut(name)?;
+            sampler_pname(pname)?;
+            Ok(match pname {
+                GL_TEXTURE_MIN_FILTER => vec![p.min_filter as f32],
+                GL_TEXTURE_MAG_FILTER => vec![p.mag_filter as f32],
+                GL_TEXTURE_WRAP_S => vec![p.wrap[0] as f32],
+                GL_TEXTURE_WRAP_T => vec![p.wrap[1] as f32],
+                GL_TEXTURE_WRAP_R => vec![p.wrap[2] as f32],
+                GL_TEXTURE_MIN_LOD => vec![p.min_lod],
+                GL_TEXTURE_MAX_LOD => vec![p.max_lod],
+                GL_TEXTURE_LOD_BIAS => vec![p.lod_bias],
+                GL_TEXTURE_COMPARE_MODE => vec![p.compare_mode as f32],
+                GL_TEXTURE_COMPARE_FUNC => vec![p.compare_func as f32],
+                GL_TEXTURE_MAX_ANISOTROPY => vec![p.max_anisotropy],
+                _ => p.border.floats().to_vec(),
+            })
+        })();
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `glSamplerParameterIiv` (`signed`) / `glSamplerParameterIuiv`: the border colour keeps
+    /// the integer words exactly; every other parameter is set as by `glSamplerParameteriv`.
+    pub fn sampler_parameter_integer(
+        &mut self,
+        name: u32,
+        pname: GLenum,
+        values: &[u32],
+        signed: bool,
+    ) {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            let floats = integer_values(values, signed);
+            return self.sampler_parameter(name, pname, &floats);
+        }
+        let r = (|| {
+            let p = self.sampler_mut(name)?;
+            p.border = integer_border(values, signed)?;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetSamplerParameterIiv` (`signed`) / `glGetSamplerParameterIuiv`: the border colour's
+    /// stored words; every other parameter as `glGetSamplerParameteriv` answers it.
+    pub fn get_sampler_parameter_integer(
+        &mut self,
+        name: u32,
+        pname: GLenum,
+        signed: bool,
+    ) -> Vec<u32> {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            return integer_answers(&self.get_sampler_parameter(name, pname), signed);
+        }
+        let r = self.sampler_mut(name).map(|p| p.border.words().to_vec());
+        self.record(r).unwrap_or_default()
+    }
+}

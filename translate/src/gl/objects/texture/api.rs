@@ -1,0 +1,1935 @@
+//! Texture, renderbuffer and framebuffer-object entry points.
+
+use std::collections::HashMap;
+
+use arenagl_memory::{ImageDesc, ImageRegion, ViewDesc};
+
+use crate::gl::objects::texture::target::TexTarget;
+use arenagl_staging::{ClientFormat, ClientPixel, PairError, PixelStore, Region};
+use ash::vk;
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::Context;
+use crate::gl::objects::framebuffer::{
+    attachment_point, depth_view, renderbuffer_format, Attachment, Framebuffer, Point, Renderbuffer,
+};
+use crate::gl::objects::texture::internal_format::FormatInfo;
+use crate::gl::objects::texture::{
+    full_view, image_desc_for, integer_answers, integer_border, integer_values, set_param,
+    storage_format, BorderColor, Storage, TexImage, Texture,
+};
+
+/// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name
+/// (`GL_TEXTURE_BUFFER` is none: `glBindTexture` handles it before, and the others refuse it
+/// with `GL_INVALID_ENUM`, as GL 4.6 §8.10 and §8.14.4 say).
+fn bind_target(target: GLenum) -> GlResult<TexTarget> {
+    TexTarget::from_bind(target)
+        .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{target:04X}")))
+}
+
+/// The texture target and face a `glTexImage{dims}D`-family command addresses; a target of
+/// another dimensionality is `GL_INVALID_ENUM`, as the spec says.
+fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
+    match TexTarget::from_image(target) {
+        Some((t, face)) if t.dims() == dims && !t.is_multisample() => Ok((t, face)),
+        _ => invalid_enum(&format!("glTex*Image{dims}D target"), target),
+    }
+}
+
+/// The transfer region of a GL box (`offset`, `size`, both in GL axes) of `level`/`face`.
+pub(crate) fn image_region(
+    t: TexTarget,
+    face: u32,
+    level: u32,
+    off: [i32; 3],
+    size: [u32; 3],
+) -> ImageRegion {
+    let mut r = ImageRegion::rect(level, off[0], off[1], size[0], size[1]);
+    match t {
+        TexTarget::D1 | TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => {}
+        TexTarget::D3 => {
+            r.offset.z = off[2];
+            r.extent.depth = size[2];
+        }
+        TexTarget::Cube => r.base_layer = face,
+        TexTarget::D1Array => {
+            r.offset.y = 0;
+            r.extent.height = 1;
+            r.base_layer = off[1] as u32;
+            r.layer_count = size[1];
+        }
+        TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+            r.base_layer = off[2] as u32;
+            r.layer_count = size[2];
+        }
+    }
+    r
+}
+
+/// The unpack state a transfer of `t` reads with: a 1D array's layers are the rows of a 2D
+/// client image, so the 3D-only parameters must not apply to them.
+pub(crate) fn unpack_for(t: TexTarget, store: &PixelStore) -> PixelStore {
+    let mut s = *store;
+    if t == TexTarget::D1Array {
+        s.image_height = 0;
+        s.skip_images = 0;
+    }
+    s
+}
+
+/// The largest GL size per axis for `t` at level 0 and the number of levels it allows.
+pub(crate) fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3], u32) {
+    let layers = l.max_image_array_layers;
+    let max = match t {
+        TexTarget::D1 => [l.max_image_dimension1_d, 1, 1],
+        TexTarget::D1Array => [l.max_image_dimension1_d, layers, 1],
+        TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => {
+            [l.max_image_dimension2_d, l.max_image_dimension2_d, 1]
+        }
+        TexTarget::Cube => [l.max_image_dimension_cube, l.max_image_dimension_cube, 1],
+        TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+            [l.max_image_dimension2_d, l.max_image_dimension2_d, layers]
+        }
+        TexTarget::D3 => [l.max_image_dimension3_d; 3],
+    };
+    let largest = (0..3)
+        .filter(|&a| !t.is_layer_axis(a))
+        .map(|a| max[a])
+        .max()
+        .unwrap_or(1);
+    let levels = if t.has_mipmaps() {
+        32 - largest.max(1).leading_zeros()
+    } else {
+        1
+    };
+    (max, levels)
+}
+
+/// GL sizes from the command's arguments (missing dimensions are 1).
+fn gl_size(dims: u32, width: i32, height: i32, depth: i32) -> [i32; 3] {
+    match dims {
+        1 => [width, 1, 1],
+        2 => [width, height, 1],
+        _ => [width, height, depth],
+    }
+}
+
+/// Level-0 GL size of an image whose `level` has `size` (array layers do not scale).
+fn base_size(t: TexTarget, level: u32, size: [u32; 3]) -> [u32; 3] {
+    let mut out = size;
+    for (axis, v) in out.iter_mut().enumerate() {
+        if (axis as u32) < t.dims() && !t.is_layer_axis(axis) {
+            *v <<= level;
+        }
+    }
+    out
+}
+
+/// Mip levels a full chain of level-0 size `size` has.
+fn full_levels(t: TexTarget, size: [u32; 3]) -> u32 {
+    if !t.has_mipmaps() {
+        return 1;
+    }
+    let largest = (0..3)
+        .filter(|&a| !t.is_layer_axis(a))
+        .map(|a| size[a])
+        .max()
+        .unwrap_or(1);
+    32 - largest.max(1).leading_zeros()
+}
+
+impl Context {
+    /// `glGenTextures`.
+    pub fn gen_textures(&mut self, n: i32) -> Vec<u32> {
+        if n < 0 {
+            self.record::<()>(invalid_value(format!("glGenTextures n = {n}")));
+            return Vec::new();
+        }
+        self.textures.generate(n as usize)
+    }
+
+    /// `glIsTexture`.
+    pub fn is_texture(&self, name: u32) -> bool {
+        self.textures.exists(name)
+    }
+
+    /// `glActiveTexture`.
+    pub fn active_texture(&mut self, unit: GLenum) {
+        let i = unit.wrapping_sub(GL_TEXTURE0);
+        if i >= crate::gl::objects::program::MAX_TEXTURE_UNITS {
+            self.record::<()>(invalid_enum("glActiveTexture unit", unit));
+            return;
+        }
+        self.active_texture = i;
+    }
+
+    /// `glBindTexture`.
+    pub fn bind_texture(&mut self, target: GLenum, name: u32) {
+        if target == GL_TEXTURE_BUFFER {
+            return self.bind_buffer_texture(name);
+        }
+        let r = (|| {
+            let tt = bind_target(target)?;
+            if name != 0 {
+                let t = self
+                    .textures
+                    .get_or_create(name, Texture::default)
+                    .ok_or_else(|| {
+                        GlError::InvalidOperation(format!("{name} is not a texture name"))
+                    })?;
+                if t.buffer.is_some() {
+                    return invalid_op("the texture was first bound to GL_TEXTURE_BUFFER");
+                }
+                match t.target {
+                    None => {
+                        t.target = Some(tt);
+                        t.params = tt.initial_params();
+                    }
+                    Some(first) if first != tt => {
+                        return invalid_op(format!(
+                            "the texture was first bound to target 0x{:04X}",
+                            first.gl()
+                        ))
+                    }
+                    Some(_) => {}
+                }
+            }
+            self.texture_units[self.active_texture as usize][tt.index()] = name;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glDeleteTextures`.
+    pub fn delete_textures(&mut self, names: &[u32]) {
+        let device = self.device.clone();
+        for &name in names {
+            if name == 0 || !self.textures.is_reserved(name) {
+                continue;
+            }
+            for u in self
+                .texture_units
+                .iter_mut()
+                .flatten()
+                .chain(self.texture_buffers.units.iter_mut())
+            {
+                if *u == name {
+                    *u = 0;
+                }
+            }
+            self.detach_everywhere(Attachment::Texture {
+                name,
+                level: 0,
+                layer: 0,
+            });
+            if let Some(mut t) = self.textures.remove(name) {
+                let mut locked = device.lock();
+                if let Some(s) = t.storage {
+                    let _ = locked.manager.retire_image(s.image);
+                }
+                if let Some(b) = t.buffer.as_mut() {
+                    b.release(&mut locked);
+                }
+            }
+        }
+    }
+
+    /// The texture bound to `target` on the active unit.
+    pub(crate) fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
+        let name = self.texture_units[self.active_texture as usize][target.index()];
+        if name == 0 {
+            if self.profile == crate::gl::context::Profile::Compatibility {
+                // The compatibility profile's default texture of the target.
+                return self
+                    .default_textures
+                    .get_mut(target.index())
+                    .ok_or_else(|| GlError::InvalidOperation("no default texture".into()));
+            }
+            return invalid_op(
+                "no texture bound (texture object 0 cannot be changed in the core profile)",
+            );
+        }
+        // Whatever the caller does next (upload, mipmaps, parameters, queries) sees the whole
+        // texture, not its demoted stand-in.
+        self.restore_texture(name)?;
+        let frame = self.pressure.frame;
+        let t = self
+            .textures
+            .get_mut(name)
+            .ok_or_else(|| GlError::InvalidOperation("the bound texture is gone".into()))?;
+        // An upload or a parameter change is a use: a texture just made is not "unsampled".
+        t.last_sampled.set(frame);
+        Ok(t)
+    }
+
+    /// The unpack layout of a client image and the bytes it reads (the C edge sizes the client
+    /// pointer's slice with this).
+    pub fn client_image_bytes(
+        &self,
+        width: i32,
+        height: i32,
+        format: GLenum,
+        ty: GLenum,
+        pack: bool,
+    ) -> Option<usize> {
+        self.client_box_bytes(width, height, None, format, ty, pack)
+    }
+
+    /// [`Context::client_image_bytes`] of a `width × height × depth` box of a 3D call
+    /// (`glTexImage3D`, `glTexSubImage3D`): `GL_UNPACK_IMAGE_HEIGHT` and `GL_UNPACK_SKIP_IMAGES`
+    /// apply even to a box one image deep, as they do in [`upload`].
+    pub fn client_image_bytes_3d(
+        &self,
+        width: i32,
+        height: i32,
+        depth: i32,
+        format: GLenum,
+        ty: GLenum,
+        pack: bool,
+    ) -> Option<usize> {
+        self.client_box_bytes(width, height, Some(depth), format, ty, pack)
+    }
+
+    /// The bytes a client box reads: a 2D image when `depth` is `None`, else a 3D box.
+    fn client_box_bytes(
+        &self,
+        width: i32,
+        height: i32,
+        depth: Option<i32>,
+        format: GLenum,
+        ty: GLenum,
+        pack: bool,
+    ) -> Option<usize> {
+        if crate::gl::pixel::readback_depth::is_depth_stencil_format(format) {
+            let pixel = crate::gl::pixel::readback_depth::pixel_bytes(format, ty)?;
+            let store = if pack { &self.pack } else { &self.unpack };
+            // Layers of a depth upload follow each other's rows (`upload_depth`).
+            let (w, h) = (
+                width.max(0) as usize,
+                height.max(0) as usize * depth.unwrap_or(1).max(0) as usize,
+            );
+            return crate::gl::pixel::readback_depth::layout(store, w, h, pixel).map(|(_, n)| n);
+        }
+        let store = if pack { &self.pack } else { &self.unpack };
+        let (w, h) = (width.max(0) as u32, height.max(0) as u32);
+        let region = match depth {
+            None => Region::d2(w, h),
+            Some(d) => Region::d3(w, h, d.max(0) as u32),
+        };
+        let layout = ClientPixel::from_gl(format, ty)
+            .ok()?
+            .layout(store, region)
+            .ok()?;
+        usize::try_from(layout.required_bytes()).ok()
+    }
+
+    /// `glTexImage2D`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn tex_image_2d(
+        &mut self,
+        target: GLenum,
+        level: i32,
+        internal: i32,
+        width: i32,
+        height: i32,
+        border: i32,
+        format: GLenum,
+        ty: GLenum,
+        data: Option<&[u8]>,
+    ) {
+        let size = [width, height, 1];
+        self.tex_image(2, target, level, internal, size, border, (format, ty), data);
+    }
+
+    /// `glTexImage1D`, `glTexImage2D` (`dims` 2) and `glTexImage3D`: specifies one level (of one
+    /// cube face) with GL sizes `size` (unused dimensions 1).
+    #[allow(clippy::too_many_arguments)]
+    pub fn tex_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: i32,
+        size: [i32; 3],
+        border: i32,
+        (format, ty): (GLenum, GLenum),
+        data: Option<&[u8]>,
+    ) {
+        let r = self.specify_level(
+            dims,
+            target,
+            level,
+            internal,
+            size,
+            border,
+            (format, ty),
+            data,
+        );
+        if self.record(r).is_some() {
+            self.auto_generate_mipmap(target, level);
+        }
+    }
+
+    /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
+    /// compressed commands specify the level through it, then upload decoded texels).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn specify_level(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: i32,
+        size: [i32; 3],
+        border: i32,
+        (format, ty): (GLenum, GLenum),
+        data: Option<&[u8]>,
+    ) -> GlResult<()> {
+        let device = self.device.clone();
+        let unpack = self.unpack;
+        {
+            let (tt, face) = image_target(target, dims)?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            let (max, max_levels) = limits_of(tt, &device.caps().limits);
+            if level < 0 || level as u32 >= max_levels {
+                return invalid_value(format!("level {level}"));
+            }
+            let level = level as u32;
+            for axis in 0..3 {
+                let limit = if tt.is_layer_axis(axis) || axis as u32 >= tt.dims() {
+                    max[axis]
+                } else {
+                    max[axis] >> level
+                };
+                if size[axis] < 0 || size[axis] as u32 > limit {
+                    return invalid_value(format!("size {size:?} at level {level}"));
+                }
+            }
+            if tt == TexTarget::Cube && size[0] != size[1] {
+                return invalid_value("cube map faces must be square");
+            }
+            if border != 0 {
+                return invalid_value("border must be 0");
+            }
+            let storage = storage_format(
+                &device.lock(),
+                internal as GLenum,
+                device.caps().depth_stencil_format,
+            )?;
+            let vk_format = storage.format;
+            let depth = storage.info.is_depth_stencil();
+            if depth != matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
+                return invalid_op(format!(
+                    "format 0x{format:04X} does not match internal format 0x{internal:04X}"
+                ));
+            }
+            if depth && matches!(tt, TexTarget::D3) {
+                return invalid_op("3D textures cannot have a depth format");
+            }
+            if !depth {
+                check_pair(&storage.info, format, ty)?;
+            }
+            let size = size.map(|v| v as u32);
+            let t = self.bound_texture(tt)?;
+            if t.storage.as_ref().is_some_and(|s| s.immutable) {
+                return invalid_op("the texture's storage is immutable (glTexStorage)");
+            }
+            let mut locked = device.lock();
+            if size.contains(&0) {
+                if let Some(s) = t.storage.take() {
+                    let _ = locked.manager.retire_image(s.image);
+                }
+                return Ok(());
+            }
+            let reuse = t.storage.as_ref().is_some_and(|s| {
+                s.format == vk_format
+                    && s.format_swizzle == storage.info.swizzle(vk_format)
+                    && level < s.levels
+                    && s.level_size(level) == size
+            });
+            if !reuse {
+                let base = base_size(tt, level, size);
+                let levels = full_levels(tt, base);
+                let s = new_storage(&mut locked, tt, &storage, internal as GLenum, base, levels)?;
+                if let Some(old) = t.storage.replace(s) {
+                    let _ = locked.manager.retire_image(old.image);
+                }
+            }
+            let Some(s) = t.storage.as_mut() else {
+                return Ok(());
+            };
+            s.internal = internal as GLenum;
+            s.info = storage.info;
+            if let Some(d) = data {
+                let region = image_region(tt, face, level, [0; 3], size);
+                upload(&mut locked, s, tt, &region, d, &unpack, (format, ty))?;
+            }
+            s.define(face, level);
+            Ok(())
+        }
+    }
+
+    /// `glCompressedTexImage1D/2D/3D`: the blocks are decompressed here and stored like any
+    /// other texels (no device format is assumed to support them; see `staging::compressed`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn compressed_tex_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        internal: GLenum,
+        size: [i32; 3],
+        border: i32,
+        data: Option<&[u8]>,
+    ) {
+        let r = (|| {
+            let codec =
+                crate::gl::objects::texture::internal_format::codec(internal).ok_or_else(|| {
+                    GlError::InvalidEnum(format!("compressed internal format 0x{internal:04X}"))
+                })?;
+            let gl = gl_size(dims, size[0], size[1], size[2]);
+            if gl.iter().any(|&v| v < 0) {
+                return invalid_value(format!("size {gl:?}"));
+            }
+            let [w, h, d] = gl.map(|v| v as u32);
+            let needed = codec.image_bytes(w, h, d).unwrap_or(u64::MAX);
+            if data.is_some_and(|d| d.len() as u64 != needed) {
+                return invalid_value(format!("imageSize is not {needed} for this image"));
+            }
+            self.specify_level(
+                dims,
+                target,
+                level,
+                internal as i32,
+                size,
+                border,
+                (GL_RGBA, GL_UNSIGNED_BYTE),
+                None,
+            )?;
+            let Some(data) = data.filter(|_| w > 0 && h > 0 && d > 0) else {
+                return Ok(());
+            };
+            self.upload_compressed(dims, target, level, [0; 3], [w, h, d], codec, data)
+        })();
+        self.record(r);
+    }
+
+    /// `glCompressedTexSubImage1D/2D/3D`: `format` must be the texture's compressed format and
+    /// the box must lie on block boundaries (or reach the level's edge).
+    #[allow(clippy::too_many_arguments)]
+    pub fn compressed_tex_sub_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        (offset, size): ([i32; 3], [i32; 3]),
+        format: GLenum,
+        data: &[u8],
+    ) {
+        let r = (|| {
+            let (tt, face) = image_target(target, dims)?;
+            let codec = crate::gl::objects::texture::internal_format::codec(format)
+                .ok_or_else(|| GlError::InvalidEnum(format!("compressed format 0x{format:04X}")))?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            let offset = [offset[0], offset[1], offset[2]];
+            let t = self.bound_texture(tt)?;
+            let Some(s) = t.storage.as_ref() else {
+                return invalid_op("glCompressedTexSubImage on a texture without storage");
+            };
+            if s.internal != format {
+                return invalid_op("the format is not the texture's compressed format");
+            }
+            if level < 0 || !s.face_level_defined(face, level as u32) {
+                return invalid_value(format!("level {level} is not defined"));
+            }
+            let have = s.level_size(level as u32);
+            let outside = (0..3).any(|a| {
+                offset[a] < 0
+                    || size[a] < 0
+                    || offset[a] as u64 + size[a] as u64 > u64::from(have[a])
+            });
+            if outside {
+                return invalid_value(format!("region {offset:?} {size:?} outside the level"));
+            }
+            let unaligned = (0..2).any(|a| {
+                offset[a] % 4 != 0 || (size[a] % 4 != 0 && (offset[a] + size[a]) as u32 != have[a])
+            });
+            if unaligned {
+                return invalid_op("the region does not lie on 4×4 block boundaries");
+            }
+            let [w, h, d] = size.map(|v| v as u32);
+            if codec.image_bytes(w, h, d) != Some(data.len() as u64) {
+                return invalid_value("imageSize does not match the region");
+            }
+            if w == 0 || h == 0 || d == 0 {
+                return Ok(());
+            }
+            self.upload_compressed(dims, target, level, offset, [w, h, d], codec, data)
+        })();
+        self.record(r);
+    }
+
+    /// Decompresses `data` (blocks of `codec` covering `size`) and uploads the texels into the
+    /// box at `offset` of the bound texture's `level`, converted to its storage format.
+    #[allow(clippy::too_many_arguments)]
+    fn upload_compressed(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        offset: [i32; 3],
+        size: [u32; 3],
+        codec: arenagl_staging::Codec,
+        data: &[u8],
+    ) -> GlResult<()> {
+        let device = self.device.clone();
+        let (tt, face) = image_target(target, dims)?;
+        let decoded = arenagl_staging::decompress(codec, data, size[0], size[1], size[2])
+            .map_err(|e| GlError::InvalidValue(format!("compressed data: {e}")))?;
+        let t = self.bound_texture(tt)?;
+        let Some(s) = t.storage.as_ref() else {
+            return Ok(());
+        };
+        let from = codec.decoded_format();
+        let to = crate::gl::objects::texture::internal_format::texel_format(s.format).ok_or_else(
+            || GlError::InvalidOperation(format!("uploads into {:?} storage", s.format)),
+        )?;
+        let texels = if from == to {
+            decoded
+        } else {
+            let (fb, tb) = (from.texel_bytes() as usize, to.texel_bytes() as usize);
+            let mut out = vec![0u8; decoded.len() / fb * tb];
+            for (src, dst) in decoded.chunks_exact(fb).zip(out.chunks_exact_mut(tb)) {
+                to.encode(from.decode(src), dst);
+            }
+            out
+        };
+        let region = image_region(tt, face, level as u32, offset, size);
+        let tight = PixelStore {
+            alignment: arenagl_staging::PixelAlignment::One,
+            ..PixelStore::default()
+        };
+        let bytes = to.texel_bytes() as u8;
+        device.lock().manager.upload_image(
+            s.image,
+            &region,
+            &texels,
+            &tight,
+            ClientFormat::Texels(bytes),
+        )?;
+        Ok(())
+    }
+
+    /// `glTexStorage1D/2D/3D`: every level at once, immutable afterwards.
+    pub fn tex_storage(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        levels: i32,
+        internal: GLenum,
+        size: [i32; 3],
+    ) {
+        let device = self.device.clone();
+        let r = (|| {
+            let tt = match TexTarget::from_bind(target) {
+                Some(t) if t.dims() == dims && !t.is_multisample() => t,
+                _ => return invalid_enum(&format!("glTexStorage{dims}D target"), target),
+            };
+            if !is_sized(internal) {
+                return invalid_enum("glTexStorage needs a sized internal format", internal);
+            }
+            let storage =
+                storage_format(&device.lock(), internal, device.caps().depth_stencil_format)?;
+            let vk_format = storage.format;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            if levels < 1 || size.iter().any(|&v| v < 1) {
+                return invalid_value(format!("glTexStorage levels {levels} size {size:?}"));
+            }
+            let (max, _) = limits_of(tt, &device.caps().limits);
+            if (0..3).any(|a| size[a] as u32 > max[a]) {
+                return invalid_value(format!("size {size:?}"));
+            }
+            if tt == TexTarget::Cube && size[0] != size[1] {
+                return invalid_value("cube map faces must be square");
+            }
+            if tt == TexTarget::D3 && crate::gl::objects::framebuffer::is_depth_format(vk_format) {
+                return invalid_op("3D textures cannot have a depth format");
+            }
+            let size = size.map(|v| v as u32);
+            if levels as u32 > full_levels(tt, size) {
+                return invalid_op(format!("{levels} levels for size {size:?}"));
+            }
+            let t = self.bound_texture(tt)?;
+            if t.storage.as_ref().is_some_and(|s| s.immutable) {
+                return invalid_op("the texture's storage is already immutable");
+            }
+            let mut locked = device.lock();
+            let mut s = new_storage(&mut locked, tt, &storage, internal, size, levels as u32)?;
+            s.immutable = true;
+            for level in 0..levels as u32 {
+                s.define_all_faces(level);
+            }
+            if let Some(old) = t.storage.replace(s) {
+                let _ = locked.manager.retire_image(old.image);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glTexSubImage2D`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn tex_sub_image_2d(
+        &mut self,
+        target: GLenum,
+        level: i32,
+        x: i32,
+        y: i32,
+        width: i32,
+        height: i32,
+        format: GLenum,
+        ty: GLenum,
+        data: &[u8],
+    ) {
+        let region = ([x, y, 0], [width, height, 1]);
+        self.tex_sub_image(2, target, level, region, (format, ty), data);
+    }
+
+    /// `glTexSubImage1D/2D/3D`: `(offset, size)` in GL axes (unused dimensions 0 and 1).
+    pub fn tex_sub_image(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        (offset, size): ([i32; 3], [i32; 3]),
+        (format, ty): (GLenum, GLenum),
+        data: &[u8],
+    ) {
+        let device = self.device.clone();
+        let unpack = self.unpack;
+        let r = (|| {
+            let (tt, face) = image_target(target, dims)?;
+            let size = gl_size(dims, size[0], size[1], size[2]);
+            let offset = [
+                offset[0],
+                if dims >= 2 { offset[1] } else { 0 },
+                if dims >= 3 { offset[2] } else { 0 },
+            ];
+            let t = self.bound_texture(tt)?;
+            let Some(s) = t.storage.as_ref() else {
+                return invalid_op("glTexSubImage on a texture without storage");
+            };
+            if crate::gl::objects::framebuffer::is_depth_format(s.format) {
+                if !matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
+                    return invalid_op("colour pixels into a depth texture");
+                }
+            } else {
+                check_pair(&s.info, format, ty)?;
+            }
+            if level < 0 || !s.face_level_defined(face, level as u32) {
+                return invalid_value(format!("level {level} is not defined"));
+            }
+            let level = level as u32;
+            let have = s.level_size(level);
+            let outside = (0..3).any(|a| {
+                offset[a] < 0
+                    || size[a] < 0
+                    || offset[a] as u64 + size[a] as u64 > u64::from(have[a])
+            });
+            if outside {
+                return invalid_value(format!(
+                    "region {offset:?} {size:?} outside level {level} ({have:?})"
+                ));
+            }
+            if size.contains(&0) {
+                return Ok(());
+            }
+            let region = image_region(tt, face, level, offset, size.map(|v| v as u32));
+            upload(
+                &mut device.lock(),
+                s,
+                tt,
+                &region,
+                data,
+                &unpack,
+                (format, ty),
+            )?;
+            Ok(())
+        })();
+        if self.record(r).is_some() {
+            self.auto_generate_mipmap(target, level);
+        }
+    }
+
+    /// `glGenerateMipmap`: every level above the base level, up to `GL_TEXTURE_MAX_LEVEL`, is
+    /// filtered down from the one before it by linear blits (the manager's `generate_mipmaps`,
+    /// all layers and faces at once).
+    pub fn generate_mipmap(&mut self, target: GLenum) {
+        let r = bind_target(target).and_then(|tt| {
+            if !tt.has_mipmaps() {
+                return invalid_enum("glGenerateMipmap target", target);
+            }
+            self.generate_mipmap_of(tt)
+        });
+        self.record(r);
+    }
+
+    /// `GL_GENERATE_MIPMAP` (compatibility profile): after level `level` of the texture bound
+    /// to image target `target` changed, a texture with the parameter set regenerates the
+    /// levels above its base level when that was the base level. A texture that cannot be
+    /// generated yet (a cube map with faces still undefined) is left as it is.
+    pub(crate) fn auto_generate_mipmap(&mut self, target: GLenum, level: i32) {
+        if self.profile != crate::gl::context::Profile::Compatibility {
+            return;
+        }
+        let Some((tt, _)) = TexTarget::from_image(target).filter(|(tt, _)| tt.has_mipmaps()) else {
+            return;
+        };
+        let wanted = self
+            .bound_texture(tt)
+            .is_ok_and(|t| t.params.generate_mipmap && t.params.base_level == level);
+        if wanted {
+            if let Err(e) = self.generate_mipmap_of(tt) {
+                tracing::debug!(error = ?e, "GL_GENERATE_MIPMAP: levels not generated");
+            }
+        }
+    }
+
+    /// `glGenerateMipmap`'s work on the texture bound to `tt`.
+    fn generate_mipmap_of(&mut self, tt: TexTarget) -> GlResult<()> {
+        let device = self.device.clone();
+        {
+            let t = self.bound_texture(tt)?;
+            let base = t.params.base_level.max(0) as u32;
+            let max_level = t.params.max_level.max(0) as u32;
+            let Some(s) = t.storage.as_mut() else {
+                return invalid_op("glGenerateMipmap on a texture without storage");
+            };
+            if !s.level_defined(base) {
+                return invalid_op(format!(
+                    "glGenerateMipmap: base level {base} is not defined (on every face)"
+                ));
+            }
+            let last = max_level.min(s.levels - 1);
+            if last <= base {
+                return Ok(());
+            }
+            let (image, format, size) = (s.image, s.format, (s.size[0], s.size[1]));
+            let sizes: Vec<[u32; 3]> = (0..s.levels).map(|l| s.level_size(l)).collect();
+            let (blittable, features) = {
+                let locked = device.lock();
+                (
+                    locked.manager.supports_linear_blit(format),
+                    locked.manager.format_features(format),
+                )
+            };
+            let depth = crate::gl::objects::framebuffer::is_depth_format(format);
+            let renderable = features.contains(if depth {
+                vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT
+            } else {
+                vk::FormatFeatureFlags::COLOR_ATTACHMENT
+            });
+            // The drawing fallback renders single-layer 2D levels of formats it can render;
+            // other targets blit, and colour formats that can be neither blitted nor drawn
+            // are filtered on the CPU.
+            if tt == TexTarget::D2
+                && renderable
+                && crate::gl::pixel::mipmap_fallback::use_shader(format, blittable)
+            {
+                self.generate_mipmaps_by_shader(image, format, size, base, last)?;
+            } else if blittable {
+                device.lock().manager.generate_mipmaps(image, base, last)?;
+            } else if !depth {
+                self.generate_mipmaps_on_cpu(
+                    (image, format, tt),
+                    |l| sizes.get(l as usize).copied().unwrap_or([1, 1, 1]),
+                    base,
+                    last,
+                )?;
+            } else {
+                return invalid_op(format!(
+                    "glGenerateMipmap: the device can neither blit nor render {format:?} {tt:?} levels"
+                ));
+            }
+            if let Some(s) = self.bound_texture(tt)?.storage.as_mut() {
+                for level in base..=last {
+                    s.define_all_faces(level);
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// `glTexParameterf`/`i`.
+    pub fn tex_parameter(&mut self, target: GLenum, pname: GLenum, value: f32) {
+        let r = (|| {
+            if pname == GL_TEXTURE_BORDER_COLOR {
+                return invalid_enum("glTexParameter scalar for GL_TEXTURE_BORDER_COLOR", pname);
+            }
+            self.check_compat_param(pname)?;
+            let tt = bind_target(target)?;
+            // The value's errors come before the binding's (piglit
+            // arb_texrect-texture-base-level-error sets them with texture 0 bound).
+            set_param(&mut tt.initial_params(), pname, value)?;
+            tt.check_param(pname, value)?;
+            let t = self.bound_texture(tt)?;
+            set_param(&mut t.params, pname, value)?;
+            clamp_immutable_levels(t);
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glTexParameterfv` with four values (`GL_TEXTURE_BORDER_COLOR`,
+    /// `GL_TEXTURE_SWIZZLE_RGBA`) or one.
+    pub fn tex_parameter_v(&mut self, target: GLenum, pname: GLenum, values: &[f32]) {
+        let r = (|| {
+            self.check_compat_param(pname)?;
+            let tt = bind_target(target)?;
+            let t = self.bound_texture(tt)?;
+            if pname == GL_TEXTURE_SWIZZLE_RGBA {
+                let [r, g, b, a, ..] = values else {
+                    return invalid_value("GL_TEXTURE_SWIZZLE_RGBA needs 4 values");
+                };
+                // All four are checked before any changes (an error changes nothing).
+                let mut params = t.params;
+                for (i, v) in [r, g, b, a].into_iter().enumerate() {
+                    set_param(&mut params, GL_TEXTURE_SWIZZLE_R + i as GLenum, *v)?;
+                }
+                t.params = params;
+                return Ok(());
+            }
+            if pname == GL_TEXTURE_BORDER_COLOR {
+                if let [r, g, b, a, ..] = values {
+                    t.params.border = BorderColor::Float([*r, *g, *b, *a]);
+                    return Ok(());
+                }
+                return invalid_value("border colour needs 4 values");
+            }
+            let value = values.first().copied().unwrap_or(0.0);
+            tt.check_param(pname, value)?;
+            set_param(&mut t.params, pname, value)?;
+            clamp_immutable_levels(t);
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glTexParameterIiv` (`signed`) / `glTexParameterIuiv`: the border colour keeps the
+    /// integer words exactly; every other parameter is set as by `glTexParameteriv`.
+    pub fn tex_parameter_integer(
+        &mut self,
+        target: GLenum,
+        pname: GLenum,
+        values: &[u32],
+        signed: bool,
+    ) {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            let floats = integer_values(values, signed);
+            return self.tex_parameter_v(target, pname, &floats);
+        }
+        let r = (|| {
+            let t = self.bound_texture(bind_target(target)?)?;
+            t.params.border = integer_border(values, signed)?;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetTexParameterIiv` (`signed`) / `glGetTexParameterIuiv`: the border colour's stored
+    /// words; every other parameter as `glGetTexParameteriv` answers it.
+    pub fn get_tex_parameter_integer(
+        &mut self,
+        target: GLenum,
+        pname: GLenum,
+        signed: bool,
+    ) -> Vec<u32> {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            return integer_answers(&self.get_tex_parameter(target, pname), signed);
+        }
+        let r = (|| {
+            let t = self.bound_texture(bind_target(target)?)?;
+            Ok(t.params.border.words().to_vec())
+        })();
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `GL_DEPTH_TEXTURE_MODE` and `GL_GENERATE_MIPMAP` are compatibility-profile state:
+    /// `GL_INVALID_ENUM` in core.
+    fn check_compat_param(&self, pname: GLenum) -> GlResult<()> {
+        if matches!(pname, GL_DEPTH_TEXTURE_MODE | GL_GENERATE_MIPMAP)
+            && self.profile != crate::gl::context::Profile::Compatibility
+        {
+            return invalid_enum("texture parameter of the compatibility profile", pname);
+        }
+        Ok(())
+    }
+
+    /// `glGetTexParameterfv`.
+    pub fn get_tex_parameter(&mut self, target: GLenum, pname: GLenum) -> Vec<f32> {
+        let r = (|| {
+            self.check_compat_param(pname)?;
+            let tt = bind_target(target)?;
+            let t = self.bound_texture(tt)?;
+            let immutable = t.storage.as_ref().filter(|s| s.immutable).map(|s| s.levels);
+            let p = t.params;
+            Ok(match pname {
+                GL_TEXTURE_MIN_FILTER => vec![p.min_filter as f32],
+                GL_TEXTURE_MAG_FILTER => vec![p.mag_filter as f32],
+                GL_TEXTURE_WRAP_S => vec![p.wrap[0] as f32],
+                GL_TEXTURE_WRAP_T => vec![p.wrap[1] as f32],
+                GL_TEXTURE_WRAP_R => vec![p.wrap[2] as f32],
+                GL_TEXTURE_MIN_LOD => vec![p.min_lod],
+                GL_TEXTURE_MAX_LOD => vec![p.max_lod],
+                GL_TEXTURE_BASE_LEVEL => vec![p.base_level as f32],
+                GL_TEXTURE_MAX_LEVEL => vec![p.max_level as f32],
+                GL_TEXTURE_LOD_BIAS => vec![p.lod_bias],
+                GL_TEXTURE_COMPARE_MODE => vec![p.compare_mode as f32],
+                GL_TEXTURE_COMPARE_FUNC => vec![p.compare_func as f32],
+                GL_TEXTURE_MAX_ANISOTROPY => vec![p.max_anisotropy],
+                GL_TEXTURE_BORDER_COLOR => p.border.floats().to_vec(),
+                GL_TEXTURE_SWIZZLE_R..=GL_TEXTURE_SWIZZLE_A => {
+                    vec![p.swizzle[(pname - GL_TEXTURE_SWIZZLE_R) as usize] as f32]
+                }
+                GL_TEXTURE_SWIZZLE_RGBA => p.swizzle.iter().map(|&c| c as f32).collect(),
+                GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
+                GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
+                GL_DEPTH_TEXTURE_MODE => vec![p.depth_mode as f32],
+                GL_GENERATE_MIPMAP => vec![if p.generate_mipmap { 1.0 } else { 0.0 }],
+                p => return invalid_enum("glGetTexParameter pname", p),
+            })
+        })();
+        self.record(r).unwrap_or_default()
+    }
+
+    /// `glGetTexLevelParameteriv`.
+    pub fn get_tex_level_parameter(&mut self, target: GLenum, level: i32, pname: GLenum) -> i32 {
+        let device = self.device.clone();
+        let r = (|| {
+            if let Some(slot) = crate::gl::objects::texture::multisample::proxy_index(target) {
+                if level != 0 {
+                    return invalid_value(format!("level {level} of a multisample proxy"));
+                }
+                let proxy = self.proxy_multisample[slot].as_ref();
+                return crate::gl::objects::texture::multisample::ProxyLevel::query(proxy, pname)
+                    .map_or_else(|| invalid_enum("glGetTexLevelParameter pname", pname), Ok);
+            }
+            if target == GL_TEXTURE_BUFFER {
+                return self.buffer_texture_level_parameter(level, pname);
+            }
+            let (tt, face) = TexTarget::from_image(target)
+                .ok_or_else(|| GlError::InvalidEnum(format!("texture target 0x{target:04X}")))?;
+            let (_, max_levels) = limits_of(tt, &device.caps().limits);
+            if level < 0 || level as u32 >= max_levels {
+                return invalid_value(format!("level {level}"));
+            }
+            let t = self.bound_texture(tt)?;
+            let s = t
+                .storage
+                .as_ref()
+                .filter(|s| s.face_level_defined(face, level as u32));
+            let size = s.map_or([0; 3], |s| s.level_size(level as u32));
+            if let Some(v) = format_query(s.map(|s| &s.info), pname) {
+                return Ok(v);
+            }
+            Ok(match pname {
+                GL_TEXTURE_WIDTH => size[0] as i32,
+                GL_TEXTURE_HEIGHT => size[1] as i32,
+                GL_TEXTURE_DEPTH => size[2] as i32,
+                GL_TEXTURE_INTERNAL_FORMAT => s.map_or(GL_RGBA as i32, |s| s.internal as i32),
+                // 0 for a single-sampled (or undefined) level, as GL says.
+                GL_TEXTURE_SAMPLES => {
+                    s.map_or(0, |s| if s.samples > 1 { s.samples as i32 } else { 0 })
+                }
+                GL_TEXTURE_FIXED_SAMPLE_LOCATIONS => i32::from(s.is_none_or(|s| s.fixed_locations)),
+                // GL_TEXTURE_COMPRESSED: the format the application named (decompressed here).
+                0x86A1 => i32::from(s.is_some_and(|s| {
+                    crate::gl::objects::texture::internal_format::codec(s.internal).is_some()
+                })),
+                // GL_TEXTURE_COMPRESSED_IMAGE_SIZE of a compressed level.
+                0x86A0 => s
+                    .and_then(|s| crate::gl::objects::texture::internal_format::codec(s.internal))
+                    .and_then(|c| c.image_bytes(size[0], size[1], size[2]))
+                    .map_or(0, |v| v as i32),
+                p => return invalid_enum("glGetTexLevelParameter pname", p),
+            })
+        })();
+        self.record(r).unwrap_or(0)
+    }
+
+    // ---- renderbuffers --------------------------------------------------------------------
+
+    /// `glGenRenderbuffers`.
+    pub fn gen_renderbuffers(&mut self, n: i32) -> Vec<u32> {
+        if n < 0 {
+            self.record::<()>(invalid_value(format!("glGenRenderbuffers n = {n}")));
+            return Vec::new();
+        }
+        self.renderbuffers.generate(n as usize)
+    }
+
+    /// `glIsRenderbuffer`.
+    pub fn is_renderbuffer(&self, name: u32) -> bool {
+        self.renderbuffers.exists(name)
+    }
+
+    /// `glBindRenderbuffer`.
+    pub fn bind_renderbuffer(&mut self, target: GLenum, name: u32) {
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glBindRenderbuffer target", target);
+            }
+            if name != 0
+                && self
+                    .renderbuffers
+                    .get_or_create(name, Renderbuffer::default)
+                    .is_none()
+            {
+                return invalid_op(format!("{name} is not a renderbuffer name"));
+            }
+            self.renderbuffer = name;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glDeleteRenderbuffers`.
+    pub fn delete_renderbuffers(&mut self, names: &[u32]) {
+        let device = self.device.clone();
+        for &name in names {
+            if name == 0 || !self.renderbuffers.is_reserved(name) {
+                continue;
+            }
+            if self.renderbuffer == name {
+                self.renderbuffer = 0;
+            }
+            self.detach_everywhere(Attachment::Renderbuffer(name));
+            if let Some(Renderbuffer {
+                storage: Some((image, _)),
+                ..
+            }) = self.renderbuffers.remove(name)
+            {
+                let _ = device.lock().manager.retire_image(image);
+            }
+        }
+    }
+
+    /// `glRenderbufferStorage` (`glRenderbufferStorageMultisample` with 0 samples).
+    pub fn renderbuffer_storage(
+        &mut self,
+        target: GLenum,
+        samples: i32,
+        internal: GLenum,
+        width: i32,
+        height: i32,
+    ) {
+        let device = self.device.clone();
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glRenderbufferStorage target", target);
+            }
+            let max = device.caps().limits.max_image_dimension2_d as i32;
+            if width < 0 || height < 0 || width > max || height > max || samples < 0 {
+                return invalid_value(format!("renderbuffer {width}x{height}"));
+            }
+            let legacy = self.profile == crate::gl::context::Profile::Compatibility;
+            let format = renderbuffer_format(&device, internal, legacy).ok_or_else(|| {
+                GlError::InvalidEnum(format!("renderbuffer internal format 0x{internal:04X}"))
+            })?;
+            let Some(count) =
+                crate::gl::objects::framebuffer::pick_samples(&device, samples as u32)
+            else {
+                return invalid_value(format!(
+                    "{samples} samples (GL_MAX_SAMPLES is {})",
+                    crate::gl::objects::framebuffer::max_samples(&device)
+                ));
+            };
+            if count > 1
+                && is_integer_format(format)
+                && samples > crate::gl::objects::framebuffer::max_integer_samples(&device) as i32
+            {
+                return invalid_op(format!(
+                    "{samples} samples of an integer format (GL_MAX_INTEGER_SAMPLES is {})",
+                    crate::gl::objects::framebuffer::max_integer_samples(&device)
+                ));
+            }
+            let name = self.renderbuffer;
+            let rb = self
+                .renderbuffers
+                .get_mut(name)
+                .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
+            let mut locked = device.lock();
+            if let Some((old, _)) = rb.storage.take() {
+                let _ = locked.manager.retire_image(old);
+            }
+            rb.format = format;
+            rb.internal = internal;
+            rb.samples = if count > 1 { count } else { 0 };
+            (rb.width, rb.height) = (width as u32, height as u32);
+            if width > 0 && height > 0 {
+                let depth = crate::gl::objects::framebuffer::is_depth_format(format);
+                // Transfers both ways: glBlitFramebuffer, glReadPixels, copies.
+                let usage = if depth {
+                    vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                        | vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST
+                } else {
+                    vk::ImageUsageFlags::COLOR_ATTACHMENT
+                        | vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST
+                        | vk::ImageUsageFlags::SAMPLED
+                };
+                let desc = ImageDesc {
+                    samples: vk::SampleCountFlags::from_raw(count),
+                    ..ImageDesc::new_2d(
+                        format,
+                        width as u32,
+                        height as u32,
+                        1,
+                        usage,
+                        arenagl_memory::Category::RenderTarget,
+                    )
+                }
+                .named("GL renderbuffer");
+                let view = if depth {
+                    depth_view()
+                } else {
+                    ViewDesc::color_2d(1)
+                };
+                rb.storage = Some(locked.image_with_view(&desc, &view)?);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    // ---- framebuffer objects --------------------------------------------------------------
+
+    /// `glGenFramebuffers`.
+    /// `glGetRenderbufferParameteriv` of the bound renderbuffer.
+    pub fn get_renderbuffer_parameter(&mut self, target: GLenum, pname: GLenum) -> Option<i32> {
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glGetRenderbufferParameteriv target", target);
+            }
+            let rb = self
+                .renderbuffers
+                .get(self.renderbuffer)
+                .filter(|_| self.renderbuffer != 0)
+                .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
+            let row = crate::gl::objects::framebuffer::renderbuffer_row(rb.internal);
+            let bits = match crate::gl::objects::texture::internal_format::lookup(row) {
+                Some(info) if rb.internal != 0 => {
+                    let b = info.bits;
+                    // Luminance/intensity report as red where a renderbuffer has them.
+                    [b[0].max(b[4]).max(b[5]), b[1], b[2], b[3], b[6], b[7]]
+                }
+                _ => channel_bits(rb.format),
+            };
+            Ok(match pname {
+                0x8D42 => rb.width as i32,  // GL_RENDERBUFFER_WIDTH
+                0x8D43 => rb.height as i32, // GL_RENDERBUFFER_HEIGHT
+                0x8D44 => {
+                    if rb.internal == 0 {
+                        GL_RGBA as i32
+                    } else {
+                        rb.internal as i32
+                    }
+                } // GL_RENDERBUFFER_INTERNAL_FORMAT
+                0x8D50..=0x8D55 => i32::from(bits[(pname - 0x8D50) as usize]), // RED..STENCIL_SIZE
+                0x8CAB => rb.samples as i32, // GL_RENDERBUFFER_SAMPLES
+                p => return invalid_enum("glGetRenderbufferParameteriv pname", p),
+            })
+        })();
+        self.record(r)
+    }
+
+    pub fn gen_framebuffers(&mut self, n: i32) -> Vec<u32> {
+        if n < 0 {
+            self.record::<()>(invalid_value(format!("glGenFramebuffers n = {n}")));
+            return Vec::new();
+        }
+        self.framebuffers.generate(n as usize)
+    }
+
+    /// `glIsFramebuffer`.
+    pub fn is_framebuffer(&self, name: u32) -> bool {
+        self.framebuffers.exists(name)
+    }
+
+    /// `glBindFramebuffer`.
+    pub fn bind_framebuffer(&mut self, target: GLenum, name: u32) {
+        let r = (|| {
+            if !matches!(
+                target,
+                GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER | GL_READ_FRAMEBUFFER
+            ) {
+                return invalid_enum("glBindFramebuffer target", target);
+            }
+            if name != 0
+                && self
+                    .framebuffers
+                    .get_or_create(name, Framebuffer::default)
+                    .is_none()
+            {
+                return invalid_op(format!("{name} is not a framebuffer name"));
+            }
+            if target != GL_READ_FRAMEBUFFER {
+                self.draw_framebuffer = name;
+            }
+            if target != GL_DRAW_FRAMEBUFFER {
+                self.read_framebuffer = name;
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glDeleteFramebuffers`.
+    pub fn delete_framebuffers(&mut self, names: &[u32]) {
+        for &name in names {
+            if name == 0 || !self.framebuffers.is_reserved(name) {
+                continue;
+            }
+            if self.draw_framebuffer == name {
+                self.draw_framebuffer = 0;
+            }
+            if self.read_framebuffer == name {
+                self.read_framebuffer = 0;
+            }
+            self.framebuffers.remove(name);
+        }
+    }
+
+    fn detach_everywhere(&mut self, what: Attachment) {
+        let same = |a: &Option<Attachment>| match (a, what) {
+            (Some(Attachment::Texture { name, .. }), Attachment::Texture { name: n, .. }) => {
+                *name == n
+            }
+            (Some(a), w) => *a == w,
+            (None, _) => false,
+        };
+        let bound = [self.draw_framebuffer, self.read_framebuffer];
+        for fb_name in bound {
+            if let Some(fb) = self.framebuffers.get_mut(fb_name) {
+                for c in fb.colors.iter_mut().chain([&mut fb.depth, &mut fb.stencil]) {
+                    if same(c) {
+                        *c = None;
+                    }
+                }
+            }
+        }
+    }
+
+    fn target_framebuffer(&mut self, target: GLenum) -> GlResult<&mut Framebuffer> {
+        let name = match target {
+            GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
+            GL_READ_FRAMEBUFFER => self.read_framebuffer,
+            t => return invalid_enum("framebuffer target", t),
+        };
+        if name == 0 {
+            return invalid_op("framebuffer 0 has no attachments to change");
+        }
+        self.framebuffers
+            .get_mut(name)
+            .ok_or_else(|| GlError::InvalidOperation("the bound framebuffer is gone".into()))
+    }
+
+    fn attach(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        what: Option<Attachment>,
+    ) -> GlResult<()> {
+        let point = attachment_point(attachment)?;
+        let fb = self.target_framebuffer(target)?;
+        match point {
+            Point::Color(i) => fb.colors[i] = what,
+            Point::Depth => fb.depth = what,
+            Point::Stencil => fb.stencil = what,
+            Point::DepthStencil => {
+                fb.depth = what;
+                fb.stencil = what;
+            }
+        }
+        Ok(())
+    }
+
+    /// `glFramebufferTexture2D`.
+    pub fn framebuffer_texture_2d(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        textarget: GLenum,
+        texture: u32,
+        level: i32,
+    ) {
+        self.framebuffer_texture_nd(2, target, attachment, textarget, texture, level, 0);
+    }
+
+    /// `glFramebufferTexture1D/2D/3D`: `textarget` names the texture's target (a cube face for
+    /// cube maps); `layer` is the 3D slice.
+    #[allow(clippy::too_many_arguments)]
+    pub fn framebuffer_texture_nd(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        attachment: GLenum,
+        textarget: GLenum,
+        texture: u32,
+        level: i32,
+        layer: i32,
+    ) {
+        let r = (|| {
+            if texture == 0 {
+                return self.attach(target, attachment, None);
+            }
+            let (tt, face) = TexTarget::from_image(textarget)
+                .filter(|(t, _)| {
+                    t.dims() == dims
+                        && !matches!(
+                            t,
+                            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray
+                        )
+                })
+                .ok_or_else(|| {
+                    GlError::InvalidEnum(format!(
+                        "glFramebufferTexture{dims}D textarget 0x{textarget:04X}"
+                    ))
+                })?;
+            let layer = if tt == TexTarget::D3 {
+                layer
+            } else {
+                face as i32
+            };
+            self.attach_texture_layer(target, attachment, texture, Some(tt), level, layer)
+        })();
+        self.record(r);
+    }
+
+    /// `glFramebufferTextureLayer`: one layer of an array texture or one slice of a 3D one.
+    pub fn framebuffer_texture_layer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        texture: u32,
+        level: i32,
+        layer: i32,
+    ) {
+        let r = (|| {
+            if texture == 0 {
+                return self.attach(target, attachment, None);
+            }
+            self.attach_texture_layer(target, attachment, texture, None, level, layer)
+        })();
+        self.record(r);
+    }
+
+    /// Validates and attaches `(level, layer)` of `texture`; `expected` is the target the
+    /// command names (`None`: any layered target, for `glFramebufferTextureLayer`).
+    fn attach_texture_layer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        texture: u32,
+        expected: Option<TexTarget>,
+        level: i32,
+        layer: i32,
+    ) -> GlResult<()> {
+        let limits = self.device.caps().limits;
+        // An attachment renders into the full texture.
+        self.restore_texture(texture)?;
+        let t = self
+            .textures
+            .get(texture)
+            .ok_or_else(|| GlError::InvalidOperation(format!("{texture} is not a texture")))?;
+        let Some(tt) = t.target else {
+            return invalid_op(format!("texture {texture} has never been bound"));
+        };
+        match expected {
+            Some(e) if e != tt => return invalid_op("texture target mismatch"),
+            None if !matches!(
+                tt,
+                TexTarget::D3
+                    | TexTarget::D1Array
+                    | TexTarget::D2Array
+                    | TexTarget::D2MultisampleArray
+            ) =>
+            {
+                return invalid_op("glFramebufferTextureLayer needs a 3D or array texture")
+            }
+            _ => {}
+        }
+        let (max, max_levels) = limits_of(tt, &limits);
+        if level < 0 || level as u32 >= max_levels {
+            return invalid_value(format!("level {level}"));
+        }
+        let max_layer = match tt {
+            TexTarget::D3 => max[2] >> level,
+            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+                limits.max_image_array_layers
+            }
+            _ => 6,
+        };
+        if layer < 0 || layer as u32 >= max_layer {
+            return invalid_value(format!("layer {layer}"));
+        }
+        self.attach(
+            target,
+            attachment,
+            Some(Attachment::Texture {
+                name: texture,
+                level: level as u32,
+                layer: layer as u32,
+            }),
+        )
+    }
+
+    /// `glFramebufferRenderbuffer`.
+    pub fn framebuffer_renderbuffer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        rb_target: GLenum,
+        renderbuffer: u32,
+    ) {
+        let r = (|| {
+            if rb_target != GL_RENDERBUFFER {
+                return invalid_enum("renderbuffer target", rb_target);
+            }
+            if renderbuffer != 0 && !self.renderbuffers.exists(renderbuffer) {
+                return invalid_op(format!("{renderbuffer} is not a renderbuffer"));
+            }
+            let what = (renderbuffer != 0).then_some(Attachment::Renderbuffer(renderbuffer));
+            self.attach(target, attachment, what)
+        })();
+        self.record(r);
+    }
+
+    /// `glDrawBuffers` (and `glDrawBuffer` with one entry).
+    pub fn draw_buffers(&mut self, bufs: &[GLenum]) {
+        let r = (|| {
+            if self.draw_framebuffer == 0 {
+                return match bufs {
+                    [GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT | GL_NONE] => {
+                        self.default_draw_buffer = bufs[0];
+                        Ok(())
+                    }
+                    _ => invalid_op("framebuffer 0 takes one of GL_BACK, GL_FRONT, GL_NONE"),
+                };
+            }
+            if bufs.len() > crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS {
+                return invalid_value(format!("{} draw buffers", bufs.len()));
+            }
+            let fb = self.target_framebuffer(GL_DRAW_FRAMEBUFFER)?;
+            let mut list = [GL_NONE; crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS];
+            for (i, &b) in bufs.iter().enumerate() {
+                match attachment_point(b) {
+                    _ if b == GL_NONE => {}
+                    Ok(Point::Color(_)) if list[..i].contains(&b) => {
+                        return invalid_op(format!("glDrawBuffers names 0x{b:04X} twice"));
+                    }
+                    Ok(Point::Color(_)) => {}
+                    Err(e @ GlError::InvalidOperation(_)) => return Err(e),
+                    _ if matches!(b, GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT) => {
+                        return invalid_op(
+                            "glDrawBuffers of a window buffer on a framebuffer object",
+                        );
+                    }
+                    _ => return invalid_enum("glDrawBuffers buffer", b),
+                }
+                list[i] = b;
+            }
+            fb.draw_buffers = list;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glReadBuffer`.
+    pub fn read_buffer(&mut self, src: GLenum) {
+        let r = (|| {
+            if self.read_framebuffer == 0 {
+                return match src {
+                    GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT | GL_NONE => {
+                        self.default_read_buffer = src;
+                        Ok(())
+                    }
+                    _ => invalid_op("framebuffer 0 reads GL_BACK or GL_FRONT"),
+                };
+            }
+            let fb = self.target_framebuffer(GL_READ_FRAMEBUFFER)?;
+            if src != GL_NONE && attachment_point(src).is_err() {
+                return invalid_enum("glReadBuffer source", src);
+            }
+            fb.read_buffer = src;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glCheckFramebufferStatus`.
+    pub fn check_framebuffer_status(&mut self, target: GLenum) -> GLenum {
+        let r = (|| {
+            let name = match target {
+                GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
+                GL_READ_FRAMEBUFFER => self.read_framebuffer,
+                t => return invalid_enum("glCheckFramebufferStatus target", t),
+            };
+            Ok(match self.resolve_framebuffer(name, true) {
+                Ok(_) => GL_FRAMEBUFFER_COMPLETE,
+                Err(status) => status,
+            })
+        })();
+        self.record(r).unwrap_or(0)
+    }
+}
+
+/// A new image (and its sampling view) for `target` with level-0 GL size `size`, stored as
+/// `storage` for the internal format the application named `internal`.
+fn new_storage(
+    locked: &mut crate::gl::vk::device::Locked,
+    target: TexTarget,
+    storage: &Storage,
+    internal: GLenum,
+    size: [u32; 3],
+    levels: u32,
+) -> GlResult<TexImage> {
+    let format = storage.format;
+    let desc = image_desc_for(target, format, size, levels, storage.renderable);
+    let layers = desc.array_layers;
+    let swizzle = storage.info.swizzle(format);
+    let (image, view) =
+        locked.image_with_view(&desc, &full_view(target, levels, layers, format, swizzle))?;
+    Ok(TexImage {
+        image,
+        view,
+        format,
+        internal,
+        info: storage.info,
+        format_swizzle: swizzle,
+        target,
+        size,
+        levels,
+        defined: [0; 6],
+        immutable: false,
+        level_views: HashMap::new(),
+        swizzle_views: HashMap::new(),
+        demotion: None,
+        samples: 1,
+        fixed_locations: true,
+    })
+}
+
+/// GL 4.6 §8.17: an immutable texture's base level lies in [0, levels - 1] and its max level
+/// in [base, levels - 1] (clamped when set, as Mesa does, so queries see the clamp).
+fn clamp_immutable_levels(t: &mut Texture) {
+    if let Some(s) = t.storage.as_ref().filter(|s| s.immutable) {
+        let last = s.levels.saturating_sub(1) as i32;
+        t.params.base_level = t.params.base_level.clamp(0, last);
+        t.params.max_level = t.params.max_level.clamp(t.params.base_level, last);
+    }
+}
+
+/// Whether `internal` names a sized format (what `glTexStorage*` requires): not a base
+/// format, a legacy component count, an unsized sRGB/snorm name or a generic compressed one.
+pub(crate) fn is_sized(internal: GLenum) -> bool {
+    !matches!(
+        internal,
+        1..=4
+            | GL_RGBA
+            | GL_RGB
+            | GL_RG
+            | GL_RED
+            | GL_ALPHA
+            | GL_LUMINANCE
+            | GL_LUMINANCE_ALPHA
+            | 0x8049 // GL_INTENSITY
+            | GL_DEPTH_COMPONENT
+            | GL_DEPTH_STENCIL
+            | 0x8C40 | 0x8C42 | 0x8C44 | 0x8C46 // GL_SRGB, _ALPHA, GL_SLUMINANCE(_ALPHA)
+            | 0x8C48 | 0x8C49 | 0x8225 | 0x8226 | 0x84E9..=0x84EE // generic compressed
+            | 0x8F90..=0x8F93 | 0x9010..=0x9013 // unsized snorm
+    )
+}
+
+/// GL's checks of a client `(format, type)` pair against the internal format it uploads into:
+/// unknown names are `GL_INVALID_ENUM`; a packed type with the wrong format, or an integer
+/// format into a non-integer texture (and the reverse), `GL_INVALID_OPERATION`.
+pub(crate) fn check_pair(info: &FormatInfo, format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+    let pair = ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))?;
+    if pair.is_integer() != info.comp.is_integer() {
+        return invalid_op(format!(
+            "pixel format 0x{format:04X} and the texture's format disagree on integer-ness"
+        ));
+    }
+    Ok(pair)
+}
+
+/// Uploads client pixels (`format`/`ty` laid out per `unpack`) into `region` of `s`: the 8-bit
+/// pairs into 8-bit storage go straight through staging's byte tables; everything else is
+/// converted by staging's general path into the storage format first and copied.
+pub(crate) fn upload(
+    locked: &mut crate::gl::vk::device::Locked,
+    s: &TexImage,
+    tt: TexTarget,
+    region: &ImageRegion,
+    data: &[u8],
+    unpack: &PixelStore,
+    (format, ty): (GLenum, GLenum),
+) -> GlResult<()> {
+    let unpack = unpack_for(tt, unpack);
+    let tight = PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..PixelStore::default()
+    };
+    if crate::gl::objects::framebuffer::is_depth_format(s.format) {
+        if format != GL_DEPTH_COMPONENT {
+            return invalid_op("GL_DEPTH_STENCIL texel uploads are not supported by this GL yet");
+        }
+        let layers = region.extent.depth.max(region.layer_count);
+        let size = [region.extent.width, region.extent.height, layers];
+        let (texels, bytes) =
+            crate::gl::pixel::upload_depth::depth_texels(data, &unpack, size, ty, s.format)?;
+        locked.manager.upload_image(
+            s.image,
+            region,
+            &texels,
+            &tight,
+            ClientFormat::Texels(bytes),
+        )?;
+        return Ok(());
+    }
+    let pair = check_pair(&s.info, format, ty)?;
+    let narrow = s.info.narrow_in_rgba8(s.format);
+    let eight_bit = narrow.is_none()
+        && matches!(
+            s.format,
+            vk::Format::R8G8B8A8_UNORM
+                | vk::Format::R8G8B8A8_SRGB
+                | vk::Format::R8_UNORM
+                | vk::Format::R8G8_UNORM
+        );
+    if let (true, Some(client)) = (eight_bit, ClientFormat::from_gl(format, ty)) {
+        locked
+            .manager
+            .upload_image(s.image, region, data, &unpack, client)?;
+        return Ok(());
+    }
+    let texel =
+        crate::gl::objects::texture::internal_format::texel_format(s.format).ok_or_else(|| {
+            GlError::InvalidOperation(format!("pixel uploads into {:?} storage", s.format))
+        })?;
+    let depth = region.extent.depth.max(region.layer_count);
+    let client_region = if depth > 1 || tt == TexTarget::D3 {
+        Region::d3(region.extent.width, region.extent.height, depth)
+    } else {
+        Region::d2(region.extent.width, region.extent.height)
+    };
+    let mut texels = arenagl_staging::unpack_to_texels(data, &unpack, client_region, pair, texel)
+        .map_err(|e| GlError::InvalidOperation(format!("pixel data: {e}")))?;
+    if let Some(bits) = narrow {
+        round_to_bits(&mut texels, bits);
+    }
+    let bytes = texel.texel_bytes() as u8;
+    locked.manager.upload_image(
+        s.image,
+        region,
+        &texels,
+        &tight,
+        ClientFormat::Texels(bytes),
+    )?;
+    Ok(())
+}
+
+/// Rounds 8-bit RGBA texels to `bits` per channel (kept as 8-bit values: 1 bit is 0 or 255);
+/// channels of 0 or 8 bits are left alone.
+fn round_to_bits(texels: &mut [u8], bits: [u8; 4]) {
+    for texel in texels.chunks_exact_mut(4) {
+        for (c, &b) in texel.iter_mut().zip(&bits) {
+            if (1..8).contains(&b) {
+                let max = (1u32 << b) - 1;
+                let q = (u32::from(*c) * max + 127) / 255;
+                *c = ((q * 255 + max / 2) / max) as u8;
+            }
+        }
+    }
+}
+
+/// A client `(format, type)` pair for a colour readback, with GL's errors.
+pub(crate) fn client_pixel_for(format: GLenum, ty: GLenum) -> GlResult<ClientPixel> {
+    ClientPixel::from_gl(format, ty).map_err(|e| pair_error(e, format, ty))
+}
+
+/// `glReadPixels` of colour: `region` of the attachment `src` into `out` per `pack` as
+/// `format`/`ty`. 8-bit sources read into 8-bit pairs go through staging's byte tables; every
+/// other combination reads the raw texels and converts them with staging's general path. An
+/// integer source needs an integer format and a normalised/float one a non-integer format
+/// (`GL_INVALID_OPERATION` otherwise).
+/// The attachment's GL format is `info` (None: the storage means GL's components as they
+/// are): formats whose storage holds other components (RGB stored as RGBA, alpha in red,
+/// luminance) read GL's components (`readback_base`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn read_color_of(
+    locked: &mut crate::gl::vk::device::Locked,
+    src: crate::gl::objects::framebuffer::Bound,
+    info: Option<&FormatInfo>,
+    region: &ImageRegion,
+    pack: &PixelStore,
+    (format, ty): (GLenum, GLenum),
+    pair: ClientPixel,
+    out: &mut [u8],
+) -> GlResult<()> {
+    let rebase = info.filter(|i| crate::gl::pixel::readback_base::needs_rebase(i, src.format));
+    let texel = crate::gl::objects::texture::internal_format::texel_format(src.format)
+        .ok_or_else(|| GlError::InvalidOperation(format!("colour readback of {:?}", src.format)))?;
+    if texel.is_integer() != pair.is_integer() {
+        return invalid_op(format!(
+            "glReadPixels format 0x{format:04X} and the read buffer disagree on integer-ness"
+        ));
+    }
+    let eight_bit = matches!(
+        src.format,
+        vk::Format::R8G8B8A8_UNORM
+            | vk::Format::R8G8B8A8_SRGB
+            | vk::Format::B8G8R8A8_UNORM
+            | vk::Format::R8_UNORM
+            | vk::Format::R8G8_UNORM
+    );
+    // Luminance reads take the general path: its pack sums R + G + B, as glReadPixels must
+    // (the byte tables' rule is glGetTexImage's L = R).
+    let bytewise = eight_bit && !pair.has_luminance();
+    if let (true, None, Some(client)) = (bytewise, rebase, ClientFormat::from_gl(format, ty)) {
+        crate::gl::context::error::until_done(|| {
+            locked
+                .manager
+                .read_image(src.image, region, pack, client, out)
+        })?;
+        return Ok(());
+    }
+    let (w, h) = (region.extent.width, region.extent.height);
+    let bytes = texel.texel_bytes() as usize;
+    let mut texels = vec![0u8; w as usize * h as usize * bytes];
+    let tight = PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..PixelStore::default()
+    };
+    crate::gl::context::error::until_done(|| {
+        locked.manager.read_image(
+            src.image,
+            region,
+            &tight,
+            ClientFormat::Texels(bytes as u8),
+            &mut texels,
+        )
+    })?;
+    let (texels, texel) = match rebase {
+        Some(info) => crate::gl::pixel::readback_base::rebase(&texels, texel, info, src.format),
+        None => (texels, texel),
+    };
+    arenagl_staging::pack_from_texels(&texels, texel, pack, Region::d2(w, h), pair, out)
+        .map_err(|e| GlError::InvalidOperation(format!("glReadPixels destination: {e}")))
+}
+
+fn pair_error(e: PairError, format: GLenum, ty: GLenum) -> GlError {
+    match e {
+        PairError::Enum => {
+            GlError::InvalidEnum(format!("pixel format/type 0x{format:04X}/0x{ty:04X}"))
+        }
+        PairError::Operation => GlError::InvalidOperation(format!(
+            "pixel format 0x{format:04X} does not go with type 0x{ty:04X}"
+        )),
+    }
+}
+
+/// `glGetTexLevelParameter` of the format queries (channel sizes and component types) for a
+/// level of internal format `info` (`None`: an undefined level, which answers 0 / `GL_NONE`).
+/// Answers come from the GL format, not from the storage standing in for it.
+pub(crate) fn format_query(info: Option<&FormatInfo>, pname: GLenum) -> Option<i32> {
+    let bits = |i: usize| info.map_or(0, |f| i32::from(f.bits[i]));
+    let ty = |i: usize| {
+        info.filter(|f| f.bits[i] > 0)
+            .map_or(GL_NONE as i32, |f| f.comp.gl() as i32)
+    };
+    Some(match pname {
+        0x805C => bits(0), // GL_TEXTURE_RED_SIZE
+        0x805D => bits(1), // GL_TEXTURE_GREEN_SIZE
+        0x805E => bits(2), // GL_TEXTURE_BLUE_SIZE
+        0x805F => bits(3), // GL_TEXTURE_ALPHA_SIZE
+        0x8060 => bits(4), // GL_TEXTURE_LUMINANCE_SIZE
+        0x8061 => bits(5), // GL_TEXTURE_INTENSITY_SIZE
+        0x884A => bits(6), // GL_TEXTURE_DEPTH_SIZE
+        0x88F1 => bits(7), // GL_TEXTURE_STENCIL_SIZE
+        0x8C3F => 0,       // GL_TEXTURE_SHARED_SIZE
+        0x8C10 => ty(0),   // GL_TEXTURE_RED_TYPE
+        0x8C11 => ty(1),   // GL_TEXTURE_GREEN_TYPE
+        0x8C12 => ty(2),   // GL_TEXTURE_BLUE_TYPE
+        0x8C13 => ty(3),   // GL_TEXTURE_ALPHA_TYPE
+        0x8C14 => ty(4),   // GL_TEXTURE_LUMINANCE_TYPE
+        0x8C15 => ty(5),   // GL_TEXTURE_INTENSITY_TYPE
+        0x8C16 => ty(6),   // GL_TEXTURE_DEPTH_TYPE
+        _ => return None,
+    })
+}
+
+/// Whether `f` holds unnormalized integers.
+fn is_integer_format(f: vk::Format) -> bool {
+    let name = format!("{f:?}");
+    let depth_stencil =
+        crate::gl::objects::framebuffer::is_depth_format(f) || f == vk::Format::S8_UINT;
+    !depth_stencil && (name.ends_with("_UINT") || name.ends_with("_SINT"))
+}
+
+/// Bits of red, green, blue, alpha, depth and stencil in a renderbuffer's Vulkan format (what
+/// `GL_RENDERBUFFER_*_SIZE` report; sizes of the stored format, which may be wider than asked).
+fn channel_bits(f: vk::Format) -> [u8; 6] {
+    use vk::Format as F;
+    match f {
+        F::R8_UNORM => [8, 0, 0, 0, 0, 0],
+        F::R8G8_UNORM => [8, 8, 0, 0, 0, 0],
+        F::R8G8B8A8_UNORM | F::R8G8B8A8_SRGB | F::B8G8R8A8_UNORM => [8, 8, 8, 8, 0, 0],
+        F::R8G8B8A8_SINT | F::R8G8B8A8_UINT => [8, 8, 8, 8, 0, 0],
+        F::R8_SINT | F::R8_UINT => [8, 0, 0, 0, 0, 0],
+        F::R8G8_SINT | F::R8G8_UINT => [8, 8, 0, 0, 0, 0],
+        F::R16_UNORM | F::R16_SFLOAT | F::R16_SINT | F::R16_UINT => [16, 0, 0, 0, 0, 0],
+        F::R16G16_UNORM | F::R16G16_SFLOAT | F::R16G16_SINT | F::R16G16_UINT => {
+            [16, 16, 0, 0, 0, 0]
+        }
+        F::R16G16B16A16_UNORM
+        | F::R16G16B16A16_SFLOAT
+        | F::R16G16B16A16_SINT
+        | F::R16G16B16A16_UINT => [16, 16, 16, 16, 0, 0],
+        F::R32_SFLOAT | F::R32_SINT | F::R32_UINT => [32, 0, 0, 0, 0, 0],
+        F::R32G32_SFLOAT | F::R32G32_SINT | F::R32G32_UINT => [32, 32, 0, 0, 0, 0],
+        F::R32G32B32A32_SFLOAT | F::R32G32B32A32_SINT | F::R32G32B32A32_UINT => {
+            [32, 32, 32, 32, 0, 0]
+        }
+        F::A2B10G10R10_UNORM_PACK32 | F::A2B10G10R10_UINT_PACK32 => [10, 10, 10, 2, 0, 0],
+        F::B10G11R11_UFLOAT_PACK32 => [11, 11, 10, 0, 0, 0],
+        F::D16_UNORM => [0, 0, 0, 0, 16, 0],
+        F::D16_UNORM_S8_UINT => [0, 0, 0, 0, 16, 8],
+        F::X8_D24_UNORM_PACK32 => [0, 0, 0, 0, 24, 0],
+        F::D24_UNORM_S8_UINT => [0, 0, 0, 0, 24, 8],
+        F::D32_SFLOAT => [0, 0, 0, 0, 32, 0],
+        F::D32_SFLOAT_S8_UINT => [0, 0, 0, 0, 32, 8],
+        F::S8_UINT => [0, 0, 0, 0, 0, 8],
+        _ => [0; 6],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_to_bits;
+
+    #[test]
+    fn narrow_channels_round_to_their_bits() {
+        // RGB5_A1: 5-bit colour, 1-bit alpha (125 → 0, 130 → 255).
+        let mut t = [125, 130, 255, 125, 0, 0, 0, 130];
+        round_to_bits(&mut t, [5, 5, 5, 1]);
+        assert_eq!(t, [123, 132, 255, 0, 0, 0, 0, 255]);
+        // RGB4 (no alpha): 4 bits are 17 apart; alpha untouched.
+        let mut t = [9, 8, 200, 77];
+        round_to_bits(&mut t, [4, 4, 4, 0]);
+        assert_eq!(t, [17, 0, 204, 77]);
+    }
+}

@@ -1,0 +1,15 @@
+//! Pixel transfers between client memory, buffers, images and framebuffers: pixel buffer
+//! objects (`buffer`), `glDrawPixels`/`glBitmap` (`rect`), reads of colour and depth
+//! (`readback_*`), depth uploads, `glGetTexImage`, image copies, blits and mipmap generation.
+
+pub(crate) mod blit;
+pub(crate) mod buffer;
+pub(crate) mod copy_image;
+pub(crate) mod copy_tex_image;
+pub(crate) mod get_tex_image;
+pub(crate) mod mipmap_cpu;
+pub(crate) mod mipmap_fallback;
+pub(crate) mod readback_base;
+pub(crate) mod readback_depth;
+pub(crate) mod rect;
+pub(crate) mod upload_depth;

@@ -1,0 +1,9 @@
+//! The Vulkan side of the translator: the process-wide device (the memory manager behind a
+//! mutex, `device`), pipelines built and cached by the state Vulkan bakes in (`pipeline`),
+//! descriptor pools (`descriptors`) and query pools (`query_pool`). Nothing here adds methods to
+//! `Context` or uses GL policy (`gl/mod.rs`'s rule).
+
+pub(crate) mod descriptors;
+pub(crate) mod device;
+pub(crate) mod pipeline;
+pub(crate) mod query_pool;

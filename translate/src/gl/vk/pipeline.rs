@@ -1,0 +1,400 @@
+//! Graphics pipelines, built from the state a draw needs and cached by it.
+//!
+//! Design decisions:
+//! - The key is everything baked into a pipeline: the linked program, the vertex input layout,
+//!   topology, rasterisation, depth/stencil and blend state, and the attachment formats. Viewport,
+//!   scissor, blend constants and stencil references are dynamic, so the commonest state changes
+//!   of a frame never reach the cache.
+//! - One `VkPipelineCache` per device feeds every build; pipelines are shared by all contexts
+//!   (keyed by the linked program's unique id) and destroyed when the program is.
+//! - Dynamic rendering: no render pass objects at all; formats are part of the key.
+//! - The provoking-vertex convention is part of the key (`VK_EXT_provoking_vertex` has it as
+//!   pipeline state only); the first-vertex mode is Vulkan's default, so the extension's
+//!   structure is chained only for the last-vertex mode.
+//! - The fragment epilogue's alpha function and colour clamp are specialization constants in the
+//!   key (`glsl::frag_epilogue`); the alpha reference is a uniform, so moving it costs nothing.
+//! - The attachments' sample count is part of the key (`rasterizationSamples` must equal it);
+//!   alpha-to-coverage is baked in with it.
+
+use ash::vk;
+
+use arenagl_memory::MemoryManager;
+
+use crate::gl::context::enums::GL_ALWAYS;
+use crate::gl::context::error::GlResult;
+use crate::gl::context::state::{
+    blend_factor, blend_op, compare_op, stencil_op, Blend, BlendFunc, StencilFace, MAX_DRAW_BUFFERS,
+};
+use crate::gl::objects::program::Linked;
+
+/// One vertex buffer binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct VertexBinding {
+    pub binding: u32,
+    pub stride: u32,
+    pub per_instance: bool,
+    /// Instances per element when `per_instance` (1 unless `VK_EXT_vertex_attribute_divisor`).
+    pub divisor: u32,
+}
+
+/// One vertex attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct VertexAttribute {
+    pub location: u32,
+    pub binding: u32,
+    pub format: vk::Format,
+    pub offset: u32,
+}
+
+/// Depth/stencil state baked into a pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct DepthStencilKey {
+    pub depth_test: bool,
+    pub depth_write: bool,
+    pub depth_compare: u32,
+    pub stencil_test: bool,
+    /// Front and back, without the reference (dynamic).
+    pub stencil: [(u32, u32, u32, u32, u32, u32); 2],
+}
+
+impl PipelineKey {
+    /// The key of an internal full-screen draw of `program` (masked clears, mipmap levels):
+    /// triangles, no vertex input, no blending, all channels written, no depth or stencil test,
+    /// no culling. Callers change what their draw needs.
+    pub(crate) fn internal(
+        program: u64,
+        color_formats: Vec<vk::Format>,
+        depth: vk::Format,
+    ) -> Self {
+        Self {
+            program,
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST.as_raw(),
+            primitive_restart: false,
+            bindings: Vec::new(),
+            attributes: Vec::new(),
+            color_formats,
+            depth_stencil_format: depth,
+            blend: Blend::INITIAL,
+            color_masks: [0xF; MAX_DRAW_BUFFERS],
+            depth_stencil: DepthStencilKey {
+                depth_test: false,
+                depth_write: false,
+                depth_compare: GL_ALWAYS,
+                stencil_test: false,
+                stencil: [stencil_key(&StencilFace::default()); 2],
+            },
+            cull_mode: 0,
+            front_face_cw: true,
+            polygon_offset: None,
+            depth_clamp: false,
+            rasterizer_discard: false,
+            points: None,
+            samples: 1,
+            alpha_to_coverage: false,
+            no_dst_alpha: 0,
+            frag_coord_height: 0,
+            alpha_func: crate::glsl::frag_epilogue::ALPHA_ALWAYS,
+            clamp_fragment_color: false,
+            provoking_last: false,
+        }
+    }
+}
+
+/// Everything a pipeline is built from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PipelineKey {
+    pub program: u64,
+    pub topology: i32,
+    pub primitive_restart: bool,
+    pub bindings: Vec<VertexBinding>,
+    pub attributes: Vec<VertexAttribute>,
+    pub color_formats: Vec<vk::Format>,
+    pub depth_stencil_format: vk::Format,
+    pub blend: Blend,
+    /// Per colour attachment (draw buffer): Vulkan write-mask bits.
+    pub color_masks: [u8; MAX_DRAW_BUFFERS],
+    pub depth_stencil: DepthStencilKey,
+    pub cull_mode: u32,
+    pub front_face_cw: bool,
+    /// (factor, units) bit patterns when GL_POLYGON_OFFSET_FILL is on.
+    pub polygon_offset: Option<(u32, u32)>,
+    pub depth_clamp: bool,
+    pub rasterizer_discard: bool,
+    /// Point-list pipelines: (`GL_PROGRAM_POINT_SIZE`, the `glPointSize` bits, already clamped
+    /// to the device's range) for the vertex wrapper's `POINT_SIZE_CONSTANTS`.
+    pub points: Option<(bool, u32)>,
+    /// Samples per pixel of the attachments (`rasterizationSamples` must match them).
+    pub samples: u32,
+    /// `GL_SAMPLE_ALPHA_TO_COVERAGE` (only where `samples` > 1).
+    pub alpha_to_coverage: bool,
+    /// Bit i: colour attachment i's GL format has no alpha, so blending reads destination
+    /// alpha as 1 (`blend_dst_alpha`).
+    pub no_dst_alpha: u8,
+    /// The draw framebuffer's height for a program with an upper-left `gl_FragCoord`
+    /// (`glsl::FRAG_COORD_HEIGHT_CONSTANT`); 0 for every other program.
+    pub frag_coord_height: u32,
+    /// The alpha test's function (`glsl::frag_epilogue::ALPHA_FUNC_CONSTANT`) of a program
+    /// ending in the fragment epilogue; `ALPHA_ALWAYS` for every other program.
+    pub alpha_func: u32,
+    /// `glClampColor(GL_CLAMP_FRAGMENT_COLOR, GL_TRUE)` for a program ending in the fragment
+    /// epilogue (`glsl::frag_epilogue::CLAMP_COLOR_CONSTANT`); false for every other program.
+    pub clamp_fragment_color: bool,
+    /// Flat outputs from the last vertex of each primitive (GL's default convention, through
+    /// `VK_EXT_provoking_vertex`); false: Vulkan's first-vertex default.
+    pub provoking_last: bool,
+}
+
+/// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
+/// size, and whether the shader's own `gl_PointSize` is kept.
+pub(crate) const POINT_SIZE_CONSTANTS: [u32; 2] = [7340, 7341];
+
+pub(crate) fn stencil_key(f: &StencilFace) -> (u32, u32, u32, u32, u32, u32) {
+    (
+        f.func,
+        f.value_mask,
+        f.write_mask,
+        f.fail,
+        f.depth_fail,
+        f.pass,
+    )
+}
+
+fn stencil_state(f: (u32, u32, u32, u32, u32, u32)) -> GlResult<vk::StencilOpState> {
+    Ok(vk::StencilOpState {
+        fail_op: stencil_op(f.3)?,
+        pass_op: stencil_op(f.5)?,
+        depth_fail_op: stencil_op(f.4)?,
+        compare_op: compare_op(f.0)?,
+        compare_mask: f.1,
+        write_mask: f.2,
+        reference: 0,
+    })
+}
+
+/// Builds the pipeline for `key` (through the manager: fault injection, OOM retry, the
+/// device-lost latch). A failure is never cached: the next draw tries again.
+pub(crate) fn build(
+    manager: &mut MemoryManager,
+    cache: vk::PipelineCache,
+    linked: &Linked,
+    key: &PipelineKey,
+) -> GlResult<vk::Pipeline> {
+    let entry = c"main";
+    let (program_size, size_bits) = key.points.unwrap_or((false, 1.0f32.to_bits()));
+    let spec_data: Vec<u8> = [size_bits, u32::from(program_size)]
+        .iter()
+        .flat_map(|w| w.to_ne_bytes())
+        .collect();
+    let spec_entries = [
+        vk::SpecializationMapEntry {
+            constant_id: POINT_SIZE_CONSTANTS[0],
+            offset: 0,
+            size: 4,
+        },
+        vk::SpecializationMapEntry {
+            constant_id: POINT_SIZE_CONSTANTS[1],
+            offset: 4,
+            size: 4,
+        },
+    ];
+    let spec = vk::SpecializationInfo::default()
+        .map_entries(&spec_entries)
+        .data(&spec_data);
+    let fragment_data: Vec<u8> = [
+        (key.frag_coord_height as f32).to_bits(),
+        key.alpha_func,
+        u32::from(key.clamp_fragment_color),
+    ]
+    .iter()
+    .flat_map(|w| w.to_ne_bytes())
+    .collect();
+    let fragment_entries = [
+        crate::glsl::FRAG_COORD_HEIGHT_CONSTANT,
+        crate::glsl::frag_epilogue::ALPHA_FUNC_CONSTANT,
+        crate::glsl::frag_epilogue::CLAMP_COLOR_CONSTANT,
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, &constant_id)| vk::SpecializationMapEntry {
+        constant_id,
+        offset: 4 * i as u32,
+        size: 4,
+    })
+    .collect::<Vec<_>>();
+    let fragment_spec = vk::SpecializationInfo::default()
+        .map_entries(&fragment_entries)
+        .data(&fragment_data);
+    let stages: Vec<_> = linked
+        .modules
+        .iter()
+        .map(|(stage, module)| {
+            let info = vk::PipelineShaderStageCreateInfo::default()
+                .stage(crate::gl::objects::program::vk_stages(
+                    crate::glsl::StageMask::of(*stage),
+                ))
+                .module(*module)
+                .name(entry);
+            // Constants a module does not declare are ignored, so every vertex stage gets them.
+            match stage {
+                crate::glsl::Stage::Vertex => info.specialization_info(&spec),
+                crate::glsl::Stage::Fragment => info.specialization_info(&fragment_spec),
+                _ => info,
+            }
+        })
+        .collect();
+    let bindings: Vec<_> = key
+        .bindings
+        .iter()
+        .map(|b| vk::VertexInputBindingDescription {
+            binding: b.binding,
+            stride: b.stride,
+            input_rate: if b.per_instance {
+                vk::VertexInputRate::INSTANCE
+            } else {
+                vk::VertexInputRate::VERTEX
+            },
+        })
+        .collect();
+    let attributes: Vec<_> = key
+        .attributes
+        .iter()
+        .map(|a| vk::VertexInputAttributeDescription {
+            location: a.location,
+            binding: a.binding,
+            format: a.format,
+            offset: a.offset,
+        })
+        .collect();
+    let divisors: Vec<_> = key
+        .bindings
+        .iter()
+        .filter(|b| b.per_instance && b.divisor > 1)
+        .map(|b| vk::VertexInputBindingDivisorDescriptionEXT {
+            binding: b.binding,
+            divisor: b.divisor,
+        })
+        .collect();
+    let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoEXT::default()
+        .vertex_binding_divisors(&divisors);
+    let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+        .vertex_binding_descriptions(&bindings)
+        .vertex_attribute_descriptions(&attributes);
+    if !divisors.is_empty() {
+        vertex_input = vertex_input.push_next(&mut divisor_state);
+    }
+    let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(vk::PrimitiveTopology::from_raw(key.topology))
+        .primitive_restart_enable(key.primitive_restart);
+    let viewport = vk::PipelineViewportStateCreateInfo::default()
+        .viewport_count(1)
+        .scissor_count(1);
+    let (bias_on, factor, units) = match key.polygon_offset {
+        Some((f, u)) => (true, f32::from_bits(f), f32::from_bits(u)),
+        None => (false, 0.0, 0.0),
+    };
+    let mut provoking = vk::PipelineRasterizationProvokingVertexStateCreateInfoEXT::default()
+        .provoking_vertex_mode(vk::ProvokingVertexModeEXT::LAST_VERTEX);
+    let mut raster = vk::PipelineRasterizationStateCreateInfo::default()
+        .depth_clamp_enable(key.depth_clamp)
+        .rasterizer_discard_enable(key.rasterizer_discard)
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(vk::CullModeFlags::from_raw(key.cull_mode))
+        .front_face(if key.front_face_cw {
+            vk::FrontFace::CLOCKWISE
+        } else {
+            vk::FrontFace::COUNTER_CLOCKWISE
+        })
+        .depth_bias_enable(bias_on)
+        .depth_bias_constant_factor(units)
+        .depth_bias_slope_factor(factor)
+        .line_width(1.0);
+    if key.provoking_last {
+        raster = raster.push_next(&mut provoking);
+    }
+    let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::from_raw(key.samples.max(1)))
+        .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1);
+    let ds = &key.depth_stencil;
+    let has_depth = key.depth_stencil_format != vk::Format::UNDEFINED;
+    let has_stencil =
+        has_depth && crate::gl::objects::framebuffer::has_stencil(key.depth_stencil_format);
+    let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
+        .depth_test_enable(has_depth && ds.depth_test)
+        .depth_write_enable(has_depth && ds.depth_test && ds.depth_write)
+        .depth_compare_op(compare_op(ds.depth_compare)?)
+        .stencil_test_enable(has_stencil && ds.stencil_test)
+        .front(stencil_state(ds.stencil[0])?)
+        .back(stencil_state(ds.stencil[1])?)
+        .min_depth_bounds(0.0)
+        .max_depth_bounds(1.0);
+    let attachments = (0..key.color_formats.len())
+        .map(|i| {
+            let enabled = key.blend.enabled & (1 << i) != 0;
+            // A disabled attachment's factors are ignored; the initial ones keep every
+            // attachment state identical where `independentBlend` is absent.
+            let b = match key.blend.funcs.get(i) {
+                Some(b) if enabled => *b,
+                _ => BlendFunc::INITIAL,
+            };
+            let no_dst_alpha = key.no_dst_alpha & (1 << i) != 0;
+            let factor = |f| -> GlResult<vk::BlendFactor> {
+                let v = blend_factor(f)?;
+                Ok(if no_dst_alpha {
+                    crate::gl::draw::blend_dst_alpha::at_dst_alpha_one(v)
+                } else {
+                    v
+                })
+            };
+            Ok(vk::PipelineColorBlendAttachmentState {
+                blend_enable: enabled.into(),
+                src_color_blend_factor: factor(b.src_rgb)?,
+                dst_color_blend_factor: factor(b.dst_rgb)?,
+                color_blend_op: blend_op(b.eq_rgb)?,
+                src_alpha_blend_factor: factor(b.src_alpha)?,
+                dst_alpha_blend_factor: factor(b.dst_alpha)?,
+                alpha_blend_op: blend_op(b.eq_alpha)?,
+                color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(
+                    key.color_masks.get(i).copied().unwrap_or(0),
+                )),
+            })
+        })
+        .collect::<GlResult<Vec<_>>>()?;
+    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
+    let mut dynamic_states = vec![
+        vk::DynamicState::VIEWPORT,
+        vk::DynamicState::SCISSOR,
+        vk::DynamicState::BLEND_CONSTANTS,
+        vk::DynamicState::STENCIL_REFERENCE,
+    ];
+    if manager.device_info().features.wide_lines {
+        dynamic_states.push(vk::DynamicState::LINE_WIDTH);
+    }
+    let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+    let stencil_format = if has_stencil {
+        key.depth_stencil_format
+    } else {
+        vk::Format::UNDEFINED
+    };
+    let mut rendering = vk::PipelineRenderingCreateInfo::default()
+        .color_attachment_formats(&key.color_formats)
+        .depth_attachment_format(key.depth_stencil_format)
+        .stencil_attachment_format(stencil_format);
+    let info = vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .vertex_input_state(&vertex_input)
+        .input_assembly_state(&input_assembly)
+        .viewport_state(&viewport)
+        .rasterization_state(&raster)
+        .multisample_state(&multisample)
+        .depth_stencil_state(&depth_stencil)
+        .color_blend_state(&blend)
+        .dynamic_state(&dynamic)
+        .layout(linked.pipeline_layout)
+        .push_next(&mut rendering);
+    // SAFETY: valid device and cache; every referenced object (modules, layout) is alive and
+    // was created on the manager's device; the create info and everything it points to live
+    // across the call.
+    let pipeline = unsafe { manager.create_graphics_pipeline(cache, &info) }?;
+    linked.note_pipeline_built();
+    Ok(pipeline)
+}

@@ -1,0 +1,158 @@
+//! Vulkan query slots for GL queries: a per-context allocator over small query pools.
+//!
+//! Design decisions:
+//! - Query pools are device objects, not memory, so the translator creates them (the ownership
+//!   rule routes only memory and submission through the manager). Their destruction is deferred
+//!   to the recording epoch like every other object a pending command buffer may use.
+//! - A slot is reset from the host (`vkResetQueryPool`, `hostQueryReset`) when it is handed
+//!   out, never with `vkCmdResetQueryPool`: that command is illegal inside a render pass, and a
+//!   GL query must be able to start a new slot in the middle of one. A slot returns to the free
+//!   list stamped with the epoch that last wrote it and is reused only once that epoch completed.
+//! - Slots are reference-counted, so a segment can be shared by every GL query that needs the
+//!   same counter at once (Vulkan allows only one active query of a type in a command buffer).
+
+use std::collections::HashMap;
+
+use ash::vk;
+
+use crate::gl::context::error::{GlError, GlResult};
+use crate::gl::vk::device::{Device, Garbage};
+
+/// The Vulkan query types GL queries are built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum SlotKind {
+    Occlusion,
+    Timestamp,
+    /// Pipeline statistics counting `GEOMETRY_SHADER_PRIMITIVES`.
+    GeometryPrimitives,
+}
+
+/// One query slot: a pool (by index) and a query in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Slot {
+    pool: usize,
+    pub index: u32,
+}
+
+/// Queries per pool: GL programs keep a handful of queries in flight per frame.
+const POOL_SIZE: u32 = 64;
+
+struct Pool {
+    raw: vk::QueryPool,
+    kind: SlotKind,
+}
+
+/// The slots of one context.
+#[derive(Default)]
+pub(crate) struct QueryPools {
+    pools: Vec<Pool>,
+    /// Free slots and the epoch after which they may be reset.
+    free: Vec<(Slot, u64)>,
+    /// Live slots and how many GL queries hold each.
+    refs: HashMap<Slot, u32>,
+}
+
+impl QueryPools {
+    /// A reset slot of `kind`, held once. `completed` is the manager's completed epoch.
+    pub(crate) fn acquire(
+        &mut self,
+        device: &Device,
+        kind: SlotKind,
+        completed: u64,
+    ) -> GlResult<Slot> {
+        let found = self
+            .free
+            .iter()
+            .position(|(s, epoch)| self.pools[s.pool].kind == kind && *epoch <= completed);
+        let slot = match found {
+            Some(i) => self.free.swap_remove(i).0,
+            None => {
+                let (ty, statistics) = match kind {
+                    SlotKind::Occlusion => (
+                        vk::QueryType::OCCLUSION,
+                        vk::QueryPipelineStatisticFlags::empty(),
+                    ),
+                    SlotKind::Timestamp => (
+                        vk::QueryType::TIMESTAMP,
+                        vk::QueryPipelineStatisticFlags::empty(),
+                    ),
+                    SlotKind::GeometryPrimitives => (
+                        vk::QueryType::PIPELINE_STATISTICS,
+                        vk::QueryPipelineStatisticFlags::GEOMETRY_SHADER_PRIMITIVES,
+                    ),
+                };
+                let info = vk::QueryPoolCreateInfo::default()
+                    .query_type(ty)
+                    .pipeline_statistics(statistics)
+                    .query_count(POOL_SIZE);
+                // SAFETY: valid device; the create info lives across the call.
+                let raw = unsafe { device.raw().create_query_pool(&info, None) }
+                    .map_err(|r| GlError::vulkan("vkCreateQueryPool", r))?;
+                let pool = self.pools.len();
+                self.pools.push(Pool { raw, kind });
+                self.free
+                    .extend((1..POOL_SIZE).map(|index| (Slot { pool, index }, 0)));
+                Slot { pool, index: 0 }
+            }
+        };
+        // SAFETY: the pool belongs to this device; the slot is not used by any pending command
+        // buffer (its last epoch completed, or it was never used), and `hostQueryReset` is
+        // enabled (the context refuses queries without it).
+        unsafe {
+            device
+                .raw()
+                .reset_query_pool(self.pools[slot.pool].raw, slot.index, 1)
+        };
+        self.refs.insert(slot, 1);
+        Ok(slot)
+    }
+
+    /// One more holder of `slot`.
+    pub(crate) fn retain(&mut self, slot: Slot) {
+        *self.refs.entry(slot).or_insert(0) += 1;
+    }
+
+    /// Drops one hold on `slot`; the last one frees it once `epoch` (the last epoch that may
+    /// write it) completes.
+    pub(crate) fn release(&mut self, slot: Slot, epoch: u64) {
+        if let Some(n) = self.refs.get_mut(&slot) {
+            *n -= 1;
+            if *n == 0 {
+                self.refs.remove(&slot);
+                self.free.push((slot, epoch));
+            }
+        }
+    }
+
+    /// The raw pool of `slot`.
+    pub(crate) fn raw(&self, slot: Slot) -> vk::QueryPool {
+        self.pools[slot.pool].raw
+    }
+
+    /// The 64-bit result of `slot`, which an epoch that completed wrote; `None` if the device
+    /// does not have it (a lost device).
+    pub(crate) fn read(&self, device: &Device, slot: Slot) -> Option<u64> {
+        let mut out = [0u64; 1];
+        // SAFETY: the pool belongs to this device; one 64-bit value is written into `out`.
+        unsafe {
+            device.raw().get_query_pool_results(
+                self.pools[slot.pool].raw,
+                slot.index,
+                &mut out,
+                vk::QueryResultFlags::TYPE_64,
+            )
+        }
+        .ok()
+        .map(|()| out[0])
+    }
+
+    /// Hands every pool to the device's deferred destruction (context teardown).
+    pub(crate) fn release_all(&mut self, device: &Device) {
+        let mut locked = device.lock();
+        for p in self.pools.drain(..) {
+            locked.defer(Garbage::QueryPool(p.raw));
+        }
+        self.free.clear();
+        self.refs.clear();
+    }
+}
