@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks the demo scene under ArenaGL and its peers (docs/shared PEERS.md: Zink on lavapipe,
+# Benchmarks the demo scene under ArenaGL and its peers (Zink on lavapipe,
 # Mesa llvmpipe) and writes docs/results/peers-demo.md:
 #   scripts/bench-peers.sh [FRAMES]          (default 600 frames; WARMUP_FRAMES=60 first)
 #
@@ -24,7 +24,7 @@ out="docs/results/peers-demo.md"
 [[ -n "$fake" ]] && out="target/peers-demo-fake.md"
 command_line="scripts/bench-peers.sh $*"
 
-# name shown | --gl value | extra environment (PEERS.md: how each peer is selected)
+# name shown | --gl value | extra environment (how each peer is selected)
 impls=(
     "ArenaGL|arenagl|"
     "Zink on lavapipe|zink|MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 EGL_PLATFORM=surfaceless"

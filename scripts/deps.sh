@@ -3,7 +3,7 @@
 #   scripts/deps.sh demo   — the Vulkan loader and lavapipe (Mesa's CPU Vulkan driver)
 #   scripts/deps.sh test   — the above plus the Khronos validation layer and spirv-val, and the GL
 #                            peers tests/gl_scenes.rs compares against: glvnd's libEGL with Mesa's
-#                            EGL (llvmpipe, and Zink on lavapipe) — see docs/PEERS.md; Xvfb for the
+#                            EGL (llvmpipe, and Zink on lavapipe) (`docs/bench.md`); Xvfb for the
 #                            X11 window test; python3 + venv for the moderngl client (from PyPI);
 #                            libxkbcommon0, which piglit's libwaffle links and nothing above pulls in
 #                            (piglit itself is fetched by scripts/piglit.sh, not installed)

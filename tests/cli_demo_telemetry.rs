@@ -1,4 +1,4 @@
-//! R2/R3 end to end, through the built binary: `arenagl workload` (the memory workload on the real
+//! Pressure and telemetry end to end, through the built binary: `arenagl workload` (the memory workload on the real
 //! device) publishes its telemetry page while it runs.
 //! - `arenagl top --once` attaches to the live process and shows its categories against the
 //!   budget; `arenagl record` samples it and `arenagl report` renders the recording to a PNG.

@@ -1,4 +1,4 @@
-//! Degradation under memory pressure (MISSION R2, issue 8), end to end through the C ABI: a
+//! Degradation under memory pressure (`docs/pressure.md`), end to end through the C ABI: a
 //! small budget (`ARENAGL_BUDGET_MB`, read when the device opens), a filler buffer that pushes
 //! usage into Critical, and the translator's answers — demotion of textures not sampled lately,
 //! restoration once pressure falls, the 64-frame prune, cache trimming — and the refusal of an

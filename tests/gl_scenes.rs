@@ -1,5 +1,5 @@
 //! Every `arenagl scene`, rendered by two GL implementations through the built binary and compared
-//! pixel by pixel against Mesa llvmpipe, the reference for correct pixels (docs/PEERS.md).
+//! pixel by pixel against Mesa llvmpipe, the reference for correct pixels.
 //!
 //! - `zink_matches_llvmpipe` proves the harness: Zink on lavapipe and llvmpipe are both real GL
 //!   implementations, so every scene must pass between them.

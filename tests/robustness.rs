@@ -4,8 +4,8 @@
 //!
 //! - Transient failures of each call (allocation, submission, pipeline creation) are absorbed by
 //!   the OOM ladder; persistent ones end the command with `GL_OUT_OF_MEMORY` and are not
-//!   remembered: the same draw succeeds once the failures stop (M7).
-//! - Device loss in the middle of a frame engages the latch (P3): `eglSwapBuffers` fails with
+//!   remembered: the same draw succeeds once the failures stop.
+//! - Device loss in the middle of a frame engages the device-lost latch: `eglSwapBuffers` fails with
 //!   `EGL_CONTEXT_LOST`, GL commands are no-ops that report `GL_CONTEXT_LOST`, nothing hangs,
 //!   nothing leaks, and a new context renders correctly in the same process.
 //! - 10,000 random GL steps with allocation failures injected at random: no crash, no

@@ -526,7 +526,7 @@ impl WindowRig {
 /// The GL part of the test above, run only in its child.
 ///
 /// - The swapchain holds the drawable count it asked for, and every image presented is one of
-///   those it tracks (P2).
+///   those it tracks.
 /// - An acquire that fails (each result `vkAcquireNextImageKHR` can return short of device or
 ///   surface loss, once, twice in a row, and every other frame) leaves its semaphore unsignalled
 ///   and unwaited: the frame is skipped, and every later frame acquires, renders and shows the

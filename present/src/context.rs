@@ -5,7 +5,7 @@
 //! implies) and OpenGL ES 2.0 and 3.0; a version above that, or one that does not exist, is
 //! `EGL_BAD_MATCH`. Robust buffer access is not offered yet (`EGL_BAD_MATCH` when requested); the
 //! reset notification strategy is, since `EGL_LOSE_CONTEXT_ON_RESET` is exactly the device-lost
-//! latch (MISSION P3). A destroyed context that is current somewhere lives on, unnamed, until that
+//! latch (`docs/robustness.md`). A destroyed context that is current somewhere lives on, unnamed, until that
 //! thread releases it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -58,7 +58,7 @@ pub(crate) struct ContextState {
     /// Destroyed (or its display terminated) while current: the handle is dead to the
     /// application, the object lives until released.
     pub(crate) pending_destroy: bool,
-    /// The device-lost latch (P3): set once, never cleared.
+    /// The device-lost latch: set once, never cleared.
     pub(crate) lost: bool,
 }
 
@@ -286,7 +286,7 @@ impl Egl {
         self.record(result)
     }
 
-    /// The device-lost latch (P3): from now on, making `ctx` current and swapping its surfaces
+    /// The device-lost latch: from now on, making `ctx` current and swapping its surfaces
     /// report `EGL_CONTEXT_LOST`. Works on contexts awaiting destruction too (the device can be
     /// lost while one is still current). Returns whether `ctx` existed.
     pub fn mark_context_lost(&self, ctx: Context) -> bool {

@@ -1,4 +1,4 @@
-//! The telemetry page (R3): a running ArenaGL process publishes its memory figures every frame
+//! The telemetry page: a running ArenaGL process publishes its memory figures every frame
 //! into a small memory-mapped file; `arenagl top` and `arenagl record` read it from another
 //! process.
 //!

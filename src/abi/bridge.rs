@@ -39,7 +39,7 @@ enum DeviceSlot {
 }
 
 /// The device new contexts and surfaces get. A lost device is replaced here by a fresh one the
-/// next time one is asked for (recovery, P3); the lost one lives on only in the contexts and
+/// next time one is asked for (recovery after a device loss); the lost one lives on only in the contexts and
 /// surfaces made on it, and is dropped (its memory released, its Vulkan device destroyed) when
 /// the last of them is. The mutex serialises opening, so two threads creating contexts after a
 /// loss open one device between them.
@@ -361,7 +361,7 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
     if extent.width == 0 || extent.height == 0 {
         return Ok(None);
     }
-    // Under memory pressure the frames may render at a reduced scale (P4): new images of
+    // Under memory pressure the frames may render at a reduced scale (`docs/pressure.md`): new images of
     // the scaled size, exactly as for a resize (GL keeps seeing the window's size).
     let scale = with_current(1.0, |c| c.requested_render_scale());
     let fresh_render =

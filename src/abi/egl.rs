@@ -682,7 +682,7 @@ pub extern "C" fn eglSwapBuffers(dpy: EGLDisplay, s: EGLSurface) -> EGLBoolean {
                 Ok(None) => Ok(()),
                 Err(e) => {
                     if e == EglError::CONTEXT_LOST {
-                        // The latch (P3): the context can no longer be made current; the
+                        // The device-lost latch: the context can no longer be made current; the
                         // application destroys it and creates a new one.
                         if let Some(ctx) = instance().get_current_context() {
                             instance().mark_context_lost(ctx);

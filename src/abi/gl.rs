@@ -26,7 +26,7 @@ use super::bridge::with_current;
 
 type GLboolean = u8;
 
-/// Runs `f` on the current context inside the panic guard. On a lost context (P3) the command
+/// Runs `f` on the current context inside the panic guard. On a lost context (the device-lost latch) the command
 /// does nothing but generate `GL_CONTEXT_LOST`, and returns `failure`: no side effects, no
 /// writes through the caller's pointers, no waiting on the lost device.
 /// Between `glBegin` and `glEnd`, a command GL does not allow there sets

@@ -16,8 +16,8 @@ use arenagl_present::egl::EGL_NONE;
 use arenagl_present::{Egl, EglError, EglResult};
 
 /// `tracing::error!` for a failure an application can repeat every frame: per call site, the
-/// first 5 occurrences and then every 1000th, with the running total (seed 000: a log flooded
-/// until the launcher gives up).
+/// first 5 occurrences and then every 1000th, with the running total (a call that fails every
+/// frame must not flood the log until the launcher gives up on it).
 macro_rules! error_repeated {
     ($($arg:tt)+) => {{
         static SEEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

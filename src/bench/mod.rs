@@ -4,7 +4,7 @@
 //! invocation; writes a markdown table with ratios and a PNG chart.
 //!
 //! Design decisions:
-//! - Like with like (PEERS.md): the same scene code, the same frames and warm-up, each
+//! - Like with like: the same scene code, the same frames and warm-up, each
 //!   implementation in its own process (`arenagl bench-run`, [`child`]) with a fresh
 //!   `XDG_CACHE_HOME` (no shader cache warmed by another run); peak RSS is the child's.
 //! - Implementations: `arenagl` (ArenaGL's `libarenagl.so`), `zink` (Mesa's Zink on the system's
@@ -99,7 +99,7 @@ impl Impl {
         }
     }
 
-    /// The child's `--gl` and the environment that selects the implementation (PEERS.md).
+    /// The child's `--gl` and the environment that selects the implementation.
     fn selection(self) -> (&'static str, &'static [(&'static str, &'static str)]) {
         match self {
             Impl::ArenaGl => ("arenagl", &[]),

@@ -4,7 +4,7 @@
 //! - One offset must satisfy several constraints at once: Vulkan requires the `bufferOffset` of a
 //!   buffer↔image copy to be a multiple of 4 and of the texel block size; the device prefers
 //!   multiples of `optimalBufferCopyOffsetAlignment`; flushing a non-coherent mapping works in
-//!   units of `nonCoherentAtomSize`; and the house rule is 256 (MISSION.md S1). The smallest
+//!   units of `nonCoherentAtomSize`; and the house rule is 256. The smallest
 //!   offset that satisfies all of them is a multiple of their **least common multiple**, not of
 //!   their maximum: texel blocks of 3, 6 or 12 bytes (RGB8, RGB16, RGB32F) are not powers of
 //!   two, and max(256, 3) = 256 is not a multiple of 3. lcm(256, 3) = 768 is.
@@ -21,7 +21,7 @@ use crate::error::StagingError;
 /// (VUID-VkBufferImageCopy-bufferOffset, depth/stencil) and of the texel block size.
 pub const VK_COPY_OFFSET_MULTIPLE: u64 = 4;
 
-/// ArenaGL's own floor for staging offsets (MISSION.md S1): keeps every copy source on a
+/// ArenaGL's own floor for staging offsets: keeps every copy source on a
 /// boundary that every driver we know of copies from at full speed.
 pub const HOUSE_COPY_ALIGNMENT: u64 = 256;
 

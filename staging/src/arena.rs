@@ -9,9 +9,9 @@
 //!   block that does not exist yet, [`Allocation::created`] tells the caller (`memory/`) to create
 //!   it — one persistently mapped buffer of [`BlockSpec::size`] bytes — before writing. Primary
 //!   blocks are created the same way, lazily, on a slot's first allocation.
-//! - The epoch rule (MISSION.md S1, M4): every submission that may read staged data is reported
+//! - The epoch rule: every submission that may read staged data is reported
 //!   with [`FrameArenas::mark_submitted`], which stamps every slot holding unsubmitted allocations
-//!   with that epoch (it never rotates, so mid-frame submissions — M5 — use it too). A slot is
+//!   with that epoch (it never rotates, so mid-frame submissions use it too). A slot is
 //!   rewound by [`FrameArenas::begin_frame`] (the next slot) or
 //!   [`FrameArenas::rewind_idle_current`] (the current one, in place, for programs that never
 //!   end a frame), and only when it holds no unsubmitted allocation and its stamp is ≤ the
@@ -22,7 +22,7 @@
 //! - When a slot rewinds, its overflow blocks are handed back ([`Rewind::retired`]) with the
 //!   epoch that last read them, which has completed: `memory/` may free them at once. The primary
 //!   block is kept, so a steady load that fits in the arena requests zero new blocks after
-//!   warm-up (S2). [`FrameArenas::set_arena_size`] (staging shrink under pressure, R2) takes
+//!   warm-up. [`FrameArenas::set_arena_size`] (staging shrink under pressure) takes
 //!   effect per slot at its next rewind, by retiring a primary of the old size.
 //! - Offsets are relative to the block's start and aligned to the caller's alignment (from
 //!   [`crate::CopyLimits::copy_alignment`]), which may be any non-zero value (768 for RGB8).
@@ -35,7 +35,7 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use crate::align::align_up;
 use crate::error::StagingError;
 
-/// 16 MiB: the default arena size per frame slot (MISSION.md S1).
+/// 16 MiB: the default arena size per frame slot.
 pub const DEFAULT_ARENA_SIZE: u64 = 16 << 20;
 
 /// A timeline-semaphore value: the submission that may read staged data, or the last one the
@@ -144,7 +144,7 @@ pub struct Rewind {
     pub retire_after: Option<Epoch>,
 }
 
-/// Counters, cheap enough to publish every frame (M9).
+/// Counters, cheap enough to publish every frame (the telemetry page).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ArenaStats {
     /// Successful `begin_frame` calls.

@@ -1,4 +1,4 @@
-//! Dirty-range coalescing for buffer uploads (MISSION.md S4).
+//! Dirty-range coalescing for buffer uploads.
 //!
 //! Design decisions:
 //! - The ranges are kept sorted and disjoint in a `Vec`; after `clear` the capacity stays, so a

@@ -3,8 +3,7 @@
 //!
 //! Design decisions:
 //! - Pure logic, no Vulkan and no `unsafe`: `memory/` composes these pieces with real buffers, so
-//!   every rule here is tested exhaustively without a GPU (ARCHITECTURE.md, "Dependencies point
-//!   down").
+//!   every rule here is tested exhaustively without a GPU (dependencies point down: `docs/architecture.md`).
 //! - Staging memory is modelled as abstract blocks ([`BlockId`]). The arena state machine tells its
 //!   caller when a block must be created and when blocks may be retired; it never owns memory.
 //! - Application-controlled numbers (sizes, strides, skips) go through checked arithmetic; the

@@ -1,4 +1,4 @@
-//! CPU per-frame scratch memory (MISSION.md S6): one `bumpalo::Bump` per frame slot.
+//! CPU per-frame scratch memory: one `bumpalo::Bump` per frame slot.
 //!
 //! Design decisions:
 //! - A slot's scratch is reset when that frame slot is begun again — call

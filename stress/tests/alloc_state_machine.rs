@@ -314,7 +314,7 @@ impl Model {
 
     /// `Manager::allocate_with_ladder` followed by the creation's accounting.
     fn allocate(&mut self, kind: Kind, size: u64, category: Category) -> Outcome {
-        // The clamp (M2) is not part of this model: keep far below its 70 % line.
+        // The allocation-count cap is not part of this model: keep far below its 70 % line.
         assert!(
             u64::from(self.stats.device_memory.live_objects) * 10
                 < u64::from(ALLOCATION_COUNT_CAP) * 7

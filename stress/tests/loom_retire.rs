@@ -1,4 +1,4 @@
-//! Loom models of retire-and-drain with completion observed on another thread (issue 2, M4).
+//! Loom models of retire-and-drain with completion observed on another thread (issue 2).
 //!
 //! They run the real `arenagl_memory::epoch::{EpochClock, Deferred}`, which use loom's atomics
 //! and mutex under `--cfg loom` through the memory crate's `sync` facade. A "GPU" thread, for

@@ -2,7 +2,7 @@
 //!
 //! Design decisions:
 //! - glslang-sys's C interface, used the one way that produces valid Vulkan SPIR-V from desktop
-//!   GLSL (ARCHITECTURE.md): every unit of every stage parsed with `VULKAN_RULES_RELAXED |
+//!   GLSL: every unit of every stage parsed with `VULKAN_RULES_RELAXED |
 //!   AUTO_MAP_BINDINGS | AUTO_MAP_LOCATIONS`, all of them in one `glslang_program_t`, linked
 //!   together, then IO mapped once with a resolver + mapper so locations and bindings are assigned
 //!   by name across stages, then one `SPIRV_generate` per stage.

@@ -6,7 +6,7 @@
 //! - A compile or link failure carries exactly the text GL shows the application
 //!   (`glGetShaderInfoLog` / `glGetProgramInfoLog`), and is *permanent*: the same sources fail the
 //!   same way, so the GL layer may cache the verdict. A resource failure (glslang could not start
-//!   or allocate) is *transient* (MISSION M7): retry later, never cache it.
+//!   or allocate) is *transient* (`docs/robustness.md`): retry later, never cache it.
 
 use super::Stage;
 

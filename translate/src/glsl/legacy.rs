@@ -1,4 +1,4 @@
-//! The legacy GLSL upgrader (MISSION T2): GLSL 1.10/1.20/1.30 rewritten as GLSL 3.30 so that
+//! The legacy GLSL upgrader: GLSL 1.10/1.20/1.30 rewritten as GLSL 3.30 so that
 //! glslang accepts it for Vulkan.
 //!
 //! Design decisions:

@@ -1,8 +1,8 @@
-//! GLSL → SPIR-V: what `glCompileShader` and `glLinkProgram` do (MISSION T2).
+//! GLSL → SPIR-V: what `glCompileShader` and `glLinkProgram` do.
 //!
 //! Design decisions:
-//! - glslang through glslang-sys's C interface (ARCHITECTURE.md says why not the safe `glslang`
-//!   crate): all units of all stages in one glslang program, linked together, IO mapped once by a
+//! - glslang through glslang-sys's C interface (not the safe `glslang` crate, which
+//!   compiles one unit at a time and cannot link stages): all units of all stages in one glslang program, linked together, IO mapped once by a
 //!   resolver + mapper so that locations and bindings agree across stages, then SPIR-V per stage.
 //!   Relaxed Vulkan rules let desktop GLSL keep loose uniforms and unbound samplers.
 //! - Targets: Vulkan 1.2 / SPIR-V 1.5 by default; Vulkan 1.1 / SPIR-V 1.3 for older drivers (many
@@ -35,7 +35,7 @@
 //! - Reflection is read back from the SPIR-V (see `reflect`); one SPIR-V fix-up works around a
 //!   glslang defect (`gl_FragData` left without a location, see `spirv`), and rectangle samplers,
 //!   which Vulkan lacks, are lowered to 2D ones after reflection (`rect`).
-//! - Errors distinguish permanent (the source is wrong) from transient (out of resources), M7.
+//! - Errors distinguish permanent (the source is wrong) from transient (out of resources: retry later, never cache it).
 
 mod block_structs;
 mod compile;

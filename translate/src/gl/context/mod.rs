@@ -419,7 +419,7 @@ impl Context {
         self.lost || self.device.is_lost()
     }
 
-    /// A command on a lost context (P3): it has no effect and generates `GL_CONTEXT_LOST`, as
+    /// A command on a lost context (the device-lost latch): it has no effect and generates `GL_CONTEXT_LOST`, as
     /// GL 4.5 §2.3.1 specifies for every command but `glGetError` and
     /// `glGetGraphicsResetStatus`. Not logged: a program may issue thousands before it notices.
     pub fn lost_command(&mut self) {

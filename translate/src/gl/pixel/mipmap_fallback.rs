@@ -1,4 +1,4 @@
-//! `glGenerateMipmap` by drawing (MISSION T5): for formats the device cannot blit with linear
+//! `glGenerateMipmap` by drawing for formats the device cannot blit with linear
 //! filtering, each level is rendered from the one before by a full-screen triangle whose
 //! fragment shader averages the 2×2 source texels — a colour shader writing the colour
 //! attachment, a depth shader writing `gl_FragDepth` of a depth attachment.

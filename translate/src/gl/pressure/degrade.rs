@@ -1,4 +1,4 @@
-//! What the translator does under memory pressure (MISSION R2): demote textures and restore
+//! What the translator does under memory pressure (`docs/pressure.md`): demote textures and restore
 //! them, prune leftovers every 64 frames, trim caches, and carry the render scale the presenter
 //! is asked for.
 //!

@@ -1,4 +1,5 @@
-//! The default framebuffer at a reduced internal size (MISSION P4, seed 002's downscale image):
+//! The default framebuffer at a reduced internal size (the downscaled image of
+//! `docs/pressure.md`):
 //! while memory pressure is Critical the presenter renders a window's frames into smaller
 //! images and the present blit scales them up to the window.
 //!

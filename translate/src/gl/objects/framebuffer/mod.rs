@@ -49,7 +49,7 @@ pub struct SurfaceImages {
     pub width: u32,
     pub height: u32,
     /// The size of the images: smaller than the GL size while the presenter renders at a
-    /// reduced scale under memory pressure (MISSION P4; the present blit scales up).
+    /// reduced scale under memory pressure (`pressure/render_scale.rs`; the present blit scales up).
     pub render_width: u32,
     pub render_height: u32,
     pub color: (ImageHandle, ViewHandle),

@@ -46,7 +46,7 @@ use arenagl_memory::MemoryError;
 
 /// Why a link failed: because of its sources (permanent: the program's status and log say so),
 /// or because memory ran out or the device was lost while compiling or creating the program's
-/// Vulkan objects (transient, M7: `GL_OUT_OF_MEMORY` / `GL_CONTEXT_LOST`, and a later link of
+/// Vulkan objects (transient: `GL_OUT_OF_MEMORY` / `GL_CONTEXT_LOST`, and a later link of
 /// the same sources may succeed).
 #[derive(Debug)]
 pub(crate) enum LinkError {
