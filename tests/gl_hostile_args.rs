@@ -80,3 +80,32 @@ fn negative_buf_sizes_are_invalid_values_and_write_nothing() {
     assert_eq!(names, [0; 4]);
     assert_eq!(error(), 0);
 }
+
+#[test]
+fn null_shader_strings_are_errors_and_keep_the_source() {
+    let _ctx = context();
+    let create = gl!(c"glCreateShader": fn(u32) -> u32);
+    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
+    let get_source = gl!(c"glGetShaderSource": fn(u32, i32, *mut i32, *mut c_char));
+    let text = c"void main() {}";
+    let mut len = 0;
+    let mut buf = [0 as c_char; 32];
+    // SAFETY: NUL-terminated strings or NULL where the test says; `buf` holds 32 chars.
+    unsafe {
+        let sh = create(GL_VERTEX_SHADER);
+        let one = [text.as_ptr()];
+        source(sh, 1, one.as_ptr(), std::ptr::null());
+        expect(0);
+        source(sh, 1, std::ptr::null(), std::ptr::null());
+        expect(GL_INVALID_VALUE);
+        let with_null = [text.as_ptr(), std::ptr::null()];
+        source(sh, 2, with_null.as_ptr(), std::ptr::null());
+        expect(0x0502);
+        get_source(sh, 32, &mut len, buf.as_mut_ptr());
+    }
+    assert_eq!(
+        len as usize,
+        text.to_bytes().len(),
+        "the source set first is kept"
+    );
+}

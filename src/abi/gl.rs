@@ -793,16 +793,21 @@ gl_entry_points! {
     fn glCreateShader(ty: GLenum) -> u32 { gl(0, |c| c.create_shader(ty)) }
     fn glShaderSource(sh: u32, count: i32, strings: *const *const c_char, lengths: *const i32) {
         gl((), |c| {
-            if count < 0 {
-                return c.record_invalid_value("glShaderSource count < 0");
+            if !c.is_shader(sh) {
+                // The shader name's own error (GL_INVALID_VALUE, or GL_INVALID_OPERATION for
+                // a program) comes first, as Mesa reports it.
+                return c.shader_source(sh, String::new());
+            }
+            if count < 0 || (strings.is_null() && count > 0) {
+                return c.record_invalid_value("glShaderSource: count < 0 or a NULL string array");
             }
             let ptrs = slice(strings, i64::from(count));
             let lens = slice(lengths, i64::from(count));
+            if ptrs.iter().any(|p| p.is_null()) {
+                return c.record_invalid_operation("glShaderSource: a NULL string");
+            }
             let mut source = Vec::new();
             for (i, &p) in ptrs.iter().enumerate() {
-                if p.is_null() {
-                    continue;
-                }
                 match lens.get(i) {
                     Some(&n) if n >= 0 => source.extend_from_slice(slice(p.cast::<u8>(), i64::from(n))),
                     _ => source.extend_from_slice(CStr::from_ptr(p).to_bytes()),

@@ -24,7 +24,9 @@
 //! - Being the GL layer's door into the compiler, the upgrader also applies the context's
 //!   `#version` rules (`version`): a unit whose directive is malformed or names no GLSL version
 //!   is passed on untouched (never upgraded as if it said 1.10), and one naming a version the
-//!   context does not offer is passed on marked; the compile step refuses both.
+//!   context does not offer is passed on marked; the compile step refuses both. A core-profile
+//!   context first passes its units through [`for_core_profile`], which marks a directive
+//!   naming the compatibility profile the same way.
 
 use super::{version, Stage};
 
@@ -44,6 +46,16 @@ pub fn source_version(source: &str) -> u32 {
 /// compile step refuses is not).
 pub fn needs_upgrade(source: &str) -> bool {
     source_version(source) < 140 && refused_version(source).is_none()
+}
+
+/// `source` as a core-profile context hands it to [`upgrade`]: a `#version N compatibility`
+/// directive, naming a profile that context does not offer, is marked for the compile step to
+/// refuse (and [`upgrade`] passes a marked unit on untouched); any other source is unchanged.
+pub fn for_core_profile(source: &str) -> std::borrow::Cow<'_, str> {
+    match version::mark_compatibility_unoffered(source) {
+        Some(marked) => std::borrow::Cow::Owned(marked),
+        None => std::borrow::Cow::Borrowed(source),
+    }
 }
 
 /// A unit whose `#version` the compile step must refuse, as the compiler must see it.

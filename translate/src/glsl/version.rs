@@ -12,6 +12,9 @@
 //!   directive with [`UNOFFERED`], an `arena_ff_` name no application may use, and the compile
 //!   step refuses a marked directive with a log naming the versions the context supports. ES
 //!   1.00 is upgraded like GLSL 1.10, and ES 3.10/3.20, which glslang compiles, stay accepted.
+//! - A core-profile context offers no compatibility profile: there the GL layer also marks a
+//!   directive naming `compatibility` ([`mark_compatibility_unoffered`], through
+//!   `legacy::for_core_profile`), and the log says the profile, not the version, is the reason.
 //! - Only what precedes the directive (whitespace and comments) and the directive's own line are
 //!   read; comments on that line are spaces. Profiles and trailing tokens are left to glslang,
 //!   whose messages for them are clear.
@@ -201,6 +204,21 @@ pub(crate) fn mark_unoffered(source: &str) -> Option<String> {
     Some(format!("{} {UNOFFERED}{}", &source[..at], &source[at..]))
 }
 
+/// `source` with its directive marked [`UNOFFERED`] when it names the compatibility profile,
+/// which a core-profile context does not offer; `None` for any other source (and for a
+/// directive already marked or naming no GLSL version, which the compile step refuses anyway).
+pub(crate) fn mark_compatibility_unoffered(source: &str) -> Option<String> {
+    let d = read(source)?;
+    let Number::Value(number) = d.number else {
+        return None;
+    };
+    if d.unoffered || !KNOWN.contains(&number) || d.profile.as_deref() != Some("compatibility") {
+        return None;
+    }
+    let at = d.found.keyword_end;
+    Some(format!("{} {UNOFFERED}{}", &source[..at], &source[at..]))
+}
+
 /// Whether the upgrader must leave `source` as it is for the compile step to refuse: its
 /// directive is malformed, names no GLSL version, or is marked.
 pub(crate) fn refused(source: &str) -> bool {
@@ -223,6 +241,17 @@ pub(super) fn check(stage: Stage, unit: usize, source: &str) -> Result<(), Compi
         Number::NotDecimal(w) => format!("'{w}' is not a version number (a decimal such as 330)"),
         Number::OutOfRange(w) => format!("version number {w} is out of range"),
         Number::Value(v) if !KNOWN.contains(v) => format!("{v} is not a GLSL version"),
+        // A version the context offers, marked: the profile is what it lacks.
+        Number::Value(v)
+            if d.unoffered
+                && d.profile.as_deref() == Some("compatibility")
+                && offered_by_gl(*v, d.profile.as_deref()) =>
+        {
+            format!(
+                "the compatibility profile is not supported in a core-profile context (use \
+                 '#version {v} core', or a compatibility context)"
+            )
+        }
         Number::Value(v) if d.unoffered => {
             let es = if d.profile.as_deref() == Some("es") {
                 " ES"
@@ -348,5 +377,38 @@ mod tests {
         }
         assert!(refused("#version 4294967297\n") && refused("#version 331\n"));
         assert!(!refused("#version 120\n") && !refused("void main() {}"));
+    }
+
+    #[test]
+    fn a_core_context_refuses_the_compatibility_profile() {
+        let marked =
+            mark_compatibility_unoffered("\n#version 330 compatibility // x\nvoid main() {}")
+                .unwrap();
+        assert_eq!(
+            marked,
+            format!("\n#version {UNOFFERED} 330 compatibility // x\nvoid main() {{}}")
+        );
+        assert!(refused(&marked));
+        let log = check(Stage::Vertex, 0, &marked).unwrap_err().info_log();
+        assert!(
+            log.starts_with("ERROR: 0:2: '#version' : the compatibility profile is not supported"),
+            "{log}"
+        );
+        // A version the context lacks anyway is refused for the version.
+        let newer = mark_compatibility_unoffered("#version 460 compatibility\n").unwrap();
+        assert!(check(Stage::Vertex, 0, &newer)
+            .unwrap_err()
+            .info_log()
+            .contains("GLSL 4.60 is not supported"));
+        for kept in [
+            "#version 330 core\n",
+            "#version 330\n",
+            "#version 150 es\n",
+            "#version 331 compatibility\n",
+            "void main() {}",
+            &mark_unoffered("#version 460 compatibility\n").unwrap(),
+        ] {
+            assert_eq!(mark_compatibility_unoffered(kept), None, "{kept}");
+        }
     }
 }

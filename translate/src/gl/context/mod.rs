@@ -395,6 +395,11 @@ impl Context {
         self.record::<()>(invalid_value(why));
     }
 
+    /// Records `GL_INVALID_OPERATION` found at the C edge.
+    pub fn record_invalid_operation(&mut self, why: &str) {
+        self.record::<()>(invalid_op(why));
+    }
+
     /// Records `GL_INVALID_ENUM` found at the C edge.
     pub fn record_invalid_enum(&mut self, what: &str, value: GLenum) -> Option<()> {
         self.record::<()>(invalid_enum(what, value))

@@ -1,6 +1,7 @@
 //! Pixel transfers between client memory, buffers, images and framebuffers: pixel buffer
-//! objects (`buffer`), `glDrawPixels`/`glBitmap` (`rect`), reads of colour and depth
-//! (`readback_*`), depth uploads, `glGetTexImage`, image copies, blits and mipmap generation.
+//! objects (`buffer`), `glDrawPixels`/`glBitmap` (`rect`), `glReadPixels` (`read`) and what a
+//! read of colour or depth returns (`readback_*`), depth uploads, `glGetTexImage`, image copies,
+//! blits and mipmap generation.
 
 pub(crate) mod blit;
 pub(crate) mod buffer;
@@ -9,6 +10,7 @@ pub(crate) mod copy_tex_image;
 pub(crate) mod get_tex_image;
 pub(crate) mod mipmap_cpu;
 pub(crate) mod mipmap_fallback;
+pub(crate) mod read;
 pub(crate) mod readback_base;
 pub(crate) mod readback_depth;
 pub(crate) mod rect;

@@ -144,7 +144,7 @@ pub(crate) struct PipelineKey {
     pub provoking_last: bool,
 }
 
-/// The specialization constant ids of the vertex wrapper (`program::DEPTH_WRAPPER`): the point
+/// The specialization constant ids of the vertex wrapper (`program::link::DEPTH_WRAPPER`): the point
 /// size, and whether the shader's own `gl_PointSize` is kept.
 pub(crate) const POINT_SIZE_CONSTANTS: [u32; 2] = [7340, 7341];
 

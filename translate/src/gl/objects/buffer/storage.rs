@@ -175,7 +175,10 @@ pub(crate) fn map_in_place(
         .manager
         .buffer_host_mapping(h)?
         .ok_or_else(|| GlError::InvalidOperation("persistent storage lost its mapping".into()))?;
-    if offset + length > mapping.len as u64 {
+    if offset
+        .checked_add(length)
+        .is_none_or(|end| end > mapping.len as u64)
+    {
         return Err(GlError::InvalidOperation(
             "map range past the storage's mapping".into(),
         ));

@@ -1,6 +1,9 @@
 //! Framebuffers: the default one (an EGL surface's images) and framebuffer objects with texture
-//! and renderbuffer attachments, resolved to dynamic-rendering attachments at draw time.
+//! and renderbuffer attachments, resolved to dynamic-rendering attachments at draw time; and
+//! renderbuffers. The types are here; the entry points are in `api`, and
+//! `glGetFramebufferAttachmentParameteriv` in `query`.
 
+pub(crate) mod api;
 pub(crate) mod query;
 
 use std::sync::Arc;
@@ -12,35 +15,9 @@ use crate::gl::context::enums::*;
 use crate::gl::context::error::{GlError, GlResult};
 use crate::gl::vk::device::Device;
 
-impl crate::gl::context::Context {
-    /// `GL_SAMPLES` of the draw framebuffer: 0 unless its attachments are multisampled
-    /// (the default framebuffer's images are single-sampled).
-    pub(crate) fn draw_framebuffer_samples(&self) -> u32 {
-        let Some(fb) = self
-            .framebuffers
-            .get(self.draw_framebuffer)
-            .filter(|_| self.draw_framebuffer != 0)
-        else {
-            return 0;
-        };
-        fb.colors
-            .iter()
-            .chain([&fb.depth, &fb.stencil])
-            .flatten()
-            .map(|a| match a {
-                Attachment::Renderbuffer(name) => {
-                    self.renderbuffers.get(*name).map_or(0, |rb| rb.samples)
-                }
-                Attachment::Texture { name, .. } => self
-                    .textures
-                    .get(*name)
-                    .and_then(|t| t.storage.as_ref())
-                    .map_or(0, |s| if s.samples > 1 { s.samples } else { 0 }),
-            })
-            .max()
-            .unwrap_or(0)
-    }
-}
+// The format predicates live with the formats; these names stay for the rooms that reach them
+// through the framebuffer (draw, pixel, pressure, vk).
+pub(crate) use crate::gl::objects::texture::internal_format::{has_stencil, is_depth_format};
 
 /// The images behind an EGL surface: what framebuffer 0 draws into.
 pub struct SurfaceImages {
@@ -384,28 +361,6 @@ impl Target {
     pub(crate) fn has_stencil(&self) -> bool {
         self.depth_stencil.is_some_and(|b| has_stencil(b.format))
     }
-}
-
-pub(crate) fn has_stencil(format: vk::Format) -> bool {
-    matches!(
-        format,
-        vk::Format::D24_UNORM_S8_UINT
-            | vk::Format::D32_SFLOAT_S8_UINT
-            | vk::Format::D16_UNORM_S8_UINT
-            | vk::Format::S8_UINT
-    )
-}
-
-pub(crate) fn is_depth_format(format: vk::Format) -> bool {
-    matches!(
-        format,
-        vk::Format::D24_UNORM_S8_UINT
-            | vk::Format::D32_SFLOAT_S8_UINT
-            | vk::Format::D16_UNORM_S8_UINT
-            | vk::Format::D16_UNORM
-            | vk::Format::D32_SFLOAT
-            | vk::Format::X8_D24_UNORM_PACK32
-    )
 }
 
 /// The attachment point a `GL_*_ATTACHMENT` enum names.

@@ -115,7 +115,8 @@ impl Context {
 
     /// `glCompileShader`.
     pub fn compile_shader(&mut self, name: u32) {
-        let r = self.shader_mut(name).map(|s| s.compile());
+        let profile = self.profile;
+        let r = self.shader_mut(name).map(|s| s.compile(profile));
         self.record(r);
     }
 
@@ -345,6 +346,7 @@ impl Context {
                     &bindings,
                     &frag_bindings,
                     MAX_VERTEX_ATTRIBS,
+                    self.profile,
                 )
             };
             let current = self.program == name;

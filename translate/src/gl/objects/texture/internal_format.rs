@@ -559,6 +559,74 @@ pub(crate) fn texel_format(format: vk::Format) -> Option<TexelFormat> {
     })
 }
 
+/// Whether `format` has a stencil aspect.
+pub(crate) fn has_stencil(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::S8_UINT
+    )
+}
+
+/// Whether `format` has a depth aspect (with or without stencil).
+pub(crate) fn is_depth_format(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::D16_UNORM
+            | vk::Format::D32_SFLOAT
+            | vk::Format::X8_D24_UNORM_PACK32
+    )
+}
+
+/// Whether `f` holds unnormalized integers.
+pub(crate) fn is_integer_format(f: vk::Format) -> bool {
+    let name = format!("{f:?}");
+    let depth_stencil = is_depth_format(f) || f == vk::Format::S8_UINT;
+    !depth_stencil && (name.ends_with("_UINT") || name.ends_with("_SINT"))
+}
+
+/// Bits of red, green, blue, alpha, depth and stencil in a renderbuffer's Vulkan format (what
+/// `GL_RENDERBUFFER_*_SIZE` report; sizes of the stored format, which may be wider than asked).
+pub(crate) fn channel_bits(f: vk::Format) -> [u8; 6] {
+    use vk::Format as F;
+    match f {
+        F::R8_UNORM => [8, 0, 0, 0, 0, 0],
+        F::R8G8_UNORM => [8, 8, 0, 0, 0, 0],
+        F::R8G8B8A8_UNORM | F::R8G8B8A8_SRGB | F::B8G8R8A8_UNORM => [8, 8, 8, 8, 0, 0],
+        F::R8G8B8A8_SINT | F::R8G8B8A8_UINT => [8, 8, 8, 8, 0, 0],
+        F::R8_SINT | F::R8_UINT => [8, 0, 0, 0, 0, 0],
+        F::R8G8_SINT | F::R8G8_UINT => [8, 8, 0, 0, 0, 0],
+        F::R16_UNORM | F::R16_SFLOAT | F::R16_SINT | F::R16_UINT => [16, 0, 0, 0, 0, 0],
+        F::R16G16_UNORM | F::R16G16_SFLOAT | F::R16G16_SINT | F::R16G16_UINT => {
+            [16, 16, 0, 0, 0, 0]
+        }
+        F::R16G16B16A16_UNORM
+        | F::R16G16B16A16_SFLOAT
+        | F::R16G16B16A16_SINT
+        | F::R16G16B16A16_UINT => [16, 16, 16, 16, 0, 0],
+        F::R32_SFLOAT | F::R32_SINT | F::R32_UINT => [32, 0, 0, 0, 0, 0],
+        F::R32G32_SFLOAT | F::R32G32_SINT | F::R32G32_UINT => [32, 32, 0, 0, 0, 0],
+        F::R32G32B32A32_SFLOAT | F::R32G32B32A32_SINT | F::R32G32B32A32_UINT => {
+            [32, 32, 32, 32, 0, 0]
+        }
+        F::A2B10G10R10_UNORM_PACK32 | F::A2B10G10R10_UINT_PACK32 => [10, 10, 10, 2, 0, 0],
+        F::B10G11R11_UFLOAT_PACK32 => [11, 11, 10, 0, 0, 0],
+        F::D16_UNORM => [0, 0, 0, 0, 16, 0],
+        F::D16_UNORM_S8_UINT => [0, 0, 0, 0, 16, 8],
+        F::X8_D24_UNORM_PACK32 => [0, 0, 0, 0, 24, 0],
+        F::D24_UNORM_S8_UINT => [0, 0, 0, 0, 24, 8],
+        F::D32_SFLOAT => [0, 0, 0, 0, 32, 0],
+        F::D32_SFLOAT_S8_UINT => [0, 0, 0, 0, 32, 8],
+        F::S8_UINT => [0, 0, 0, 0, 0, 8],
+        _ => [0; 6],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -435,7 +435,7 @@ impl Texture {
         // format, which for depth views Vulkan restricts): the nearest one is chosen then.
         let format = self.storage.as_ref().map(|s| s.format);
         let kind = format.map_or(SampledKind::Float, sampled_kind);
-        let depth = format.is_some_and(crate::gl::objects::framebuffer::is_depth_format);
+        let depth = format.is_some_and(internal_format::is_depth_format);
         let mut desc = SamplerDesc {
             mag_filter: filter(p.mag_filter),
             min_filter: filter(p.min_filter),
@@ -471,7 +471,7 @@ impl Texture {
         let depth = self
             .storage
             .as_ref()
-            .is_some_and(|s| crate::gl::objects::framebuffer::is_depth_format(s.format));
+            .is_some_and(|s| internal_format::is_depth_format(s.format));
         if !depth || p.compare_mode != GL_COMPARE_REF_TO_TEXTURE {
             return None;
         }
@@ -580,7 +580,7 @@ pub(crate) fn image_desc_for(
 ) -> ImageDesc {
     let attachment = if !renderable {
         vk::ImageUsageFlags::empty()
-    } else if crate::gl::objects::framebuffer::is_depth_format(format) {
+    } else if internal_format::is_depth_format(format) {
         vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
     } else {
         vk::ImageUsageFlags::COLOR_ATTACHMENT
@@ -623,7 +623,7 @@ pub(crate) fn full_view(
         b: map_swizzle(swizzle[2]),
         a: map_swizzle(swizzle[3]),
     };
-    if crate::gl::objects::framebuffer::is_depth_format(format) {
+    if internal_format::is_depth_format(format) {
         view.aspect = vk::ImageAspectFlags::DEPTH;
     }
     view
@@ -637,7 +637,7 @@ pub(crate) fn attachment_view(level: u32, layer: u32, format: vk::Format) -> Vie
         base_array_layer: layer,
         ..ViewDesc::color_2d(1)
     };
-    if crate::gl::objects::framebuffer::is_depth_format(format) {
+    if internal_format::is_depth_format(format) {
         view.aspect = arenagl_memory::format_aspects(format);
     }
     view

@@ -200,7 +200,7 @@ impl Context {
         if samples < 1 {
             return invalid_value(format!("{samples} samples"));
         }
-        let depth = crate::gl::objects::framebuffer::is_depth_format(format);
+        let depth = crate::gl::objects::texture::internal_format::is_depth_format(format);
         let integer =
             crate::gl::objects::texture::sampled_kind(format) != crate::glsl::SampledKind::Float;
         let max = if depth {

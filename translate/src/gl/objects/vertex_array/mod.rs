@@ -1,4 +1,9 @@
-//! Vertex array objects and the vertex formats GL attributes map to.
+//! Vertex array objects and the vertex formats GL attributes map to: the attribute arrays a
+//! VAO holds, the check of an attribute pointer's size, type and stride, and how an array's
+//! format becomes a Vulkan vertex format (repacked or widened where Vulkan cannot read it as
+//! is). The entry points are in `api`.
+
+pub(crate) mod api;
 
 use std::sync::Arc;
 

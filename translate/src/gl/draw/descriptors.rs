@@ -1,0 +1,218 @@
+//! Descriptor sets: set 0 holds the program's textures, texel buffers and uniform blocks, set 1
+//! its default uniform block (a dynamic uniform buffer into the frame's arena).
+//!
+//! Design decisions:
+//! - Sets are written once the resources are placed (every handle is live and used for the
+//!   epoch); allocating and writing them records no command, so the pass is looked up after.
+//! - A set is reused rather than written again when the last one this context wrote has the
+//!   same contents, comes from the current pool and belongs to the epoch being recorded. Only
+//!   within one epoch: a handle retired in it is not destroyed, so not reused, before the epoch
+//!   completes; across epochs an equal handle may be a new object.
+//! - Set 1's per-draw data is a dynamic offset, so its set only changes with the arena buffer,
+//!   the pool, the layout or the epoch.
+
+use arenagl_memory::StreamRange;
+use ash::vk;
+
+use crate::gl::context::error::GlResult;
+use crate::gl::context::Context;
+use crate::gl::draw::resources::DrawResources;
+use crate::gl::objects::program::Linked;
+
+/// Combined image samplers per binding.
+pub(super) type ImageInfos = Vec<(u32, Vec<vk::DescriptorImageInfo>)>;
+/// Uniform buffers per binding.
+pub(super) type BufferInfos = Vec<(u32, Vec<vk::DescriptorBufferInfo>)>;
+/// Texel-buffer views per binding.
+pub(super) type TexelInfos = Vec<(u32, Vec<vk::BufferView>)>;
+
+/// What a draw's set 0 is written with.
+pub(super) struct Set0Infos {
+    pub images: ImageInfos,
+    pub buffers: BufferInfos,
+    pub texels: TexelInfos,
+}
+
+/// The sets a draw binds: set 0, and set 1 with its dynamic offset.
+pub(super) struct DescriptorSets {
+    pub set0: Option<vk::DescriptorSet>,
+    pub set1: Option<(vk::DescriptorSet, u32)>,
+}
+
+/// What a set 0 holds: its layout, and per binding the (sampler, view, layout) of each image,
+/// the (buffer, offset, range) of each uniform block and the view of each texel buffer.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Set0Contents {
+    layout: vk::DescriptorSetLayout,
+    images: Vec<(u32, Vec<ImageDescriptor>)>,
+    buffers: Vec<(u32, Vec<BufferDescriptor>)>,
+    texels: Vec<(u32, Vec<vk::BufferView>)>,
+}
+
+/// A combined image sampler descriptor's (sampler, view, layout).
+type ImageDescriptor = (vk::Sampler, vk::ImageView, vk::ImageLayout);
+/// A uniform buffer descriptor's (buffer, offset, range).
+type BufferDescriptor = (vk::Buffer, u64, u64);
+
+impl Set0Contents {
+    fn new(
+        layout: vk::DescriptorSetLayout,
+        images: &[(u32, Vec<vk::DescriptorImageInfo>)],
+        buffers: &[(u32, Vec<vk::DescriptorBufferInfo>)],
+        texels: &[(u32, Vec<vk::BufferView>)],
+    ) -> Self {
+        Self {
+            layout,
+            texels: texels.to_vec(),
+            images: images
+                .iter()
+                .map(|(b, infos)| {
+                    let infos = infos
+                        .iter()
+                        .map(|i| (i.sampler, i.image_view, i.image_layout))
+                        .collect();
+                    (*b, infos)
+                })
+                .collect(),
+            buffers: buffers
+                .iter()
+                .map(|(b, infos)| {
+                    let infos = infos
+                        .iter()
+                        .map(|i| (i.buffer, i.offset, i.range))
+                        .collect();
+                    (*b, infos)
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Context {
+    /// The draw's descriptor sets, reused or allocated and written.
+    pub(super) fn descriptor_sets(
+        &mut self,
+        linked: &Linked,
+        resources: &DrawResources,
+    ) -> GlResult<DescriptorSets> {
+        let epoch = self.device.lock().manager.recording_epoch();
+        let completed = self.device.lock().manager.completed_epoch();
+        let set0 = self.set0(linked, &resources.descriptors, epoch, completed)?;
+        let set1 = match resources.default_range {
+            Some(range) => Some(self.default_block_set(linked, range, epoch, completed)?),
+            None => None,
+        };
+        Ok(DescriptorSets { set0, set1 })
+    }
+
+    /// Set 0, or None when the program has no texture, texel buffer or uniform block.
+    fn set0(
+        &mut self,
+        linked: &Linked,
+        infos: &Set0Infos,
+        epoch: u64,
+        completed: u64,
+    ) -> GlResult<Option<vk::DescriptorSet>> {
+        let (image_infos, buffer_infos, texel_infos) =
+            (&infos.images, &infos.buffers, &infos.texels);
+        let contents = Set0Contents::new(
+            linked.set_layouts[0],
+            image_infos,
+            buffer_infos,
+            texel_infos,
+        );
+        let pool = self.descriptors.touch_current(epoch);
+        let reused = self
+            .encoder
+            .set0
+            .as_ref()
+            .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && *c == contents)
+            .map(|(_, _, _, set)| *set);
+        let set0 = if image_infos.is_empty() && buffer_infos.is_empty() && texel_infos.is_empty() {
+            None
+        } else if reused.is_some() {
+            reused
+        } else {
+            let set =
+                self.descriptors
+                    .allocate(&self.device, linked.set_layouts[0], epoch, completed)?;
+            let mut writes = Vec::new();
+            for (binding, infos) in image_infos {
+                writes.push(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(*binding)
+                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                        .image_info(infos),
+                );
+            }
+            for (binding, infos) in buffer_infos {
+                writes.push(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(*binding)
+                        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                        .buffer_info(infos),
+                );
+            }
+            for (binding, views) in texel_infos {
+                writes.push(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(set)
+                        .dst_binding(*binding)
+                        .descriptor_type(vk::DescriptorType::UNIFORM_TEXEL_BUFFER)
+                        .texel_buffer_view(views),
+                );
+            }
+            // SAFETY: the set was just allocated from this context's pool; every written
+            // handle is live and stamped for the recording epoch.
+            unsafe { self.device.raw().update_descriptor_sets(&writes, &[]) };
+            if let Some(p) = self.descriptors.touch_current(epoch) {
+                self.encoder.set0 = Some((contents, p, epoch, set));
+            }
+            Some(set)
+        };
+        Ok(set0)
+    }
+
+    /// Set 1, pointing at the arena buffer `range` lies in, and the dynamic offset of `range`.
+    fn default_block_set(
+        &mut self,
+        linked: &Linked,
+        range: StreamRange,
+        epoch: u64,
+        completed: u64,
+    ) -> GlResult<(vk::DescriptorSet, u32)> {
+        let layout = linked.set_layouts[1];
+        let pool = self.descriptors.touch_current(epoch);
+        let cached = self.encoder.default_set.filter(|(buf, p, l, e, _)| {
+            *buf == range.buffer && Some(*p) == pool && *l == layout && *e == epoch
+        });
+        let set = match cached {
+            Some((_, _, _, _, set)) => set,
+            None => {
+                let set = self
+                    .descriptors
+                    .allocate(&self.device, layout, epoch, completed)?;
+                let info = [vk::DescriptorBufferInfo {
+                    buffer: range.buffer,
+                    offset: 0,
+                    range: u64::from(linked.default_block_size),
+                }];
+                let write = vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(crate::glsl::DEFAULT_BLOCK_BINDING)
+                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+                    .buffer_info(&info);
+                // SAFETY: the set was just allocated from this context's pool; the arena
+                // block is live for this frame.
+                unsafe { self.device.raw().update_descriptor_sets(&[write], &[]) };
+                if let Some(p) = self.descriptors.touch_current(epoch) {
+                    self.encoder.default_set = Some((range.buffer, p, layout, epoch, set));
+                }
+                set
+            }
+        };
+        Ok((set, range.offset as u32))
+    }
+}

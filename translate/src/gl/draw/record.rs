@@ -1,0 +1,373 @@
+//! Recording a draw: the pipeline's key (the state Vulkan bakes into a pipeline), the viewport
+//! and scissor, and the commands recorded into the open render pass.
+//!
+//! Design decisions:
+//! - The pipeline key holds every piece of fixed-function state Vulkan cannot set dynamically,
+//!   so one GL state maps to one cached pipeline; viewport, scissor, blend constants, line width
+//!   and stencil references are dynamic state.
+//! - A draw records only what changed since the last draw in the same pass: the bound pipeline
+//!   and the dynamic state and vertex buffers in `Encoder::recorded` are compared first
+//!   (lavapipe, MoltenVK and most mobile drivers pay per command recorded). Both are forgotten
+//!   with a new pass or an internal draw.
+//! - The pass is looked up (and begun) only here, after everything that could end it.
+//! - A default framebuffer rendered at a reduced scale maps GL's window coordinates onto its
+//!   smaller images: the viewport is scaled exactly, the scissor rounded outwards.
+
+use ash::vk;
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::GlResult;
+use crate::gl::context::state::Rect;
+use crate::gl::context::Context;
+use crate::gl::draw::descriptors::DescriptorSets;
+use crate::gl::draw::resources::DrawResources;
+use crate::gl::draw::validate::DrawProgram;
+use crate::gl::draw::vertex_input::{Assembly, DrawIndices, VertexBuffers};
+use crate::gl::draw::{clip, DrawCall};
+use crate::gl::objects::framebuffer::Target;
+use crate::gl::objects::program::Linked;
+use crate::gl::vk::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
+
+/// What the encoder remembers of the last draw in its pass (`Encoder::recorded`).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct RecordedState {
+    /// x, y, width, height, min depth, max depth.
+    viewport: [f32; 6],
+    scissor: vk::Rect2D,
+    blend_constants: [f32; 4],
+    line_width: Option<f32>,
+    stencil_reference: [u32; 2],
+    vertex_buffers: Vec<(vk::Buffer, u64)>,
+}
+
+impl Context {
+    /// The draw's scissor rectangle in the target's images: the scissor box when the test is
+    /// on, else the whole target. None when the viewport or the rectangle is empty (the draw
+    /// then records nothing but still generates primitives).
+    pub(super) fn draw_scissor(&self, target: &Target) -> Option<vk::Rect2D> {
+        let scissor_area = if self.fixed.scissor_test {
+            self.fixed.scissor
+        } else {
+            Rect {
+                x: 0,
+                y: 0,
+                width: i32::MAX,
+                height: i32::MAX,
+            }
+        };
+        if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
+            None
+        } else {
+            clip(target.to_image(scissor_area), target.width, target.height)
+        }
+    }
+
+    /// The pipeline key of a draw of `linked` into `target` with the given vertex input.
+    pub(super) fn pipeline_key(
+        &self,
+        linked: &Linked,
+        target: &Target,
+        assembly: &Assembly,
+        bindings: Vec<VertexBinding>,
+        attributes: Vec<VertexAttribute>,
+    ) -> PipelineKey {
+        let topo = assembly.topology;
+        let restart = assembly.lowered.as_ref().is_some_and(|l| l.restart)
+            || self.fixed.primitive_restart
+                && match assembly.element.as_ref().map(|e| e.index_size) {
+                    Some(1) => self.fixed.restart_index == 0xFF,
+                    Some(2) => self.fixed.restart_index == 0xFFFF,
+                    Some(4) => self.fixed.restart_index == 0xFFFF_FFFF,
+                    _ => false,
+                };
+        let f = &self.fixed;
+        PipelineKey {
+            program: linked.id,
+            topology: topo.as_raw(),
+            primitive_restart: restart
+                && matches!(
+                    topo,
+                    vk::PrimitiveTopology::LINE_STRIP
+                        | vk::PrimitiveTopology::TRIANGLE_STRIP
+                        | vk::PrimitiveTopology::TRIANGLE_FAN
+                ),
+            bindings,
+            attributes,
+            color_formats: target
+                .colors
+                .iter()
+                .map(|b| b.map_or(vk::Format::UNDEFINED, |b| b.format))
+                .collect(),
+            depth_stencil_format: target
+                .depth_stencil
+                .map_or(vk::Format::UNDEFINED, |b| b.format),
+            blend: f.blend,
+            no_dst_alpha: self.draw_buffers_without_alpha(),
+            provoking_last: assembly.provoking_last,
+            color_masks: f.color_mask.map(crate::gl::context::state::mask_bits),
+            depth_stencil: DepthStencilKey {
+                depth_test: f.depth_test,
+                depth_write: f.depth_mask,
+                depth_compare: f.depth_func,
+                stencil_test: f.stencil_test,
+                stencil: [
+                    pipeline::stencil_key(&f.stencil[0]),
+                    pipeline::stencil_key(&f.stencil[1]),
+                ],
+            },
+            cull_mode: if f.cull_face {
+                match f.cull_mode {
+                    GL_FRONT => vk::CullModeFlags::FRONT.as_raw(),
+                    GL_BACK => vk::CullModeFlags::BACK.as_raw(),
+                    _ => vk::CullModeFlags::FRONT_AND_BACK.as_raw(),
+                }
+            } else {
+                0
+            },
+            // GL's orientation is kept (see `state`): GL_CCW is Vulkan's clockwise.
+            front_face_cw: f.front_face == GL_CCW,
+            polygon_offset: f
+                .polygon_offset_fill
+                .then(|| (f.polygon_offset[0].to_bits(), f.polygon_offset[1].to_bits())),
+            depth_clamp: f.depth_clamp,
+            rasterizer_discard: f.rasterizer_discard,
+            points: (topo == vk::PrimitiveTopology::POINT_LIST).then(|| {
+                let [lo, hi] = self.device.caps().limits.point_size_range;
+                let size = if self.device.caps().large_points {
+                    f.point_size.clamp(lo, hi.max(lo))
+                } else {
+                    1.0
+                };
+                (f.program_point_size, size.to_bits())
+            }),
+            samples: target.samples,
+            alpha_to_coverage: f.sample_alpha_to_coverage && f.multisample,
+            frag_coord_height: if linked.frag_coord_upper_left {
+                target.height
+            } else {
+                0
+            },
+            alpha_func: match (linked.frag_epilogue, self.compat.alpha_test) {
+                (true, true) => self.compat.alpha_func.saturating_sub(GL_NEVER),
+                _ => crate::glsl::frag_epilogue::ALPHA_ALWAYS,
+            },
+            clamp_fragment_color: linked.frag_epilogue && self.clamp.clamps_fragments(),
+        }
+    }
+
+    /// Records the draw into this context's render pass for `target`, beginning one if needed.
+    pub(super) fn record_draw(
+        &mut self,
+        call: &DrawCall,
+        target: &Target,
+        scissor: vk::Rect2D,
+        program: &DrawProgram,
+        resources: &DrawResources,
+        sets: DescriptorSets,
+    ) -> GlResult<()> {
+        let cb = self.pass_for(target)?;
+        // Opening query segments records into the open pass and never ends it.
+        self.segments_at_draw(program.has_geometry_shader())?;
+        let viewport = self.draw_viewport(target);
+        let pipeline = resources.pipeline;
+        let layout = program.linked.pipeline_layout;
+        let now = self.recorded_state(&viewport, scissor, &resources.vertex_buffers);
+        let last = self.encoder.recorded.take();
+        let raw = self.device.raw();
+        // SAFETY: `cb` is inside this context's render pass for `target`; the pipeline was built
+        // for exactly these attachment formats; every bound object is live and stamped for the
+        // recording epoch; the descriptor sets match the pipeline layout.
+        unsafe {
+            if self.encoder.pipeline != pipeline {
+                raw.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                self.encoder.pipeline = pipeline;
+            }
+            record_dynamic_state(raw, cb, &viewport, last.as_ref(), &now);
+            if let Some(set) = sets.set0 {
+                raw.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    layout,
+                    0,
+                    &[set],
+                    &[],
+                );
+            }
+            if let Some((set, offset)) = sets.set1 {
+                raw.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::GRAPHICS,
+                    layout,
+                    1,
+                    &[set],
+                    &[offset],
+                );
+            }
+            let vb = &resources.vertex_buffers;
+            if !vb.raw.is_empty()
+                && changed(last.as_ref(), &|l| l.vertex_buffers != now.vertex_buffers)
+            {
+                raw.cmd_bind_vertex_buffers(cb, 0, &vb.raw, &vb.offsets);
+            }
+            self.encoder.recorded = Some(now);
+            record_draw_command(raw, cb, call, &resources.indices);
+        }
+        Ok(())
+    }
+
+    /// The GL viewport as a Vulkan one in the target's images.
+    fn draw_viewport(&self, target: &Target) -> vk::Viewport {
+        let vp = self.fixed.viewport;
+        // A default framebuffer rendered at a reduced scale maps GL's window coordinates onto
+        // its smaller images (exactly: viewports are fractional).
+        let (sx, sy) = target.scale();
+        // Vulkan bounds the viewport's corners to viewportBoundsRange (GL leaves a viewport far
+        // off the drawable legal): keep the size, slide the origin inside the range.
+        let bounds = self.device.caps().limits.viewport_bounds_range;
+        let place =
+            |origin: f32, size: f32| origin.clamp(bounds[0], (bounds[1] - size).max(bounds[0]));
+        vk::Viewport {
+            x: place(vp.x as f32 * sx, vp.width as f32 * sx),
+            y: place(vp.y as f32 * sy, vp.height as f32 * sy),
+            width: vp.width as f32 * sx,
+            height: vp.height as f32 * sy,
+            min_depth: self.fixed.depth_range[0] as f32,
+            max_depth: self.fixed.depth_range[1] as f32,
+        }
+    }
+
+    /// The dynamic state and vertex buffers this draw records, to compare with the last.
+    fn recorded_state(
+        &self,
+        viewport: &vk::Viewport,
+        scissor: vk::Rect2D,
+        vertex_buffers: &VertexBuffers,
+    ) -> RecordedState {
+        let caps = self.device.caps();
+        let line_width = caps.wide_lines.then(|| {
+            let range = caps.limits.line_width_range;
+            self.fixed.line_width.clamp(range[0], range[1])
+        });
+        RecordedState {
+            viewport: [
+                viewport.x,
+                viewport.y,
+                viewport.width,
+                viewport.height,
+                viewport.min_depth,
+                viewport.max_depth,
+            ],
+            scissor,
+            blend_constants: self.fixed.blend_color,
+            line_width,
+            stencil_reference: [
+                self.fixed.stencil[0].reference as u32,
+                self.fixed.stencil[1].reference as u32,
+            ],
+            vertex_buffers: vertex_buffers
+                .raw
+                .iter()
+                .copied()
+                .zip(vertex_buffers.offsets.iter().copied())
+                .collect(),
+        }
+    }
+}
+
+/// Whether the recorded state differs from `last` where `differs` looks (always, with no last).
+fn changed(last: Option<&RecordedState>, differs: &dyn Fn(&RecordedState) -> bool) -> bool {
+    last.is_none_or(differs)
+}
+
+/// Records the dynamic state in which `now` differs from `last`.
+///
+/// # Safety
+///
+/// `cb` is recording inside a render pass, with a pipeline bound that takes this dynamic state.
+unsafe fn record_dynamic_state(
+    raw: &ash::Device,
+    cb: vk::CommandBuffer,
+    viewport: &vk::Viewport,
+    last: Option<&RecordedState>,
+    now: &RecordedState,
+) {
+    let line_width = now.line_width;
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        if changed(last, &|l| l.viewport != now.viewport) {
+            raw.cmd_set_viewport(cb, 0, &[*viewport]);
+        }
+        if changed(last, &|l| l.scissor != now.scissor) {
+            raw.cmd_set_scissor(cb, 0, &[now.scissor]);
+        }
+        if changed(last, &|l| l.blend_constants != now.blend_constants) {
+            raw.cmd_set_blend_constants(cb, &now.blend_constants);
+        }
+        if let Some(width) = line_width.filter(|_| changed(last, &|l| l.line_width != line_width)) {
+            raw.cmd_set_line_width(cb, width);
+        }
+        if changed(last, &|l| {
+            l.stencil_reference[0] != now.stencil_reference[0]
+        }) {
+            raw.cmd_set_stencil_reference(
+                cb,
+                vk::StencilFaceFlags::FRONT,
+                now.stencil_reference[0],
+            );
+        }
+        if changed(last, &|l| {
+            l.stencil_reference[1] != now.stencil_reference[1]
+        }) {
+            raw.cmd_set_stencil_reference(cb, vk::StencilFaceFlags::BACK, now.stencil_reference[1]);
+        }
+    }
+}
+
+/// Records the draw command: indexed from the element buffer or the lowered list, or not.
+///
+/// # Safety
+///
+/// `cb` is recording inside a render pass with a pipeline, its descriptor sets and vertex
+/// buffers bound; an index buffer in `indices` is live and used for the recording epoch.
+unsafe fn record_draw_command(
+    raw: &ash::Device,
+    cb: vk::CommandBuffer,
+    call: &DrawCall,
+    indices: &DrawIndices,
+) {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        match *indices {
+            DrawIndices::Element {
+                buffer,
+                offset,
+                index_type,
+                count,
+            } => {
+                if count > 0 {
+                    raw.cmd_bind_index_buffer(cb, buffer, offset, index_type);
+                    raw.cmd_draw_indexed(
+                        cb,
+                        count,
+                        call.instances as u32,
+                        0,
+                        call.indexed.map_or(0, |i| i.2),
+                        0,
+                    );
+                }
+            }
+            DrawIndices::Lowered { range, count } => {
+                raw.cmd_bind_index_buffer(cb, range.buffer, range.offset, vk::IndexType::UINT32);
+                raw.cmd_draw_indexed(cb, count, call.instances as u32, 0, 0, 0);
+            }
+            DrawIndices::Nothing => {} // nothing left after lowering
+            DrawIndices::Sequential => raw.cmd_draw(
+                cb,
+                call.count as u32,
+                call.instances as u32,
+                call.first as u32,
+                0,
+            ),
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Framebuffer resolution: the images a draw, clear or read reaches through a framebuffer, and
+//! GL's completeness rules for them.
+//!
+//! Design decisions:
+//! - A framebuffer is resolved again by every command that uses it: its attachments may have
+//!   been redefined, resized or deleted since, so the only thing kept between commands is the
+//!   single-level, single-layer view of an attached texture level, cached on the texture.
+//! - The error of a resolution is the `glCheckFramebufferStatus` value; each caller turns it into
+//!   the GL error its command raises (`draw_target` for draws and clears).
+//! - The default framebuffer resolves to the surface's images at their render size, with GL's
+//!   window size kept beside it (`Target::gl_size`) for a reduced render scale.
+//! - For drawing, colour slot i is the attachment draw buffer i names (fragment output i writes
+//!   it); for reading, the read buffer's attachment at its own index.
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{GlError, GlResult};
+use crate::gl::context::Context;
+use crate::gl::objects::framebuffer::{Attachment, Bound, Target};
+
+impl Context {
+    /// The single-level, single-layer view of a texture level used as an attachment.
+    fn texture_level(&mut self, name: u32, level: u32, layer: u32) -> Result<Bound, GLenum> {
+        let device = self.device.clone();
+        let t = self
+            .textures
+            .get_mut(name)
+            .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+        let s = t
+            .storage
+            .as_mut()
+            .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+        let face = if s.target == crate::gl::objects::texture::target::TexTarget::Cube {
+            layer
+        } else {
+            0
+        };
+        if !s.face_level_defined(face, level) || layer >= s.attachable_layers(level) {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+        }
+        let view = match s.level_views.get(&(level, layer)) {
+            Some(v) => *v,
+            None => {
+                let desc = crate::gl::objects::texture::attachment_view(level, layer, s.format);
+                let v = device
+                    .lock()
+                    .manager
+                    .create_view(s.image, &desc)
+                    .map_err(|_| GL_FRAMEBUFFER_UNSUPPORTED)?;
+                s.level_views.insert((level, layer), v);
+                v
+            }
+        };
+        Ok(Bound {
+            image: s.image,
+            view,
+            format: s.format,
+            level,
+            layer,
+            samples: s.samples.max(1),
+        })
+    }
+
+    fn attachment(&mut self, a: Attachment) -> Result<(Bound, u32, u32), GLenum> {
+        match a {
+            Attachment::Texture { name, level, layer } => {
+                let b = self.texture_level(name, level, layer)?;
+                let size = self
+                    .textures
+                    .get(name)
+                    .and_then(|t| t.storage.as_ref())
+                    .map(|s| {
+                        let [w, h, _] = s.level_size(level);
+                        if s.target == crate::gl::objects::texture::target::TexTarget::D1Array {
+                            (w, 1)
+                        } else {
+                            (w, h)
+                        }
+                    })
+                    .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+                Ok((b, size.0, size.1))
+            }
+            Attachment::Renderbuffer(name) => {
+                let rb = self
+                    .renderbuffers
+                    .get(name)
+                    .ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+                let (image, view) = rb.storage.ok_or(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT)?;
+                Ok((
+                    Bound {
+                        image,
+                        view,
+                        format: rb.format,
+                        level: 0,
+                        layer: 0,
+                        samples: rb.samples.max(1),
+                    },
+                    rb.width,
+                    rb.height,
+                ))
+            }
+        }
+    }
+
+    /// GL 4.6 §9.4.2: every attached texture has the same `GL_TEXTURE_FIXED_SAMPLE_LOCATIONS`,
+    /// and it is true for all of them when renderbuffers are attached too.
+    fn sample_locations_agree(&self, fb: &crate::gl::objects::framebuffer::Framebuffer) -> bool {
+        let mut fixed = Vec::new();
+        let mut renderbuffer = false;
+        for a in fb.colors.iter().chain([&fb.depth, &fb.stencil]).flatten() {
+            match a {
+                Attachment::Renderbuffer(_) => renderbuffer = true,
+                Attachment::Texture { name, .. } => fixed.extend(
+                    self.textures
+                        .get(*name)
+                        .and_then(|t| t.storage.as_ref())
+                        .map(|s| s.fixed_locations),
+                ),
+            }
+        }
+        let all_fixed = fixed.iter().all(|&f| f);
+        all_fixed || (!renderbuffer && fixed.iter().all(|&f| !f))
+    }
+
+    /// Resolves framebuffer `name` for drawing (`draw`) or reading; the error is the
+    /// `glCheckFramebufferStatus` value.
+    pub(crate) fn resolve_framebuffer(&mut self, name: u32, draw: bool) -> Result<Target, GLenum> {
+        if name == 0 {
+            let surface = if draw {
+                &self.surface
+            } else {
+                &self.read_surface
+            };
+            let s = surface.as_ref().ok_or(GL_FRAMEBUFFER_UNDEFINED)?;
+            let selected = if draw {
+                self.default_draw_buffer
+            } else {
+                self.default_read_buffer
+            };
+            let color = (selected != GL_NONE).then_some(Bound {
+                image: s.color.0,
+                view: s.color.1,
+                format: s.color_format,
+                level: 0,
+                layer: 0,
+                samples: 1,
+            });
+            return Ok(Target {
+                width: s.render_width,
+                height: s.render_height,
+                gl_size: (s.width, s.height),
+                colors: vec![color],
+                depth_stencil: Some(Bound {
+                    image: s.depth.0,
+                    view: s.depth.1,
+                    format: s.depth_format,
+                    level: 0,
+                    layer: 0,
+                    samples: 1,
+                }),
+                samples: 1,
+            });
+        }
+        let fb = self
+            .framebuffers
+            .get(name)
+            .ok_or(GL_FRAMEBUFFER_UNDEFINED)?
+            .clone();
+        let mut size: Option<(u32, u32)> = None;
+        let mut samples: Option<u32> = None;
+        let mut add = |w: u32, h: u32, n: u32| {
+            size = Some(size.map_or((w, h), |(a, b)| (a.min(w), b.min(h))));
+            if samples.is_some_and(|s| s != n) {
+                return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+            }
+            samples = Some(n);
+            Ok(())
+        };
+        // Every colour attachment, by attachment index.
+        let mut attached = [None; crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS];
+        for (i, a) in fb.colors.iter().enumerate() {
+            let Some(a) = a else { continue };
+            let (b, w, h) = self.attachment(*a)?;
+            if crate::gl::objects::framebuffer::is_depth_format(b.format) {
+                return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+            }
+            add(w, h, b.samples)?;
+            attached[i] = Some(b);
+        }
+        let depth_stencil = match fb.depth.or(fb.stencil) {
+            Some(a) => {
+                let (b, w, h) = self.attachment(a)?;
+                if !crate::gl::objects::framebuffer::is_depth_format(b.format) {
+                    return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+                }
+                add(w, h, b.samples)?;
+                Some(b)
+            }
+            None => None,
+        };
+        if size.is_none() {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
+        }
+        if !self.sample_locations_agree(&fb) {
+            return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+        }
+        let named = |buffer: GLenum| {
+            buffer
+                .checked_sub(GL_COLOR_ATTACHMENT0)
+                .and_then(|i| attached.get(i as usize))
+        };
+        // Drawing: slot i (fragment output i) writes the attachment draw buffer i names, so
+        // `glDrawBuffers({GL_NONE, GL_COLOR_ATTACHMENT0})` routes output 1 to attachment 0.
+        // Reading: the read buffer's attachment, at its own index.
+        let mut colors = Vec::new();
+        if draw {
+            for &buffer in &fb.draw_buffers {
+                if buffer == GL_NONE {
+                    colors.push(None);
+                    continue;
+                }
+                match named(buffer) {
+                    Some(Some(b)) => colors.push(Some(*b)),
+                    _ => return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER),
+                }
+            }
+        } else {
+            for (i, b) in attached.iter().enumerate() {
+                let selected = fb.read_buffer == GL_COLOR_ATTACHMENT0 + i as u32;
+                colors.push(b.filter(|_| selected));
+            }
+        }
+        while colors.last() == Some(&None) {
+            colors.pop();
+        }
+        let (width, height) = size.unwrap_or((0, 0));
+        Ok(Target {
+            width,
+            height,
+            gl_size: (width, height),
+            colors,
+            depth_stencil,
+            samples: samples.unwrap_or(1),
+        })
+    }
+
+    pub(crate) fn draw_target(&mut self) -> GlResult<Target> {
+        let fb = self.draw_framebuffer;
+        self.resolve_framebuffer(fb, true).map_err(|status| {
+            GlError::InvalidFramebuffer(format!(
+                "the draw framebuffer is not complete (status 0x{status:04X})"
+            ))
+        })
+    }
+}

@@ -1,0 +1,584 @@
+//! Renderbuffer and framebuffer-object entry points: names, binding, renderbuffer storage,
+//! attaching texture levels and renderbuffers, draw and read buffers, completeness. What is
+//! attached is resolved to images only when a command renders or reads (`resolve_framebuffer`);
+//! `glGetFramebufferAttachmentParameteriv` is in `query`.
+
+use arenagl_memory::{ImageDesc, ViewDesc};
+use ash::vk;
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::Context;
+use crate::gl::objects::framebuffer::{
+    attachment_point, depth_view, max_integer_samples, max_samples, pick_samples,
+    renderbuffer_format, renderbuffer_row, Attachment, Framebuffer, Point, Renderbuffer,
+    MAX_COLOR_ATTACHMENTS,
+};
+use crate::gl::objects::texture::api::limits_of;
+use crate::gl::objects::texture::internal_format::{
+    channel_bits, is_depth_format, is_integer_format, lookup,
+};
+use crate::gl::objects::texture::target::TexTarget;
+
+impl Context {
+    // ---- renderbuffers --------------------------------------------------------------------
+
+    /// `glGenRenderbuffers`.
+    pub fn gen_renderbuffers(&mut self, n: i32) -> Vec<u32> {
+        if n < 0 {
+            self.record::<()>(invalid_value(format!("glGenRenderbuffers n = {n}")));
+            return Vec::new();
+        }
+        self.renderbuffers.generate(n as usize)
+    }
+
+    /// `glIsRenderbuffer`.
+    pub fn is_renderbuffer(&self, name: u32) -> bool {
+        self.renderbuffers.exists(name)
+    }
+
+    /// `glBindRenderbuffer`.
+    pub fn bind_renderbuffer(&mut self, target: GLenum, name: u32) {
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glBindRenderbuffer target", target);
+            }
+            if name != 0
+                && self
+                    .renderbuffers
+                    .get_or_create(name, Renderbuffer::default)
+                    .is_none()
+            {
+                return invalid_op(format!("{name} is not a renderbuffer name"));
+            }
+            self.renderbuffer = name;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glDeleteRenderbuffers`.
+    pub fn delete_renderbuffers(&mut self, names: &[u32]) {
+        let device = self.device.clone();
+        for &name in names {
+            if name == 0 || !self.renderbuffers.is_reserved(name) {
+                continue;
+            }
+            if self.renderbuffer == name {
+                self.renderbuffer = 0;
+            }
+            self.detach_everywhere(Attachment::Renderbuffer(name));
+            if let Some(Renderbuffer {
+                storage: Some((image, _)),
+                ..
+            }) = self.renderbuffers.remove(name)
+            {
+                let _ = device.lock().manager.retire_image(image);
+            }
+        }
+    }
+
+    /// `glRenderbufferStorage` (`glRenderbufferStorageMultisample` with 0 samples).
+    pub fn renderbuffer_storage(
+        &mut self,
+        target: GLenum,
+        samples: i32,
+        internal: GLenum,
+        width: i32,
+        height: i32,
+    ) {
+        let device = self.device.clone();
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glRenderbufferStorage target", target);
+            }
+            let max = device.caps().limits.max_image_dimension2_d as i32;
+            if width < 0 || height < 0 || width > max || height > max || samples < 0 {
+                return invalid_value(format!("renderbuffer {width}x{height}"));
+            }
+            let legacy = self.profile == crate::gl::context::Profile::Compatibility;
+            let format = renderbuffer_format(&device, internal, legacy).ok_or_else(|| {
+                GlError::InvalidEnum(format!("renderbuffer internal format 0x{internal:04X}"))
+            })?;
+            let Some(count) = pick_samples(&device, samples as u32) else {
+                return invalid_value(format!(
+                    "{samples} samples (GL_MAX_SAMPLES is {})",
+                    max_samples(&device)
+                ));
+            };
+            if count > 1
+                && is_integer_format(format)
+                && samples > max_integer_samples(&device) as i32
+            {
+                return invalid_op(format!(
+                    "{samples} samples of an integer format (GL_MAX_INTEGER_SAMPLES is {})",
+                    max_integer_samples(&device)
+                ));
+            }
+            let name = self.renderbuffer;
+            let rb = self
+                .renderbuffers
+                .get_mut(name)
+                .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
+            let mut locked = device.lock();
+            if let Some((old, _)) = rb.storage.take() {
+                let _ = locked.manager.retire_image(old);
+            }
+            rb.format = format;
+            rb.internal = internal;
+            rb.samples = if count > 1 { count } else { 0 };
+            (rb.width, rb.height) = (width as u32, height as u32);
+            if width > 0 && height > 0 {
+                let depth = is_depth_format(format);
+                // Transfers both ways: glBlitFramebuffer, glReadPixels, copies.
+                let usage = if depth {
+                    vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                        | vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST
+                } else {
+                    vk::ImageUsageFlags::COLOR_ATTACHMENT
+                        | vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST
+                        | vk::ImageUsageFlags::SAMPLED
+                };
+                let desc = ImageDesc {
+                    samples: vk::SampleCountFlags::from_raw(count),
+                    ..ImageDesc::new_2d(
+                        format,
+                        width as u32,
+                        height as u32,
+                        1,
+                        usage,
+                        arenagl_memory::Category::RenderTarget,
+                    )
+                }
+                .named("GL renderbuffer");
+                let view = if depth {
+                    depth_view()
+                } else {
+                    ViewDesc::color_2d(1)
+                };
+                rb.storage = Some(locked.image_with_view(&desc, &view)?);
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glGetRenderbufferParameteriv` of the bound renderbuffer.
+    pub fn get_renderbuffer_parameter(&mut self, target: GLenum, pname: GLenum) -> Option<i32> {
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glGetRenderbufferParameteriv target", target);
+            }
+            let rb = self
+                .renderbuffers
+                .get(self.renderbuffer)
+                .filter(|_| self.renderbuffer != 0)
+                .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
+            let row = renderbuffer_row(rb.internal);
+            let bits = match lookup(row) {
+                Some(info) if rb.internal != 0 => {
+                    let b = info.bits;
+                    // Luminance/intensity report as red where a renderbuffer has them.
+                    [b[0].max(b[4]).max(b[5]), b[1], b[2], b[3], b[6], b[7]]
+                }
+                _ => channel_bits(rb.format),
+            };
+            Ok(match pname {
+                0x8D42 => rb.width as i32,  // GL_RENDERBUFFER_WIDTH
+                0x8D43 => rb.height as i32, // GL_RENDERBUFFER_HEIGHT
+                0x8D44 => {
+                    if rb.internal == 0 {
+                        GL_RGBA as i32
+                    } else {
+                        rb.internal as i32
+                    }
+                } // GL_RENDERBUFFER_INTERNAL_FORMAT
+                0x8D50..=0x8D55 => i32::from(bits[(pname - 0x8D50) as usize]), // RED..STENCIL_SIZE
+                0x8CAB => rb.samples as i32, // GL_RENDERBUFFER_SAMPLES
+                p => return invalid_enum("glGetRenderbufferParameteriv pname", p),
+            })
+        })();
+        self.record(r)
+    }
+
+    // ---- framebuffer objects --------------------------------------------------------------
+
+    /// `glGenFramebuffers`.
+    pub fn gen_framebuffers(&mut self, n: i32) -> Vec<u32> {
+        if n < 0 {
+            self.record::<()>(invalid_value(format!("glGenFramebuffers n = {n}")));
+            return Vec::new();
+        }
+        self.framebuffers.generate(n as usize)
+    }
+
+    /// `glIsFramebuffer`.
+    pub fn is_framebuffer(&self, name: u32) -> bool {
+        self.framebuffers.exists(name)
+    }
+
+    /// `glBindFramebuffer`.
+    pub fn bind_framebuffer(&mut self, target: GLenum, name: u32) {
+        let r = (|| {
+            if !matches!(
+                target,
+                GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER | GL_READ_FRAMEBUFFER
+            ) {
+                return invalid_enum("glBindFramebuffer target", target);
+            }
+            if name != 0
+                && self
+                    .framebuffers
+                    .get_or_create(name, Framebuffer::default)
+                    .is_none()
+            {
+                return invalid_op(format!("{name} is not a framebuffer name"));
+            }
+            if target != GL_READ_FRAMEBUFFER {
+                self.draw_framebuffer = name;
+            }
+            if target != GL_DRAW_FRAMEBUFFER {
+                self.read_framebuffer = name;
+            }
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glDeleteFramebuffers`.
+    pub fn delete_framebuffers(&mut self, names: &[u32]) {
+        for &name in names {
+            if name == 0 || !self.framebuffers.is_reserved(name) {
+                continue;
+            }
+            if self.draw_framebuffer == name {
+                self.draw_framebuffer = 0;
+            }
+            if self.read_framebuffer == name {
+                self.read_framebuffer = 0;
+            }
+            self.framebuffers.remove(name);
+        }
+    }
+
+    /// Detaches `what` (a texture: any level or layer of it) from the bound framebuffers, as
+    /// deleting it does.
+    pub(crate) fn detach_everywhere(&mut self, what: Attachment) {
+        let same = |a: &Option<Attachment>| match (a, what) {
+            (Some(Attachment::Texture { name, .. }), Attachment::Texture { name: n, .. }) => {
+                *name == n
+            }
+            (Some(a), w) => *a == w,
+            (None, _) => false,
+        };
+        let bound = [self.draw_framebuffer, self.read_framebuffer];
+        for fb_name in bound {
+            if let Some(fb) = self.framebuffers.get_mut(fb_name) {
+                for c in fb.colors.iter_mut().chain([&mut fb.depth, &mut fb.stencil]) {
+                    if same(c) {
+                        *c = None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The framebuffer object bound to `target`: `GL_INVALID_OPERATION` for framebuffer 0,
+    /// whose attachments cannot change.
+    fn target_framebuffer(&mut self, target: GLenum) -> GlResult<&mut Framebuffer> {
+        let name = match target {
+            GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
+            GL_READ_FRAMEBUFFER => self.read_framebuffer,
+            t => return invalid_enum("framebuffer target", t),
+        };
+        if name == 0 {
+            return invalid_op("framebuffer 0 has no attachments to change");
+        }
+        self.framebuffers
+            .get_mut(name)
+            .ok_or_else(|| GlError::InvalidOperation("the bound framebuffer is gone".into()))
+    }
+
+    /// Sets the attachment point `attachment` of the framebuffer bound to `target` (both points
+    /// for `GL_DEPTH_STENCIL_ATTACHMENT`; `None` detaches).
+    fn attach(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        what: Option<Attachment>,
+    ) -> GlResult<()> {
+        let point = attachment_point(attachment)?;
+        let fb = self.target_framebuffer(target)?;
+        match point {
+            Point::Color(i) => fb.colors[i] = what,
+            Point::Depth => fb.depth = what,
+            Point::Stencil => fb.stencil = what,
+            Point::DepthStencil => {
+                fb.depth = what;
+                fb.stencil = what;
+            }
+        }
+        Ok(())
+    }
+
+    /// `glFramebufferTexture2D`.
+    pub fn framebuffer_texture_2d(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        textarget: GLenum,
+        texture: u32,
+        level: i32,
+    ) {
+        self.framebuffer_texture_nd(2, target, attachment, textarget, texture, level, 0);
+    }
+
+    /// `glFramebufferTexture1D/2D/3D`: `textarget` names the texture's target (a cube face for
+    /// cube maps); `layer` is the 3D slice.
+    #[allow(clippy::too_many_arguments)]
+    pub fn framebuffer_texture_nd(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        attachment: GLenum,
+        textarget: GLenum,
+        texture: u32,
+        level: i32,
+        layer: i32,
+    ) {
+        let r = (|| {
+            if texture == 0 {
+                return self.attach(target, attachment, None);
+            }
+            let (tt, face) = TexTarget::from_image(textarget)
+                .filter(|(t, _)| {
+                    t.dims() == dims
+                        && !matches!(
+                            t,
+                            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray
+                        )
+                })
+                .ok_or_else(|| {
+                    GlError::InvalidEnum(format!(
+                        "glFramebufferTexture{dims}D textarget 0x{textarget:04X}"
+                    ))
+                })?;
+            let layer = if tt == TexTarget::D3 {
+                layer
+            } else {
+                face as i32
+            };
+            self.attach_texture_layer(target, attachment, texture, Some(tt), level, layer)
+        })();
+        self.record(r);
+    }
+
+    /// `glFramebufferTextureLayer`: one layer of an array texture or one slice of a 3D one.
+    pub fn framebuffer_texture_layer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        texture: u32,
+        level: i32,
+        layer: i32,
+    ) {
+        let r = (|| {
+            if texture == 0 {
+                return self.attach(target, attachment, None);
+            }
+            self.attach_texture_layer(target, attachment, texture, None, level, layer)
+        })();
+        self.record(r);
+    }
+
+    /// Validates and attaches `(level, layer)` of `texture`; `expected` is the target the
+    /// command names (`None`: any layered target, for `glFramebufferTextureLayer`).
+    fn attach_texture_layer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        texture: u32,
+        expected: Option<TexTarget>,
+        level: i32,
+        layer: i32,
+    ) -> GlResult<()> {
+        let limits = self.device.caps().limits;
+        // An attachment renders into the full texture.
+        self.restore_texture(texture)?;
+        let t = self
+            .textures
+            .get(texture)
+            .ok_or_else(|| GlError::InvalidOperation(format!("{texture} is not a texture")))?;
+        let Some(tt) = t.target else {
+            return invalid_op(format!("texture {texture} has never been bound"));
+        };
+        match expected {
+            Some(e) if e != tt => return invalid_op("texture target mismatch"),
+            None if !matches!(
+                tt,
+                TexTarget::D3
+                    | TexTarget::D1Array
+                    | TexTarget::D2Array
+                    | TexTarget::D2MultisampleArray
+            ) =>
+            {
+                return invalid_op("glFramebufferTextureLayer needs a 3D or array texture")
+            }
+            _ => {}
+        }
+        let (max, max_levels) = limits_of(tt, &limits);
+        if level < 0 || level as u32 >= max_levels {
+            return invalid_value(format!("level {level}"));
+        }
+        let max_layer = match tt {
+            TexTarget::D3 => max[2] >> level,
+            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+                limits.max_image_array_layers
+            }
+            _ => 6,
+        };
+        if layer < 0 || layer as u32 >= max_layer {
+            return invalid_value(format!("layer {layer}"));
+        }
+        self.attach(
+            target,
+            attachment,
+            Some(Attachment::Texture {
+                name: texture,
+                level: level as u32,
+                layer: layer as u32,
+            }),
+        )
+    }
+
+    /// `glFramebufferRenderbuffer`.
+    pub fn framebuffer_renderbuffer(
+        &mut self,
+        target: GLenum,
+        attachment: GLenum,
+        rb_target: GLenum,
+        renderbuffer: u32,
+    ) {
+        let r = (|| {
+            if rb_target != GL_RENDERBUFFER {
+                return invalid_enum("renderbuffer target", rb_target);
+            }
+            if renderbuffer != 0 && !self.renderbuffers.exists(renderbuffer) {
+                return invalid_op(format!("{renderbuffer} is not a renderbuffer"));
+            }
+            let what = (renderbuffer != 0).then_some(Attachment::Renderbuffer(renderbuffer));
+            self.attach(target, attachment, what)
+        })();
+        self.record(r);
+    }
+
+    /// `glDrawBuffers` (and `glDrawBuffer` with one entry).
+    pub fn draw_buffers(&mut self, bufs: &[GLenum]) {
+        let r = (|| {
+            if self.draw_framebuffer == 0 {
+                return match bufs {
+                    [GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT | GL_NONE] => {
+                        self.default_draw_buffer = bufs[0];
+                        Ok(())
+                    }
+                    _ => invalid_op("framebuffer 0 takes one of GL_BACK, GL_FRONT, GL_NONE"),
+                };
+            }
+            if bufs.len() > MAX_COLOR_ATTACHMENTS {
+                return invalid_value(format!("{} draw buffers", bufs.len()));
+            }
+            let fb = self.target_framebuffer(GL_DRAW_FRAMEBUFFER)?;
+            let mut list = [GL_NONE; MAX_COLOR_ATTACHMENTS];
+            for (i, &b) in bufs.iter().enumerate() {
+                match attachment_point(b) {
+                    _ if b == GL_NONE => {}
+                    Ok(Point::Color(_)) if list[..i].contains(&b) => {
+                        return invalid_op(format!("glDrawBuffers names 0x{b:04X} twice"));
+                    }
+                    Ok(Point::Color(_)) => {}
+                    Err(e @ GlError::InvalidOperation(_)) => return Err(e),
+                    _ if matches!(b, GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT) => {
+                        return invalid_op(
+                            "glDrawBuffers of a window buffer on a framebuffer object",
+                        );
+                    }
+                    _ => return invalid_enum("glDrawBuffers buffer", b),
+                }
+                list[i] = b;
+            }
+            fb.draw_buffers = list;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glReadBuffer`.
+    pub fn read_buffer(&mut self, src: GLenum) {
+        let r = (|| {
+            if self.read_framebuffer == 0 {
+                return match src {
+                    GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT | GL_NONE => {
+                        self.default_read_buffer = src;
+                        Ok(())
+                    }
+                    _ => invalid_op("framebuffer 0 reads GL_BACK or GL_FRONT"),
+                };
+            }
+            let fb = self.target_framebuffer(GL_READ_FRAMEBUFFER)?;
+            if src != GL_NONE && attachment_point(src).is_err() {
+                return invalid_enum("glReadBuffer source", src);
+            }
+            fb.read_buffer = src;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glCheckFramebufferStatus`.
+    pub fn check_framebuffer_status(&mut self, target: GLenum) -> GLenum {
+        let r = (|| {
+            let name = match target {
+                GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
+                GL_READ_FRAMEBUFFER => self.read_framebuffer,
+                t => return invalid_enum("glCheckFramebufferStatus target", t),
+            };
+            Ok(match self.resolve_framebuffer(name, true) {
+                Ok(_) => GL_FRAMEBUFFER_COMPLETE,
+                Err(status) => status,
+            })
+        })();
+        self.record(r).unwrap_or(0)
+    }
+
+    // ---- queries of the bound framebuffer --------------------------------------------------
+
+    /// `GL_SAMPLES` of the draw framebuffer: 0 unless its attachments are multisampled
+    /// (the default framebuffer's images are single-sampled).
+    pub(crate) fn draw_framebuffer_samples(&self) -> u32 {
+        let Some(fb) = self
+            .framebuffers
+            .get(self.draw_framebuffer)
+            .filter(|_| self.draw_framebuffer != 0)
+        else {
+            return 0;
+        };
+        fb.colors
+            .iter()
+            .chain([&fb.depth, &fb.stencil])
+            .flatten()
+            .map(|a| match a {
+                Attachment::Renderbuffer(name) => {
+                    self.renderbuffers.get(*name).map_or(0, |rb| rb.samples)
+                }
+                Attachment::Texture { name, .. } => self
+                    .textures
+                    .get(*name)
+                    .and_then(|t| t.storage.as_ref())
+                    .map_or(0, |s| if s.samples > 1 { s.samples } else { 0 }),
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}

@@ -1,0 +1,707 @@
+//! `glLinkProgram`'s work, in phases with a small value between each:
+//!
+//! 1. [`SourceFacts`]: what only the application's own sources tell (uniform initializers,
+//!    boolean members, whether every unit is legacy GLSL), read before anything is rewritten.
+//! 2. [`prepare`]: the units upgraded (`glsl::legacy`, with the context's profile rules), a
+//!    missing vertex or fragment stage supplied, the fragment epilogue added, and the vertex
+//!    stage wrapped for Vulkan's depth range.
+//! 3. [`compile`]: glslang links every unit together; dual-source outputs are checked.
+//! 4. [`assign_attributes`]: GL locations for the vertex inputs.
+//! 5. [`Interface::reflect`]: the uniform interface as GL reports it — located uniforms of the
+//!    default block and samplers, named blocks and their members, built-in state — and the
+//!    uniform-block limits.
+//! 6. [`vulkan_layout`]: shader modules, the two descriptor-set layouts and the pipeline
+//!    layout, each created through the manager; a failure half-way destroys what was made.
+//!
+//! [`link_bound`] runs them in order and assembles the [`Linked`] program.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::{
+    error_log, sampler_descriptor_type, vk_stages, ActiveAttrib, ActiveUniform, BlockInfo,
+    FfUniform, LinkError, Linked, SamplerInfo, UniformStorage, VkObjects,
+};
+use crate::gl::context::Profile;
+use crate::gl::objects::vertex_array::FfArray;
+use crate::gl::vk::device::Device;
+use crate::glsl::frag_epilogue::{self, Written};
+use crate::glsl::initializers::Initializer;
+use crate::glsl::legacy::{self, Varyings};
+use crate::glsl::{
+    self, CompileOptions, GlType, Reflection, SamplerUniform, ScalarKind, Stage, StageMask,
+    UniformBlock,
+};
+use arenagl_memory::MemoryError;
+
+/// `GL_MAX_VERTEX_UNIFORM_BLOCKS` (and geometry, fragment), as `glGet` answers it.
+const MAX_STAGE_UNIFORM_BLOCKS: u32 = 12;
+/// `GL_MAX_COMBINED_UNIFORM_BLOCKS`, as `glGet` answers it.
+const MAX_COMBINED_UNIFORM_BLOCKS: u32 = 36;
+
+static NEXT_PROGRAM_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Links `units` into a program's interface and Vulkan layout: for the programs ArenaGL links
+/// for itself, whose sources follow the compatibility profile's rules.
+pub(crate) fn link(
+    device: &Arc<Device>,
+    units: &[(Stage, String)],
+    attrib_bindings: &HashMap<String, u32>,
+    max_attribs: u32,
+) -> Result<(Linked, String), LinkError> {
+    link_bound(
+        device,
+        units,
+        attrib_bindings,
+        &HashMap::new(),
+        max_attribs,
+        Profile::Compatibility,
+    )
+}
+
+/// [`link`] with the application's fragment output bindings (`glBindFragDataLocation*`), for a
+/// context of `profile`: the program and glslang's info log.
+pub(crate) fn link_bound(
+    device: &Arc<Device>,
+    units: &[(Stage, String)],
+    attrib_bindings: &HashMap<String, u32>,
+    frag_bindings: &HashMap<String, glsl::FragBinding>,
+    max_attribs: u32,
+    profile: Profile,
+) -> Result<(Linked, String), LinkError> {
+    let facts = SourceFacts::read(units);
+    let prepared = prepare(units, profile)?;
+    let program = compile(&prepared, frag_bindings)?;
+    let r = &program.reflection;
+    let attribs = assign_attributes(r, attrib_bindings, max_attribs)?;
+    let interface = Interface::reflect(r, &facts)?;
+    let objects = vulkan_layout(device, &program.stages, &interface)?;
+    let frag_outputs = r
+        .frag_outputs
+        .iter()
+        .map(|o| (app_name(&o.name), o.location, o.index))
+        .collect();
+    let (modules, set_layouts, pipeline_layout) = objects.take();
+    let linked = Linked {
+        modules,
+        attribs,
+        uniforms: interface.uniforms,
+        locations: interface.locations,
+        default_block_size: interface.default_block_size,
+        blocks: interface.blocks,
+        samplers: interface.samplers.into_iter().map(|(s, _)| s).collect(),
+        set_layouts,
+        pipeline_layout,
+        frag_outputs,
+        ff_uniforms: interface.ff_uniforms,
+        initializers: facts.initializers,
+        frag_coord_upper_left: program.frag_coord.origin_upper_left,
+        legacy_depth_mode: facts.legacy_depth_mode,
+        frag_epilogue: prepared.frag_epilogue,
+        id: NEXT_PROGRAM_ID.fetch_add(1, Ordering::Relaxed),
+        pipelines_built: AtomicBool::new(false),
+        device: device.clone(),
+    };
+    Ok((linked, program.info_log))
+}
+
+// ---- 1. what the application's sources tell --------------------------------------------------
+
+/// Read from the application's sources before any rewrite: the names are its own, not the
+/// upgrader's.
+struct SourceFacts {
+    /// Initial values of loose uniforms (glslang drops initializers).
+    initializers: Vec<Initializer>,
+    /// Every unit is GLSL 1.10/1.20 (see [`Linked::legacy_depth_mode`]).
+    legacy_depth_mode: bool,
+    /// Loose uniforms declared `bool`/`bvecN`, which the default block stores as `uint`s.
+    loose_bools: Vec<(String, u32)>,
+    /// Block members declared `bool`/`bvecN`, which SPIR-V stores as `uint`s.
+    bool_members: Vec<(String, u32)>,
+}
+
+impl SourceFacts {
+    fn read(units: &[(Stage, String)]) -> Self {
+        Self {
+            initializers: units
+                .iter()
+                .flat_map(|(_, src)| glsl::initializers::uniform_initializers(src))
+                .collect(),
+            legacy_depth_mode: units
+                .iter()
+                .all(|(_, src)| legacy::source_version(src) < 130),
+            loose_bools: units
+                .iter()
+                .flat_map(|(_, src)| glsl::loose_bool_uniforms(src))
+                .collect(),
+            bool_members: units
+                .iter()
+                .flat_map(|(_, src)| glsl::block_bool_members(src))
+                .collect(),
+        }
+    }
+}
+
+// ---- 2. the units glslang compiles -----------------------------------------------------------
+
+/// The units as glslang links them.
+struct Prepared {
+    /// Upgraded, completed with the stages the program lacks, the vertex stage wrapped.
+    sources: Vec<(Stage, String)>,
+    /// The fragment stage ends in the epilogue (`glsl::frag_epilogue`).
+    frag_epilogue: bool,
+}
+
+/// Upgrades and completes `units` (see [`upgrade_units`]) and wraps the vertex stage (see
+/// [`link_sources`]); a program that ends up without a vertex or a fragment stage does not link.
+fn prepare(units: &[(Stage, String)], profile: Profile) -> Result<Prepared, LinkError> {
+    let (upgraded, frag_epilogue) = upgrade_units(units, profile);
+    // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
+    // geometry shaders, or nothing) cannot draw.
+    if !upgraded.iter().any(|(s, _)| *s == Stage::Vertex)
+        || !upgraded.iter().any(|(s, _)| *s == Stage::Fragment)
+    {
+        return Err(LinkError::Log(
+            "ERROR: Linking: a program needs a vertex or a fragment shader\n".into(),
+        ));
+    }
+    Ok(Prepared {
+        sources: link_sources(&upgraded),
+        frag_epilogue,
+    })
+}
+
+/// A unit as the upgrader must see it in a context of `profile` (see `legacy::for_core_profile`).
+pub(super) fn for_profile(source: &str, profile: Profile) -> std::borrow::Cow<'_, str> {
+    match profile {
+        Profile::Core => legacy::for_core_profile(source),
+        Profile::Compatibility => std::borrow::Cow::Borrowed(source),
+    }
+}
+
+/// The units glslang compiles: legacy GLSL upgraded (`glsl::legacy`, with `profile`'s rules),
+/// vertex units declaring the legacy varyings the fragment units read, and the fixed-function
+/// stage a program lacks (a fragment-only program transforms by the matrices); and whether the
+/// fragment stage ends in the epilogue.
+fn upgrade_units(units: &[(Stage, String)], profile: Profile) -> (Vec<(Stage, String)>, bool) {
+    let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
+    let mut all: Vec<(Stage, String)> = units
+        .iter()
+        .map(|(stage, src)| (*stage, for_profile(src, profile).into_owned()))
+        .collect();
+    // GL links a program that lacks a stage (its results are undefined in the core profile);
+    // the missing stage is the fixed-function one, which a compatibility context defines.
+    if has(Stage::Vertex) && !has(Stage::Fragment) {
+        all.push((
+            Stage::Fragment,
+            crate::glsl::fixed_function::FF_FRAGMENT_PASS.to_owned(),
+        ));
+    }
+    let mut reads = Varyings::default();
+    let mut out: Vec<(Stage, String)> = Vec::with_capacity(all.len() + 2);
+    // A legacy fragment stage ends in the epilogue (`glsl::frag_epilogue`); one with a unit of
+    // GLSL 1.40 or later keeps its own `main` and outputs.
+    let epilogue = all.iter().any(|(s, _)| *s == Stage::Fragment)
+        && all
+            .iter()
+            .all(|(s, src)| *s != Stage::Fragment || legacy::needs_upgrade(src));
+    let (mut frag_color, mut frag_data) = (false, false);
+    for (stage, src) in all.iter().filter(|(s, _)| *s == Stage::Fragment) {
+        let u = if epilogue {
+            legacy::upgrade_for_epilogue(src)
+        } else {
+            legacy::upgrade(*stage, src, Varyings::default())
+        };
+        reads = reads.union(u.varyings);
+        frag_color |= u.writes_frag_color;
+        frag_data |= u.writes_frag_data;
+        out.push((*stage, u.source));
+    }
+    if epilogue {
+        let written = match (frag_color, frag_data) {
+            (true, _) => Written::FragColor,
+            (_, true) => Written::FragData,
+            _ => Written::Nothing,
+        };
+        out.push((Stage::Fragment, frag_epilogue::epilogue_unit(written)));
+    }
+    if !has(Stage::Vertex) && has(Stage::Fragment) {
+        all.push((
+            Stage::Vertex,
+            crate::glsl::fixed_function::ff_vertex_source(reads, None),
+        ));
+    }
+    for (stage, src) in all.iter().filter(|(s, _)| *s != Stage::Fragment) {
+        let extra = if *stage == Stage::Vertex {
+            reads
+        } else {
+            Varyings::default()
+        };
+        out.push((*stage, legacy::upgrade(*stage, src, extra).source));
+    }
+    (out, epilogue)
+}
+
+/// Renames `main` in a vertex unit (keeping line numbers) so the depth wrapper can call it.
+fn rename_main(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let mut out = String::with_capacity(source.len() + 16);
+    let mut i = 0;
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"main")
+            && (i == 0 || !is_ident(bytes[i - 1]))
+            && bytes.get(i + 4).is_none_or(|&b| !is_ident(b))
+        {
+            out.push_str("arenagl_user_main");
+            i += 4;
+        } else {
+            let ch = source[i..].chars().next().unwrap_or('\0');
+            out.push(ch);
+            i += ch.len_utf8().max(1);
+        }
+    }
+    out
+}
+
+/// The vertex stage's `main` around the application's: GL's depth range remapped to Vulkan's,
+/// and the point size written from the specialization constants `vk::pipeline` sets.
+const DEPTH_WRAPPER: &str = "\nlayout(constant_id = 7340) const float arenagl_point_size = 1.0;\nlayout(constant_id = 7341) const bool arenagl_program_point_size = false;\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n    if (!arenagl_program_point_size) {\n        gl_PointSize = arenagl_point_size;\n    }\n}\n";
+
+/// The sources glslang links: the vertex units rewritten for Vulkan's depth range when the
+/// vertex stage is the last before rasterisation.
+fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
+    let remap = !units.iter().any(|(s, _)| {
+        matches!(
+            s,
+            Stage::Geometry | Stage::TessControl | Stage::TessEvaluation
+        )
+    });
+    let mut wrapped = false;
+    units
+        .iter()
+        .map(|(stage, src)| {
+            if remap && *stage == Stage::Vertex {
+                let mut s = rename_main(src);
+                if !wrapped {
+                    s.push_str(DEPTH_WRAPPER);
+                    wrapped = true;
+                }
+                (*stage, s)
+            } else {
+                (*stage, src.clone())
+            }
+        })
+        .collect()
+}
+
+// ---- 3. glslang -------------------------------------------------------------------------------
+
+/// Compiles and links the prepared units; running out of memory in the compiler is transient.
+fn compile(
+    prepared: &Prepared,
+    frag_bindings: &HashMap<String, glsl::FragBinding>,
+) -> Result<glsl::Program, LinkError> {
+    let refs: Vec<(Stage, &str)> = prepared
+        .sources
+        .iter()
+        .map(|(s, c)| (*s, c.as_str()))
+        .collect();
+    let program = glsl::compile_program_bound(&refs, CompileOptions::default(), frag_bindings)
+        .map_err(|e| {
+            if e.is_transient() {
+                LinkError::Memory(MemoryError::OutOfHostMemory)
+            } else {
+                LinkError::Log(error_log(&e))
+            }
+        })?;
+    // ARB_blend_func_extended: an output of index 1 (the second colour of dual-source blending)
+    // at a location of GL_MAX_DUAL_SOURCE_DRAW_BUFFERS (1) or above fails the link.
+    if let Some(o) = program
+        .reflection
+        .frag_outputs
+        .iter()
+        .find(|o| o.index == 1 && o.location >= 1)
+    {
+        return Err(LinkError::Log(format!(
+            "ERROR: Linking: fragment output {} has index 1 at location {}; GL_MAX_DUAL_SOURCE_DRAW_BUFFERS is 1\n",
+            app_name(&o.name),
+            o.location
+        )));
+    }
+    Ok(program)
+}
+
+/// The application's name of a reflected one (the upgrader's renames undone).
+fn app_name(name: &str) -> String {
+    name.replace(legacy::USER_PREFIX, "")
+}
+
+/// GL's name of a reflected uniform: the application's, arrays ending in `[0]`.
+fn gl_uniform_name(name: &str, array_size: Option<u32>) -> String {
+    if array_size.is_some() {
+        format!("{}[0]", app_name(name))
+    } else {
+        app_name(name)
+    }
+}
+
+// ---- 4. vertex inputs ---------------------------------------------------------------------------
+
+/// Locations a vertex input of `ty` (with `array_size`) spans.
+fn attrib_slots(ty: GlType, array_size: Option<u32>) -> u32 {
+    let columns = ty.shape().map_or(1, |(_, c, _)| c);
+    columns * array_size.unwrap_or(1).max(1)
+}
+
+/// Whether `slots` locations from `loc` are in range and free.
+fn fits(taken: &[bool], loc: u32, slots: u32) -> bool {
+    let end = loc as usize + slots as usize;
+    end <= taken.len() && !taken[loc as usize..end].iter().any(|&t| t)
+}
+
+/// Takes `slots` locations from `loc` when they fit.
+fn claim(taken: &mut [bool], loc: u32, slots: u32) -> bool {
+    if !fits(taken, loc, slots) {
+        return false;
+    }
+    taken[loc as usize..loc as usize + slots as usize]
+        .iter_mut()
+        .for_each(|t| *t = true);
+    true
+}
+
+/// The active vertex inputs with their GL locations: fixed-function inputs read their own
+/// slots past the generic ones; the others take their bound location first, then the
+/// compiler's where free, then the next free slots.
+fn assign_attributes(
+    r: &Reflection,
+    attrib_bindings: &HashMap<String, u32>,
+    max_attribs: u32,
+) -> Result<Vec<ActiveAttrib>, LinkError> {
+    let mut taken = vec![false; max_attribs as usize];
+    let mut attribs: Vec<ActiveAttrib> = r
+        .attributes
+        .iter()
+        .map(|a| {
+            let ff = FfArray::of_input(&a.name);
+            ActiveAttrib {
+                name: ff.map_or_else(|| app_name(&a.name), FfArray::gl_name),
+                ty: a.ty,
+                array_size: a.array_size,
+                shader_location: a.location,
+                gl_location: ff.map_or(u32::MAX, |f| f.slot() as u32),
+                slots: attrib_slots(a.ty, a.array_size),
+            }
+        })
+        .collect();
+    for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
+        if let Some(&loc) = attrib_bindings.get(&a.name) {
+            if !claim(&mut taken, loc, a.slots) {
+                return Err(LinkError::Log(format!(
+                    "ERROR: Linking: attribute {} bound to location {loc}, which is taken or out of range\n",
+                    a.name
+                )));
+            }
+            a.gl_location = loc;
+        }
+    }
+    for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
+        if claim(&mut taken, a.shader_location, a.slots) {
+            a.gl_location = a.shader_location;
+        }
+    }
+    for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
+        let Some(free) = (0..max_attribs).find(|&l| fits(&taken, l, a.slots)) else {
+            return Err(LinkError::Log(format!(
+                "ERROR: Linking: too many vertex attributes ({max_attribs} locations)\n"
+            )));
+        };
+        claim(&mut taken, free, a.slots);
+        a.gl_location = free;
+    }
+    Ok(attribs)
+}
+
+// ---- 5. the uniform interface ------------------------------------------------------------------
+
+/// The GL type of a block member (the default block's too): SPIR-V has no `bool` in blocks
+/// (glslang stores `bool` and `bvecN` members as `uint`s), so a member the source declared
+/// boolean gets its type back.
+fn block_member_type(ty: GlType, name: &str, bool_members: &[(String, u32)]) -> GlType {
+    let Some((ScalarKind::UInt, 1, n)) = ty.shape() else {
+        return ty;
+    };
+    // The member's own name: `Block.m`, `s.m`, `m[2]` → `m`.
+    let leaf = name
+        .rsplit('.')
+        .next()
+        .unwrap_or(name)
+        .split('[')
+        .next()
+        .unwrap_or(name);
+    if bool_members.iter().any(|(m, k)| m == leaf && *k == n) {
+        GlType::from_shape(ScalarKind::Bool, 1, n).unwrap_or(ty)
+    } else {
+        ty
+    }
+}
+
+/// The program's uniforms as GL reports them, and where their values live.
+#[derive(Default)]
+struct Interface {
+    /// Default-block members and samplers first (they have locations, in order), then the
+    /// members of named blocks.
+    uniforms: Vec<ActiveUniform>,
+    /// location → (uniform index, array element).
+    locations: Vec<(usize, u32)>,
+    /// Sampler descriptors and the stages that read them.
+    samplers: Vec<(SamplerInfo, StageMask)>,
+    blocks: Vec<BlockInfo>,
+    /// Built-in state of upgraded legacy GLSL, stored in the default block.
+    ff_uniforms: Vec<FfUniform>,
+    default_block_size: u32,
+    default_block_stages: StageMask,
+}
+
+impl Interface {
+    /// The interface of reflection `r`, in GL's order: default-block members, samplers, then
+    /// named-block members; refused when it uses more uniform blocks than GL allows.
+    fn reflect(r: &Reflection, facts: &SourceFacts) -> Result<Self, LinkError> {
+        let mut interface = Self::default();
+        if let Some(b) = &r.default_block {
+            interface.add_default_block(b, &facts.loose_bools);
+        }
+        interface.add_samplers(&r.samplers);
+        interface.add_blocks(&r.uniform_blocks, &facts.bool_members);
+        interface.check_block_limits()?;
+        Ok(interface)
+    }
+
+    /// Adds a uniform with one location per element.
+    fn push_located(&mut self, name: String, ty: GlType, size: u32, storage: UniformStorage) {
+        let index = self.uniforms.len();
+        let location = self.locations.len() as i32;
+        self.locations.extend((0..size).map(|e| (index, e)));
+        self.uniforms.push(ActiveUniform {
+            name,
+            ty,
+            size,
+            storage,
+            location: Some(location),
+        });
+    }
+
+    /// The loose uniforms: located ones for the application's, [`FfUniform`]s (no location,
+    /// filled per draw; not active, as Mesa reports them) for built-in state.
+    fn add_default_block(&mut self, block: &UniformBlock, loose_bools: &[(String, u32)]) {
+        for m in &block.members {
+            let size = m.array_size.unwrap_or(1).max(1);
+            if let Some(builtin) = m.name.strip_prefix(legacy::FF_PREFIX) {
+                self.ff_uniforms.push(FfUniform {
+                    name: builtin.to_owned(),
+                    offset: m.offset,
+                    array_stride: m.array_stride,
+                    matrix_stride: m.matrix_stride,
+                    count: size,
+                });
+                continue;
+            }
+            self.push_located(
+                gl_uniform_name(&m.name, m.array_size),
+                block_member_type(m.ty, &app_name(&m.name), loose_bools),
+                size,
+                UniformStorage::Default {
+                    offset: m.offset,
+                    array_stride: m.array_stride,
+                    matrix_stride: m.matrix_stride,
+                    row_major: m.row_major,
+                },
+            );
+        }
+        self.default_block_size = block.size;
+        self.default_block_stages = block.stages;
+    }
+
+    /// Sampler uniforms: located, each with its descriptor.
+    fn add_samplers(&mut self, samplers: &[SamplerUniform]) {
+        for s in samplers {
+            let count = s.array_size.unwrap_or(1).max(1);
+            self.push_located(
+                gl_uniform_name(&s.name, s.array_size),
+                GlType::Sampler(s.ty),
+                count,
+                UniformStorage::Sampler(self.samplers.len()),
+            );
+            self.samplers.push((
+                SamplerInfo {
+                    binding: s.binding,
+                    ty: s.ty,
+                    count,
+                },
+                s.stages,
+            ));
+        }
+    }
+
+    /// Named uniform blocks and their members (which have no locations).
+    fn add_blocks(&mut self, blocks: &[UniformBlock], bool_members: &[(String, u32)]) {
+        for b in blocks {
+            let mut members = Vec::new();
+            for m in &b.members {
+                members.push(self.uniforms.len());
+                self.uniforms.push(ActiveUniform {
+                    name: gl_uniform_name(&m.name, m.array_size),
+                    ty: block_member_type(m.ty, &m.name, bool_members),
+                    size: m.array_size.unwrap_or(1).max(1),
+                    storage: UniformStorage::Block {
+                        block: self.blocks.len(),
+                        offset: m.offset,
+                        array_stride: m.array_stride,
+                        matrix_stride: m.matrix_stride,
+                        row_major: m.row_major,
+                    },
+                    location: None,
+                });
+            }
+            self.blocks.push(BlockInfo {
+                name: app_name(&b.name),
+                data_size: b.size,
+                binding: b.binding,
+                array_size: b.array_size.unwrap_or(1).max(1),
+                stages: b.stages,
+                members,
+            });
+        }
+    }
+
+    /// GL_MAX_{VERTEX,GEOMETRY,FRAGMENT}_UNIFORM_BLOCKS and GL_MAX_COMBINED_UNIFORM_BLOCKS (a
+    /// block used by several stages counts once per stage).
+    fn check_block_limits(&self) -> Result<(), LinkError> {
+        let mut combined = 0;
+        for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+            let used: u32 = self
+                .blocks
+                .iter()
+                .filter(|b| b.stages.contains(stage))
+                .map(|b| b.array_size)
+                .sum();
+            if used > MAX_STAGE_UNIFORM_BLOCKS {
+                return Err(LinkError::Log(format!(
+                    "ERROR: Linking: the {stage:?} stage uses {used} uniform blocks, more than GL_MAX_*_UNIFORM_BLOCKS ({MAX_STAGE_UNIFORM_BLOCKS})\n"
+                )));
+            }
+            combined += used;
+        }
+        if combined > MAX_COMBINED_UNIFORM_BLOCKS {
+            return Err(LinkError::Log(format!(
+                "ERROR: Linking: {combined} uniform block uses, more than GL_MAX_COMBINED_UNIFORM_BLOCKS ({MAX_COMBINED_UNIFORM_BLOCKS})\n"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The descriptor-set layout bindings: set 0 holds the named blocks and the samplers, set 1
+    /// the default block (a dynamic uniform buffer), when the program has loose uniforms.
+    fn set_layout_bindings(&self) -> [Vec<vk::DescriptorSetLayoutBinding<'static>>; 2] {
+        let blocks = self.blocks.iter().map(|b| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(b.binding)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                .descriptor_count(b.array_size)
+                .stage_flags(vk_stages(b.stages))
+        });
+        let samplers = self.samplers.iter().map(|(s, stages)| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(s.binding)
+                .descriptor_type(sampler_descriptor_type(s.ty.dim))
+                .descriptor_count(s.count)
+                .stage_flags(vk_stages(*stages))
+        });
+        let set0 = blocks.chain(samplers).collect();
+        let set1 = if self.default_block_size > 0 {
+            vec![vk::DescriptorSetLayoutBinding::default()
+                .binding(glsl::DEFAULT_BLOCK_BINDING)
+                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+                .descriptor_count(1)
+                .stage_flags(vk_stages(self.default_block_stages))]
+        } else {
+            Vec::new()
+        };
+        [set0, set1]
+    }
+}
+
+// ---- 6. the Vulkan layout -----------------------------------------------------------------------
+
+/// One Vulkan object of a link, created through the manager (fault plan, ladder, latch).
+fn create_object<T>(
+    device: &Device,
+    create: impl FnMut(&ash::Device) -> Result<T, vk::Result>,
+) -> Result<T, LinkError> {
+    device
+        .lock()
+        .manager
+        .create_link_object(create)
+        .map_err(LinkError::Memory)
+}
+
+/// The program's Vulkan objects: a module per stage, the set layouts of `interface`, and the
+/// pipeline layout. Each goes through the manager: the `pipeline` fault rules apply, out of
+/// memory runs the ladder's first rung, device loss latches; what is left is transient, and
+/// what was made before a failure is destroyed with the returned error.
+fn vulkan_layout(
+    device: &Arc<Device>,
+    stages: &[glsl::StageModule],
+    interface: &Interface,
+) -> Result<VkObjects, LinkError> {
+    let mut objects = VkObjects::new(device.clone());
+    for stage in stages {
+        let info = vk::ShaderModuleCreateInfo::default().code(&stage.spirv);
+        let m = create_object(device, |raw| {
+            // SAFETY: valid device; the SPIR-V came from glslang and passed its validation.
+            unsafe { raw.create_shader_module(&info, None) }
+        })?;
+        objects.modules.push((stage.stage, m));
+    }
+    for (i, bindings) in interface.set_layout_bindings().iter().enumerate() {
+        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings);
+        objects.set_layouts[i] = create_object(device, |raw| {
+            // SAFETY: valid device; bindings are unique per set (the compiler guarantees it).
+            unsafe { raw.create_descriptor_set_layout(&info, None) }
+        })?;
+    }
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&objects.set_layouts);
+    objects.pipeline_layout = create_object(device, |raw| {
+        // SAFETY: valid device; both set layouts were just created.
+        unsafe { raw.create_pipeline_layout(&info, None) }
+    })?;
+    Ok(objects)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attributes_claim_whole_free_ranges() {
+        let mut taken = vec![false; 4];
+        assert!(claim(&mut taken, 1, 2));
+        assert_eq!(taken, [false, true, true, false]);
+        assert!(!fits(&taken, 0, 2) && !fits(&taken, 3, 2) && fits(&taken, 3, 1));
+        assert!(!claim(&mut taken, 2, 1));
+        assert!(fits(&taken, 0, 1) && !fits(&taken, 4, 1) && fits(&taken, 4, 0));
+    }
+
+    #[test]
+    fn a_core_context_marks_the_compatibility_profile() {
+        let compat = "#version 330 compatibility\nvoid main() {}\n";
+        assert_eq!(for_profile(compat, Profile::Compatibility), compat);
+        assert_ne!(for_profile(compat, Profile::Core), compat);
+        let core = "#version 330 core\nvoid main() {}\n";
+        assert_eq!(for_profile(core, Profile::Core), core);
+    }
+}

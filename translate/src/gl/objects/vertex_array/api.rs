@@ -1,0 +1,226 @@
+//! Vertex-array entry points: names and binding, attribute arrays (`glVertexAttribPointer`,
+//! enables, divisors), current attribute values, and `glGetVertexAttrib`. The buffers they name
+//! are bound through `buffer::api`; the element-array binding lives in the vertex array too.
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::Context;
+use crate::gl::objects::vertex_array::{
+    check_pointer, unpack_2_10_10_10, AttribArray, VertexArray, MAX_VERTEX_ATTRIBS,
+};
+
+impl Context {
+    /// The VAO commands act on: the bound one, or the default one of a compatibility context.
+    pub(crate) fn current_vao(&self) -> Option<&VertexArray> {
+        if self.vertex_array == 0 {
+            (self.profile == crate::gl::context::Profile::Compatibility)
+                .then_some(&self.default_vertex_array)
+        } else {
+            self.vertex_arrays.get(self.vertex_array)
+        }
+    }
+
+    /// [`Context::current_vao`] to change: `GL_INVALID_OPERATION` in a core context with none
+    /// bound.
+    pub(crate) fn current_vao_mut(&mut self) -> GlResult<&mut VertexArray> {
+        if self.vertex_array == 0 {
+            if self.profile == crate::gl::context::Profile::Compatibility {
+                return Ok(&mut self.default_vertex_array);
+            }
+            return invalid_op("no vertex array object is bound (core profile)");
+        }
+        self.vertex_arrays
+            .get_mut(self.vertex_array)
+            .ok_or_else(|| GlError::InvalidOperation("the bound vertex array is gone".into()))
+    }
+
+    /// Where `GL_ELEMENT_ARRAY_BUFFER` binds: the bound VAO, or with none the context's own
+    /// (binding it without a VAO is legal even in the core profile; drawing is not).
+    pub(crate) fn element_vao(&self) -> &VertexArray {
+        self.vertex_arrays
+            .get(self.vertex_array)
+            .unwrap_or(&self.default_vertex_array)
+    }
+
+    /// [`Context::element_vao`] to change.
+    pub(crate) fn element_vao_mut(&mut self) -> &mut VertexArray {
+        match self.vertex_arrays.get_mut(self.vertex_array) {
+            Some(v) => v,
+            None => &mut self.default_vertex_array,
+        }
+    }
+
+    /// `glGenVertexArrays`.
+    pub fn gen_vertex_arrays(&mut self, n: i32) -> Vec<u32> {
+        if n < 0 {
+            self.record::<()>(invalid_value(format!("glGenVertexArrays n = {n}")));
+            return Vec::new();
+        }
+        self.vertex_arrays.generate(n as usize)
+    }
+
+    /// `glIsVertexArray`.
+    pub fn is_vertex_array(&self, name: u32) -> bool {
+        self.vertex_arrays.exists(name)
+    }
+
+    /// `glBindVertexArray`.
+    pub fn bind_vertex_array(&mut self, name: u32) {
+        if name != 0
+            && self
+                .vertex_arrays
+                .get_or_create(name, VertexArray::default)
+                .is_none()
+        {
+            self.record::<()>(invalid_op(format!(
+                "glBindVertexArray: {name} is not a vertex array name"
+            )));
+            return;
+        }
+        if self.vertex_array != name {
+            // Deleted buffers its arrays no longer read are let go of (cheap when none).
+            self.element_vao_mut().prune();
+        }
+        self.vertex_array = name;
+    }
+
+    /// `glDeleteVertexArrays`.
+    pub fn delete_vertex_arrays(&mut self, names: &[u32]) {
+        for &name in names {
+            if name != 0 && self.vertex_arrays.is_reserved(name) {
+                if self.vertex_array == name {
+                    self.vertex_array = 0;
+                }
+                self.vertex_arrays.remove(name);
+            }
+        }
+    }
+
+    fn attrib_index(index: u32) -> GlResult<usize> {
+        if index >= MAX_VERTEX_ATTRIBS {
+            return invalid_value(format!(
+                "vertex attribute {index} (GL_MAX_VERTEX_ATTRIBS is {MAX_VERTEX_ATTRIBS})"
+            ));
+        }
+        Ok(index as usize)
+    }
+
+    /// `glEnableVertexAttribArray` / `glDisableVertexAttribArray`.
+    pub fn set_vertex_attrib_array(&mut self, index: u32, enabled: bool) {
+        let r = (|| {
+            let i = Self::attrib_index(index)?;
+            self.current_vao_mut()?.attribs[i].enabled = enabled;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glVertexAttribPointer` / `glVertexAttribIPointer` (`integer`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn vertex_attrib_pointer(
+        &mut self,
+        index: u32,
+        size: i32,
+        ty: GLenum,
+        normalized: bool,
+        stride: i32,
+        offset: usize,
+        integer: bool,
+    ) {
+        let r = (|| {
+            let i = Self::attrib_index(index)?;
+            check_pointer(size, ty, integer, stride)?;
+            if stride > self.device.caps().limits.max_vertex_input_binding_stride as i32 {
+                return invalid_value(format!("stride {stride} above GL_MAX_VERTEX_ATTRIB_STRIDE"));
+            }
+            let buffer = self.array_buffer;
+            if buffer == 0 && offset != 0 && self.vertex_array != 0 {
+                return invalid_op("client-side vertex arrays need a compatibility context");
+            }
+            let a = &mut self.current_vao_mut()?.attribs[i];
+            *a = AttribArray {
+                enabled: a.enabled,
+                size: if size == GL_BGRA as i32 {
+                    GL_BGRA as i32
+                } else {
+                    size
+                },
+                ty,
+                normalized: normalized || size == GL_BGRA as i32,
+                integer,
+                stride,
+                offset: offset as u64,
+                buffer,
+                divisor: a.divisor,
+            };
+            self.current_vao_mut()?.prune();
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glVertexAttribDivisor`.
+    pub fn vertex_attrib_divisor(&mut self, index: u32, divisor: u32) {
+        let r = (|| {
+            let i = Self::attrib_index(index)?;
+            self.current_vao_mut()?.attribs[i].divisor = divisor;
+            Ok(())
+        })();
+        self.record(r);
+    }
+
+    /// `glVertexAttrib4f` and friends: `words` are the four components' bits.
+    pub fn vertex_attrib(&mut self, index: u32, words: [u32; 4]) {
+        let r = Self::attrib_index(index).map(|i| self.current_attribs[i].words = words);
+        self.record(r);
+    }
+
+    /// `glVertexAttribP{n}ui`: `n` components of a packed 2_10_10_10_REV word.
+    pub fn vertex_attrib_packed(
+        &mut self,
+        index: u32,
+        n: usize,
+        ty: GLenum,
+        normalized: bool,
+        word: u32,
+    ) {
+        let r = match unpack_2_10_10_10(ty, n, normalized, word) {
+            None => invalid_enum("glVertexAttribP type", ty),
+            Some(v) => Self::attrib_index(index)
+                .map(|i| self.current_attribs[i].words = v.map(f32::to_bits)),
+        };
+        self.record(r);
+    }
+
+    /// `glGetVertexAttribiv`/`fv` (as f64 values; `GL_CURRENT_VERTEX_ATTRIB` gives 4).
+    pub fn get_vertex_attrib(&mut self, index: u32, pname: GLenum) -> Vec<f64> {
+        let r = (|| {
+            let i = Self::attrib_index(index)?;
+            if pname == GL_CURRENT_VERTEX_ATTRIB {
+                return Ok(self.current_attribs[i]
+                    .words
+                    .iter()
+                    .map(|w| f64::from(f32::from_bits(*w)))
+                    .collect());
+            }
+            let vao = self.current_vao().ok_or_else(|| {
+                GlError::InvalidOperation("no vertex array object is bound".into())
+            })?;
+            let a = vao.attribs[i];
+            let v = match pname {
+                GL_VERTEX_ATTRIB_ARRAY_ENABLED => f64::from(u8::from(a.enabled)),
+                GL_VERTEX_ATTRIB_ARRAY_SIZE => f64::from(a.size),
+                GL_VERTEX_ATTRIB_ARRAY_STRIDE => f64::from(a.stride),
+                GL_VERTEX_ATTRIB_ARRAY_TYPE => f64::from(a.ty),
+                GL_VERTEX_ATTRIB_ARRAY_NORMALIZED => f64::from(u8::from(a.normalized)),
+                GL_VERTEX_ATTRIB_ARRAY_INTEGER => f64::from(u8::from(a.integer)),
+                GL_VERTEX_ATTRIB_ARRAY_DIVISOR => f64::from(a.divisor),
+                GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => f64::from(vao.buffer_name(a.buffer)),
+                GL_VERTEX_ATTRIB_ARRAY_POINTER => a.offset as f64,
+                p => return invalid_enum("glGetVertexAttrib pname", p),
+            };
+            Ok(vec![v])
+        })();
+        self.record(r).unwrap_or_default()
+    }
+}
