@@ -1059,6 +1059,12 @@ fn clamp_unit(v: f64) -> f64 {
 impl Drop for Context {
     fn drop(&mut self) {
         self.end_pass();
+        // Deleted objects this context's framebuffers keep alive live in the shared tables:
+        // deleting the framebuffers lets them go before the group outlives this context.
+        if self.shares_objects() {
+            let names = self.framebuffers.created();
+            self.run_shared(|c| c.delete_framebuffers(&names));
+        }
         self.release_queries();
         self.descriptors.release(&self.device);
         // A context in a share group holds empty tables between commands: the group releases

@@ -207,6 +207,16 @@ impl Context {
         if name == 0 {
             return invalid_value(format!("glCopyImageSubData {which} name 0"));
         }
+        // A deleted object an unbound framebuffer keeps lives under a private id, which is no
+        // name the application may use.
+        let hidden = if target == GL_RENDERBUFFER_TARGET {
+            self.renderbuffers.get(name).is_some_and(|r| !r.named())
+        } else {
+            self.textures.get(name).is_some_and(|t| !t.named())
+        };
+        if hidden {
+            return invalid_value(format!("glCopyImageSubData {which} name {name}"));
+        }
         if target == GL_RENDERBUFFER_TARGET {
             let Some(rb) = self.renderbuffers.get(name) else {
                 // A generated name never bound has no storage: incomplete, like a texture's.

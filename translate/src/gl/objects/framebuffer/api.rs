@@ -34,7 +34,9 @@ impl Context {
 
     /// `glIsRenderbuffer`.
     pub fn is_renderbuffer(&self, name: u32) -> bool {
-        self.renderbuffers.exists(name)
+        self.renderbuffers
+            .get(name)
+            .is_some_and(Renderbuffer::named)
     }
 
     /// `glBindRenderbuffer`.
@@ -44,10 +46,10 @@ impl Context {
                 return invalid_enum("glBindRenderbuffer target", target);
             }
             if name != 0
-                && self
+                && !self
                     .renderbuffers
                     .get_or_create(name, Renderbuffer::default)
-                    .is_none()
+                    .is_some_and(|rb| rb.named())
             {
                 return invalid_op(format!("{name} is not a renderbuffer name"));
             }
@@ -61,18 +63,20 @@ impl Context {
     pub fn delete_renderbuffers(&mut self, names: &[u32]) {
         let device = self.device.clone();
         for &name in names {
-            if name == 0 || !self.renderbuffers.is_reserved(name) {
+            let kept = self.renderbuffers.get(name).is_some_and(|rb| !rb.named());
+            if name == 0 || !self.renderbuffers.is_reserved(name) || kept {
                 continue;
             }
             if self.renderbuffer == name {
                 self.renderbuffer = 0;
             }
             self.detach_everywhere(Attachment::Renderbuffer(name));
-            if let Some(Renderbuffer {
-                storage: Some((image, _)),
-                ..
-            }) = self.renderbuffers.remove(name)
-            {
+            // Framebuffers that are not bound keep it (`retained`).
+            let released = self
+                .renderbuffers
+                .remove(name)
+                .and_then(|rb| self.keep_deleted_renderbuffer(name, rb));
+            if let Some((image, _)) = released.and_then(|rb| rb.storage) {
                 let _ = device.lock().manager.retire_image(image);
             }
         }
@@ -259,26 +263,25 @@ impl Context {
             if self.read_framebuffer == name {
                 self.read_framebuffer = 0;
             }
-            self.framebuffers.remove(name);
+            if let Some(fb) = self.framebuffers.remove(name) {
+                for a in fb.points().flatten() {
+                    self.let_go(*a);
+                }
+            }
         }
     }
 
     /// Detaches `what` (a texture: any level or layer of it) from the bound framebuffers, as
-    /// deleting it does.
+    /// deleting it does. Framebuffers that are not bound keep it: the caller hands the deleted
+    /// object to them (`retained`).
     pub(crate) fn detach_everywhere(&mut self, what: Attachment) {
-        let same = |a: &Option<Attachment>| match (a, what) {
-            (Some(Attachment::Texture { name, .. }), Attachment::Texture { name: n, .. }) => {
-                *name == n
-            }
-            (Some(a), w) => *a == w,
-            (None, _) => false,
-        };
+        let object = what.object();
         let bound = [self.draw_framebuffer, self.read_framebuffer];
         for fb_name in bound {
             if let Some(fb) = self.framebuffers.get_mut(fb_name) {
-                for c in fb.colors.iter_mut().chain([&mut fb.depth, &mut fb.stencil]) {
-                    if same(c) {
-                        *c = None;
+                for point in fb.points_mut() {
+                    if point.is_some_and(|a| a.object() == object) {
+                        *point = None;
                     }
                 }
             }
@@ -311,14 +314,18 @@ impl Context {
     ) -> GlResult<()> {
         let point = attachment_point(attachment)?;
         let fb = self.target_framebuffer(target)?;
-        match point {
-            Point::Color(i) => fb.colors[i] = what,
-            Point::Depth => fb.depth = what,
-            Point::Stencil => fb.stencil = what,
-            Point::DepthStencil => {
-                fb.depth = what;
-                fb.stencil = what;
-            }
+        let replaced = match point {
+            Point::Color(i) => [std::mem::replace(&mut fb.colors[i], what), None],
+            Point::Depth => [std::mem::replace(&mut fb.depth, what), None],
+            Point::Stencil => [std::mem::replace(&mut fb.stencil, what), None],
+            Point::DepthStencil => [
+                std::mem::replace(&mut fb.depth, what),
+                std::mem::replace(&mut fb.stencil, what),
+            ],
+        };
+        // A deleted object this was the last hold on goes now (`retained`).
+        for a in replaced.into_iter().flatten() {
+            self.let_go(a);
         }
         Ok(())
     }
@@ -405,6 +412,10 @@ impl Context {
         layer: i32,
     ) -> GlResult<()> {
         let limits = self.device.caps().limits;
+        // A deleted texture that framebuffers keep is no texture to attach anew.
+        if self.textures.get(texture).is_some_and(|t| !t.named()) {
+            return invalid_op(format!("{texture} is not a texture"));
+        }
         // An attachment renders into the full texture.
         self.restore_texture(texture)?;
         let t = self
@@ -465,7 +476,7 @@ impl Context {
             if rb_target != GL_RENDERBUFFER {
                 return invalid_enum("renderbuffer target", rb_target);
             }
-            if renderbuffer != 0 && !self.renderbuffers.exists(renderbuffer) {
+            if renderbuffer != 0 && !self.is_renderbuffer(renderbuffer) {
                 return invalid_op(format!("{renderbuffer} is not a renderbuffer"));
             }
             let what = (renderbuffer != 0).then_some(Attachment::Renderbuffer(renderbuffer));

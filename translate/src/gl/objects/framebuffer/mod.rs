@@ -1,10 +1,13 @@
 //! Framebuffers: the default one (an EGL surface's images) and framebuffer objects with texture
 //! and renderbuffer attachments, resolved to dynamic-rendering attachments at draw time; and
-//! renderbuffers. The types are here; the entry points are in `api`, and
-//! `glGetFramebufferAttachmentParameteriv` in `query`.
+//! renderbuffers. The types are here; the entry points are in `api`,
+//! `glGetFramebufferAttachmentParameteriv` in `query`, and the attachments that outlive their
+//! names (a texture or renderbuffer deleted while a framebuffer that is not bound holds it) in
+//! `retained`.
 
 pub(crate) mod api;
 pub(crate) mod query;
+pub(crate) mod retained;
 
 use std::sync::Arc;
 
@@ -149,6 +152,22 @@ pub(crate) enum Attachment {
     Renderbuffer(u32),
 }
 
+/// The object an attachment refers to, whatever part of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Attached {
+    Texture(u32),
+    Renderbuffer(u32),
+}
+
+impl Attachment {
+    pub(crate) fn object(&self) -> Attached {
+        match *self {
+            Attachment::Texture { name, .. } => Attached::Texture(name),
+            Attachment::Renderbuffer(name) => Attached::Renderbuffer(name),
+        }
+    }
+}
+
 /// A framebuffer object.
 #[derive(Debug, Clone)]
 pub(crate) struct Framebuffer {
@@ -157,6 +176,24 @@ pub(crate) struct Framebuffer {
     pub stencil: Option<Attachment>,
     pub draw_buffers: [GLenum; MAX_COLOR_ATTACHMENTS],
     pub read_buffer: GLenum,
+}
+
+impl Framebuffer {
+    /// Every attachment point: the colour ones, depth, stencil.
+    pub(crate) fn points(&self) -> impl Iterator<Item = &Option<Attachment>> {
+        self.colors.iter().chain([&self.depth, &self.stencil])
+    }
+
+    pub(crate) fn points_mut(&mut self) -> impl Iterator<Item = &mut Option<Attachment>> {
+        self.colors
+            .iter_mut()
+            .chain([&mut self.depth, &mut self.stencil])
+    }
+
+    /// Whether any attachment point refers to `object`.
+    pub(crate) fn holds(&self, object: Attached) -> bool {
+        self.points().flatten().any(|a| a.object() == object)
+    }
 }
 
 impl Default for Framebuffer {
@@ -187,6 +224,16 @@ pub(crate) struct Renderbuffer {
     /// Samples per pixel: 0 for a single-sampled renderbuffer (what `GL_RENDERBUFFER_SAMPLES`
     /// reports), else the count the image was made with.
     pub samples: u32,
+    /// The name the renderbuffer was deleted as, while framebuffers that were not bound keep
+    /// it alive (`retained`); it is then filed under a private id no GL call accepts.
+    pub deleted_as: Option<u32>,
+}
+
+impl Renderbuffer {
+    /// Whether GL calls may reach this renderbuffer by the name it is filed under.
+    pub(crate) fn named(&self) -> bool {
+        self.deleted_as.is_none()
+    }
 }
 
 /// The sample counts the device renders every attachment kind with (colour, depth, stencil).

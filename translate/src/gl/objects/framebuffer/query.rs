@@ -82,15 +82,19 @@ impl Context {
     fn attachment_object(&self, attachment: Option<&Attachment>) -> Object {
         match attachment {
             None => Object::None,
-            Some(&Attachment::Renderbuffer(name)) => Object::Renderbuffer {
-                name,
-                internal: self.renderbuffers.get(name).map_or(0, |rb| rb.internal),
-            },
+            // A deleted object that the framebuffer keeps reports the name it had.
+            Some(&Attachment::Renderbuffer(name)) => {
+                let rb = self.renderbuffers.get(name);
+                Object::Renderbuffer {
+                    name: rb.and_then(|rb| rb.deleted_as).unwrap_or(name),
+                    internal: rb.map_or(0, |rb| rb.internal),
+                }
+            }
             Some(&Attachment::Texture { name, level, layer }) => {
                 let texture = self.textures.get(name);
                 let storage = texture.and_then(|t| t.storage.as_ref());
                 Object::Texture {
-                    name,
+                    name: texture.and_then(|t| t.deleted_as).unwrap_or(name),
                     level,
                     layer,
                     target: storage.map(|s| s.target).or(texture.and_then(|t| t.target)),

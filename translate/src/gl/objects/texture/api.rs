@@ -150,7 +150,7 @@ impl Context {
 
     /// `glIsTexture`.
     pub fn is_texture(&self, name: u32) -> bool {
-        self.textures.exists(name)
+        self.textures.get(name).is_some_and(Texture::named)
     }
 
     /// `glActiveTexture`.
@@ -165,6 +165,11 @@ impl Context {
 
     /// `glBindTexture`.
     pub fn bind_texture(&mut self, target: GLenum, name: u32) {
+        if self.textures.get(name).is_some_and(|t| !t.named()) {
+            // A deleted texture that framebuffers keep (`framebuffer/retained.rs`).
+            self.record::<()>(invalid_op(format!("{name} is not a texture name")));
+            return;
+        }
         if target == GL_TEXTURE_BUFFER {
             return self.bind_buffer_texture(name);
         }
@@ -204,7 +209,8 @@ impl Context {
     pub fn delete_textures(&mut self, names: &[u32]) {
         let device = self.device.clone();
         for &name in names {
-            if name == 0 || !self.textures.is_reserved(name) {
+            let kept = self.textures.get(name).is_some_and(|t| !t.named());
+            if name == 0 || !self.textures.is_reserved(name) || kept {
                 continue;
             }
             for u in self
@@ -222,14 +228,13 @@ impl Context {
                 level: 0,
                 layer: 0,
             });
-            if let Some(mut t) = self.textures.remove(name) {
-                let mut locked = device.lock();
-                if let Some(s) = t.storage {
-                    let _ = locked.manager.retire_image(s.image);
-                }
-                if let Some(b) = t.buffer.as_mut() {
-                    b.release(&mut locked);
-                }
+            // Framebuffers that are not bound keep it (`framebuffer/retained.rs`).
+            let released = self
+                .textures
+                .remove(name)
+                .and_then(|t| self.keep_deleted_texture(name, t));
+            if let Some(t) = released {
+                crate::gl::context::share_group::release_texture(t, &mut device.lock());
             }
         }
     }

@@ -271,6 +271,18 @@ pub(crate) struct Texture {
     pub buffer: Option<crate::gl::objects::texture::buffer::TexBuffer>,
     /// The context frame (`degrade.rs`) in which a draw last sampled it.
     pub last_sampled: std::cell::Cell<u64>,
+    /// The name the texture was deleted as, while it lives on only because framebuffers that
+    /// were not bound still have it attached (`framebuffer/retained.rs`). It then sits in the
+    /// table under a private id that no GL call accepts as a texture name.
+    pub deleted_as: Option<u32>,
+}
+
+impl Texture {
+    /// Whether GL calls may reach this texture by the name it is filed under: false for a
+    /// deleted texture that framebuffers keep alive.
+    pub(crate) fn named(&self) -> bool {
+        self.deleted_as.is_none()
+    }
 }
 
 impl TexImage {
