@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use arenagl_memory::{
-    BufferDesc, BufferHandle, Category, ImageDesc, ImageHandle, ManagerConfig, MemoryClass,
+    BufferDesc, BufferHandle, Category, Epoch, ImageDesc, ImageHandle, ManagerConfig, MemoryClass,
     MemoryError, MemoryManager, VulkanConfig,
 };
 use ash::vk;
@@ -155,12 +155,12 @@ pub fn run(args: &WorkloadArgs) -> Result<(), MemoryError> {
     // One upload buffer and one uniform buffer per frame slot, so a slot is rewritten only
     // after its previous epoch completed.
     const SLOTS: usize = 2;
-    let mut uploads: Vec<(BufferHandle, u64)> = Vec::new();
+    let mut uploads: Vec<(BufferHandle, Epoch)> = Vec::new();
     let mut uniforms: Vec<BufferHandle> = Vec::new();
     for _ in 0..SLOTS {
         uploads.push((
             m.create_buffer(&upload_desc(STREAM_BYTES, "chunk upload"))?,
-            0,
+            Epoch::ZERO,
         ));
         uniforms.push(
             m.create_buffer(

@@ -14,6 +14,7 @@ use std::time::Duration;
 use crate::desc::{BufferDesc, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
 use crate::error::Result;
 use crate::stats::DeviceMemoryCounters;
+use crate::Epoch;
 
 /// Device limits the manager validates requests against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,12 +123,12 @@ pub trait Backend {
 
     /// Ends the recording command buffer (if anything was recorded) and submits it, signalling
     /// `epoch` on the timeline. On failure nothing is signalled and the recording is discarded.
-    fn submit(&mut self, epoch: u64) -> Result<()>;
+    fn submit(&mut self, epoch: Epoch) -> Result<()>;
     /// Throws away the recording command buffer without submitting it (after a submission
     /// failure was injected: the same state a failed `vkQueueSubmit` leaves).
     fn discard_recording(&mut self) {}
     /// The completed epoch, without blocking.
-    fn poll_completed(&mut self) -> Result<u64>;
+    fn poll_completed(&mut self) -> Result<Epoch>;
     /// Blocks until `epoch` completes or `timeout` passes; `Ok(false)` on timeout.
-    fn wait(&mut self, epoch: u64, timeout: Duration) -> Result<bool>;
+    fn wait(&mut self, epoch: Epoch, timeout: Duration) -> Result<bool>;
 }

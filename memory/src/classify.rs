@@ -17,6 +17,7 @@ use ash::vk;
 
 use crate::error::MemoryError;
 use crate::ratelimit::RateLimit;
+use crate::Epoch;
 
 /// A Vulkan call that can fail at run time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,7 +117,9 @@ pub fn classify(call: Call, result: vk::Result) -> Outcome {
             Outcome::Rebuild { succeeded: false }
         }
         vk::Result::TIMEOUT | vk::Result::NOT_READY if call == Call::Acquire => Outcome::SkipFrame,
-        vk::Result::TIMEOUT if call == Call::Wait => Outcome::Failed(MemoryError::Timeout(0)),
+        vk::Result::TIMEOUT if call == Call::Wait => {
+            Outcome::Failed(MemoryError::Timeout(Epoch::ZERO))
+        }
         vk::Result::ERROR_FEATURE_NOT_PRESENT | vk::Result::ERROR_FORMAT_NOT_SUPPORTED => {
             Outcome::Failed(MemoryError::Unsupported(format!(
                 "{}: {result}",

@@ -7,6 +7,8 @@
 
 use ash::vk;
 
+use crate::Epoch;
+
 /// Everything that can go wrong inside the memory manager.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MemoryError {
@@ -40,7 +42,7 @@ pub enum MemoryError {
     DeviceLost,
     /// A blocking wait for an epoch ran past its timeout.
     #[error("timed out waiting for epoch {0}")]
-    Timeout(u64),
+    Timeout(Epoch),
     /// The handle is stale (its object was retired), from another manager, or null.
     #[error("stale or foreign handle")]
     InvalidHandle,
@@ -52,7 +54,7 @@ pub enum MemoryError {
     Unsupported(String),
     /// The resource is still in use by a submission that has not completed.
     #[error("resource is in use by epoch {0}, which has not completed")]
-    Busy(u64),
+    Busy(Epoch),
     /// No usable Vulkan implementation (loader, driver, required feature).
     #[error("no usable Vulkan device: {0}")]
     NoDevice(String),

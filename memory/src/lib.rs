@@ -11,9 +11,13 @@
 //!
 //! Glossary (one word per concept inside this crate; a public name that says otherwise is kept
 //! for the crates that use it and is listed here):
-//! - **epoch**: the timeline-semaphore value a submission signals. The *recording epoch* is the
-//!   one the command buffer being recorded will signal (`submitted + 1`); an epoch is
-//!   *completed* once the semaphore has reached it.
+//! - **epoch**: the timeline-semaphore value a submission signals, always held as an [`Epoch`]
+//!   (defined in `arenagl-staging`, which shares it, and re-exported here); its raw `u64` is taken
+//!   out with [`Epoch::get`] only for the semaphore, atomics and logs. The *recording epoch* is
+//!   the one the command buffer being recorded will signal (the submitted one's
+//!   [`Epoch::next`]); an epoch is *completed* once the semaphore has reached it; [`Epoch::ZERO`]
+//!   means "never used by the device" and is always complete. A number of epochs (epochs in
+//!   flight) is a plain `u64`.
 //! - **use stamp**: the last epoch that used an object, set by `use_*`.
 //! - **retire**, **retired object**: a client gives an object back (`retire_*`); its handle is
 //!   stale at once, but the raw object waits until its use stamp's epoch completes, because the
@@ -57,6 +61,7 @@ mod sync;
 mod telemetry;
 pub mod vulkan;
 
+pub use arenagl_staging::Epoch;
 pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
 pub use budget::Degradation;
 pub use classify::{classify, Call, Outcome};

@@ -56,6 +56,7 @@ use crate::staging::StagingState;
 use crate::stats::{MemoryStats, Stat};
 use crate::sync::next_owner_id;
 use crate::telemetry::TelemetryState;
+use crate::Epoch;
 use ash::vk;
 
 /// The highest allocation-count cap (live `VkDeviceMemory` objects), whatever the device
@@ -132,7 +133,7 @@ pub struct BufferInfo {
     /// Where it was placed.
     pub alloc: AllocInfo,
     /// The last epoch that used it.
-    pub last_use: u64,
+    pub last_use: Epoch,
 }
 
 /// What the manager knows about an image.
@@ -143,21 +144,21 @@ pub struct ImageInfo {
     /// Where it was placed.
     pub alloc: AllocInfo,
     /// The last epoch that used it.
-    pub last_use: u64,
+    pub last_use: Epoch,
 }
 
 struct BufferEntry<R> {
     raw: R,
     desc: BufferDesc,
     alloc: AllocInfo,
-    last_use: u64,
+    last_use: Epoch,
 }
 
 struct ImageEntry<R> {
     raw: R,
     desc: ImageDesc,
     alloc: AllocInfo,
-    last_use: u64,
+    last_use: Epoch,
     views: Vec<ViewHandle>,
     /// The layout the whole image is in after everything recorded so far. Stored here, tracked
     /// by `vulkan/transfer.rs` through `tracked_layout` / `set_tracked_layout`.
@@ -169,12 +170,12 @@ struct ViewEntry<R> {
     image: ImageHandle,
     /// The request it was made from (a client re-creating an image asks for the same view).
     desc: ViewDesc,
-    last_use: u64,
+    last_use: Epoch,
 }
 
 struct SamplerEntry<R> {
     raw: R,
-    last_use: u64,
+    last_use: Epoch,
 }
 
 /// A retired object on the retire queue: the raw object and what its release must account.
@@ -236,7 +237,7 @@ pub struct Manager<B: Backend> {
     failures: FailureLog,
     stats: MemoryStats,
     /// (submitted, completed) at the last proactive drain: at most one per epoch change.
-    last_proactive_gc: Option<(u64, u64)>,
+    last_proactive_gc: Option<(Epoch, Epoch)>,
     /// Whether the live count was at or above 80 % of the cap at the last check (the warning
     /// fires on crossing the line, not on every allocation above it).
     above_warn_line: bool,
@@ -340,17 +341,17 @@ impl<B: Backend> Manager<B> {
     }
 
     /// The last epoch submitted.
-    pub fn submitted_epoch(&self) -> u64 {
+    pub fn submitted_epoch(&self) -> Epoch {
         self.clock.submitted()
     }
 
     /// The newest epoch known complete (as of the last poll).
-    pub fn completed_epoch(&self) -> u64 {
+    pub fn completed_epoch(&self) -> Epoch {
         self.clock.completed()
     }
 
     /// The epoch the recording command buffer will signal.
-    pub fn recording_epoch(&self) -> u64 {
+    pub fn recording_epoch(&self) -> Epoch {
         self.clock.recording()
     }
 
@@ -365,8 +366,8 @@ impl<B: Backend> Manager<B> {
     pub(crate) fn latch_lost(&mut self) {
         if !self.lost {
             tracing::error!(
-                submitted = self.clock.submitted(),
-                completed = self.clock.completed(),
+                submitted = self.clock.submitted().get(),
+                completed = self.clock.completed().get(),
                 "device lost: the memory manager is latched; every later request fails with DeviceLost"
             );
         }
@@ -539,7 +540,7 @@ impl<B: Backend> Manager<B> {
                 raw,
                 desc: desc.clone(),
                 alloc,
-                last_use: 0,
+                last_use: Epoch::ZERO,
             });
         }
         self.admit_under_budget(desc.category, desc.size)?;
@@ -550,7 +551,7 @@ impl<B: Backend> Manager<B> {
             raw,
             desc: desc.clone(),
             alloc,
-            last_use: 0,
+            last_use: Epoch::ZERO,
         })?;
         self.account_created(desc.category, &alloc);
         Ok(handle)
@@ -573,7 +574,7 @@ impl<B: Backend> Manager<B> {
                 raw,
                 desc: desc.clone(),
                 alloc,
-                last_use: 0,
+                last_use: Epoch::ZERO,
                 views: Vec::new(),
                 layout: vk::ImageLayout::UNDEFINED,
             });
@@ -587,7 +588,7 @@ impl<B: Backend> Manager<B> {
             raw,
             desc: desc.clone(),
             alloc,
-            last_use: 0,
+            last_use: Epoch::ZERO,
             views: Vec::new(),
             layout: vk::ImageLayout::UNDEFINED,
         })?;
@@ -607,7 +608,7 @@ impl<B: Backend> Manager<B> {
             raw,
             image,
             desc: desc.clone(),
-            last_use: 0,
+            last_use: Epoch::ZERO,
         })?;
         self.images.get_mut(image)?.views.push(handle);
         Ok(handle)
@@ -633,7 +634,10 @@ impl<B: Backend> Manager<B> {
         }
         self.samplers.check_room()?;
         let raw = self.backend.create_sampler(desc)?;
-        self.samplers.insert(SamplerEntry { raw, last_use: 0 })
+        self.samplers.insert(SamplerEntry {
+            raw,
+            last_use: Epoch::ZERO,
+        })
     }
 
     // ---- the OOM ladder and the allocation-count cap --------------------------------------
@@ -932,7 +936,7 @@ impl<B: Backend> Manager<B> {
 
     // ---- retire and release ---------------------------------------------------------------
 
-    fn retire(&mut self, last_use: u64, item: Retired<B>) {
+    fn retire(&mut self, last_use: Epoch, item: Retired<B>) {
         if last_use <= self.clock.completed() {
             self.destroy(item);
         } else {
@@ -1094,7 +1098,7 @@ impl<B: Backend> Manager<B> {
             if truth.is_some_and(|t| epoch > t) {
                 self.stats.release_violations += 1;
                 tracing::error!(
-                    epoch,
+                    epoch = epoch.get(),
                     "release attempted before its epoch completed; kept alive"
                 );
                 self.retire_queue.retire(epoch, item);
@@ -1120,7 +1124,7 @@ impl<B: Backend> Manager<B> {
 
     /// Submits the recording command buffer as the next epoch and returns that epoch; then
     /// drains. On a failure other than device loss the recording is discarded.
-    pub fn submit(&mut self) -> Result<u64> {
+    pub fn submit(&mut self) -> Result<Epoch> {
         self.submit_with(|backend, epoch| backend.submit(epoch))
     }
 
@@ -1128,8 +1132,8 @@ impl<B: Backend> Manager<B> {
     /// frame this way (extra semaphores), with the same epoch, fault and drain bookkeeping.
     pub(crate) fn submit_with(
         &mut self,
-        submit: impl FnOnce(&mut B, u64) -> Result<()>,
-    ) -> Result<u64> {
+        submit: impl FnOnce(&mut B, Epoch) -> Result<()>,
+    ) -> Result<Epoch> {
         self.check_lost()?;
         if let Some(r) = self.inject(FaultSite::Submit, 0) {
             self.injected_submit_failure(r)?;
@@ -1196,7 +1200,7 @@ impl<B: Backend> Manager<B> {
     }
 
     /// Reads the completed epoch from the device without blocking.
-    pub fn poll(&mut self) -> Result<u64> {
+    pub fn poll(&mut self) -> Result<Epoch> {
         if self.lost {
             return Ok(self.clock.completed());
         }
@@ -1235,7 +1239,7 @@ impl<B: Backend> Manager<B> {
 
     /// Blocks (at most the configured timeout) until `epoch` completes. Waiting for the epoch
     /// being recorded submits it first.
-    pub fn wait_epoch(&mut self, epoch: u64) -> Result<()> {
+    pub fn wait_epoch(&mut self, epoch: Epoch) -> Result<()> {
         if self.lost || epoch <= self.clock.completed() {
             return Ok(());
         }
@@ -1255,7 +1259,7 @@ impl<B: Backend> Manager<B> {
             }
             Ok(false) => {
                 if let Some(n) = self.timeout_log.hit() {
-                    tracing::warn!(epoch, times = n, timeout = ?self.config.wait_timeout, "GPU wait timed out");
+                    tracing::warn!(epoch = epoch.get(), times = n, timeout = ?self.config.wait_timeout, "GPU wait timed out");
                 }
                 Err(MemoryError::Timeout(epoch))
             }
@@ -1270,7 +1274,7 @@ impl<B: Backend> Manager<B> {
     /// Blocks at most `timeout` until `epoch` completes; `Ok(false)` when the time ran out.
     /// Waiting for the epoch being recorded submits it first. A lost device reports every
     /// epoch complete (nothing will ever run again).
-    pub fn wait_epoch_for(&mut self, epoch: u64, timeout: std::time::Duration) -> Result<bool> {
+    pub fn wait_epoch_for(&mut self, epoch: Epoch, timeout: std::time::Duration) -> Result<bool> {
         if self.lost || epoch <= self.clock.completed() {
             return Ok(true);
         }

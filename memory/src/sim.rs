@@ -19,6 +19,7 @@ use crate::desc::{packed_image_bytes, BufferDesc, ImageDesc, SamplerDesc, ViewDe
 use crate::error::{MemoryError, Result};
 use crate::stats::DeviceMemoryCounters;
 use crate::sync::{Arc, AtomicU64, Ordering};
+use crate::Epoch;
 
 /// Allocation granularity of the simulated heap.
 pub const SIM_ALIGNMENT: u64 = 256;
@@ -33,14 +34,14 @@ pub struct SimGpu {
 
 impl SimGpu {
     /// Completes every submitted epoch up to `epoch`.
-    pub fn complete_through(&self, epoch: u64) {
-        let epoch = epoch.min(self.submitted.load(Ordering::Acquire));
-        self.completed.fetch_max(epoch, Ordering::AcqRel);
+    pub fn complete_through(&self, epoch: Epoch) {
+        let epoch = epoch.min(self.submitted());
+        self.completed.fetch_max(epoch.get(), Ordering::AcqRel);
     }
 
     /// Completes everything submitted.
     pub fn complete_all(&self) {
-        self.complete_through(u64::MAX);
+        self.complete_through(Epoch::MAX);
     }
 
     /// While hung, `wait` times out instead of completing.
@@ -49,13 +50,13 @@ impl SimGpu {
     }
 
     /// The last epoch submitted to the simulated queue.
-    pub fn submitted(&self) -> u64 {
-        self.submitted.load(Ordering::Acquire)
+    pub fn submitted(&self) -> Epoch {
+        Epoch::new(self.submitted.load(Ordering::Acquire))
     }
 
     /// The simulated GPU's completed epoch.
-    pub fn completed(&self) -> u64 {
-        self.completed.load(Ordering::Acquire)
+    pub fn completed(&self) -> Epoch {
+        Epoch::new(self.completed.load(Ordering::Acquire))
     }
 }
 
@@ -89,7 +90,7 @@ pub struct SimRelease {
     /// The object's id (see [`SimBuffer::id`]).
     pub id: u64,
     /// The simulated GPU's completed epoch when it was destroyed.
-    pub completed_at: u64,
+    pub completed_at: Epoch,
 }
 
 /// A simulated buffer (host-visible classes carry real bytes).
@@ -329,16 +330,16 @@ impl Backend for SimBackend {
         self.release(sampler.id, None);
     }
 
-    fn submit(&mut self, epoch: u64) -> Result<()> {
-        self.gpu.submitted.fetch_max(epoch, Ordering::AcqRel);
+    fn submit(&mut self, epoch: Epoch) -> Result<()> {
+        self.gpu.submitted.fetch_max(epoch.get(), Ordering::AcqRel);
         Ok(())
     }
 
-    fn poll_completed(&mut self) -> Result<u64> {
+    fn poll_completed(&mut self) -> Result<Epoch> {
         Ok(self.gpu.completed())
     }
 
-    fn wait(&mut self, epoch: u64, _timeout: Duration) -> Result<bool> {
+    fn wait(&mut self, epoch: Epoch, _timeout: Duration) -> Result<bool> {
         if self.gpu.hung.load(Ordering::Acquire) != 0 {
             return Ok(self.gpu.completed() >= epoch);
         }

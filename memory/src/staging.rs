@@ -234,8 +234,8 @@ impl<B: Backend> Manager<B> {
     /// Hook: `Manager::submit_with` calls this after every successful submission, with its
     /// epoch, so that the arenas know which epoch reads what was staged since the last one (a
     /// slot is rewound only once that epoch completed).
-    pub(crate) fn staging_submitted(&mut self, epoch: u64) {
-        self.staging.arenas.mark_submitted(Epoch(epoch));
+    pub(crate) fn staging_submitted(&mut self, epoch: Epoch) {
+        self.staging.arenas.mark_submitted(epoch);
     }
 
     /// Hook: `Manager::begin_frame` calls this after its drain and the pressure update, unless
@@ -245,7 +245,7 @@ impl<B: Backend> Manager<B> {
     pub(crate) fn rotate_staging(&mut self) -> Result<()> {
         for _ in 0..3 {
             let completed = self.completed_epoch();
-            match self.staging.arenas.begin_frame(Epoch(completed)) {
+            match self.staging.arenas.begin_frame(completed) {
                 BeginFrame::Rewound(rewind) => {
                     for block in rewind.retired {
                         if let Some(handle) = self.staging.blocks.remove(&block) {
@@ -261,7 +261,7 @@ impl<B: Backend> Manager<B> {
                 }
                 BeginFrame::Busy { epoch, .. } => {
                     self.record_stat(Stat::StagingWait);
-                    match self.wait_epoch(epoch.0) {
+                    match self.wait_epoch(epoch) {
                         Ok(()) => {}
                         // Keep bumping in the current slot: always safe, only less tidy.
                         Err(MemoryError::Timeout(_)) => return Ok(()),
@@ -292,7 +292,7 @@ impl<B: Backend> Manager<B> {
             return Ok(0);
         }
         let completed = self.poll()?;
-        let Some(rewind) = self.staging.arenas.rewind_idle_current(Epoch(completed)) else {
+        let Some(rewind) = self.staging.arenas.rewind_idle_current(completed) else {
             return Ok(0);
         };
         let mut given_back = 0;

@@ -15,6 +15,7 @@
 #![deny(unsafe_code, clippy::unwrap_used)]
 
 use crate::desc::Category;
+use crate::Epoch;
 
 /// Live and peak bytes of one category.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -139,9 +140,9 @@ pub struct MemoryStats {
     /// (`Manager::rewind_idle_staging`: programs that never swap).
     pub staging_idle_rewinds: u64,
     /// The last epoch submitted.
-    pub epoch_submitted: u64,
+    pub epoch_submitted: Epoch,
     /// The newest epoch known complete.
-    pub epoch_completed: u64,
+    pub epoch_completed: Epoch,
     /// Whether the device-lost latch is set.
     pub device_lost: bool,
     /// The `minImageCount` the newest swapchain was created with (0: none yet).
@@ -273,7 +274,7 @@ impl MemoryStats {
 
     /// Submitted epochs not yet known complete.
     pub fn epochs_in_flight(&self) -> u64 {
-        self.epoch_submitted.saturating_sub(self.epoch_completed)
+        self.epoch_submitted.since(self.epoch_completed)
     }
 
     /// Bytes in device-memory blocks that no live sub-allocation uses.

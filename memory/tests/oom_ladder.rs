@@ -6,7 +6,8 @@
 mod common;
 
 use arenagl_memory::{
-    BufferDesc, BufferHandle, Category, ManagerConfig, MemoryClass, MemoryError, VulkanConfig,
+    BufferDesc, BufferHandle, Category, Epoch, ManagerConfig, MemoryClass, MemoryError,
+    VulkanConfig,
 };
 use ash::vk;
 use common::ValidatedManager;
@@ -108,7 +109,7 @@ fn the_ladder_releases_in_flight_memory_and_recovers() {
     assert_eq!(after.pending_release_objects, 0);
     assert_eq!(after.release_violations, 0);
     assert!(
-        after.epoch_completed >= 1,
+        after.epoch_completed >= Epoch::new(1),
         "the recording was submitted and completed"
     );
     for b in live {

@@ -3,7 +3,8 @@
 
 use arenagl_memory::sim::{SimBackend, SimConfig};
 use arenagl_memory::{
-    BufferDesc, Category, FaultPlan, Manager, ManagerConfig, MemoryClass, MemoryError, SimManager,
+    BufferDesc, Category, Epoch, FaultPlan, Manager, ManagerConfig, MemoryClass, MemoryError,
+    SimManager,
 };
 use ash::vk;
 
@@ -34,9 +35,13 @@ fn one_failed_submission_is_absorbed_by_the_ladder() {
     let mut m = manager("submit@2=oom_host");
     let a = m.create_buffer(&buf(4096)).expect("a");
     m.use_buffer(a).expect("use");
-    assert_eq!(m.submit(), Ok(1));
+    assert_eq!(m.submit(), Ok(Epoch::new(1)));
     m.use_buffer(a).expect("use");
-    assert_eq!(m.submit(), Ok(2), "failed once, retried after the wait");
+    assert_eq!(
+        m.submit(),
+        Ok(Epoch::new(2)),
+        "failed once, retried after the wait"
+    );
     let s = m.stats();
     assert_eq!(
         (s.faults_injected, s.ladder_recoveries, s.refusals),
@@ -55,7 +60,11 @@ fn a_submission_failing_every_time_is_refused_and_the_manager_stays_usable() {
     assert!(!m.is_lost(), "out of memory is not device loss");
     m.set_fault_plan(FaultPlan::default());
     m.use_buffer(a).expect("use");
-    assert_eq!(m.submit(), Ok(1), "the epoch the failure did not use");
+    assert_eq!(
+        m.submit(),
+        Ok(Epoch::new(1)),
+        "the epoch the failure did not use"
+    );
     m.retire_buffer(a).expect("retire");
     m.collect_garbage_blocking().expect("gc");
     assert_eq!(m.stats().live_bytes, 0);
@@ -87,7 +96,7 @@ fn counters_continue_in_a_replacement_manager() {
     for n in 1..=4 {
         assert_eq!(
             fresh.submit(),
-            Ok(n),
+            Ok(Epoch::new(n)),
             "submit@2 already fired in this process"
         );
     }

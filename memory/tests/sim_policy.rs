@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use arenagl_memory::sim::{SimBackend, SimConfig};
 use arenagl_memory::{
-    BufferDesc, Category, FaultPlan, Manager, ManagerConfig, MemoryClass, MemoryError, SimManager,
+    BufferDesc, Category, Epoch, FaultPlan, Manager, ManagerConfig, MemoryClass, MemoryError,
+    SimManager,
 };
 use ash::vk;
 
@@ -52,7 +53,10 @@ fn a_hung_gpu_turns_into_a_refusal_not_a_hang() {
         "bounded by the wait timeout"
     );
     assert_eq!(err, MemoryError::OutOfDeviceMemory);
-    assert_eq!(m.collect_garbage_blocking(), Err(MemoryError::Timeout(1)));
+    assert_eq!(
+        m.collect_garbage_blocking(),
+        Err(MemoryError::Timeout(Epoch::new(1)))
+    );
     // The GPU recovers: the same request now succeeds through the ladder.
     gpu.set_hung(false);
     let b = m

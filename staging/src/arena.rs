@@ -33,15 +33,11 @@
 use std::num::{NonZeroU64, NonZeroUsize};
 
 use crate::align::align_up;
+use crate::epoch::Epoch;
 use crate::error::StagingError;
 
 /// 16 MiB: the default arena size per frame slot.
 pub const DEFAULT_ARENA_SIZE: u64 = 16 << 20;
-
-/// A timeline-semaphore value: the submission that may read staged data, or the last one the
-/// device has finished. `memory/` maps its own epoch type onto this one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Epoch(pub u64);
 
 /// Names a staging block; unique for the lifetime of a [`FrameArenas`], never reused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -499,7 +495,7 @@ mod tests {
         bytes: Range<u64>,
         slot: usize,
         /// Epoch of the submission that reads it; `None` until submitted.
-        reader: Option<u64>,
+        reader: Option<Epoch>,
     }
 
     use std::ops::Range;
@@ -513,7 +509,7 @@ mod tests {
         let mut blocks: HashMap<BlockId, u64> = HashMap::new();
         let mut retired: HashSet<BlockId> = HashSet::new();
         let mut live: Vec<Live> = Vec::new();
-        let (mut submitted, mut completed) = (0u64, 0u64);
+        let (mut submitted, mut completed) = (Epoch::ZERO, Epoch::ZERO);
         let mut current = 0usize;
 
         for op in ops {
@@ -565,16 +561,16 @@ mod tests {
                     });
                 }
                 Op::Submit => {
-                    submitted += 1;
-                    arenas.mark_submitted(Epoch(submitted));
+                    submitted = submitted.next();
+                    arenas.mark_submitted(submitted);
                     for l in live.iter_mut().filter(|l| l.reader.is_none()) {
                         l.reader = Some(submitted);
                     }
                 }
                 Op::BeginFrame { complete } => {
-                    completed = (completed + complete).min(submitted);
+                    completed = Epoch::new(completed.get() + complete).min(submitted);
                     let target = (current + 1) % slots;
-                    match arenas.begin_frame(Epoch(completed)) {
+                    match arenas.begin_frame(completed) {
                         BeginFrame::Rewound(rewind) => {
                             prop_assert_eq!(rewind.slot, target);
                             for l in live.iter().filter(|l| l.slot == target) {
@@ -594,18 +590,16 @@ mod tests {
                                 );
                                 retired.insert(*id);
                             }
-                            prop_assert!(
-                                !matches!(rewind.retire_after, Some(e) if e.0 > completed)
-                            );
+                            prop_assert!(!matches!(rewind.retire_after, Some(e) if e > completed));
                             live.retain(|l| l.slot != target);
                             current = target;
                         }
                         BeginFrame::Busy { slot, epoch } => {
                             prop_assert_eq!(slot, target);
-                            prop_assert!(epoch.0 > completed);
+                            prop_assert!(epoch > completed);
                             prop_assert!(live
                                 .iter()
-                                .any(|l| l.slot == target && l.reader == Some(epoch.0)));
+                                .any(|l| l.slot == target && l.reader == Some(epoch)));
                         }
                         BeginFrame::Unsubmitted { slot } => {
                             prop_assert_eq!(slot, target);
@@ -618,7 +612,7 @@ mod tests {
                 }
                 Op::Resize { size } => arenas.set_arena_size(nz(size)),
                 Op::RewindIdle { complete } => {
-                    completed = (completed + complete).min(submitted);
+                    completed = Epoch::new(completed.get() + complete).min(submitted);
                     let idle = live
                         .iter()
                         .filter(|l| l.slot == current)
@@ -628,7 +622,7 @@ mod tests {
                             && (b.spec.kind == BlockKind::Overflow
                                 || b.spec.size != arenas.config().arena_size.get())
                     });
-                    match arenas.rewind_idle_current(Epoch(completed)) {
+                    match arenas.rewind_idle_current(completed) {
                         Some(rewind) => {
                             prop_assert!(idle, "slot {} rewound in place while in use", current);
                             prop_assert_eq!(rewind.slot, current);
@@ -639,9 +633,7 @@ mod tests {
                                 );
                                 retired.insert(*id);
                             }
-                            prop_assert!(
-                                !matches!(rewind.retire_after, Some(e) if e.0 > completed)
-                            );
+                            prop_assert!(!matches!(rewind.retire_after, Some(e) if e > completed));
                             live.retain(|l| l.slot != current);
                         }
                         // Idle with something to give back is exactly when it must rewind:
@@ -666,16 +658,21 @@ mod tests {
         let mut arenas = FrameArenas::new(config(2, 1024));
         let one = nz(1);
         // A program that never ends a frame: upload, submit, wait, again and again.
-        for epoch in 1..=50 {
+        for n in 1..=50 {
+            let epoch = Epoch::new(n);
             for _ in 0..3 {
                 let _ = arenas.allocate(700, one).expect("allocate");
             }
             // Recorded but not submitted: nothing may be rewound.
-            assert!(arenas.rewind_idle_current(Epoch(epoch - 1)).is_none());
-            arenas.mark_submitted(Epoch(epoch));
+            assert!(arenas
+                .rewind_idle_current(epoch.saturating_sub(1))
+                .is_none());
+            arenas.mark_submitted(epoch);
             // Submitted but not complete: still nothing.
-            assert!(arenas.rewind_idle_current(Epoch(epoch - 1)).is_none());
-            let rewind = arenas.rewind_idle_current(Epoch(epoch)).expect("idle slot");
+            assert!(arenas
+                .rewind_idle_current(epoch.saturating_sub(1))
+                .is_none());
+            let rewind = arenas.rewind_idle_current(epoch).expect("idle slot");
             assert_eq!(rewind.slot, 0);
             assert_eq!(rewind.retired.len(), 2, "both overflow blocks go back");
             assert_eq!(arenas.blocks().count(), 1, "only the primary stays");
@@ -726,7 +723,7 @@ mod tests {
             let worst: u64 = load.iter().map(|&(len, align)| len + align).sum();
             prop_assume!(worst <= ARENA);
             let mut arenas = FrameArenas::new(config(slots, ARENA));
-            let mut epoch = 0u64;
+            let mut epoch = Epoch::ZERO;
             let mut created_after_warmup = 0;
             for (frame, &late) in lag.iter().enumerate() {
                 for &(len, align) in &load {
@@ -735,11 +732,11 @@ mod tests {
                         created_after_warmup += 1;
                     }
                 }
-                epoch += 1;
-                arenas.mark_submitted(Epoch(epoch));
+                epoch = epoch.next();
+                arenas.mark_submitted(epoch);
                 // The device keeps up, sometimes one frame late (then the CPU waits for it).
                 let completed = if late { epoch.saturating_sub(slots as u64) } else { epoch };
-                if let BeginFrame::Busy { epoch: wait, .. } = arenas.begin_frame(Epoch(completed)) {
+                if let BeginFrame::Busy { epoch: wait, .. } = arenas.begin_frame(completed) {
                     prop_assert!(matches!(arenas.begin_frame(wait), BeginFrame::Rewound(_)));
                 }
             }
@@ -774,28 +771,28 @@ mod tests {
         // The primary's tail is still used first-fit.
         let d = arenas.allocate(300, nz(4))?;
         assert_eq!((d.block, d.offset, d.created), (a.block, 600, None));
-        arenas.mark_submitted(Epoch(1));
+        arenas.mark_submitted(Epoch::new(1));
         assert_eq!(arenas.stats().peak_frame_bytes, 6500);
 
         // Slot 1 is fresh; slot 0 comes round again only once epoch 1 completes.
         assert!(matches!(
-            arenas.begin_frame(Epoch(0)),
+            arenas.begin_frame(Epoch::ZERO),
             BeginFrame::Rewound(Rewind { slot: 1, .. })
         ));
-        arenas.mark_submitted(Epoch(2)); // nothing allocated: slot 1 stays unstamped
+        arenas.mark_submitted(Epoch::new(2)); // nothing allocated: slot 1 stays unstamped
         assert_eq!(
-            arenas.begin_frame(Epoch(0)),
+            arenas.begin_frame(Epoch::ZERO),
             BeginFrame::Busy {
                 slot: 0,
-                epoch: Epoch(1)
+                epoch: Epoch::new(1)
             }
         );
         assert_eq!(
-            arenas.begin_frame(Epoch(1)),
+            arenas.begin_frame(Epoch::new(1)),
             BeginFrame::Rewound(Rewind {
                 slot: 0,
                 retired: vec![b.block, c.block],
-                retire_after: Some(Epoch(1)),
+                retire_after: Some(Epoch::new(1)),
             })
         );
         let again = arenas.allocate(600, nz(1))?;
@@ -812,12 +809,12 @@ mod tests {
         let mut arenas = FrameArenas::new(config(1, 1000));
         let _ = arenas.allocate(10, nz(1))?;
         assert_eq!(
-            arenas.begin_frame(Epoch(u64::MAX)),
+            arenas.begin_frame(Epoch::MAX),
             BeginFrame::Unsubmitted { slot: 0 }
         );
-        arenas.mark_submitted(Epoch(3));
+        arenas.mark_submitted(Epoch::new(3));
         assert!(matches!(
-            arenas.begin_frame(Epoch(3)),
+            arenas.begin_frame(Epoch::new(3)),
             BeginFrame::Rewound(_)
         ));
         Ok(())
@@ -828,8 +825,8 @@ mod tests {
         let mut arenas = FrameArenas::new(config(1, 1000));
         let old = arenas.allocate(10, nz(1))?;
         arenas.set_arena_size(nz(500));
-        arenas.mark_submitted(Epoch(1));
-        let BeginFrame::Rewound(rewind) = arenas.begin_frame(Epoch(1)) else {
+        arenas.mark_submitted(Epoch::new(1));
+        let BeginFrame::Rewound(rewind) = arenas.begin_frame(Epoch::new(1)) else {
             return Err(StagingError::Internal("expected a rewind"));
         };
         assert_eq!(rewind.retired, vec![old.block]);

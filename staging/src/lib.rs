@@ -11,6 +11,7 @@
 //!
 //! Where things live:
 //! - [`align`]: the copy alignment rule (lcm of every constraint) and `align_up`.
+//! - [`epoch`]: [`Epoch`], a submission's sequence number, shared with `memory/`.
 //! - [`arena`]: per-frame bump arenas over frame slots, rewound by completed epochs.
 //! - [`split`]: cutting uploads larger than an arena into chunks that fit.
 //! - [`region`]: extents and texel boxes shared by the pixel modules.
@@ -31,6 +32,7 @@ pub mod arena;
 pub mod coalesce;
 pub mod compressed;
 pub mod convert;
+pub mod epoch;
 pub mod error;
 pub mod format;
 pub mod packed_float;
@@ -44,11 +46,12 @@ pub mod unpack;
 pub use align::{align_up, lcm, CopyLimits};
 pub use arena::{
     Allocation, ArenaConfig, ArenaStats, BeginFrame, BlockId, BlockInfo, BlockKind, BlockSpec,
-    Epoch, FrameArenas, Rewind,
+    FrameArenas, Rewind,
 };
 pub use coalesce::DirtyRanges;
 pub use compressed::{decompress, Codec};
 pub use convert::{pack_box, pack_region, unpack_box, unpack_region, LuminanceRule, StagingLayout};
+pub use epoch::Epoch;
 pub use error::StagingError;
 pub use format::{ClientFormat, DeviceFormat};
 pub use pixel::{pack_from_texels, unpack_to_texels, ClientPixel, PairError};

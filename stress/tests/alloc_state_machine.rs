@@ -32,8 +32,8 @@ use std::sync::Arc;
 
 use arenagl_memory::sim::{SimBackend, SimConfig, SimGpu, SimRelease, SIM_ALIGNMENT};
 use arenagl_memory::{
-    BufferDesc, BufferHandle, Category, FaultPlan, ImageDesc, ImageHandle, Manager, ManagerConfig,
-    MemoryClass, MemoryError, MemoryStats, SimManager, ALLOCATION_COUNT_CAP,
+    BufferDesc, BufferHandle, Category, Epoch, FaultPlan, ImageDesc, ImageHandle, Manager,
+    ManagerConfig, MemoryClass, MemoryError, MemoryStats, SimManager, ALLOCATION_COUNT_CAP,
 };
 use ash::vk;
 use proptest::prelude::*;
@@ -64,14 +64,14 @@ struct Obj {
     /// Bytes on the heap (rounded up to `SIM_ALIGNMENT`).
     size: u64,
     category: Category,
-    /// The last epoch that used it (0: never used).
-    last_use: u64,
+    /// The last epoch that used it (`Epoch::ZERO`: never used).
+    last_use: Epoch,
 }
 
 /// A retired object waiting for its epoch.
 #[derive(Clone, Debug)]
 struct Queued {
-    epoch: u64,
+    epoch: Epoch,
     sim_id: u64,
     size: u64,
     category: Category,
@@ -84,7 +84,7 @@ enum Fail {
     DeviceLost,
     InvalidHandle,
     InvalidRequest,
-    Timeout(u64),
+    Timeout(Epoch),
     Other(String),
 }
 
@@ -96,7 +96,7 @@ enum Outcome {
     /// A create succeeded; the object is known to the model as this key.
     Created(u64),
     Unit,
-    Submitted(u64),
+    Submitted(Epoch),
     Released(usize),
     Failed(Fail),
 }
@@ -105,11 +105,11 @@ enum Outcome {
 #[derive(Clone)]
 struct Model {
     /// The manager's submitted epoch (equal to the simulated GPU's).
-    submitted: u64,
+    submitted: Epoch,
     /// The manager's completed epoch: what it last observed, not what the GPU reached.
-    completed: u64,
+    completed: Epoch,
     /// The simulated GPU's completed epoch.
-    gpu_completed: u64,
+    gpu_completed: Epoch,
     recording_open: bool,
     lost: bool,
     hung: bool,
@@ -151,9 +151,9 @@ impl std::fmt::Debug for Model {
 impl Model {
     fn new() -> Self {
         Self {
-            submitted: 0,
-            completed: 0,
-            gpu_completed: 0,
+            submitted: Epoch::ZERO,
+            completed: Epoch::ZERO,
+            gpu_completed: Epoch::ZERO,
             recording_open: false,
             lost: false,
             hung: false,
@@ -251,7 +251,7 @@ impl Model {
         self.release_completed();
     }
 
-    fn submit(&mut self) -> Result<u64, Fail> {
+    fn submit(&mut self) -> Result<Epoch, Fail> {
         if self.lost {
             return Err(Fail::DeviceLost);
         }
@@ -261,7 +261,7 @@ impl Model {
             self.latch_lost();
             return Err(Fail::DeviceLost);
         }
-        self.submitted += 1;
+        self.submitted = self.submitted.next();
         self.recording_open = false;
         self.poll();
         self.release_completed();
@@ -269,7 +269,7 @@ impl Model {
     }
 
     /// `Manager::wait_epoch` for an epoch already submitted.
-    fn wait_epoch(&mut self, epoch: u64) -> Result<(), Fail> {
+    fn wait_epoch(&mut self, epoch: Epoch) -> Result<(), Fail> {
         if self.lost || epoch <= self.completed {
             return Ok(());
         }
@@ -369,7 +369,7 @@ impl Model {
                 sim_id,
                 size,
                 category,
-                last_use: 0,
+                last_use: Epoch::ZERO,
             },
         );
         Outcome::Created(key)
@@ -397,7 +397,7 @@ impl Model {
     }
 
     fn use_object(&mut self, key: u64) -> Outcome {
-        let epoch = self.submitted + 1;
+        let epoch = self.submitted.next();
         match self.live.get_mut(&key) {
             Some(obj) => {
                 obj.last_use = epoch;
@@ -439,6 +439,11 @@ impl Model {
     }
 }
 
+/// The epoch `n` submissions after `epoch` (the GPU completing `n` more).
+fn later(epoch: Epoch, n: u64) -> Epoch {
+    Epoch::new(epoch.get() + n)
+}
+
 fn full_mip_count(width: u32, height: u32) -> u32 {
     32 - width.max(height).max(1).leading_zeros()
 }
@@ -450,7 +455,7 @@ fn rgba8_bytes(width: u32, height: u32, mips: u32) -> u64 {
         .sum()
 }
 
-fn submit_outcome(r: Result<u64, Fail>) -> Outcome {
+fn submit_outcome(r: Result<Epoch, Fail>) -> Outcome {
     match r {
         Ok(e) => Outcome::Submitted(e),
         Err(f) => Outcome::Failed(f),
@@ -618,7 +623,7 @@ impl ReferenceStateMachine for AllocMachine {
             }
             Transition::Submit => submit_outcome(s.submit()),
             Transition::Complete(n) => {
-                s.gpu_completed = (s.gpu_completed + n).min(s.submitted);
+                s.gpu_completed = later(s.gpu_completed, n).min(s.submitted);
                 Outcome::Nothing
             }
             Transition::Drain | Transition::BeginFrame => {
@@ -669,9 +674,9 @@ struct Sut {
     /// Sim ids learned from `use_*`, by model key.
     sim_ids: HashMap<u64, u64>,
     /// The recording epoch at the harness's last `use_*` of each live object.
-    last_use: HashMap<u64, u64>,
+    last_use: HashMap<u64, Epoch>,
     /// For retired objects (by sim id): the epoch their release must wait for.
-    required: HashMap<u64, u64>,
+    required: HashMap<u64, Epoch>,
     released: HashSet<u64>,
     audited: usize,
 }
@@ -729,7 +734,7 @@ impl Sut {
     }
 
     /// (size on the heap, last use) as the manager reports them.
-    fn info(&self, h: AnyHandle) -> Result<(u64, u64), MemoryError> {
+    fn info(&self, h: AnyHandle) -> Result<(u64, Epoch), MemoryError> {
         match h {
             AnyHandle::Buffer(h) => self.mgr.buffer_info(h).map(|i| (i.alloc.size, i.last_use)),
             AnyHandle::Image(h) => self.mgr.image_info(h).map(|i| (i.alloc.size, i.last_use)),
@@ -751,7 +756,7 @@ impl Sut {
                 "object {} released while its handle is still live",
                 r.id
             );
-            let required = self.required.get(&r.id).copied().unwrap_or(0);
+            let required = self.required.get(&r.id).copied().unwrap_or(Epoch::ZERO);
             // Once the device is lost nothing more is submitted, so an epoch beyond the last
             // submitted one (the discarded recording) can never execute.
             let never_runs = lost && required > self.mgr.submitted_epoch();
@@ -769,7 +774,11 @@ impl Sut {
 
     /// (e): a fresh object answers with what was asked, and host-visible bytes round-trip.
     fn check_usable(&mut self, h: AnyHandle, obj: &Obj, transition: &Transition) {
-        assert_eq!(self.info(h), Ok((obj.size, 0)), "fresh object's info");
+        assert_eq!(
+            self.info(h),
+            Ok((obj.size, Epoch::ZERO)),
+            "fresh object's info"
+        );
         match (h, transition) {
             (AnyHandle::Buffer(h), Transition::CreateBuffer { size, class, .. }) => {
                 let info = self.mgr.buffer_info(h).expect("live");
@@ -833,7 +842,7 @@ impl Sut {
         match (result, &model.outcome) {
             (Ok(h), Outcome::Created(key)) => {
                 self.live.insert(*key, h);
-                self.last_use.insert(*key, 0);
+                self.last_use.insert(*key, Epoch::ZERO);
                 let obj = model.live.get(key).expect("model holds what it created");
                 self.check_usable(h, obj, transition);
             }
@@ -925,7 +934,7 @@ impl StateMachineTest for AllocTest {
             }
             Transition::Submit => outcome(sut.mgr.submit(), Outcome::Submitted),
             Transition::Complete(n) => {
-                sut.gpu.complete_through(sut.gpu.completed() + n);
+                sut.gpu.complete_through(later(sut.gpu.completed(), n));
                 Outcome::Nothing
             }
             Transition::Drain => outcome(sut.mgr.drain(), Outcome::Released),
@@ -1120,7 +1129,7 @@ fn injected_loss_on_a_hung_gpu_keeps_in_flight_memory() {
         device_lost_on_submit: Some(2),
         ..FaultPlan::default()
     });
-    assert_eq!(sut.mgr.submit(), Ok(1));
+    assert_eq!(sut.mgr.submit(), Ok(Epoch::new(1)));
     sut.gpu.set_hung(true);
     assert_eq!(sut.mgr.submit(), Err(MemoryError::DeviceLost));
     sut.mgr.retire_buffer(buffer).expect("retire");
@@ -1129,7 +1138,7 @@ fn injected_loss_on_a_hung_gpu_keeps_in_flight_memory() {
         .backend()
         .releases()
         .iter()
-        .filter(|r| r.id == id && r.completed_at < 1)
+        .filter(|r| r.id == id && r.completed_at < Epoch::new(1))
         .collect();
     assert!(
         early.is_empty(),

@@ -22,11 +22,12 @@
 use std::collections::HashSet;
 
 use arenagl_memory::epoch::{Deferred, EpochClock};
+use arenagl_memory::Epoch;
 use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-/// Work-done flags for epochs 0..=3 (index = epoch).
+/// Work-done flags for epochs 0..=3 (index = the epoch's raw number).
 struct Gpu {
     work_done: [AtomicBool; 4],
 }
@@ -42,27 +43,34 @@ impl Gpu {
             ],
         };
         // Epoch 0 is "never used by the GPU": trivially done.
-        gpu.work_done[0].store(true, Ordering::Relaxed);
+        gpu.done(Epoch::ZERO).store(true, Ordering::Relaxed);
         Arc::new(gpu)
     }
 
     /// The GPU thread: each epoch runs only once submitted; its work is published before the
     /// completion is signalled.
-    fn run(&self, clock: &EpochClock, through: u64) {
-        for epoch in 1..=through {
+    fn run(&self, clock: &EpochClock, through: Epoch) {
+        let mut epoch = Epoch::ZERO;
+        while epoch < through {
+            epoch = epoch.next();
             while clock.submitted() < epoch {
                 thread::yield_now();
             }
-            self.work_done[epoch as usize].store(true, Ordering::Relaxed);
+            self.done(epoch).store(true, Ordering::Relaxed);
             clock.observe_completed(epoch);
         }
     }
 
+    /// The work-done flag of `epoch`.
+    fn done(&self, epoch: Epoch) -> &AtomicBool {
+        &self.work_done[epoch.get() as usize]
+    }
+
     /// Checks a drained batch: every item's GPU work is visible, and no id was seen before.
-    fn check_drained(&self, drained: Vec<(u64, u32)>, seen: &mut HashSet<u32>) {
+    fn check_drained(&self, drained: Vec<(Epoch, u32)>, seen: &mut HashSet<u32>) {
         for (epoch, id) in drained {
             assert!(
-                self.work_done[epoch as usize].load(Ordering::Relaxed),
+                self.done(epoch).load(Ordering::Relaxed),
                 "item {id} drained under epoch {epoch} before that epoch's GPU work was visible"
             );
             assert!(seen.insert(id), "item {id} drained twice");
@@ -80,12 +88,12 @@ fn retire_and_drain_while_the_gpu_completes() {
         let e1 = clock.advance_submitted();
         let gpu_thread = {
             let (clock, gpu) = (clock.clone(), gpu.clone());
-            thread::spawn(move || gpu.run(&clock, 2))
+            thread::spawn(move || gpu.run(&clock, Epoch::new(2)))
         };
 
         let mut seen = HashSet::new();
         deferred.retire(e1, 1);
-        deferred.retire(0, 0);
+        deferred.retire(Epoch::ZERO, 0);
         gpu.check_drained(deferred.drain(&clock), &mut seen);
         assert!(
             seen.contains(&0),
@@ -112,7 +120,7 @@ fn retire_and_drain_while_the_gpu_completes() {
         // Submit the recording and wait for it (the blocking GC's path), then drain the rest.
         let e3 = clock.advance_submitted();
         assert_eq!(e3, recording);
-        gpu.work_done[e3 as usize].store(true, Ordering::Relaxed);
+        gpu.done(e3).store(true, Ordering::Relaxed);
         clock.observe_completed(e3);
         gpu.check_drained(deferred.drain(&clock), &mut seen);
         assert!(deferred.is_empty());
@@ -131,12 +139,12 @@ fn concurrent_drains_release_each_item_once() {
         let e2 = clock.advance_submitted();
         deferred.retire(e2, 0);
         deferred.retire(e1, 1);
-        deferred.retire(0, 2);
+        deferred.retire(Epoch::ZERO, 2);
         deferred.retire(e1, 3);
 
         let gpu_thread = {
             let (clock, gpu) = (clock.clone(), gpu.clone());
-            thread::spawn(move || gpu.run(&clock, 2))
+            thread::spawn(move || gpu.run(&clock, Epoch::new(2)))
         };
         let drainer = {
             let (clock, deferred, gpu) = (clock.clone(), deferred.clone(), gpu.clone());

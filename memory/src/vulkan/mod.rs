@@ -28,6 +28,7 @@ use crate::error::{MemoryError, Result};
 use crate::manager::{Manager, ManagerConfig};
 use crate::stats::DeviceMemoryCounters;
 use crate::sync::Arc;
+use crate::Epoch;
 use context::{DeviceShared, OpenOptions};
 use conv::map_alloc;
 use suballoc::{SubAllocation, SubAllocator, VmaSubAllocator};
@@ -449,7 +450,7 @@ impl Backend for VulkanBackend {
         unsafe { self.shared.raw.destroy_sampler(sampler.0, None) };
     }
 
-    fn submit(&mut self, epoch: u64) -> Result<()> {
+    fn submit(&mut self, epoch: Epoch) -> Result<()> {
         self.submitter.submit(epoch)
     }
 
@@ -457,11 +458,11 @@ impl Backend for VulkanBackend {
         self.submitter.discard();
     }
 
-    fn poll_completed(&mut self) -> Result<u64> {
+    fn poll_completed(&mut self) -> Result<Epoch> {
         self.submitter.poll()
     }
 
-    fn wait(&mut self, epoch: u64, timeout: Duration) -> Result<bool> {
+    fn wait(&mut self, epoch: Epoch, timeout: Duration) -> Result<bool> {
         self.submitter.wait(epoch, timeout)
     }
 }

@@ -48,6 +48,7 @@ use crate::sync::Arc;
 use crate::vulkan::context::DeviceShared;
 use crate::vulkan::conv::{map_alloc, map_present};
 use crate::vulkan::MemoryManager;
+use crate::Epoch;
 
 /// An X11 window on an Xlib connection: what `vkCreateXlibSurfaceKHR` needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +106,7 @@ struct Chain {
     format: vk::Format,
     extent: vk::Extent2D,
     /// The last epoch whose submission wrote one of its images.
-    last_epoch: u64,
+    last_epoch: Epoch,
 }
 
 struct Window {
@@ -115,7 +116,7 @@ struct Window {
     stale: bool,
     vsync: bool,
     /// (semaphore, epoch of the submission that last waited on it).
-    acquire: Vec<(vk::Semaphore, u64)>,
+    acquire: Vec<(vk::Semaphore, Epoch)>,
     next_acquire: usize,
 }
 
@@ -133,7 +134,7 @@ pub(crate) struct Presenter {
     windows: HashMap<u64, Window>,
     next_id: u64,
     /// Retired objects, each with the epoch it waits for, in retirement order.
-    retired: Vec<(u64, Retired)>,
+    retired: Vec<(Epoch, Retired)>,
     /// Swapchains created so far, first ones and rebuilds alike.
     chains_created: u64,
 }
@@ -179,7 +180,7 @@ impl Presenter {
     }
 
     /// Releases the retired objects whose epoch has completed (everything when `all`).
-    fn release(&mut self, completed: u64, all: bool) {
+    fn release(&mut self, completed: Epoch, all: bool) {
         let Some(fns) = self.fns.as_ref() else {
             return;
         };
@@ -316,7 +317,7 @@ impl Presenter {
     fn rebuild(
         &mut self,
         id: WindowId,
-        completed: u64,
+        completed: Epoch,
         drawables: u32,
         inject: &mut dyn FnMut() -> Option<vk::Result>,
     ) -> Result<bool> {
@@ -445,7 +446,7 @@ impl Presenter {
         let have = self.window(id)?.acquire.len();
         for _ in have..want {
             match self.semaphore() {
-                Ok(s) => extra.push((s, 0)),
+                Ok(s) => extra.push((s, Epoch::ZERO)),
                 Err(e) => {
                     self.retire_chain(chain);
                     self.retired.extend(
@@ -485,9 +486,10 @@ impl Drop for Presenter {
                     .into_iter()
                     .map(|(s, e)| (e, Retired::Semaphore(s))),
             );
-            self.retired.push((0, Retired::Surface(w.surface)));
+            self.retired
+                .push((Epoch::ZERO, Retired::Surface(w.surface)));
         }
-        self.release(u64::MAX, true);
+        self.release(Epoch::MAX, true);
     }
 }
 
@@ -602,7 +604,7 @@ impl MemoryManager {
                 .map(|&(_, e)| e)
                 .chain(w.chain.as_ref().map(|c| c.last_epoch))
                 .max()
-                .unwrap_or(0)
+                .unwrap_or(Epoch::ZERO)
         };
         if let Err(e) = self.wait_epoch(last) {
             tracing::warn!(error = %e, "destroying a window whose last frame did not finish");
@@ -753,7 +755,7 @@ impl MemoryManager {
 
     /// (Re)creates the window's chain ([`Presenter::rebuild`]), with the fault plan's
     /// `swapchain` check before each attempt.
-    fn rebuild_chain(&mut self, id: WindowId, completed: u64) -> Result<bool> {
+    fn rebuild_chain(&mut self, id: WindowId, completed: Epoch) -> Result<bool> {
         let drawables = self.drawables();
         self.with_fault_check(FaultSite::Swapchain, |backend, inject| {
             backend.presenter.rebuild(id, completed, drawables, inject)
@@ -794,7 +796,7 @@ impl MemoryManager {
         let Some(entry) = w.acquire.get_mut(slot) else {
             return Err(MemoryError::Internal("no acquire semaphore"));
         };
-        let old = std::mem::replace(entry, (fresh, 0)).0;
+        let old = std::mem::replace(entry, (fresh, Epoch::ZERO)).0;
         p.retired.push((recording, Retired::Semaphore(old)));
         Ok(())
     }

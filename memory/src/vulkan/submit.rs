@@ -12,6 +12,7 @@ use ash::vk;
 
 use crate::error::{MemoryError, Result};
 use crate::vulkan::conv::{map_alloc, map_queue};
+use crate::Epoch;
 
 pub(crate) struct Submitter {
     device: ash::Device,
@@ -26,7 +27,7 @@ pub(crate) struct Submitter {
     /// begun in a render pass instance to end in it, and only the submitter knows when the
     /// instance ends, so it ends them first.
     pass_queries: Vec<(vk::QueryPool, u32)>,
-    in_flight: VecDeque<(u64, vk::CommandBuffer)>,
+    in_flight: VecDeque<(Epoch, vk::CommandBuffer)>,
     spare: Vec<vk::CommandBuffer>,
 }
 
@@ -196,7 +197,7 @@ impl Submitter {
     }
 
     /// Ends the recording command buffer (if any) and submits it, signalling `epoch`.
-    pub(crate) fn submit(&mut self, epoch: u64) -> Result<()> {
+    pub(crate) fn submit(&mut self, epoch: Epoch) -> Result<()> {
         self.submit_with_semaphores(epoch, None, None)
     }
 
@@ -204,7 +205,7 @@ impl Submitter {
     /// those stages run and signalling the binary semaphore `signal` with the timeline.
     pub(crate) fn submit_with_semaphores(
         &mut self,
-        epoch: u64,
+        epoch: Epoch,
         wait: Option<(vk::Semaphore, vk::PipelineStageFlags)>,
         signal: Option<vk::Semaphore>,
     ) -> Result<()> {
@@ -217,8 +218,9 @@ impl Submitter {
                 return Err(map_queue("vkEndCommandBuffer", r));
             }
         }
-        // Binary semaphores take no value; the spec ignores the entries given for them.
-        let mut signal_values = vec![epoch];
+        // The timeline's value is the epoch's raw number. Binary semaphores take no value; the
+        // spec ignores the entries given for them.
+        let mut signal_values = vec![epoch.get()];
         let mut signals = vec![self.timeline];
         if let Some(s) = signal {
             signals.push(s);
@@ -266,9 +268,10 @@ impl Submitter {
     }
 
     /// The completed epoch, without blocking; recycles finished command buffers.
-    pub(crate) fn poll(&mut self) -> Result<u64> {
+    pub(crate) fn poll(&mut self) -> Result<Epoch> {
         // SAFETY: the semaphore belongs to this device.
         let value = unsafe { self.device.get_semaphore_counter_value(self.timeline) }
+            .map(Epoch::new)
             .map_err(|r| map_queue("vkGetSemaphoreCounterValue", r))?;
         while let Some(&(epoch, cb)) = self.in_flight.front() {
             if epoch > value {
@@ -281,9 +284,9 @@ impl Submitter {
     }
 
     /// Waits until `epoch` completes or `timeout` passes; `Ok(false)` on timeout.
-    pub(crate) fn wait(&mut self, epoch: u64, timeout: Duration) -> Result<bool> {
+    pub(crate) fn wait(&mut self, epoch: Epoch, timeout: Duration) -> Result<bool> {
         let semaphores = [self.timeline];
-        let values = [epoch];
+        let values = [epoch.get()];
         let info = vk::SemaphoreWaitInfo::default()
             .semaphores(&semaphores)
             .values(&values);

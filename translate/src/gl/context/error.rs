@@ -121,6 +121,7 @@ pub fn error_name(code: GLenum) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arenagl_memory::Epoch;
 
     #[test]
     fn timeouts_are_waited_out_and_other_failures_end_the_wait() {
@@ -128,7 +129,7 @@ mod tests {
         let r = until_done(|| {
             calls += 1;
             if calls < 4 {
-                Err(MemoryError::Timeout(7))
+                Err(MemoryError::Timeout(Epoch::new(7)))
             } else {
                 Ok(calls)
             }
@@ -138,7 +139,7 @@ mod tests {
         let r: Result<(), _> = until_done(|| {
             calls += 1;
             if calls < 2 {
-                Err(MemoryError::Timeout(7))
+                Err(MemoryError::Timeout(Epoch::new(7)))
             } else {
                 Err(MemoryError::DeviceLost)
             }

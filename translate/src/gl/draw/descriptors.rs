@@ -11,7 +11,7 @@
 //! - Set 1's per-draw data is a dynamic offset, so its set only changes with the arena buffer,
 //!   the pool, the layout or the epoch.
 
-use arenagl_memory::StreamRange;
+use arenagl_memory::{Epoch, StreamRange};
 use ash::vk;
 
 use crate::gl::context::error::GlResult;
@@ -110,8 +110,8 @@ impl Context {
         &mut self,
         linked: &Linked,
         infos: &Set0Infos,
-        epoch: u64,
-        completed: u64,
+        epoch: Epoch,
+        completed: Epoch,
     ) -> GlResult<Option<vk::DescriptorSet>> {
         let (image_infos, buffer_infos, texel_infos) =
             (&infos.images, &infos.buffers, &infos.texels);
@@ -180,8 +180,8 @@ impl Context {
         &mut self,
         linked: &Linked,
         range: StreamRange,
-        epoch: u64,
-        completed: u64,
+        epoch: Epoch,
+        completed: Epoch,
     ) -> GlResult<(vk::DescriptorSet, u32)> {
         let layout = linked.set_layouts[1];
         let pool = self.descriptors.touch_current(epoch);

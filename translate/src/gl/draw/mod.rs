@@ -48,6 +48,7 @@ pub(crate) use clear::{ClearColor, ClearRequest};
 
 use std::sync::Arc;
 
+use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::enums::*;
@@ -72,7 +73,7 @@ pub(crate) struct Encoder {
         vk::Buffer,
         vk::DescriptorPool,
         vk::DescriptorSetLayout,
-        u64,
+        Epoch,
         vk::DescriptorSet,
     )>,
     /// Set by `end` and read by the context: the device to end the pass on.
@@ -82,7 +83,7 @@ pub(crate) struct Encoder {
     /// still the current one (a pool is reset only after it stops being current and its epoch
     /// completes). Only within one epoch: a handle retired in it is not destroyed, so not
     /// reused, before the epoch completes; across epochs an equal handle may be a new object.
-    set0: Option<(Set0Contents, vk::DescriptorPool, u64, vk::DescriptorSet)>,
+    set0: Option<(Set0Contents, vk::DescriptorPool, Epoch, vk::DescriptorSet)>,
     /// The dynamic state and vertex buffers the last draw set in the open pass, so that a draw
     /// records only what changed (lavapipe, MoltenVK and most mobile drivers pay per command
     /// recorded). Forgotten with the pipeline: a new pass or an internal draw.

@@ -34,6 +34,7 @@
 
 use std::collections::HashMap;
 
+use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::enums::*;
@@ -51,7 +52,7 @@ pub(crate) struct QueryObject {
     /// `GL_PRIMITIVES_GENERATED`: the CPU count.
     primitives: u64,
     /// The last epoch whose commands write this query's slots.
-    epoch: u64,
+    epoch: Epoch,
     /// The result, once read.
     result: Option<u64>,
 }
@@ -221,7 +222,7 @@ impl Context {
                 target,
                 slots: Vec::new(),
                 primitives: 0,
-                epoch: 0,
+                epoch: Epoch::ZERO,
                 result: None,
             })
             .ok_or_else(|| GlError::InvalidOperation(format!("query {id} vanished")))?;

@@ -19,6 +19,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use arenagl_memory::Epoch;
+
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
@@ -26,7 +28,7 @@ use crate::gl::context::Context;
 /// One fence: the epoch whose completion signals it.
 #[derive(Debug, Clone, Copy)]
 struct Fence {
-    epoch: u64,
+    epoch: Epoch,
 }
 
 /// Every live sync object, by handle.

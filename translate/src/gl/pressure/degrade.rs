@@ -37,7 +37,7 @@
 use std::collections::HashSet;
 
 use arenagl_memory::vulkan::BlitSide;
-use arenagl_memory::{Degradation, ImageHandle};
+use arenagl_memory::{Degradation, Epoch, ImageHandle};
 use arenagl_residency::{Action, Level};
 use ash::vk;
 
@@ -59,7 +59,7 @@ pub(crate) struct PressureState {
     /// The frame of the last prune.
     last_prune: u64,
     /// No demotion pass until this epoch completes (the last pass's retired images).
-    wait_epoch: u64,
+    wait_epoch: Epoch,
     /// The render scale the pressure policy asks the presenter for (1.0: full size).
     pub render_scale: f32,
 }
@@ -69,7 +69,7 @@ impl Default for PressureState {
         Self {
             frame: 0,
             last_prune: 0,
-            wait_epoch: 0,
+            wait_epoch: Epoch::ZERO,
             render_scale: 1.0,
         }
     }

@@ -6,6 +6,7 @@
 //! retired is never reset, so every set ever allocated from it would stay alive, each holding
 //! its layout (and so a deleted program's layouts) with it.
 
+use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
@@ -16,7 +17,7 @@ const SETS_PER_POOL: u32 = 1024;
 struct Pool {
     raw: vk::DescriptorPool,
     /// The last epoch whose commands may read sets from it.
-    last_use: u64,
+    last_use: Epoch,
     /// Sets allocated since it was created or last reset.
     sets: u32,
 }
@@ -62,8 +63,8 @@ impl DescriptorPools {
         &mut self,
         device: &Device,
         layout: vk::DescriptorSetLayout,
-        epoch: u64,
-        completed: u64,
+        epoch: Epoch,
+        completed: Epoch,
     ) -> GlResult<vk::DescriptorSet> {
         for _ in 0..2 {
             if self.current.is_none() {
@@ -84,7 +85,7 @@ impl DescriptorPools {
                 };
                 self.current = Some(Pool {
                     raw,
-                    last_use: 0,
+                    last_use: Epoch::ZERO,
                     sets: 0,
                 });
             }
@@ -131,7 +132,7 @@ impl DescriptorPools {
 
     /// The pool sets come from now, marked as used by `epoch` (a cached set from it stays
     /// valid while it is still the current pool).
-    pub(crate) fn touch_current(&mut self, epoch: u64) -> Option<vk::DescriptorPool> {
+    pub(crate) fn touch_current(&mut self, epoch: Epoch) -> Option<vk::DescriptorPool> {
         let pool = self.current.as_mut()?;
         pool.last_use = pool.last_use.max(epoch);
         Some(pool.raw)

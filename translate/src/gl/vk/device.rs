@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arenagl_memory::vulkan::DeviceInfo;
 use arenagl_memory::{
-    ImageDesc, ImageHandle, LostFlag, MemoryError, MemoryManager, SamplerDesc, SamplerHandle,
-    ViewDesc, ViewHandle,
+    Epoch, ImageDesc, ImageHandle, LostFlag, MemoryError, MemoryManager, SamplerDesc,
+    SamplerHandle, ViewDesc, ViewHandle,
 };
 use ash::vk;
 
@@ -79,13 +79,13 @@ pub struct DeviceCaps {
 /// A cached pipeline and the last epoch that bound it (trimming keeps the recent ones).
 pub(crate) struct CachedPipeline {
     pub raw: vk::Pipeline,
-    pub last_use: u64,
+    pub last_use: Epoch,
 }
 
 /// The manager plus the locked state that goes with it.
 pub struct Locked {
     pub manager: MemoryManager,
-    pub(crate) garbage: Vec<(u64, Garbage)>,
+    pub(crate) garbage: Vec<(Epoch, Garbage)>,
     /// Every pipeline built, by the state it was built for (shared by all contexts).
     pub(crate) pipelines: HashMap<PipelineKey, CachedPipeline>,
     samplers: Vec<(SamplerDesc, SamplerHandle)>,
@@ -233,7 +233,7 @@ impl Locked {
 
     /// Defers the destruction of every cached pipeline last used before epoch `keep_since`;
     /// returns how many. They are rebuilt (from the pipeline cache) when next needed.
-    pub(crate) fn trim_pipelines(&mut self, keep_since: u64) -> u64 {
+    pub(crate) fn trim_pipelines(&mut self, keep_since: Epoch) -> u64 {
         let stale: Vec<PipelineKey> = self
             .pipelines
             .iter()
@@ -249,7 +249,7 @@ impl Locked {
     }
 
     /// Destroys `item` once `epoch` completes.
-    pub(crate) fn defer_at(&mut self, epoch: u64, item: Garbage) {
+    pub(crate) fn defer_at(&mut self, epoch: Epoch, item: Garbage) {
         self.garbage.push((epoch, item));
     }
 

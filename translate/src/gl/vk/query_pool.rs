@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 
+use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
@@ -47,7 +48,7 @@ struct Pool {
 pub(crate) struct QueryPools {
     pools: Vec<Pool>,
     /// Free slots and the epoch after which they may be reset.
-    free: Vec<(Slot, u64)>,
+    free: Vec<(Slot, Epoch)>,
     /// Live slots and how many GL queries hold each.
     refs: HashMap<Slot, u32>,
 }
@@ -58,7 +59,7 @@ impl QueryPools {
         &mut self,
         device: &Device,
         kind: SlotKind,
-        completed: u64,
+        completed: Epoch,
     ) -> GlResult<Slot> {
         let found = self
             .free
@@ -91,7 +92,7 @@ impl QueryPools {
                 let pool = self.pools.len();
                 self.pools.push(Pool { raw, kind });
                 self.free
-                    .extend((1..POOL_SIZE).map(|index| (Slot { pool, index }, 0)));
+                    .extend((1..POOL_SIZE).map(|index| (Slot { pool, index }, Epoch::ZERO)));
                 Slot { pool, index: 0 }
             }
         };
@@ -114,7 +115,7 @@ impl QueryPools {
 
     /// Drops one hold on `slot`; the last one frees it once `epoch` (the last epoch that may
     /// write it) completes.
-    pub(crate) fn release(&mut self, slot: Slot, epoch: u64) {
+    pub(crate) fn release(&mut self, slot: Slot, epoch: Epoch) {
         if let Some(n) = self.refs.get_mut(&slot) {
             *n -= 1;
             if *n == 0 {
