@@ -2,8 +2,9 @@
 //!
 //! The rooms, and what each holds:
 //! - `context/` — [`Context`], one GL context's state; GL errors (`error`), object name tables
-//!   (`names`), the enums, `glGet*` (`get`), the fixed-function pipeline state (`state`), share
-//!   groups (`share_group`).
+//!   (`names`), the enums, `glGet*` (`get`), the pipeline state GL core has too — blend,
+//!   depth, stencil, viewport, raster (`state`, `PipelineState`) — and share groups
+//!   (`share_group`).
 //! - `objects/<kind>/` — one folder per GL object type (buffer, vertex array, texture, sampler,
 //!   framebuffer and renderbuffer, program, query, sync): the object type beside the entry
 //!   points that act on it (`api.rs` where they are a file of their own).
@@ -16,7 +17,7 @@
 //! - `pressure/` — what memory pressure makes the translator give up (texture demotion, cache
 //!   trimming, the render scale).
 //! - `vk/` — the Vulkan side: the process-wide device (the memory manager behind a mutex), the
-//!   pipeline, descriptor and query-pool caches.
+//!   pipeline, descriptor and query-pool caches, and the pure GL→Vulkan enum mappings (`conv`).
 //!
 //! The line between **GL API state** (validation, object tables, what `glGet*` answers: every
 //! room but `vk/`) and **the Vulkan side** (`vk/`, and the recording in `draw/` and `pixel/`) is

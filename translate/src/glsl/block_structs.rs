@@ -40,6 +40,16 @@ pub fn hoist(source: &str) -> Cow<'_, str> {
         return Cow::Borrowed(source);
     }
     let t = tokens(source);
+    match find_hoists(source, &t) {
+        Some(hoists) if !hoists.is_empty() => Cow::Owned(rewrite(source, &hoists)),
+        // Nothing to move, or unbalanced input left for the compiler to report.
+        _ => Cow::Borrowed(source),
+    }
+}
+
+/// The structure definitions inside the blocks of `source` (tokens `t`), in source order; `None`
+/// when a structure's body is not closed.
+fn find_hoists(source: &str, t: &[Token]) -> Option<Vec<Hoist>> {
     let text = |k: &Token| &source[k.start..k.end];
     let is = |k: Option<&Token>, p: u8| k.is_some_and(|k| k.kind == Kind::Punct(p));
     let mut hoists = Vec::new();
@@ -73,63 +83,84 @@ pub fn hoist(source: &str) -> Cow<'_, str> {
             continue;
         }
         let to = decl_start.unwrap_or(k.start);
-        let mut j = i + 3;
-        let mut inner = 1usize;
-        while j < t.len() && inner > 0 {
-            match t[j].kind {
-                Kind::Punct(b'{') => inner += 1,
-                Kind::Punct(b'}') => inner -= 1,
-                Kind::Ident if inner == 1 && text(&t[j]) == "struct" => {
-                    let named = t.get(j + 1).filter(|n| n.kind == Kind::Ident);
-                    let open = j + 1 + usize::from(named.is_some());
-                    if is(t.get(open), b'{') {
-                        // The matching `}` of the structure's body.
-                        let mut d = 0usize;
-                        let mut close = open;
-                        while close < t.len() {
-                            match t[close].kind {
-                                Kind::Punct(b'{') => d += 1,
-                                Kind::Punct(b'}') => {
-                                    d -= 1;
-                                    if d == 0 {
-                                        break;
-                                    }
-                                }
-                                _ => {}
-                            }
-                            close += 1;
-                        }
-                        if close >= t.len() {
-                            return Cow::Borrowed(source);
-                        }
-                        let name = match named {
-                            Some(_) => None,
-                            None => {
-                                anonymous += 1;
-                                Some(format!("{ANONYMOUS_PREFIX}{}", anonymous - 1))
-                            }
-                        };
-                        hoists.push(Hoist {
-                            start: t[j].start,
-                            end: t[close].end,
-                            name,
-                            to,
-                        });
-                        j = close + 1;
-                        continue;
-                    }
-                }
-                _ => {}
-            }
-            j += 1;
-        }
         // Continue after the block's closing brace (depth back at 0).
-        i = j;
+        i = block_hoists(source, t, i + 3, to, &mut anonymous, &mut hoists)?;
         decl_start = None;
     }
-    if hoists.is_empty() {
-        return Cow::Borrowed(source);
+    Some(hoists)
+}
+
+/// Adds the structure definitions of one block, whose body starts at token `first`, to
+/// `hoists` (each to move to byte `to`); answers the token after the block's closing brace, or
+/// `None` when a structure's body is not closed. `anonymous` counts the names given so far.
+fn block_hoists(
+    source: &str,
+    t: &[Token],
+    first: usize,
+    to: usize,
+    anonymous: &mut usize,
+    hoists: &mut Vec<Hoist>,
+) -> Option<usize> {
+    let text = |k: &Token| &source[k.start..k.end];
+    let is = |k: Option<&Token>, p: u8| k.is_some_and(|k| k.kind == Kind::Punct(p));
+    let mut j = first;
+    let mut inner = 1usize;
+    while j < t.len() && inner > 0 {
+        match t[j].kind {
+            Kind::Punct(b'{') => inner += 1,
+            Kind::Punct(b'}') => inner -= 1,
+            Kind::Ident if inner == 1 && text(&t[j]) == "struct" => {
+                let named = t.get(j + 1).filter(|n| n.kind == Kind::Ident);
+                let open = j + 1 + usize::from(named.is_some());
+                if is(t.get(open), b'{') {
+                    let close = matching_brace(t, open)?;
+                    let name = match named {
+                        Some(_) => None,
+                        None => {
+                            *anonymous += 1;
+                            Some(format!("{ANONYMOUS_PREFIX}{}", *anonymous - 1))
+                        }
+                    };
+                    hoists.push(Hoist {
+                        start: t[j].start,
+                        end: t[close].end,
+                        name,
+                        to,
+                    });
+                    j = close + 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
     }
+    Some(j)
+}
+
+/// The matching `}` of the `{` at token `open` (`None` when the source ends first).
+fn matching_brace(t: &[Token], open: usize) -> Option<usize> {
+    let mut d = 0usize;
+    let mut close = open;
+    while close < t.len() {
+        match t[close].kind {
+            Kind::Punct(b'{') => d += 1,
+            Kind::Punct(b'}') => {
+                d -= 1;
+                if d == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        close += 1;
+    }
+    (close < t.len()).then_some(close)
+}
+
+/// `source` with `hoists` (in source order) applied: each block's definitions in front of it,
+/// and each definition in the block replaced by its type's name.
+fn rewrite(source: &str, hoists: &[Hoist]) -> String {
     let mut out = String::with_capacity(source.len() + 64 * hoists.len());
     let mut at = 0;
     let mut h = 0;
@@ -156,26 +187,31 @@ pub fn hoist(source: &str) -> Cow<'_, str> {
         let mut from = to;
         for x in &hoists[h..k] {
             out.push_str(&source[from..x.start]);
-            let name = match &x.name {
-                Some(name) => name.clone(),
-                None => {
-                    // `struct NAME {`: the name is the second token of the definition.
-                    let def = &source[x.start + "struct".len()..x.end];
-                    def.trim_start()
-                        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        .next()
-                        .unwrap_or_default()
-                        .to_owned()
-                }
-            };
-            out.push_str(&name);
+            out.push_str(&type_name(source, x));
             from = x.end;
         }
         at = from;
         h = k;
     }
     out.push_str(&source[at..]);
-    Cow::Owned(out)
+    out
+}
+
+/// The name of a hoisted structure's type: the one given to an anonymous structure, else the
+/// name it was defined with.
+fn type_name(source: &str, x: &Hoist) -> String {
+    match &x.name {
+        Some(name) => name.clone(),
+        None => {
+            // `struct NAME {`: the name is the second token of the definition.
+            let def = &source[x.start + "struct".len()..x.end];
+            def.trim_start()
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        }
+    }
 }
 
 /// Members declared `bool` or `bvecN` inside uniform or buffer blocks: (name, components).

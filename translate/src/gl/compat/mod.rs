@@ -945,8 +945,11 @@ impl Context {
                 self.compat.raster.1 = false;
                 return;
             }
-            let vp = self.fixed.viewport;
-            let (n, f) = (self.fixed.depth_range[0], self.fixed.depth_range[1]);
+            let vp = self.pipeline_state.viewport;
+            let (n, f) = (
+                self.pipeline_state.depth_range[0],
+                self.pipeline_state.depth_range[1],
+            );
             let ndc = [clip[0] / w, clip[1] / w, clip[2] / w];
             self.compat.raster = (
                 [
@@ -967,7 +970,10 @@ impl Context {
             self.compat.raster_color = self.current_attribs[FfArray::Color.slot()]
                 .words
                 .map(f32::from_bits);
-            let (n, f) = (self.fixed.depth_range[0], self.fixed.depth_range[1]);
+            let (n, f) = (
+                self.pipeline_state.depth_range[0],
+                self.pipeline_state.depth_range[1],
+            );
             let depth = (n + f64::from(z.clamp(0.0, 1.0)) * (f - n)) as f32;
             self.compat.raster = ([x, y, depth, 1.0], true);
         });
@@ -1086,7 +1092,7 @@ impl Context {
             return;
         }
         let r = self.compat_only("glAlphaFunc").and_then(|()| {
-            crate::gl::context::state::compare_op(func)?;
+            crate::gl::vk::conv::compare_op(func)?;
             self.compat.alpha_func = func;
             self.compat.alpha_ref = reference.clamp(0.0, 1.0);
             Ok(())

@@ -52,6 +52,26 @@ impl Value {
     }
 }
 
+/// One integer.
+fn int(v: i64) -> GlResult<Value> {
+    Ok(Value::Ints(vec![v]))
+}
+
+/// One boolean.
+fn bool1(v: bool) -> GlResult<Value> {
+    Ok(Value::Bools(vec![v]))
+}
+
+/// A rectangle as x, y, width, height.
+fn rect(r: crate::gl::context::state::Rect) -> GlResult<Value> {
+    Ok(Value::Ints(vec![
+        r.x as i64,
+        r.y as i64,
+        r.width as i64,
+        r.height as i64,
+    ]))
+}
+
 impl Context {
     /// Any `glGet*` query.
     pub fn get(&mut self, pname: GLenum) -> Option<Value> {
@@ -84,11 +104,11 @@ impl Context {
                 }
                 GL_COLOR_WRITEMASK => {
                     check(crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS)?;
-                    Value::Bools(self.fixed.color_mask[i].to_vec())
+                    Value::Bools(self.pipeline_state.color_mask[i].to_vec())
                 }
                 GL_BLEND => {
                     check(crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS)?;
-                    Value::Bools(vec![self.fixed.blend.enabled & (1 << i) != 0])
+                    Value::Bools(vec![self.pipeline_state.blend.enabled & (1 << i) != 0])
                 }
                 GL_BLEND_SRC_RGB
                 | GL_BLEND_DST_RGB
@@ -98,7 +118,7 @@ impl Context {
                 | GL_BLEND_EQUATION_ALPHA => {
                     check(crate::gl::context::state::MAX_DRAW_BUFFERS)?;
                     Value::Ints(vec![i64::from(blend_value(
-                        &self.fixed.blend.funcs[i],
+                        &self.pipeline_state.blend.funcs[i],
                         pname,
                     ))])
                 }
@@ -115,21 +135,40 @@ impl Context {
         if let Some(v) = self.clamp_color_get(pname) {
             return Ok(v);
         }
-        let l = self.device.caps().limits;
-        let f = &self.fixed;
-        let int = |v: i64| Ok(Value::Ints(vec![v]));
-        let bool1 = |v: bool| Ok(Value::Bools(vec![v]));
-        let rect = |r: crate::gl::context::state::Rect| {
-            Ok(Value::Ints(vec![
-                r.x as i64,
-                r.y as i64,
-                r.width as i64,
-                r.height as i64,
-            ]))
-        };
-        let max_2d = i64::from(l.max_image_dimension2_d);
-        let frag_components = i64::from(l.max_uniform_buffer_range.min(65536) / 4).min(4096);
+        // Each family answers the pnames it knows and `None` for the rest; no pname belongs to
+        // two families, so the order only matters for speed.
+        let family = self
+            .get_context_info(pname)
+            .or_else(|| self.get_limit(pname))
+            .or_else(|| self.get_pipeline_state(pname))
+            .or_else(|| self.get_binding(pname))
+            .or_else(|| self.get_pixel_store(pname));
+        if let Some(answer) = family {
+            return answer;
+        }
         match pname {
+            GL_TIMESTAMP => int(self.current_timestamp()?),
+            GL_LINE_SMOOTH_HINT
+            | GL_POLYGON_SMOOTH_HINT
+            | GL_TEXTURE_COMPRESSION_HINT
+            | GL_FRAGMENT_SHADER_DERIVATIVE_HINT => int(i64::from(
+                self.hints.get(&pname).copied().unwrap_or(GL_DONT_CARE),
+            )),
+            cap => {
+                if crate::gl::context::state::is_ignored_capability(cap) {
+                    return bool1(self.ignored_caps.get(&cap).copied().unwrap_or(false));
+                }
+                match self.pipeline_state.clone().capability(cap) {
+                    Ok(v) => bool1(*v),
+                    Err(_) => invalid_enum("glGet pname", pname),
+                }
+            }
+        }
+    }
+
+    /// The context's version and profile, and the default framebuffer's format.
+    fn get_context_info(&self, pname: GLenum) -> Option<GlResult<Value>> {
+        Some(match pname {
             GL_MAJOR_VERSION => int(3),
             GL_MINOR_VERSION => int(3),
             GL_NUM_EXTENSIONS => int(self.strings.extensions.len() as i64),
@@ -138,6 +177,29 @@ impl Context {
                 crate::gl::context::Profile::Core => GL_CONTEXT_CORE_PROFILE_BIT,
                 crate::gl::context::Profile::Compatibility => GL_CONTEXT_COMPATIBILITY_PROFILE_BIT,
             })),
+            GL_RED_BITS | GL_GREEN_BITS | GL_BLUE_BITS | GL_ALPHA_BITS => int(8),
+            GL_DEPTH_BITS => int(24),
+            GL_STENCIL_BITS => int(8),
+            GL_SAMPLES => int(i64::from(self.draw_framebuffer_samples())),
+            GL_SAMPLE_BUFFERS => int(i64::from(self.draw_framebuffer_samples() > 1)),
+            GL_DOUBLEBUFFER => bool1(true),
+            GL_STEREO => bool1(false),
+            GL_IMPLEMENTATION_COLOR_READ_FORMAT => int(i64::from(GL_RGBA)),
+            GL_IMPLEMENTATION_COLOR_READ_TYPE => int(i64::from(GL_UNSIGNED_BYTE)),
+            GL_NUM_SHADER_BINARY_FORMATS
+            | GL_NUM_PROGRAM_BINARY_FORMATS
+            | GL_NUM_COMPRESSED_TEXTURE_FORMATS => int(0),
+            _ => return None,
+        })
+    }
+
+    /// Implementation limits: sizes, counts and ranges that depend on the device or are fixed
+    /// by ArenaGL.
+    fn get_limit(&self, pname: GLenum) -> Option<GlResult<Value>> {
+        let l = self.device.caps().limits;
+        let max_2d = i64::from(l.max_image_dimension2_d);
+        let frag_components = i64::from(l.max_uniform_buffer_range.min(65536) / 4).min(4096);
+        Some(match pname {
             GL_MAX_TEXTURE_SIZE | GL_MAX_RENDERBUFFER_SIZE | GL_MAX_RECTANGLE_TEXTURE_SIZE => {
                 int(max_2d)
             }
@@ -220,6 +282,33 @@ impl Context {
                 };
                 Ok(Value::Floats(range.iter().map(|&v| f64::from(v)).collect()))
             }
+            // The offset alignment of glTexBufferRange (`texture_buffer`).
+            crate::gl::objects::texture::buffer::GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT => {
+                int(l.min_texel_buffer_offset_alignment as i64)
+            }
+            0x8A31..=0x8A33 => {
+                int(frag_components + 12 * i64::from(l.max_uniform_buffer_range.min(65536)) / 4)
+            } // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS: blocks × block size / 4 + loose
+            0x9123 => int(i64::from(l.max_geometry_input_components)), // GL_MAX_GEOMETRY_INPUT_COMPONENTS
+            0x9124 => int(i64::from(l.max_geometry_output_components)), // GL_MAX_GEOMETRY_OUTPUT_COMPONENTS
+            0x8128 => Ok(Value::Floats(vec![1.0])), // GL_POINT_FADE_THRESHOLD_SIZE
+            0x0B13 | 0x0B23 => Ok(Value::Floats(vec![0.0])), // GL_POINT_SIZE_GRANULARITY, GL_LINE_WIDTH_GRANULARITY
+            0x8C8A => int(64), // GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
+            0x8C8B => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
+            0x8C80 => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
+            // GL 4.3 debug limits some clients query on any version (answered, not errors).
+            0x9143 | 0x9144 => int(0), // GL_MAX_DEBUG_MESSAGE_LENGTH, GL_MAX_DEBUG_LOGGED_MESSAGES
+            0x82E8 => int(256),        // GL_MAX_LABEL_LENGTH
+            0x826C => int(64),         // GL_MAX_DEBUG_GROUP_STACK_DEPTH
+            _ => return None,
+        })
+    }
+
+    /// Pipeline state (`PipelineState`): raster, viewport and scissor, clear values, masks,
+    /// depth, blend, stencil and primitive assembly.
+    fn get_pipeline_state(&self, pname: GLenum) -> Option<GlResult<Value>> {
+        let f = &self.pipeline_state;
+        Some(match pname {
             GL_POINT_SIZE => Ok(Value::Floats(vec![f64::from(f.point_size)])),
             GL_LINE_WIDTH => Ok(Value::Floats(vec![f64::from(f.line_width)])),
             GL_VIEWPORT => rect(f.viewport),
@@ -273,6 +362,14 @@ impl Context {
                 bool1(false)
             }
             GL_PRIMITIVE_RESTART_INDEX => int(i64::from(f.restart_index)),
+            _ => return None,
+        })
+    }
+
+    /// Object bindings: buffers, the vertex array, program, textures, samplers, framebuffers,
+    /// renderbuffer, and the draw and read buffers.
+    fn get_binding(&self, pname: GLenum) -> Option<GlResult<Value>> {
+        Some(match pname {
             GL_ARRAY_BUFFER_BINDING => int(i64::from(self.array_buffer)),
             GL_ELEMENT_ARRAY_BUFFER_BINDING => int(i64::from(
                 self.current_vao().map_or(0, |v| v.element_buffer),
@@ -319,7 +416,7 @@ impl Context {
                 ))
             }
             // Buffer textures (`texture_buffer`): the buffer target's binding, the unit's
-            // buffer texture, its format, and the offset alignment of glTexBufferRange.
+            // buffer texture and its format (the offset alignment is a limit).
             GL_TEXTURE_BUFFER => int(i64::from(
                 self.generic_bindings
                     .get(&GL_TEXTURE_BUFFER)
@@ -339,9 +436,6 @@ impl Context {
             crate::gl::objects::texture::buffer::GL_TEXTURE_BUFFER_DATA_STORE_BINDING => int(
                 i64::from(self.active_buffer_texture().map_or(0, |t| t.buffer)),
             ),
-            crate::gl::objects::texture::buffer::GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT => {
-                int(l.min_texel_buffer_offset_alignment as i64)
-            }
             GL_SAMPLER_BINDING => int(i64::from(self.sampler_units[self.active_texture as usize])),
             GL_DRAW_FRAMEBUFFER_BINDING => int(i64::from(self.draw_framebuffer)),
             GL_READ_FRAMEBUFFER_BINDING => int(i64::from(self.read_framebuffer)),
@@ -360,18 +454,13 @@ impl Context {
                     .get(self.read_framebuffer)
                     .map_or(GL_NONE, |fb| fb.read_buffer)
             })),
-            GL_RED_BITS | GL_GREEN_BITS | GL_BLUE_BITS | GL_ALPHA_BITS => int(8),
-            GL_DEPTH_BITS => int(24),
-            GL_STENCIL_BITS => int(8),
-            GL_SAMPLES => int(i64::from(self.draw_framebuffer_samples())),
-            GL_SAMPLE_BUFFERS => int(i64::from(self.draw_framebuffer_samples() > 1)),
-            GL_DOUBLEBUFFER => bool1(true),
-            GL_STEREO => bool1(false),
-            GL_IMPLEMENTATION_COLOR_READ_FORMAT => int(i64::from(GL_RGBA)),
-            GL_IMPLEMENTATION_COLOR_READ_TYPE => int(i64::from(GL_UNSIGNED_BYTE)),
-            GL_NUM_SHADER_BINARY_FORMATS
-            | GL_NUM_PROGRAM_BINARY_FORMATS
-            | GL_NUM_COMPRESSED_TEXTURE_FORMATS => int(0),
+            _ => return None,
+        })
+    }
+
+    /// Pixel store state (`glPixelStore`), packing and unpacking.
+    fn get_pixel_store(&self, pname: GLenum) -> Option<GlResult<Value>> {
+        Some(match pname {
             GL_UNPACK_ALIGNMENT => int(i64::from(self.unpack.alignment.bytes())),
             GL_PACK_ALIGNMENT => int(i64::from(self.pack.alignment.bytes())),
             GL_UNPACK_ROW_LENGTH => int(i64::from(self.unpack.row_length)),
@@ -382,37 +471,8 @@ impl Context {
             GL_PACK_SKIP_PIXELS => int(i64::from(self.pack.skip_pixels)),
             GL_UNPACK_SWAP_BYTES => bool1(self.unpack.swap_bytes),
             GL_PACK_SWAP_BYTES => bool1(self.pack.swap_bytes),
-            GL_TIMESTAMP => int(self.current_timestamp()?),
-            GL_LINE_SMOOTH_HINT
-            | GL_POLYGON_SMOOTH_HINT
-            | GL_TEXTURE_COMPRESSION_HINT
-            | GL_FRAGMENT_SHADER_DERIVATIVE_HINT => int(i64::from(
-                self.hints.get(&pname).copied().unwrap_or(GL_DONT_CARE),
-            )),
-            0x8A31..=0x8A33 => {
-                int(frag_components + 12 * i64::from(l.max_uniform_buffer_range.min(65536)) / 4)
-            } // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS: blocks × block size / 4 + loose
-            0x9123 => int(i64::from(l.max_geometry_input_components)), // GL_MAX_GEOMETRY_INPUT_COMPONENTS
-            0x9124 => int(i64::from(l.max_geometry_output_components)), // GL_MAX_GEOMETRY_OUTPUT_COMPONENTS
-            0x8128 => Ok(Value::Floats(vec![1.0])), // GL_POINT_FADE_THRESHOLD_SIZE
-            0x0B13 | 0x0B23 => Ok(Value::Floats(vec![0.0])), // GL_POINT_SIZE_GRANULARITY, GL_LINE_WIDTH_GRANULARITY
-            0x8C8A => int(64), // GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
-            0x8C8B => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
-            0x8C80 => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
-            // GL 4.3 debug limits some clients query on any version (answered, not errors).
-            0x9143 | 0x9144 => int(0), // GL_MAX_DEBUG_MESSAGE_LENGTH, GL_MAX_DEBUG_LOGGED_MESSAGES
-            0x82E8 => int(256),        // GL_MAX_LABEL_LENGTH
-            0x826C => int(64),         // GL_MAX_DEBUG_GROUP_STACK_DEPTH
-            cap => {
-                if crate::gl::context::state::is_ignored_capability(cap) {
-                    return bool1(self.ignored_caps.get(&cap).copied().unwrap_or(false));
-                }
-                match self.fixed.clone().capability(cap) {
-                    Ok(v) => bool1(*v),
-                    Err(_) => invalid_enum("glGet pname", pname),
-                }
-            }
-        }
+            _ => return None,
+        })
     }
 }
 

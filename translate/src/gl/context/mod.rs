@@ -20,7 +20,7 @@ use arenagl_staging::PixelStore;
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::names::Names;
-use crate::gl::context::state::FixedState;
+use crate::gl::context::state::PipelineState;
 use crate::gl::draw::Encoder;
 use crate::gl::objects::buffer::Buffer;
 use crate::gl::objects::framebuffer::{Framebuffer, Renderbuffer, SurfaceImages};
@@ -126,7 +126,7 @@ pub struct Context {
     pub(crate) renderbuffer: u32,
     pub(crate) default_draw_buffer: GLenum,
     pub(crate) default_read_buffer: GLenum,
-    pub(crate) fixed: FixedState,
+    pub(crate) pipeline_state: PipelineState,
     pub(crate) unpack: PixelStore,
     pub(crate) pack: PixelStore,
     pub(crate) surface: Option<Arc<SurfaceImages>>,
@@ -337,7 +337,7 @@ impl Context {
             renderbuffer: 0,
             default_draw_buffer: GL_BACK,
             default_read_buffer: GL_BACK,
-            fixed: FixedState::new(0, 0),
+            pipeline_state: PipelineState::new(0, 0),
             unpack: PixelStore::default(),
             pack: PixelStore::default(),
             surface: None,
@@ -456,13 +456,13 @@ impl Context {
         if !self.made_current {
             if let Some(s) = &draw {
                 let (w, h) = (s.width as i32, s.height as i32);
-                self.fixed.viewport = crate::gl::context::state::Rect {
+                self.pipeline_state.viewport = crate::gl::context::state::Rect {
                     x: 0,
                     y: 0,
                     width: w,
                     height: h,
                 };
-                self.fixed.scissor = self.fixed.viewport;
+                self.pipeline_state.scissor = self.pipeline_state.viewport;
             }
             self.made_current = true;
         }
@@ -546,7 +546,7 @@ impl Context {
         Some(self.strings.extensions[index as usize].as_c_str())
     }
 
-    // ---- fixed-function state -------------------------------------------------------------
+    // ---- pipeline state (blend, depth, stencil, viewport, raster) --------------------------
 
     /// `glEnable` / `glDisable`.
     pub fn set_capability(&mut self, cap: GLenum, on: bool) {
@@ -563,12 +563,12 @@ impl Context {
             return;
         }
         if cap == GL_BLEND {
-            self.fixed.blend.enabled = if on { u8::MAX } else { 0 };
+            self.pipeline_state.blend.enabled = if on { u8::MAX } else { 0 };
             return;
         }
         let r = self
             .check_capability(cap)
-            .and_then(|()| self.fixed.capability(cap).map(|f| *f = on));
+            .and_then(|()| self.pipeline_state.capability(cap).map(|f| *f = on));
         self.record(r);
     }
 
@@ -581,11 +581,11 @@ impl Context {
             return self.ignored_caps.get(&cap).copied().unwrap_or(false);
         }
         if cap == GL_BLEND {
-            return self.fixed.blend.enabled & 1 != 0;
+            return self.pipeline_state.blend.enabled & 1 != 0;
         }
         let r = self
             .check_capability(cap)
-            .and_then(|()| self.fixed.capability(cap).map(|f| *f));
+            .and_then(|()| self.pipeline_state.capability(cap).map(|f| *f));
         self.record(r).unwrap_or(false)
     }
 
@@ -619,7 +619,7 @@ impl Context {
                 return invalid_enum("glEnablei/glDisablei capability", cap);
             }
             let bit = 1u8 << Self::draw_buffer_index(index)?;
-            let enabled = &mut self.fixed.blend.enabled;
+            let enabled = &mut self.pipeline_state.blend.enabled;
             *enabled = if on { *enabled | bit } else { *enabled & !bit };
             Ok(())
         })();
@@ -632,7 +632,7 @@ impl Context {
             if cap != GL_BLEND {
                 return invalid_enum("glIsEnabledi capability", cap);
             }
-            Ok(self.fixed.blend.enabled & (1 << Self::draw_buffer_index(index)?) != 0)
+            Ok(self.pipeline_state.blend.enabled & (1 << Self::draw_buffer_index(index)?) != 0)
         })();
         self.record(r).unwrap_or(false)
     }
@@ -641,7 +641,7 @@ impl Context {
     pub fn viewport(&mut self, x: i32, y: i32, width: i32, height: i32) {
         let r = crate::gl::context::state::check_size(width, height).map(|()| {
             let max = self.device.caps().limits.max_viewport_dimensions;
-            self.fixed.viewport = crate::gl::context::state::Rect {
+            self.pipeline_state.viewport = crate::gl::context::state::Rect {
                 x,
                 y,
                 width: width.min(max[0] as i32),
@@ -654,7 +654,7 @@ impl Context {
     /// `glScissor`.
     pub fn scissor(&mut self, x: i32, y: i32, width: i32, height: i32) {
         let r = crate::gl::context::state::check_size(width, height).map(|()| {
-            self.fixed.scissor = crate::gl::context::state::Rect {
+            self.pipeline_state.scissor = crate::gl::context::state::Rect {
                 x,
                 y,
                 width,
@@ -666,44 +666,45 @@ impl Context {
 
     /// `glClearColor`.
     pub fn clear_color(&mut self, c: [f32; 4]) {
-        self.fixed.clear_color = c;
+        self.pipeline_state.clear_color = c;
     }
 
     /// `glClearDepth`.
     pub fn clear_depth(&mut self, d: f64) {
-        self.fixed.clear_depth = clamp_unit(d);
+        self.pipeline_state.clear_depth = clamp_unit(d);
     }
 
     /// `glClearStencil`.
     pub fn clear_stencil(&mut self, s: i32) {
-        self.fixed.clear_stencil = s;
+        self.pipeline_state.clear_stencil = s;
     }
 
     /// `glColorMask`: every draw buffer's mask.
     pub fn color_mask(&mut self, mask: [bool; 4]) {
-        self.fixed.color_mask = [mask; crate::gl::context::state::MAX_DRAW_BUFFERS];
+        self.pipeline_state.color_mask = [mask; crate::gl::context::state::MAX_DRAW_BUFFERS];
     }
 
     /// `glColorMaski`: draw buffer `index`'s mask.
     pub fn color_mask_indexed(&mut self, index: u32, mask: [bool; 4]) {
-        let r = Self::draw_buffer_index(index).map(|i| self.fixed.color_mask[i] = mask);
+        let r = Self::draw_buffer_index(index).map(|i| self.pipeline_state.color_mask[i] = mask);
         self.record(r);
     }
 
     /// `glDepthMask`.
     pub fn depth_mask(&mut self, on: bool) {
-        self.fixed.depth_mask = on;
+        self.pipeline_state.depth_mask = on;
     }
 
     /// `glDepthFunc`.
     pub fn depth_func(&mut self, func: GLenum) {
-        let r = crate::gl::context::state::compare_op(func).map(|_| self.fixed.depth_func = func);
+        let r =
+            crate::gl::vk::conv::compare_op(func).map(|_| self.pipeline_state.depth_func = func);
         self.record(r);
     }
 
     /// `glDepthRange`.
     pub fn depth_range(&mut self, near: f64, far: f64) {
-        self.fixed.depth_range = [clamp_unit(near), clamp_unit(far)];
+        self.pipeline_state.depth_range = [clamp_unit(near), clamp_unit(far)];
     }
 
     /// `glBlendFuncSeparate` (and `glBlendFunc` with the same factors twice): every draw
@@ -736,7 +737,7 @@ impl Context {
     /// Sets the factors of draw buffer `index`, or of all of them.
     fn set_blend_func(&mut self, index: Option<usize>, factors: [GLenum; 4]) -> GlResult<()> {
         for f in factors {
-            crate::gl::context::state::blend_factor(f)?;
+            crate::gl::vk::conv::blend_factor(f)?;
             if crate::gl::context::state::is_dual_source_factor(f)
                 && !self.device.caps().dual_src_blend
             {
@@ -747,7 +748,7 @@ impl Context {
             }
         }
         let [src_rgb, dst_rgb, src_a, dst_a] = factors;
-        for (i, b) in self.fixed.blend.funcs.iter_mut().enumerate() {
+        for (i, b) in self.pipeline_state.blend.funcs.iter_mut().enumerate() {
             if index.is_none_or(|n| n == i) {
                 (b.src_rgb, b.dst_rgb, b.src_alpha, b.dst_alpha) = (src_rgb, dst_rgb, src_a, dst_a);
             }
@@ -775,9 +776,9 @@ impl Context {
         rgb: GLenum,
         alpha: GLenum,
     ) -> GlResult<()> {
-        crate::gl::context::state::blend_op(rgb)?;
-        crate::gl::context::state::blend_op(alpha)?;
-        for (i, b) in self.fixed.blend.funcs.iter_mut().enumerate() {
+        crate::gl::vk::conv::blend_op(rgb)?;
+        crate::gl::vk::conv::blend_op(alpha)?;
+        for (i, b) in self.pipeline_state.blend.funcs.iter_mut().enumerate() {
             if index.is_none_or(|n| n == i) {
                 (b.eq_rgb, b.eq_alpha) = (rgb, alpha);
             }
@@ -787,12 +788,13 @@ impl Context {
 
     /// `glBlendColor`.
     pub fn blend_color(&mut self, c: [f32; 4]) {
-        self.fixed.blend_color = c.map(crate::gl::context::state::clamp01);
+        self.pipeline_state.blend_color = c.map(crate::gl::context::state::clamp01);
     }
 
     /// `glCullFace`.
     pub fn cull_face(&mut self, mode: GLenum) {
-        let r = crate::gl::context::state::face_indices(mode).map(|_| self.fixed.cull_mode = mode);
+        let r = crate::gl::context::state::face_indices(mode)
+            .map(|_| self.pipeline_state.cull_mode = mode);
         self.record(r);
     }
 
@@ -800,7 +802,7 @@ impl Context {
     pub fn front_face(&mut self, mode: GLenum) {
         let r = match mode {
             GL_CW | GL_CCW => {
-                self.fixed.front_face = mode;
+                self.pipeline_state.front_face = mode;
                 Ok(())
             }
             _ => invalid_enum("glFrontFace mode", mode),
@@ -810,7 +812,7 @@ impl Context {
 
     /// `glPolygonOffset`.
     pub fn polygon_offset(&mut self, factor: f32, units: f32) {
-        self.fixed.polygon_offset = [factor, units];
+        self.pipeline_state.polygon_offset = [factor, units];
     }
 
     /// `glPolygonMode`: only `GL_FILL` is drawn by this slice.
@@ -831,7 +833,7 @@ impl Context {
         if w <= 0.0 || w.is_nan() {
             self.record::<()>(invalid_value(format!("line width {w}")));
         } else {
-            self.fixed.line_width = w;
+            self.pipeline_state.line_width = w;
         }
     }
 
@@ -840,7 +842,7 @@ impl Context {
         if s <= 0.0 || s.is_nan() {
             self.record::<()>(invalid_value(format!("point size {s}")));
         } else {
-            self.fixed.point_size = s;
+            self.pipeline_state.point_size = s;
         }
     }
 
@@ -848,9 +850,9 @@ impl Context {
     pub fn stencil_func_separate(&mut self, face: GLenum, func: GLenum, reference: i32, mask: u32) {
         let r = (|| {
             let faces = crate::gl::context::state::face_indices(face)?;
-            crate::gl::context::state::compare_op(func)?;
+            crate::gl::vk::conv::compare_op(func)?;
             for &i in faces {
-                let f = &mut self.fixed.stencil[i];
+                let f = &mut self.pipeline_state.stencil[i];
                 (f.func, f.reference, f.value_mask) = (func, reference, mask);
             }
             Ok(())
@@ -869,10 +871,10 @@ impl Context {
         let r = (|| {
             let faces = crate::gl::context::state::face_indices(face)?;
             for op in [fail, zfail, zpass] {
-                crate::gl::context::state::stencil_op(op)?;
+                crate::gl::vk::conv::stencil_op(op)?;
             }
             for &i in faces {
-                let f = &mut self.fixed.stencil[i];
+                let f = &mut self.pipeline_state.stencil[i];
                 (f.fail, f.depth_fail, f.pass) = (fail, zfail, zpass);
             }
             Ok(())
@@ -884,7 +886,7 @@ impl Context {
     pub fn stencil_mask_separate(&mut self, face: GLenum, mask: u32) {
         let r = crate::gl::context::state::face_indices(face).map(|faces| {
             for &i in faces {
-                self.fixed.stencil[i].write_mask = mask;
+                self.pipeline_state.stencil[i].write_mask = mask;
             }
         });
         self.record(r);
@@ -989,7 +991,7 @@ impl Context {
     pub fn provoking_vertex(&mut self, mode: GLenum) {
         let r = match mode {
             GL_FIRST_VERTEX_CONVENTION | GL_LAST_VERTEX_CONVENTION => {
-                self.fixed.provoking_vertex = mode;
+                self.pipeline_state.provoking_vertex = mode;
                 Ok(())
             }
             m => invalid_enum("glProvokingVertex mode", m),
@@ -999,7 +1001,7 @@ impl Context {
 
     /// `glPrimitiveRestartIndex`.
     pub fn primitive_restart_index(&mut self, index: u32) {
-        self.fixed.restart_index = index;
+        self.pipeline_state.restart_index = index;
     }
 
     /// `glFlush`: submits what is recorded (no wait).

@@ -1,5 +1,7 @@
-//! Fixed-function state: what glEnable, glBlendFunc, glDepthFunc, glViewport… set, and how it
-//! maps to Vulkan.
+//! Pipeline state: what glEnable, glBlendFunc, glDepthFunc, glViewport… set — the blend, depth,
+//! stencil, viewport and rasterisation state GL core has too (not the compatibility profile's
+//! fixed-function layer, which lives in `gl/compat/`). The GL→Vulkan enum mappings for it are in
+//! `gl/vk/conv`.
 //!
 //! Orientation (a decision that shapes the whole translator): ArenaGL renders in GL's own
 //! orientation. Row 0 of every image is GL's bottom row, so `glViewport`/`glScissor` rectangles,
@@ -9,8 +11,6 @@
 //! winding: GL's counter-clockwise front face is Vulkan's clockwise. Presenting to a window flips
 //! once, in the final blit. Depth: GL's clip space is z ∈ [-w, w]; the vertex stage remaps it to
 //! Vulkan's [0, w] (see `program`), and glDepthRange's [n, f] becomes the viewport's depth range.
-
-use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_value, GlResult};
@@ -108,9 +108,10 @@ pub(crate) struct Rect {
     pub height: i32,
 }
 
-/// Everything fixed-function a context holds.
+/// The pipeline state a context holds: blend, depth, stencil, viewport, scissor, rasterisation
+/// and clear values (GL core state; the compatibility profile's own is in `gl/compat/`).
 #[derive(Debug, Clone)]
-pub(crate) struct FixedState {
+pub(crate) struct PipelineState {
     pub blend: Blend,
     pub blend_color: [f32; 4],
     /// Per draw buffer: red, green, blue, alpha written.
@@ -147,7 +148,7 @@ pub(crate) struct FixedState {
     pub provoking_vertex: GLenum,
 }
 
-impl FixedState {
+impl PipelineState {
     /// GL's initial state; viewport and scissor start as the first drawable's size.
     pub(crate) fn new(width: i32, height: i32) -> Self {
         let whole = Rect {
@@ -239,78 +240,12 @@ pub(crate) fn is_ignored_capability(cap: GLenum) -> bool {
     ) || (GL_CLIP_DISTANCE0..GL_CLIP_DISTANCE0 + 8).contains(&cap)
 }
 
-pub(crate) fn compare_op(func: GLenum) -> GlResult<vk::CompareOp> {
-    Ok(match func {
-        GL_NEVER => vk::CompareOp::NEVER,
-        GL_LESS => vk::CompareOp::LESS,
-        GL_EQUAL => vk::CompareOp::EQUAL,
-        GL_LEQUAL => vk::CompareOp::LESS_OR_EQUAL,
-        GL_GREATER => vk::CompareOp::GREATER,
-        GL_NOTEQUAL => vk::CompareOp::NOT_EQUAL,
-        GL_GEQUAL => vk::CompareOp::GREATER_OR_EQUAL,
-        GL_ALWAYS => vk::CompareOp::ALWAYS,
-        _ => return invalid_enum("comparison function", func),
-    })
-}
-
-pub(crate) fn blend_factor(f: GLenum) -> GlResult<vk::BlendFactor> {
-    use vk::BlendFactor as B;
-    Ok(match f {
-        GL_ZERO => B::ZERO,
-        GL_ONE => B::ONE,
-        GL_SRC_COLOR => B::SRC_COLOR,
-        GL_ONE_MINUS_SRC_COLOR => B::ONE_MINUS_SRC_COLOR,
-        GL_DST_COLOR => B::DST_COLOR,
-        GL_ONE_MINUS_DST_COLOR => B::ONE_MINUS_DST_COLOR,
-        GL_SRC_ALPHA => B::SRC_ALPHA,
-        GL_ONE_MINUS_SRC_ALPHA => B::ONE_MINUS_SRC_ALPHA,
-        GL_DST_ALPHA => B::DST_ALPHA,
-        GL_ONE_MINUS_DST_ALPHA => B::ONE_MINUS_DST_ALPHA,
-        GL_CONSTANT_COLOR => B::CONSTANT_COLOR,
-        GL_ONE_MINUS_CONSTANT_COLOR => B::ONE_MINUS_CONSTANT_COLOR,
-        GL_CONSTANT_ALPHA => B::CONSTANT_ALPHA,
-        GL_ONE_MINUS_CONSTANT_ALPHA => B::ONE_MINUS_CONSTANT_ALPHA,
-        GL_SRC_ALPHA_SATURATE => B::SRC_ALPHA_SATURATE,
-        GL_SRC1_COLOR => B::SRC1_COLOR,
-        GL_ONE_MINUS_SRC1_COLOR => B::ONE_MINUS_SRC1_COLOR,
-        GL_SRC1_ALPHA => B::SRC1_ALPHA,
-        GL_ONE_MINUS_SRC1_ALPHA => B::ONE_MINUS_SRC1_ALPHA,
-        _ => return invalid_enum("blend factor", f),
-    })
-}
-
 /// Whether `f` reads the fragment shader's second output (`GL_SRC1_*`, dual-source blending).
 pub(crate) fn is_dual_source_factor(f: GLenum) -> bool {
     matches!(
         f,
         GL_SRC1_COLOR | GL_ONE_MINUS_SRC1_COLOR | GL_SRC1_ALPHA | GL_ONE_MINUS_SRC1_ALPHA
     )
-}
-
-pub(crate) fn blend_op(eq: GLenum) -> GlResult<vk::BlendOp> {
-    Ok(match eq {
-        GL_FUNC_ADD => vk::BlendOp::ADD,
-        GL_FUNC_SUBTRACT => vk::BlendOp::SUBTRACT,
-        GL_FUNC_REVERSE_SUBTRACT => vk::BlendOp::REVERSE_SUBTRACT,
-        GL_MIN => vk::BlendOp::MIN,
-        GL_MAX => vk::BlendOp::MAX,
-        _ => return invalid_enum("blend equation", eq),
-    })
-}
-
-pub(crate) fn stencil_op(op: GLenum) -> GlResult<vk::StencilOp> {
-    use vk::StencilOp as S;
-    Ok(match op {
-        GL_KEEP => S::KEEP,
-        GL_ZERO => S::ZERO,
-        GL_REPLACE => S::REPLACE,
-        GL_INCR => S::INCREMENT_AND_CLAMP,
-        GL_DECR => S::DECREMENT_AND_CLAMP,
-        GL_INVERT => S::INVERT,
-        GL_INCR_WRAP => S::INCREMENT_AND_WRAP,
-        GL_DECR_WRAP => S::DECREMENT_AND_WRAP,
-        _ => return invalid_enum("stencil operation", op),
-    })
 }
 
 /// Which faces `glCullFace`/`glStencil*Separate` name; `GL_INVALID_ENUM` otherwise.

@@ -56,7 +56,7 @@ impl Context {
             return invalid_value(format!("glClear mask 0x{mask:x}"));
         }
         let target = self.draw_target()?;
-        let c = self.fixed.clear_color;
+        let c = self.pipeline_state.clear_color;
         let colors = if mask & GL_COLOR_BUFFER_BIT != 0 {
             (0..target.colors.len())
                 .map(|i| (i, ClearColor::Float(c)))
@@ -66,8 +66,10 @@ impl Context {
         };
         let request = ClearRequest {
             colors,
-            depth: (mask & GL_DEPTH_BUFFER_BIT != 0).then_some(self.fixed.clear_depth as f32),
-            stencil: (mask & GL_STENCIL_BUFFER_BIT != 0).then_some(self.fixed.clear_stencil as u32),
+            depth: (mask & GL_DEPTH_BUFFER_BIT != 0)
+                .then_some(self.pipeline_state.clear_depth as f32),
+            stencil: (mask & GL_STENCIL_BUFFER_BIT != 0)
+                .then_some(self.pipeline_state.clear_stencil as u32),
         };
         self.clear_target(&target, request)
     }
@@ -76,11 +78,11 @@ impl Context {
     /// colour masks, the depth mask and the stencil write mask; discarded under conditional
     /// rendering and rasterizer discard (GL 4.6 §17.4.3: `glClear` and `glClearBuffer*` alike).
     pub(crate) fn clear_target(&mut self, target: &Target, request: ClearRequest) -> GlResult<()> {
-        if self.render_discarded() || self.fixed.rasterizer_discard {
+        if self.render_discarded() || self.pipeline_state.rasterizer_discard {
             return Ok(());
         }
-        let area = if self.fixed.scissor_test {
-            self.fixed.scissor
+        let area = if self.pipeline_state.scissor_test {
+            self.pipeline_state.scissor
         } else {
             Rect {
                 x: 0,
@@ -97,7 +99,7 @@ impl Context {
         // partial ones with a masked draw (float colours; an integer buffer under a partial
         // mask is cleared whole).
         let masks = self
-            .fixed
+            .pipeline_state
             .color_mask
             .map(crate::gl::context::state::mask_bits);
         let mut masked: Option<([f32; 4], [u8; MAX_DRAW_BUFFERS])> = None;
@@ -130,12 +132,12 @@ impl Context {
             self.masked_color_clear(target, rect, c, m)?;
         }
         let mut aspects = vk::ImageAspectFlags::empty();
-        if request.depth.is_some() && self.fixed.depth_mask && target.has_depth() {
+        if request.depth.is_some() && self.pipeline_state.depth_mask && target.has_depth() {
             aspects |= vk::ImageAspectFlags::DEPTH;
         }
         if request.stencil.is_some()
             && target.has_stencil()
-            && self.fixed.stencil[0].write_mask != 0
+            && self.pipeline_state.stencil[0].write_mask != 0
         {
             aspects |= vk::ImageAspectFlags::STENCIL;
         }

@@ -52,7 +52,7 @@ use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, GlResult};
+use crate::gl::context::error::GlResult;
 use crate::gl::context::state::Rect;
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::Target;
@@ -119,26 +119,6 @@ pub struct DrawCall {
     pub instances: i32,
     /// (index type, byte offset in the element buffer, base vertex) for indexed draws.
     pub indexed: Option<(GLenum, u64, i32)>,
-}
-
-fn topology(mode: GLenum) -> GlResult<vk::PrimitiveTopology> {
-    use vk::PrimitiveTopology as T;
-    Ok(match mode {
-        GL_POINTS => T::POINT_LIST,
-        GL_LINES => T::LINE_LIST,
-        GL_LINE_STRIP => T::LINE_STRIP,
-        GL_TRIANGLES => T::TRIANGLE_LIST,
-        GL_TRIANGLE_STRIP => T::TRIANGLE_STRIP,
-        GL_TRIANGLE_FAN => T::TRIANGLE_FAN,
-        GL_LINES_ADJACENCY => T::LINE_LIST_WITH_ADJACENCY,
-        GL_LINE_STRIP_ADJACENCY => T::LINE_STRIP_WITH_ADJACENCY,
-        GL_TRIANGLES_ADJACENCY => T::TRIANGLE_LIST_WITH_ADJACENCY,
-        GL_TRIANGLE_STRIP_ADJACENCY => T::TRIANGLE_STRIP_WITH_ADJACENCY,
-        // Vulkan has no loops: loops are lowered to a strip over indices that end where they
-        // began (see `vertex_input::assemble_primitives`).
-        GL_LINE_LOOP => T::LINE_STRIP,
-        m => return invalid_enum("primitive mode", m),
-    })
 }
 
 /// The intersection of a GL rectangle with the target, as a Vulkan rect (None when empty).

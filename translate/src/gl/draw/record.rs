@@ -2,7 +2,7 @@
 //! and scissor, and the commands recorded into the open render pass.
 //!
 //! Design decisions:
-//! - The pipeline key holds every piece of fixed-function state Vulkan cannot set dynamically,
+//! - The pipeline key holds every piece of pipeline state Vulkan cannot set dynamically,
 //!   so one GL state maps to one cached pipeline; viewport, scissor, blend constants, line width
 //!   and stencil references are dynamic state.
 //! - A draw records only what changed since the last draw in the same pass: the bound pipeline
@@ -45,8 +45,8 @@ impl Context {
     /// on, else the whole target. None when the viewport or the rectangle is empty (the draw
     /// then records nothing but still generates primitives).
     pub(super) fn draw_scissor(&self, target: &Target) -> Option<vk::Rect2D> {
-        let scissor_area = if self.fixed.scissor_test {
-            self.fixed.scissor
+        let scissor_area = if self.pipeline_state.scissor_test {
+            self.pipeline_state.scissor
         } else {
             Rect {
                 x: 0,
@@ -55,7 +55,7 @@ impl Context {
                 height: i32::MAX,
             }
         };
-        if self.fixed.viewport.width == 0 || self.fixed.viewport.height == 0 {
+        if self.pipeline_state.viewport.width == 0 || self.pipeline_state.viewport.height == 0 {
             None
         } else {
             clip(target.to_image(scissor_area), target.width, target.height)
@@ -73,14 +73,14 @@ impl Context {
     ) -> PipelineKey {
         let topo = assembly.topology;
         let restart = assembly.lowered.as_ref().is_some_and(|l| l.restart)
-            || self.fixed.primitive_restart
+            || self.pipeline_state.primitive_restart
                 && match assembly.element.as_ref().map(|e| e.index_size) {
-                    Some(1) => self.fixed.restart_index == 0xFF,
-                    Some(2) => self.fixed.restart_index == 0xFFFF,
-                    Some(4) => self.fixed.restart_index == 0xFFFF_FFFF,
+                    Some(1) => self.pipeline_state.restart_index == 0xFF,
+                    Some(2) => self.pipeline_state.restart_index == 0xFFFF,
+                    Some(4) => self.pipeline_state.restart_index == 0xFFFF_FFFF,
                     _ => false,
                 };
-        let f = &self.fixed;
+        let f = &self.pipeline_state;
         PipelineKey {
             program: linked.id,
             topology: topo.as_raw(),
@@ -116,11 +116,7 @@ impl Context {
                 ],
             },
             cull_mode: if f.cull_face {
-                match f.cull_mode {
-                    GL_FRONT => vk::CullModeFlags::FRONT.as_raw(),
-                    GL_BACK => vk::CullModeFlags::BACK.as_raw(),
-                    _ => vk::CullModeFlags::FRONT_AND_BACK.as_raw(),
-                }
+                crate::gl::vk::conv::cull_mode(f.cull_mode).as_raw()
             } else {
                 0
             },
@@ -217,7 +213,7 @@ impl Context {
 
     /// The GL viewport as a Vulkan one in the target's images.
     fn draw_viewport(&self, target: &Target) -> vk::Viewport {
-        let vp = self.fixed.viewport;
+        let vp = self.pipeline_state.viewport;
         // A default framebuffer rendered at a reduced scale maps GL's window coordinates onto
         // its smaller images (exactly: viewports are fractional).
         let (sx, sy) = target.scale();
@@ -231,8 +227,8 @@ impl Context {
             y: place(vp.y as f32 * sy, vp.height as f32 * sy),
             width: vp.width as f32 * sx,
             height: vp.height as f32 * sy,
-            min_depth: self.fixed.depth_range[0] as f32,
-            max_depth: self.fixed.depth_range[1] as f32,
+            min_depth: self.pipeline_state.depth_range[0] as f32,
+            max_depth: self.pipeline_state.depth_range[1] as f32,
         }
     }
 
@@ -246,7 +242,7 @@ impl Context {
         let caps = self.device.caps();
         let line_width = caps.wide_lines.then(|| {
             let range = caps.limits.line_width_range;
-            self.fixed.line_width.clamp(range[0], range[1])
+            self.pipeline_state.line_width.clamp(range[0], range[1])
         });
         RecordedState {
             viewport: [
@@ -258,11 +254,11 @@ impl Context {
                 viewport.max_depth,
             ],
             scissor,
-            blend_constants: self.fixed.blend_color,
+            blend_constants: self.pipeline_state.blend_color,
             line_width,
             stencil_reference: [
-                self.fixed.stencil[0].reference as u32,
-                self.fixed.stencil[1].reference as u32,
+                self.pipeline_state.stencil[0].reference as u32,
+                self.pipeline_state.stencil[1].reference as u32,
             ],
             vertex_buffers: vertex_buffers
                 .raw

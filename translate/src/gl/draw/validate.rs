@@ -18,8 +18,9 @@ use std::sync::Arc;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::{Context, Profile};
 use crate::gl::draw::lower::is_legacy_mode;
-use crate::gl::draw::{topology, DrawCall};
+use crate::gl::draw::DrawCall;
 use crate::gl::objects::program::Linked;
+use crate::gl::vk::conv::topology;
 
 /// What [`Context::draw_program`] resolves: the program and its per-program state.
 pub(super) struct DrawProgram {
@@ -73,7 +74,7 @@ impl Context {
     /// blending is on: `pipeline` builds disabled attachments with the initial factors)
     /// factors and equations.
     pub(super) fn check_blend_state(&self, attachments: usize) -> GlResult<()> {
-        let b = &self.fixed.blend;
+        let b = &self.pipeline_state.blend;
         let n = attachments.min(crate::gl::context::state::MAX_DRAW_BUFFERS);
         // ARB_blend_func_extended: any draw buffer with blending on and a SRC1 factor, while
         // more draw buffers than MAX_DUAL_SOURCE_DRAW_BUFFERS are active.
@@ -85,7 +86,7 @@ impl Context {
         }
         if !self.device.caps().independent_blend && n > 1 {
             let enables: Vec<bool> = (0..n).map(|i| b.enabled & (1 << i) != 0).collect();
-            let masks = &self.fixed.color_mask[..n];
+            let masks = &self.pipeline_state.color_mask[..n];
             let funcs = &b.funcs[..n];
             if enables.windows(2).any(|w| w[0] != w[1])
                 || masks.windows(2).any(|w| w[0] != w[1])

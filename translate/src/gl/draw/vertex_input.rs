@@ -29,9 +29,10 @@ use crate::gl::draw::array_bytes::{
     too_large,
 };
 use crate::gl::draw::lower::{self, is_legacy_mode, Lowered};
-use crate::gl::draw::{topology, DrawCall};
+use crate::gl::draw::DrawCall;
 use crate::gl::objects::program::{ActiveAttrib, Linked};
 use crate::gl::objects::vertex_array::{AttribArray, VertexArray};
+use crate::gl::vk::conv::{index_type, topology};
 use crate::gl::vk::device::Locked;
 use crate::gl::vk::pipeline::{VertexAttribute, VertexBinding};
 use crate::glsl::ScalarKind;
@@ -264,11 +265,7 @@ pub(super) fn draw_indices(
     };
     Ok(match (&assembly.element, index_raw) {
         (Some(e), Some(buffer)) => {
-            let index_type = match e.ty {
-                GL_UNSIGNED_BYTE => vk::IndexType::UINT8_EXT,
-                GL_UNSIGNED_SHORT => vk::IndexType::UINT16,
-                _ => vk::IndexType::UINT32,
-            };
+            let index_type = index_type(e.ty);
             let available = e.buffer_size.saturating_sub(e.offset) / e.index_size;
             let count = (call.count as u64).min(available) as u32;
             DrawIndices::Element {
@@ -338,9 +335,9 @@ impl Context {
             None => 0,
         };
         let restart_value = self
-            .fixed
+            .pipeline_state
             .primitive_restart
-            .then_some(self.fixed.restart_index);
+            .then_some(self.pipeline_state.restart_index);
         let type_max = match index_size {
             1 => 0xFF,
             2 => 0xFFFF,
@@ -356,7 +353,7 @@ impl Context {
         // The pipeline's provoking vertex: GL's convention where the device can follow it;
         // lowered quads, quad strips and polygons are ordered for it (`lower::Provoking`).
         let provoking_last = self.device.caps().provoking_vertex_last
-            && self.fixed.provoking_vertex == GL_LAST_VERTEX_CONVENTION;
+            && self.pipeline_state.provoking_vertex == GL_LAST_VERTEX_CONVENTION;
         let lowered = if lowering {
             Some(self.lower_draw(call, vao, index_size, restart_value, provoking_last)?)
         } else {

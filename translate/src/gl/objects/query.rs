@@ -546,7 +546,9 @@ impl Context {
         let count = call.count.max(0) as u64;
         let instances = call.instances.max(0) as u64;
         let per_instance = match element {
-            Some((buffer_size, offset, size)) if self.fixed.primitive_restart && size > 0 => {
+            Some((buffer_size, offset, size))
+                if self.pipeline_state.primitive_restart && size > 0 =>
+            {
                 let n = count.min(buffer_size.saturating_sub(offset) / size);
                 let name = self.current_vao().map_or(0, |v| v.element_buffer);
                 let mut bytes = vec![0u8; (n * size) as usize];
@@ -573,7 +575,7 @@ impl Context {
                     }
                     _ => {}
                 }
-                let restart = self.fixed.restart_index;
+                let restart = self.pipeline_state.restart_index;
                 primitives_with_restart(call.mode, &bytes, size as usize, restart)
             }
             Some((buffer_size, offset, size)) if size > 0 => primitives_of(

@@ -21,7 +21,7 @@
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::{Bound, Target};
 
@@ -91,11 +91,7 @@ impl Context {
         if mask & !all != 0 {
             return invalid_value(format!("glBlitFramebuffer mask 0x{mask:x}"));
         }
-        let vk_filter = match filter {
-            GL_NEAREST => vk::Filter::NEAREST,
-            GL_LINEAR => vk::Filter::LINEAR,
-            f => return invalid_enum("glBlitFramebuffer filter", f),
-        };
+        let vk_filter = crate::gl::vk::conv::blit_filter(filter)?;
         if filter == GL_LINEAR && mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT) != 0 {
             return invalid_op("glBlitFramebuffer of depth or stencil with GL_LINEAR");
         }
@@ -157,8 +153,8 @@ impl Context {
                 }
             }
         }
-        let scissor = if self.fixed.scissor_test {
-            let r = self.fixed.scissor;
+        let scissor = if self.pipeline_state.scissor_test {
+            let r = self.pipeline_state.scissor;
             (
                 r.x,
                 r.y,

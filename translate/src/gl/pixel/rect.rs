@@ -282,7 +282,10 @@ impl Context {
             width: target.width as i32,
             height: target.height as i32,
         };
-        let (n, f) = (self.fixed.depth_range[0], self.fixed.depth_range[1]);
+        let (n, f) = (
+            self.pipeline_state.depth_range[0],
+            self.pipeline_state.depth_range[1],
+        );
         let ndc_z = if f != n {
             ((2.0 * f64::from(z) - (f + n)) / (f - n)) as f32
         } else {
@@ -292,7 +295,7 @@ impl Context {
         let cy = |y: f32| 2.0 * (y - vp.y as f32) / vp.height as f32 - 1.0;
         // Saved state, restored after the draw whatever it returns.
         let program = std::mem::take(&mut self.program);
-        let viewport = std::mem::replace(&mut self.fixed.viewport, vp);
+        let viewport = std::mem::replace(&mut self.pipeline_state.viewport, vp);
         let matrices = self.compat.matrices.clone();
         let enables = std::mem::replace(&mut self.compat.texture_enables, [0; FF_TEXTURE_UNITS]);
         let lighting = self.compat.caps.insert(GL_LIGHTING, false);
@@ -311,7 +314,7 @@ impl Context {
         }
         let r = self.draw_immediate_triangles(&vertices);
         self.program = program;
-        self.fixed.viewport = viewport;
+        self.pipeline_state.viewport = viewport;
         self.compat.matrices = matrices;
         self.compat.texture_enables = enables;
         match lighting {

@@ -10,7 +10,7 @@ use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
-use crate::gl::vk::device::{Device, Garbage};
+use crate::gl::vk::device::{Device, Retired};
 
 const SETS_PER_POOL: u32 = 1024;
 
@@ -147,7 +147,7 @@ impl DescriptorPools {
         self.retired.retain(|p| {
             let idle = p.last_use <= completed;
             if idle {
-                locked.defer_at(p.last_use, Garbage::DescriptorPool(p.raw));
+                locked.retire_at(p.last_use, Retired::DescriptorPool(p.raw));
             }
             !idle
         });
@@ -163,7 +163,7 @@ impl DescriptorPools {
             .into_iter()
             .chain(self.retired.drain(..))
         {
-            locked.defer_at(p.last_use, Garbage::DescriptorPool(p.raw));
+            locked.retire_at(p.last_use, Retired::DescriptorPool(p.raw));
         }
     }
 }

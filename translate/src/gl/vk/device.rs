@@ -24,8 +24,9 @@ use ash::vk;
 use crate::gl::context::error::GlError;
 use crate::gl::vk::pipeline::PipelineKey;
 
-/// A Vulkan object whose destruction waits for an epoch.
-pub(crate) enum Garbage {
+/// A retired Vulkan object: its destruction waits for the epoch that last used it (the same
+/// rule, and the same word, as the memory manager's retire queue).
+pub(crate) enum Retired {
     Pipeline(vk::Pipeline),
     ShaderModule(vk::ShaderModule),
     PipelineLayout(vk::PipelineLayout),
@@ -85,7 +86,7 @@ pub(crate) struct CachedPipeline {
 /// The manager plus the locked state that goes with it.
 pub struct Locked {
     pub manager: MemoryManager,
-    pub(crate) garbage: Vec<(Epoch, Garbage)>,
+    pub(crate) retire_queue: Vec<(Epoch, Retired)>,
     /// Every pipeline built, by the state it was built for (shared by all contexts).
     pub(crate) pipelines: HashMap<PipelineKey, CachedPipeline>,
     samplers: Vec<(SamplerDesc, SamplerHandle)>,
@@ -167,7 +168,7 @@ impl Device {
         Ok(Arc::new(Device {
             inner: Mutex::new(Locked {
                 manager,
-                garbage: Vec::new(),
+                retire_queue: Vec::new(),
                 pipelines: HashMap::new(),
                 samplers: Vec::new(),
                 syncs: crate::gl::objects::sync::SyncTable::default(),
@@ -242,21 +243,21 @@ impl Locked {
             .collect();
         for key in &stale {
             if let Some(p) = self.pipelines.remove(key) {
-                self.defer(Garbage::Pipeline(p.raw));
+                self.retire(Retired::Pipeline(p.raw));
             }
         }
         stale.len() as u64
     }
 
     /// Destroys `item` once `epoch` completes.
-    pub(crate) fn defer_at(&mut self, epoch: Epoch, item: Garbage) {
-        self.garbage.push((epoch, item));
+    pub(crate) fn retire_at(&mut self, epoch: Epoch, item: Retired) {
+        self.retire_queue.push((epoch, item));
     }
 
     /// Destroys `item` once the epoch being recorded completes.
-    pub(crate) fn defer(&mut self, item: Garbage) {
+    pub(crate) fn retire(&mut self, item: Retired) {
         let epoch = self.manager.recording_epoch();
-        self.garbage.push((epoch, item));
+        self.retire_queue.push((epoch, item));
     }
 
     /// Defers the destruction of every pipeline built for the linked program `id`.
@@ -269,7 +270,7 @@ impl Locked {
             .collect();
         for k in keys {
             if let Some(p) = self.pipelines.remove(&k) {
-                self.defer(Garbage::Pipeline(p.raw));
+                self.retire(Retired::Pipeline(p.raw));
             }
         }
     }
@@ -279,9 +280,9 @@ impl Locked {
         let done = self.manager.completed_epoch();
         let lost = self.manager.is_lost();
         let mut i = 0;
-        while i < self.garbage.len() {
-            if lost || self.garbage[i].0 <= done {
-                let (_, item) = self.garbage.swap_remove(i);
+        while i < self.retire_queue.len() {
+            if lost || self.retire_queue[i].0 <= done {
+                let (_, item) = self.retire_queue.swap_remove(i);
                 destroy(device, item);
             } else {
                 i += 1;
@@ -317,18 +318,18 @@ impl Locked {
     }
 }
 
-fn destroy(device: &ash::Device, item: Garbage) {
+fn destroy(device: &ash::Device, item: Retired) {
     // SAFETY: every object was created on `device`, and the epoch that last could reference it
     // completed (or the device is lost), so no pending command buffer uses it.
     unsafe {
         match item {
-            Garbage::Pipeline(p) => device.destroy_pipeline(p, None),
-            Garbage::ShaderModule(m) => device.destroy_shader_module(m, None),
-            Garbage::PipelineLayout(l) => device.destroy_pipeline_layout(l, None),
-            Garbage::SetLayout(l) => device.destroy_descriptor_set_layout(l, None),
-            Garbage::DescriptorPool(p) => device.destroy_descriptor_pool(p, None),
-            Garbage::QueryPool(p) => device.destroy_query_pool(p, None),
-            Garbage::BufferView(v) => device.destroy_buffer_view(v, None),
+            Retired::Pipeline(p) => device.destroy_pipeline(p, None),
+            Retired::ShaderModule(m) => device.destroy_shader_module(m, None),
+            Retired::PipelineLayout(l) => device.destroy_pipeline_layout(l, None),
+            Retired::SetLayout(l) => device.destroy_descriptor_set_layout(l, None),
+            Retired::DescriptorPool(p) => device.destroy_descriptor_pool(p, None),
+            Retired::QueryPool(p) => device.destroy_query_pool(p, None),
+            Retired::BufferView(v) => device.destroy_buffer_view(v, None),
         }
     }
 }
@@ -338,9 +339,9 @@ impl Drop for Device {
         let locked = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
         let _ = locked.manager.collect_garbage_blocking();
         for (_, p) in locked.pipelines.drain() {
-            destroy(&self.raw, Garbage::Pipeline(p.raw));
+            destroy(&self.raw, Retired::Pipeline(p.raw));
         }
-        for (_, item) in locked.garbage.drain(..) {
+        for (_, item) in locked.retire_queue.drain(..) {
             destroy(&self.raw, item);
         }
         for (_, s) in locked.samplers.drain(..) {

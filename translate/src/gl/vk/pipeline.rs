@@ -22,10 +22,9 @@ use arenagl_memory::MemoryManager;
 
 use crate::gl::context::enums::GL_ALWAYS;
 use crate::gl::context::error::GlResult;
-use crate::gl::context::state::{
-    blend_factor, blend_op, compare_op, stencil_op, Blend, BlendFunc, StencilFace, MAX_DRAW_BUFFERS,
-};
+use crate::gl::context::state::{Blend, BlendFunc, StencilFace, MAX_DRAW_BUFFERS};
 use crate::gl::objects::program::Linked;
+use crate::gl::vk::conv::{blend_factor, blend_op, compare_op, stencil_op};
 
 /// One vertex buffer binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

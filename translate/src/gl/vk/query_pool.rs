@@ -17,7 +17,7 @@ use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
-use crate::gl::vk::device::{Device, Garbage};
+use crate::gl::vk::device::{Device, Retired};
 
 /// The Vulkan query types GL queries are built from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -151,7 +151,7 @@ impl QueryPools {
     pub(crate) fn release_all(&mut self, device: &Device) {
         let mut locked = device.lock();
         for p in self.pools.drain(..) {
-            locked.defer(Garbage::QueryPool(p.raw));
+            locked.retire(Retired::QueryPool(p.raw));
         }
         self.free.clear();
         self.refs.clear();

@@ -40,7 +40,7 @@ use ash::vk;
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Profile;
-use crate::gl::vk::device::{Device, Garbage};
+use crate::gl::vk::device::{Device, Retired};
 use crate::glsl::legacy::{self, Varyings};
 use crate::glsl::{
     self, CompileError, CompileOptions, GlType, SamplerType, ScalarKind, Stage, StageMask,
@@ -315,7 +315,7 @@ impl Linked {
 
 impl Drop for Linked {
     /// A program no command ever used gives its Vulkan objects back at once; one that drew
-    /// defers them (and its pipelines) to the epoch being recorded. Either way the garbage of
+    /// defers them (and its pipelines) to the epoch being recorded. Either way the retired objects of
     /// completed epochs is collected here too: a program that creates and deletes programs
     /// without ever waiting for the device (no `glFinish`, no read-back, no swap) would
     /// otherwise pile deferred objects up for its whole life.
@@ -335,14 +335,14 @@ impl Drop for Linked {
         let mut locked = self.device.lock();
         locked.forget_pipelines_of(self.id);
         if self.pipelines_built.load(Ordering::Relaxed) {
-            for g in objects.into_garbage() {
-                locked.defer(g);
+            for g in objects.into_retired() {
+                locked.retire(g);
             }
         } else {
             drop(objects);
         }
         if let Err(e) = locked.manager.poll() {
-            tracing::debug!(error = %e, "poll before collecting a deleted program's garbage");
+            tracing::debug!(error = %e, "poll before releasing a deleted program's retired objects");
         }
         locked.collect(self.device.raw());
     }
@@ -422,21 +422,21 @@ impl VkObjects {
         }
     }
 
-    /// The objects as deferred garbage (nothing is destroyed when `self` drops then).
-    fn into_garbage(self) -> Vec<Garbage> {
+    /// The objects as retired objects (nothing is destroyed when `self` drops then).
+    fn into_retired(self) -> Vec<Retired> {
         let (modules, set_layouts, pipeline_layout) = self.take();
-        let mut out: Vec<Garbage> = modules
+        let mut out: Vec<Retired> = modules
             .into_iter()
-            .map(|(_, m)| Garbage::ShaderModule(m))
+            .map(|(_, m)| Retired::ShaderModule(m))
             .collect();
         out.extend(
             set_layouts
                 .into_iter()
                 .filter(|l| *l != vk::DescriptorSetLayout::null())
-                .map(Garbage::SetLayout),
+                .map(Retired::SetLayout),
         );
         if pipeline_layout != vk::PipelineLayout::null() {
-            out.push(Garbage::PipelineLayout(pipeline_layout));
+            out.push(Retired::PipelineLayout(pipeline_layout));
         }
         out
     }

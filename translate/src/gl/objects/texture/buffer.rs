@@ -12,7 +12,7 @@
 //!   storage's generational handle, format, offset and range. `glBufferData` (and the rename of
 //!   a small shadowed buffer) gives the buffer a new handle, so a view can never outlive the
 //!   storage it was made for in use: the next draw makes a new one, and the old one goes to
-//!   the device's deferred garbage at the recording epoch, destroyed once every submission
+//!   the device's retire queue at the recording epoch, destroyed once every submission
 //!   that may use it completed. A view is not device memory, so the translator creates it
 //!   directly (as it does pipelines); the buffer itself is stamped with `use_buffer` on every
 //!   draw, so its retire waits for the draws that read it, and writes through
@@ -36,7 +36,7 @@ use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::{Context, Profile};
 use crate::gl::objects::texture::Texture;
-use crate::gl::vk::device::{Garbage, Locked};
+use crate::gl::vk::device::{Locked, Retired};
 use crate::glsl::SampledKind;
 
 /// `GL_TEXTURE_BINDING_BUFFER`.
@@ -141,7 +141,7 @@ impl TexBuffer {
     /// Gives the cached view back (destroyed once the epoch being recorded completes).
     pub(crate) fn release(&mut self, locked: &mut Locked) {
         if let Some(v) = self.view.take() {
-            locked.defer(Garbage::BufferView(v.raw));
+            locked.retire(Retired::BufferView(v.raw));
         }
     }
 
@@ -264,7 +264,7 @@ impl TextureBufferUnits {
                     Ok(raw) => views[i] = raw,
                     Err(r) => {
                         for made in views.into_iter().filter(|v| *v != vk::BufferView::null()) {
-                            locked.defer(Garbage::BufferView(made));
+                            locked.retire(Retired::BufferView(made));
                         }
                         return Err(GlError::vulkan("vkCreateBufferView", r));
                     }
@@ -291,7 +291,7 @@ impl TextureBufferUnits {
         }
         if let Some((buffer, views)) = self.dummy.take() {
             for v in views.into_iter().filter(|v| *v != vk::BufferView::null()) {
-                locked.defer(Garbage::BufferView(v));
+                locked.retire(Retired::BufferView(v));
             }
             let _ = locked.manager.retire_buffer(buffer);
         }

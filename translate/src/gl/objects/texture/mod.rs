@@ -32,6 +32,7 @@ use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, GlResult};
 use crate::gl::objects::texture::internal_format::FormatInfo;
 use crate::gl::objects::texture::target::TexTarget;
+use crate::gl::vk::conv;
 use crate::glsl::SampledKind;
 
 /// Sampling parameters (`glTexParameter*`).
@@ -233,18 +234,6 @@ pub(crate) fn compose_swizzle(format: [GLenum; 4], user: [GLenum; 4]) -> [GLenum
     })
 }
 
-/// A GL swizzle source as a Vulkan component swizzle (`GL_ZERO` is 0, `GL_ONE` 1).
-fn map_swizzle(source: GLenum) -> vk::ComponentSwizzle {
-    match source {
-        GL_RED => vk::ComponentSwizzle::R,
-        GL_GREEN => vk::ComponentSwizzle::G,
-        GL_BLUE => vk::ComponentSwizzle::B,
-        GL_ALPHA => vk::ComponentSwizzle::A,
-        GL_ZERO => vk::ComponentSwizzle::ZERO,
-        _ => vk::ComponentSwizzle::ONE,
-    }
-}
-
 /// What a demoted texture was before: memory pressure (`pressure/degrade.rs`) dropped its top
 /// levels and keeps this to restore them ([`TexImage::demotion`]).
 #[derive(Debug, Clone)]
@@ -406,30 +395,6 @@ impl Texture {
     ) -> SamplerDesc {
         let p = sampler.unwrap_or(&self.params);
         let levels = &self.params;
-        let filter = |f: GLenum| {
-            if matches!(
-                f,
-                GL_NEAREST | GL_NEAREST_MIPMAP_NEAREST | GL_NEAREST_MIPMAP_LINEAR
-            ) {
-                vk::Filter::NEAREST
-            } else {
-                vk::Filter::LINEAR
-            }
-        };
-        let mipmap_mode = if matches!(
-            p.min_filter,
-            GL_NEAREST_MIPMAP_LINEAR | GL_LINEAR_MIPMAP_LINEAR
-        ) {
-            vk::SamplerMipmapMode::LINEAR
-        } else {
-            vk::SamplerMipmapMode::NEAREST
-        };
-        let wrap = |w: GLenum| match w {
-            GL_CLAMP_TO_EDGE => vk::SamplerAddressMode::CLAMP_TO_EDGE,
-            GL_CLAMP_TO_BORDER => vk::SamplerAddressMode::CLAMP_TO_BORDER,
-            GL_MIRRORED_REPEAT => vk::SamplerAddressMode::MIRRORED_REPEAT,
-            _ => vk::SamplerAddressMode::REPEAT,
-        };
         let base = levels.base_level.max(0) as f32;
         let (min_lod, max_lod) = if p.uses_mipmaps() {
             let top = (levels.max_level.max(0) as f32)
@@ -449,10 +414,10 @@ impl Texture {
         let kind = format.map_or(SampledKind::Float, sampled_kind);
         let depth = format.is_some_and(internal_format::is_depth_format);
         let mut desc = SamplerDesc {
-            mag_filter: filter(p.mag_filter),
-            min_filter: filter(p.min_filter),
-            mipmap_mode,
-            address_modes: [wrap(p.wrap[0]), wrap(p.wrap[1]), wrap(p.wrap[2])],
+            mag_filter: conv::sampler_filter(p.mag_filter),
+            min_filter: conv::sampler_filter(p.min_filter),
+            mipmap_mode: conv::mipmap_mode(p.min_filter),
+            address_modes: p.wrap.map(conv::address_mode),
             mip_lod_bias: p.lod_bias,
             min_lod,
             max_lod,
@@ -487,16 +452,8 @@ impl Texture {
         if !depth || p.compare_mode != GL_COMPARE_REF_TO_TEXTURE {
             return None;
         }
-        Some(match p.compare_func {
-            GL_NEVER => vk::CompareOp::NEVER,
-            GL_LESS => vk::CompareOp::LESS,
-            GL_EQUAL => vk::CompareOp::EQUAL,
-            GL_LEQUAL => vk::CompareOp::LESS_OR_EQUAL,
-            GL_GREATER => vk::CompareOp::GREATER,
-            GL_NOTEQUAL => vk::CompareOp::NOT_EQUAL,
-            GL_GEQUAL => vk::CompareOp::GREATER_OR_EQUAL,
-            _ => vk::CompareOp::ALWAYS,
-        })
+        // `glTexParameter` accepts only comparison functions; anything else compares always.
+        Some(conv::compare_op(p.compare_func).unwrap_or(vk::CompareOp::ALWAYS))
     }
 }
 
@@ -630,10 +587,10 @@ pub(crate) fn full_view(
     view.view_type = target.view_type();
     view.layer_count = layers;
     view.components = vk::ComponentMapping {
-        r: map_swizzle(swizzle[0]),
-        g: map_swizzle(swizzle[1]),
-        b: map_swizzle(swizzle[2]),
-        a: map_swizzle(swizzle[3]),
+        r: conv::component_swizzle(swizzle[0]),
+        g: conv::component_swizzle(swizzle[1]),
+        b: conv::component_swizzle(swizzle[2]),
+        a: conv::component_swizzle(swizzle[3]),
     };
     if internal_format::is_depth_format(format) {
         view.aspect = vk::ImageAspectFlags::DEPTH;
