@@ -540,19 +540,13 @@ impl Context {
             let buffer = self.array_buffer;
             let a = &mut self.current_vao_mut()?.attribs[array.slot()];
             *a = AttribArray {
-                enabled: a.enabled,
-                size: if size == GL_BGRA as i32 {
-                    GL_BGRA as i32
-                } else {
-                    size
-                },
-                ty,
-                normalized: normalized || size == GL_BGRA as i32,
-                integer: false,
-                stride,
-                offset: pointer as u64,
-                buffer,
                 divisor: 0,
+                ..a.pointed_at(
+                    (size, ty),
+                    (normalized, false),
+                    stride,
+                    (buffer, pointer as u64),
+                )
             };
             Ok(())
         })();

@@ -18,7 +18,7 @@ use crate::gl::context::error::{invalid_op, GlError, GlResult};
 use crate::gl::context::{Context, Profile};
 use crate::gl::draw::DrawCall;
 use crate::gl::objects::buffer::Buffer;
-use crate::gl::objects::vertex_array::VertexArray;
+use crate::gl::objects::vertex_array::{pack_components, VertexArray};
 
 /// The most bytes one client array copies per draw.
 const MAX_CLIENT_ARRAY_BYTES: u64 = 256 << 20;
@@ -90,36 +90,20 @@ pub(super) fn to_floats(
 ) -> GlResult<(Vec<u8>, u32, vk::Format)> {
     let comps = arr.size.clamp(1, 4) as usize;
     let width = needs_float_conversion(arr).unwrap_or(4);
-    let stride = arr.effective_stride() as usize;
-    let needed = last as usize * stride + comps * width;
-    if needed > raw.len() {
-        return invalid_op(format!(
-            "the draw reads vertex {last} of an array holding {} bytes",
-            raw.len()
-        ));
-    }
-    let mut out = Vec::with_capacity((last as usize + 1) * comps * 4);
-    for v in 0..=last as usize {
-        for c in 0..comps {
-            let at = v * stride + c * width;
-            let Some(b) = raw.get(at..at + width) else {
-                return invalid_op("vertex array shorter than the draw reads");
-            };
-            let x = match (arr.ty, arr.normalized) {
-                (GL_DOUBLE, _) => f64::from_ne_bytes(b.try_into().unwrap_or([0; 8])) as f32,
-                (GL_INT, false) => i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f32,
-                (GL_INT, true) => (i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f64
-                    / i32::MAX as f64)
-                    .max(-1.0) as f32,
-                (_, false) => u32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f32,
-                (_, true) => {
-                    (u32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f64 / u32::MAX as f64)
-                        as f32
-                }
-            };
-            out.extend_from_slice(&x.to_ne_bytes());
-        }
-    }
+    let out = pack_components(arr, raw, last, width, |b| {
+        let x = match (arr.ty, arr.normalized) {
+            (GL_DOUBLE, _) => f64::from_ne_bytes(b.try_into().unwrap_or([0; 8])) as f32,
+            (GL_INT, false) => i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f32,
+            (GL_INT, true) => (i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f64
+                / i32::MAX as f64)
+                .max(-1.0) as f32,
+            (_, false) => u32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f32,
+            (_, true) => {
+                (u32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f64 / u32::MAX as f64) as f32
+            }
+        };
+        x.to_ne_bytes()
+    })?;
     let format = [
         vk::Format::R32_SFLOAT,
         vk::Format::R32G32_SFLOAT,

@@ -12,7 +12,7 @@ use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_value, GlResult};
-use crate::gl::context::state::{Rect, MAX_DRAW_BUFFERS};
+use crate::gl::context::state::MAX_DRAW_BUFFERS;
 use crate::gl::context::Context;
 use crate::gl::draw::clip;
 use crate::gl::objects::framebuffer::Target;
@@ -81,16 +81,7 @@ impl Context {
         if self.render_discarded() || self.pipeline_state.rasterizer_discard {
             return Ok(());
         }
-        let area = if self.pipeline_state.scissor_test {
-            self.pipeline_state.scissor
-        } else {
-            Rect {
-                x: 0,
-                y: 0,
-                width: i32::MAX,
-                height: i32::MAX,
-            }
-        };
+        let area = self.scissor_area();
         let Some(rect) = clip(target.to_image(area), target.width, target.height) else {
             return Ok(());
         };

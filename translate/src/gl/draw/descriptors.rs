@@ -194,19 +194,7 @@ impl Context {
                 let set = self
                     .descriptors
                     .allocate(&self.device, layout, epoch, completed)?;
-                let info = [vk::DescriptorBufferInfo {
-                    buffer: range.buffer,
-                    offset: 0,
-                    range: u64::from(linked.default_block_size),
-                }];
-                let write = vk::WriteDescriptorSet::default()
-                    .dst_set(set)
-                    .dst_binding(crate::glsl::DEFAULT_BLOCK_BINDING)
-                    .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
-                    .buffer_info(&info);
-                // SAFETY: the set was just allocated from this context's pool; the arena
-                // block is live for this frame.
-                unsafe { self.device.raw().update_descriptor_sets(&[write], &[]) };
+                write_default_block(self.device.raw(), set, linked, range.buffer);
                 if let Some(p) = self.descriptors.touch_current(epoch) {
                     self.encoder.default_set = Some((range.buffer, p, layout, epoch, set));
                 }
@@ -215,4 +203,26 @@ impl Context {
         };
         Ok((set, range.offset as u32))
     }
+}
+
+/// Points the fresh set 1 `set` (allocated from this context's pool) at `linked`'s default
+/// uniform block in the arena buffer `buffer`; the draw supplies the block's offset.
+pub(super) fn write_default_block(
+    raw: &ash::Device,
+    set: vk::DescriptorSet,
+    linked: &Linked,
+    buffer: vk::Buffer,
+) {
+    let info = [vk::DescriptorBufferInfo {
+        buffer,
+        offset: 0,
+        range: u64::from(linked.default_block_size),
+    }];
+    let write = vk::WriteDescriptorSet::default()
+        .dst_set(set)
+        .dst_binding(crate::glsl::DEFAULT_BLOCK_BINDING)
+        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
+        .buffer_info(&info);
+    // SAFETY: `set` is unused so far and the arena buffer is live for this frame.
+    unsafe { raw.update_descriptor_sets(&[write], &[]) };
 }

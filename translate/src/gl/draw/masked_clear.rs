@@ -83,18 +83,7 @@ impl Context {
         let set = self
             .descriptors
             .allocate(&device, linked.set_layouts[1], epoch, completed)?;
-        let info = [vk::DescriptorBufferInfo {
-            buffer: range.buffer,
-            offset: 0,
-            range: u64::from(linked.default_block_size),
-        }];
-        let write = vk::WriteDescriptorSet::default()
-            .dst_set(set)
-            .dst_binding(crate::glsl::DEFAULT_BLOCK_BINDING)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)
-            .buffer_info(&info);
-        // SAFETY: a fresh set from this context's pool; the arena block is live for this frame.
-        unsafe { device.raw().update_descriptor_sets(&[write], &[]) };
+        super::descriptors::write_default_block(device.raw(), set, &linked, range.buffer);
         let cb = self.pass_for_target(target)?;
         // GL clears never count samples: the triangle below must not reach an occlusion query
         // (ending the query records into the open pass and never ends it).

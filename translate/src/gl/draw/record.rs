@@ -41,11 +41,10 @@ pub(super) struct RecordedState {
 }
 
 impl Context {
-    /// The draw's scissor rectangle in the target's images: the scissor box when the test is
-    /// on, else the whole target. None when the viewport or the rectangle is empty (the draw
-    /// then records nothing but still generates primitives).
-    pub(super) fn draw_scissor(&self, target: &Target) -> Option<vk::Rect2D> {
-        let scissor_area = if self.pipeline_state.scissor_test {
+    /// The GL rectangle the scissor state lets through: the scissor box when the test is on,
+    /// else an unbounded one.
+    pub(super) fn scissor_area(&self) -> Rect {
+        if self.pipeline_state.scissor_test {
             self.pipeline_state.scissor
         } else {
             Rect {
@@ -54,7 +53,14 @@ impl Context {
                 width: i32::MAX,
                 height: i32::MAX,
             }
-        };
+        }
+    }
+
+    /// The draw's scissor rectangle in the target's images: the scissor box when the test is
+    /// on, else the whole target. None when the viewport or the rectangle is empty (the draw
+    /// then records nothing but still generates primitives).
+    pub(super) fn draw_scissor(&self, target: &Target) -> Option<vk::Rect2D> {
+        let scissor_area = self.scissor_area();
         if self.pipeline_state.viewport.width == 0 || self.pipeline_state.viewport.height == 0 {
             None
         } else {

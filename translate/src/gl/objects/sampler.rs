@@ -12,26 +12,14 @@
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
-use crate::gl::objects::texture::{
-    integer_answers, integer_border, integer_values, set_param, BorderColor, TexParams,
-};
+use crate::gl::objects::texture::{is_sampler_state, set_param, BorderColor, TexParams};
 
 /// The parameters a sampler object has (texture-only state is rejected).
 fn sampler_pname(pname: GLenum) -> GlResult<()> {
-    match pname {
-        GL_TEXTURE_MIN_FILTER
-        | GL_TEXTURE_MAG_FILTER
-        | GL_TEXTURE_WRAP_S
-        | GL_TEXTURE_WRAP_T
-        | GL_TEXTURE_WRAP_R
-        | GL_TEXTURE_MIN_LOD
-        | GL_TEXTURE_MAX_LOD
-        | GL_TEXTURE_LOD_BIAS
-        | GL_TEXTURE_COMPARE_MODE
-        | GL_TEXTURE_COMPARE_FUNC
-        | GL_TEXTURE_MAX_ANISOTROPY
-        | GL_TEXTURE_BORDER_COLOR => Ok(()),
-        p => invalid_enum("sampler parameter", p),
+    if is_sampler_state(pname) {
+        Ok(())
+    } else {
+        invalid_enum("sampler parameter", pname)
     }
 }
 
@@ -144,16 +132,12 @@ impl Context {
         values: &[u32],
         signed: bool,
     ) {
-        if pname != GL_TEXTURE_BORDER_COLOR {
-            let floats = integer_values(values, signed);
-            return self.sampler_parameter(name, pname, &floats);
-        }
-        let r = (|| {
-            let p = self.sampler_mut(name)?;
-            p.border = integer_border(values, signed)?;
-            Ok(())
-        })();
-        self.record(r);
+        self.set_integer_parameter(
+            pname,
+            (values, signed),
+            |c, floats| c.sampler_parameter(name, pname, floats),
+            |c| Ok(&mut c.sampler_mut(name)?.border),
+        );
     }
 
     /// `glGetSamplerParameterIiv` (`signed`) / `glGetSamplerParameterIuiv`: the border colour's
@@ -164,10 +148,11 @@ impl Context {
         pname: GLenum,
         signed: bool,
     ) -> Vec<u32> {
-        if pname != GL_TEXTURE_BORDER_COLOR {
-            return integer_answers(&self.get_sampler_parameter(name, pname), signed);
-        }
-        let r = self.sampler_mut(name).map(|p| p.border.words().to_vec());
-        self.record(r).unwrap_or_default()
+        self.get_integer_parameter(
+            pname,
+            signed,
+            |c| c.get_sampler_parameter(name, pname),
+            |c| Ok(&mut c.sampler_mut(name)?.border),
+        )
     }
 }

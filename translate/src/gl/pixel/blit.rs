@@ -503,13 +503,7 @@ fn blit_through_temporary(
 /// A blit this GL cannot perform yet: logged (first, then every 1000th), nothing written.
 fn warn_unsupported(what: &str) {
     static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    if n % 1000 == 0 {
-        tracing::warn!(
-            count = n + 1,
-            "{what} is not supported yet; nothing was copied"
-        );
-    }
+    super::warn_now_and_then(&COUNT, format_args!("{what}"));
 }
 
 #[cfg(test)]

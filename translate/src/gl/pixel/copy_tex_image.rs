@@ -453,13 +453,7 @@ fn dest_target(target: GLenum, dims: u32, call: &str) -> GlResult<(TexTarget, u3
 /// A copy this GL cannot perform yet: logged (first, then every 1000th), nothing written.
 fn warn_unsupported(what: &str) {
     static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    if n % 1000 == 0 {
-        tracing::warn!(
-            count = n + 1,
-            "glCopyTex(Sub)Image: {what} is not supported yet; nothing was copied"
-        );
-    }
+    super::warn_now_and_then(&COUNT, format_args!("glCopyTex(Sub)Image: {what}"));
 }
 
 #[cfg(test)]

@@ -15,3 +15,15 @@ pub(crate) mod readback_base;
 pub(crate) mod readback_depth;
 pub(crate) mod rect;
 pub(crate) mod upload_depth;
+
+/// Logs that `what` is not supported yet and nothing was copied, on the first call and then
+/// on every 1000th, counted in the caller's own `count`.
+fn warn_now_and_then(count: &std::sync::atomic::AtomicU64, what: std::fmt::Arguments) {
+    let n = count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if n % 1000 == 0 {
+        tracing::warn!(
+            count = n + 1,
+            "{what} is not supported yet; nothing was copied"
+        );
+    }
+}

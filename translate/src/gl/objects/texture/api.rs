@@ -928,16 +928,48 @@ impl Context {
         values: &[u32],
         signed: bool,
     ) {
+        self.set_integer_parameter(
+            pname,
+            (values, signed),
+            |c, floats| c.tex_parameter_v(target, pname, floats),
+            |c| Ok(&mut c.bound_texture(bind_target(target)?)?.params.border),
+        );
+    }
+
+    /// What `gl{Tex,Sampler}ParameterI{i,ui}v` share: the border colour keeps the integer
+    /// words exactly (written through `border`, which finds the object); any other
+    /// parameter is handed to `set_floats` as the floats of the `…iv` form.
+    pub(crate) fn set_integer_parameter(
+        &mut self,
+        pname: GLenum,
+        (values, signed): (&[u32], bool),
+        set_floats: impl FnOnce(&mut Self, &[f32]),
+        border: impl FnOnce(&mut Self) -> GlResult<&mut BorderColor>,
+    ) {
         if pname != GL_TEXTURE_BORDER_COLOR {
-            let floats = integer_values(values, signed);
-            return self.tex_parameter_v(target, pname, &floats);
+            return set_floats(self, &integer_values(values, signed));
         }
         let r = (|| {
-            let t = self.bound_texture(bind_target(target)?)?;
-            t.params.border = integer_border(values, signed)?;
+            *border(self)? = integer_border(values, signed)?;
             Ok(())
         })();
         self.record(r);
+    }
+
+    /// What `glGet{Tex,Sampler}ParameterI{i,ui}v` share: the border colour's stored words
+    /// (read through `border`); any other parameter as `get_floats` answers it, truncated.
+    pub(crate) fn get_integer_parameter(
+        &mut self,
+        pname: GLenum,
+        signed: bool,
+        get_floats: impl FnOnce(&mut Self) -> Vec<f32>,
+        border: impl FnOnce(&mut Self) -> GlResult<&mut BorderColor>,
+    ) -> Vec<u32> {
+        if pname != GL_TEXTURE_BORDER_COLOR {
+            return integer_answers(&get_floats(self), signed);
+        }
+        let r = border(self).map(|b| b.words().to_vec());
+        self.record(r).unwrap_or_default()
     }
 
     /// `glGetTexParameterIiv` (`signed`) / `glGetTexParameterIuiv`: the border colour's stored
@@ -948,14 +980,12 @@ impl Context {
         pname: GLenum,
         signed: bool,
     ) -> Vec<u32> {
-        if pname != GL_TEXTURE_BORDER_COLOR {
-            return integer_answers(&self.get_tex_parameter(target, pname), signed);
-        }
-        let r = (|| {
-            let t = self.bound_texture(bind_target(target)?)?;
-            Ok(t.params.border.words().to_vec())
-        })();
-        self.record(r).unwrap_or_default()
+        self.get_integer_parameter(
+            pname,
+            signed,
+            |c| c.get_tex_parameter(target, pname),
+            |c| Ok(&mut c.bound_texture(bind_target(target)?)?.params.border),
+        )
     }
 
     /// `GL_DEPTH_TEXTURE_MODE` and `GL_GENERATE_MIPMAP` are compatibility-profile state:

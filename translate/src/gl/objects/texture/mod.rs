@@ -136,6 +136,26 @@ pub(crate) fn integer_border(values: &[u32], signed: bool) -> GlResult<BorderCol
     })
 }
 
+/// Whether `pname` is sampling state: the parameters a sampler object holds, which a
+/// multisample texture has none of.
+pub(crate) fn is_sampler_state(pname: GLenum) -> bool {
+    matches!(
+        pname,
+        GL_TEXTURE_MIN_FILTER
+            | GL_TEXTURE_MAG_FILTER
+            | GL_TEXTURE_WRAP_S
+            | GL_TEXTURE_WRAP_T
+            | GL_TEXTURE_WRAP_R
+            | GL_TEXTURE_MIN_LOD
+            | GL_TEXTURE_MAX_LOD
+            | GL_TEXTURE_LOD_BIAS
+            | GL_TEXTURE_COMPARE_MODE
+            | GL_TEXTURE_COMPARE_FUNC
+            | GL_TEXTURE_MAX_ANISOTROPY
+            | GL_TEXTURE_BORDER_COLOR
+    )
+}
+
 /// The values of a `…I{i,ui}v` call of a parameter other than the border colour, as the floats
 /// the `…iv` form's parameters are validated as.
 pub(crate) fn integer_values(values: &[u32], signed: bool) -> Vec<f32> {

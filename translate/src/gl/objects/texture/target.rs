@@ -178,18 +178,7 @@ impl TexTarget {
                 GL_TEXTURE_BASE_LEVEL if value != 0.0 => {
                     invalid_op("a multisample texture's base level must be 0")
                 }
-                GL_TEXTURE_MIN_FILTER
-                | GL_TEXTURE_MAG_FILTER
-                | GL_TEXTURE_WRAP_S
-                | GL_TEXTURE_WRAP_T
-                | GL_TEXTURE_WRAP_R
-                | GL_TEXTURE_MIN_LOD
-                | GL_TEXTURE_MAX_LOD
-                | GL_TEXTURE_LOD_BIAS
-                | GL_TEXTURE_COMPARE_MODE
-                | GL_TEXTURE_COMPARE_FUNC
-                | GL_TEXTURE_MAX_ANISOTROPY
-                | GL_TEXTURE_BORDER_COLOR => {
+                _ if super::is_sampler_state(pname) => {
                     invalid_enum("multisample texture sampler state", pname)
                 }
                 _ => Ok(()),

@@ -6,7 +6,7 @@ use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
 use crate::gl::objects::vertex_array::{
-    check_pointer, unpack_2_10_10_10, AttribArray, VertexArray, MAX_VERTEX_ATTRIBS,
+    check_pointer, unpack_2_10_10_10, VertexArray, MAX_VERTEX_ATTRIBS,
 };
 
 impl Context {
@@ -138,21 +138,12 @@ impl Context {
                 return invalid_op("client-side vertex arrays need a compatibility context");
             }
             let a = &mut self.current_vao_mut()?.attribs[i];
-            *a = AttribArray {
-                enabled: a.enabled,
-                size: if size == GL_BGRA as i32 {
-                    GL_BGRA as i32
-                } else {
-                    size
-                },
-                ty,
-                normalized: normalized || size == GL_BGRA as i32,
-                integer,
+            *a = a.pointed_at(
+                (size, ty),
+                (normalized, integer),
                 stride,
-                offset: offset as u64,
-                buffer,
-                divisor: a.divisor,
-            };
+                (buffer, offset as u64),
+            );
             self.current_vao_mut()?.prune();
             Ok(())
         })();

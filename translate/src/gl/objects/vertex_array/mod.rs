@@ -111,6 +111,28 @@ impl Default for AttribArray {
 }
 
 impl AttribArray {
+    /// This array re-pointed at `offset` in `buffer` with the layout `(size, ty)` (a size of
+    /// `GL_BGRA` also means normalized), keeping its enabled flag and divisor.
+    pub(crate) fn pointed_at(
+        &self,
+        (size, ty): (i32, GLenum),
+        (normalized, integer): (bool, bool),
+        stride: i32,
+        (buffer, offset): (u32, u64),
+    ) -> Self {
+        Self {
+            enabled: self.enabled,
+            size,
+            ty,
+            normalized: normalized || size == GL_BGRA as i32,
+            integer,
+            stride,
+            offset,
+            buffer,
+            divisor: self.divisor,
+        }
+    }
+
     /// Bytes between consecutive elements.
     pub(crate) fn effective_stride(&self) -> u32 {
         if self.stride != 0 {
@@ -705,6 +727,34 @@ pub(crate) fn widen_integers(
         return invalid_op("internal: widening an array that needs none");
     };
     let comps = a.size.clamp(1, 4) as usize;
+    let out = pack_components(a, raw, last, width, |b| {
+        let x: i64 = match (a.ty, b) {
+            (GL_BYTE, &[x]) => i64::from(x as i8),
+            (GL_UNSIGNED_BYTE, &[x]) => i64::from(x),
+            (GL_SHORT, &[x, y]) => i64::from(i16::from_ne_bytes([x, y])),
+            (_, &[x, y]) => i64::from(u16::from_ne_bytes([x, y])),
+            _ => 0,
+        };
+        (x as u32).to_ne_bytes()
+    })?;
+    let formats = if input == ScalarKind::Int {
+        SINT[2]
+    } else {
+        UINT[2]
+    };
+    Ok((out, (comps * 4) as u32, formats[comps - 1]))
+}
+
+/// The components of vertices 0..=`last` of `raw` (laid out as `a` says, each component
+/// `width` bytes), each turned into one 32-bit word by `word`, packed tightly.
+pub(crate) fn pack_components(
+    a: &AttribArray,
+    raw: &[u8],
+    last: u32,
+    width: usize,
+    word: impl Fn(&[u8]) -> [u8; 4],
+) -> GlResult<Vec<u8>> {
+    let comps = a.size.clamp(1, 4) as usize;
     let stride = a.effective_stride() as usize;
     // Checked before allocating: `last` comes from the draw and can be any index.
     let needed = (last as usize)
@@ -723,22 +773,10 @@ pub(crate) fn widen_integers(
             let Some(b) = raw.get(at..at + width) else {
                 return invalid_op("vertex array shorter than the draw reads");
             };
-            let x: i64 = match (a.ty, b) {
-                (GL_BYTE, &[x]) => i64::from(x as i8),
-                (GL_UNSIGNED_BYTE, &[x]) => i64::from(x),
-                (GL_SHORT, &[x, y]) => i64::from(i16::from_ne_bytes([x, y])),
-                (_, &[x, y]) => i64::from(u16::from_ne_bytes([x, y])),
-                _ => 0,
-            };
-            out.extend_from_slice(&(x as u32).to_ne_bytes());
+            out.extend_from_slice(&word(b));
         }
     }
-    let formats = if input == ScalarKind::Int {
-        SINT[2]
-    } else {
-        UINT[2]
-    };
-    Ok((out, (comps * 4) as u32, formats[comps - 1]))
+    Ok(out)
 }
 
 #[cfg(test)]
