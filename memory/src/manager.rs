@@ -16,10 +16,10 @@
 //!   at 80 %, blocking GC and then refusal at the cap, so the count never exceeds it.
 //! - Device loss latches: every later request answers `DeviceLost`, and retired objects are
 //!   released as soon as the device can no longer run them (at once when it is really gone).
-//! - `Manager`'s fields are private to this file, except the three states that other files own
-//!   (`staging`, `budget`, `telemetry`), each touched only by its owner. The rest of the crate
-//!   reaches the manager's own state through the small methods in the "for the rest of the
-//!   crate" section, and reports its counters as [`Stat`]s through `record_stat`.
+//! - `Manager`'s fields are private to this file, except the four states that other files own
+//!   (`staging`, `budget`, `telemetry`, `report`), each touched only by its owner. The rest of
+//!   the crate reaches the manager's own state through the small methods in the "for the rest
+//!   of the crate" section, and reports its counters as [`Stat`]s through `record_stat`.
 //!
 //! What the manager calls in other files, and when (each is documented where it is defined):
 //! - `staging.rs`, `staging_submitted(epoch)`: in `submit_with`, after every successful
@@ -35,6 +35,8 @@
 //! - `telemetry.rs`, `publish_frame()`: at the end of every `begin_frame`, lost or not.
 //! - `telemetry.rs`, `telemetry_event(kind, bytes)`: when the OOM ladder or the allocation-count
 //!   cap refuses an allocation.
+//! - `report.rs`, `report_frame()`: at the end of every `begin_frame`; `report_final()`: first
+//!   in `Drop`.
 //! - Plain types with no access to the manager: the retire queue and clock (`epoch.rs`), the
 //!   recycle bin (`recycle.rs`), the fault plan's state (`fault.rs`), the failure log
 //!   (`classify.rs`), the staging and budget states' constructors.
@@ -52,6 +54,7 @@ use crate::fault::{FaultPlan, FaultSite, FaultState};
 use crate::handle::{Handle, Slab};
 use crate::ratelimit::RateLimit;
 use crate::recycle::RecycleBin;
+use crate::report::ReportState;
 use crate::staging::StagingState;
 use crate::stats::{MemoryStats, Stat};
 use crate::sync::next_owner_id;
@@ -252,6 +255,10 @@ pub struct Manager<B: Backend> {
     pub(crate) budget: Option<BudgetState>,
     /// Owned by `telemetry.rs`, the only file that touches it (the type is opaque elsewhere).
     pub(crate) telemetry: Option<TelemetryState>,
+    /// Owned by `report.rs`, the only file that touches it (the type is opaque elsewhere).
+    pub(crate) report: ReportState,
+    /// Give the C heap's free pages back whenever device memory grows (`host_heap.rs`).
+    trim_host_heap: bool,
     bin: RecycleBin<B::Buffer, B::Image>,
 }
 
@@ -293,6 +300,8 @@ impl<B: Backend> Manager<B> {
             staging,
             budget,
             telemetry: None,
+            report: ReportState::from_env(),
+            trim_host_heap: false,
             bin: RecycleBin::new(recycle_bin_bytes),
         }
     }
@@ -643,6 +652,7 @@ impl<B: Backend> Manager<B> {
     // ---- the OOM ladder and the allocation-count cap --------------------------------------
 
     fn attempt<R>(&mut self, size: u64, create: &mut impl FnMut(&mut B) -> Result<R>) -> Result<R> {
+        let calls_before = self.backend.device_memory().allocate_calls;
         let result = match self.inject(FaultSite::Alloc, size) {
             Some(r) => Err(
                 crate::classify::classify(crate::classify::Call::Allocate, r)
@@ -651,6 +661,11 @@ impl<B: Backend> Manager<B> {
             ),
             None => create(&mut self.backend),
         };
+        if self.trim_host_heap && self.backend.device_memory().allocate_calls > calls_before {
+            // Device memory is host memory and it just grew: see `host_heap.rs`.
+            crate::host_heap::trim();
+            self.stats.host_heap_trims += 1;
+        }
         if matches!(
             result,
             Err(MemoryError::OutOfDeviceMemory | MemoryError::OutOfHostMemory)
@@ -1051,6 +1066,13 @@ impl<B: Backend> Manager<B> {
         self.bin.cap()
     }
 
+    /// Whether device memory is host memory, so that the C heap's free pages are given back to
+    /// the system whenever an allocation makes the device allocate a block (`host_heap.rs`;
+    /// counted in `MemoryStats::host_heap_trims`). Off by default.
+    pub fn set_trim_host_heap(&mut self, on: bool) {
+        self.trim_host_heap = on;
+    }
+
     /// Empties the recycle bin (the first memory given back under pressure).
     pub(crate) fn empty_recycle_bin(&mut self) {
         if self.bin.len() > 0 {
@@ -1234,6 +1256,7 @@ impl<B: Backend> Manager<B> {
             self.rotate_staging()?;
         }
         self.publish_frame();
+        self.report_frame();
         Ok(released)
     }
 
@@ -1384,6 +1407,7 @@ impl<B: Backend> Manager<B> {
 
 impl<B: Backend> Drop for Manager<B> {
     fn drop(&mut self) {
+        self.report_final();
         let idle = if self.lost {
             self.device_quiescent()
         } else {

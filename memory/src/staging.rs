@@ -12,9 +12,18 @@
 //!   bump is made again so that the slot is stamped by the submission that will really read it.
 //! - Each use of a block stamps it like any other buffer (`use_buffer`), so retiring a block the
 //!   arena no longer needs follows the ordinary epoch rule.
-//! - `begin_frame` rotates to the next slot; if that slot is still being read it waits (bounded)
-//!   for exactly the epoch that reads it — frame pacing — and otherwise keeps bumping in the
-//!   current slot, which is always safe. CPU scratch (`bumpalo`) is reset with the slot.
+//! - `begin_frame` rewinds the current slot in place when the device has already finished with
+//!   it (a program that waits for each frame: the next frame writes the same pages, and the
+//!   other slot's are never touched). Otherwise it rotates to the next slot; if that slot is
+//!   still being read it waits (bounded) for exactly the epoch that reads it — frame pacing —
+//!   and otherwise keeps bumping in the current slot, which is always safe. CPU scratch
+//!   (`bumpalo`) is reset with the slot.
+//! - Loading (uploads with no frame and no draw in between) is bounded: `bound_staging`, called
+//!   by the uploads before they stage, waits for the device and rewinds the current slot in
+//!   place once [`LOAD_BOUND`] bytes are in it, if nothing but uploads (whose copies are recorded
+//!   before they return) used it since its last rewind. A range `stage` hands out (a stream
+//!   range, read by a command the client records later) blocks that until the next rewind at a
+//!   frame or between GL calls. On host-memory devices every staging page written is resident.
 //! - Without frames (a program that never swaps), `rewind_idle_staging` rewinds the current slot
 //!   in place once everything in it is submitted and complete. Only the client knows when no
 //!   staged range is still waiting for its command, so the client calls it, between GL calls.
@@ -46,6 +55,9 @@ pub(crate) struct StagingState {
     scratch: FrameScratch,
     /// The reusable readback buffer and its size.
     readback: Option<(BufferHandle, u64)>,
+    /// A range handed out by [`Manager::stage`] since the last rewind may still wait for the
+    /// command that reads it: the current slot must not be rewound mid-call.
+    streamed: bool,
 }
 
 impl StagingState {
@@ -59,6 +71,7 @@ impl StagingState {
             blocks: HashMap::new(),
             scratch: FrameScratch::new(slots),
             readback: None,
+            streamed: false,
         }
     }
 }
@@ -99,6 +112,21 @@ pub(crate) fn map_staging(e: arenagl_staging::StagingError) -> MemoryError {
     }
 }
 
+/// The staging side of the memory report (`report.rs`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct StagingFigures {
+    pub(crate) arena_bytes: u64,
+    pub(crate) arena_size: u64,
+    pub(crate) peak_slot_bytes: u64,
+    pub(crate) readback_bytes: u64,
+    pub(crate) scratch_bytes: u64,
+}
+
+/// The most staging bytes a load (uploads and no draw) bumps in a slot before
+/// [`Manager::bound_staging`] waits and rewinds it: the first pages of the arena are reused, the
+/// rest is never touched (on host-memory devices, never resident).
+pub(crate) const LOAD_BOUND: u64 = 4 << 20;
+
 /// The smallest staging block asked for when a whole arena does not fit the budget.
 pub(crate) const MIN_RETRY_BLOCK: u64 = 64 << 10;
 
@@ -119,6 +147,18 @@ impl<B: Backend> Manager<B> {
         .map_err(map_staging)
     }
 
+    /// What the staging arenas, the readback buffer and the CPU scratch hold now.
+    pub(crate) fn staging_figures(&self) -> StagingFigures {
+        let arenas = &self.staging.arenas;
+        StagingFigures {
+            arena_bytes: arenas.stats().live_block_bytes,
+            arena_size: arenas.config().arena_size.get(),
+            peak_slot_bytes: arenas.stats().peak_slot_bytes,
+            readback_bytes: self.staging.readback.map_or(0, |(_, size)| size),
+            scratch_bytes: self.staging.scratch.reserved_bytes(),
+        }
+    }
+
     /// The configured arena size (the largest chunk one staging allocation should carry).
     pub(crate) fn arena_size(&self) -> NonZeroU64 {
         self.staging.arenas.config().arena_size
@@ -132,10 +172,19 @@ impl<B: Backend> Manager<B> {
         }
     }
 
-    /// Reserves `len` bytes in the current frame's arena, creating a block if the arena asks. A
-    /// block refused for memory is asked for again at the smallest size that holds `len` (at
-    /// least [`MIN_RETRY_BLOCK`]) before the refusal reaches the caller.
+    /// Reserves `len` bytes in the current frame's arena for a range the caller hands out (a
+    /// stream range read by a later command): until the next rewind, [`Manager::bound_staging`]
+    /// must not rewind the slot under it. See [`Manager::stage_copy`].
     pub(crate) fn stage(&mut self, len: u64, align: NonZeroU64) -> Result<Staged> {
+        self.staging.streamed = true;
+        self.stage_copy(len, align)
+    }
+
+    /// Reserves `len` bytes in the current frame's arena, creating a block if the arena asks, for
+    /// a copy the caller records before it returns (uploads). A block refused for memory is
+    /// asked for again at the smallest size that holds `len` (at least [`MIN_RETRY_BLOCK`])
+    /// before the refusal reaches the caller.
+    pub(crate) fn stage_copy(&mut self, len: u64, align: NonZeroU64) -> Result<Staged> {
         let before = self.submitted_epoch();
         let mut allocation = self
             .staging
@@ -168,7 +217,7 @@ impl<B: Backend> Manager<B> {
                     if e.is_out_of_memory() && spec.size > smaller {
                         if let Some(size) = NonZeroU64::new(smaller) {
                             self.staging.arenas.set_arena_size(size);
-                            return self.stage(len, align);
+                            return self.stage_copy(len, align);
                         }
                     }
                     return Err(e);
@@ -239,26 +288,22 @@ impl<B: Backend> Manager<B> {
     }
 
     /// Hook: `Manager::begin_frame` calls this after its drain and the pressure update, unless
-    /// the device is lost. Moves the arenas and the CPU scratch to the next frame slot, waiting
+    /// the device is lost. When the device has finished with the current slot, rewinds it in
+    /// place; otherwise moves the arenas and the CPU scratch to the next frame slot, waiting
     /// (bounded) for the slot's last reader, or submitting what it staged if that was not
     /// submitted yet; on a timeout it keeps the current slot (see the module comment).
     pub(crate) fn rotate_staging(&mut self) -> Result<()> {
+        // A frame boundary: every range handed out has its command by now.
+        let completed = self.completed_epoch();
+        if let Some(rewind) = self.staging.arenas.begin_frame_in_place(completed) {
+            // The device is done with the current slot: the frame reuses the pages the last one
+            // wrote (the other slot's are never touched while frames find it so).
+            return self.started_staging_frame(rewind);
+        }
         for _ in 0..3 {
             let completed = self.completed_epoch();
             match self.staging.arenas.begin_frame(completed) {
-                BeginFrame::Rewound(rewind) => {
-                    for block in rewind.retired {
-                        if let Some(handle) = self.staging.blocks.remove(&block) {
-                            self.retire_buffer(handle)?;
-                        }
-                    }
-                    let slot = rewind.slot;
-                    self.staging
-                        .scratch
-                        .begin_frame(slot)
-                        .map_err(map_staging)?;
-                    return Ok(());
-                }
+                BeginFrame::Rewound(rewind) => return self.started_staging_frame(rewind),
                 BeginFrame::Busy { epoch, .. } => {
                     self.record_stat(Stat::StagingWait);
                     match self.wait_epoch(epoch) {
@@ -277,6 +322,62 @@ impl<B: Backend> Manager<B> {
         Ok(())
     }
 
+    /// A slot was rewound for a new frame: gives its retired blocks back and moves the CPU
+    /// scratch to it.
+    fn started_staging_frame(&mut self, rewind: arenagl_staging::Rewind) -> Result<()> {
+        self.staging.streamed = false;
+        for block in rewind.retired {
+            if let Some(handle) = self.staging.blocks.remove(&block) {
+                self.retire_buffer(handle)?;
+            }
+        }
+        self.staging
+            .scratch
+            .begin_frame(rewind.slot)
+            .map_err(map_staging)
+    }
+
+    /// Before an upload stages `incoming` bytes: when they would take the current slot past
+    /// min(arena size, [`LOAD_BOUND`]), and every range staged in the slot is already recorded
+    /// (only uploads used it since its last rewind), submits, waits (bounded) for the device and
+    /// rewinds the slot in place, so the upload reuses the arena's first pages instead of
+    /// bumping on or chaining an overflow block. Loading (many uploads and no frame) then
+    /// touches at most that much staging memory, not as much as everything it uploads. A wait
+    /// that times out leaves the slot as it is (the upload bumps on, as before). Returns whether
+    /// the slot was rewound.
+    pub(crate) fn bound_staging(&mut self, incoming: u64) -> Result<bool> {
+        if self.staging.streamed || self.is_lost() {
+            return Ok(false);
+        }
+        let used = self.slot_used();
+        let bound = self.arena_size().get().min(LOAD_BOUND);
+        if used == 0 || used.saturating_add(incoming) <= bound {
+            return Ok(false);
+        }
+        let epoch = self.recording_epoch();
+        match self.wait_epoch(epoch) {
+            Ok(()) => {}
+            Err(MemoryError::Timeout(_)) => return Ok(false),
+            Err(e) => return Err(e),
+        }
+        let rewound = self.rewind_idle_staging()? > 0 || self.slot_used() == 0;
+        if rewound {
+            self.record_stat(Stat::StagingBound);
+        }
+        Ok(rewound)
+    }
+
+    /// Bytes bumped in the current slot since its last rewind.
+    fn slot_used(&self) -> u64 {
+        let arenas = &self.staging.arenas;
+        let current = arenas.current_slot();
+        arenas
+            .blocks()
+            .filter(|b| b.slot == current)
+            .map(|b| b.used)
+            .sum()
+    }
+
     /// Between GL calls, with no frame boundary in sight: rewinds the current staging slot in
     /// place if the device has finished everything staged in it, giving its overflow blocks
     /// back (see [`arenagl_staging::FrameArenas::rewind_idle_current`]). Returns how many blocks
@@ -291,6 +392,8 @@ impl<B: Backend> Manager<B> {
             // Every upload after a loss answers `DeviceLost`: staging can no longer grow.
             return Ok(0);
         }
+        // Between GL calls (the caller's promise): no handed-out range waits for its command.
+        self.staging.streamed = false;
         let completed = self.poll()?;
         let Some(rewind) = self.staging.arenas.rewind_idle_current(completed) else {
             return Ok(0);

@@ -132,6 +132,9 @@ pub struct MemoryStats {
     pub direct_write_bytes: u64,
     /// Bytes read back to the host.
     pub readback_bytes: u64,
+    /// Bytes copied from buffers into images on the device (pixel unpack buffers), with no
+    /// staging and no CPU pass.
+    pub buffer_to_image_bytes: u64,
     /// Staging arena blocks created (primary and overflow).
     pub staging_blocks_created: u64,
     /// Frame starts that waited for a staging slot's last reader.
@@ -139,6 +142,12 @@ pub struct MemoryStats {
     /// Staging slots rewound in place between frames, once the device had finished with them
     /// (`Manager::rewind_idle_staging`: programs that never swap).
     pub staging_idle_rewinds: u64,
+    /// Uploads that found the current staging slot's arena full of recorded copies and
+    /// rewound it after waiting for the device, instead of chaining a block (loading).
+    pub staging_bounds: u64,
+    /// Times the C heap's free pages were given back because device memory, which is host
+    /// memory on this device, grew by a block (`Manager::set_trim_host_heap`).
+    pub host_heap_trims: u64,
     /// The last epoch submitted.
     pub epoch_submitted: Epoch,
     /// The newest epoch known complete.
@@ -173,12 +182,16 @@ pub(crate) enum Stat {
     DirectWriteBytes(u64),
     /// Bytes read back to the host (`vulkan/transfer.rs`).
     ReadbackBytes(u64),
+    /// Bytes copied from a buffer into an image on the device (`vulkan/buffer_to_image.rs`).
+    BufferToImageBytes(u64),
     /// A staging arena block was created (`staging.rs`).
     StagingBlockCreated,
     /// A frame start waited for its staging slot's last reader (`staging.rs`).
     StagingWait,
     /// The current staging slot was rewound in place (`staging.rs`).
     StagingIdleRewind,
+    /// An upload rewound a full slot after waiting for the device (`staging.rs`).
+    StagingBound,
     /// A call outside the allocation path failed for memory: pipelines, swapchains, acquire,
     /// present (`vulkan/pipeline.rs`, `vulkan/present.rs`).
     OutOfMemory,
@@ -225,9 +238,11 @@ impl MemoryStats {
             Stat::StagedBytes(n) => self.staged_bytes += n,
             Stat::DirectWriteBytes(n) => self.direct_write_bytes += n,
             Stat::ReadbackBytes(n) => self.readback_bytes += n,
+            Stat::BufferToImageBytes(n) => self.buffer_to_image_bytes += n,
             Stat::StagingBlockCreated => self.staging_blocks_created += 1,
             Stat::StagingWait => self.staging_waits += 1,
             Stat::StagingIdleRewind => self.staging_idle_rewinds += 1,
+            Stat::StagingBound => self.staging_bounds += 1,
             Stat::OutOfMemory => self.oom_failures += 1,
             Stat::Refusal => self.refusals += 1,
             Stat::LadderDrain => self.ladder_drains += 1,

@@ -386,6 +386,27 @@ impl FrameArenas {
         BeginFrame::Rewound(rewind)
     }
 
+    /// Starts the next frame in the *current* slot, rewound in place, when the device has
+    /// finished with everything in it (no allocation since the last
+    /// [`FrameArenas::mark_submitted`], its last reader ≤ `completed`): the frame then reuses the
+    /// pages the last one wrote instead of the next slot's. Counted as a frame like
+    /// [`FrameArenas::begin_frame`]; `None` (nothing changed) when the slot is still in use —
+    /// call `begin_frame` then.
+    pub fn begin_frame_in_place(&mut self, completed: Epoch) -> Option<Rewind> {
+        let arena_size = self.config.arena_size.get();
+        let current = self.current;
+        let slot = self.slots.get_mut(current)?;
+        if slot.unsubmitted || slot.last_reader.is_some_and(|e| e > completed) {
+            return None;
+        }
+        let rewind = rewind_slot(slot, current, arena_size, &mut self.stats);
+        let stats = &mut self.stats;
+        stats.frames += 1;
+        stats.last_frame_bytes = stats.frame_bytes;
+        stats.frame_bytes = 0;
+        Some(rewind)
+    }
+
     /// Rewinds the *current* slot in place when the device has finished with everything in it:
     /// no allocation since the last [`FrameArenas::mark_submitted`], and its last reader ≤
     /// `completed`. Its overflow blocks (and a primary of an outdated size) are handed back
@@ -680,6 +701,34 @@ mod tests {
         assert_eq!(arenas.current_slot(), 0);
         assert_eq!(arenas.stats().frames, 0);
         assert_eq!(arenas.stats().idle_rewinds, 50);
+        assert_eq!(arenas.stats().live_block_bytes, 1024);
+    }
+
+    #[test]
+    fn a_frame_starts_in_place_only_once_the_device_is_done_with_the_slot() {
+        let mut arenas = FrameArenas::new(config(2, 1024));
+        let one = nz(1);
+        for n in 1..=10 {
+            let epoch = Epoch::new(n);
+            let _ = arenas.allocate(700, one).expect("allocate");
+            assert!(
+                arenas.begin_frame_in_place(epoch).is_none(),
+                "not submitted"
+            );
+            arenas.mark_submitted(epoch);
+            assert!(
+                arenas
+                    .begin_frame_in_place(epoch.saturating_sub(1))
+                    .is_none(),
+                "still read by the device"
+            );
+            let rewind = arenas.begin_frame_in_place(epoch).expect("idle slot");
+            assert_eq!((rewind.slot, rewind.retire_after), (0, Some(epoch)));
+        }
+        // Every frame reused slot 0: the other slot never asked for a block.
+        assert_eq!(arenas.current_slot(), 0);
+        assert_eq!(arenas.stats().frames, 10);
+        assert_eq!(arenas.stats().primary_blocks_created, 1);
         assert_eq!(arenas.stats().live_block_bytes, 1024);
     }
 

@@ -214,6 +214,16 @@ impl RowPlan {
 const ZERO_SLOT: u8 = 4;
 const MAX_SLOT: u8 = 5;
 
+/// Whether unpacking `client` pixels into `device` texels is a plain byte copy — the client
+/// bytes already are the device's — so a device can copy them from a buffer with no CPU pass
+/// (`glTexSubImage*` from a pixel unpack buffer).
+pub fn unpacks_as_copy(client: ClientFormat, swap_bytes: bool, device: DeviceFormat) -> bool {
+    match RowConverter::raw(client, device) {
+        Some(raw) => raw.is_ok(),
+        None => RowPlan::unpack(client, swap_bytes, device).is_identity(),
+    }
+}
+
 /// Converts rows; built once per transfer.
 enum RowConverter {
     Copy,

@@ -50,7 +50,9 @@ pub use arena::{
 };
 pub use coalesce::DirtyRanges;
 pub use compressed::{decompress, Codec};
-pub use convert::{pack_box, pack_region, unpack_box, unpack_region, LuminanceRule, StagingLayout};
+pub use convert::{
+    pack_box, pack_region, unpack_box, unpack_region, unpacks_as_copy, LuminanceRule, StagingLayout,
+};
 pub use epoch::Epoch;
 pub use error::StagingError;
 pub use format::{ClientFormat, DeviceFormat};

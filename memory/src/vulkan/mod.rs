@@ -7,6 +7,7 @@
 //! command buffer, the device, the pool report, the validation log) live at the bottom.
 
 mod blit;
+mod buffer_to_image;
 pub mod context;
 pub(crate) mod conv;
 mod copy;
@@ -524,7 +525,9 @@ impl Manager<VulkanBackend> {
     /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULTS`, `ARENAGL_FAULT_*`) and installs the budget
     /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`,
     /// with the pressure policy's `ARENAGL_DEMOTE_AFTER_FRAMES` / `ARENAGL_CRITICAL_RENDER_SCALE`
-    /// and the recycle bin's cap ([`recycle_bin_bytes`]).
+    /// and the recycle bin's cap ([`recycle_bin_bytes`]); on a device whose memory is host memory
+    /// (every device-local type host-visible: lavapipe, phones) the C heap is trimmed whenever
+    /// device memory grows ([`Manager::set_trim_host_heap`]).
     pub fn from_env() -> Result<Self> {
         let config = ManagerConfig {
             faults: crate::fault::FaultPlan::from_env()?,
@@ -541,6 +544,8 @@ impl Manager<VulkanBackend> {
         let bin = recycle_bin_bytes(&budget)?;
         manager.set_budget(Some(budget));
         manager.set_recycle_bin_bytes(bin);
+        let host_memory = manager.device_info().unified_memory();
+        manager.set_trim_host_heap(host_memory);
         let policy = arenagl_residency::overrides::policy_from_env()
             .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
         manager.set_pressure_policy(policy);

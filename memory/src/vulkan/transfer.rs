@@ -159,7 +159,7 @@ pub fn format_aspects(format: vk::Format) -> vk::ImageAspectFlags {
 }
 
 /// A global barrier from every earlier access to every later one, scoped by the given stages.
-fn memory_barrier(
+pub(super) fn memory_barrier(
     device: &ash::Device,
     cb: vk::CommandBuffer,
     src: (vk::PipelineStageFlags, vk::AccessFlags),
@@ -182,13 +182,13 @@ fn memory_barrier(
     }
 }
 
-const ALL_PRIOR: (vk::PipelineStageFlags, vk::AccessFlags) = (
+pub(super) const ALL_PRIOR: (vk::PipelineStageFlags, vk::AccessFlags) = (
     vk::PipelineStageFlags::ALL_COMMANDS,
     vk::AccessFlags::from_raw(
         vk::AccessFlags::MEMORY_WRITE.as_raw() | vk::AccessFlags::MEMORY_READ.as_raw(),
     ),
 );
-const TRANSFER_WRITE: (vk::PipelineStageFlags, vk::AccessFlags) = (
+pub(super) const TRANSFER_WRITE: (vk::PipelineStageFlags, vk::AccessFlags) = (
     vk::PipelineStageFlags::TRANSFER,
     vk::AccessFlags::TRANSFER_WRITE,
 );
@@ -196,7 +196,7 @@ const ALL_LATER: (vk::PipelineStageFlags, vk::AccessFlags) = ALL_PRIOR;
 
 impl MemoryManager {
     /// The buffer's info, once the device is known alive and `offset..offset + len` lies inside it.
-    fn buffer_range(
+    pub(super) fn buffer_range(
         &self,
         buffer: BufferHandle,
         offset: u64,
@@ -245,9 +245,10 @@ impl MemoryManager {
             ));
         }
         let align = self.copy_alignment(1)?;
+        self.bound_staging(data.len() as u64)?;
         let mut regions: Vec<(BufferHandle, vk::BufferCopy)> = Vec::new();
         for range in split_buffer(data.len() as u64, self.arena_size()) {
-            let staged = self.stage(range.end - range.start, align)?;
+            let staged = self.stage_copy(range.end - range.start, align)?;
             let chunk = data
                 .get(range.start as usize..range.end as usize)
                 .ok_or(MemoryError::Internal("split range outside the upload"))?;
@@ -284,7 +285,7 @@ impl MemoryManager {
         })
     }
 
-    fn image_region_checks(
+    pub(super) fn image_region_checks(
         &self,
         image: ImageHandle,
         region: &ImageRegion,
@@ -460,8 +461,9 @@ impl MemoryManager {
         let layered = region.layer_count > 1;
         let mut copies: Vec<(BufferHandle, vk::BufferImageCopy)> = Vec::new();
         let mut staged_bytes = 0;
+        self.bound_staging(chunks.clone().map(|c| c.bytes).sum())?;
         for chunk in chunks {
-            let staged = self.stage(chunk.bytes, align)?;
+            let staged = self.stage_copy(chunk.bytes, align)?;
             self.fill_staged(&staged, |bytes| {
                 unpack_box(
                     src,

@@ -3,7 +3,9 @@
 //! entry points are in `vertex_array::api`.
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{
+    gen_count, invalid_enum, invalid_op, invalid_value, GlError, GlResult,
+};
 use crate::gl::context::{Context, MAX_UNIFORM_BUFFER_BINDINGS};
 use crate::gl::objects::buffer::{storage_desc, Buffer, Mapping};
 
@@ -59,13 +61,36 @@ impl Context {
         Ok((name, b))
     }
 
+    /// The buffer bound to `target` that `glBufferSubData`/`glGetBufferSubData` (`call`)
+    /// writes or reads `len` bytes of at `offset`, after the checks they share: the range lies
+    /// inside the buffer and the buffer is not mapped.
+    fn sub_data_buffer(
+        &mut self,
+        target: GLenum,
+        call: &str,
+        offset: i64,
+        len: usize,
+    ) -> GlResult<&mut Buffer> {
+        if offset < 0 {
+            return invalid_value(format!("{call} offset {offset}"));
+        }
+        let (_, b) = self.target_buffer(target, call)?;
+        if !range_inside(offset, len as i64, b.size) {
+            return invalid_value(format!(
+                "{call}: {len} bytes at {offset} past the end of a {}-byte buffer",
+                b.size
+            ));
+        }
+        if b.mapped_exclusively() {
+            return invalid_op(format!("{call} on a mapped buffer"));
+        }
+        Ok(b)
+    }
+
     /// `glGenBuffers`.
     pub fn gen_buffers(&mut self, n: i32) -> Vec<u32> {
-        if n < 0 {
-            self.record::<()>(invalid_value(format!("glGenBuffers n = {n}")));
-            return Vec::new();
-        }
-        self.buffers.generate(n as usize)
+        let r = gen_count("glGenBuffers", n).map(|n| self.buffers.generate(n));
+        self.record(r).unwrap_or_default()
     }
 
     /// `glIsBuffer`.
@@ -180,6 +205,10 @@ impl Context {
                     *b = Default::default();
                 }
             }
+            if self.shares_objects() {
+                self.bury(crate::gl::context::share_group::SharedKind::Buffer, name);
+                continue;
+            }
             let kept = self
                 .buffers
                 .remove(name)
@@ -246,11 +275,12 @@ impl Context {
                 b.mapping = None;
             }
             let mut locked = device.lock();
-            b.shadow =
-                (size as u64 <= crate::gl::objects::buffer::SHADOW_LIMIT).then(|| match data {
+            b.shadow = (size as u64 <= crate::gl::objects::buffer::SHADOW_LIMIT).then(|| {
+                crate::gl::objects::buffer::Shadow::new(match data {
                     Some(d) => d[..size as usize].to_vec(),
                     None => vec![0; size as usize],
-                });
+                })
+            });
             let new = if size > 0 {
                 let h = locked.manager.create_buffer(&storage_desc(size as u64))?;
                 if let Some(d) = data {
@@ -279,20 +309,7 @@ impl Context {
     pub fn buffer_sub_data(&mut self, target: GLenum, offset: i64, data: &[u8]) {
         let device = self.device.clone();
         let r = (|| {
-            if offset < 0 {
-                return invalid_value(format!("glBufferSubData offset {offset}"));
-            }
-            let (_, b) = self.target_buffer(target, "glBufferSubData")?;
-            if !range_inside(offset, data.len() as i64, b.size) {
-                return invalid_value(format!(
-                    "{} bytes at {offset} past the end of a {}-byte buffer",
-                    data.len(),
-                    b.size
-                ));
-            }
-            if b.mapped_exclusively() {
-                return invalid_op("glBufferSubData on a mapped buffer");
-            }
+            let b = self.sub_data_buffer(target, "glBufferSubData", offset, data.len())?;
             if b.immutable && b.storage_flags & GL_DYNAMIC_STORAGE_BIT == 0 {
                 return invalid_op(
                     "glBufferSubData on immutable storage without GL_DYNAMIC_STORAGE_BIT",
@@ -310,16 +327,7 @@ impl Context {
     pub fn get_buffer_sub_data(&mut self, target: GLenum, offset: i64, out: &mut [u8]) {
         let device = self.device.clone();
         let r = (|| {
-            if offset < 0 {
-                return invalid_value(format!("offset {offset}"));
-            }
-            let (_, b) = self.target_buffer(target, "glGetBufferSubData")?;
-            if !range_inside(offset, out.len() as i64, b.size) {
-                return invalid_value("range past the end of the buffer");
-            }
-            if b.mapped_exclusively() {
-                return invalid_op("glGetBufferSubData on a mapped buffer");
-            }
+            let b = self.sub_data_buffer(target, "glGetBufferSubData", offset, out.len())?;
             read_range(&device, b, offset as u64, out)
         })();
         self.record(r);

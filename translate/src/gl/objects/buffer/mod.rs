@@ -29,6 +29,7 @@ pub(crate) mod storage;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+use arenagl_memory::report::{note_host_bytes, HostMemory};
 use arenagl_memory::{BufferDesc, BufferHandle, Category, MemoryClass};
 use ash::vk;
 
@@ -51,6 +52,38 @@ pub(crate) struct Mapping {
 /// the GPU uses them.
 pub const SHADOW_LIMIT: u64 = 64 << 10;
 
+/// A small buffer's CPU shadow: its bytes (a fixed length), counted in the memory manager's
+/// report (`arenagl_memory::report`, `ARENAGL_MEMORY_REPORT=1`) while they live.
+pub(crate) struct Shadow(Vec<u8>);
+
+impl Shadow {
+    /// Takes `bytes` as a buffer's shadow.
+    pub(crate) fn new(bytes: Vec<u8>) -> Self {
+        note_host_bytes(HostMemory::BufferShadows, bytes.capacity() as u64, 0);
+        Self(bytes)
+    }
+}
+
+impl std::ops::Deref for Shadow {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Shadow {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
+}
+
+impl Drop for Shadow {
+    fn drop(&mut self) {
+        note_host_bytes(HostMemory::BufferShadows, 0, self.0.capacity() as u64);
+    }
+}
+
 /// A GL buffer object.
 #[derive(Default)]
 pub(crate) struct Buffer {
@@ -59,7 +92,7 @@ pub(crate) struct Buffer {
     pub usage: u32,
     pub mapping: Option<Mapping>,
     /// The contents, for small buffers the CPU knows in full (see the module docs).
-    pub shadow: Option<Vec<u8>>,
+    pub shadow: Option<Shadow>,
     /// `GL_BUFFER_IMMUTABLE_STORAGE`: the storage came from `glBufferStorage`.
     pub immutable: bool,
     /// `GL_BUFFER_STORAGE_FLAGS`: `glBufferStorage`'s flags, or what `glBufferData` implies.
@@ -172,5 +205,23 @@ impl Drop for RetainedBuffer {
                 tracing::debug!(error = %e, "retiring a deleted buffer's storage");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arenagl_memory::report::host_bytes;
+
+    #[test]
+    fn shadow_bytes_are_counted_while_the_shadow_lives() {
+        // Larger than any real shadow, so buffers that other tests shadow meanwhile (64 KiB at
+        // most each) cannot hide it.
+        const BYTES: u64 = 8 << 20;
+        let before = host_bytes(HostMemory::BufferShadows);
+        let shadow = Shadow::new(vec![0; BYTES as usize]);
+        assert!(host_bytes(HostMemory::BufferShadows) >= before + BYTES);
+        drop(shadow);
+        assert!(host_bytes(HostMemory::BufferShadows) < before + BYTES);
     }
 }

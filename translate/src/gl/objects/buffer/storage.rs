@@ -99,12 +99,13 @@ impl Context {
                 }
             }
             b.mapping = None;
-            b.shadow = (!persistent && size <= crate::gl::objects::buffer::SHADOW_LIMIT).then(
-                || match data {
-                    Some(d) => d.to_vec(),
-                    None => vec![0; size as usize],
-                },
-            );
+            b.shadow =
+                (!persistent && size <= crate::gl::objects::buffer::SHADOW_LIMIT).then(|| {
+                    crate::gl::objects::buffer::Shadow::new(match data {
+                        Some(d) => d.to_vec(),
+                        None => vec![0; size as usize],
+                    })
+                });
             if let Some(old) = b.storage.replace(h) {
                 let _ = locked.manager.retire_buffer(old);
             }
