@@ -11,6 +11,9 @@ export XDG_CACHE_HOME
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
+# Unmodified Debian X11 clients (glxinfo, eglinfo, glxgears, glmark2, GLFW windows through GLX and
+# EGL, the ES clients) on ArenaGL beside Mesa, under an Xvfb of their own (~1 min).
+scripts/clients.sh
 # Each libFuzzer target (fuzz/), ArenaGL linked in, for 60 s from its committed corpus: nightly +
 # ASan, ~12 min (the instrumented build is most of it).
 scripts/fuzz.sh ci 60

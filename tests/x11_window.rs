@@ -12,20 +12,19 @@
 
 #[path = "common/child.rs"]
 mod child;
+#[path = "common/library.rs"]
+mod library;
 #[path = "common/xvfb.rs"]
 mod xvfb;
 
-use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void, CStr};
-use std::path::PathBuf;
-use std::process::Command;
+use std::ffi::{c_char, c_void, CStr};
 use std::ptr::{null, null_mut};
-use std::time::{Duration, Instant};
 
 use arenagl_present::egl::*;
+use library::library_path;
+use xvfb::xlib::{Display, Window, Xlib};
 
 const CHILD_ENV: &str = "ARENAGL_X11_WINDOW_CHILD";
-/// Far above a child's normal time on lavapipe; a child running this long is a hang.
-const CHILD_LIMIT: Duration = Duration::from_secs(300);
 const SIZE: u32 = 64;
 const RED: [u8; 3] = [255, 0, 0];
 const GREEN: [u8; 3] = [0, 255, 0];
@@ -58,36 +57,11 @@ fn run_child(child: &str, env: &[(&str, &str)], marker: &str) {
     if std::env::var_os(CHILD_ENV).is_some() {
         return;
     }
-    let Some(server) = xvfb::start_or_skip() else {
-        return;
-    };
-    let out = child::run_with_limit(
-        Command::new(std::env::current_exe().expect("test binary path"))
-            .args(["--exact", child, "--nocapture", "--test-threads=1"])
-            .env(CHILD_ENV, "1")
-            .env("DISPLAY", &server.name)
-            .env("ARENAGL_VALIDATION", "1")
-            .env("ARENAGL_TELEMETRY", "0")
-            .envs(env.iter().copied()),
-        CHILD_LIMIT,
-    );
-    let (stdout, stderr) = (&out.stdout, &out.stderr);
-    assert!(
-        out.success(),
-        "the GL child failed ({})\nstdout:\n{stdout}\nstderr:\n{stderr}",
-        out.status.map_or_else(
-            || format!("killed after {CHILD_LIMIT:?}: a hang"),
-            |s| s.to_string()
-        )
-    );
-    assert!(
-        stdout.contains(marker),
-        "the child did not check the window\nstdout:\n{stdout}\nstderr:\n{stderr}"
-    );
-    assert!(
-        !stderr.contains("arenagl::validation"),
-        "validation-layer messages:\n{stderr}"
-    );
+    if let Some(server) = xvfb::start_or_skip() {
+        let display = [("DISPLAY", server.name.as_str())];
+        let envs = display.iter().chain(env).copied();
+        child::run_test_child(child, CHILD_ENV, envs, marker);
+    }
 }
 
 /// The GL part, run only as the child of the test above.
@@ -115,7 +89,7 @@ fn child_renders_into_the_window() {
             frame(dpy, surface, SIZE, SIZE, [RED, GREEN]);
         }
         assert_eq!((gl.get_error)(), 0, "no GL error");
-        x.expect_halves(display, window, SIZE, SIZE, [RED, GREEN]);
+        expect_halves(&x, display, window, SIZE, SIZE, [RED, GREEN]);
 
         // Resized, and without vsync: the swap after the resize gives the surface images of
         // the new size (EGL resizes at the swap); frames after it fill the whole window.
@@ -133,7 +107,7 @@ fn child_renders_into_the_window() {
             frame(dpy, surface, w2, h2, [RED, GREEN]);
         }
         assert_eq!((gl.get_error)(), 0, "no GL error");
-        x.expect_halves(display, window, w2, h2, [RED, GREEN]);
+        expect_halves(&x, display, window, w2, h2, [RED, GREEN]);
 
         assert_eq!(
             (egl.make_current)(dpy, null_mut(), null_mut(), null_mut()),
@@ -164,7 +138,7 @@ fn child_renders_into_the_window() {
         for _ in 0..2 {
             frame(default, surface, w2, h2, [BLUE, WHITE]);
         }
-        x.expect_halves(display, window, w2, h2, [BLUE, WHITE]);
+        expect_halves(&x, display, window, w2, h2, [BLUE, WHITE]);
         assert_eq!(
             (egl.make_current)(default, null_mut(), null_mut(), null_mut()),
             1
@@ -238,7 +212,7 @@ fn child_renders_at_a_reduced_scale() {
     for _ in 0..3 {
         frame([RED, GREEN]);
     }
-    x.expect_halves(w.display, w.window, SIZE, SIZE, [RED, GREEN]);
+    expect_halves(&x, w.display, w.window, SIZE, SIZE, [RED, GREEN]);
     assert_eq!(
         stat(c"render_scale_percent"),
         0,
@@ -263,7 +237,7 @@ fn child_renders_at_a_reduced_scale() {
     for _ in 0..2 {
         frame([RED, GREEN]);
     }
-    x.expect_halves(w.display, w.window, SIZE, SIZE, [RED, GREEN]);
+    expect_halves(&x, w.display, w.window, SIZE, SIZE, [RED, GREEN]);
     read_back();
 
     // Memory freed: pressure falls and the full size comes back.
@@ -271,7 +245,7 @@ fn child_renders_at_a_reduced_scale() {
     unsafe { (gl.delete_buffers)(1, &filler) };
     frames_until(c"render_scale_percent", 100);
     frame([RED, GREEN]);
-    x.expect_halves(w.display, w.window, SIZE, SIZE, [RED, GREEN]);
+    expect_halves(&x, w.display, w.window, SIZE, SIZE, [RED, GREEN]);
     read_back();
     // SAFETY: no arguments.
     assert_eq!(unsafe { (gl.get_error)() }, 0, "no GL error");
@@ -339,7 +313,7 @@ struct WindowContext {
 }
 
 fn window_context(x: &Xlib, egl: &Egl) -> WindowContext {
-    let (display, window) = x.open_window();
+    let (display, window) = open_window(x);
     // SAFETY: the EGL calls follow the C API; every pointer argument is a live local.
     unsafe {
         let dpy = (egl.get_display)(display);
@@ -409,7 +383,7 @@ struct WindowRig {
 impl WindowRig {
     fn new() -> Self {
         let x = Xlib::load();
-        let (display, window) = x.open_window();
+        let (display, window) = open_window(&x);
         let egl = Egl::load();
         let attribs = [
             EGL_SURFACE_TYPE,
@@ -562,8 +536,7 @@ fn child_presents_through_failed_acquires() {
     for _ in 0..8 {
         assert_eq!(rig.frame(&gl, surface, colors[0]).0, 1);
     }
-    rig.x
-        .expect_halves(rig.display, rig.window, SIZE, SIZE, colors[0]);
+    expect_halves(&rig.x, rig.display, rig.window, SIZE, SIZE, colors[0]);
     let asked = rig.stat(c"swapchain_min_images");
     let images = rig.stat(c"swapchain_images");
     assert!(asked >= 2, "at least double buffered: {asked}");
@@ -607,8 +580,7 @@ fn child_presents_through_failed_acquires() {
         for _ in 0..2 {
             assert_eq!(rig.frame(&gl, surface, picture).0, 1, "[{plan}] after");
         }
-        rig.x
-            .expect_halves(rig.display, rig.window, SIZE, SIZE, picture);
+        expect_halves(&rig.x, rig.display, rig.window, SIZE, SIZE, picture);
         assert_eq!(rig.validation_errors(), 0, "[{plan}] validation-clean");
     }
 
@@ -637,8 +609,7 @@ fn child_presents_through_failed_acquires() {
             "after the skipped frame"
         );
     }
-    rig.x
-        .expect_halves(rig.display, rig.window, SIZE, SIZE, picture);
+    expect_halves(&rig.x, rig.display, rig.window, SIZE, SIZE, picture);
     assert_eq!(
         rig.validation_errors(),
         0,
@@ -679,8 +650,7 @@ fn child_presents_through_failed_acquires() {
     for _ in 0..3 {
         assert_eq!(rig.frame(&gl, surface, picture).0, 1, "after recovery");
     }
-    rig.x
-        .expect_halves(rig.display, rig.window, SIZE, SIZE, picture);
+    expect_halves(&rig.x, rig.display, rig.window, SIZE, SIZE, picture);
     assert_eq!(rig.stat(c"device_lost"), 0, "a new device");
     assert_eq!(
         rig.validation_errors(),
@@ -696,185 +666,37 @@ fn child_presents_through_failed_acquires() {
     println!("FAILED_ACQUIRES_OK");
 }
 
-type Display = *mut c_void;
-type Window = c_ulong;
-
-/// The prefix of Xlib's `XImage` that the read-back uses (the layout of `<X11/Xlib.h>`).
-#[repr(C)]
-struct XImage {
-    width: c_int,
-    height: c_int,
-    xoffset: c_int,
-    format: c_int,
-    data: *mut c_char,
-    byte_order: c_int,
-    bitmap_unit: c_int,
-    bitmap_bit_order: c_int,
-    bitmap_pad: c_int,
-    depth: c_int,
-    bytes_per_line: c_int,
-    bits_per_pixel: c_int,
-    red_mask: c_ulong,
-    green_mask: c_ulong,
-    blue_mask: c_ulong,
+/// A connection to `$DISPLAY` and a mapped `SIZE`×`SIZE` window of the default visual on it.
+fn open_window(x: &Xlib) -> (Display, Window) {
+    let display = x.open();
+    (display, x.window(display, None, SIZE, SIZE))
 }
 
-const Z_PIXMAP: c_int = 2;
-const ALL_PLANES: c_ulong = !0;
-const LSB_FIRST: c_int = 0;
-
-struct Xlib {
-    _lib: libloading::Library,
-    open_display: unsafe extern "C" fn(*const c_char) -> Display,
-    default_screen: unsafe extern "C" fn(Display) -> c_int,
-    root_window: unsafe extern "C" fn(Display, c_int) -> Window,
-    black_pixel: unsafe extern "C" fn(Display, c_int) -> c_ulong,
-    #[allow(clippy::type_complexity)]
-    create_simple_window: unsafe extern "C" fn(
-        Display,
-        Window,
-        c_int,
-        c_int,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_ulong,
-        c_ulong,
-    ) -> Window,
-    map_window: unsafe extern "C" fn(Display, Window) -> c_int,
-    resize_window: unsafe extern "C" fn(Display, Window, c_uint, c_uint) -> c_int,
-    destroy_window: unsafe extern "C" fn(Display, Window) -> c_int,
-    sync: unsafe extern "C" fn(Display, c_int) -> c_int,
-    get_image: unsafe extern "C" fn(
-        Display,
-        Window,
-        c_int,
-        c_int,
-        c_uint,
-        c_uint,
-        c_ulong,
-        c_int,
-    ) -> *mut XImage,
-    free: unsafe extern "C" fn(*mut c_void) -> c_int,
-}
-
-impl Xlib {
-    fn load() -> Self {
-        // SAFETY: libX11's initialisers are safe; each symbol below has the C signature of its
-        // field (from <X11/Xlib.h>), and the library outlives the pointers (it is in `_lib`).
-        unsafe {
-            let lib = libloading::Library::new("libX11.so.6").expect("load libX11.so.6");
-            macro_rules! sym {
-                ($name:literal) => {
-                    *lib.get(concat!($name, "\0").as_bytes())
-                        .expect(concat!("libX11 exports ", $name))
-                };
-            }
-            Self {
-                open_display: sym!("XOpenDisplay"),
-                default_screen: sym!("XDefaultScreen"),
-                root_window: sym!("XRootWindow"),
-                black_pixel: sym!("XBlackPixel"),
-                create_simple_window: sym!("XCreateSimpleWindow"),
-                map_window: sym!("XMapWindow"),
-                resize_window: sym!("XResizeWindow"),
-                destroy_window: sym!("XDestroyWindow"),
-                sync: sym!("XSync"),
-                get_image: sym!("XGetImage"),
-                free: sym!("XFree"),
-                _lib: lib,
-            }
-        }
-    }
-
-    /// A connection to `$DISPLAY` and a mapped `SIZE`×`SIZE` window on it.
-    fn open_window(&self) -> (Display, Window) {
-        // SAFETY: every call below follows Xlib's C API with the handles it returned.
-        unsafe {
-            let display = (self.open_display)(null());
-            assert!(!display.is_null(), "XOpenDisplay($DISPLAY) failed");
-            let screen = (self.default_screen)(display);
-            let root = (self.root_window)(display, screen);
-            let black = (self.black_pixel)(display, screen);
-            let window =
-                (self.create_simple_window)(display, root, 0, 0, SIZE, SIZE, 0, black, black);
-            (self.map_window)(display, window);
-            (self.sync)(display, 0);
-            (display, window)
-        }
-    }
-
-    /// Checks (polling, bounded: presenting is asynchronous) that the `width × height` window
-    /// shows `top` over `bottom`, halves split at the middle row.
-    fn expect_halves(
-        &self,
-        display: Display,
-        window: Window,
-        width: u32,
-        height: u32,
-        [top, bottom]: [[u8; 3]; 2],
-    ) {
-        let probes = [
-            (width / 2, height / 4, top),
-            (width / 2, height * 3 / 4, bottom),
-            (0, 0, top),
-            (width - 1, 0, top),
-            (0, height - 1, bottom),
-            (width - 1, height - 1, bottom),
-        ];
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let seen: Vec<_> = probes
-                .iter()
-                .map(|&(px, py, _)| self.pixel(display, window, px, py))
-                .collect();
-            let good = probes.iter().zip(&seen).all(|(p, s)| p.2 == *s);
-            if good {
-                return;
-            }
-            if Instant::now() > deadline {
-                assert_eq!(seen[0], top, "the top half of the window is the full clear");
-                assert_eq!(
-                    seen[1], bottom,
-                    "the bottom half of the window is GL's bottom half (the present flips rows)"
-                );
-                panic!("{width}x{height} window: probes {probes:?} saw {seen:?}");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// The window's pixel at (x, y), top-left origin, as 8-bit RGB.
-    fn pixel(&self, display: Display, window: Window, x: u32, y: u32) -> [u8; 3] {
-        // SAFETY: a 1×1 `XGetImage` of a mapped window; the image's data holds one scanline of
-        // `bytes_per_line` bytes, read within that bound; the image and its data are freed with
-        // `XFree` (what `XDestroyImage` does for images Xlib allocated).
-        unsafe {
-            let image = (self.get_image)(
-                display, window, x as c_int, y as c_int, 1, 1, ALL_PLANES, Z_PIXMAP,
-            );
-            assert!(!image.is_null(), "XGetImage failed");
-            let img = &*image;
-            assert_eq!(img.bits_per_pixel, 32, "a 24/32-bit visual");
-            let bytes = std::slice::from_raw_parts(img.data.cast::<u8>(), 4);
-            let word = if img.byte_order == LSB_FIRST {
-                u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
-            } else {
-                u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
-            };
-            let channel = |mask: c_ulong| {
-                let mask = mask as u32;
-                ((word & mask) >> mask.trailing_zeros()) as u8
-            };
-            let rgb = [
-                channel(img.red_mask),
-                channel(img.green_mask),
-                channel(img.blue_mask),
-            ];
-            (self.free)(img.data.cast());
-            (self.free)(image.cast());
-            rgb
-        }
+/// Checks (polling, bounded: presenting is asynchronous) that the `width × height` window
+/// shows `top` over `bottom`, halves split at the middle row.
+fn expect_halves(
+    x: &Xlib,
+    display: Display,
+    window: Window,
+    width: u32,
+    height: u32,
+    [top, bottom]: [[u8; 3]; 2],
+) {
+    let probes = [
+        (width / 2, height / 4, top),
+        (width / 2, height * 3 / 4, bottom),
+        (0, 0, top),
+        (width - 1, 0, top),
+        (0, height - 1, bottom),
+        (width - 1, height - 1, bottom),
+    ];
+    if let Err(seen) = x.poll_probes(display, window, &probes) {
+        assert_eq!(seen[0], top, "the top half of the window is the full clear");
+        assert_eq!(
+            seen[1], bottom,
+            "the bottom half of the window is GL's bottom half (the present flips rows)"
+        );
+        panic!("{width}x{height} window: probes {probes:?} saw {seen:?}");
     }
 }
 
@@ -912,20 +734,6 @@ struct Egl {
     set_faults: unsafe extern "C" fn(*const c_char) -> i32,
     memory_stat: unsafe extern "C" fn(*const c_char) -> u64,
     validation_errors: unsafe extern "C" fn() -> u64,
-}
-
-/// The cdylib beside this test binary (as in `tests/egl_abi.rs`: `deps/` first).
-fn library_path() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe
-        .parent()
-        .expect("test binary sits in target/<profile>/deps");
-    let found = [Some(deps), deps.parent()]
-        .into_iter()
-        .flatten()
-        .map(|dir| dir.join("libarenagl.so"))
-        .find(|p| p.exists());
-    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
 }
 
 impl Egl {

@@ -6,6 +6,11 @@
 //! configs need no device to enumerate. Which surface types a config offers depends on the display
 //! platform: surfaceless and device displays have no windows.
 //!
+//! On an X11 display each config is tied to one of the screen's visuals (the C ABI enumerates
+//! them with Xlib and hands them over as [`NativeVisual`] data; this crate links no X library):
+//! see [`ConfigDesc::native_visual`] for the rule. A config with no matching visual on such a
+//! display offers no `EGL_WINDOW_BIT`.
+//!
 //! One deliberate deviation: the spec's default for `EGL_RENDERABLE_TYPE` in `eglChooseConfig` is
 //! `EGL_OPENGL_ES_BIT` (OpenGL ES 1.x), which no ArenaGL config supports; with it, the common empty
 //! attribute list would match nothing. The default here is 0 (no requirement), as the lists of
@@ -24,6 +29,54 @@ pub const MIN_SWAP_INTERVAL: EGLint = 0;
 pub const MAX_SWAP_INTERVAL: EGLint = 1;
 /// The client APIs every config can render and conforms to.
 pub const RENDERABLE: EGLint = EGL_OPENGL_BIT | EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT;
+
+/// X11 visual classes (`<X11/X.h>`), the values of `EGL_NATIVE_VISUAL_TYPE`.
+pub const X_TRUE_COLOR: EGLint = 4;
+pub const X_DIRECT_COLOR: EGLint = 5;
+
+/// One X11 visual of a screen, as the C ABI found it (`XGetVisualInfo`): only TrueColor and
+/// DirectColor visuals with the usual 8-bit (depth 24/32) or 5-6-5 (depth 16) channel masks are
+/// passed in, the screen's default visual first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NativeVisual {
+    /// The `VisualID`.
+    pub id: u32,
+    pub depth: u32,
+    /// `X_TRUE_COLOR` or `X_DIRECT_COLOR`.
+    pub class: EGLint,
+}
+
+/// What a display adds to the config table: its platform's surface types, and for an X11
+/// display with a known screen the visuals configs are tied to (`None`: no visual table, so
+/// configs report no native visual and keep the platform's surface types, as before visuals).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ConfigEnv<'a> {
+    pub(crate) surface_type: EGLint,
+    pub(crate) visuals: Option<&'a [NativeVisual]>,
+}
+
+impl ConfigEnv<'_> {
+    /// A display without a visual table.
+    #[cfg(test)]
+    pub(crate) fn plain(surface_type: EGLint) -> Self {
+        ConfigEnv {
+            surface_type,
+            visuals: None,
+        }
+    }
+}
+
+/// The first visual of `depth` in the table's order (the default visual leads), TrueColor
+/// before DirectColor.
+fn visual_of_depth(visuals: &[NativeVisual], depth: u32) -> Option<NativeVisual> {
+    let of = |class| {
+        visuals
+            .iter()
+            .find(|v| v.depth == depth && v.class == class)
+            .copied()
+    };
+    of(X_TRUE_COLOR).or_else(|| of(X_DIRECT_COLOR))
+}
 
 /// One row of the table; everything else is the same for every config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +115,9 @@ const RGBX8: [EGLint; 4] = [8, 8, 8, 0];
 const RGB565: [EGLint; 4] = [5, 6, 5, 0];
 
 /// The table, in `EGL_CONFIG_ID` order (ids are 1-based and dense).
-pub(crate) const CONFIGS: [ConfigDesc; 10] = [
+/// Rows 11 and 12 (depth without stencil) came last so earlier ids keep their meaning; GLX
+/// programs that ask for no stencil (glmark2's default) need them.
+pub(crate) const CONFIGS: [ConfigDesc; 12] = [
     row(1, RGBA8, 24, 8, 0),
     row(2, RGBA8, 0, 0, 0),
     row(3, RGBA8, 24, 8, 4),
@@ -73,6 +128,8 @@ pub(crate) const CONFIGS: [ConfigDesc; 10] = [
     row(8, RGB565, 24, 8, 0),
     row(9, RGB565, 16, 0, 0),
     row(10, RGB565, 0, 0, 0),
+    row(11, RGBA8, 24, 0, 0),
+    row(12, RGBX8, 24, 0, 0),
 ];
 
 pub(crate) fn by_id(id: EGLint) -> Option<&'static ConfigDesc> {
@@ -89,6 +146,47 @@ impl ConfigDesc {
     /// colour buffer and ancillary buffer layout).
     pub(crate) fn compatible_with(&self, other: &ConfigDesc) -> bool {
         ConfigDesc { id: 0, ..*self } == ConfigDesc { id: 0, ..*other }
+    }
+
+    /// The X11 visual this config renders windows of (EGL 1.5 §3.4: `EGL_NATIVE_VISUAL_ID`):
+    /// 8-bit configs the depth-24 visual — RGBA8 ones too, as Mesa's do: their window shows
+    /// the colour and the alpha channel is not composited (a depth-32 ARGB window presented
+    /// through lavapipe's X11 swapchain stayed black under Xvfb, where glmark2-es2 picked one),
+    /// with the depth-32 visual only on a screen that has no depth-24 one; RGB565 configs a
+    /// depth-16 visual, which a depth-24 screen usually lacks (those configs are then
+    /// pbuffer-only).
+    pub(crate) fn native_visual(&self, visuals: &[NativeVisual]) -> Option<NativeVisual> {
+        let depths: &[u32] = match (self.red, self.alpha) {
+            (5, _) => &[16],
+            (_, 0) => &[24],
+            _ => &[24, 32],
+        };
+        depths.iter().find_map(|&d| visual_of_depth(visuals, d))
+    }
+
+    /// The window depths whose visuals have this config's colour layout: 8-bit channels go to
+    /// depth 24 and 32 windows (the alpha channel is dropped or left opaque), 5-6-5 to depth 16.
+    pub(crate) fn window_depth_matches(&self, depth: u32) -> bool {
+        match self.red {
+            5 => depth == 16,
+            _ => depth == 24 || depth == 32,
+        }
+    }
+
+    /// `eglGetConfigAttrib` on a display: [`Self::attrib`] with the display's native visual
+    /// facts (`EGL_NATIVE_*`, and no `EGL_WINDOW_BIT` without a visual).
+    pub(crate) fn attrib_in(&self, env: &ConfigEnv<'_>, attr: EGLint) -> Option<EGLint> {
+        let Some(visuals) = env.visuals else {
+            return self.attrib(env.surface_type, attr);
+        };
+        let visual = self.native_visual(visuals);
+        Some(match attr {
+            EGL_NATIVE_RENDERABLE => EGLint::from(visual.is_some()),
+            EGL_NATIVE_VISUAL_ID => visual.map_or(0, |v| v.id as EGLint),
+            EGL_NATIVE_VISUAL_TYPE => visual.map_or(EGL_NONE, |v| v.class),
+            EGL_SURFACE_TYPE if visual.is_none() => env.surface_type & !EGL_WINDOW_BIT,
+            _ => return self.attrib(env.surface_type, attr),
+        })
     }
 
     /// `eglGetConfigAttrib`; `None` for an attribute that is not a config attribute.
@@ -308,10 +406,10 @@ fn valid(crit: &Criterion, value: EGLint) -> bool {
     }
 }
 
-/// `eglChooseConfig` over the table for a display whose configs offer `surface_type`: the
-/// matching configs, best first.
+/// `eglChooseConfig` over the table for a display described by `env`: the matching configs,
+/// best first.
 pub(crate) fn choose<T: AttribWord>(
-    surface_type: EGLint,
+    env: &ConfigEnv<'_>,
     list: &[T],
 ) -> EglResult<Vec<&'static ConfigDesc>> {
     let mut requested: Vec<EGLint> = CRITERIA.iter().map(|c| c.default).collect();
@@ -356,7 +454,7 @@ pub(crate) fn choose<T: AttribWord>(
             if is_transparent_value && !transparent_rgb {
                 return true;
             }
-            let Some(have) = cfg.attrib(surface_type, crit.attr) else {
+            let Some(have) = cfg.attrib_in(env, crit.attr) else {
                 return crit.rule == Rule::Ignored || crit.rule == Rule::NativePixmap;
             };
             match crit.rule {
@@ -385,7 +483,7 @@ pub(crate) fn choose<T: AttribWord>(
     let color_bits = |cfg: &ConfigDesc| {
         counted
             .iter()
-            .map(|&a| cfg.attrib(surface_type, a).unwrap_or(0))
+            .map(|&a| cfg.attrib_in(env, a).unwrap_or(0))
             .sum::<EGLint>()
     };
     let caveat_rank = |v: EGLint| match v {
@@ -393,7 +491,7 @@ pub(crate) fn choose<T: AttribWord>(
         EGL_SLOW_CONFIG => 1,
         _ => 2,
     };
-    let attr = |cfg: &ConfigDesc, a: EGLint| cfg.attrib(surface_type, a).unwrap_or(0);
+    let attr = |cfg: &ConfigDesc, a: EGLint| cfg.attrib_in(env, a).unwrap_or(0);
 
     let mut out: Vec<&'static ConfigDesc> = CONFIGS.iter().filter(|c| matches(c)).collect();
     out.sort_by_key(|cfg| {
@@ -421,7 +519,7 @@ mod tests {
     const WINDOWED: EGLint = EGL_WINDOW_BIT | EGL_PBUFFER_BIT;
 
     fn ids(list: &[EGLint]) -> EglResult<Vec<EGLint>> {
-        choose(WINDOWED, list).map(|v| v.iter().map(|c| c.id).collect())
+        choose(&ConfigEnv::plain(WINDOWED), list).map(|v| v.iter().map(|c| c.id).collect())
     }
 
     #[test]
@@ -437,7 +535,7 @@ mod tests {
         // before MSAA, then smaller depth; ties by id.
         assert_eq!(
             ids(&[EGL_NONE]).unwrap(),
-            vec![10, 9, 8, 6, 5, 7, 2, 1, 4, 3]
+            vec![10, 9, 8, 6, 12, 5, 7, 2, 11, 1, 4, 3]
         );
     }
 
@@ -445,11 +543,11 @@ mod tests {
     fn requesting_colour_puts_the_deepest_colour_first() {
         // RED_SIZE 1: total requested colour bits (red only) descending, then buffer size.
         let got = ids(&[EGL_RED_SIZE, 1, EGL_NONE]).unwrap();
-        assert_eq!(&got[..7], &[6, 5, 7, 2, 1, 4, 3]);
+        assert_eq!(&got[..7], &[6, 12, 5, 7, 2, 11, 1]);
         // ALPHA_SIZE 8 excludes every config without alpha.
         assert_eq!(
             ids(&[EGL_ALPHA_SIZE, 8, EGL_NONE]).unwrap(),
-            vec![2, 1, 4, 3]
+            vec![2, 11, 1, 4, 3]
         );
     }
 
@@ -457,7 +555,7 @@ mod tests {
     fn at_least_exact_and_mask_rules() {
         assert_eq!(
             ids(&[EGL_DEPTH_SIZE, 17, EGL_NONE]).unwrap(),
-            vec![8, 5, 7, 1, 3]
+            vec![8, 12, 5, 7, 11, 1, 3]
         );
         assert_eq!(ids(&[EGL_SAMPLES, 4, EGL_NONE]).unwrap(), vec![7, 4, 3]);
         assert_eq!(
@@ -472,21 +570,23 @@ mod tests {
             ])
             .unwrap()
             .len()
-                == 10
+                == 12
         );
         assert!(ids(&[EGL_RENDERABLE_TYPE, EGL_OPENGL_ES_BIT, EGL_NONE])
             .unwrap()
             .is_empty());
         // Pbuffer-only displays do not match the default EGL_SURFACE_TYPE of EGL_WINDOW_BIT.
-        assert!(choose(EGL_PBUFFER_BIT, &[EGL_NONE]).unwrap().is_empty());
+        assert!(choose(&ConfigEnv::plain(EGL_PBUFFER_BIT), &[EGL_NONE])
+            .unwrap()
+            .is_empty());
         assert_eq!(
             choose(
-                EGL_PBUFFER_BIT,
+                &ConfigEnv::plain(EGL_PBUFFER_BIT),
                 &[EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE]
             )
             .unwrap()
             .len(),
-            10
+            12
         );
     }
 
@@ -496,7 +596,7 @@ mod tests {
             ids(&[EGL_DEPTH_SIZE, EGL_DONT_CARE, EGL_NONE])
                 .unwrap()
                 .len(),
-            10
+            12
         );
         // EGL_CONFIG_ID wins over everything else, even a mismatching attribute.
         assert_eq!(
@@ -526,5 +626,103 @@ mod tests {
             ids(&[EGL_MATCH_NATIVE_PIXMAP, 5, EGL_NONE]),
             Err(EglError::BAD_NATIVE_PIXMAP)
         );
+    }
+
+    const V24: NativeVisual = NativeVisual {
+        id: 0x21,
+        depth: 24,
+        class: X_TRUE_COLOR,
+    };
+    const V24_DIRECT: NativeVisual = NativeVisual {
+        id: 0x22,
+        depth: 24,
+        class: X_DIRECT_COLOR,
+    };
+    const V32: NativeVisual = NativeVisual {
+        id: 0x7e,
+        depth: 32,
+        class: X_TRUE_COLOR,
+    };
+
+    fn env(visuals: &[NativeVisual]) -> ConfigEnv<'_> {
+        ConfigEnv {
+            surface_type: WINDOWED,
+            visuals: Some(visuals),
+        }
+    }
+
+    #[test]
+    fn configs_get_the_visual_of_their_colour_layout() {
+        let with_argb = [V24_DIRECT, V24, V32];
+        let e = env(&with_argb);
+        let visual = |id: EGLint| by_id(id).unwrap().attrib_in(&e, EGL_NATIVE_VISUAL_ID);
+        assert_eq!(
+            visual(1),
+            Some(0x21),
+            "RGBA8 → the depth-24 visual, as Mesa's"
+        );
+        assert_eq!(
+            visual(5),
+            Some(0x21),
+            "RGBX8 → TrueColor before DirectColor"
+        );
+        assert_eq!(visual(8), Some(0), "RGB565 has no depth-16 visual here");
+        let rgb565 = by_id(8).unwrap();
+        assert_eq!(
+            rgb565.attrib_in(&e, EGL_SURFACE_TYPE),
+            Some(EGL_PBUFFER_BIT)
+        );
+        assert_eq!(rgb565.attrib_in(&e, EGL_NATIVE_RENDERABLE), Some(EGL_FALSE));
+        assert_eq!(rgb565.attrib_in(&e, EGL_NATIVE_VISUAL_TYPE), Some(EGL_NONE));
+        let rgba = by_id(1).unwrap();
+        assert_eq!(rgba.attrib_in(&e, EGL_NATIVE_RENDERABLE), Some(EGL_TRUE));
+        assert_eq!(
+            rgba.attrib_in(&e, EGL_NATIVE_VISUAL_TYPE),
+            Some(X_TRUE_COLOR)
+        );
+        assert_eq!(rgba.attrib_in(&e, EGL_SURFACE_TYPE), Some(WINDOWED));
+        // Without a depth-24 visual the alpha configs take the depth-32 one.
+        let only_32 = [V32];
+        let e = env(&only_32);
+        assert_eq!(rgba.attrib_in(&e, EGL_NATIVE_VISUAL_ID), Some(0x7e));
+    }
+
+    #[test]
+    fn choose_honours_native_attributes_on_a_visual_table() {
+        let visuals = [V24, V32];
+        let e = env(&visuals);
+        let ids = |list: &[EGLint]| -> Vec<EGLint> {
+            choose(&e, list).unwrap().iter().map(|c| c.id).collect()
+        };
+        // Window configs exclude the 565 rows (no depth-16 visual); pbuffers include them.
+        assert_eq!(ids(&[EGL_NONE]).len(), 9);
+        assert_eq!(
+            ids(&[EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE]).len(),
+            12
+        );
+        assert_eq!(ids(&[EGL_NATIVE_RENDERABLE, EGL_TRUE, EGL_NONE]).len(), 9);
+        assert_eq!(
+            ids(&[
+                EGL_SURFACE_TYPE,
+                EGL_PBUFFER_BIT,
+                EGL_NATIVE_RENDERABLE,
+                EGL_FALSE,
+                EGL_NONE
+            ]),
+            vec![10, 9, 8]
+        );
+        assert_eq!(
+            ids(&[EGL_NATIVE_VISUAL_TYPE, X_TRUE_COLOR, EGL_NONE]).len(),
+            9
+        );
+        assert!(ids(&[EGL_NATIVE_VISUAL_TYPE, X_DIRECT_COLOR, EGL_NONE]).is_empty());
+    }
+
+    #[test]
+    fn window_depths_follow_the_channel_layout() {
+        let (rgba, rgb565) = (by_id(1).unwrap(), by_id(8).unwrap());
+        assert!(rgba.window_depth_matches(24) && rgba.window_depth_matches(32));
+        assert!(!rgba.window_depth_matches(16) && !rgba.window_depth_matches(8));
+        assert!(rgb565.window_depth_matches(16) && !rgb565.window_depth_matches(24));
     }
 }

@@ -5,7 +5,9 @@
 //! implies) and OpenGL ES 2.0 and 3.0; a version above that, or one that does not exist, is
 //! `EGL_BAD_MATCH`. Robust buffer access is not offered yet (`EGL_BAD_MATCH` when requested); the
 //! reset notification strategy is, since `EGL_LOSE_CONTEXT_ON_RESET` is exactly the device-lost
-//! latch (`docs/robustness.md`). A destroyed context that is current somewhere lives on, unnamed, until that
+//! latch (`docs/robustness.md`). EGL_EXT_create_context_robustness's names for both attributes
+//! mean the same. EGL_KHR_context_flush_control's release behaviour (flush or not when the
+//! context stops being current) is recorded for the C ABI, which does the flushing. A destroyed context that is current somewhere lives on, unnamed, until that
 //! thread releases it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -45,6 +47,9 @@ pub struct ContextInfo {
     pub forward_compatible: bool,
     /// `EGL_LOSE_CONTEXT_ON_RESET` rather than `EGL_NO_RESET_NOTIFICATION`.
     pub lose_context_on_reset: bool,
+    /// EGL_KHR_context_flush_control: `EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR` (the default,
+    /// EGL's implicit flush when the context stops being current) rather than `…_NONE_KHR`.
+    pub flush_on_release: bool,
     /// `None` for `EGL_NO_CONFIG_KHR`.
     pub config: Option<Config>,
     /// Contexts that share objects have the same share group.
@@ -73,6 +78,7 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
         debug: false,
         forward_compatible: false,
         lose_context_on_reset: false,
+        flush_on_release: true,
         config: None,
         share_group: 0,
     };
@@ -101,8 +107,19 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
             EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE if gl => {
                 info.forward_compatible = boolean(value)?
             }
-            EGL_CONTEXT_OPENGL_ROBUST_ACCESS => robust = boolean(value)?,
-            EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY => {
+            // EGL 1.5's name, and EGL_EXT_create_context_robustness's.
+            EGL_CONTEXT_OPENGL_ROBUST_ACCESS | EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT => {
+                robust = boolean(value)?
+            }
+            EGL_CONTEXT_RELEASE_BEHAVIOR_KHR => {
+                info.flush_on_release = match value {
+                    EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR => true,
+                    EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR => false,
+                    _ => return Err(EglError::BAD_ATTRIBUTE),
+                }
+            }
+            EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY
+            | EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT => {
                 info.lose_context_on_reset = match value {
                     EGL_NO_RESET_NOTIFICATION => false,
                     EGL_LOSE_CONTEXT_ON_RESET => true,
@@ -400,6 +417,78 @@ mod tests {
         assert!(gl(&lose).unwrap().lose_context_on_reset);
         assert_eq!(
             gl(&[EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, 0, EGL_NONE]),
+            Err(EglError::BAD_ATTRIBUTE)
+        );
+    }
+
+    #[test]
+    fn ext_robustness_names_mean_the_core_ones() {
+        let lose = [
+            EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+            EGL_LOSE_CONTEXT_ON_RESET,
+            EGL_NONE,
+        ];
+        assert!(gl(&lose).unwrap().lose_context_on_reset);
+        let none = [
+            EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+            EGL_NO_RESET_NOTIFICATION,
+            EGL_NONE,
+        ];
+        assert!(!gl(&none).unwrap().lose_context_on_reset);
+        assert_eq!(
+            gl(&[
+                EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                7,
+                EGL_NONE
+            ]),
+            Err(EglError::BAD_ATTRIBUTE)
+        );
+        assert!(gl(&[EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, EGL_FALSE, EGL_NONE]).is_ok());
+        assert_eq!(
+            gl(&[EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, EGL_TRUE, EGL_NONE]),
+            Err(EglError::BAD_MATCH),
+            "robust buffer access is not offered"
+        );
+        assert_eq!(
+            gl(&[EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT, 2, EGL_NONE]),
+            Err(EglError::BAD_ATTRIBUTE)
+        );
+        let es = parse_attribs(
+            ClientApi::OpenGlEs,
+            &[
+                EGL_CONTEXT_CLIENT_VERSION,
+                3,
+                EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                EGL_LOSE_CONTEXT_ON_RESET,
+                EGL_NONE,
+            ],
+        );
+        assert!(
+            es.unwrap().lose_context_on_reset,
+            "the EXT was written for ES"
+        );
+    }
+
+    #[test]
+    fn release_behavior() {
+        assert!(
+            gl(&[EGL_NONE]).unwrap().flush_on_release,
+            "flush is the default"
+        );
+        let none = [
+            EGL_CONTEXT_RELEASE_BEHAVIOR_KHR,
+            EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR,
+            EGL_NONE,
+        ];
+        assert!(!gl(&none).unwrap().flush_on_release);
+        let flush = [
+            EGL_CONTEXT_RELEASE_BEHAVIOR_KHR,
+            EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR,
+            EGL_NONE,
+        ];
+        assert!(gl(&flush).unwrap().flush_on_release);
+        assert_eq!(
+            gl(&[EGL_CONTEXT_RELEASE_BEHAVIOR_KHR, 1, EGL_NONE]),
             Err(EglError::BAD_ATTRIBUTE)
         );
     }

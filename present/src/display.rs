@@ -10,7 +10,9 @@
 //! current in some thread: they become invalid handles immediately but live until released.
 
 use crate::attrib;
-use crate::config::{self, ConfigDesc, CONFIGS};
+use crate::config::{
+    self, ConfigDesc, ConfigEnv, NativeVisual, CONFIGS, X_DIRECT_COLOR, X_TRUE_COLOR,
+};
 use crate::egl::*;
 use crate::error::{EglError, EglResult};
 use crate::handle::{Config, Device, Display, Kind, RawHandle};
@@ -19,9 +21,11 @@ use crate::instance::{Egl, Registry};
 pub const VENDOR: &str = "ArenaGL";
 pub const VERSION: &str = "1.5 ArenaGL";
 pub const CLIENT_APIS: &str = "OpenGL OpenGL_ES";
-/// Display extensions.
-pub const EXTENSIONS: &str =
-    "EGL_KHR_create_context EGL_KHR_no_config_context EGL_KHR_surfaceless_context";
+/// Display extensions. Each is tested through the C ABI in `tests/egl_extensions.rs`.
+pub const EXTENSIONS: &str = "EGL_KHR_create_context EGL_KHR_no_config_context \
+     EGL_KHR_surfaceless_context EGL_KHR_fence_sync EGL_KHR_wait_sync EGL_EXT_buffer_age \
+     EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage EGL_EXT_present_opaque \
+     EGL_KHR_context_flush_control EGL_EXT_create_context_robustness";
 /// Client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`): platforms and devices are
 /// client-side, per EGL_EXT_client_extensions.
 pub const CLIENT_EXTENSIONS: &str = "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_device \
@@ -55,6 +59,9 @@ pub(crate) struct DisplayState {
     /// The native display (an Xlib `Display*` for [`Platform::X11`], 0 otherwise).
     pub(crate) native: u64,
     pub(crate) initialized: bool,
+    /// The screen's visuals, once the C ABI has enumerated them (X11 and default displays with
+    /// an X server); `None` before, and for displays without windows.
+    pub(crate) visuals: Option<Vec<NativeVisual>>,
 }
 
 impl DisplayState {
@@ -63,6 +70,7 @@ impl DisplayState {
             platform,
             native: 0,
             initialized: false,
+            visuals: None,
         }
     }
 }
@@ -250,8 +258,9 @@ impl Egl {
     /// `eglChooseConfig`: the matching configs, best first (EGL 1.5 §3.4.1).
     pub fn choose_config(&self, dpy: Display, attribs: &[EGLint]) -> EglResult<Vec<Config>> {
         let result = (|| {
-            let surface_type = self.surface_type(dpy)?;
-            Ok(config::choose(surface_type, attribs)?
+            let reg = self.lock();
+            let i = reg.initialized(dpy)?;
+            Ok(config::choose(&reg.config_env(i), attribs)?
                 .into_iter()
                 .map(config_handle)
                 .collect())
@@ -267,22 +276,93 @@ impl Egl {
         attribute: EGLint,
     ) -> EglResult<EGLint> {
         let result = (|| {
-            let surface_type = self.surface_type(dpy)?;
+            let reg = self.lock();
+            let i = reg.initialized(dpy)?;
             let desc = config_desc(config)?;
-            desc.attrib(surface_type, attribute)
+            desc.attrib_in(&reg.config_env(i), attribute)
                 .ok_or(EglError::BAD_ATTRIBUTE)
         })();
         self.record(result)
     }
 
-    fn surface_type(&self, dpy: Display) -> EglResult<EGLint> {
+    /// Gives a windowed display the visuals of its X screen (the C ABI enumerates them with
+    /// Xlib at `eglInitialize`; this crate links no X library). From then on every config
+    /// reports its visual (`EGL_NATIVE_VISUAL_ID/TYPE`, `EGL_NATIVE_RENDERABLE`) and a config
+    /// without one loses `EGL_WINDOW_BIT`. Ignored for pbuffer-only platforms. Not an EGL entry
+    /// point: records no error.
+    pub fn set_native_visuals(&self, dpy: Display, visuals: Vec<NativeVisual>) -> EglResult<()> {
+        let mut reg = self.lock();
+        let i = reg.display_index(dpy)?;
+        let d = &mut reg.displays[i];
+        if d.platform.surface_type() & EGL_WINDOW_BIT != 0 {
+            d.visuals = Some(visuals);
+        }
+        Ok(())
+    }
+
+    /// Whether the display already has its visual table.
+    pub fn has_native_visuals(&self, dpy: Display) -> bool {
         let reg = self.lock();
-        let i = reg.initialized(dpy)?;
-        Ok(reg.displays[i].platform.surface_type())
+        reg.display_index(dpy)
+            .is_ok_and(|i| reg.displays[i].visuals.is_some())
+    }
+
+    /// The visual `config` renders windows of on `dpy` (`None`: no visual table, or none
+    /// matches). Records no error (for GLX, which reports its own).
+    pub fn config_native_visual(
+        &self,
+        dpy: Display,
+        config: Config,
+    ) -> EglResult<Option<NativeVisual>> {
+        let desc = config_desc(config)?;
+        let reg = self.lock();
+        let i = reg.display_index(dpy)?;
+        Ok(reg.displays[i]
+            .visuals
+            .as_deref()
+            .and_then(|v| desc.native_visual(v)))
+    }
+
+    /// `EGL_BAD_MATCH` unless a window of visual `window` can show `config`'s colour buffer:
+    /// a TrueColor or DirectColor visual of a depth with the config's channel layout (see
+    /// `ConfigDesc::window_depth_matches`). Called by `eglCreateWindowSurface` with the visual
+    /// the X server reports for the window; records its outcome.
+    pub fn check_window_visual(
+        &self,
+        dpy: Display,
+        config: Config,
+        window: NativeVisual,
+    ) -> EglResult<()> {
+        let result = (|| {
+            self.lock().initialized(dpy)?;
+            let desc = config_desc(config)?;
+            let class_ok = window.class == X_TRUE_COLOR || window.class == X_DIRECT_COLOR;
+            if !class_ok || !desc.window_depth_matches(window.depth) {
+                return Err(EglError::BAD_MATCH);
+            }
+            Ok(())
+        })();
+        self.record(result)
+    }
+}
+
+impl Registry {
+    /// What display `i` adds to the config table (its surface types and visuals).
+    pub(crate) fn config_env(&self, i: usize) -> ConfigEnv<'_> {
+        let d = &self.displays[i];
+        ConfigEnv {
+            surface_type: d.platform.surface_type(),
+            visuals: d.visuals.as_deref(),
+        }
     }
 }
 
 fn terminate_objects(reg: &mut Registry, display: usize) {
+    for h in reg.syncs.handles() {
+        if reg.syncs.get(h).is_some_and(|s| s.display == display) {
+            reg.syncs.remove(h);
+        }
+    }
     for h in reg.contexts.handles() {
         if let Some(ctx) = reg.contexts.get_mut(h).filter(|c| c.display == display) {
             ctx.pending_destroy = true;

@@ -166,6 +166,37 @@ pub const EGL_PLATFORM_X11_KHR: EGLenum = 0x31D5;
 pub const EGL_PLATFORM_X11_SCREEN_KHR: EGLint = 0x31D6;
 pub const EGL_DEVICE_EXT: EGLint = 0x322C;
 
+// Sync objects (EGL 1.5 core names, equal to the EGL_KHR_fence_sync / EGL_KHR_wait_sync ones).
+pub const EGL_SYNC_PRIOR_COMMANDS_COMPLETE: EGLint = 0x30F0;
+pub const EGL_SYNC_STATUS: EGLint = 0x30F1;
+pub const EGL_SIGNALED: EGLint = 0x30F2;
+pub const EGL_UNSIGNALED: EGLint = 0x30F3;
+pub const EGL_TIMEOUT_EXPIRED: EGLint = 0x30F5;
+pub const EGL_CONDITION_SATISFIED: EGLint = 0x30F6;
+pub const EGL_SYNC_TYPE: EGLint = 0x30F7;
+pub const EGL_SYNC_CONDITION: EGLint = 0x30F8;
+pub const EGL_SYNC_FENCE: EGLenum = 0x30F9;
+pub const EGL_SYNC_FLUSH_COMMANDS_BIT: EGLint = 0x0001;
+/// `EGL_FOREVER`: a timeout that never expires (an `EGLTime`, nanoseconds).
+pub const EGL_FOREVER: u64 = u64::MAX;
+/// `EGL_SYNC_REUSABLE_KHR` (EGL_KHR_reusable_sync, not offered): a known but unsupported type.
+pub const EGL_SYNC_REUSABLE_KHR: EGLenum = 0x30FA;
+/// `EGL_SYNC_CL_EVENT` (EGL 1.5, OpenCL interop, not offered).
+pub const EGL_SYNC_CL_EVENT: EGLenum = 0x30FE;
+
+// Surface and context extensions.
+/// `EGL_BUFFER_AGE_EXT` (EGL_EXT_buffer_age), an `eglQuerySurface` attribute.
+pub const EGL_BUFFER_AGE_EXT: EGLint = 0x313D;
+/// `EGL_PRESENT_OPAQUE_EXT` (EGL_EXT_present_opaque), a window surface attribute.
+pub const EGL_PRESENT_OPAQUE_EXT: EGLint = 0x31DF;
+/// EGL_KHR_context_flush_control.
+pub const EGL_CONTEXT_RELEASE_BEHAVIOR_KHR: EGLint = 0x2097;
+pub const EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR: EGLint = 0;
+pub const EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR: EGLint = 0x2098;
+/// EGL_EXT_create_context_robustness (its strategy values equal EGL 1.5's).
+pub const EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT: EGLint = 0x30BF;
+pub const EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT: EGLint = 0x3138;
+
 /// The header name of an error code, for messages.
 pub fn error_name(code: EGLint) -> &'static str {
     match code {

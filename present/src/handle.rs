@@ -22,6 +22,7 @@ pub(crate) enum Kind {
     Context = 3,
     Surface = 4,
     Device = 5,
+    Sync = 6,
 }
 
 /// The packed handle word shared by every typed handle.
@@ -99,6 +100,11 @@ typed_handle!(
     /// An `EGLDeviceEXT`.
     Device,
     Kind::Device
+);
+typed_handle!(
+    /// An `EGLSync` (`EGLSyncKHR`).
+    EglSync,
+    Kind::Sync
 );
 
 struct Slot<T> {

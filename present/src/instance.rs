@@ -1,4 +1,4 @@
-//! The EGL instance: one lock-protected registry of displays, contexts and surfaces.
+//! The EGL instance: one lock-protected registry of displays, contexts, surfaces and syncs.
 //!
 //! EGL is thread-safe and its objects are shared between threads, so all object state sits behind
 //! one `Mutex` (EGL calls are rare and short; there is nothing to gain from finer locks). Only the
@@ -18,6 +18,7 @@ use crate::egl::{EGLint, EGL_SUCCESS};
 use crate::error::{EglError, EglResult};
 use crate::handle::{Context, Display, Kind, RawHandle, Slab, Surface};
 use crate::surface::SurfaceState;
+use crate::sync::SyncState;
 
 /// An EGL implementation instance. The C ABI owns one for the process; tests make their own.
 #[derive(Clone)]
@@ -45,6 +46,7 @@ pub(crate) struct Registry {
     pub(crate) displays: Vec<DisplayState>,
     pub(crate) contexts: Slab<ContextState>,
     pub(crate) surfaces: Slab<SurfaceState>,
+    pub(crate) syncs: Slab<SyncState>,
 }
 
 impl Default for Egl {
@@ -61,6 +63,7 @@ impl Egl {
             displays: Platform::FIXED.map(DisplayState::new).into(),
             contexts: Slab::new(Kind::Context),
             surfaces: Slab::new(Kind::Surface),
+            syncs: Slab::new(Kind::Sync),
         };
         Self {
             shared: Arc::new(Shared {

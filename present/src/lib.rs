@@ -7,7 +7,7 @@
 //! [`handle`]), and surfaces get images from the memory manager in a later step.
 //!
 //! Modules: [`egl`] (the enumerants), `attrib` (attribute lists), `config` (the config table and
-//! `eglChooseConfig`), `display`, `context`, `surface`, `current` (per-thread state and
+//! `eglChooseConfig`), `display`, `context`, `surface`, `sync`, `current` (per-thread state and
 //! `eglMakeCurrent`), `instance` (the lock-protected registry), [`error`], [`handle`].
 #![deny(unsafe_code, clippy::unwrap_used)]
 #![cfg_attr(test, allow(clippy::unwrap_used))]
@@ -22,11 +22,16 @@ pub mod error;
 pub mod handle;
 mod instance;
 mod surface;
+mod sync;
 
-pub use config::{MAX_PBUFFER_SIZE, MAX_SWAP_INTERVAL, MIN_SWAP_INTERVAL};
+pub use config::{
+    NativeVisual, MAX_PBUFFER_SIZE, MAX_SWAP_INTERVAL, MIN_SWAP_INTERVAL, X_DIRECT_COLOR,
+    X_TRUE_COLOR,
+};
 pub use context::{ClientApi, ContextInfo, Profile};
 pub use display::{the_device, CLIENT_APIS, CLIENT_EXTENSIONS, EXTENSIONS, VENDOR, VERSION};
 pub use error::{EglError, EglResult};
-pub use handle::{Config, Context, Device, Display, Surface};
+pub use handle::{Config, Context, Device, Display, EglSync, Surface};
 pub use instance::Egl;
 pub use surface::NativeWindow;
+pub use sync::SyncAttrib;

@@ -36,6 +36,9 @@ pub(crate) struct SurfaceState {
     pub(crate) width: EGLint,
     pub(crate) height: EGLint,
     pub(crate) colorspace: EGLint,
+    /// `EGL_PRESENT_OPAQUE_EXT`: recorded and reported; presenting is opaque either way (the
+    /// swapchain asks for `VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR` first).
+    pub(crate) present_opaque: bool,
     pub(crate) swap_interval: EGLint,
     pub(crate) bound_thread: Option<ThreadId>,
     pub(crate) pending_destroy: bool,
@@ -49,8 +52,8 @@ fn check_surface_type(
     bit: EGLint,
 ) -> EglResult<()> {
     let desc = config_desc(config)?;
-    let surface_type = reg.displays[display].platform.surface_type();
-    if desc.attrib(surface_type, EGL_SURFACE_TYPE).unwrap_or(0) & bit == 0 {
+    let env = reg.config_env(display);
+    if desc.attrib_in(&env, EGL_SURFACE_TYPE).unwrap_or(0) & bit == 0 {
         return Err(EglError::BAD_MATCH);
     }
     Ok(())
@@ -122,6 +125,7 @@ impl Egl {
                 width = width.min(MAX_PBUFFER_SIZE);
                 height = height.min(MAX_PBUFFER_SIZE);
             }
+            let present_opaque = false;
             let state = SurfaceState {
                 display,
                 config,
@@ -129,6 +133,7 @@ impl Egl {
                 width,
                 height,
                 colorspace,
+                present_opaque,
                 swap_interval: 1,
                 bound_thread: None,
                 pending_destroy: false,
@@ -153,10 +158,12 @@ impl Egl {
             check_surface_type(&reg, display, config, EGL_WINDOW_BIT)?;
             let window = window.ok_or(EglError::BAD_NATIVE_WINDOW)?;
             let mut colorspace = EGL_GL_COLORSPACE_LINEAR;
+            let mut present_opaque = false;
             for (key, value) in attrib::pairs(attribs)? {
                 match key {
                     // A hint; ArenaGL always renders to the back buffer and reports that.
                     EGL_RENDER_BUFFER if matches!(value, EGL_BACK_BUFFER | EGL_SINGLE_BUFFER) => {}
+                    EGL_PRESENT_OPAQUE_EXT => present_opaque = boolean(value)?,
                     _ if common_attrib(key, value, &mut colorspace)? => {}
                     _ => return Err(EglError::BAD_ATTRIBUTE),
                 }
@@ -176,6 +183,7 @@ impl Egl {
                 width: 0,
                 height: 0,
                 colorspace,
+                present_opaque,
                 swap_interval: 1,
                 bound_thread: None,
                 pending_destroy: false,
@@ -208,6 +216,7 @@ impl Egl {
         surface: Surface,
         attribute: EGLint,
     ) -> EglResult<Option<EGLint>> {
+        let binding = self.with_thread(|t| t.binding);
         let result = (|| {
             let reg = self.lock();
             let display = reg.initialized(dpy)?;
@@ -233,6 +242,16 @@ impl Egl {
                     EGL_UNKNOWN
                 }
                 EGL_GL_COLORSPACE => s.colorspace,
+                EGL_PRESENT_OPAQUE_EXT => EGLint::from(s.present_opaque),
+                // EGL_EXT_buffer_age: only for the calling thread's current draw surface. 0
+                // ("contents undefined") is always a correct age; ArenaGL reports it because
+                // its surfaces promise `EGL_BUFFER_DESTROYED` (see docs/window-systems.md).
+                EGL_BUFFER_AGE_EXT => {
+                    if binding.is_none_or(|b| b.display != dpy || b.draw != Some(surface)) {
+                        return Err(EglError::BAD_SURFACE);
+                    }
+                    0
+                }
                 EGL_VG_COLORSPACE => EGL_VG_COLORSPACE_SRGB,
                 EGL_VG_ALPHA_FORMAT => EGL_VG_ALPHA_FORMAT_NONPRE,
                 _ => return Err(EglError::BAD_ATTRIBUTE),

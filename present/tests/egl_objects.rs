@@ -204,7 +204,7 @@ fn get_error_returns_and_resets_per_thread() {
 fn configs_and_config_attributes() {
     let (egl, dpy) = setup();
     let all = egl.get_configs(dpy).unwrap();
-    assert_eq!(all.len(), 10);
+    assert_eq!(all.len(), 12);
     for &c in &all {
         let surface = egl.get_config_attrib(dpy, c, EGL_SURFACE_TYPE).unwrap();
         assert_eq!(surface, EGL_PBUFFER_BIT | EGL_WINDOW_BIT);

@@ -23,7 +23,9 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use arenagl_memory::vulkan::{WindowId, XlibWindow};
 use arenagl_memory::MemoryError;
 use arenagl_present::EglError;
-use arenagl_translate::gl::{Context as GlContext, Device, GlError, Profile, SurfaceImages};
+use arenagl_translate::gl::{
+    Context as GlContext, Device, DeviceFence, GlError, Profile, SurfaceImages,
+};
 
 type Shared<T> = Arc<Mutex<T>>;
 
@@ -89,7 +91,12 @@ pub(crate) fn device() -> Result<Arc<Device>, String> {
 /// The library's own log output (it is a separate copy of `tracing` from the program's, if the
 /// program uses Rust at all): stderr, filtered by `ARENAGL_LOG` (default `warn`), so GL errors
 /// and validation-layer messages reach the user and the tests that look for them.
-fn init_logging() {
+pub(crate) fn init_logging() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(install_logging);
+}
+
+fn install_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("ARENAGL_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
@@ -115,20 +122,30 @@ fn surfaces() -> &'static Mutex<HashMap<u64, SurfaceEntry>> {
     MAP.get_or_init(Default::default)
 }
 
+/// EGL contexts created with `EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR`: not flushed when they
+/// stop being current (every other context is, as EGL's `eglMakeCurrent` requires).
+fn release_without_flush() -> &'static Mutex<std::collections::HashSet<u64>> {
+    static SET: OnceLock<Mutex<std::collections::HashSet<u64>>> = OnceLock::new();
+    SET.get_or_init(Default::default)
+}
+
 thread_local! {
+    /// Whether `CURRENT` is flushed when released (EGL_KHR_context_flush_control).
+    static CURRENT_FLUSHES: Cell<bool> = const { Cell::new(true) };
     static CURRENT: std::cell::RefCell<Option<Shared<GlContext>>> = const { std::cell::RefCell::new(None) };
     /// The (draw, read) surfaces bound with `CURRENT`, to rebind their new images after a resize.
     static BOUND: Cell<(Option<u64>, Option<u64>)> = const { Cell::new((None, None)) };
 }
 
-/// Creates the GL context of EGL context `handle`, sharing the objects of EGL context `share`
-/// when given (its GL context joins or starts that share group).
+/// Creates the GL context of EGL context `handle`, created as `info` (desktop GL and its profile,
+/// or OpenGL ES and its version), sharing the objects of EGL context `share` when given (its GL
+/// context joins or starts that share group).
 pub(crate) fn create_context(
     handle: u64,
-    compatibility: bool,
+    info: &arenagl_present::ContextInfo,
     share: Option<u64>,
 ) -> Result<(), String> {
-    let profile = if compatibility {
+    let profile = if info.profile == arenagl_present::Profile::Compatibility {
         Profile::Compatibility
     } else {
         Profile::Core
@@ -147,13 +164,58 @@ pub(crate) fn create_context(
         Some(o) => lock(o).device().clone(),
         None => device()?,
     };
-    let mut ctx = GlContext::new(device, profile);
+    let mut ctx = match info.api {
+        arenagl_present::ClientApi::OpenGl => GlContext::new(device, profile),
+        arenagl_present::ClientApi::OpenGlEs => {
+            GlContext::new_es(device, info.major as u32, info.minor as u32)
+        }
+    };
+    ctx.set_lose_context_on_reset(info.lose_context_on_reset);
     if let Some(o) = other {
         ctx.join_share_group(&mut lock(&o))
             .map_err(|e| e.to_string())?;
     }
     lock(contexts()).insert(handle, Arc::new(Mutex::new(ctx)));
+    let mut no_flush = lock(release_without_flush());
+    if info.flush_on_release {
+        no_flush.remove(&handle);
+    } else {
+        no_flush.insert(handle);
+    }
     Ok(())
+}
+
+fn fences() -> &'static Mutex<HashMap<u64, DeviceFence>> {
+    static MAP: OnceLock<Mutex<HashMap<u64, DeviceFence>>> = OnceLock::new();
+    MAP.get_or_init(Default::default)
+}
+
+/// Makes the fence of EGL sync `handle`: everything this thread's current context recorded so
+/// far, submitted now. `false` without a current GL context.
+pub(crate) fn create_fence(handle: u64) -> bool {
+    let fence = with_current(None, |c| Some(c.device_fence()));
+    let made = fence.is_some();
+    if let Some(f) = fence {
+        lock(fences()).insert(handle, f);
+    }
+    made
+}
+
+/// The fence of EGL sync `handle`, for a wait or a status query on any thread.
+pub(crate) fn fence(handle: u64) -> Option<DeviceFence> {
+    lock(fences()).get(&handle).cloned()
+}
+
+/// Forgets the fence of EGL sync `handle` (a wait that already holds it keeps waiting).
+pub(crate) fn destroy_fence(handle: u64) {
+    let removed = lock(fences()).remove(&handle);
+    drop(removed);
+}
+
+/// Forgets the fences whose syncs no longer exist (`eglTerminate` destroyed them).
+pub(crate) fn retain_fences(exists: impl Fn(u64) -> bool) {
+    let mut map = lock(fences());
+    map.retain(|&h, _| exists(h));
 }
 
 /// Whether the GL context of EGL context `handle` is on a lost device.
@@ -164,6 +226,7 @@ pub(crate) fn context_lost(handle: u64) -> bool {
 
 /// Forgets EGL context `handle` (a thread that has it current keeps it until released).
 pub(crate) fn destroy_context(handle: u64) {
+    lock(release_without_flush()).remove(&handle);
     let removed = lock(contexts()).remove(&handle);
     drop(removed);
 }
@@ -183,7 +246,7 @@ pub(crate) fn create_surface(handle: u64, width: u32, height: u32) -> Result<(),
 /// An Xlib connection of the process's own, for windows of the default display: opened once
 /// with `XOpenDisplay(NULL)` (libX11 loaded at run time, so ArenaGL links no X library); `None`
 /// without libX11 or an X server.
-fn default_x11_display() -> Option<u64> {
+pub(crate) fn default_x11_display() -> Option<u64> {
     static DISPLAY: OnceLock<Option<(libloading::Library, u64)>> = OnceLock::new();
     type XOpenDisplay = unsafe extern "C" fn(*const std::ffi::c_char) -> *mut c_void;
     DISPLAY
@@ -294,16 +357,25 @@ pub(crate) fn make_current(ctx: Option<u64>, draw: Option<u64>, read: Option<u64
     // `try_with`: at thread or process exit (glvnd releases the current context from a
     // destructor) the thread-local may already be gone; there is nothing left to release then.
     let previous = CURRENT.try_with(|c| c.borrow_mut().take()).ok().flatten();
+    let flushes = CURRENT_FLUSHES.try_with(Cell::get).unwrap_or(true);
     BOUND.with(|b| b.set((None, None)));
+    let next = ctx.and_then(|h| lock(contexts()).get(&h).cloned());
     if let Some(prev) = previous {
-        lock(&prev).make_current(None, None);
+        let mut prev_ctx = lock(&prev);
+        // EGL's implicit flush of a context that stops being current (the release behaviour
+        // `…_FLUSH_KHR`); `…_NONE_KHR` leaves its work recorded. Rebinding the same context to
+        // other surfaces does not release it. A lost context has nothing left to submit.
+        let released = next.as_ref().is_none_or(|n| !Arc::ptr_eq(n, &prev));
+        if released && flushes && !prev_ctx.is_lost() {
+            prev_ctx.flush();
+        }
+        prev_ctx.make_current(None, None);
     }
-    let Some(ctx) = ctx else {
+    let (Some(ctx), Some(shared)) = (ctx, next) else {
         return;
     };
-    let Some(shared) = lock(contexts()).get(&ctx).cloned() else {
-        return;
-    };
+    let flushes = !lock(release_without_flush()).contains(&ctx);
+    let _ = CURRENT_FLUSHES.try_with(|f| f.set(flushes));
     let (draw_images, read_images) = images_of(draw, read);
     lock(&shared).make_current(draw_images, read_images);
     let _ = CURRENT.try_with(|c| *c.borrow_mut() = Some(shared));

@@ -12,10 +12,13 @@ use std::num::NonZeroU64;
 use std::ptr::null_mut;
 
 use arenagl_present::egl::*;
-use arenagl_present::{the_device, Config, Context, Device, Display, EglError, EglResult};
+use arenagl_present::{
+    the_device, Config, Context, Device, Display, EglError, EglResult, EglSync, SyncAttrib,
+};
 use arenagl_present::{NativeWindow, Surface};
 
 use super::guard::guard;
+use super::x11;
 use super::{
     boolean, fail, fill_array, instance, narrow, strings, to_ptr, to_word, write_out, EGLAttrib,
     EGLBoolean, EGLConfig, EGLContext, EGLDeviceEXT, EGLDisplay, EGLNativeWindowType, EGLSurface,
@@ -197,7 +200,11 @@ pub unsafe extern "C" fn eglInitialize(
     minor: *mut EGLint,
 ) -> EGLBoolean {
     guard(EGL_FALSE, || {
-        let result = display(dpy).and_then(|d| instance().initialize(d));
+        let result = display(dpy).and_then(|d| instance().initialize(d).map(|v| (d, v)));
+        if let Ok((d, _)) = result {
+            load_visuals(d);
+        }
+        let result = result.map(|(_, v)| v);
         if let Ok((ma, mi)) = result {
             for (out, v) in [(major, ma), (minor, mi)] {
                 if !out.is_null() {
@@ -210,10 +217,63 @@ pub unsafe extern "C" fn eglInitialize(
     })
 }
 
+/// The Xlib connection behind a windowed display: an X11 display's own, or for the default
+/// display (when `$DISPLAY` is set) the one ArenaGL opens itself; `None` for the others.
+pub(crate) fn x11_connection(d: Display) -> Option<x11::XDisplay> {
+    if let Ok(Some(native)) = instance().display_native(d) {
+        let dpy = std::ptr::without_provenance_mut(native as usize);
+        return x11::plausible_display(dpy).then_some(dpy);
+    }
+    let is_default = instance().get_display(EGL_DEFAULT_DISPLAY) == Some(d);
+    if !is_default || std::env::var_os("DISPLAY").is_none() {
+        return None;
+    }
+    super::bridge::default_x11_display().map(|p| std::ptr::without_provenance_mut(p as usize))
+}
+
+/// Gives an initialized windowed display the visuals of its X screen, once (so that configs
+/// report `EGL_NATIVE_VISUAL_ID`); without libX11 or a connection the display keeps none.
+fn load_visuals(d: Display) {
+    if instance().has_native_visuals(d) {
+        return;
+    }
+    let (Some(x), Some(conn)) = (x11::xlib(), x11_connection(d)) else {
+        return;
+    };
+    // SAFETY: `conn` is the program's `Display*` it gave eglGetDisplay (live while it uses EGL on
+    // it, as every EGL implementation assumes) or ArenaGL's own connection.
+    let visuals = unsafe { x.screen_visuals(conn, x.default_screen_of(conn)) };
+    let _ = instance().set_native_visuals(d, visuals);
+}
+
+/// `EGL_BAD_NATIVE_WINDOW` unless `xid` is a window on the display's X connection (a destroyed or
+/// garbage XID is trapped, never the program's error handler), `EGL_BAD_MATCH` unless its visual
+/// can show `cfg`'s colour buffer.
+fn check_native_window(dpy: Display, cfg: Config, xid: u64) -> EglResult<()> {
+    super::bridge::init_logging();
+    let (Some(x), Some(conn)) = (x11::xlib(), x11_connection(dpy)) else {
+        error_repeated!("eglCreateWindowSurface: the display has no X11 connection");
+        return fail(EglError::BAD_NATIVE_WINDOW);
+    };
+    // SAFETY: `conn` is a live connection, see `load_visuals`.
+    let Some(info) = (unsafe { x11::window_info(x, conn, xid) }) else {
+        error_repeated!(xid, "eglCreateWindowSurface: the XID is not a window");
+        return fail(EglError::BAD_NATIVE_WINDOW);
+    };
+    instance().check_window_visual(dpy, cfg, info.visual)
+}
+
+/// `eglTerminate`; the fences of the syncs it destroys are dropped with them.
 #[no_mangle]
 pub extern "C" fn eglTerminate(dpy: EGLDisplay) -> EGLBoolean {
     guard(EGL_FALSE, || {
-        boolean(display(dpy).and_then(|d| instance().terminate(d)))
+        let result = display(dpy).and_then(|d| instance().terminate(d));
+        if result.is_ok() {
+            super::bridge::retain_fences(|h| {
+                EglSync::from_raw(h).is_some_and(|s| instance().sync_exists(s))
+            });
+        }
+        boolean(result)
     })
 }
 
@@ -341,9 +401,8 @@ pub unsafe extern "C" fn eglCreateContext(
             let attribs = unsafe { super::attrib_list(attrib_list) };
             let ctx = instance().create_context(dpy, cfg, share, &attribs)?;
             let info = instance().context_info(dpy, ctx)?;
-            let compat = info.profile == arenagl_present::Profile::Compatibility;
             let shared = share.map(Context::to_raw);
-            if let Err(e) = super::bridge::create_context(ctx.to_raw(), compat, shared) {
+            if let Err(e) = super::bridge::create_context(ctx.to_raw(), &info, shared) {
                 error_repeated!(error = %e, "eglCreateContext: no GL context");
                 let _ = instance().destroy_context(dpy, ctx);
                 return fail(EglError::BAD_ALLOC);
@@ -436,6 +495,10 @@ fn window_surface(
     let xid = window;
     let window = NonZeroU64::new(window).map(NativeWindow);
     let surface = instance().create_window_surface(dpy, cfg, window, attribs)?;
+    if let Err(e) = check_native_window(dpy, cfg, xid) {
+        let _ = instance().destroy_surface(dpy, surface);
+        return fail(e);
+    }
     // The model validated the display, so these answer; the fallbacks are never taken.
     let native = instance().display_native(dpy).unwrap_or(None);
     let vsync = instance().surface_swap_interval(dpy, surface).unwrap_or(1) != 0;
@@ -450,6 +513,14 @@ fn window_surface(
             fail(e)
         }
     }
+}
+
+/// `eglCreateWindowSurface` without attributes, for GLX (which reads the error with
+/// `eglGetError` on NULL).
+pub(crate) fn window_surface_raw(dpy: EGLDisplay, cfg: EGLConfig, xid: u64) -> EGLSurface {
+    guard(null_mut(), || {
+        handle_or_null(window_surface(dpy, cfg, xid, &[EGL_NONE]), Surface::to_raw)
+    })
 }
 
 /// `eglCreateWindowSurface`: `win` is an X11 `Window` (XID).
@@ -667,32 +738,67 @@ pub extern "C" fn eglGetCurrentSurface(readdraw: EGLint) -> EGLSurface {
 
 #[no_mangle]
 pub extern "C" fn eglSwapBuffers(dpy: EGLDisplay, s: EGLSurface) -> EGLBoolean {
+    guard(EGL_FALSE, || boolean(swap(dpy, s)))
+}
+
+/// `eglSwapBuffersWithDamageKHR` (EGL_KHR_swap_buffers_with_damage): the display and surface
+/// are checked, then the rectangles (`n_rects` negative, or positive with `rects` NULL, is
+/// `EGL_BAD_PARAMETER`), then it is `eglSwapBuffers`. The damage is a hint ArenaGL does not
+/// need: the whole image is presented, which every damage region allows. `rects` is never read.
+#[no_mangle]
+pub extern "C" fn eglSwapBuffersWithDamageKHR(
+    dpy: EGLDisplay,
+    s: EGLSurface,
+    rects: *const EGLint,
+    n_rects: EGLint,
+) -> EGLBoolean {
     guard(EGL_FALSE, || {
         boolean((|| {
-            let (dpy, sf) = (display(dpy)?, surface(s)?);
-            instance().swap_buffers(dpy, sf)?;
-            // The model checked that `sf` is this thread's current draw surface.
-            let interval = instance().surface_swap_interval(dpy, sf)?;
-            match super::bridge::swap_buffers(sf.to_raw(), interval) {
-                Ok(Some((w, h))) => {
-                    let size = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
-                    instance().set_window_size(sf, size(w), size(h));
-                    Ok(())
-                }
-                Ok(None) => Ok(()),
-                Err(e) => {
-                    if e == EglError::CONTEXT_LOST {
-                        // The device-lost latch: the context can no longer be made current; the
-                        // application destroys it and creates a new one.
-                        if let Some(ctx) = instance().get_current_context() {
-                            instance().mark_context_lost(ctx);
-                        }
-                    }
-                    fail(e)
-                }
+            let (d, sf) = (display(dpy)?, surface(s)?);
+            instance().query_surface(d, sf, EGL_WIDTH)?;
+            if n_rects < 0 || (n_rects > 0 && rects.is_null()) {
+                return fail(EglError::BAD_PARAMETER);
             }
+            swap(dpy, s)
         })())
     })
+}
+
+/// `eglSwapBuffersWithDamageEXT` (EGL_EXT_swap_buffers_with_damage): the same function.
+#[no_mangle]
+pub extern "C" fn eglSwapBuffersWithDamageEXT(
+    dpy: EGLDisplay,
+    s: EGLSurface,
+    rects: *const EGLint,
+    n_rects: EGLint,
+) -> EGLBoolean {
+    eglSwapBuffersWithDamageKHR(dpy, s, rects, n_rects)
+}
+
+/// The body of `eglSwapBuffers`.
+fn swap(dpy: EGLDisplay, s: EGLSurface) -> EglResult<()> {
+    let (dpy, sf) = (display(dpy)?, surface(s)?);
+    instance().swap_buffers(dpy, sf)?;
+    // The model checked that `sf` is this thread's current draw surface.
+    let interval = instance().surface_swap_interval(dpy, sf)?;
+    match super::bridge::swap_buffers(sf.to_raw(), interval) {
+        Ok(Some((w, h))) => {
+            let size = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
+            instance().set_window_size(sf, size(w), size(h));
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(e) => {
+            if e == EglError::CONTEXT_LOST {
+                // The device-lost latch: the context can no longer be made current; the
+                // application destroys it and creates a new one.
+                if let Some(ctx) = instance().get_current_context() {
+                    instance().mark_context_lost(ctx);
+                }
+            }
+            fail(e)
+        }
+    }
 }
 
 #[no_mangle]
@@ -731,6 +837,220 @@ pub extern "C" fn eglWaitGL() -> EGLBoolean {
 #[no_mangle]
 pub extern "C" fn eglWaitNative(_engine: EGLint) -> EGLBoolean {
     guard(EGL_FALSE, || boolean(instance().record(Ok(()))))
+}
+
+// Sync objects (EGL 1.5 §3.8.1, EGL_KHR_fence_sync, EGL_KHR_wait_sync). A fence is the GL
+// work of the context current at creation, submitted then (`bridge::create_fence`), so a wait
+// from any thread, with or without a context, ends when the GPU reaches it.
+
+/// `EGLSync` / `EGLSyncKHR`.
+pub type EGLSync = *mut c_void;
+/// `EGLTime` / `EGLTimeKHR`: nanoseconds.
+pub type EGLTime = u64;
+
+/// A sync handle, `None` for NULL or a value of another kind (the model answers both with
+/// `EGL_BAD_PARAMETER`, after checking the display).
+fn sync_handle(sync: EGLSync) -> Option<EglSync> {
+    EglSync::from_raw(to_word(sync))
+}
+
+fn create_sync<T: arenagl_present::attrib::AttribWord>(
+    dpy: EGLDisplay,
+    sync_type: EGLenum,
+    attribs: &[T],
+    khr: bool,
+) -> EglResult<EglSync> {
+    let dpy = display(dpy)?;
+    let sync = instance().create_sync(dpy, sync_type, attribs, khr)?;
+    if !super::bridge::create_fence(sync.to_raw()) {
+        // The model saw a current context, so the GL side has one too; never taken.
+        let _ = instance().destroy_sync(dpy, Some(sync));
+        return fail(EglError::BAD_ALLOC);
+    }
+    Ok(sync)
+}
+
+/// `eglCreateSync`: `EGL_SYNC_FENCE` only, no attributes.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLAttrib` list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateSync(
+    dpy: EGLDisplay,
+    sync_type: EGLenum,
+    attrib_list: *const EGLAttrib,
+) -> EGLSync {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        handle_or_null(
+            create_sync(dpy, sync_type, &attribs, false),
+            EglSync::to_raw,
+        )
+    })
+}
+
+/// `eglCreateSyncKHR`: as `eglCreateSync`, with an `EGLint` list (an unknown type is
+/// `EGL_BAD_ATTRIBUTE` here, as EGL_KHR_fence_sync says).
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLint` list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateSyncKHR(
+    dpy: EGLDisplay,
+    sync_type: EGLenum,
+    attrib_list: *const EGLint,
+) -> EGLSync {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        handle_or_null(create_sync(dpy, sync_type, &attribs, true), EglSync::to_raw)
+    })
+}
+
+/// `eglDestroySync`.
+#[no_mangle]
+pub extern "C" fn eglDestroySync(dpy: EGLDisplay, sync: EGLSync) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| {
+            let s = sync_handle(sync);
+            instance().destroy_sync(display(dpy)?, s)?;
+            if let Some(s) = s {
+                super::bridge::destroy_fence(s.to_raw());
+            }
+            Ok(())
+        })())
+    })
+}
+
+/// `eglDestroySyncKHR`.
+#[no_mangle]
+pub extern "C" fn eglDestroySyncKHR(dpy: EGLDisplay, sync: EGLSync) -> EGLBoolean {
+    eglDestroySync(dpy, sync)
+}
+
+/// The fence of a sync the model accepted.
+fn fence_of(sync: Option<EglSync>) -> EglResult<arenagl_translate::gl::DeviceFence> {
+    sync.and_then(|s| super::bridge::fence(s.to_raw()))
+        .map_or_else(|| fail(EglError::BAD_PARAMETER), Ok)
+}
+
+/// `eglClientWaitSync`: `EGL_CONDITION_SATISFIED` (also when already signalled),
+/// `EGL_TIMEOUT_EXPIRED`, or `EGL_FALSE` on error. A timeout of 0 only tests the status;
+/// `EGL_FOREVER` never expires. Flags are accepted and need nothing: the fence's work was
+/// submitted when it was created.
+#[no_mangle]
+pub extern "C" fn eglClientWaitSync(
+    dpy: EGLDisplay,
+    sync: EGLSync,
+    _flags: EGLint,
+    timeout: EGLTime,
+) -> EGLint {
+    guard(EGL_FALSE as EGLint, || {
+        let result = (|| {
+            let s = sync_handle(sync);
+            instance().check_sync(display(dpy)?, s)?;
+            let fence = fence_of(s)?;
+            let limit = (timeout != EGL_FOREVER).then(|| std::time::Duration::from_nanos(timeout));
+            match fence.wait(limit) {
+                Ok(true) => Ok(EGL_CONDITION_SATISFIED),
+                Ok(false) => Ok(EGL_TIMEOUT_EXPIRED),
+                Err(e) => {
+                    error_repeated!(error = %e, "eglClientWaitSync: the wait failed");
+                    fail(EglError::BAD_ALLOC)
+                }
+            }
+        })();
+        result.unwrap_or(EGL_FALSE as EGLint)
+    })
+}
+
+/// `eglClientWaitSyncKHR`.
+#[no_mangle]
+pub extern "C" fn eglClientWaitSyncKHR(
+    dpy: EGLDisplay,
+    sync: EGLSync,
+    flags: EGLint,
+    timeout: EGLTime,
+) -> EGLint {
+    eglClientWaitSync(dpy, sync, flags, timeout)
+}
+
+/// `eglWaitSync`: a server-side wait. The device has one queue that runs submissions in order
+/// and the fence's work is already submitted, so every later command of the current context
+/// already runs after it: the checks are all there is to do.
+#[no_mangle]
+pub extern "C" fn eglWaitSync(dpy: EGLDisplay, sync: EGLSync, flags: EGLint) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| {
+            let s = sync_handle(sync);
+            instance().check_wait_sync(display(dpy)?, s, flags)?;
+            fence_of(s).map(drop)
+        })())
+    })
+}
+
+/// `eglWaitSyncKHR` (EGL_KHR_wait_sync returns an `EGLint`).
+#[no_mangle]
+pub extern "C" fn eglWaitSyncKHR(dpy: EGLDisplay, sync: EGLSync, flags: EGLint) -> EGLint {
+    eglWaitSync(dpy, sync, flags) as EGLint
+}
+
+/// The value of a sync attribute (`EGL_SYNC_STATUS` read from the fence now).
+fn sync_attrib(dpy: EGLDisplay, sync: EGLSync, attribute: EGLint) -> EglResult<EGLint> {
+    let s = sync_handle(sync);
+    match instance().sync_attrib(display(dpy)?, s, attribute)? {
+        SyncAttrib::Value(v) => Ok(v),
+        SyncAttrib::Status => match fence_of(s)?.is_signalled() {
+            Ok(true) => Ok(EGL_SIGNALED),
+            Ok(false) => Ok(EGL_UNSIGNALED),
+            Err(e) => {
+                error_repeated!(error = %e, "eglGetSyncAttrib: the status cannot be read");
+                fail(EglError::BAD_ALLOC)
+            }
+        },
+    }
+}
+
+/// `eglGetSyncAttrib`: `EGL_SYNC_TYPE`, `EGL_SYNC_STATUS`, `EGL_SYNC_CONDITION`; `*value` is
+/// untouched on error.
+///
+/// # Safety
+/// `value` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglGetSyncAttrib(
+    dpy: EGLDisplay,
+    sync: EGLSync,
+    attribute: EGLint,
+    value: *mut EGLAttrib,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| {
+            let v = sync_attrib(dpy, sync, attribute)?;
+            // SAFETY: the caller's obligation on `value`, passed on.
+            unsafe { write_out(value, v as EGLAttrib) }
+        })())
+    })
+}
+
+/// `eglGetSyncAttribKHR`: as `eglGetSyncAttrib`, into an `EGLint`.
+///
+/// # Safety
+/// `value` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn eglGetSyncAttribKHR(
+    dpy: EGLDisplay,
+    sync: EGLSync,
+    attribute: EGLint,
+    value: *mut EGLint,
+) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| {
+            let v = sync_attrib(dpy, sync, attribute)?;
+            // SAFETY: the caller's obligation on `value`, passed on.
+            unsafe { write_out(value, v) }
+        })())
+    })
 }
 
 // eglGetProcAddress.
@@ -783,12 +1103,24 @@ proc_table!(
     eglGetCurrentSurface,
     eglGetCurrentDisplay,
     eglSwapBuffers,
+    eglSwapBuffersWithDamageKHR,
+    eglSwapBuffersWithDamageEXT,
     eglSwapInterval,
     eglGetError,
     eglReleaseThread,
     eglWaitClient,
     eglWaitGL,
     eglWaitNative,
+    eglCreateSync,
+    eglCreateSyncKHR,
+    eglDestroySync,
+    eglDestroySyncKHR,
+    eglClientWaitSync,
+    eglClientWaitSyncKHR,
+    eglWaitSync,
+    eglWaitSyncKHR,
+    eglGetSyncAttrib,
+    eglGetSyncAttribKHR,
     eglGetProcAddress,
 );
 

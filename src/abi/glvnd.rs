@@ -119,7 +119,7 @@ struct Dispatched {
 // SAFETY: `stub` is the address of a function, immutable and valid from any thread.
 unsafe impl Sync for Dispatched {}
 
-static DISPATCHED: [Dispatched; 2] = [
+static DISPATCHED: [Dispatched; 10] = [
     Dispatched {
         name: c"eglQueryDisplayAttribEXT",
         index: AtomicI32::new(-1),
@@ -129,6 +129,50 @@ static DISPATCHED: [Dispatched; 2] = [
         name: c"eglCreatePlatformWindowSurfaceEXT",
         index: AtomicI32::new(-1),
         stub: dispatch_create_platform_window_surface as *mut c_void,
+    },
+    // A device function glvnd does not dispatch itself: without this stub glvnd's
+    // `eglGetProcAddress("eglQueryDeviceStringEXT")` is NULL, and eglinfo calls it unchecked.
+    Dispatched {
+        name: c"eglQueryDeviceStringEXT",
+        index: AtomicI32::new(-1),
+        stub: dispatch_query_device_string as *mut c_void,
+    },
+    // Display extensions glvnd 1.6 has no stubs of its own for (it dispatches the EGL 1.5 core
+    // sync functions itself, not the KHR ones, nor swap-with-damage).
+    Dispatched {
+        name: c"eglCreateSyncKHR",
+        index: AtomicI32::new(-1),
+        stub: dispatch_create_sync_khr as *mut c_void,
+    },
+    Dispatched {
+        name: c"eglDestroySyncKHR",
+        index: AtomicI32::new(-1),
+        stub: dispatch_destroy_sync_khr as *mut c_void,
+    },
+    Dispatched {
+        name: c"eglClientWaitSyncKHR",
+        index: AtomicI32::new(-1),
+        stub: dispatch_client_wait_sync_khr as *mut c_void,
+    },
+    Dispatched {
+        name: c"eglWaitSyncKHR",
+        index: AtomicI32::new(-1),
+        stub: dispatch_wait_sync_khr as *mut c_void,
+    },
+    Dispatched {
+        name: c"eglGetSyncAttribKHR",
+        index: AtomicI32::new(-1),
+        stub: dispatch_get_sync_attrib_khr as *mut c_void,
+    },
+    Dispatched {
+        name: c"eglSwapBuffersWithDamageKHR",
+        index: AtomicI32::new(-1),
+        stub: dispatch_swap_buffers_with_damage_khr as *mut c_void,
+    },
+    Dispatched {
+        name: c"eglSwapBuffersWithDamageEXT",
+        index: AtomicI32::new(-1),
+        stub: dispatch_swap_buffers_with_damage_ext as *mut c_void,
     },
 ];
 
@@ -317,6 +361,53 @@ fn fetch_by_display(
     Some((entry, vendor))
 }
 
+/// The vendor entry for `which` of the vendor owning `device`; `EGL_BAD_DEVICE_EXT` if none.
+fn fetch_by_device(device: EGLDeviceEXT, which: &Dispatched) -> Option<*mut c_void> {
+    let ex = exports()?;
+    let index = which.index.load(Ordering::Acquire);
+    // SAFETY: glvnd's function, called as its header declares; glvnd validates `device`.
+    let vendor = ex
+        .get_vendor_from_device
+        .map_or(null_mut(), |get| unsafe { get(device) });
+    let entry = match (vendor.is_null(), index < 0, ex.fetch_dispatch_entry) {
+        // SAFETY: glvnd's function, given its own vendor pointer and the index it assigned.
+        (false, false, Some(fetch)) => unsafe { fetch(vendor, index) },
+        _ => null_mut(),
+    };
+    if entry.is_null() {
+        if let Some(set) = ex.set_egl_error {
+            // SAFETY: glvnd's function, called as its header declares.
+            unsafe { set(EGL_BAD_DEVICE_EXT_CODE) };
+        }
+        return None;
+    }
+    Some(entry)
+}
+
+/// `EGL_BAD_DEVICE_EXT`.
+const EGL_BAD_DEVICE_EXT_CODE: EGLint = 0x322B;
+
+type QueryDeviceString = unsafe extern "C" fn(EGLDeviceEXT, EGLint) -> *const c_char;
+
+/// Vendor-neutral `eglQueryDeviceStringEXT`.
+///
+/// # Safety
+/// As `eglQueryDeviceStringEXT` (the device is a handle, never dereferenced here).
+unsafe extern "C" fn dispatch_query_device_string(
+    device: EGLDeviceEXT,
+    name: EGLint,
+) -> *const c_char {
+    guard(null(), || {
+        let Some(entry) = fetch_by_device(device, &DISPATCHED[2]) else {
+            return null();
+        };
+        // SAFETY: glvnd fetched the vendor's `eglQueryDeviceStringEXT` for this index.
+        let f: QueryDeviceString = unsafe { std::mem::transmute(entry) };
+        // SAFETY: the vendor's own function with the program's arguments.
+        unsafe { f(device, name) }
+    })
+}
+
 type QueryDisplayAttrib = unsafe extern "C" fn(EGLDisplay, EGLint, *mut EGLAttrib) -> EGLBoolean;
 type CreatePlatformWindowSurface =
     unsafe extern "C" fn(EGLDisplay, EGLConfig, *mut c_void, *const EGLint) -> EGLSurface;
@@ -376,6 +467,75 @@ unsafe extern "C" fn dispatch_create_platform_window_surface(
         unsafe { f(dpy, config, native_window, attrib_list) }
     })
 }
+
+/// A vendor-neutral stub for a display-extension function whose first argument is the
+/// `EGLDisplay`: it calls the entry of the display's vendor (`DISPATCHED[$index]`) or, for a
+/// display no vendor owns, sets `EGL_BAD_DISPLAY` and returns `$fail`.
+macro_rules! display_stub {
+    ($(#[$doc:meta])* $stub:ident = DISPATCHED[$index:literal],
+     fn($($arg:ident: $t:ty),*) -> $r:ty, $fail:expr) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// As the EGL function it dispatches: the caller's pointer arguments are valid for it.
+        unsafe extern "C" fn $stub(dpy: EGLDisplay, $($arg: $t),*) -> $r {
+            guard($fail, || {
+                let Some((entry, _)) = fetch_by_display(dpy, &DISPATCHED[$index]) else {
+                    return $fail;
+                };
+                type Entry = unsafe extern "C" fn(EGLDisplay, $($t),*) -> $r;
+                // SAFETY: glvnd fetched the vendor's entry for this function's index; its C
+                // signature is `Entry`.
+                let f: Entry = unsafe { std::mem::transmute(entry) };
+                // SAFETY: the caller's obligations, passed on.
+                unsafe { f(dpy, $($arg),*) }
+            })
+        }
+    };
+}
+
+display_stub!(
+    /// Vendor-neutral `eglCreateSyncKHR`.
+    dispatch_create_sync_khr = DISPATCHED[3],
+    fn(sync_type: EGLenum, attrib_list: *const EGLint) -> *mut c_void,
+    null_mut()
+);
+display_stub!(
+    /// Vendor-neutral `eglDestroySyncKHR`.
+    dispatch_destroy_sync_khr = DISPATCHED[4],
+    fn(sync: *mut c_void) -> EGLBoolean,
+    EGL_FALSE
+);
+display_stub!(
+    /// Vendor-neutral `eglClientWaitSyncKHR`.
+    dispatch_client_wait_sync_khr = DISPATCHED[5],
+    fn(sync: *mut c_void, flags: EGLint, timeout: u64) -> EGLint,
+    0
+);
+display_stub!(
+    /// Vendor-neutral `eglWaitSyncKHR`.
+    dispatch_wait_sync_khr = DISPATCHED[6],
+    fn(sync: *mut c_void, flags: EGLint) -> EGLint,
+    0
+);
+display_stub!(
+    /// Vendor-neutral `eglGetSyncAttribKHR`.
+    dispatch_get_sync_attrib_khr = DISPATCHED[7],
+    fn(sync: *mut c_void, attribute: EGLint, value: *mut EGLint) -> EGLBoolean,
+    EGL_FALSE
+);
+display_stub!(
+    /// Vendor-neutral `eglSwapBuffersWithDamageKHR`.
+    dispatch_swap_buffers_with_damage_khr = DISPATCHED[8],
+    fn(surface: EGLSurface, rects: *const EGLint, n_rects: EGLint) -> EGLBoolean,
+    EGL_FALSE
+);
+display_stub!(
+    /// Vendor-neutral `eglSwapBuffersWithDamageEXT`.
+    dispatch_swap_buffers_with_damage_ext = DISPATCHED[9],
+    fn(surface: EGLSurface, rects: *const EGLint, n_rects: EGLint) -> EGLBoolean,
+    EGL_FALSE
+);
 
 // The functions glvnd requires that ArenaGL does not support: each checks the display as
 // every EGL function does, then fails with the spec's error for the unsupported case.
@@ -565,6 +725,17 @@ mod tests {
         // SAFETY: NUL-terminated.
         let stub = unsafe { get_dispatch_address(c"eglQueryDisplayAttribEXT".as_ptr()) };
         assert_eq!(stub, dispatch_query_display_attrib as *mut c_void);
+        // SAFETY: NUL-terminated.
+        let stub = unsafe { get_dispatch_address(c"eglClientWaitSyncKHR".as_ptr()) };
+        assert_eq!(stub, dispatch_client_wait_sync_khr as *mut c_void);
+        // Names are unique, so `setDispatchIndex` reaches exactly one entry.
+        for (i, d) in DISPATCHED.iter().enumerate() {
+            assert!(
+                DISPATCHED[..i].iter().all(|e| e.name != d.name),
+                "{:?}",
+                d.name
+            );
+        }
         // SAFETY: NUL-terminated.
         assert!(unsafe { get_dispatch_address(c"eglCreateImageKHR".as_ptr()) }.is_null());
     }

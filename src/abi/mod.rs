@@ -34,8 +34,10 @@ pub mod diagnostics;
 pub mod egl;
 pub mod gl;
 pub mod glvnd;
+pub mod glx;
 pub(crate) mod guard;
 mod strings;
+pub mod x11;
 
 pub use arenagl_present::egl::{EGLAttrib, EGLenum, EGLint};
 

@@ -5,28 +5,15 @@
 #![allow(dead_code)]
 
 use std::ffi::{c_char, c_void, CStr, CString};
-use std::path::PathBuf;
 use std::ptr::{null, null_mut};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
 pub type P = *mut c_void;
 type GetProc = unsafe extern "C" fn(*const c_char) -> P;
 
-/// `$ARENAGL_LIB`, else the cdylib cargo built for this test run: `deps/` beside the test binary
-/// first (only `cargo build` copies it up a level, where a stale copy may sit), then its parent.
-pub fn library_path() -> PathBuf {
-    if let Some(path) = std::env::var_os("ARENAGL_LIB") {
-        return path.into();
-    }
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps dir");
-    let found = [Some(deps), deps.parent()]
-        .into_iter()
-        .flatten()
-        .map(|d| d.join("libarenagl.so"))
-        .find(|p| p.exists());
-    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
-}
+#[path = "library.rs"]
+mod library;
+pub use library::library_path;
 
 pub struct Lib {
     pub lib: libloading::Library,
@@ -103,6 +90,16 @@ pub fn make_current_pbuffer() {
 
 /// Like [`make_current_pbuffer`], with a compatibility-profile context when `compat`.
 pub fn make_current_pbuffer_profile(compat: bool) {
+    let profile = if compat { 2 } else { 1 };
+    let ctx_attribs = [0x3098, 3, 0x30FB, 3, 0x30FD, profile, 0x3038];
+    make_current_pbuffer_with(0x30A2, 0x0008, &ctx_attribs); // EGL_OPENGL_API, OPENGL_BIT
+}
+
+/// Makes a fresh context of EGL client API `api` (`EGL_OPENGL_API`, `EGL_OPENGL_ES_API`) current
+/// on a fresh 32×32 pbuffer: the first config of renderable type `renderable`, the context made
+/// with `ctx_attribs` (`EGL_NONE`-terminated). EGL's bound API is left as desktop GL.
+pub fn make_current_pbuffer_with(api: u32, renderable: i32, ctx_attribs: &[i32]) {
+    const EGL_OPENGL_API: u32 = 0x30A2;
     let get_display = gl!(c"eglGetPlatformDisplayEXT": fn(u32, P, *const i32) -> P);
     let initialize = gl!(c"eglInitialize": fn(P, *mut i32, *mut i32) -> u32);
     let choose = gl!(c"eglChooseConfig": fn(P, *const i32, *mut P, i32, *mut i32) -> u32);
@@ -110,25 +107,28 @@ pub fn make_current_pbuffer_profile(compat: bool) {
     let create_context = gl!(c"eglCreateContext": fn(P, P, P, *const i32) -> P);
     let create_pbuffer = gl!(c"eglCreatePbufferSurface": fn(P, P, *const i32) -> P);
     let make_current = gl!(c"eglMakeCurrent": fn(P, P, P, P) -> u32);
+    assert_eq!(ctx_attribs.last(), Some(&0x3038), "EGL_NONE-terminated");
     // SAFETY: live handles from earlier calls, EGL_NONE-terminated lists, out-pointers to locals.
     unsafe {
         let dpy = get_display(0x31DD, null_mut(), null());
         assert!(!dpy.is_null());
         assert_eq!(initialize(dpy, null_mut(), null_mut()), 1);
-        let attribs = [0x3033, 0x0001, 0x3040, 0x0008, 0x3038]; // PBUFFER_BIT, OPENGL_BIT
+        let attribs = [0x3033, 0x0001, 0x3040, renderable, 0x3038]; // PBUFFER_BIT
         let mut cfg = null_mut();
         let mut n = 0;
         assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);
         assert_eq!(n, 1);
-        assert_eq!(bind_api(0x30A2), 1);
-        let profile = if compat { 2 } else { 1 };
-        let ctx_attribs = [0x3098, 3, 0x30FB, 3, 0x30FD, profile, 0x3038];
+        assert_eq!(bind_api(api), 1);
         let ctx = create_context(dpy, cfg, null_mut(), ctx_attribs.as_ptr());
         assert!(!ctx.is_null());
         let pb = [0x3057, 32, 0x3056, 32, 0x3038];
         let surface = create_pbuffer(dpy, cfg, pb.as_ptr());
         assert!(!surface.is_null());
         assert_eq!(make_current(dpy, surface, surface, ctx), 1);
+        if api != EGL_OPENGL_API {
+            // Leave EGL's API as the desktop tests expect it.
+            bind_api(EGL_OPENGL_API);
+        }
     }
 }
 
@@ -202,6 +202,13 @@ pub fn context_profile(compat: bool) -> Current {
     Current(guard)
 }
 
+/// A current context made as [`make_current_pbuffer_with`] makes it, for the test's duration.
+pub fn context_with(api: u32, renderable: i32, ctx_attribs: &[i32]) -> Current {
+    let guard = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+    make_current_pbuffer_with(api, renderable, ctx_attribs);
+    Current(guard)
+}
+
 /// A current 3.3 core context on a fresh 32×32 pbuffer, for the test's duration.
 pub fn context() -> Current {
     context_profile(false)
@@ -220,4 +227,58 @@ pub fn expect(code: u32) {
 pub fn assert_rgba8_near(got: [u8; 4], want: [u8; 4], what: &str) {
     let close = got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 1);
     assert!(close, "{what}: got {got:?}, want {want:?} (±1)");
+}
+
+/// A new texture name, bound to `target`.
+pub fn new_texture(target: u32) -> u32 {
+    let gen = gl!(c"glGenTextures": fn(i32, *mut u32));
+    let bind = gl!(c"glBindTexture": fn(u32, u32));
+    let mut t = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe {
+        gen(1, &mut t);
+        bind(target, t);
+    }
+    t
+}
+
+/// `glReadPixels` of the `w`×`h` rectangle at (`x`, `y`) as RGBA bytes, row 0 at the bottom.
+pub fn read_rgba(x: i32, y: i32, w: i32, h: i32) -> Vec<u8> {
+    const GL_RGBA: u32 = 0x1908;
+    const GL_UNSIGNED_BYTE: u32 = 0x1401;
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut px = vec![0u8; w as usize * h as usize * 4];
+    // SAFETY: `px` holds `w`×`h` RGBA bytes (pack alignment 4, tight rows).
+    unsafe {
+        read(
+            x,
+            y,
+            w,
+            h,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            px.as_mut_ptr().cast(),
+        )
+    };
+    px
+}
+
+/// `glGetTexImage` of level `level` of the texture bound to `target`, as `len` RGBA bytes (`len`
+/// at least the level's size).
+pub fn tex_image_rgba(target: u32, level: i32, len: usize) -> Vec<u8> {
+    const GL_RGBA: u32 = 0x1908;
+    const GL_UNSIGNED_BYTE: u32 = 0x1401;
+    let get = gl!(c"glGetTexImage": fn(u32, i32, u32, u32, *mut c_void));
+    let mut out = vec![0u8; len];
+    // SAFETY: room for `len` bytes, at least the level.
+    unsafe {
+        get(
+            target,
+            level,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            out.as_mut_ptr().cast(),
+        )
+    };
+    out
 }

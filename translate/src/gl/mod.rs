@@ -45,6 +45,7 @@ pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};
 pub use draw::DrawCall;
 pub use objects::framebuffer::{SurfaceImages, MAX_COLOR_ATTACHMENTS};
 pub use objects::program::{ValueKind, MAX_TEXTURE_UNITS};
+pub use objects::sync::DeviceFence;
 pub use objects::vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
 pub use pixel::buffer::PixelBufferTarget;
 pub use pixel::get_tex_image::PackDest;

@@ -221,3 +221,94 @@ impl Context {
         self.record(r).unwrap_or_default()
     }
 }
+
+/// A fence for EGL (`eglCreateSync`, EGL_KHR_fence_sync): everything the context recorded before
+/// it, already submitted, so any thread can wait for it without the context (EGL waits need no
+/// current context). It holds its device, which a lost device signals.
+#[derive(Clone)]
+pub struct DeviceFence {
+    device: std::sync::Arc<crate::gl::Device>,
+    epoch: Epoch,
+}
+
+impl std::fmt::Debug for DeviceFence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceFence")
+            .field("epoch", &self.epoch.get())
+            .finish()
+    }
+}
+
+/// The longest an EGL wait holds the device lock at a time: the thread that renders needs it
+/// between slices.
+const EGL_WAIT_SLICE: Duration = Duration::from_millis(2);
+
+impl Context {
+    /// A fence after everything recorded so far, for EGL: the recording is submitted now (as
+    /// `glFlush`, and as Mesa does when it creates an EGL fence), so the fence's epoch is one the
+    /// queue will reach whoever waits. A submission that fails (out of memory, recorded as the
+    /// GL error) discarded its work; the fence then covers what was submitted before it.
+    pub fn device_fence(&mut self) -> DeviceFence {
+        if self.has_persistent_buffers() {
+            let r = self.host_read_barrier();
+            self.record(r);
+        }
+        self.end_pass();
+        let device = self.device.clone();
+        let submitted = device.lock().manager.submit();
+        let epoch = match submitted {
+            Ok(epoch) => epoch,
+            Err(e) => {
+                let epoch = device.lock().manager.submitted_epoch();
+                if !matches!(e, arenagl_memory::MemoryError::DeviceLost) {
+                    self.record::<()>(Err(e.into()));
+                }
+                epoch
+            }
+        };
+        DeviceFence { device, epoch }
+    }
+}
+
+impl DeviceFence {
+    /// Whether the fence's work is complete (or the device lost), without blocking beyond a
+    /// status read.
+    pub fn is_signalled(&self) -> GlResult<bool> {
+        if self.device.is_lost() {
+            return Ok(true);
+        }
+        let mut locked = self.device.lock();
+        match locked.manager.poll() {
+            Ok(done) => Ok(done >= self.epoch),
+            Err(arenagl_memory::MemoryError::DeviceLost) => Ok(true),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Blocks until the fence signals (`Ok(true)`) or `timeout` passes (`Ok(false)`); `None`
+    /// waits forever. The device lock is taken in short slices.
+    pub fn wait(&self, timeout: Option<Duration>) -> GlResult<bool> {
+        if self.is_signalled()? {
+            return Ok(true);
+        }
+        let deadline = timeout.and_then(|t| std::time::Instant::now().checked_add(t));
+        let forever = deadline.is_none() && timeout.is_none_or(|t| !t.is_zero());
+        loop {
+            let left = match deadline {
+                Some(d) => d.saturating_duration_since(std::time::Instant::now()),
+                None if forever => EGL_WAIT_SLICE,
+                None => Duration::ZERO,
+            };
+            if left.is_zero() {
+                return Ok(false);
+            }
+            let slice = left.min(EGL_WAIT_SLICE);
+            let waited = self.device.lock().manager.wait_epoch_for(self.epoch, slice);
+            match waited {
+                Ok(true) | Err(arenagl_memory::MemoryError::DeviceLost) => return Ok(true),
+                Ok(false) => std::thread::yield_now(),
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+}

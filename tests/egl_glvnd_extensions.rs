@@ -1,0 +1,167 @@
+//! The EGL extension functions through the *system* glvnd `libEGL.so.1` with ArenaGL as its
+//! vendor: glvnd 1.6 dispatches the EGL 1.5 core sync functions itself, but not the KHR sync
+//! functions nor swap-with-damage, which reach ArenaGL only through its dispatch stubs
+//! (`src/abi/glvnd.rs`). Every function is found with glvnd's `eglGetProcAddress`, as a program
+//! finds it. One test (glvnd reads its vendor list once per process); it skips, saying why, only
+//! when the machine has no system libEGL.so.1.
+
+use std::ffi::{c_char, c_void, CStr};
+use std::path::{Path, PathBuf};
+use std::ptr::{null, null_mut};
+
+use arenagl_present::egl::*;
+
+type P = *mut c_void;
+
+const SYSTEM_LIBEGL: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
+    "/usr/lib/aarch64-linux-gnu/libEGL.so.1",
+    "/usr/lib64/libEGL.so.1",
+    "/usr/lib/libEGL.so.1",
+];
+
+/// The cdylib cargo built for this run, `deps/` first (as in `tests/glvnd_vendor.rs`).
+fn library_path() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("deps dir");
+    let found = [Some(deps), deps.parent()]
+        .into_iter()
+        .flatten()
+        .map(|dir| dir.join("libarenagl.so"))
+        .find(|p| p.exists());
+    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
+}
+
+/// The vendor JSON `scripts/install.sh` writes, naming `lib`, in a directory of this process.
+fn vendor_json(lib: &Path) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arenagl-egl-glvnd-ext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let json = dir.join("50_arenagl.json");
+    let text = format!(
+        "{{\"file_format_version\":\"1.0.0\",\"ICD\":{{\"library_path\":\"{}\"}}}}\n",
+        lib.display()
+    );
+    std::fs::write(&json, text).expect("write vendor json");
+    json
+}
+
+/// glvnd's `eglGetProcAddress`, as the function type `F`.
+///
+/// # Safety
+/// `get` is glvnd's `eglGetProcAddress`; `F` is the C signature of `name`.
+unsafe fn proc<F: Copy>(get: unsafe extern "C" fn(*const c_char) -> P, name: &CStr) -> F {
+    // SAFETY: NUL-terminated.
+    let p = unsafe { get(name.as_ptr()) };
+    assert!(!p.is_null(), "glvnd's eglGetProcAddress({name:?}) is NULL");
+    assert_eq!(std::mem::size_of::<F>(), std::mem::size_of::<P>());
+    // SAFETY: same size; the caller vouches for the signature.
+    unsafe { std::mem::transmute_copy(&p) }
+}
+
+#[test]
+fn khr_sync_and_damage_functions_reach_arenagl_through_glvnd() {
+    let Some(system) = SYSTEM_LIBEGL.iter().map(Path::new).find(|p| p.exists()) else {
+        eprintln!("SKIP: no system libEGL.so.1 (looked in {SYSTEM_LIBEGL:?}); install libegl1");
+        return;
+    };
+    let json = vendor_json(&library_path());
+    // Before glvnd's first call, and the only test in this binary.
+    std::env::set_var("__EGL_VENDOR_LIBRARY_FILENAMES", &json);
+    std::env::remove_var("__EGL_VENDOR_LIBRARY_DIRS");
+    // SAFETY: glvnd's libEGL; its initialisers only set up its dispatch tables.
+    let lib = unsafe { libloading::Library::new(system) }.expect("load the system libEGL");
+    // SAFETY: the C signature of eglGetProcAddress.
+    let get =
+        *unsafe { lib.get::<unsafe extern "C" fn(*const c_char) -> P>(b"eglGetProcAddress\0") }
+            .expect("eglGetProcAddress");
+    type GetDisplay = unsafe extern "C" fn(EGLenum, P, *const EGLAttrib) -> P;
+    type ChooseConfig = unsafe extern "C" fn(P, *const EGLint, *mut P, EGLint, *mut EGLint) -> u32;
+    // SAFETY: each type is the function's C signature from the EGL headers.
+    let (get_display, initialize, choose, bind_api, create_context, create_pbuffer, make_current) = unsafe {
+        (
+            proc::<GetDisplay>(get, c"eglGetPlatformDisplay"),
+            proc::<unsafe extern "C" fn(P, *mut EGLint, *mut EGLint) -> u32>(get, c"eglInitialize"),
+            proc::<ChooseConfig>(get, c"eglChooseConfig"),
+            proc::<unsafe extern "C" fn(EGLenum) -> u32>(get, c"eglBindAPI"),
+            proc::<unsafe extern "C" fn(P, P, P, *const EGLint) -> P>(get, c"eglCreateContext"),
+            proc::<unsafe extern "C" fn(P, P, *const EGLint) -> P>(get, c"eglCreatePbufferSurface"),
+            proc::<unsafe extern "C" fn(P, P, P, P) -> u32>(get, c"eglMakeCurrent"),
+        )
+    };
+    // SAFETY: as above.
+    let (create_sync, client_wait, get_attrib, wait_sync, destroy_sync, damage, get_error) = unsafe {
+        (
+            proc::<unsafe extern "C" fn(P, EGLenum, *const EGLint) -> P>(get, c"eglCreateSyncKHR"),
+            proc::<unsafe extern "C" fn(P, P, EGLint, u64) -> EGLint>(get, c"eglClientWaitSyncKHR"),
+            proc::<unsafe extern "C" fn(P, P, EGLint, *mut EGLint) -> u32>(
+                get,
+                c"eglGetSyncAttribKHR",
+            ),
+            proc::<unsafe extern "C" fn(P, P, EGLint) -> EGLint>(get, c"eglWaitSyncKHR"),
+            proc::<unsafe extern "C" fn(P, P) -> u32>(get, c"eglDestroySyncKHR"),
+            proc::<unsafe extern "C" fn(P, P, *const EGLint, EGLint) -> u32>(
+                get,
+                c"eglSwapBuffersWithDamageKHR",
+            ),
+            proc::<unsafe extern "C" fn() -> EGLint>(get, c"eglGetError"),
+        )
+    };
+    // SAFETY: EGL calls with live handles, terminated lists and out-pointers to locals; the bad
+    // handles at the end are glvnd's and ArenaGL's to reject.
+    unsafe {
+        let dpy = get_display(EGL_PLATFORM_SURFACELESS_MESA, null_mut(), null());
+        assert!(!dpy.is_null(), "glvnd did not accept ArenaGL as a vendor");
+        assert_eq!(initialize(dpy, null_mut(), null_mut()), 1);
+        let attribs = [
+            EGL_SURFACE_TYPE,
+            EGL_PBUFFER_BIT,
+            EGL_RENDERABLE_TYPE,
+            EGL_OPENGL_BIT,
+            EGL_NONE,
+        ];
+        let (mut cfg, mut n) = (null_mut(), 0);
+        assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);
+        assert_eq!(bind_api(EGL_OPENGL_API), 1);
+        let ctx_attribs = [
+            EGL_CONTEXT_MAJOR_VERSION,
+            3,
+            EGL_CONTEXT_MINOR_VERSION,
+            3,
+            EGL_NONE,
+        ];
+        let ctx = create_context(dpy, cfg, null_mut(), ctx_attribs.as_ptr());
+        assert!(!ctx.is_null());
+        let pb = [EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE];
+        let surface = create_pbuffer(dpy, cfg, pb.as_ptr());
+        assert!(!surface.is_null());
+        assert_eq!(make_current(dpy, surface, surface, ctx), 1);
+
+        let sync = create_sync(dpy, EGL_SYNC_FENCE, null());
+        assert!(
+            !sync.is_null(),
+            "eglCreateSyncKHR: error {:#x}",
+            get_error()
+        );
+        let mut v = 0;
+        assert_eq!(get_attrib(dpy, sync, EGL_SYNC_TYPE, &mut v), 1);
+        assert_eq!(v, EGL_SYNC_FENCE as EGLint);
+        assert_eq!(
+            client_wait(dpy, sync, EGL_SYNC_FLUSH_COMMANDS_BIT, EGL_FOREVER),
+            EGL_CONDITION_SATISFIED
+        );
+        assert_eq!(wait_sync(dpy, sync, 0), EGL_TRUE);
+        assert_eq!(destroy_sync(dpy, sync), 1);
+        assert_eq!(destroy_sync(dpy, sync), 0);
+        assert_eq!(get_error(), EGL_BAD_PARAMETER);
+
+        let rects = [0, 0, 8, 8];
+        assert_eq!(damage(dpy, surface, rects.as_ptr(), 1), 1);
+        assert_eq!(damage(dpy, surface, rects.as_ptr(), -1), 0);
+        assert_eq!(get_error(), EGL_BAD_PARAMETER);
+        // A display no vendor owns: glvnd's stub answers EGL_BAD_DISPLAY.
+        assert!(create_sync(0x1234 as P, EGL_SYNC_FENCE, null()).is_null());
+        assert_eq!(get_error(), EGL_BAD_DISPLAY);
+        assert_eq!(make_current(dpy, null_mut(), null_mut(), null_mut()), 1);
+    }
+    let _ = std::fs::remove_dir_all(json.parent().expect("json in its dir"));
+}
