@@ -11,6 +11,11 @@
 #                                                     regression (a listed pass that no longer passes)
 #   scripts/piglit.sh compare [LIST]                — run all three, write docs/results/piglit.md
 #   scripts/piglit.sh report [LIST [SECONDS]]       — rewrite that page from the last three runs
+#   scripts/piglit.sh sample SEED COUNT             — compare on COUNT tests drawn at random (with
+#                                                     SEED) from piglit's whole GL list
+#                                                     (tests/piglit/sample.py), writing
+#                                                     docs/results/piglit-sample.md
+# PIGLIT_REPORT=FILE puts compare's/report's page elsewhere.
 #
 # Design:
 # - No piglit install: `apt-get download piglit libwaffle-1-0` into target/piglit/debs and
@@ -242,7 +247,7 @@ check() {
 }
 
 compare() {
-  local list=$1 out=$root_dir/docs/results/piglit.md
+  local list=$1
   local impls=(arenagl llvmpipe zink) impl
   local start=$SECONDS
   for impl in "${impls[@]}"; do
@@ -253,7 +258,7 @@ compare() {
 
 # report LIST SECONDS: docs/results/piglit.md from the three results files of the last runs.
 report() {
-  local list=$1 took=$2 out=$root_dir/docs/results/piglit.md
+  local list=$1 took=$2 out=${PIGLIT_REPORT:-$root_dir/docs/results/piglit.md}
   local impls=(arenagl llvmpipe zink) impl
   local r=$work/results
   for impl in "${impls[@]}"; do
@@ -335,7 +340,15 @@ case $cmd in
     ;;
   check) check "${2:-$default_list}" ;;
   compare) compare "${2:-$default_list}" ;;
+  sample)
+    [ -n "${2:-}" ] && [ -n "${3:-}" ] || die "usage: scripts/piglit.sh sample SEED COUNT"
+    fetch
+    sample_list=$work/sample-$2-$3.txt
+    python3 "$root_dir/tests/piglit/sample.py" "$piglit_dir" "$2" "$3" >"$sample_list"
+    expected=""  # tests/piglit/expected.txt speaks of the project's own list, not of a sample
+    PIGLIT_REPORT=${PIGLIT_REPORT:-$root_dir/docs/results/piglit-sample.md} compare "$sample_list"
+    ;;
   report) report "${2:-$default_list}" "${3:-?}" ;;
   _one) one "$2" "$3" ;;
-  *) die "usage: scripts/piglit.sh fetch | run arenagl|llvmpipe|zink [LIST] | check [LIST] | compare [LIST] | report [LIST [SECONDS]]" ;;
+  *) die "usage: scripts/piglit.sh fetch | run arenagl|llvmpipe|zink [LIST] | check [LIST] | compare [LIST] | report [LIST [SECONDS]] | sample SEED COUNT" ;;
 esac

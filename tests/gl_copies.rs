@@ -12,7 +12,7 @@ use std::ptr::{null, null_mut};
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{context, error, expect, f};
+use gl_harness::{context, error, expect, f, new_texture as texture};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -54,19 +54,6 @@ const GL_DEPTH_ATTACHMENT: u32 = 0x8D00;
 const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
 const GL_DEPTH_BUFFER_BIT: u32 = 0x0100;
 const GL_SCISSOR_TEST: u32 = 0x0C11;
-
-/// A new texture bound to `target`.
-fn texture(target: u32) -> u32 {
-    let gen = gl!(c"glGenTextures": fn(i32, *mut u32));
-    let bind = gl!(c"glBindTexture": fn(u32, u32));
-    let mut t = 0;
-    // SAFETY: out-pointer to a local.
-    unsafe {
-        gen(1, &mut t);
-        bind(target, t);
-    }
-    t
-}
 
 /// `glTexImage2D` of RGBA8 bytes (or storage only for `None`).
 fn image_2d(target: u32, level: i32, internal: u32, w: i32, h: i32, data: Option<&[u8]>) {

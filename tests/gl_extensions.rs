@@ -1,6 +1,7 @@
 //! GL extensions through the C ABI, one test each: GL_ARB_draw_buffers_blend (per-draw-buffer
 //! blend factors and equations), GL_ARB_blend_func_extended (dual-source blending, fragment
-//! output indices) and GL_EXT_provoking_vertex (which vertex feeds flat outputs). Each checks
+//! output indices), GL_EXT_provoking_vertex (which vertex feeds flat outputs), GL_EXT_draw_buffers2
+//! (its names for the GL 3.0 indexed calls) and GL_ARB_window_pos (compatibility contexts only). Each checks
 //! the advertised name, the entry points (with their suffixed aliases), the queries, the
 //! errors the specification lists, and rendered pixels. The blends use values of the form k/255
 //! whose results are exact in 8 bits, so the expected bytes are written out (llvmpipe renders
@@ -618,4 +619,83 @@ fn buffer_storage_is_immutable_and_maps_persistently() {
         memory_barrier(0x1_0000);
         expect(GL_INVALID_VALUE);
     }
+}
+
+/// `eglGetProcAddress` of `name` (NULL when ArenaGL has no such function).
+fn proc_address(name: &CStr) -> *const c_void {
+    let get = gl!(c"eglGetProcAddress": fn(*const c_char) -> *const c_void);
+    // SAFETY: a NUL-terminated name.
+    unsafe { get(name.as_ptr()) }
+}
+
+#[test]
+fn ext_draw_buffers2_names_the_gl_3_0_indexed_calls() {
+    let _c = context();
+    assert!(has_extension("GL_EXT_draw_buffers2"));
+    let pairs = [
+        (c"glColorMaskIndexedEXT", c"glColorMaski"),
+        (c"glEnableIndexedEXT", c"glEnablei"),
+        (c"glDisableIndexedEXT", c"glDisablei"),
+        (c"glIsEnabledIndexedEXT", c"glIsEnabledi"),
+        (c"glGetBooleanIndexedvEXT", c"glGetBooleani_v"),
+        (c"glGetIntegerIndexedvEXT", c"glGetIntegeri_v"),
+    ];
+    for (ext, core) in pairs {
+        let (a, b) = (proc_address(ext), proc_address(core));
+        assert!(!a.is_null() && a == b, "{ext:?} resolves to {core:?}");
+    }
+    // Through the EXT name: draw buffer 1's colour mask, read back per index.
+    let mask = gl!(c"glColorMaskIndexedEXT": fn(u32, u8, u8, u8, u8));
+    let get = gl!(c"glGetBooleanIndexedvEXT": fn(u32, u32, *mut u8));
+    let mut m = [9u8; 4];
+    // SAFETY: plain values; room for the four booleans.
+    unsafe {
+        mask(1, 1, 0, 1, 0);
+        get(0x0C23, 1, m.as_mut_ptr()); // GL_COLOR_WRITEMASK
+    }
+    assert_eq!(m, [1, 0, 1, 0]);
+    assert_eq!(error(), GL_NO_ERROR);
+}
+
+#[test]
+fn window_pos_sets_the_raster_position_in_every_form() {
+    const GL_CURRENT_RASTER_POSITION: u32 = 0x0B07;
+    let _c = gl_harness::context_profile(true);
+    assert!(has_extension("GL_ARB_window_pos"));
+    let raster = || {
+        let get = gl!(c"glGetFloatv": fn(u32, *mut f32));
+        let mut v = [0f32; 4];
+        // SAFETY: room for the four floats.
+        unsafe { get(GL_CURRENT_RASTER_POSITION, v.as_mut_ptr()) };
+        v
+    };
+    let iv = gl!(c"glWindowPos2iv": fn(*const i32));
+    let dv = gl!(c"glWindowPos3dv": fn(*const f64));
+    let s3 = gl!(c"glWindowPos3s": fn(i16, i16, i16));
+    // SAFETY: arrays of the sizes the calls read.
+    unsafe { iv([10, 20].as_ptr()) };
+    assert_eq!(raster(), [10.0, 20.0, 0.0, 1.0]);
+    // SAFETY: as above.
+    unsafe { dv([3.0, 4.0, 0.5].as_ptr()) };
+    assert_eq!(
+        raster(),
+        [3.0, 4.0, 0.5, 1.0],
+        "z maps through the depth range"
+    );
+    // SAFETY: plain values.
+    unsafe { s3(7, 8, 1) };
+    assert_eq!(raster(), [7.0, 8.0, 1.0, 1.0]);
+    // SAFETY: NULL is refused before any read.
+    unsafe { iv(std::ptr::null()) };
+    expect(GL_INVALID_VALUE);
+}
+
+#[test]
+fn core_contexts_do_not_offer_window_pos() {
+    let _c = context();
+    assert!(!has_extension("GL_ARB_window_pos"));
+    let f2 = gl!(c"glWindowPos2f": fn(f32, f32));
+    // SAFETY: plain values.
+    unsafe { f2(1.0, 2.0) };
+    expect(GL_INVALID_OPERATION);
 }

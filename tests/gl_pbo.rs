@@ -629,3 +629,117 @@ fn delete_buffer(b: u32) {
     // SAFETY: one name.
     unsafe { delete(1, &b) };
 }
+
+/// The whole 2D level 0 of the bound texture as RGBA bytes.
+fn level_bytes(side: usize) -> Vec<u8> {
+    gl_harness::tex_image_rgba(GL_TEXTURE_2D, 0, side * side * 4)
+}
+
+#[test]
+fn a_sub_image_whose_bytes_are_the_texels_is_a_device_copy() {
+    const GL_RGB: u32 = 0x1907;
+    const GL_UNPACK_ROW_LENGTH: u32 = 0x0CF2;
+    const GL_UNPACK_SKIP_ROWS: u32 = 0x0CF3;
+    const SIDE: usize = 64;
+    let _c = ctx();
+    let stat = |name| gl_harness::memory_stat(name);
+    // A buffer above the shadow limit (device memory): 128 KiB of a pattern.
+    let source: Vec<u8> = (0..128 << 10).map(|i| (i * 7 % 251) as u8).collect();
+    let pbo = buffer(GL_PIXEL_UNPACK_BUFFER, &source);
+    unbind(GL_PIXEL_UNPACK_BUFFER);
+    let image = gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let sub = gl!(c"glTexSubImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void));
+    let store = gl!(c"glPixelStorei": fn(u32, i32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    // `glTexSubImage2D` of level 0 from `pbo` at `offset`, then the unpack buffer unbound.
+    let sub_from_pbo = |[x, y, w, h]: [i32; 4], format: u32, offset: usize| {
+        // SAFETY: an offset into the bound buffer, never dereferenced.
+        unsafe {
+            bind_buffer(GL_PIXEL_UNPACK_BUFFER, pbo);
+            sub(
+                GL_TEXTURE_2D,
+                0,
+                x,
+                y,
+                w,
+                h,
+                format,
+                GL_UNSIGNED_BYTE,
+                offset as *const c_void,
+            );
+        }
+    };
+    let whole = [0, 0, SIDE as i32, SIDE as i32];
+    gl_harness::new_texture(GL_TEXTURE_2D);
+    // SAFETY: NULL data.
+    unsafe {
+        image(
+            GL_TEXTURE_2D,
+            0,
+            GL_RGBA8,
+            SIDE as i32,
+            SIDE as i32,
+            0,
+            GL_RGBA,
+            GL_UNSIGNED_BYTE,
+            std::ptr::null(),
+        );
+    }
+    let (copied, read) = (stat(c"buffer_to_image_bytes"), stat(c"readback_bytes"));
+    // RGBA bytes into RGBA8 from offset 256: a copy on the device, nothing read back.
+    sub_from_pbo(whole, GL_RGBA, 256);
+    assert_eq!(error(), GL_NO_ERROR);
+    assert_eq!(
+        stat(c"buffer_to_image_bytes") - copied,
+        (SIDE * SIDE * 4) as u64
+    );
+    assert_eq!(stat(c"readback_bytes"), read, "no CPU round trip");
+    unbind(GL_PIXEL_UNPACK_BUFFER);
+    assert_eq!(
+        level_bytes(SIDE),
+        source[256..256 + SIDE * SIDE * 4],
+        "the texels"
+    );
+
+    // A row length and skipped rows: still a copy (rows a whole number of texels apart).
+    // SAFETY: plain values.
+    unsafe {
+        store(GL_UNPACK_ROW_LENGTH, 80);
+        store(GL_UNPACK_SKIP_ROWS, 2);
+    }
+    sub_from_pbo([8, 4, 16, 8], GL_RGBA, 4);
+    // SAFETY: plain values.
+    unsafe {
+        store(GL_UNPACK_ROW_LENGTH, 0);
+        store(GL_UNPACK_SKIP_ROWS, 0);
+    }
+    assert_eq!(error(), GL_NO_ERROR);
+    unbind(GL_PIXEL_UNPACK_BUFFER);
+    let level = level_bytes(SIDE);
+    for row in 0..8 {
+        let from = 4 + (2 + row) * 80 * 4;
+        let at = ((4 + row) * SIDE + 8) * 4;
+        assert_eq!(level[at..at + 64], source[from..from + 64], "row {row}");
+    }
+
+    // RGB bytes need a conversion: the CPU path, with the same result GL defines.
+    let before = stat(c"buffer_to_image_bytes");
+    sub_from_pbo([0, 0, 2, 1], GL_RGB, 0);
+    assert_eq!(error(), GL_NO_ERROR);
+    assert_eq!(
+        stat(c"buffer_to_image_bytes"),
+        before,
+        "a conversion is not a device copy"
+    );
+    unbind(GL_PIXEL_UNPACK_BUFFER);
+    let level = level_bytes(SIDE);
+    assert_eq!(
+        level[..8],
+        [source[0], source[1], source[2], 255, source[3], source[4], source[5], 255]
+    );
+    // A range past the end is still GL's error, whichever path.
+    sub_from_pbo(whole, GL_RGBA, 120 << 10);
+    assert_eq!(error(), GL_INVALID_OPERATION);
+    unbind(GL_PIXEL_UNPACK_BUFFER);
+    assert_eq!(gl_harness::validation_errors(), 0);
+}

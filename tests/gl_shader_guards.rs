@@ -183,3 +183,52 @@ fn shaders_with_ordinary_macros_compile() {
     assert!(got.ok, "{}", got.log);
     expect(GL_NO_ERROR);
 }
+
+/// A program passing `n` float varyings from the vertex to the fragment stage and drawing.
+fn varyings_program(n: usize) -> (String, String) {
+    let decl = |q: &str| format!("{q} float v[{n}];\n");
+    let vs = format!(
+        "#version 330 core\n{}void main() {{ for (int i = 0; i < {n}; i++) v[i] = float(i); gl_Position = vec4(0.0); }}\n",
+        decl("out")
+    );
+    let fs = format!(
+        "#version 330 core\n{}out vec4 c;\nvoid main() {{ float s = 0.0; for (int i = 0; i < {n}; i++) s += v[i]; c = vec4(s); }}\n",
+        decl("in")
+    );
+    (vs, fs)
+}
+
+#[test]
+fn varyings_past_the_devices_interface_locations_fail_to_link_not_crash() {
+    let _c = gl_harness::context();
+    let max_varying = {
+        let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+        let mut v = 0;
+        // SAFETY: out-pointer to a local. GL_MAX_VARYING_COMPONENTS.
+        unsafe { get(0x8B4B, &mut v) };
+        v as usize
+    };
+    // Each float varying takes a whole location here (no packing): a quarter of the
+    // components link, all of them do not — and nothing reaches the driver.
+    let (vs, fs) = varyings_program(max_varying / 4);
+    let (_, linked) = gl_harness::try_program_with(&vs, &fs, |_| {});
+    assert!(
+        linked,
+        "{} float varyings fit the locations",
+        max_varying / 4
+    );
+    let (vs, fs) = varyings_program(max_varying);
+    let (p, linked) = gl_harness::try_program_with(&vs, &fs, |_| {});
+    assert!(
+        !linked,
+        "{max_varying} float varyings need more locations than the device has"
+    );
+    let info_log = gl!(c"glGetProgramInfoLog": fn(u32, i32, *mut i32, *mut c_char));
+    let mut buf = vec![0u8; 1024];
+    let mut len = 0;
+    // SAFETY: `buf` holds the 1024 bytes named.
+    unsafe { info_log(p, 1024, &mut len, buf.as_mut_ptr().cast()) };
+    let log = String::from_utf8_lossy(&buf[..len as usize]).into_owned();
+    assert!(log.contains("locations"), "the log says why: {log}");
+    assert_eq!(gl_harness::error(), 0);
+}

@@ -160,20 +160,9 @@ fn texture_with(texel: [u8; 4]) -> u32 {
 
 fn texel_of(t: u32) -> [u8; 4] {
     let bind = gl!(c"glBindTexture": fn(u32, u32));
-    let get = gl!(c"glGetTexImage": fn(u32, i32, u32, u32, *mut c_void));
-    let mut out = [0u8; 4];
-    // SAFETY: room for the one texel.
-    unsafe {
-        bind(GL_TEXTURE_2D, t);
-        get(
-            GL_TEXTURE_2D,
-            0,
-            GL_RGBA,
-            GL_UNSIGNED_BYTE,
-            out.as_mut_ptr().cast(),
-        );
-    }
-    out
+    // SAFETY: a plain value.
+    unsafe { bind(GL_TEXTURE_2D, t) };
+    bound_texel()
 }
 
 #[test]
@@ -292,8 +281,210 @@ fn two_threads_with_shared_contexts_take_turns_safely() {
         assert_eq!(buffer_contents(n, 16), [tag; 16], "buffer {n}");
     }
     egl.release();
+    // Both threads delete everything at once, each binding the other's buffers meanwhile: the
+    // deletions wait for the other context's bindings (tombstones), never free what it uses.
+    let live = || gl_harness::memory_stat(c"client_objects_live");
+    std::thread::scope(|s| {
+        for (i, &ctx) in contexts.iter().enumerate() {
+            let (egl, names) = (&egl, &names);
+            let ctx = ctx as usize;
+            s.spawn(move || {
+                egl.make_current(ctx as P);
+                let bind = gl!(c"glBindBuffer": fn(u32, u32));
+                let delete = gl!(c"glDeleteBuffers": fn(i32, *const u32));
+                for (&(mine, _), &(theirs, tag)) in names[i].iter().zip(&names[1 - i]) {
+                    // SAFETY: a plain value.
+                    unsafe { bind(GL_ARRAY_BUFFER, theirs) };
+                    if error() != 0 {
+                        // The other thread deleted it first: its name is gone for binding.
+                        // SAFETY: one name.
+                        unsafe { delete(1, &mine) };
+                        continue;
+                    }
+                    // SAFETY: one name.
+                    unsafe { delete(1, &mine) };
+                    // The other thread may delete `theirs` any time now: the binding keeps it
+                    // alive, and its bytes stay the ones written.
+                    let get = gl!(c"glGetBufferSubData": fn(u32, isize, isize, *mut c_void));
+                    let mut out = [0u8; 16];
+                    // SAFETY: room for 16 bytes.
+                    unsafe { get(GL_ARRAY_BUFFER, 0, 16, out.as_mut_ptr().cast()) };
+                    assert_eq!(out, [tag; 16], "buffer {theirs} while bound here");
+                }
+                // SAFETY: plain values.
+                unsafe { bind(GL_ARRAY_BUFFER, 0) };
+                assert_eq!(error(), 0);
+                egl.release();
+            });
+        }
+    });
+    egl.make_current(contexts[0]);
+    assert!(names.iter().flatten().all(|&(n, _)| !is(c"glIsBuffer", n)));
+    egl.make_current(contexts[1]);
+    let _ = error();
+    egl.make_current(contexts[0]);
+    let _ = error();
+    let after = live();
+    egl.release();
     for ctx in contexts {
         egl.destroy(ctx);
     }
+    assert!(
+        after < 400,
+        "the deleted buffers were released: {after} objects live"
+    );
+    assert_eq!(validation_errors(), 0);
+}
+
+fn get_integer(pname: u32) -> i32 {
+    let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    let mut v = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe { get(pname, &mut v) };
+    v
+}
+
+/// The texel of the texture bound to `GL_TEXTURE_2D` now (no rebinding: a deleted name cannot
+/// be bound again).
+fn bound_texel() -> [u8; 4] {
+    let texel = gl_harness::tex_image_rgba(GL_TEXTURE_2D, 0, 4);
+    texel.try_into().expect("one texel")
+}
+
+/// The first four bytes of the buffer bound to `GL_ARRAY_BUFFER` now.
+fn bound_bytes() -> [u8; 4] {
+    let get = gl!(c"glGetBufferSubData": fn(u32, isize, isize, *mut c_void));
+    let mut out = [0u8; 4];
+    // SAFETY: room for four bytes.
+    unsafe { get(GL_ARRAY_BUFFER, 0, 4, out.as_mut_ptr().cast()) };
+    out
+}
+
+#[test]
+fn an_object_deleted_in_one_context_lives_on_for_the_others_bindings() {
+    const GL_CURRENT_PROGRAM: u32 = 0x8B8D;
+    const GL_DELETE_STATUS: u32 = 0x8B80;
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let egl = Egl::new();
+    let a = egl.context(null_mut());
+    let b = egl.context(a);
+    let bind_texture = gl!(c"glBindTexture": fn(u32, u32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let delete_textures = gl!(c"glDeleteTextures": fn(i32, *const u32));
+    let delete_buffers = gl!(c"glDeleteBuffers": fn(i32, *const u32));
+    let delete_program = gl!(c"glDeleteProgram": fn(u32));
+    let get_program = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
+
+    egl.make_current(a);
+    let tex = texture_with([9, 8, 7, 6]);
+    let buf = buffer_with(&[1, 2, 3, 4]);
+    let program = gl_harness::program(
+        "#version 330 core\nvoid main() { gl_Position = vec4(0.0); }\n",
+        "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    );
+    assert_eq!(error(), 0);
+    // B binds all three.
+    egl.make_current(b);
+    // SAFETY: plain values.
+    unsafe {
+        bind_texture(GL_TEXTURE_2D, tex);
+        bind_buffer(GL_ARRAY_BUFFER, buf);
+        use_program(program);
+    }
+    assert_eq!(error(), 0);
+    // A deletes them: the names are gone for A at once.
+    egl.make_current(a);
+    // SAFETY: one name each.
+    unsafe {
+        delete_textures(1, &tex);
+        delete_buffers(1, &buf);
+        delete_program(program);
+    }
+    assert!(!is(c"glIsTexture", tex) && !is(c"glIsBuffer", buf));
+    assert!(
+        is(c"glIsProgram", program),
+        "a program in use elsewhere is only flagged"
+    );
+    let mut status = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe { get_program(program, GL_DELETE_STATUS, &mut status) };
+    assert_eq!(status, 1);
+    // SAFETY: plain value.
+    unsafe { bind_texture(GL_TEXTURE_2D, tex) };
+    assert_eq!(
+        error(),
+        0x0502,
+        "binding a deleted name: GL_INVALID_OPERATION"
+    );
+    let fresh: Vec<u32> = (0..16).map(|_| gen_buffer()).collect();
+    assert!(
+        !fresh.contains(&buf),
+        "the name waits while B still uses it"
+    );
+    // B's bindings still reach the objects.
+    egl.make_current(b);
+    assert_eq!(bound_texel(), [9, 8, 7, 6], "the texture lives on for B");
+    assert_eq!(bound_bytes(), [1, 2, 3, 4], "the buffer lives on for B");
+    assert_eq!(get_integer(GL_CURRENT_PROGRAM), program as i32);
+    assert_eq!(error(), 0);
+    // B lets go; then the objects are gone for everyone.
+    let live = || gl_harness::memory_stat(c"client_objects_live");
+    let held = live();
+    // SAFETY: plain values.
+    unsafe {
+        use_program(0);
+        bind_texture(GL_TEXTURE_2D, 0);
+        bind_buffer(GL_ARRAY_BUFFER, 0);
+    }
+    assert_eq!(error(), 0);
+    assert!(
+        live() + 2 <= held,
+        "the texture's image and the buffer are released: {held} → {}",
+        live()
+    );
+    egl.make_current(a);
+    assert!(!is(c"glIsProgram", program), "no context uses it any more");
+    egl.release();
+    egl.destroy(a);
+    egl.destroy(b);
+    assert_eq!(validation_errors(), 0);
+}
+
+#[test]
+fn a_shared_texture_deleted_while_an_unbound_framebuffer_holds_it_stays_attached() {
+    const GL_FRAMEBUFFER: u32 = 0x8D40;
+    const GL_COLOR_ATTACHMENT0: u32 = 0x8CE0;
+    const GL_FRAMEBUFFER_COMPLETE: u32 = 0x8CD5;
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let egl = Egl::new();
+    let a = egl.context(null_mut());
+    let b = egl.context(a);
+    let gen_fb = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let status = gl!(c"glCheckFramebufferStatus": fn(u32) -> u32);
+    let delete_textures = gl!(c"glDeleteTextures": fn(i32, *const u32));
+
+    egl.make_current(a);
+    let tex = texture_with([4, 3, 2, 1]);
+    let mut fb = 0;
+    // SAFETY: out-pointer to a local, plain values.
+    unsafe {
+        gen_fb(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+        bind_fb(GL_FRAMEBUFFER, 0);
+        delete_textures(1, &tex);
+        bind_fb(GL_FRAMEBUFFER, fb);
+    }
+    // SAFETY: plain value.
+    assert_eq!(unsafe { status(GL_FRAMEBUFFER) }, GL_FRAMEBUFFER_COMPLETE);
+    let px = gl_harness::read_rgba(0, 0, 1, 1);
+    assert_eq!(px, [4, 3, 2, 1], "the framebuffer still holds the texture");
+    assert_eq!(error(), 0);
+    egl.release();
+    egl.destroy(b);
+    egl.destroy(a);
     assert_eq!(validation_errors(), 0);
 }

@@ -12,7 +12,7 @@ use std::ptr::null;
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{context, error, expect, f};
+use gl_harness::{context, error, expect, f, new_texture as texture};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -54,19 +54,6 @@ const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
 const GL_DEPTH_BUFFER_BIT: u32 = 0x0100;
 const GL_EXTENSIONS: u32 = 0x1F03;
 const GL_NUM_EXTENSIONS: u32 = 0x821D;
-
-/// A texture bound to `target` on unit 0.
-fn texture(target: u32) -> u32 {
-    let gen = gl!(c"glGenTextures": fn(i32, *mut u32));
-    let bind = gl!(c"glBindTexture": fn(u32, u32));
-    let mut t = 0;
-    // SAFETY: out-pointer to a local.
-    unsafe {
-        gen(1, &mut t);
-        bind(target, t);
-    }
-    t
-}
 
 fn param(target: u32, pname: u32, value: i32) {
     let p = gl!(c"glTexParameteri": fn(u32, u32, i32));

@@ -346,6 +346,17 @@ fn device_loss_mid_frame_latches_and_a_new_context_renders() {
     egl.swap().expect("a healthy swap");
     assert_eq!(error(), GL_NO_ERROR);
 
+    // A fence and a query name made before the loss, for the polling answers below.
+    let fence = gl!(c"glFenceSync": fn(u32, u32) -> *const c_void);
+    let gen_queries = gl!(c"glGenQueries": fn(i32, *mut u32));
+    let mut query = 0;
+    // SAFETY: plain values; out-pointer to a local.
+    let sync = unsafe {
+        gen_queries(1, &mut query);
+        fence(0x9117, 0) // GL_SYNC_GPU_COMMANDS_COMPLETE
+    };
+    assert!(!sync.is_null());
+
     // Lost at the submission that ends the next frame, after its draw was recorded.
     set_faults("submit@1=device_lost");
     let use_program = gl!(c"glUseProgram": fn(u32));
@@ -401,6 +412,7 @@ fn device_loss_mid_frame_latches_and_a_new_context_renders() {
     assert_eq!(viewport, [-7; 4], "glGetIntegerv wrote nothing");
     assert_eq!(error(), GL_CONTEXT_LOST);
     assert_eq!(egl.swap(), Err(EGL_CONTEXT_LOST), "still lost");
+    polling_answers_after_the_loss(sync, query);
 
     // The application destroys the lost context: everything it held is released.
     scene.delete();
@@ -427,6 +439,65 @@ fn device_loss_mid_frame_latches_and_a_new_context_renders() {
     scene.delete();
     drop(egl);
     assert_clean("after recovery");
+}
+
+/// GL 4.6 §2.3.2.1: after a reset the queries a polling loop waits on still answer "done" —
+/// a sync's status reads `GL_SIGNALED`, a query's result is available — each with
+/// `GL_CONTEXT_LOST`; every other query writes nothing, and nothing waits.
+fn polling_answers_after_the_loss(sync: *const c_void, query: u32) {
+    const GL_SYNC_STATUS: u32 = 0x9114;
+    const GL_SIGNALED: i32 = 0x9119;
+    const GL_OBJECT_TYPE: u32 = 0x9112;
+    const GL_QUERY_RESULT: u32 = 0x8866;
+    const GL_QUERY_RESULT_AVAILABLE: u32 = 0x8867;
+    let get_sync = gl!(c"glGetSynciv": fn(*const c_void, u32, i32, *mut i32, *mut i32));
+    let wait = gl!(c"glClientWaitSync": fn(*const c_void, u32, u64) -> u32);
+    let start = Instant::now();
+    let (mut status, mut length, mut other) = (-1, -1, -1);
+    // SAFETY: a sync made before the loss; out-pointers to locals; a 10 s timeout that must not
+    // be waited.
+    unsafe {
+        get_sync(sync, GL_SYNC_STATUS, 1, &mut length, &mut status);
+        assert_eq!(error(), GL_CONTEXT_LOST);
+        get_sync(sync, GL_OBJECT_TYPE, 1, std::ptr::null_mut(), &mut other);
+        assert_eq!(error(), GL_CONTEXT_LOST);
+        assert_ne!(
+            wait(sync, 1, 10_000_000_000),
+            0x911A,
+            "never GL_TIMEOUT_EXPIRED"
+        );
+        assert_eq!(error(), GL_CONTEXT_LOST);
+    }
+    assert!(start.elapsed() < Duration::from_secs(2), "nothing waits");
+    assert_eq!(
+        (status, length),
+        (GL_SIGNALED, 1),
+        "a lost context's syncs are signalled"
+    );
+    assert_eq!(other, -1, "other sync queries write nothing");
+    for name in [
+        c"glGetQueryObjectiv",
+        c"glGetQueryObjectuiv",
+        c"glGetQueryObjecti64v",
+        c"glGetQueryObjectui64v",
+    ] {
+        // SAFETY: each writes at most one 64-bit value into a u64; `name` has this shape.
+        let get = unsafe { f::<unsafe extern "C" fn(u32, u32, *mut u64)>(name) };
+        let (mut available, mut result) = (0u64, 0xEEu64);
+        // SAFETY: out-pointers to locals wide enough for any of the four.
+        unsafe {
+            get(query, GL_QUERY_RESULT_AVAILABLE, &mut available);
+            assert_eq!(error(), GL_CONTEXT_LOST);
+            get(query, GL_QUERY_RESULT, &mut result);
+            assert_eq!(error(), GL_CONTEXT_LOST);
+        }
+        assert_eq!(
+            available & 0xFFFF_FFFF,
+            1,
+            "{name:?}: the result is available"
+        );
+        assert_eq!(result, 0xEE, "{name:?}: the result itself is not written");
+    }
 }
 
 /// Compiles `sources` (vertex, fragment, …) into a new program and links it; returns it with

@@ -2,6 +2,7 @@
 //! linked in and built with AddressSanitizer, so a read or write of memory the call does not own
 //! is a crash): `glTexImage1D/2D/3D`, `glTexSubImage1D/2D/3D`, `glCompressedTexImage2D`,
 //! `glCompressedTexSubImage2D`, `glDrawPixels`, `glBitmap`, `glReadPixels`, `glGetTexImage`,
+//! `glGetCompressedTexImage`,
 //! with and without a buffer bound to `GL_PIXEL_UNPACK_BUFFER` / `GL_PIXEL_PACK_BUFFER`, under
 //! fuzzed pixel-store state, buffer sizes and mappings.
 //!
@@ -136,6 +137,7 @@ fn transfer(entry: u8, op: &Op, px: usize) {
             6 => gl!(c"glCompressedTexSubImage2D": fn(u32, i32, i32, i32, i32, i32, u32, i32, usize))(TEX_2D, 0, 0, 0, 4 * (w % 3), 4 * (h % 3), DXT1, 8 * (w % 3) * (h % 3), px),
             7 => gl!(c"glDrawPixels": fn(i32, i32, u32, u32, usize))(w, h, format, ty, px),
             8 => gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, usize))(0, 0, w, h, format, ty, px),
+            _ if op.arg_kind & 0x80 != 0 => gl!(c"glGetCompressedTexImage": fn(u32, i32, usize))(TEX_2D, 0, px),
             _ => gl!(c"glGetTexImage": fn(u32, i32, u32, u32, usize))(TEX_2D, 0, format, ty, px),
         }
     }
@@ -231,7 +233,7 @@ fn one(op: &Op, state: &mut State, names: [u32; 2]) {
         let e = check_error("pixel transfer");
         let far = px >= state.pbo_bytes.saturating_add(4096);
         let nonempty = op.size.iter().all(|&n| n > 0);
-        // Compressed images take their size from their own argument, `glGetTexImage` from
+        // Compressed images take their size from their own argument, `glGet(Compressed)TexImage` from
         // the texture (an undefined level packs nothing and is no error): only the other
         // entry points cover `op.size`.
         if bound && far && nonempty && !matches!(op.entry % 10, 6 | 9) {

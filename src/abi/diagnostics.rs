@@ -66,7 +66,9 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 /// pressure figures `budget_bytes` (0
 /// without a budget), `pressure_level` (0 normal … 3 over), `demotions`, `demoted_bytes`,
 /// `restorations`, `evictions` (objects the 64-frame prune released), `cache_trims`,
-/// `render_scale_percent` (the last window rescale; 0 before any). `u64::MAX` for an unknown
+/// `render_scale_percent` (the last window rescale; 0 before any), `staged_bytes`,
+/// `readback_bytes`, `buffer_to_image_bytes` (pixel unpack buffers copied on the device), and
+/// more (the match below). `u64::MAX` for an unknown
 /// name, NULL, or no open device.
 ///
 /// # Safety
@@ -109,6 +111,9 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"recycled" => s.recycled,
             b"allocate_calls" => s.device_memory.allocate_calls,
             b"recycle_bin_bytes" => s.recycle_bin_bytes,
+            b"staged_bytes" => s.staged_bytes,
+            b"readback_bytes" => s.readback_bytes,
+            b"buffer_to_image_bytes" => s.buffer_to_image_bytes,
             _ => u64::MAX,
         }
     })

@@ -32,11 +32,22 @@ type GLboolean = u8;
 /// Between `glBegin` and `glEnd`, a command GL does not allow there sets
 /// `GL_INVALID_OPERATION` and is ignored (`begin_end`).
 fn gl<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
+    gl_or_lost(failure, || failure, f)
+}
+
+/// [`gl`] for the queries a polling loop waits on, which GL answers even after a reset
+/// (GL 4.6 §2.3.2.1: "a value indicating completion"): on a lost context `lost` runs — it
+/// writes that answer — and `GL_CONTEXT_LOST` is generated as for every other command.
+fn gl_or_lost<T: Copy>(
+    failure: T,
+    lost: impl FnOnce() -> T,
+    f: impl FnOnce(&mut Context) -> T,
+) -> T {
     let allowed_in_begin_end = super::begin_end::current_allowed();
     gl_after_loss(failure, |c| {
         if c.is_lost() {
             c.lost_command();
-            failure
+            lost()
         } else if !allowed_in_begin_end && c.in_begin_end() {
             c.set_error(GL_INVALID_OPERATION);
             failure
@@ -324,6 +335,64 @@ unsafe fn write_get<T: Copy>(value: Option<Value>, out: *mut T, conv: impl Fn(&V
     }
 }
 
+/// `glTexSubImage*` with a pixel unpack buffer bound, as a copy on the device when it can be
+/// one (`Context::tex_sub_image_from_unpack_buffer`; `data` is then an offset, never
+/// dereferenced). True when the command is done; otherwise the ordinary path runs.
+fn sub_image_on_device(
+    c: &mut Context,
+    dims: u32,
+    t: GLenum,
+    level: i32,
+    boxes: ([i32; 3], [i32; 3]),
+    pair: (GLenum, GLenum),
+    data: *const c_void,
+) -> bool {
+    c.pixel_buffer_bound(PixelBufferTarget::Unpack)
+        && c.tex_sub_image_from_unpack_buffer(dims, t, level, boxes, pair, data as u64)
+}
+
+/// `glWindowPos{2,3}{d,f,i,s}v`: `n` components at `v` (z 0 for two), converted by `f`.
+///
+/// # Safety
+/// `v` is NULL or points at `n` readable values (GL's contract).
+unsafe fn window_pos_v<T: Copy>(v: *const T, n: usize, f: impl Fn(T) -> f32) {
+    gl((), |c| {
+        // SAFETY: the caller's contract.
+        let v = unsafe { slice(v, n as i64) };
+        if v.len() < n {
+            return c.record_invalid_value("glWindowPos*v: NULL v");
+        }
+        c.window_pos(f(v[0]), f(v[1]), v.get(2).copied().map_or(0.0, &f))
+    })
+}
+
+/// `glGetCompressedTexImage` / `glGetnCompressedTexImage`: with a pixel pack buffer bound the
+/// pointer is an offset into it; otherwise it must hold the level's compressed bytes (or
+/// `buf_size` of them).
+///
+/// # Safety
+/// Without a pack buffer, `pixels` is NULL or points at that many writable bytes.
+unsafe fn get_compressed(
+    c: &mut Context,
+    t: GLenum,
+    level: i32,
+    buf_size: Option<i32>,
+    pixels: *mut c_void,
+) {
+    if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
+        return c.get_compressed_tex_image(t, level, buf_size, PackDest::Buffer(pixels as u64));
+    }
+    let bytes = c.get_compressed_tex_image_bytes(t, level);
+    if pixels.is_null() && bytes > 0 {
+        return c.record_invalid_value("glGetCompressedTexImage: NULL pixels");
+    }
+    // With a bufSize the application promised only that many bytes.
+    let room = buf_size.map_or(bytes as i64, |n| i64::from(n).min(bytes as i64));
+    // SAFETY: the caller's contract above; `room` bytes at most.
+    let out = unsafe { slice_mut(pixels.cast::<u8>(), room) };
+    c.get_compressed_tex_image(t, level, buf_size, PackDest::Client(out))
+}
+
 macro_rules! gl_entry_points {
     ($(fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block)*) => {
         $(
@@ -357,10 +426,24 @@ macro_rules! gl_entry_points {
             if !found.is_null() {
                 return found;
             }
+            // GL_EXT_draw_buffers2's names for what GL 3.0 made core under other names.
+            let renamed: &[u8] = match name {
+                b"glColorMaskIndexedEXT" => b"glColorMaski",
+                b"glEnableIndexedEXT" => b"glEnablei",
+                b"glDisableIndexedEXT" => b"glDisablei",
+                b"glIsEnabledIndexedEXT" => b"glIsEnabledi",
+                b"glGetBooleanIndexedvEXT" => b"glGetBooleani_v",
+                b"glGetIntegerIndexedvEXT" => b"glGetIntegeri_v",
+                _ => b"",
+            };
+            if !renamed.is_empty() {
+                return exact(renamed);
+            }
             match name
                 .strip_suffix(b"EXT")
                 .or_else(|| name.strip_suffix(b"ARB"))
                 .or_else(|| name.strip_suffix(b"NV"))
+                .or_else(|| name.strip_suffix(b"OES"))
             {
                 Some(core) if core.starts_with(b"gl") => exact(core),
                 _ => std::ptr::null_mut(),
@@ -465,7 +548,16 @@ gl_entry_points! {
     }
     fn glWaitSync(sync: *const c_void, flags: u32, timeout: u64) { gl((), |c| c.wait_sync(sync as usize, flags, timeout)) }
     fn glGetSynciv(sync: *const c_void, pname: GLenum, buf_size: i32, length: *mut i32, values: *mut i32) {
-        gl((), |c| {
+        let signalled = || {
+            // After a reset every sync reads as signalled, whatever the other arguments.
+            if pname == GL_SYNC_STATUS && buf_size >= 1 {
+                write_values(values, &[GL_SIGNALED as i32]);
+                if !length.is_null() {
+                    *length = 1;
+                }
+            }
+        };
+        gl_or_lost((), signalled, |c| {
             if !buf_size_ok(c, "glGetSynciv", buf_size) {
                 return;
             }
@@ -489,16 +581,20 @@ gl_entry_points! {
         gl((), |c| if let Some(v) = c.get_queryiv(t, pname) { write_values(out, &[v]) })
     }
     fn glGetQueryObjectiv(id: u32, pname: GLenum, out: *mut i32) {
-        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i32::MAX as u64) as i32]) })
+        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
+        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i32::MAX as u64) as i32]) })
     }
     fn glGetQueryObjectuiv(id: u32, pname: GLenum, out: *mut u32) {
-        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(u64::from(u32::MAX)) as u32]) })
+        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
+        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(u64::from(u32::MAX)) as u32]) })
     }
     fn glGetQueryObjecti64v(id: u32, pname: GLenum, out: *mut i64) {
-        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i64::MAX as u64) as i64]) })
+        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
+        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i64::MAX as u64) as i64]) })
     }
     fn glGetQueryObjectui64v(id: u32, pname: GLenum, out: *mut u64) {
-        gl((), |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v]) })
+        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
+        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v]) })
     }
     fn glBeginConditionalRender(id: u32, mode: GLenum) { gl((), |c| c.begin_conditional_render(id, mode)) }
     fn glEndConditionalRender() { gl((), |c| c.end_conditional_render()) }
@@ -569,6 +665,9 @@ gl_entry_points! {
     }
     fn glFlushMappedBufferRange(t: GLenum, off: isize, len: isize) { gl((), |c| c.flush_mapped_buffer_range(t, off as i64, len as i64)) }
     fn glUnmapBuffer(t: GLenum) -> GLboolean { gl(0, |c| u8::from(c.unmap_buffer(t))) }
+    fn glGetBufferPointerv(t: GLenum, p: GLenum, out: *mut *mut c_void) {
+        gl((), |c| answer(c, |c| c.buffer_map_pointer(t, p), |v| if let Some(ptr) = v { write_values(out, &[ptr.cast::<c_void>()]) }))
+    }
     fn glCopyBufferSubData(r: GLenum, w: GLenum, ro: isize, wo: isize, size: isize) { gl((), |c| c.copy_buffer_sub_data(r, w, ro as i64, wo as i64, size as i64)) }
     fn glGetBufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_buffer_parameter(t, p) as i32, |v| write_values(out, &[v]))) }
     fn glGetBufferParameteri64v(t: GLenum, p: GLenum, out: *mut i64) { gl((), |c| answer(c, |c| c.get_buffer_parameter(t, p), |v| write_values(out, &[v]))) }
@@ -690,6 +789,30 @@ gl_entry_points! {
         })
     }
     fn glPixelZoom(x: f32, y: f32) { gl((), |c| c.pixel_zoom(x, y)) }
+    fn glPolygonStipple(mask: *const u8) {
+        gl((), |c| {
+            let len = c.polygon_stipple_bytes(false);
+            // A bitmap: bytes, so any offset into an unpack buffer is aligned.
+            let Some(px) = unpack(c, "glPolygonStipple", mask.cast(), Some(len), GL_UNSIGNED_BYTE) else { return };
+            if matches!(px, Unpack::Null) {
+                return c.record_invalid_value("glPolygonStipple: NULL mask with no pixel unpack buffer bound");
+            }
+            c.polygon_stipple(px.bytes())
+        })
+    }
+    fn glGetPolygonStipple(mask: *mut u8) {
+        gl((), |c| {
+            let len = c.polygon_stipple_bytes(true);
+            if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
+                // With a pixel pack buffer bound the pointer is a byte offset into it.
+                return c.pack_into_buffer("glGetPolygonStipple", (mask as u64, len, GL_UNSIGNED_BYTE), |c, out| c.get_polygon_stipple(out));
+            }
+            if mask.is_null() {
+                return c.record_invalid_value("glGetPolygonStipple: NULL mask");
+            }
+            c.get_polygon_stipple(slice_mut(mask, len as i64))
+        })
+    }
     fn glVertexP2ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 2, ty, v)) }
     fn glVertexP2uiv(ty: GLenum, v: *const u32) { gl((), |c| if let Some(&w) = slice(v, 1).first() { c.ff_packed(FfArray::Vertex, 2, ty, w) }) }
     fn glVertexP3ui(ty: GLenum, v: u32) { gl((), |c| c.ff_packed(FfArray::Vertex, 3, ty, v)) }
@@ -751,6 +874,19 @@ gl_entry_points! {
     fn glWindowPos2i(x: i32, y: i32) { gl((), |c| c.window_pos(x as f32, y as f32, 0.0)) }
     fn glWindowPos2f(x: f32, y: f32) { gl((), |c| c.window_pos(x, y, 0.0)) }
     fn glWindowPos3f(x: f32, y: f32, z: f32) { gl((), |c| c.window_pos(x, y, z)) }
+    fn glWindowPos2d(x: f64, y: f64) { gl((), |c| c.window_pos(x as f32, y as f32, 0.0)) }
+    fn glWindowPos2s(x: i16, y: i16) { gl((), |c| c.window_pos(f32::from(x), f32::from(y), 0.0)) }
+    fn glWindowPos3d(x: f64, y: f64, z: f64) { gl((), |c| c.window_pos(x as f32, y as f32, z as f32)) }
+    fn glWindowPos3i(x: i32, y: i32, z: i32) { gl((), |c| c.window_pos(x as f32, y as f32, z as f32)) }
+    fn glWindowPos3s(x: i16, y: i16, z: i16) { gl((), |c| c.window_pos(f32::from(x), f32::from(y), f32::from(z))) }
+    fn glWindowPos2dv(v: *const f64) { window_pos_v(v, 2, |x| x as f32) }
+    fn glWindowPos2fv(v: *const f32) { window_pos_v(v, 2, |x| x) }
+    fn glWindowPos2iv(v: *const i32) { window_pos_v(v, 2, |x| x as f32) }
+    fn glWindowPos2sv(v: *const i16) { window_pos_v(v, 2, f32::from) }
+    fn glWindowPos3dv(v: *const f64) { window_pos_v(v, 3, |x| x as f32) }
+    fn glWindowPos3fv(v: *const f32) { window_pos_v(v, 3, |x| x) }
+    fn glWindowPos3iv(v: *const i32) { window_pos_v(v, 3, |x| x as f32) }
+    fn glWindowPos3sv(v: *const i16) { window_pos_v(v, 3, f32::from) }
     fn glMatrixMode(m: GLenum) { gl((), |c| c.matrix_mode(m)) }
     fn glLoadIdentity() { gl((), |c| c.load_matrix(None, false)) }
     fn glLoadMatrixf(m: *const f32) { gl((), |c| { if let Some(m) = mat_f(m) { c.load_matrix(Some(m), false) } }) }
@@ -817,6 +953,19 @@ gl_entry_points! {
         })
     }
     fn glCompileShader(sh: u32) { gl((), |c| c.compile_shader(sh)) }
+    // OpenGL ES 2.0's shader-compiler commands (GL_ARB_ES2_compatibility on desktop GL).
+    fn glGetShaderPrecisionFormat(shader_type: GLenum, precision: GLenum, range: *mut i32, bits: *mut i32) {
+        gl((), |c| {
+            if let Some((r, p)) = c.shader_precision_format(shader_type, precision) {
+                // SAFETY: `range` holds two integers and `bits` one (GL's contract); NULL is skipped.
+                unsafe { write_values(range, &r); write_values(bits, &[p]) };
+            }
+        })
+    }
+    fn glReleaseShaderCompiler() { gl((), |_| ()) }
+    fn glShaderBinary(count: i32, _shaders: *const u32, format: GLenum, _binary: *const c_void, length: i32) {
+        gl((), |c| c.shader_binary(count, format, length))
+    }
     fn glDeleteShader(sh: u32) { gl((), |c| c.delete_shader(sh)) }
     fn glIsShader(sh: u32) -> GLboolean { gl(0, |c| u8::from(c.is_shader(sh))) }
     fn glGetShaderiv(sh: u32, p: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_shader(sh, p), |v| write_values(out, &[v]))) }
@@ -992,6 +1141,9 @@ gl_entry_points! {
     }
     fn glTexSubImage2D(t: GLenum, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
+            if sub_image_on_device(c, 2, t, level, ([x, y, 0], [w, h, 1]), (format, ty), data) {
+                return;
+            }
             let bytes = c.client_image_bytes(w, h, format, ty, false);
             let Some(px) = unpack(c, "glTexSubImage2D", data, bytes, ty) else { return };
             if matches!(px, Unpack::Null) && w > 0 && h > 0 {
@@ -1001,6 +1153,26 @@ gl_entry_points! {
         })
     }
     fn glGenerateMipmap(t: GLenum) { gl((), |c| c.generate_mipmap(t)) }
+    fn glInvalidateBufferData(b: u32) { gl((), |c| c.invalidate_buffer_data(b)) }
+    fn glInvalidateBufferSubData(b: u32, offset: isize, length: isize) {
+        gl((), |c| c.invalidate_buffer_sub_data(b, offset as i64, length as i64))
+    }
+    fn glInvalidateTexImage(t: u32, level: i32) { gl((), |c| c.invalidate_tex_image(t, level)) }
+    fn glInvalidateTexSubImage(t: u32, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, d: i32) {
+        gl((), |c| c.invalidate_tex_sub_image(t, level, ([x, y, z], [w, h, d])))
+    }
+    fn glInvalidateFramebuffer(target: GLenum, n: i32, attachments: *const GLenum) {
+        gl((), |c| c.invalidate_framebuffer(target, slice(attachments, i64::from(n)), n, None))
+    }
+    fn glInvalidateSubFramebuffer(target: GLenum, n: i32, attachments: *const GLenum, x: i32, y: i32, w: i32, h: i32) {
+        gl((), |c| c.invalidate_framebuffer(target, slice(attachments, i64::from(n)), n, Some([x, y, w, h])))
+    }
+    fn glGetCompressedTexImage(t: GLenum, level: i32, pixels: *mut c_void) {
+        gl((), |c| get_compressed(c, t, level, None, pixels))
+    }
+    fn glGetnCompressedTexImage(t: GLenum, level: i32, buf_size: i32, pixels: *mut c_void) {
+        gl((), |c| get_compressed(c, t, level, Some(buf_size), pixels))
+    }
     fn glGetTexImage(t: GLenum, level: i32, format: GLenum, ty: GLenum, pixels: *mut c_void) {
         gl((), |c| {
             if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
@@ -1091,6 +1263,9 @@ gl_entry_points! {
     }
     fn glTexSubImage1D(t: GLenum, level: i32, x: i32, w: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
+            if sub_image_on_device(c, 1, t, level, ([x, 0, 0], [w, 1, 1]), (format, ty), data) {
+                return;
+            }
             let bytes = c.client_image_bytes(w, 1, format, ty, false);
             let Some(px) = unpack(c, "glTexSubImage1D", data, bytes, ty) else { return };
             if matches!(px, Unpack::Null) && w > 0 {
@@ -1101,6 +1276,9 @@ gl_entry_points! {
     }
     fn glTexSubImage3D(t: GLenum, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, depth: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| {
+            if sub_image_on_device(c, 3, t, level, ([x, y, z], [w, h, depth]), (format, ty), data) {
+                return;
+            }
             let bytes = c.client_image_bytes_3d(w, h, depth, format, ty, false);
             let Some(px) = unpack(c, "glTexSubImage3D", data, bytes, ty) else { return };
             if matches!(px, Unpack::Null) && w > 0 && h > 0 && depth > 0 {
@@ -1310,15 +1488,29 @@ unsafe fn uniform_m(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *cons
     })
 }
 
-fn draw(mode: GLenum, first: i32, count: i32, instances: i32, indexed: Option<(GLenum, u64, i32)>) {
+/// One draw of the current context.
+///
+/// # Safety
+/// [`Context::draw`]'s contract: with no element array buffer bound (compatibility), an indexed
+/// draw's offset is the address of its indices; client arrays are readable.
+unsafe fn draw(
+    mode: GLenum,
+    first: i32,
+    count: i32,
+    instances: i32,
+    indexed: Option<(GLenum, u64, i32)>,
+) {
     gl((), |c| {
-        c.draw(DrawCall {
-            mode,
-            first,
-            count,
-            instances,
-            indexed,
-        })
+        // SAFETY: passed on from the caller.
+        unsafe {
+            c.draw(DrawCall {
+                mode,
+                first,
+                count,
+                instances,
+                indexed,
+            })
+        }
     })
 }
 

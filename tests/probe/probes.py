@@ -2608,3 +2608,69 @@ def compat_null_client_indices(t):
     t.ok()
     t.rec("glDrawElements", GL_TRIANGLES, 3, GL_UNSIGNED_INT, None)
     t.glFinish()
+
+
+# --- pixel transfers added later: compressed readback, the polygon stipple ------------------
+
+
+@probe("pixels")
+def get_compressed_tex_image_uncompressed(t):
+    tex = t.gen("glGenTextures")
+    t.glBindTexture(GL_TEXTURE_2D, tex)
+    t.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, None)
+    t.ok()
+    out = filled(64, 0xEE)
+    t.rec("glGetCompressedTexImage", GL_TEXTURE_2D, 0, out)
+    t.expect("nothing written", unchanged(out, 0xEE), True)
+    t.rec("glGetCompressedTexImage", BOGUS, 0, out)
+    t.rec("glGetCompressedTexImage", GL_TEXTURE_2D, -1, out)
+
+
+@probe("pixels", compat=True)
+def polygon_stipple_round_trip(t):
+    pattern = (ctypes.c_uint8 * 128)(*[(i * 37) % 251 for i in range(128)])
+    t.rec("glPolygonStipple", pattern)
+    out = filled(128, 0)
+    t.rec("glGetPolygonStipple", out)
+    t.observe("pattern", list(out) == list(pattern))
+
+
+# --- invalidation (GL_ARB_invalidate_subdata) --------------------------------------------
+
+
+@probe("buffers", spec=["INVALID_VALUE"] * 6,
+       why="GL 4.6 6.5: offset + length past BUFFER_SIZE is INVALID_VALUE; llvmpipe (Mesa 22.3) "
+           "lets 2^62 + 2^62 overflow and pass")
+def invalidate_buffer_bad_ranges(t):
+    buf = t.buffer(GL_ARRAY_BUFFER, 64)
+    t.rec("glInvalidateBufferSubData", buf, -1, 4)
+    t.rec("glInvalidateBufferSubData", buf, 0, -4)
+    t.rec("glInvalidateBufferSubData", buf, 60, 8)
+    t.rec("glInvalidateBufferSubData", buf, 1 << 62, 1 << 62)
+    t.rec("glInvalidateBufferData", buf + 1000)
+    t.rec("glInvalidateBufferData", 0)
+
+
+@probe("textures", spec=["INVALID_VALUE"] * 5,
+       why="GL 4.6 8.20: a level above log2 of the largest size and a negative width are "
+           "INVALID_VALUE; llvmpipe (Mesa 22.3) accepts level 100 and width -1")
+def invalidate_tex_bad_levels_and_regions(t):
+    tex = t.gen("glGenTextures")
+    t.glBindTexture(GL_TEXTURE_2D, tex)
+    t.glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE, None)
+    t.ok()
+    t.rec("glInvalidateTexImage", tex, -1)
+    t.rec("glInvalidateTexImage", tex, 100)
+    t.rec("glInvalidateTexImage", 0, 0)
+    t.rec("glInvalidateTexSubImage", tex, 0, 4, 0, 0, 8, 8, 1)
+    t.rec("glInvalidateTexSubImage", tex, 0, 0, 0, 0, -1, 1, 1)
+
+
+@probe("framebuffers")
+def invalidate_framebuffer_bad_targets_and_attachments(t):
+    default = (ctypes.c_uint32 * 2)(GL_COLOR, GL_DEPTH)
+    t.rec("glInvalidateFramebuffer", BOGUS, 1, default)
+    t.rec("glInvalidateFramebuffer", GL_FRAMEBUFFER, -1, default)
+    t.rec("glInvalidateSubFramebuffer", GL_FRAMEBUFFER, 1, default, 0, 0, -1, 1)
+    attachment = (ctypes.c_uint32 * 1)(GL_COLOR_ATTACHMENT0)
+    t.rec("glInvalidateFramebuffer", GL_FRAMEBUFFER, 1, attachment)

@@ -142,37 +142,33 @@ struct Created {
 /// Builds the layout from the reflection alone, then the pipeline.
 fn create_pipeline(device: &ash::Device, program: &Program) -> Created {
     let r = &program.reflection;
+    let layout_binding = |binding, ty, count, stages| {
+        vk::DescriptorSetLayoutBinding::default()
+            .binding(binding)
+            .descriptor_type(ty)
+            .descriptor_count(count)
+            .stage_flags(stage_flags(stages))
+    };
     let mut set0 = Vec::new();
     for block in &r.uniform_blocks {
         assert_eq!(block.set, RESOURCE_SET);
-        set0.push(
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(block.binding)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .descriptor_count(block.array_size.unwrap_or(1))
-                .stage_flags(stage_flags(block.stages)),
-        );
+        let count = block.array_size.unwrap_or(1);
+        let ty = vk::DescriptorType::UNIFORM_BUFFER;
+        set0.push(layout_binding(block.binding, ty, count, block.stages));
     }
     for sampler in &r.samplers {
         assert_eq!(sampler.set, RESOURCE_SET);
-        set0.push(
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(sampler.binding)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .descriptor_count(sampler.array_size.unwrap_or(1))
-                .stage_flags(stage_flags(sampler.stages)),
-        );
+        let count = sampler.array_size.unwrap_or(1);
+        let ty = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
+        set0.push(layout_binding(sampler.binding, ty, count, sampler.stages));
     }
     let set1: Vec<_> = r
         .default_block
         .iter()
         .map(|block| {
             assert_eq!(block.set, DEFAULT_BLOCK_SET);
-            vk::DescriptorSetLayoutBinding::default()
-                .binding(block.binding)
-                .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                .descriptor_count(1)
-                .stage_flags(stage_flags(block.stages))
+            let ty = vk::DescriptorType::UNIFORM_BUFFER;
+            layout_binding(block.binding, ty, 1, block.stages)
         })
         .collect();
     let set_layouts: Vec<vk::DescriptorSetLayout> = [set0, set1]

@@ -251,23 +251,76 @@ fn parse_unit(
             sys::glslang_shader_shift_binding(ptr, res, base);
         }
     }
+    Ok(preprocess_and_parse(&shader, &input, stage, unit).map(|()| shader))
+}
+
+/// Preprocesses and parses `shader`, created from `input`; `Err` holds the compile log.
+fn preprocess_and_parse(
+    shader: &Shader,
+    input: &sys::glslang_input_t,
+    stage: Stage,
+    unit: usize,
+) -> Result<(), String> {
+    let ptr = shader.0.as_ptr();
     // SAFETY: `ptr` is live and `input` is the same input it was created from.
-    let preprocessed = unsafe { sys::glslang_shader_preprocess(ptr, &input) } != 0;
+    let preprocessed = unsafe { sys::glslang_shader_preprocess(ptr, input) } != 0;
     if !preprocessed {
-        return Ok(Err(shader.info_log()));
+        return Err(shader.info_log());
     }
     // Macros can expand a harmless source into a hostile one: guard what the parser will read.
     // SAFETY: `ptr` is live; the text is owned by the shader and unchanged until parse.
     let text = unsafe { owned_string(sys::glslang_shader_get_preprocessed_code(ptr)) };
     if let Err(err) = guard::check(stage, unit, &text, true) {
-        return Ok(Err(err.info_log()));
+        return Err(err.info_log());
     }
     // SAFETY: as above; parse reads the preprocessed text the shader owns.
-    let parsed = unsafe { sys::glslang_shader_parse(ptr, &input) } != 0;
+    let parsed = unsafe { sys::glslang_shader_parse(ptr, input) } != 0;
     if !parsed {
-        return Ok(Err(shader.info_log()));
+        return Err(shader.info_log());
     }
-    Ok(Ok(shader))
+    Ok(())
+}
+
+/// Checks one unit against GLSL ES's own rules with glslang's reference front end (no client
+/// API, no SPIR-V: the ES rules as the ES specification writes them, which glslang's Vulkan path
+/// does not apply below ES 3.10). A unit without `#version` is GLSL ES 1.00. `Ok(log)` holds any
+/// warnings; a failure is a compile error with the ES front end's log.
+pub(super) fn validate_es_unit(stage: Stage, source: &CStr) -> Result<String, CompileError> {
+    ensure_process()?;
+    let resource = default_resources();
+    let input = sys::glslang_input_t {
+        language: sys::glslang_source_t::GLSL,
+        stage: map_stage(stage),
+        client: sys::glslang_client_t::None,
+        client_version: sys::glslang_target_client_version_t::Vulkan1_1,
+        target_language: sys::glslang_target_language_t::None,
+        target_language_version: sys::glslang_target_language_version_t::SPIRV1_3,
+        code: source.as_ptr(),
+        default_version: 100,
+        default_profile: sys::glslang_profile_t::ES,
+        force_default_version_and_profile: 0,
+        forward_compatible: 0,
+        messages: sys::glslang_messages_t(0),
+        resource: &resource,
+        callbacks: sys::glsl_include_callbacks_t {
+            include_system: Some(refuse_include),
+            include_local: Some(refuse_include),
+            free_include_result: Some(free_include),
+        },
+        callbacks_ctx: std::ptr::null_mut(),
+    };
+    // SAFETY: as in `parse_unit`: `input`, the source and the limits outlive every call that
+    // reads them.
+    let raw = unsafe { sys::glslang_shader_create(&input) };
+    let shader = Shader(NonNull::new(raw).ok_or(CompileError::Resource("create a shader"))?);
+    match preprocess_and_parse(&shader, &input, stage, 0) {
+        Ok(()) => Ok(shader.info_log()),
+        Err(log) => Err(CompileError::Compile {
+            stage,
+            unit: 0,
+            log,
+        }),
+    }
 }
 
 /// Compiles one unit on its own: `glCompileShader`. `Ok(log)` holds any warnings.
@@ -434,9 +487,9 @@ fn default_resources() -> sys::glslang_resource_t {
         // GL's minimum and the common Vulkan `maxColorAttachments`: `gl_FragData` is declared
         // with this many locations, which must exist on the device.
         max_draw_buffers: 8,
-        max_vertex_uniform_vectors: 128,
-        max_varying_vectors: 8,
-        max_fragment_uniform_vectors: 16,
+        max_vertex_uniform_vectors: super::es::MAX_UNIFORM_VECTORS,
+        max_varying_vectors: super::es::MAX_VARYING_VECTORS,
+        max_fragment_uniform_vectors: super::es::MAX_UNIFORM_VECTORS,
         max_vertex_output_vectors: 16,
         max_fragment_input_vectors: 15,
         min_program_texel_offset: -8,

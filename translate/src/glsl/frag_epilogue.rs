@@ -19,6 +19,12 @@
 //!   clamps every output to [0, 1] before the alpha test when [`CLAMP_COLOR_CONSTANT`] is set.
 //!   The GL layer sets it only for `GL_TRUE`: with `GL_FIXED_ONLY` the buffers GL would clamp are
 //!   the normalized ones, which Vulkan clamps anyway before blending and storing.
+//! - The polygon stipple (GL 2.1 §3.5.2) discards a fragment whose bit of the 32×32 pattern —
+//!   the built-in uniform `arena_ff_PolygonStipple`, eight `uvec4`s of row words, bit x of row y
+//!   for window pixel (x mod 32, y mod 32) — is clear, before the application's `main` runs.
+//!   [`STIPPLE_CONSTANT`] turns it on; the GL layer sets it for triangles with
+//!   `GL_POLYGON_STIPPLE` enabled. `gl_FragCoord` is GL's window position here (ArenaGL
+//!   renders in GL's orientation).
 //! - Only upgraded legacy fragment stages (GLSL below 1.40, the fixed-function programs among
 //!   them) get the epilogue; a stage writing `out` variables of its own is left as it is.
 
@@ -28,6 +34,8 @@ use super::legacy::USER_MAIN;
 pub const ALPHA_FUNC_CONSTANT: u32 = 7343;
 /// The specialization constant id of fragment colour clamping (a bool).
 pub const CLAMP_COLOR_CONSTANT: u32 = 7344;
+/// The specialization constant id of the polygon stipple test (a bool; GL 2.1 §3.5.2).
+pub const STIPPLE_CONSTANT: u32 = 7345;
 /// [`ALPHA_FUNC_CONSTANT`]'s value for `GL_ALWAYS`, the test's off state.
 pub const ALPHA_ALWAYS: u32 = 7;
 /// Locations the epilogue writes (`GL_MAX_DRAW_BUFFERS`, the size of `gl_FragData[]`).
@@ -44,17 +52,32 @@ pub enum Written {
     FragData,
 }
 
+/// The stipple test every epilogue starts with (off unless [`STIPPLE_CONSTANT`] is set).
+const STIPPLE: &str = "layout(constant_id = 7345) const bool arena_ff_Stipple = false;\n\
+    uniform uvec4 arena_ff_PolygonStipple[8];\n\
+    void arena_ff_stipple() {\n\
+    \x20   if (arena_ff_Stipple) {\n\
+    \x20       ivec2 p = ivec2(gl_FragCoord.xy) & 31;\n\
+    \x20       uint row = arena_ff_PolygonStipple[p.y >> 2][p.y & 3];\n\
+    \x20       if (((row >> uint(p.x)) & 1u) == 0u) {\n\
+    \x20           discard;\n\
+    \x20       }\n\
+    \x20   }\n\
+    }\n";
+
 /// The epilogue unit (GLSL 3.30) for a program whose legacy units write `written`.
 pub fn epilogue_unit(written: Written) -> String {
     let n = DRAW_BUFFERS;
-    let mut s = format!("#version 330\nvoid {USER_MAIN}();\n");
+    let mut s = format!("#version 330\nvoid {USER_MAIN}();\n{STIPPLE}");
     let colour = |i: u32| match written {
         Written::FragData => format!("arena_ff_FragData[{i}]"),
         _ => "arena_ff_FragColor".to_owned(),
     };
     match written {
         Written::Nothing => {
-            s.push_str(&format!("void main() {{\n    {USER_MAIN}();\n}}\n"));
+            s.push_str(&format!(
+                "void main() {{\n    arena_ff_stipple();\n    {USER_MAIN}();\n}}\n"
+            ));
             return s;
         }
         Written::FragColor => s.push_str("vec4 arena_ff_FragColor;\n"),
@@ -81,6 +104,7 @@ pub fn epilogue_unit(written: Written) -> String {
          \x20   return arena_ff_ClampColor ? clamp(c, 0.0, 1.0) : c;\n\
          }}\n\
          void main() {{\n\
+         \x20   arena_ff_stipple();\n\
          \x20   {USER_MAIN}();\n\
          \x20   if (!arena_ff_alpha_passes(arena_ff_clamped({}).a)) {{\n\
          \x20       discard;\n\

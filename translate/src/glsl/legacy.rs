@@ -368,7 +368,7 @@ fn split_leading_directives(body: &str) -> (&str, &str) {
 }
 
 /// Calls `map` for every identifier outside comments; everything else is copied.
-fn rewrite_identifiers(source: &str, mut map: impl FnMut(&str, &mut String)) -> String {
+pub(crate) fn rewrite_identifiers(source: &str, mut map: impl FnMut(&str, &mut String)) -> String {
     let bytes = source.as_bytes();
     let mut out = String::with_capacity(source.len());
     let mut i = 0;

@@ -40,6 +40,7 @@
 mod block_structs;
 mod compile;
 mod error;
+pub mod es;
 pub mod fixed_function;
 mod frag_coord;
 pub mod frag_epilogue;
@@ -54,6 +55,7 @@ mod reflect;
 mod scan;
 mod spirv;
 mod types;
+mod varyings;
 mod version;
 
 use std::collections::HashMap;
@@ -61,6 +63,7 @@ use std::ffi::CString;
 
 pub use block_structs::{bool_members as block_bool_members, loose_bool_uniforms};
 pub use error::CompileError;
+pub use es::Dialect;
 pub use frag_coord::{FragCoordLayout, HEIGHT_CONSTANT as FRAG_COORD_HEIGHT_CONSTANT};
 pub use frag_outputs::FragBinding;
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
@@ -70,6 +73,7 @@ pub use reflect::{
     MAX_FLATTENED_MEMBERS,
 };
 pub use types::{GlType, SampledKind, SamplerDim, SamplerType, ScalarKind};
+pub use varyings::{varying_locations, VaryingUse};
 
 /// The name glslang gives the block that collects loose (non-block, non-opaque) uniforms.
 pub const DEFAULT_BLOCK_NAME: &str = "gl_DefaultUniformBlock";

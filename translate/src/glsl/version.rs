@@ -18,12 +18,20 @@
 //! - Only what precedes the directive (whitespace and comments) and the directive's own line are
 //!   read; comments on that line are spaces. Profiles and trailing tokens are left to glslang,
 //!   whose messages for them are clear.
+//! - An OpenGL ES context offers GLSL ES only: 1.00 (and no directive, which means 1.00 there),
+//!   and 3.00 ES in an ES 3.0 context. `es::for_es` marks every other well-formed directive with
+//!   [`UNOFFERED_ES`] and the context's major version, and the log names the versions that
+//!   context supports (and, for 3.10/3.20 ES, what is missing for them).
 //! - Errors are glslang's format with `'#version'` as the token, on the directive's line.
 
 use super::{guard, CompileError, Stage};
 
 /// The marker `legacy::upgrade` puts after `#version` when the GL context does not offer it.
 pub(crate) const UNOFFERED: &str = "arena_ff_unoffered";
+
+/// The marker `es::for_es` puts after `#version` in an OpenGL ES context, followed by the
+/// context's major version (`arena_ff_unoffered_es3`).
+pub(crate) const UNOFFERED_ES: &str = "arena_ff_unoffered_es";
 
 /// The versions glslang knows (desktop and ES numbers together).
 const KNOWN: [u32; 17] = [
@@ -64,8 +72,10 @@ pub(crate) struct Directive {
     pub number: Number,
     /// The word after the number (`core`, `compatibility`, `es`, or anything else).
     pub profile: Option<String>,
-    /// Carries [`UNOFFERED`].
+    /// Carries [`UNOFFERED`] or [`UNOFFERED_ES`].
     pub unoffered: bool,
+    /// Carries [`UNOFFERED_ES`]: the major version of the ES context that refuses it.
+    pub es_context: Option<u32>,
 }
 
 /// The unit's `#version` directive: the first thing in it other than whitespace and comments.
@@ -130,7 +140,14 @@ pub(crate) fn read(source: &str) -> Option<Directive> {
     let found = find(source)?;
     let text = without_comments(source.get(found.keyword_end..found.end).unwrap_or(""));
     let mut words = text.split_ascii_whitespace().peekable();
-    let unoffered = words.next_if_eq(&UNOFFERED).is_some();
+    let es_context = words
+        .peek()
+        .and_then(|w| w.strip_prefix(UNOFFERED_ES))
+        .and_then(|v| v.parse().ok());
+    if es_context.is_some() {
+        words.next();
+    }
+    let unoffered = es_context.is_some() || words.next_if_eq(&UNOFFERED).is_some();
     let number = match words.next() {
         None => Number::Missing,
         Some(w) => number(w),
@@ -140,6 +157,7 @@ pub(crate) fn read(source: &str) -> Option<Directive> {
         number,
         profile: words.next().map(str::to_owned),
         unoffered,
+        es_context,
     })
 }
 
@@ -204,6 +222,51 @@ pub(crate) fn mark_unoffered(source: &str) -> Option<String> {
     Some(format!("{} {UNOFFERED}{}", &source[..at], &source[at..]))
 }
 
+/// `source` with its directive marked [`UNOFFERED_ES`] when an OpenGL ES `major`.0 context does
+/// not offer it: desktop GLSL, 3.00 ES in ES 2.0, 3.10 and 3.20 ES; `None` for any other source
+/// (no directive, 1.00, or a directive the compile step refuses anyway).
+pub(crate) fn mark_es_unoffered(source: &str, major: u32) -> Option<String> {
+    let d = read(source)?;
+    let Number::Value(number) = d.number else {
+        return None;
+    };
+    let es = d.profile.as_deref() == Some("es");
+    let offered = (number == 100 && d.profile.is_none()) || (number == 300 && es && major >= 3);
+    if d.unoffered || !KNOWN.contains(&number) || offered {
+        return None;
+    }
+    let at = d.found.keyword_end;
+    Some(format!(
+        "{} {UNOFFERED_ES}{major}{}",
+        &source[..at],
+        &source[at..]
+    ))
+}
+
+/// The log of a directive an OpenGL ES `major`.0 context refuses (see [`mark_es_unoffered`]).
+fn es_refusal(number: u32, profile: Option<&str>, major: u32) -> String {
+    let es = if profile == Some("es") { " ES" } else { "" };
+    let why = match (number, es.is_empty()) {
+        (310 | 320, false) => {
+            " (it needs OpenGL ES 3.1: compute shaders, storage buffers and images are not \
+             implemented)"
+        }
+        (300, false) => " (it needs an OpenGL ES 3.0 context)",
+        _ => " (desktop GLSL)",
+    };
+    let supported = if major >= 3 {
+        "1.00 ES and 3.00 ES"
+    } else {
+        "1.00 ES"
+    };
+    format!(
+        "GLSL {}.{:02}{es} is not supported in an OpenGL ES {major}.0 context{why}. Supported \
+         versions are: {supported}",
+        number / 100,
+        number % 100
+    )
+}
+
 /// `source` with its directive marked [`UNOFFERED`] when it names the compatibility profile,
 /// which a core-profile context does not offer; `None` for any other source (and for a
 /// directive already marked or naming no GLSL version, which the compile step refuses anyway).
@@ -241,6 +304,9 @@ pub(super) fn check(stage: Stage, unit: usize, source: &str) -> Result<(), Compi
         Number::NotDecimal(w) => format!("'{w}' is not a version number (a decimal such as 330)"),
         Number::OutOfRange(w) => format!("version number {w} is out of range"),
         Number::Value(v) if !KNOWN.contains(v) => format!("{v} is not a GLSL version"),
+        Number::Value(v) if d.es_context.is_some() => {
+            es_refusal(*v, d.profile.as_deref(), d.es_context.unwrap_or(2))
+        }
         // A version the context offers, marked: the profile is what it lacks.
         Number::Value(v)
             if d.unoffered

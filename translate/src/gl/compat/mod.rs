@@ -36,6 +36,7 @@ pub(crate) mod display_list;
 pub(crate) mod enums;
 pub(crate) mod lighting;
 pub(crate) mod matrix;
+pub(crate) mod stipple;
 pub(crate) mod texenv;
 
 use std::collections::HashMap;
@@ -217,6 +218,8 @@ pub(crate) struct CompatState {
     pub alpha_test: bool,
     pub alpha_func: GLenum,
     pub alpha_ref: f32,
+    /// `glPolygonStipple`'s pattern (`stipple`); the capability is in `caps`.
+    pub stipple: stipple::Pattern,
     pub shade_model: GLenum,
     /// Accepted, not emulated capabilities.
     pub caps: HashMap<GLenum, bool>,
@@ -242,6 +245,7 @@ impl Default for CompatState {
             alpha_test: false,
             alpha_func: GL_ALWAYS,
             alpha_ref: 0.0,
+            stipple: stipple::Pattern::default(),
             shade_model: GL_SMOOTH,
             caps: HashMap::new(),
             immediate: None,
@@ -250,8 +254,8 @@ impl Default for CompatState {
     }
 }
 
-/// Capabilities kept in `CompatState::caps`: lighting's (read by `lighting`) and those stored
-/// but not emulated.
+/// Capabilities kept in `CompatState::caps`: lighting's (read by `lighting`), the polygon
+/// stipple's (read by draws, `stipple`) and those stored but not emulated.
 fn is_unemulated_capability(cap: GLenum) -> bool {
     matches!(
         cap,
@@ -370,6 +374,81 @@ fn write_matrix(data: &mut [u8], at: usize, stride: usize, m: &Mat4, columns: us
     }
 }
 
+/// What one fixed-function array-pointer command accepts (GL 2.1 table 2.4).
+struct PointerRule {
+    /// The command, for errors.
+    what: &'static str,
+    /// The component counts (`GL_BGRA` where the command takes it).
+    sizes: &'static [i32],
+    /// Whether a component type is one the command takes.
+    takes_type: fn(GLenum) -> bool,
+}
+
+/// The types of positions and texture coordinates.
+fn position_type(ty: GLenum) -> bool {
+    matches!(
+        ty,
+        GL_SHORT
+            | GL_INT
+            | GL_FLOAT
+            | GL_HALF_FLOAT
+            | GL_DOUBLE
+            | GL_INT_2_10_10_10_REV
+            | GL_UNSIGNED_INT_2_10_10_10_REV
+    )
+}
+
+/// The types of normals: a position's and signed bytes.
+fn normal_type(ty: GLenum) -> bool {
+    ty == GL_BYTE || position_type(ty)
+}
+
+/// The types of colours: a normal's and the unsigned integers.
+fn color_type(ty: GLenum) -> bool {
+    matches!(ty, GL_UNSIGNED_BYTE | GL_UNSIGNED_SHORT | GL_UNSIGNED_INT) || normal_type(ty)
+}
+
+/// The types of fog coordinates: floats only.
+fn fog_coord_type(ty: GLenum) -> bool {
+    matches!(ty, GL_FLOAT | GL_HALF_FLOAT | GL_DOUBLE)
+}
+
+const VERTEX_POINTER: PointerRule = PointerRule {
+    what: "glVertexPointer",
+    sizes: &[2, 3, 4],
+    takes_type: position_type,
+};
+
+const NORMAL_POINTER: PointerRule = PointerRule {
+    what: "glNormalPointer",
+    sizes: &[3],
+    takes_type: normal_type,
+};
+
+const COLOR_POINTER: PointerRule = PointerRule {
+    what: "glColorPointer",
+    sizes: &[3, 4, GL_BGRA as i32],
+    takes_type: color_type,
+};
+
+const SECONDARY_COLOR_POINTER: PointerRule = PointerRule {
+    what: "glSecondaryColorPointer",
+    sizes: &[3, GL_BGRA as i32],
+    takes_type: color_type,
+};
+
+const TEX_COORD_POINTER: PointerRule = PointerRule {
+    what: "glTexCoordPointer",
+    sizes: &[1, 2, 3, 4],
+    takes_type: position_type,
+};
+
+const FOG_COORD_POINTER: PointerRule = PointerRule {
+    what: "glFogCoordPointer",
+    sizes: &[1],
+    takes_type: fog_coord_type,
+};
+
 impl Context {
     /// Whether a `glBegin` is open (only GL's per-vertex commands may run).
     pub fn in_begin_end(&self) -> bool {
@@ -409,7 +488,11 @@ impl Context {
                 let v = self.compat.caps.entry(c).or_insert(false);
                 let emulated = matches!(
                     c,
-                    GL_LIGHTING | GL_NORMALIZE | GL_COLOR_MATERIAL | GL_RESCALE_NORMAL
+                    GL_LIGHTING
+                        | GL_NORMALIZE
+                        | GL_COLOR_MATERIAL
+                        | GL_RESCALE_NORMAL
+                        | GL_POLYGON_STIPPLE
                 ) || (GL_LIGHT0..GL_LIGHT0 + 8).contains(&c);
                 if on == Some(true) && !*v && !emulated {
                     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -500,25 +583,23 @@ impl Context {
         })
     }
 
-    /// `glVertexPointer`, `glColorPointer`, … (`normalized` as GL defines it for the array).
-    #[allow(clippy::too_many_arguments)]
+    /// `glVertexPointer`, `glColorPointer`, … (`normalized` as GL defines it for the array):
+    /// `rule` says what the command accepts.
     fn ff_pointer(
         &mut self,
         array: FfArray,
-        what: &str,
-        size: i32,
-        sizes: &[i32],
-        ty: GLenum,
-        types: &[GLenum],
+        rule: &PointerRule,
+        (size, ty): (i32, GLenum),
         stride: i32,
         pointer: usize,
     ) {
         let r = (|| {
+            let what = rule.what;
             self.compat_only(what)?;
-            if !sizes.contains(&size) {
+            if !rule.sizes.contains(&size) {
                 return invalid_value(format!("{what} size {size}"));
             }
-            if !types.contains(&ty) {
+            if !(rule.takes_type)(ty) {
                 return invalid_enum(&format!("{what} type"), ty);
             }
             if stride < 0 {
@@ -554,54 +635,44 @@ impl Context {
     }
 
     /// `glVertexPointer`.
-    pub fn vertex_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
-        let types = [
-            GL_SHORT,
-            GL_INT,
-            GL_FLOAT,
-            GL_HALF_FLOAT,
-            GL_DOUBLE,
-            GL_INT_2_10_10_10_REV,
-            GL_UNSIGNED_INT_2_10_10_10_REV,
-        ];
+    ///
+    /// # Safety
+    /// In a compatibility context with no buffer bound to `GL_ARRAY_BUFFER`, `pointer` is the
+    /// address of a client array (GL's client-array contract): until the array is specified
+    /// again, every draw that reads it needs the elements it reads to be readable memory for
+    /// that draw's duration. With a buffer bound it is an offset into the buffer and may be
+    /// anything.
+    pub unsafe fn vertex_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
         self.ff_pointer(
             FfArray::Vertex,
-            "glVertexPointer",
-            size,
-            &[2, 3, 4],
-            ty,
-            &types,
+            &VERTEX_POINTER,
+            (size, ty),
             stride,
             pointer,
         );
     }
 
     /// `glNormalPointer`.
-    pub fn normal_pointer(&mut self, ty: GLenum, stride: i32, pointer: usize) {
-        let types = [
-            GL_BYTE,
-            GL_SHORT,
-            GL_INT,
-            GL_FLOAT,
-            GL_HALF_FLOAT,
-            GL_DOUBLE,
-            GL_INT_2_10_10_10_REV,
-            GL_UNSIGNED_INT_2_10_10_10_REV,
-        ];
-        self.ff_pointer(
-            FfArray::Normal,
-            "glNormalPointer",
-            3,
-            &[3],
-            ty,
-            &types,
-            stride,
-            pointer,
-        );
+    ///
+    /// # Safety
+    /// In a compatibility context with no buffer bound to `GL_ARRAY_BUFFER`, `pointer` is the
+    /// address of a client array (GL's client-array contract): until the array is specified
+    /// again, every draw that reads it needs the elements it reads to be readable memory for
+    /// that draw's duration. With a buffer bound it is an offset into the buffer and may be
+    /// anything.
+    pub unsafe fn normal_pointer(&mut self, ty: GLenum, stride: i32, pointer: usize) {
+        self.ff_pointer(FfArray::Normal, &NORMAL_POINTER, (3, ty), stride, pointer);
     }
 
     /// `glColorPointer` / `glSecondaryColorPointer` (`secondary`).
-    pub fn color_pointer(
+    ///
+    /// # Safety
+    /// In a compatibility context with no buffer bound to `GL_ARRAY_BUFFER`, `pointer` is the
+    /// address of a client array (GL's client-array contract): until the array is specified
+    /// again, every draw that reads it needs the elements it reads to be readable memory for
+    /// that draw's duration. With a buffer bound it is an offset into the buffer and may be
+    /// anything.
+    pub unsafe fn color_pointer(
         &mut self,
         secondary: bool,
         size: i32,
@@ -609,65 +680,40 @@ impl Context {
         stride: i32,
         pointer: usize,
     ) {
-        let types = [
-            GL_BYTE,
-            GL_UNSIGNED_BYTE,
-            GL_SHORT,
-            GL_UNSIGNED_SHORT,
-            GL_INT,
-            GL_UNSIGNED_INT,
-            GL_FLOAT,
-            GL_HALF_FLOAT,
-            GL_DOUBLE,
-            GL_INT_2_10_10_10_REV,
-            GL_UNSIGNED_INT_2_10_10_10_REV,
-        ];
-        let (array, what, sizes): (_, _, &[i32]) = if secondary {
-            (
-                FfArray::SecondaryColor,
-                "glSecondaryColorPointer",
-                &[3, GL_BGRA as i32],
-            )
+        let (array, rule) = if secondary {
+            (FfArray::SecondaryColor, &SECONDARY_COLOR_POINTER)
         } else {
-            (FfArray::Color, "glColorPointer", &[3, 4, GL_BGRA as i32])
+            (FfArray::Color, &COLOR_POINTER)
         };
-        self.ff_pointer(array, what, size, sizes, ty, &types, stride, pointer);
+        self.ff_pointer(array, rule, (size, ty), stride, pointer);
     }
 
     /// `glTexCoordPointer` (for the client active texture).
-    pub fn tex_coord_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
-        let types = [
-            GL_SHORT,
-            GL_INT,
-            GL_FLOAT,
-            GL_HALF_FLOAT,
-            GL_DOUBLE,
-            GL_INT_2_10_10_10_REV,
-            GL_UNSIGNED_INT_2_10_10_10_REV,
-        ];
+    ///
+    /// # Safety
+    /// In a compatibility context with no buffer bound to `GL_ARRAY_BUFFER`, `pointer` is the
+    /// address of a client array (GL's client-array contract): until the array is specified
+    /// again, every draw that reads it needs the elements it reads to be readable memory for
+    /// that draw's duration. With a buffer bound it is an offset into the buffer and may be
+    /// anything.
+    pub unsafe fn tex_coord_pointer(&mut self, size: i32, ty: GLenum, stride: i32, pointer: usize) {
         let array = FfArray::TexCoord(self.compat.client_active_texture);
-        self.ff_pointer(
-            array,
-            "glTexCoordPointer",
-            size,
-            &[1, 2, 3, 4],
-            ty,
-            &types,
-            stride,
-            pointer,
-        );
+        self.ff_pointer(array, &TEX_COORD_POINTER, (size, ty), stride, pointer);
     }
 
     /// `glFogCoordPointer`.
-    pub fn fog_coord_pointer(&mut self, ty: GLenum, stride: i32, pointer: usize) {
-        let types = [GL_FLOAT, GL_HALF_FLOAT, GL_DOUBLE];
+    ///
+    /// # Safety
+    /// In a compatibility context with no buffer bound to `GL_ARRAY_BUFFER`, `pointer` is the
+    /// address of a client array (GL's client-array contract): until the array is specified
+    /// again, every draw that reads it needs the elements it reads to be readable memory for
+    /// that draw's duration. With a buffer bound it is an offset into the buffer and may be
+    /// anything.
+    pub unsafe fn fog_coord_pointer(&mut self, ty: GLenum, stride: i32, pointer: usize) {
         self.ff_pointer(
             FfArray::FogCoord,
-            "glFogCoordPointer",
-            1,
-            &[1],
-            ty,
-            &types,
+            &FOG_COORD_POINTER,
+            (1, ty),
             stride,
             pointer,
         );
@@ -905,15 +951,19 @@ impl Context {
             vao.attribs[FfArray::TexCoord(unit as u32).slot()] =
                 array(4, IMMEDIATE_HEAD + 4 * unit);
         }
-        // `data` outlives the draw, which copies the client arrays into the frame's stream.
         self.vao_override = Some(vao);
-        self.draw(crate::gl::draw::DrawCall {
-            mode,
-            first: 0,
-            count: count as i32,
-            instances: 1,
-            indexed: None,
-        });
+        // SAFETY: the override's client arrays point into `data`, which holds every vertex
+        // the draw reads and outlives it (the draw copies them into the frame's stream); the
+        // draw is not indexed.
+        unsafe {
+            self.draw(crate::gl::draw::DrawCall {
+                mode,
+                first: 0,
+                count: count as i32,
+                instances: 1,
+                indexed: None,
+            })
+        };
         self.vao_override = None;
     }
 
@@ -1313,6 +1363,15 @@ impl Context {
                 }
             };
             match u.name.as_str() {
+                "PolygonStipple" => {
+                    let stride = u.array_stride.max(16) as usize;
+                    for (i, rows) in self.compat.stipple.0.chunks_exact(4).enumerate() {
+                        // Row words, stored bit for bit (the uniform is `uvec4`).
+                        let w = |k: usize| f32::from_bits(rows[k]);
+                        vec4(data, at + i * stride, [w(0), w(1), w(2), w(3)]);
+                    }
+                    continue;
+                }
                 "AlphaRef" => {
                     if let Some(dst) = data.get_mut(at..at + 4) {
                         dst.copy_from_slice(&self.compat.alpha_ref.to_ne_bytes());

@@ -578,3 +578,14 @@ pub const GL_UNIFORM_OFFSET: GLenum = 0x8A3B;
 pub const GL_UNIFORM_ARRAY_STRIDE: GLenum = 0x8A3C;
 pub const GL_UNIFORM_MATRIX_STRIDE: GLenum = 0x8A3D;
 pub const GL_UNIFORM_IS_ROW_MAJOR: GLenum = 0x8A3E;
+
+// OpenGL ES 2.0 (glGetShaderPrecisionFormat, shader compiler and binary queries).
+pub const GL_LOW_FLOAT: GLenum = 0x8DF0;
+pub const GL_MEDIUM_FLOAT: GLenum = 0x8DF1;
+pub const GL_HIGH_FLOAT: GLenum = 0x8DF2;
+pub const GL_LOW_INT: GLenum = 0x8DF3;
+pub const GL_MEDIUM_INT: GLenum = 0x8DF4;
+pub const GL_HIGH_INT: GLenum = 0x8DF5;
+pub const GL_SHADER_BINARY_FORMATS: GLenum = 0x8DF8;
+pub const GL_SHADER_COMPILER: GLenum = 0x8DFA;
+pub const GL_BUFFER_MAP_POINTER: GLenum = 0x88BD;

@@ -102,6 +102,12 @@ pub(crate) fn invalid_op<T>(why: impl Into<String>) -> GlResult<T> {
     Err(GlError::InvalidOperation(why.into()))
 }
 
+/// The `n` of a `glGen*` call as a count: `GL_INVALID_VALUE` (naming the command `what`) when
+/// it is negative.
+pub(crate) fn gen_count(what: &str, n: i32) -> GlResult<usize> {
+    usize::try_from(n).or_else(|_| invalid_value(format!("{what} n = {n}")))
+}
+
 /// The name `glGetError`'s value is known by.
 pub fn error_name(code: GLenum) -> &'static str {
     match code {

@@ -168,11 +168,20 @@ impl Context {
 
     /// The context's version and profile, and the default framebuffer's format.
     fn get_context_info(&self, pname: GLenum) -> Option<GlResult<Value>> {
+        if let Some(es) = self.get_es_context_info(pname) {
+            return Some(es);
+        }
         Some(match pname {
             GL_MAJOR_VERSION => int(3),
             GL_MINOR_VERSION => int(3),
             GL_NUM_EXTENSIONS => int(self.strings.extensions.len() as i64),
             GL_CONTEXT_FLAGS => int(0),
+            // GL_LOSE_CONTEXT_ON_RESET or GL_NO_RESET_NOTIFICATION.
+            GL_RESET_NOTIFICATION_STRATEGY => int(if self.lose_context_on_reset {
+                0x8252
+            } else {
+                0x8261
+            }),
             GL_CONTEXT_PROFILE_MASK => int(i64::from(match self.profile {
                 crate::gl::context::Profile::Core => GL_CONTEXT_CORE_PROFILE_BIT,
                 crate::gl::context::Profile::Compatibility => GL_CONTEXT_COMPATIBILITY_PROFILE_BIT,
@@ -189,6 +198,31 @@ impl Context {
             GL_NUM_SHADER_BINARY_FORMATS
             | GL_NUM_PROGRAM_BINARY_FORMATS
             | GL_NUM_COMPRESSED_TEXTURE_FORMATS => int(0),
+            _ => return None,
+        })
+    }
+
+    /// What an ES context answers differently: its version (ES 2.0 has no version queries),
+    /// no profile mask, the ES 2.0 shader-compiler queries.
+    fn get_es_context_info(&self, pname: GLenum) -> Option<GlResult<Value>> {
+        let crate::gl::context::es::Api::Es { major, minor } = self.api else {
+            return match pname {
+                GL_SHADER_COMPILER => Some(bool1(true)),
+                GL_SHADER_BINARY_FORMATS => Some(Ok(Value::Ints(Vec::new()))),
+                _ => None,
+            };
+        };
+        Some(match pname {
+            GL_MAJOR_VERSION | GL_MINOR_VERSION | GL_NUM_EXTENSIONS if major < 3 => {
+                invalid_enum("glGet pname (not in OpenGL ES 2.0)", pname)
+            }
+            GL_MAJOR_VERSION => int(i64::from(major)),
+            GL_MINOR_VERSION => int(i64::from(minor)),
+            GL_CONTEXT_PROFILE_MASK | GL_CONTEXT_FLAGS => {
+                invalid_enum("glGet pname (not in OpenGL ES)", pname)
+            }
+            GL_SHADER_COMPILER => bool1(true),
+            GL_SHADER_BINARY_FORMATS => Ok(Value::Ints(Vec::new())),
             _ => return None,
         })
     }
@@ -424,11 +458,7 @@ impl Context {
                     .unwrap_or(0),
             )),
             crate::gl::objects::texture::buffer::GL_TEXTURE_BINDING_BUFFER => int(i64::from(
-                self.texture_buffers
-                    .units
-                    .get(self.active_texture as usize)
-                    .copied()
-                    .unwrap_or(0),
+                self.texture_buffers.bound_at(self.active_texture),
             )),
             crate::gl::objects::texture::buffer::GL_TEXTURE_BUFFER_FORMAT => int(i64::from(
                 self.active_buffer_texture().map_or(0, |t| t.internal),

@@ -6,6 +6,7 @@
 
 pub mod enums;
 pub(crate) mod error;
+pub(crate) mod es;
 pub(crate) mod get;
 pub(crate) mod names;
 pub(crate) mod share_group;
@@ -81,6 +82,8 @@ fn initial_attribs() -> [CurrentAttrib; ATTRIB_SLOTS] {
 pub struct Context {
     pub(crate) device: Arc<Device>,
     pub(crate) profile: Profile,
+    /// Desktop GL or OpenGL ES (`es`).
+    pub(crate) api: es::Api,
     error: GLenum,
     /// Every error raised so far, the flag already set or not (`errors_raised`).
     errors_raised: u64,
@@ -153,6 +156,15 @@ pub struct Context {
     pub(crate) pressure: crate::gl::pressure::degrade::PressureState,
     /// The share group whose objects this context uses (`share_group`), if it shares any.
     pub(crate) share: Option<Arc<crate::gl::context::share_group::ShareGroup>>,
+    /// This context's id among the members of a share group (unique in the process).
+    pub(crate) member_id: u64,
+    /// During a command of a sharing context: the group's members and its deleted objects
+    /// that members may still use (swapped in with the tables; empty otherwise).
+    pub(crate) share_members: Vec<u64>,
+    pub(crate) tombstones: Vec<crate::gl::context::share_group::Tombstone>,
+    /// Made with `GL_LOSE_CONTEXT_ON_RESET` as its reset notification strategy (EGL's
+    /// `EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY`); `GL_NO_RESET_NOTIFICATION` otherwise.
+    pub(crate) lose_context_on_reset: bool,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -163,6 +175,21 @@ pub(crate) struct Strings {
     pub glsl: CString,
     pub extensions: Vec<CString>,
     pub all_extensions: CString,
+}
+
+impl Strings {
+    /// Replaces the version strings and the extensions.
+    pub(crate) fn set(&mut self, version: &str, glsl: &str, extensions: &[&str]) {
+        self.version = cstr(version);
+        self.glsl = cstr(glsl);
+        self.extensions = extensions.iter().map(|e| cstr(e)).collect();
+        self.all_extensions = cstr(&extensions.join(" "));
+    }
+}
+
+/// A C string of `s` (a NUL inside becomes a space).
+fn cstr(s: &str) -> CString {
+    CString::new(s.replace('\0', " ")).unwrap_or_default()
 }
 
 /// The extensions this slice advertises (each is implemented by the core paths here).
@@ -198,6 +225,9 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_occlusion_query",
     "GL_ARB_occlusion_query2",
     "GL_ARB_timer_query",
+    "GL_ARB_invalidate_subdata",
+    "GL_EXT_draw_buffers2",
+    "GL_ARB_texture_query_lod",
     "GL_NV_conditional_render",
     "GL_ARB_sampler_objects",
     "GL_ARB_texture_cube_map",
@@ -244,6 +274,7 @@ const COMPAT_EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_env_crossbar",
     "GL_ARB_texture_env_dot3",
     "GL_ARB_vertex_shader",
+    "GL_ARB_window_pos",
     "GL_EXT_texture_env_combine",
 ];
 
@@ -255,7 +286,6 @@ impl Context {
             Profile::Core => "3.3 (Core Profile) ArenaGL 0.1",
             Profile::Compatibility => "3.3 (Compatibility Profile) ArenaGL 0.1",
         };
-        let cstr = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
         let mut extensions: Vec<&str> = EXTENSIONS.to_vec();
         if profile == Profile::Compatibility {
             extensions.extend_from_slice(COMPAT_EXTENSIONS);
@@ -296,6 +326,7 @@ impl Context {
         Context {
             device,
             profile,
+            api: es::Api::Gl,
             error: GL_NO_ERROR,
             errors_raised: 0,
             strings,
@@ -355,6 +386,13 @@ impl Context {
             queries: crate::gl::objects::query::QueryState::default(),
             pressure: crate::gl::pressure::degrade::PressureState::default(),
             share: None,
+            member_id: {
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
+            share_members: Vec::new(),
+            tombstones: Vec::new(),
+            lose_context_on_reset: false,
         }
     }
 
@@ -432,6 +470,13 @@ impl Context {
         self.set_error(GL_CONTEXT_LOST);
     }
 
+    /// Sets the reset notification strategy the context was made with
+    /// (`GL_RESET_NOTIFICATION_STRATEGY` answers it). A lost device latches the context either
+    /// way (`docs/robustness.md`).
+    pub fn set_lose_context_on_reset(&mut self, lose: bool) {
+        self.lose_context_on_reset = lose;
+    }
+
     /// `glGetGraphicsResetStatus`: `GL_UNKNOWN_CONTEXT_RESET` once after the device was lost
     /// (nothing tells us whose work caused it), then `GL_NO_ERROR` ("the reset completed": the
     /// context stays lost, and the application creates a new one).
@@ -473,19 +518,7 @@ impl Context {
     /// `eglSwapBuffers` on a pbuffer: everything recorded is submitted as one epoch and a new
     /// frame begins (staging rotates, retired memory is released, telemetry is published).
     pub fn swap_buffers(&mut self) -> GlResult<()> {
-        self.end_pass();
-        let device = self.device.clone();
-        let mut locked = device.lock();
-        // A frame that could not be submitted (out of memory) is skipped, not the program:
-        // the next frame still begins, so staging rotates and retired memory is released.
-        let submitted = locked.manager.submit().map(drop);
-        let began = locked.manager.begin_frame();
-        locked.collect(device.raw());
-        drop(locked);
-        self.after_frame();
-        submitted?;
-        began?;
-        Ok(())
+        self.swap_buffers_with(|manager| manager.submit().map(drop))
     }
 
     /// `eglSwapBuffers` on a window surface: as [`Context::swap_buffers`], except that `submit`
@@ -500,6 +533,8 @@ impl Context {
         self.end_pass();
         let device = self.device.clone();
         let mut locked = device.lock();
+        // A frame that could not be submitted (out of memory) is skipped, not the program:
+        // the next frame still begins, so staging rotates and retired memory is released.
         let submitted = submit(&mut locked.manager);
         let began = locked.manager.begin_frame();
         locked.collect(device.raw());
@@ -524,6 +559,7 @@ impl Context {
             GL_RENDERER => &self.strings.renderer,
             GL_VERSION => &self.strings.version,
             GL_SHADING_LANGUAGE_VERSION => &self.strings.glsl,
+            // Core profiles have only glGetStringi; ES and compatibility contexts have both.
             GL_EXTENSIONS if self.profile == Profile::Compatibility => &self.strings.all_extensions,
             _ => {
                 self.record::<()>(invalid_enum("glGetString name", name));
@@ -555,6 +591,10 @@ impl Context {
         )) {
             return;
         }
+        if let Err(e) = self.es_check_capability(cap) {
+            self.record::<()>(Err(e));
+            return;
+        }
         if self.compat_capability(cap, Some(on)).is_some() {
             return;
         }
@@ -574,6 +614,10 @@ impl Context {
 
     /// `glIsEnabled`.
     pub fn is_enabled(&mut self, cap: GLenum) -> bool {
+        if let Err(e) = self.es_check_capability(cap) {
+            self.record::<()>(Err(e));
+            return false;
+        }
         if let Some(on) = self.compat_capability(cap, None) {
             return on;
         }
@@ -800,12 +844,24 @@ impl Context {
 
     /// `glFrontFace`.
     pub fn front_face(&mut self, mode: GLenum) {
-        let r = match mode {
-            GL_CW | GL_CCW => {
-                self.pipeline_state.front_face = mode;
-                Ok(())
-            }
-            _ => invalid_enum("glFrontFace mode", mode),
+        let allowed = [GL_CW, GL_CCW];
+        self.set_pipeline_mode("glFrontFace mode", mode, &allowed, |s| &mut s.front_face);
+    }
+
+    /// Stores `mode` in the pipeline-state field `field` when it is one of `allowed`; records
+    /// `GL_INVALID_ENUM` (naming `what`) otherwise.
+    fn set_pipeline_mode(
+        &mut self,
+        what: &str,
+        mode: GLenum,
+        allowed: &[GLenum],
+        field: fn(&mut PipelineState) -> &mut GLenum,
+    ) {
+        let r = if allowed.contains(&mode) {
+            *field(&mut self.pipeline_state) = mode;
+            Ok(())
+        } else {
+            invalid_enum(what, mode)
         };
         self.record(r);
     }
@@ -817,6 +873,10 @@ impl Context {
 
     /// `glPolygonMode`: only `GL_FILL` is drawn by this slice.
     pub fn polygon_mode(&mut self, face: GLenum, mode: GLenum) {
+        if let Err(e) = self.es_lacks_command("glPolygonMode") {
+            self.record::<()>(Err(e));
+            return;
+        }
         let r = match (face, mode) {
             (GL_FRONT_AND_BACK, GL_FILL) => Ok(()),
             (GL_FRONT_AND_BACK, GL_POINT | GL_LINE) => {
@@ -989,14 +1049,9 @@ impl Context {
 
     /// `glProvokingVertex`.
     pub fn provoking_vertex(&mut self, mode: GLenum) {
-        let r = match mode {
-            GL_FIRST_VERTEX_CONVENTION | GL_LAST_VERTEX_CONVENTION => {
-                self.pipeline_state.provoking_vertex = mode;
-                Ok(())
-            }
-            m => invalid_enum("glProvokingVertex mode", m),
-        };
-        self.record(r);
+        let allowed = [GL_FIRST_VERTEX_CONVENTION, GL_LAST_VERTEX_CONVENTION];
+        let what = "glProvokingVertex mode";
+        self.set_pipeline_mode(what, mode, &allowed, |s| &mut s.provoking_vertex);
     }
 
     /// `glPrimitiveRestartIndex`.
@@ -1065,7 +1120,11 @@ impl Drop for Context {
         // deleting the framebuffers lets them go before the group outlives this context.
         if self.shares_objects() {
             let names = self.framebuffers.created();
-            self.run_shared(|c| c.delete_framebuffers(&names));
+            self.run_shared(|c| {
+                c.delete_framebuffers(&names);
+                c.switch_program(0);
+                c.leave_share_group();
+            });
         }
         self.release_queries();
         self.descriptors.release(&self.device);

@@ -1,10 +1,17 @@
 //! GL object name spaces: `glGen*` reserves names, the first bind creates the object.
+//!
+//! A name can also be *buried*: its object was deleted by one context of a share group while
+//! another may still have it bound (`share_group`). The object stays filed under the name, so
+//! those bindings keep reaching it through [`Names::get`], but for every call that takes a name
+//! it is gone: `glIs*` says false, binding it fails, `glGen*` does not hand it out again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One name space (buffers, textures, …). Name 0 is never handed out.
 pub(crate) struct Names<T> {
     objects: HashMap<u32, Option<T>>,
+    /// Names whose object lives on only for other contexts' bindings.
+    buried: HashSet<u32>,
     next: u32,
 }
 
@@ -12,6 +19,7 @@ impl<T> Default for Names<T> {
     fn default() -> Self {
         Self {
             objects: HashMap::new(),
+            buried: HashSet::new(),
             next: 1,
         }
     }
@@ -51,12 +59,23 @@ impl<T> Names<T> {
 
     /// Whether `name` was generated and not deleted.
     pub(crate) fn is_reserved(&self, name: u32) -> bool {
+        self.objects.contains_key(&name) && !self.buried.contains(&name)
+    }
+
+    /// Whether the table holds `name` in any state (reserved, created or buried).
+    pub(crate) fn occupies(&self, name: u32) -> bool {
         self.objects.contains_key(&name)
     }
 
     /// Whether `name` names a created object (`glIs*`).
     pub(crate) fn exists(&self, name: u32) -> bool {
-        matches!(self.objects.get(&name), Some(Some(_)))
+        matches!(self.objects.get(&name), Some(Some(_))) && !self.buried.contains(&name)
+    }
+
+    /// Frees `name` for the calls that take names while its object stays reachable by
+    /// [`Names::get`] (see the module header). False when no object was created under it.
+    pub(crate) fn bury(&mut self, name: u32) -> bool {
+        matches!(self.objects.get(&name), Some(Some(_))) && self.buried.insert(name)
     }
 
     pub(crate) fn get(&self, name: u32) -> Option<&T> {
@@ -70,12 +89,16 @@ impl<T> Names<T> {
     /// The object of a reserved name, created by `make` on first use (`glBind*`). `None` if the
     /// name was never generated.
     pub(crate) fn get_or_create(&mut self, name: u32, make: impl FnOnce() -> T) -> Option<&mut T> {
+        if self.buried.contains(&name) {
+            return None;
+        }
         let slot = self.objects.get_mut(&name)?;
         Some(slot.get_or_insert_with(make))
     }
 
     /// Frees the name; returns the object if it had been created.
     pub(crate) fn remove(&mut self, name: u32) -> Option<T> {
+        self.buried.remove(&name);
         self.objects.remove(&name).flatten()
     }
 
@@ -89,6 +112,7 @@ impl<T> Names<T> {
 
     /// Every created object (teardown).
     pub(crate) fn drain(&mut self) -> impl Iterator<Item = T> + '_ {
+        self.buried.clear();
         self.objects.drain().filter_map(|(_, v)| v)
     }
 }
@@ -122,5 +146,31 @@ mod tests {
         assert_eq!(n.get(2).copied(), Some(5));
         let generated = n.generate(3);
         assert!(!generated.contains(&2), "{generated:?}");
+    }
+
+    #[test]
+    fn a_buried_name_keeps_its_object_for_get_only() {
+        let mut n: Names<u8> = Names::default();
+        let a = n.generate(2);
+        assert!(!n.bury(a[0]), "a name without an object is not buried");
+        n.get_or_create(a[0], || 4);
+        assert!(n.bury(a[0]));
+        assert!(n.occupies(a[0]));
+        assert!(!n.exists(a[0]) && !n.is_reserved(a[0]));
+        assert!(
+            n.get_or_create(a[0], || 9).is_none(),
+            "binding a buried name fails"
+        );
+        assert_eq!(
+            n.get(a[0]).copied(),
+            Some(4),
+            "bindings still reach the object"
+        );
+        assert!(
+            !n.generate(64).contains(&a[0]),
+            "never handed out while buried"
+        );
+        assert_eq!(n.remove(a[0]), Some(4));
+        assert!(!n.occupies(a[0]));
     }
 }

@@ -22,74 +22,32 @@ use crate::gl::draw::{ClearColor, ClearRequest};
 impl Context {
     /// `glClearBufferfv`: `GL_COLOR` (4 floats) or `GL_DEPTH` (1).
     pub fn clear_buffer_fv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[f32]) {
-        let r = (|| {
-            let request = match buffer {
-                GL_COLOR => {
-                    let slot = color_slot(drawbuffer)?;
-                    let Ok(c) = <[f32; 4]>::try_from(value) else {
-                        return Ok(None);
-                    };
-                    color(slot, ClearColor::Float(c))
-                }
-                GL_DEPTH => {
-                    zero_drawbuffer(buffer, drawbuffer)?;
-                    let Some(&d) = value.first() else {
-                        return Ok(None);
-                    };
-                    ClearRequest {
-                        colors: Vec::new(),
-                        depth: Some(d),
-                        stencil: None,
-                    }
-                }
-                b => return invalid_enum("glClearBufferfv buffer", b),
-            };
-            Ok(Some(request))
-        })();
+        let r = match buffer {
+            GL_COLOR => color(drawbuffer, value, ClearColor::Float),
+            GL_DEPTH => single(buffer, drawbuffer, value)
+                .map(|depth| depth.map(|d| depth_stencil(Some(d), None))),
+            b => invalid_enum("glClearBufferfv buffer", b),
+        };
         self.clear_with(r);
     }
 
     /// `glClearBufferiv`: `GL_COLOR` (4 signed integers) or `GL_STENCIL` (1).
     pub fn clear_buffer_iv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[i32]) {
-        let r = (|| {
-            let request = match buffer {
-                GL_COLOR => {
-                    let slot = color_slot(drawbuffer)?;
-                    let Ok(c) = <[i32; 4]>::try_from(value) else {
-                        return Ok(None);
-                    };
-                    color(slot, ClearColor::Int(c))
-                }
-                GL_STENCIL => {
-                    zero_drawbuffer(buffer, drawbuffer)?;
-                    let Some(&s) = value.first() else {
-                        return Ok(None);
-                    };
-                    ClearRequest {
-                        colors: Vec::new(),
-                        depth: None,
-                        stencil: Some(s as u32),
-                    }
-                }
-                b => return invalid_enum("glClearBufferiv buffer", b),
-            };
-            Ok(Some(request))
-        })();
+        let r = match buffer {
+            GL_COLOR => color(drawbuffer, value, ClearColor::Int),
+            GL_STENCIL => single(buffer, drawbuffer, value)
+                .map(|stencil| stencil.map(|s| depth_stencil(None, Some(s as u32)))),
+            b => invalid_enum("glClearBufferiv buffer", b),
+        };
         self.clear_with(r);
     }
 
     /// `glClearBufferuiv`: `GL_COLOR` only (4 unsigned integers).
     pub fn clear_buffer_uiv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[u32]) {
-        let r = (|| {
-            if buffer != GL_COLOR {
-                return invalid_enum("glClearBufferuiv buffer", buffer);
-            }
-            let slot = color_slot(drawbuffer)?;
-            let Ok(c) = <[u32; 4]>::try_from(value) else {
-                return Ok(None);
-            };
-            Ok(Some(color(slot, ClearColor::Uint(c))))
-        })();
+        let r = match buffer {
+            GL_COLOR => color(drawbuffer, value, ClearColor::Uint),
+            b => invalid_enum("glClearBufferuiv buffer", b),
+        };
         self.clear_with(r);
     }
 
@@ -100,11 +58,7 @@ impl Context {
                 return invalid_enum("glClearBufferfi buffer", buffer);
             }
             zero_drawbuffer(buffer, drawbuffer)?;
-            Ok(Some(ClearRequest {
-                colors: Vec::new(),
-                depth: Some(depth),
-                stencil: Some(stencil as u32),
-            }))
+            Ok(Some(depth_stencil(Some(depth), Some(stencil as u32))))
         })();
         self.clear_with(r);
     }
@@ -127,11 +81,33 @@ impl Context {
     }
 }
 
-fn color(slot: usize, value: ClearColor) -> ClearRequest {
-    ClearRequest {
-        colors: vec![(slot, value)],
+/// A `GL_COLOR` clear of draw buffer `drawbuffer` to the four values of `value`, as `kind`
+/// takes them (`None`, nothing to clear, when there are not four).
+fn color<T: Copy>(
+    drawbuffer: i32,
+    value: &[T],
+    kind: fn([T; 4]) -> ClearColor,
+) -> GlResult<Option<ClearRequest>> {
+    let slot = color_slot(drawbuffer)?;
+    Ok(<[T; 4]>::try_from(value).ok().map(|c| ClearRequest {
+        colors: vec![(slot, kind(c))],
         depth: None,
         stencil: None,
+    }))
+}
+
+/// The one value of a depth or stencil clear (`None`, nothing to clear, when there is none).
+fn single<T: Copy>(buffer: GLenum, drawbuffer: i32, value: &[T]) -> GlResult<Option<T>> {
+    zero_drawbuffer(buffer, drawbuffer)?;
+    Ok(value.first().copied())
+}
+
+/// A request that clears depth and stencil, or either of them, and no colour.
+fn depth_stencil(depth: Option<f32>, stencil: Option<u32>) -> ClearRequest {
+    ClearRequest {
+        colors: Vec::new(),
+        depth,
+        stencil,
     }
 }
 

@@ -64,28 +64,51 @@ impl Set0Contents {
         Self {
             layout,
             texels: texels.to_vec(),
-            images: images
-                .iter()
-                .map(|(b, infos)| {
-                    let infos = infos
-                        .iter()
-                        .map(|i| (i.sampler, i.image_view, i.image_layout))
-                        .collect();
-                    (*b, infos)
-                })
-                .collect(),
-            buffers: buffers
-                .iter()
-                .map(|(b, infos)| {
-                    let infos = infos
-                        .iter()
-                        .map(|i| (i.buffer, i.offset, i.range))
-                        .collect();
-                    (*b, infos)
-                })
-                .collect(),
+            images: per_binding(images, image_key),
+            buffers: per_binding(buffers, buffer_key),
         }
     }
+}
+
+impl Set0Contents {
+    /// Whether a set written with these infos would hold what this one holds (compared in
+    /// place: a reused set allocates nothing).
+    fn matches(&self, layout: vk::DescriptorSetLayout, infos: &Set0Infos) -> bool {
+        self.layout == layout
+            && self.texels == infos.texels
+            && same_per_binding(&self.images, &infos.images, image_key)
+            && same_per_binding(&self.buffers, &infos.buffers, buffer_key)
+    }
+}
+
+/// What a reused set must match of an image descriptor.
+fn image_key(i: &vk::DescriptorImageInfo) -> ImageDescriptor {
+    (i.sampler, i.image_view, i.image_layout)
+}
+
+/// What a reused set must match of a uniform buffer descriptor.
+fn buffer_key(i: &vk::DescriptorBufferInfo) -> BufferDescriptor {
+    (i.buffer, i.offset, i.range)
+}
+
+/// Whether `infos`, reduced by `key`, equal `held` binding by binding.
+fn same_per_binding<I, K: PartialEq>(
+    held: &[(u32, Vec<K>)],
+    infos: &[(u32, Vec<I>)],
+    key: impl Fn(&I) -> K,
+) -> bool {
+    held.len() == infos.len()
+        && held.iter().zip(infos).all(|((hb, h), (b, i))| {
+            hb == b && h.len() == i.len() && h.iter().zip(i).all(|(h, i)| *h == key(i))
+        })
+}
+
+/// `infos` per binding, each reduced by `key` to what a reused set must match.
+fn per_binding<I, K>(infos: &[(u32, Vec<I>)], key: impl Fn(&I) -> K) -> Vec<(u32, Vec<K>)> {
+    infos
+        .iter()
+        .map(|(binding, infos)| (*binding, infos.iter().map(&key).collect()))
+        .collect()
 }
 
 impl Context {
@@ -95,8 +118,13 @@ impl Context {
         linked: &Linked,
         resources: &DrawResources,
     ) -> GlResult<DescriptorSets> {
-        let epoch = self.device.lock().manager.recording_epoch();
-        let completed = self.device.lock().manager.completed_epoch();
+        let (epoch, completed) = {
+            let locked = self.device.lock();
+            (
+                locked.manager.recording_epoch(),
+                locked.manager.completed_epoch(),
+            )
+        };
         let set0 = self.set0(linked, &resources.descriptors, epoch, completed)?;
         let set1 = match resources.default_range {
             Some(range) => Some(self.default_block_set(linked, range, epoch, completed)?),
@@ -115,54 +143,41 @@ impl Context {
     ) -> GlResult<Option<vk::DescriptorSet>> {
         let (image_infos, buffer_infos, texel_infos) =
             (&infos.images, &infos.buffers, &infos.texels);
-        let contents = Set0Contents::new(
-            linked.set_layouts[0],
-            image_infos,
-            buffer_infos,
-            texel_infos,
-        );
+        let layout = linked.set_layouts[0];
         let pool = self.descriptors.touch_current(epoch);
         let reused = self
             .encoder
             .set0
             .as_ref()
-            .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && *c == contents)
+            .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && c.matches(layout, infos))
             .map(|(_, _, _, set)| *set);
         let set0 = if image_infos.is_empty() && buffer_infos.is_empty() && texel_infos.is_empty() {
             None
         } else if reused.is_some() {
             reused
         } else {
+            let contents = Set0Contents::new(layout, image_infos, buffer_infos, texel_infos);
             let set =
                 self.descriptors
                     .allocate(&self.device, linked.set_layouts[0], epoch, completed)?;
+            let write = |binding: &u32, ty| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(set)
+                    .dst_binding(*binding)
+                    .descriptor_type(ty)
+            };
             let mut writes = Vec::new();
             for (binding, infos) in image_infos {
-                writes.push(
-                    vk::WriteDescriptorSet::default()
-                        .dst_set(set)
-                        .dst_binding(*binding)
-                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                        .image_info(infos),
-                );
+                let ty = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
+                writes.push(write(binding, ty).image_info(infos));
             }
             for (binding, infos) in buffer_infos {
-                writes.push(
-                    vk::WriteDescriptorSet::default()
-                        .dst_set(set)
-                        .dst_binding(*binding)
-                        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                        .buffer_info(infos),
-                );
+                let ty = vk::DescriptorType::UNIFORM_BUFFER;
+                writes.push(write(binding, ty).buffer_info(infos));
             }
             for (binding, views) in texel_infos {
-                writes.push(
-                    vk::WriteDescriptorSet::default()
-                        .dst_set(set)
-                        .dst_binding(*binding)
-                        .descriptor_type(vk::DescriptorType::UNIFORM_TEXEL_BUFFER)
-                        .texel_buffer_view(views),
-                );
+                let ty = vk::DescriptorType::UNIFORM_TEXEL_BUFFER;
+                writes.push(write(binding, ty).texel_buffer_view(views));
             }
             // SAFETY: the set was just allocated from this context's pool; every written
             // handle is live and stamped for the recording epoch.

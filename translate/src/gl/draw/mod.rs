@@ -15,6 +15,9 @@
 //! 6. `descriptors` — sets 0 and 1, written or reused (`DescriptorSets`).
 //! 7. `record` — the render pass (`pass`), the dynamic state, the binds and the draw command.
 //!
+//! With `ARENAGL_DRAW_PROFILE=1`, `profile` times these phases per context and prints a table
+//! when the context is destroyed (`docs/results/per-draw.md`).
+//!
 //! Clears are in `clear` (with `clear_buffer` and `masked_clear`); `blend_dst_alpha` adjusts
 //! blend factors for attachments without alpha. `glReadPixels` is a pixel transfer
 //! (`pixel::read`).
@@ -38,6 +41,7 @@ pub(crate) mod descriptors;
 pub(crate) mod lower;
 pub(crate) mod masked_clear;
 pub(crate) mod pass;
+pub(crate) mod profile;
 pub(crate) mod record;
 pub(crate) mod resources;
 pub(crate) mod target;
@@ -57,6 +61,7 @@ use crate::gl::context::state::Rect;
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::Target;
 use descriptors::Set0Contents;
+use profile::Phase;
 use record::RecordedState;
 use validate::DrawProgram;
 use vertex_input::Assembly;
@@ -88,6 +93,12 @@ pub(crate) struct Encoder {
     /// records only what changed (lavapipe, MoltenVK and most mobile drivers pay per command
     /// recorded). Forgotten with the pipeline: a new pass or an internal draw.
     recorded: Option<RecordedState>,
+    /// The last pipeline looked up: its key, the epoch it was looked up for, the pipeline. A
+    /// draw of the same key in the same epoch takes it without hashing the key
+    /// (`resources::draw_pipeline`).
+    last_pipeline: Option<(crate::gl::vk::pipeline::PipelineKey, Epoch, vk::Pipeline)>,
+    /// Per-phase CPU time of this context's draws (`ARENAGL_DRAW_PROFILE=1`).
+    pub(crate) profile: profile::DrawProfile,
 }
 
 impl Encoder {
@@ -141,19 +152,30 @@ pub(crate) fn clip(r: Rect, w: u32, h: u32) -> Option<vk::Rect2D> {
 
 impl Context {
     /// Every draw call.
-    pub fn draw(&mut self, call: DrawCall) {
+    ///
+    /// # Safety
+    /// In a compatibility context with no element array buffer bound, an indexed `call`'s
+    /// offset is the address of its `count` indices, readable for the call's duration; and the
+    /// client arrays the draw reads meet the contract of the calls that specified them
+    /// ([`Context::vertex_attrib_pointer`] and the fixed-function `*_pointer` calls).
+    pub unsafe fn draw(&mut self, call: DrawCall) {
         let r = self.draw_inner(call);
         self.record(r);
     }
 
     /// One draw, phase by phase (see the module docs).
     fn draw_inner(&mut self, call: DrawCall) -> GlResult<()> {
+        self.encoder.profile.begin();
         self.validate_call(&call)?;
+        self.encoder.profile.mark(Phase::Validate);
         let mut program = self.draw_program()?;
         self.fill_builtin_uniforms(&mut program);
+        self.encoder.profile.mark(Phase::Program);
         let vao = self.draw_vertex_array()?;
         let assembly = self.assemble_primitives(&call, &program.linked, &vao)?;
+        self.encoder.profile.mark(Phase::VertexInput);
         let target = self.draw_target()?;
+        self.encoder.profile.mark(Phase::Target);
         if call.count == 0 || call.instances == 0 {
             return Ok(());
         }
@@ -162,6 +184,7 @@ impl Context {
         };
         let scissor = self.draw_scissor(&target);
         let vertex = self.vertex_input(&call, &program.linked, &vao, max_vertex)?;
+        self.encoder.profile.mark(Phase::VertexInput);
         self.check_blend_state(target.colors.len())?;
         if self.render_discarded() {
             return Ok(());
@@ -171,6 +194,7 @@ impl Context {
         let Some(scissor) = scissor else {
             return Ok(());
         };
+        self.encoder.profile.mark(Phase::Validate);
         let key = self.pipeline_key(
             &program.linked,
             &target,
@@ -178,11 +202,17 @@ impl Context {
             vertex.bindings,
             vertex.attributes,
         );
+        self.encoder.profile.mark(Phase::PipelineKey);
         // Everything that may allocate, stream or transition, before the pass.
         let resources = self.draw_resources(&call, &program, &key, &vertex.sources, &assembly)?;
+        self.encoder.profile.mark(Phase::Resources);
         self.prepare_attachments(&target)?;
+        self.encoder.profile.mark(Phase::Target);
         let sets = self.descriptor_sets(&program.linked, &resources)?;
-        self.record_draw(&call, &target, scissor, &program, &resources, sets)
+        self.encoder.profile.mark(Phase::Descriptors);
+        self.record_draw(&call, &target, scissor, &program, &resources, sets)?;
+        self.encoder.profile.mark(Phase::Record);
+        Ok(())
     }
 
     /// Adds the draw's primitives to an active `GL_PRIMITIVES_GENERATED` query; the device

@@ -20,9 +20,10 @@ use crate::gl::context::error::GlResult;
 use crate::gl::context::state::Rect;
 use crate::gl::context::Context;
 use crate::gl::draw::descriptors::DescriptorSets;
+use crate::gl::draw::profile::Phase;
 use crate::gl::draw::resources::DrawResources;
 use crate::gl::draw::validate::DrawProgram;
-use crate::gl::draw::vertex_input::{Assembly, DrawIndices, VertexBuffers};
+use crate::gl::draw::vertex_input::{Assembly, DrawIndices};
 use crate::gl::draw::{clip, DrawCall};
 use crate::gl::objects::framebuffer::Target;
 use crate::gl::objects::program::Linked;
@@ -38,6 +39,8 @@ pub(super) struct RecordedState {
     line_width: Option<f32>,
     stencil_reference: [u32; 2],
     vertex_buffers: Vec<(vk::Buffer, u64)>,
+    /// The layout set 0 was bound with and the set, when the draw binds one.
+    set0: Option<(vk::PipelineLayout, vk::DescriptorSet)>,
 }
 
 impl Context {
@@ -154,6 +157,7 @@ impl Context {
                 _ => crate::glsl::frag_epilogue::ALPHA_ALWAYS,
             },
             clamp_fragment_color: linked.frag_epilogue && self.clamp.clamps_fragments(),
+            stipple: linked.frag_epilogue && self.stipples(topo),
         }
     }
 
@@ -170,11 +174,19 @@ impl Context {
         let cb = self.pass_for(target)?;
         // Opening query segments records into the open pass and never ends it.
         self.segments_at_draw(program.has_geometry_shader())?;
+        self.encoder.profile.mark(Phase::Pass);
         let viewport = self.draw_viewport(target);
         let pipeline = resources.pipeline;
         let layout = program.linked.pipeline_layout;
-        let now = self.recorded_state(&viewport, scissor, &resources.vertex_buffers);
+        let mut now = self.recorded_state(&viewport, scissor);
+        now.set0 = sets.set0.map(|set| (layout, set));
         let last = self.encoder.recorded.take();
+        let vb = &resources.vertex_buffers;
+        let pairs = || vb.raw.iter().copied().zip(vb.offsets.iter().copied());
+        let bind_vertex_buffers = !vb.raw.is_empty()
+            && changed(last.as_ref(), &|l| {
+                !l.vertex_buffers.iter().copied().eq(pairs())
+            });
         let raw = self.device.raw();
         // SAFETY: `cb` is inside this context's render pass for `target`; the pipeline was built
         // for exactly these attachment formats; every bound object is live and stamped for the
@@ -185,35 +197,17 @@ impl Context {
                 self.encoder.pipeline = pipeline;
             }
             record_dynamic_state(raw, cb, &viewport, last.as_ref(), &now);
-            if let Some(set) = sets.set0 {
-                raw.cmd_bind_descriptor_sets(
-                    cb,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    layout,
-                    0,
-                    &[set],
-                    &[],
-                );
-            }
-            if let Some((set, offset)) = sets.set1 {
-                raw.cmd_bind_descriptor_sets(
-                    cb,
-                    vk::PipelineBindPoint::GRAPHICS,
-                    layout,
-                    1,
-                    &[set],
-                    &[offset],
-                );
-            }
-            let vb = &resources.vertex_buffers;
-            if !vb.raw.is_empty()
-                && changed(last.as_ref(), &|l| l.vertex_buffers != now.vertex_buffers)
-            {
+            record_descriptor_sets(raw, cb, layout, last.as_ref(), &now, sets.set1);
+            if bind_vertex_buffers {
                 raw.cmd_bind_vertex_buffers(cb, 0, &vb.raw, &vb.offsets);
             }
-            self.encoder.recorded = Some(now);
             record_draw_command(raw, cb, call, &resources.indices);
         }
+        // The last draw's list, refilled: a steady-state draw allocates nothing for it.
+        now.vertex_buffers = last.map(|l| l.vertex_buffers).unwrap_or_default();
+        now.vertex_buffers.clear();
+        now.vertex_buffers.extend(pairs());
+        self.encoder.recorded = Some(now);
         Ok(())
     }
 
@@ -238,13 +232,9 @@ impl Context {
         }
     }
 
-    /// The dynamic state and vertex buffers this draw records, to compare with the last.
-    fn recorded_state(
-        &self,
-        viewport: &vk::Viewport,
-        scissor: vk::Rect2D,
-        vertex_buffers: &VertexBuffers,
-    ) -> RecordedState {
+    /// The dynamic state this draw records, to compare with the last (`record_draw` fills in
+    /// the vertex buffers and set 0).
+    fn recorded_state(&self, viewport: &vk::Viewport, scissor: vk::Rect2D) -> RecordedState {
         let caps = self.device.caps();
         let line_width = caps.wide_lines.then(|| {
             let range = caps.limits.line_width_range;
@@ -262,16 +252,12 @@ impl Context {
             scissor,
             blend_constants: self.pipeline_state.blend_color,
             line_width,
+            set0: None,
             stencil_reference: [
                 self.pipeline_state.stencil[0].reference as u32,
                 self.pipeline_state.stencil[1].reference as u32,
             ],
-            vertex_buffers: vertex_buffers
-                .raw
-                .iter()
-                .copied()
-                .zip(vertex_buffers.offsets.iter().copied())
-                .collect(),
+            vertex_buffers: Vec::new(),
         }
     }
 }
@@ -321,6 +307,42 @@ unsafe fn record_dynamic_state(
             l.stencil_reference[1] != now.stencil_reference[1]
         }) {
             raw.cmd_set_stencil_reference(cb, vk::StencilFaceFlags::BACK, now.stencil_reference[1]);
+        }
+    }
+}
+
+/// Binds the draw's sets: set 0 unless the last draw in the pass bound the same set with the
+/// same layout (a set is never rewritten while its pass is open: see `descriptors`), and set 1,
+/// whose dynamic offset moves every draw; one call when both are bound (set 0 holds no dynamic
+/// descriptor, so `offset` is set 1's).
+///
+/// # Safety
+///
+/// `cb` is recording inside a render pass; the sets match `layout`.
+unsafe fn record_descriptor_sets(
+    raw: &ash::Device,
+    cb: vk::CommandBuffer,
+    layout: vk::PipelineLayout,
+    last: Option<&RecordedState>,
+    now: &RecordedState,
+    set1: Option<(vk::DescriptorSet, u32)>,
+) {
+    let set0 = now
+        .set0
+        .filter(|_| changed(last, &|l| l.set0 != now.set0))
+        .map(|(_, set)| set);
+    let graphics = vk::PipelineBindPoint::GRAPHICS;
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        match (set0, set1) {
+            (Some(s0), Some((s1, offset))) => {
+                raw.cmd_bind_descriptor_sets(cb, graphics, layout, 0, &[s0, s1], &[offset])
+            }
+            (Some(s0), None) => raw.cmd_bind_descriptor_sets(cb, graphics, layout, 0, &[s0], &[]),
+            (None, Some((s1, offset))) => {
+                raw.cmd_bind_descriptor_sets(cb, graphics, layout, 1, &[s1], &[offset])
+            }
+            (None, None) => {}
         }
     }
 }

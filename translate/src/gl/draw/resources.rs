@@ -22,6 +22,7 @@ use ash::vk;
 use crate::gl::context::error::{invalid_op, GlResult};
 use crate::gl::context::{Context, Profile};
 use crate::gl::draw::descriptors::{BufferInfos, ImageInfos, Set0Infos, TexelInfos};
+use crate::gl::draw::profile::Phase;
 use crate::gl::draw::validate::DrawProgram;
 use crate::gl::draw::vertex_input::{self, Assembly, DrawIndices, VertexBuffers, VertexSource};
 use crate::gl::draw::DrawCall;
@@ -73,7 +74,7 @@ impl Context {
             dummies.push(self.dummy_texture(TexTarget::of_sampler(s.ty.dim), s.ty.kind)?);
         }
         let mut locked = device.lock();
-        let pipeline = locked.pipeline(device.pipeline_cache(), linked, key)?;
+        let pipeline = self.draw_pipeline(&mut locked, &device, linked, key)?;
         let placed = vertex_input::stream_vertex_sources(&mut locked, sources)?;
         let default_range = if linked.default_block_size > 0 {
             Some(locked.manager.stream(&program.uniform_data, 256)?)
@@ -95,6 +96,38 @@ impl Context {
             },
             indices,
         })
+    }
+
+    /// The draw's pipeline: the last one this context looked up when `key` is the same and the
+    /// epoch being recorded is too (no pipeline is destroyed before an epoch that used it
+    /// completes, and the cache stamped it for this epoch when it was looked up), else the
+    /// device's cache's, built on a miss.
+    fn draw_pipeline(
+        &mut self,
+        locked: &mut Locked,
+        device: &Device,
+        linked: &Linked,
+        key: &PipelineKey,
+    ) -> GlResult<vk::Pipeline> {
+        let epoch = locked.manager.recording_epoch();
+        let last = self.encoder.last_pipeline.as_ref();
+        if let Some((_, _, pipeline)) =
+            last.filter(|(k, e, _)| *e == epoch && k == key && !locked.manager.is_lost())
+        {
+            self.encoder.profile.mark(Phase::PipelineLookup);
+            return Ok(*pipeline);
+        }
+        let cached = locked.pipelines.len();
+        let pipeline = locked.pipeline(device.pipeline_cache(), linked, key)?;
+        self.encoder
+            .profile
+            .mark(if locked.pipelines.len() == cached {
+                Phase::PipelineLookup
+            } else {
+                Phase::PipelineBuild
+            });
+        self.encoder.last_pipeline = Some((key.clone(), epoch, pipeline));
+        Ok(pipeline)
     }
 
     /// The descriptors of the program's samplers, per binding: combined image samplers, and

@@ -136,27 +136,22 @@ impl Context {
             } else {
                 self.default_read_buffer
             };
-            let color = (selected != GL_NONE).then_some(Bound {
-                image: s.color.0,
-                view: s.color.1,
-                format: s.color_format,
+            // The surface's images are single-sampled, one level, one layer.
+            let whole = |(image, view), format| Bound {
+                image,
+                view,
+                format,
                 level: 0,
                 layer: 0,
                 samples: 1,
-            });
+            };
+            let color = (selected != GL_NONE).then(|| whole(s.color, s.color_format));
             return Ok(Target {
                 width: s.render_width,
                 height: s.render_height,
                 gl_size: (s.width, s.height),
                 colors: vec![color],
-                depth_stencil: Some(Bound {
-                    image: s.depth.0,
-                    view: s.depth.1,
-                    format: s.depth_format,
-                    level: 0,
-                    layer: 0,
-                    samples: 1,
-                }),
+                depth_stencil: Some(whole(s.depth, s.depth_format)),
                 samples: 1,
             });
         }
@@ -220,6 +215,8 @@ impl Context {
                 }
                 match named(buffer) {
                     Some(Some(b)) => colors.push(Some(*b)),
+                    // OpenGL ES has no draw-buffer completeness rule: the output is discarded.
+                    _ if self.es_major().is_some() => colors.push(None),
                     _ => return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER),
                 }
             }

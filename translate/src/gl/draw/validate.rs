@@ -49,6 +49,7 @@ impl Context {
     /// negative counts.
     pub(super) fn validate_call(&self, call: &DrawCall) -> GlResult<()> {
         let compat = self.profile == Profile::Compatibility;
+        self.es_check_mode(call.mode)?;
         if is_legacy_mode(call.mode) {
             if !compat {
                 return invalid_enum("primitive mode (core profile)", call.mode);

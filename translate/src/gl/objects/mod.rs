@@ -4,6 +4,7 @@
 
 pub(crate) mod buffer;
 pub(crate) mod framebuffer;
+pub(crate) mod invalidate;
 pub(crate) mod program;
 pub(crate) mod query;
 pub(crate) mod sampler;

@@ -38,7 +38,9 @@ use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{
+    gen_count, invalid_enum, invalid_op, invalid_value, GlError, GlResult,
+};
 use crate::gl::context::names::Names;
 use crate::gl::context::Context;
 use crate::gl::vk::query_pool::{QueryPools, Slot, SlotKind};
@@ -136,11 +138,8 @@ pub(crate) fn primitives_with_restart(
 impl Context {
     /// `glGenQueries`.
     pub fn gen_queries(&mut self, n: i32) -> Vec<u32> {
-        if n < 0 {
-            self.record::<()>(invalid_value(format!("glGenQueries n = {n}")));
-            return Vec::new();
-        }
-        self.queries.objects.generate(n as usize)
+        let r = gen_count("glGenQueries", n).map(|n| self.queries.objects.generate(n));
+        self.record(r).unwrap_or_default()
     }
 
     /// `glIsQuery`: only names that were begun (or counted) at least once are queries.

@@ -10,7 +10,9 @@
 //!   sampler objects cost no Vulkan objects of their own.
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{
+    gen_count, invalid_enum, invalid_op, invalid_value, GlError, GlResult,
+};
 use crate::gl::context::Context;
 use crate::gl::objects::texture::{is_sampler_state, set_param, BorderColor, TexParams};
 
@@ -26,11 +28,8 @@ fn sampler_pname(pname: GLenum) -> GlResult<()> {
 impl Context {
     /// `glGenSamplers`: sampler names are objects at once (unlike textures).
     pub fn gen_samplers(&mut self, n: i32) -> Vec<u32> {
-        if n < 0 {
-            self.record::<()>(invalid_value(format!("glGenSamplers n = {n}")));
-            return Vec::new();
-        }
-        let names = self.samplers.generate(n as usize);
+        let r = gen_count("glGenSamplers", n).map(|n| self.samplers.generate(n));
+        let names = self.record(r).unwrap_or_default();
         for &name in &names {
             self.samplers.get_or_create(name, TexParams::default);
         }
@@ -53,7 +52,11 @@ impl Context {
                     *unit = 0;
                 }
             }
-            self.samplers.remove(name);
+            if self.shares_objects() {
+                self.bury(crate::gl::context::share_group::SharedKind::Sampler, name);
+            } else {
+                self.samplers.remove(name);
+            }
         }
     }
 
@@ -73,8 +76,10 @@ impl Context {
     }
 
     fn sampler_mut(&mut self, name: u32) -> GlResult<&mut TexParams> {
+        let live = self.samplers.exists(name);
         self.samplers
             .get_mut(name)
+            .filter(|_| live)
             .ok_or_else(|| GlError::InvalidOperation(format!("{name} is not a sampler")))
     }
 
@@ -105,20 +110,8 @@ impl Context {
         let r = (|| {
             let p = *self.sampler_mut(name)?;
             sampler_pname(pname)?;
-            Ok(match pname {
-                GL_TEXTURE_MIN_FILTER => vec![p.min_filter as f32],
-                GL_TEXTURE_MAG_FILTER => vec![p.mag_filter as f32],
-                GL_TEXTURE_WRAP_S => vec![p.wrap[0] as f32],
-                GL_TEXTURE_WRAP_T => vec![p.wrap[1] as f32],
-                GL_TEXTURE_WRAP_R => vec![p.wrap[2] as f32],
-                GL_TEXTURE_MIN_LOD => vec![p.min_lod],
-                GL_TEXTURE_MAX_LOD => vec![p.max_lod],
-                GL_TEXTURE_LOD_BIAS => vec![p.lod_bias],
-                GL_TEXTURE_COMPARE_MODE => vec![p.compare_mode as f32],
-                GL_TEXTURE_COMPARE_FUNC => vec![p.compare_func as f32],
-                GL_TEXTURE_MAX_ANISOTROPY => vec![p.max_anisotropy],
-                _ => p.border.floats().to_vec(),
-            })
+            // Every sampler parameter is sampling state, so it has a value.
+            Ok(p.sampling_value(pname).unwrap_or_default())
         })();
         self.record(r).unwrap_or_default()
     }

@@ -12,15 +12,24 @@
 //!   the buffer, the offset must be a multiple of the type's size, and the buffer must not be
 //!   mapped (a persistent mapping is allowed); each failure is `GL_INVALID_OPERATION`. A command
 //!   that covers no bytes checks nothing, as Mesa does.
-//! - An unpack reads the covered bytes out of the buffer (its CPU shadow, or a readback through
-//!   the memory manager) and hands them to the ordinary client-memory path, so every format
-//!   conversion is shared. A pack reads the covered range, lets the command pack into it (bytes
-//!   between rows and pixels keep their values) and writes it back. Both go through the buffer's
-//!   own read/write paths, never around the memory manager.
+//! - A `glTexSubImage*` whose buffer bytes already are the texture's texels (RGBA bytes into an
+//!   RGBA8 texture, …) is a copy on the device (`MemoryManager::copy_buffer_to_image`): no
+//!   readback, no CPU pass. Every other unpack reads the covered bytes out of the buffer (its
+//!   CPU shadow, or a readback through the memory manager) and hands them to the ordinary
+//!   client-memory path, so every format conversion is shared.
+//! - A pack reads the covered range, lets the command pack into it (bytes between rows and
+//!   pixels keep their values) and writes it back. Both go through the buffer's own read/write
+//!   paths, never around the memory manager.
+
+use arenagl_staging::{ClientFormat, ClientLayout, PixelStore, Region};
+use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_op, GlError, GlResult};
 use crate::gl::context::Context;
+use crate::gl::objects::texture::api::{unpack_for, SubImage};
+use crate::gl::objects::texture::target::TexTarget;
+use crate::gl::objects::texture::TexImage;
 
 /// The bytes of one datum of `ty` (GL 4.6 table 8.4: a packed type by its whole word), which
 /// a buffer offset must be a multiple of. Bytes, `GL_BITMAP` and compressed images (no type): 1.
@@ -181,4 +190,104 @@ impl Context {
             .ok_or_else(|| GlError::InvalidOperation("the pixel pack buffer is gone".into()))?;
         crate::gl::objects::buffer::api::write_range(&device, b, offset, data)
     }
+}
+
+impl Context {
+    /// `glTexSubImage{dims}D` while a buffer is bound to `GL_PIXEL_UNPACK_BUFFER`, as a copy on
+    /// the device (`MemoryManager::copy_buffer_to_image`) when the buffer's bytes already are
+    /// the texture's texels: no readback, no CPU pass, no staging. True when the command is
+    /// done; false when nothing was done — an argument GL refuses, a conversion to make, a
+    /// layout Vulkan cannot read — and the caller runs the ordinary path, which reports the
+    /// errors and converts.
+    pub fn tex_sub_image_from_unpack_buffer(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        (offset, size): ([i32; 3], [i32; 3]),
+        (format, ty): (GLenum, GLenum),
+        buffer_offset: u64,
+    ) -> bool {
+        let Ok(Some(sub)) =
+            self.sub_image_region(dims, target, level, (offset, size), (format, ty))
+        else {
+            return false;
+        };
+        let Some((client, unpack, bytes)) = self.unpack_layout(&sub, (format, ty)) else {
+            return false;
+        };
+        let range = self.checked_range(
+            "glTexSubImage",
+            PixelBufferTarget::Unpack,
+            buffer_offset,
+            bytes,
+            ty,
+        );
+        let source = self
+            .bound_buffer(GL_PIXEL_UNPACK_BUFFER)
+            .ok()
+            .and_then(|name| self.buffers.get(name)?.storage);
+        let (Ok(()), Some(source)) = (range, source) else {
+            return false;
+        };
+        let device = self.device.clone();
+        let Ok(t) = self.bound_texture(sub.tt) else {
+            return false;
+        };
+        let Some(image) = t
+            .storage
+            .as_ref()
+            .filter(|s| stored_as_given(s))
+            .map(|s| s.image)
+        else {
+            return false;
+        };
+        let copied = device.lock().manager.copy_buffer_to_image(
+            (source, buffer_offset),
+            image,
+            &sub.region,
+            (&unpack, client),
+        );
+        if !matches!(copied, Ok(true)) {
+            return false;
+        }
+        t.forget_blocks(sub.face, sub.region.mip_level);
+        self.auto_generate_mipmap(target, sub.region.mip_level as i32);
+        true
+    }
+
+    /// The client format, the unpack state as the target reads it, and the bytes a
+    /// sub-image of `sub` covers in the unpack buffer.
+    fn unpack_layout(
+        &self,
+        sub: &SubImage,
+        (format, ty): (GLenum, GLenum),
+    ) -> Option<(ClientFormat, PixelStore, usize)> {
+        let client = ClientFormat::from_gl(format, ty)?;
+        let unpack = unpack_for(sub.tt, &self.unpack);
+        let r = &sub.region;
+        let depth = r.extent.depth.max(r.layer_count);
+        let region = if depth > 1 || sub.tt == TexTarget::D3 {
+            Region::d3(r.extent.width, r.extent.height, depth)
+        } else {
+            Region::d2(r.extent.width, r.extent.height)
+        };
+        let layout = ClientLayout::new(&unpack, region, client).ok()?;
+        let bytes = usize::try_from(layout.required_bytes()).ok()?;
+        Some((client, unpack, bytes))
+    }
+}
+
+/// Whether a texture stores client bytes as they come: the 8-bit formats whose GL format is
+/// the storage's own (the same test as the client-memory upload's direct path), so a device
+/// copy leaves exactly what the CPU path would.
+fn stored_as_given(s: &TexImage) -> bool {
+    s.info.narrow_in_rgba8(s.format).is_none()
+        && matches!(
+            s.format,
+            vk::Format::R8G8B8A8_UNORM
+                | vk::Format::R8G8B8A8_SRGB
+                | vk::Format::R8_UNORM
+                | vk::Format::R8G8_UNORM
+        )
 }

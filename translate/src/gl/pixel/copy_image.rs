@@ -89,7 +89,9 @@ impl Context {
             (dst_name, dst_target, dst_level, dst_xyz),
             size,
         );
-        self.record(r);
+        if self.record(r).is_some() && dst_target != GL_RENDERBUFFER {
+            self.forget_level_blocks(Some(dst_name), dst_target, dst_level);
+        }
     }
 
     #[allow(clippy::type_complexity)]

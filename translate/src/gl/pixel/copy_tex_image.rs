@@ -112,71 +112,51 @@ impl Context {
         (width, height): (i32, i32),
         border: i32,
     ) {
-        let r = self.copy_tex_image_inner(
-            dims,
-            target,
-            level,
-            internal,
-            (x, y),
-            (width, height),
-            border,
-        );
+        let r = (|| -> GlResult<()> {
+            let call = format!("glCopyTexImage{dims}D");
+            let (tt, _) = dest_target(target, dims, &call)?;
+            if dims == 1 && height != 1 {
+                return invalid_value(format!("{call} height {height}"));
+            }
+            // glCopyTexImage takes the internal formats glTexImage does except the legacy
+            // component counts 1-4; an internal format outside that set is GL_INVALID_ENUM (GL
+            // 4.6 compatibility, 8.6), where glTexImage's legacy rule would say
+            // GL_INVALID_VALUE.
+            if matches!(internal, 1..=4) {
+                return invalid_enum(&format!("{call} internal format"), internal);
+            }
+            let device = self.device.clone();
+            let storage = crate::gl::objects::texture::storage_format(
+                &device.lock(),
+                internal,
+                device.caps().depth_stencil_format,
+            )?;
+            let read = self.read_source_target(&call)?;
+            self.check_copy_source(&read, &storage.info, &call)?;
+            let size = [width, height, 1];
+            let spec = crate::gl::objects::texture::api::LevelSpec {
+                dims,
+                target,
+                level,
+                internal: internal as i32,
+                size,
+                border,
+            };
+            self.specify_level(spec, carrier_pair(&storage.info), None)?;
+            // A 1D array's `height` is its layers: `copy_into_level` copies row by row.
+            self.copy_into_level(
+                tt,
+                target,
+                level as u32,
+                [0, 0, 0],
+                (x, y),
+                (width, height),
+                &read,
+            )
+        })();
         if self.record(r).is_some() {
             self.auto_generate_mipmap(target, level);
         }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn copy_tex_image_inner(
-        &mut self,
-        dims: u32,
-        target: GLenum,
-        level: i32,
-        internal: GLenum,
-        (x, y): (i32, i32),
-        (width, height): (i32, i32),
-        border: i32,
-    ) -> GlResult<()> {
-        let call = format!("glCopyTexImage{dims}D");
-        let (tt, _) = dest_target(target, dims, &call)?;
-        if dims == 1 && height != 1 {
-            return invalid_value(format!("{call} height {height}"));
-        }
-        // glCopyTexImage takes the internal formats glTexImage does except the legacy component
-        // counts 1-4; an internal format outside that set is GL_INVALID_ENUM (GL 4.6
-        // compatibility, 8.6), where glTexImage's legacy rule would say GL_INVALID_VALUE.
-        if matches!(internal, 1..=4) {
-            return invalid_enum(&format!("{call} internal format"), internal);
-        }
-        let device = self.device.clone();
-        let storage = crate::gl::objects::texture::storage_format(
-            &device.lock(),
-            internal,
-            device.caps().depth_stencil_format,
-        )?;
-        let read = self.copy_source_target(&call)?;
-        self.check_copy_source(&read, &storage.info, &call)?;
-        let size = [width, height, 1];
-        self.specify_level(
-            dims,
-            target,
-            level,
-            internal as i32,
-            size,
-            border,
-            carrier_pair(&storage.info),
-            None,
-        )?;
-        // A 1D array's `height` is its layers: `copy_into_level` copies row by row.
-        self.copy_into_level(
-            tt,
-            target,
-            level as u32,
-            [0, 0, 0],
-            (x, y),
-            (width, height),
-            &read,
-        )
     }
 
     /// `glCopyTexSubImage1D/2D/3D`: `offset` in the level's GL axes (unused ones 0).
@@ -189,62 +169,53 @@ impl Context {
         (x, y): (i32, i32),
         (width, height): (i32, i32),
     ) {
-        let r = self.copy_tex_sub_image_inner(dims, target, level, offset, (x, y), (width, height));
+        let r = (|| -> GlResult<()> {
+            let call = format!("glCopyTexSubImage{dims}D");
+            let (tt, face) = dest_target(target, dims, &call)?;
+            let (_, max_levels) =
+                crate::gl::objects::texture::api::limits_of(tt, &self.device.caps().limits);
+            if level < 0 || level as u32 >= max_levels {
+                return invalid_value(format!("{call} level {level}"));
+            }
+            let height = if dims == 1 { 1 } else { height };
+            if width < 0 || height < 0 {
+                return invalid_value(format!("{call} size {width}x{height}"));
+            }
+            let read = self.read_source_target(&call)?;
+            let level = level as u32;
+            let t = self.bound_texture(tt)?;
+            let Some(s) = t.storage.as_ref() else {
+                return invalid_op(format!("{call} on a texture without storage"));
+            };
+            if !s.face_level_defined(face, level) {
+                return invalid_op(format!("{call}: level {level} is not defined"));
+            }
+            let info = s.info;
+            let have = s.level_size(level);
+            // The box the copy writes: `height` rows, or layers of a 1D array; one slice or layer
+            // of a 3D texture or 2D array.
+            let extent = [width, height, 1];
+            let outside = (0..3)
+                .any(|a| offset[a] < 0 || offset[a] as u64 + extent[a] as u64 > u64::from(have[a]));
+            if outside {
+                return invalid_value(format!(
+                    "{call} region {offset:?} {extent:?} outside level {level} ({have:?})"
+                ));
+            }
+            self.check_copy_source(&read, &info, &call)?;
+            if width == 0 || height == 0 {
+                return Ok(());
+            }
+            self.copy_into_level(tt, target, level, offset, (x, y), (width, height), &read)
+        })();
         if self.record(r).is_some() {
+            self.forget_level_blocks(None, target, level);
             self.auto_generate_mipmap(target, level);
         }
     }
 
-    fn copy_tex_sub_image_inner(
-        &mut self,
-        dims: u32,
-        target: GLenum,
-        level: i32,
-        offset: [i32; 3],
-        (x, y): (i32, i32),
-        (width, height): (i32, i32),
-    ) -> GlResult<()> {
-        let call = format!("glCopyTexSubImage{dims}D");
-        let (tt, face) = dest_target(target, dims, &call)?;
-        let (_, max_levels) =
-            crate::gl::objects::texture::api::limits_of(tt, &self.device.caps().limits);
-        if level < 0 || level as u32 >= max_levels {
-            return invalid_value(format!("{call} level {level}"));
-        }
-        let height = if dims == 1 { 1 } else { height };
-        if width < 0 || height < 0 {
-            return invalid_value(format!("{call} size {width}x{height}"));
-        }
-        let read = self.copy_source_target(&call)?;
-        let level = level as u32;
-        let t = self.bound_texture(tt)?;
-        let Some(s) = t.storage.as_ref() else {
-            return invalid_op(format!("{call} on a texture without storage"));
-        };
-        if !s.face_level_defined(face, level) {
-            return invalid_op(format!("{call}: level {level} is not defined"));
-        }
-        let info = s.info;
-        let have = s.level_size(level);
-        // The box the copy writes: `height` rows, or layers of a 1D array; one slice or layer
-        // of a 3D texture or 2D array.
-        let extent = [width, height, 1];
-        let outside = (0..3)
-            .any(|a| offset[a] < 0 || offset[a] as u64 + extent[a] as u64 > u64::from(have[a]));
-        if outside {
-            return invalid_value(format!(
-                "{call} region {offset:?} {extent:?} outside level {level} ({have:?})"
-            ));
-        }
-        self.check_copy_source(&read, &info, &call)?;
-        if width == 0 || height == 0 {
-            return Ok(());
-        }
-        self.copy_into_level(tt, target, level, offset, (x, y), (width, height), &read)
-    }
-
-    /// The read framebuffer, complete and single-sampled.
-    fn copy_source_target(&mut self, call: &str) -> GlResult<Target> {
+    /// The read framebuffer, complete and single-sampled, for the reading command `call`.
+    pub(crate) fn read_source_target(&mut self, call: &str) -> GlResult<Target> {
         let fb = self.read_framebuffer;
         let read = self.resolve_framebuffer(fb, false).map_err(|status| {
             GlError::InvalidFramebuffer(format!(
@@ -405,12 +376,9 @@ impl Context {
         };
         let saved = std::mem::replace(&mut self.pack, tight);
         let r = self.read_pixels_inner(
-            c.src[0],
-            c.src[1],
-            c.size[0] as i32,
-            c.size[1] as i32,
-            format,
-            ty,
+            (c.src[0], c.src[1]),
+            (c.size[0] as i32, c.size[1] as i32),
+            (format, ty),
             &mut data,
         );
         self.pack = saved;

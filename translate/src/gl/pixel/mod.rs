@@ -1,12 +1,14 @@
 //! Pixel transfers between client memory, buffers, images and framebuffers: pixel buffer
 //! objects (`buffer`), `glDrawPixels`/`glBitmap` (`rect`), `glReadPixels` (`read`) and what a
-//! read of colour or depth returns (`readback_*`), depth uploads, `glGetTexImage`, image copies,
+//! read of colour or depth returns (`readback_*`), depth uploads, `glGetTexImage` and
+//! `glGetCompressedTexImage`, image copies,
 //! blits and mipmap generation.
 
 pub(crate) mod blit;
 pub(crate) mod buffer;
 pub(crate) mod copy_image;
 pub(crate) mod copy_tex_image;
+pub(crate) mod get_compressed;
 pub(crate) mod get_tex_image;
 pub(crate) mod mipmap_cpu;
 pub(crate) mod mipmap_fallback;

@@ -16,7 +16,7 @@ use arenagl_memory::ImageRegion;
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{invalid_op, invalid_value, GlResult};
 use crate::gl::context::state::Rect;
 use crate::gl::context::Context;
 use crate::gl::draw::clip;
@@ -35,35 +35,33 @@ impl Context {
         ty: GLenum,
         out: &mut [u8],
     ) {
-        let r = self.read_pixels_inner(x, y, width, height, format, ty, out);
+        let r = self.read_pixels_inner((x, y), (width, height), (format, ty), out);
         self.record(r);
         self.rewind_idle_staging();
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// [`Context::read_pixels`]'s work, returning the error instead of recording it (a copy
+    /// from the framebuffer into a texture reads through it too).
     pub(crate) fn read_pixels_inner(
         &mut self,
-        x: i32,
-        y: i32,
-        width: i32,
-        height: i32,
-        format: GLenum,
-        ty: GLenum,
+        (x, y): (i32, i32),
+        (width, height): (i32, i32),
+        (format, ty): (GLenum, GLenum),
         out: &mut [u8],
     ) -> GlResult<()> {
         if width < 0 || height < 0 {
             return invalid_value(format!("glReadPixels size {width}x{height}"));
         }
-        if crate::gl::pixel::readback_depth::is_depth_stencil_format(format) {
-            let fb = self.read_framebuffer;
-            let target = self.resolve_framebuffer(fb, false).map_err(|status| {
-                GlError::InvalidFramebuffer(format!(
-                    "the read framebuffer is not complete (status 0x{status:04X})"
-                ))
-            })?;
-            if target.samples > 1 {
-                return invalid_op("glReadPixels from a multisampled read framebuffer");
-            }
+        let depth_stencil = crate::gl::pixel::readback_depth::is_depth_stencil_format(format);
+        let pair = if depth_stencil {
+            None
+        } else {
+            Some(crate::gl::objects::texture::api::client_pixel_for(
+                format, ty,
+            )?)
+        };
+        let target = self.read_source_target("glReadPixels")?;
+        let Some(pair) = pair else {
             let area = Rect {
                 x,
                 y,
@@ -74,17 +72,7 @@ impl Context {
                 return Ok(());
             };
             return self.read_depth_stencil((x, y), rect, format, ty, out);
-        }
-        let pair = crate::gl::objects::texture::api::client_pixel_for(format, ty)?;
-        let fb = self.read_framebuffer;
-        let target = self.resolve_framebuffer(fb, false).map_err(|status| {
-            GlError::InvalidFramebuffer(format!(
-                "the read framebuffer is not complete (status 0x{status:04X})"
-            ))
-        })?;
-        if target.samples > 1 {
-            return invalid_op("glReadPixels from a multisampled read framebuffer");
-        }
+        };
         let Some(src) = target.colors.iter().flatten().next().copied() else {
             return invalid_op("glReadPixels with GL_NONE as the read buffer");
         };

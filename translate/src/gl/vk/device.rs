@@ -11,7 +11,6 @@
 //!   They may still be referenced by a pending command buffer, so destroying one is deferred to
 //!   the completion of the epoch being recorded, exactly like the manager's own retire.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use arenagl_memory::vulkan::DeviceInfo;
@@ -22,6 +21,7 @@ use arenagl_memory::{
 use ash::vk;
 
 use crate::gl::context::error::GlError;
+use crate::gl::vk::fast_hash::FastHashMap;
 use crate::gl::vk::pipeline::PipelineKey;
 
 /// A retired Vulkan object: its destruction waits for the epoch that last used it (the same
@@ -88,7 +88,7 @@ pub struct Locked {
     pub manager: MemoryManager,
     pub(crate) retire_queue: Vec<(Epoch, Retired)>,
     /// Every pipeline built, by the state it was built for (shared by all contexts).
-    pub(crate) pipelines: HashMap<PipelineKey, CachedPipeline>,
+    pub(crate) pipelines: FastHashMap<PipelineKey, CachedPipeline>,
     samplers: Vec<(SamplerDesc, SamplerHandle)>,
     /// Every live `GLsync`, shared by all contexts (a sync is a process-wide handle).
     pub(crate) syncs: crate::gl::objects::sync::SyncTable,
@@ -169,7 +169,7 @@ impl Device {
             inner: Mutex::new(Locked {
                 manager,
                 retire_queue: Vec::new(),
-                pipelines: HashMap::new(),
+                pipelines: FastHashMap::default(),
                 samplers: Vec::new(),
                 syncs: crate::gl::objects::sync::SyncTable::default(),
             }),

@@ -25,6 +25,8 @@ use crate::gl::context::error::GlResult;
 use crate::gl::context::state::{Blend, BlendFunc, StencilFace, MAX_DRAW_BUFFERS};
 use crate::gl::objects::program::Linked;
 use crate::gl::vk::conv::{blend_factor, blend_op, compare_op, stencil_op};
+use crate::glsl::frag_epilogue::{ALPHA_FUNC_CONSTANT, CLAMP_COLOR_CONSTANT, STIPPLE_CONSTANT};
+use crate::glsl::FRAG_COORD_HEIGHT_CONSTANT;
 
 /// One vertex buffer binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,6 +96,7 @@ impl PipelineKey {
             frag_coord_height: 0,
             alpha_func: crate::glsl::frag_epilogue::ALPHA_ALWAYS,
             clamp_fragment_color: false,
+            stipple: false,
             provoking_last: false,
         }
     }
@@ -138,6 +141,9 @@ pub(crate) struct PipelineKey {
     /// `glClampColor(GL_CLAMP_FRAGMENT_COLOR, GL_TRUE)` for a program ending in the fragment
     /// epilogue (`glsl::frag_epilogue::CLAMP_COLOR_CONSTANT`); false for every other program.
     pub clamp_fragment_color: bool,
+    /// The polygon stipple test (`glsl::frag_epilogue::STIPPLE_CONSTANT`): triangles drawn by a
+    /// program ending in the fragment epilogue with `GL_POLYGON_STIPPLE` on.
+    pub stipple: bool,
     /// Flat outputs from the last vertex of each primitive (GL's default convention, through
     /// `VK_EXT_provoking_vertex`); false: Vulkan's first-vertex default.
     pub provoking_last: bool,
@@ -180,49 +186,19 @@ pub(crate) fn build(
 ) -> GlResult<vk::Pipeline> {
     let entry = c"main";
     let (program_size, size_bits) = key.points.unwrap_or((false, 1.0f32.to_bits()));
-    let spec_data: Vec<u8> = [size_bits, u32::from(program_size)]
-        .iter()
-        .flat_map(|w| w.to_ne_bytes())
-        .collect();
-    let spec_entries = [
-        vk::SpecializationMapEntry {
-            constant_id: POINT_SIZE_CONSTANTS[0],
-            offset: 0,
-            size: 4,
-        },
-        vk::SpecializationMapEntry {
-            constant_id: POINT_SIZE_CONSTANTS[1],
-            offset: 4,
-            size: 4,
-        },
-    ];
-    let spec = vk::SpecializationInfo::default()
-        .map_entries(&spec_entries)
-        .data(&spec_data);
-    let fragment_data: Vec<u8> = [
-        (key.frag_coord_height as f32).to_bits(),
-        key.alpha_func,
-        u32::from(key.clamp_fragment_color),
-    ]
-    .iter()
-    .flat_map(|w| w.to_ne_bytes())
-    .collect();
-    let fragment_entries = [
-        crate::glsl::FRAG_COORD_HEIGHT_CONSTANT,
-        crate::glsl::frag_epilogue::ALPHA_FUNC_CONSTANT,
-        crate::glsl::frag_epilogue::CLAMP_COLOR_CONSTANT,
-    ]
-    .iter()
-    .enumerate()
-    .map(|(i, &constant_id)| vk::SpecializationMapEntry {
-        constant_id,
-        offset: 4 * i as u32,
-        size: 4,
-    })
-    .collect::<Vec<_>>();
-    let fragment_spec = vk::SpecializationInfo::default()
-        .map_entries(&fragment_entries)
-        .data(&fragment_data);
+    let vertex_constants = SpecConstants::new(&[
+        (POINT_SIZE_CONSTANTS[0], size_bits),
+        (POINT_SIZE_CONSTANTS[1], u32::from(program_size)),
+    ]);
+    let spec = vertex_constants.info();
+    let frag_coord_height = (key.frag_coord_height as f32).to_bits();
+    let fragment_constants = SpecConstants::new(&[
+        (FRAG_COORD_HEIGHT_CONSTANT, frag_coord_height),
+        (ALPHA_FUNC_CONSTANT, key.alpha_func),
+        (CLAMP_COLOR_CONSTANT, u32::from(key.clamp_fragment_color)),
+        (STIPPLE_CONSTANT, u32::from(key.stipple)),
+    ]);
+    let fragment_spec = fragment_constants.info();
     let stages: Vec<_> = linked
         .modules
         .iter()
@@ -241,38 +217,7 @@ pub(crate) fn build(
             }
         })
         .collect();
-    let bindings: Vec<_> = key
-        .bindings
-        .iter()
-        .map(|b| vk::VertexInputBindingDescription {
-            binding: b.binding,
-            stride: b.stride,
-            input_rate: if b.per_instance {
-                vk::VertexInputRate::INSTANCE
-            } else {
-                vk::VertexInputRate::VERTEX
-            },
-        })
-        .collect();
-    let attributes: Vec<_> = key
-        .attributes
-        .iter()
-        .map(|a| vk::VertexInputAttributeDescription {
-            location: a.location,
-            binding: a.binding,
-            format: a.format,
-            offset: a.offset,
-        })
-        .collect();
-    let divisors: Vec<_> = key
-        .bindings
-        .iter()
-        .filter(|b| b.per_instance && b.divisor > 1)
-        .map(|b| vk::VertexInputBindingDivisorDescriptionEXT {
-            binding: b.binding,
-            divisor: b.divisor,
-        })
-        .collect();
+    let (bindings, attributes, divisors) = vertex_input_descriptions(key);
     let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoEXT::default()
         .vertex_binding_divisors(&divisors);
     let mut vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
@@ -313,51 +258,10 @@ pub(crate) fn build(
     let multisample = vk::PipelineMultisampleStateCreateInfo::default()
         .rasterization_samples(vk::SampleCountFlags::from_raw(key.samples.max(1)))
         .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1);
-    let ds = &key.depth_stencil;
-    let has_depth = key.depth_stencil_format != vk::Format::UNDEFINED;
-    let has_stencil =
-        has_depth && crate::gl::objects::framebuffer::has_stencil(key.depth_stencil_format);
-    let depth_stencil = vk::PipelineDepthStencilStateCreateInfo::default()
-        .depth_test_enable(has_depth && ds.depth_test)
-        .depth_write_enable(has_depth && ds.depth_test && ds.depth_write)
-        .depth_compare_op(compare_op(ds.depth_compare)?)
-        .stencil_test_enable(has_stencil && ds.stencil_test)
-        .front(stencil_state(ds.stencil[0])?)
-        .back(stencil_state(ds.stencil[1])?)
-        .min_depth_bounds(0.0)
-        .max_depth_bounds(1.0);
-    let attachments = (0..key.color_formats.len())
-        .map(|i| {
-            let enabled = key.blend.enabled & (1 << i) != 0;
-            // A disabled attachment's factors are ignored; the initial ones keep every
-            // attachment state identical where `independentBlend` is absent.
-            let b = match key.blend.funcs.get(i) {
-                Some(b) if enabled => *b,
-                _ => BlendFunc::INITIAL,
-            };
-            let no_dst_alpha = key.no_dst_alpha & (1 << i) != 0;
-            let factor = |f| -> GlResult<vk::BlendFactor> {
-                let v = blend_factor(f)?;
-                Ok(if no_dst_alpha {
-                    crate::gl::draw::blend_dst_alpha::at_dst_alpha_one(v)
-                } else {
-                    v
-                })
-            };
-            Ok(vk::PipelineColorBlendAttachmentState {
-                blend_enable: enabled.into(),
-                src_color_blend_factor: factor(b.src_rgb)?,
-                dst_color_blend_factor: factor(b.dst_rgb)?,
-                color_blend_op: blend_op(b.eq_rgb)?,
-                src_alpha_blend_factor: factor(b.src_alpha)?,
-                dst_alpha_blend_factor: factor(b.dst_alpha)?,
-                alpha_blend_op: blend_op(b.eq_alpha)?,
-                color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(
-                    key.color_masks.get(i).copied().unwrap_or(0),
-                )),
-            })
-        })
-        .collect::<GlResult<Vec<_>>>()?;
+    let has_stencil = key.depth_stencil_format != vk::Format::UNDEFINED
+        && crate::gl::objects::framebuffer::has_stencil(key.depth_stencil_format);
+    let depth_stencil = depth_stencil_state(key, has_stencil)?;
+    let attachments = blend_attachments(key)?;
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
     let mut dynamic_states = vec![
         vk::DynamicState::VIEWPORT,
@@ -396,4 +300,133 @@ pub(crate) fn build(
     let pipeline = unsafe { manager.create_graphics_pipeline(cache, &info) }?;
     linked.note_pipeline_built();
     Ok(pipeline)
+}
+
+/// Specialization constants of one stage: 32-bit words, one after the other.
+struct SpecConstants {
+    entries: Vec<vk::SpecializationMapEntry>,
+    data: Vec<u8>,
+}
+
+impl SpecConstants {
+    /// The constants `(constant id, value)`, in order.
+    fn new(constants: &[(u32, u32)]) -> Self {
+        let entries = (0u32..)
+            .zip(constants)
+            .map(|(i, &(constant_id, _))| vk::SpecializationMapEntry {
+                constant_id,
+                offset: 4 * i,
+                size: 4,
+            })
+            .collect();
+        let data = constants
+            .iter()
+            .flat_map(|&(_, value)| value.to_ne_bytes())
+            .collect();
+        Self { entries, data }
+    }
+
+    /// The stage's specialization info, pointing into `self`.
+    fn info(&self) -> vk::SpecializationInfo<'_> {
+        vk::SpecializationInfo::default()
+            .map_entries(&self.entries)
+            .data(&self.data)
+    }
+}
+
+/// The vertex bindings, attributes and instance divisors (those above 1) of `key`.
+fn vertex_input_descriptions(
+    key: &PipelineKey,
+) -> (
+    Vec<vk::VertexInputBindingDescription>,
+    Vec<vk::VertexInputAttributeDescription>,
+    Vec<vk::VertexInputBindingDivisorDescriptionEXT>,
+) {
+    let bindings = key
+        .bindings
+        .iter()
+        .map(|b| vk::VertexInputBindingDescription {
+            binding: b.binding,
+            stride: b.stride,
+            input_rate: if b.per_instance {
+                vk::VertexInputRate::INSTANCE
+            } else {
+                vk::VertexInputRate::VERTEX
+            },
+        })
+        .collect();
+    let attributes = key
+        .attributes
+        .iter()
+        .map(|a| vk::VertexInputAttributeDescription {
+            location: a.location,
+            binding: a.binding,
+            format: a.format,
+            offset: a.offset,
+        })
+        .collect();
+    let divisors = key
+        .bindings
+        .iter()
+        .filter(|b| b.per_instance && b.divisor > 1)
+        .map(|b| vk::VertexInputBindingDivisorDescriptionEXT {
+            binding: b.binding,
+            divisor: b.divisor,
+        })
+        .collect();
+    (bindings, attributes, divisors)
+}
+
+/// The depth and stencil tests of `key`; each is off where the attachments lack its aspect.
+fn depth_stencil_state(
+    key: &PipelineKey,
+    has_stencil: bool,
+) -> GlResult<vk::PipelineDepthStencilStateCreateInfo<'static>> {
+    let ds = &key.depth_stencil;
+    let has_depth = key.depth_stencil_format != vk::Format::UNDEFINED;
+    Ok(vk::PipelineDepthStencilStateCreateInfo::default()
+        .depth_test_enable(has_depth && ds.depth_test)
+        .depth_write_enable(has_depth && ds.depth_test && ds.depth_write)
+        .depth_compare_op(compare_op(ds.depth_compare)?)
+        .stencil_test_enable(has_stencil && ds.stencil_test)
+        .front(stencil_state(ds.stencil[0])?)
+        .back(stencil_state(ds.stencil[1])?)
+        .min_depth_bounds(0.0)
+        .max_depth_bounds(1.0))
+}
+
+/// The blend state of each colour attachment of `key`.
+fn blend_attachments(key: &PipelineKey) -> GlResult<Vec<vk::PipelineColorBlendAttachmentState>> {
+    (0..key.color_formats.len())
+        .map(|i| {
+            let enabled = key.blend.enabled & (1 << i) != 0;
+            // A disabled attachment's factors are ignored; the initial ones keep every
+            // attachment state identical where `independentBlend` is absent.
+            let b = match key.blend.funcs.get(i) {
+                Some(b) if enabled => *b,
+                _ => BlendFunc::INITIAL,
+            };
+            let no_dst_alpha = key.no_dst_alpha & (1 << i) != 0;
+            let factor = |f| -> GlResult<vk::BlendFactor> {
+                let v = blend_factor(f)?;
+                Ok(if no_dst_alpha {
+                    crate::gl::draw::blend_dst_alpha::at_dst_alpha_one(v)
+                } else {
+                    v
+                })
+            };
+            Ok(vk::PipelineColorBlendAttachmentState {
+                blend_enable: enabled.into(),
+                src_color_blend_factor: factor(b.src_rgb)?,
+                dst_color_blend_factor: factor(b.dst_rgb)?,
+                color_blend_op: blend_op(b.eq_rgb)?,
+                src_alpha_blend_factor: factor(b.src_alpha)?,
+                dst_alpha_blend_factor: factor(b.dst_alpha)?,
+                alpha_blend_op: blend_op(b.eq_alpha)?,
+                color_write_mask: vk::ColorComponentFlags::from_raw(u32::from(
+                    key.color_masks.get(i).copied().unwrap_or(0),
+                )),
+            })
+        })
+        .collect()
 }

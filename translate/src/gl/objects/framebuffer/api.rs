@@ -7,7 +7,9 @@ use arenagl_memory::{ImageDesc, ViewDesc};
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{
+    gen_count, invalid_enum, invalid_op, invalid_value, GlError, GlResult,
+};
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::{
     attachment_point, depth_view, max_integer_samples, max_samples, pick_samples,
@@ -25,11 +27,8 @@ impl Context {
 
     /// `glGenRenderbuffers`.
     pub fn gen_renderbuffers(&mut self, n: i32) -> Vec<u32> {
-        if n < 0 {
-            self.record::<()>(invalid_value(format!("glGenRenderbuffers n = {n}")));
-            return Vec::new();
-        }
-        self.renderbuffers.generate(n as usize)
+        let r = gen_count("glGenRenderbuffers", n).map(|n| self.renderbuffers.generate(n));
+        self.record(r).unwrap_or_default()
     }
 
     /// `glIsRenderbuffer`.
@@ -71,6 +70,13 @@ impl Context {
                 self.renderbuffer = 0;
             }
             self.detach_everywhere(Attachment::Renderbuffer(name));
+            if self.shares_objects() {
+                self.bury(
+                    crate::gl::context::share_group::SharedKind::Renderbuffer,
+                    name,
+                );
+                continue;
+            }
             // Framebuffers that are not bound keep it (`retained`).
             let released = self
                 .renderbuffers
@@ -211,11 +217,8 @@ impl Context {
 
     /// `glGenFramebuffers`.
     pub fn gen_framebuffers(&mut self, n: i32) -> Vec<u32> {
-        if n < 0 {
-            self.record::<()>(invalid_value(format!("glGenFramebuffers n = {n}")));
-            return Vec::new();
-        }
-        self.framebuffers.generate(n as usize)
+        let r = gen_count("glGenFramebuffers", n).map(|n| self.framebuffers.generate(n));
+        self.record(r).unwrap_or_default()
     }
 
     /// `glIsFramebuffer`.

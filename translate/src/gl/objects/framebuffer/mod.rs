@@ -245,7 +245,7 @@ fn framebuffer_sample_counts(device: &Device) -> vk::SampleCountFlags {
 }
 
 /// The largest count in `counts` (1 when empty).
-fn highest(counts: vk::SampleCountFlags) -> u32 {
+pub(crate) fn highest(counts: vk::SampleCountFlags) -> u32 {
     let raw = counts.as_raw() & 0x7F;
     if raw == 0 {
         1

@@ -41,12 +41,12 @@ fn private_id<T>(table: &Names<T>) -> Option<u32> {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     (0..64)
         .map(|_| u32::MAX - NEXT.fetch_add(1, Ordering::Relaxed) % PRIVATE_IDS)
-        .find(|&id| !table.is_reserved(id))
+        .find(|&id| !table.occupies(id))
 }
 
 impl Context {
     /// The framebuffer objects of this context with an attachment referring to `object`.
-    fn holders(&self, object: Attached) -> Vec<u32> {
+    pub(crate) fn holders(&self, object: Attached) -> Vec<u32> {
         self.framebuffers
             .created()
             .into_iter()
@@ -128,6 +128,11 @@ impl Context {
     /// framebuffer deleted): a deleted object that no framebuffer holds any more leaves its
     /// table, and its image is retired.
     pub(crate) fn let_go(&mut self, a: Attachment) {
+        if self.shares_objects() {
+            // A deleted shared object waits for the whole group (`share_group`).
+            self.settle_tombstones();
+            return;
+        }
         let object = a.object();
         let kept = match object {
             Attached::Texture(id) => self.textures.get(id).is_some_and(|t| !t.named()),

@@ -6,8 +6,8 @@ use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
 use crate::gl::objects::program::{
-    self, set_uniform, set_uniform_matrix, stage_enum, stage_of, Program, Shader, UniformStorage,
-    ValueKind,
+    self, default_block_strides, set_uniform, set_uniform_matrix, stage_enum, stage_of, Program,
+    Shader, UniformStorage, ValueKind,
 };
 use crate::gl::objects::vertex_array::MAX_VERTEX_ATTRIBS;
 use crate::glsl::ScalarKind;
@@ -115,8 +115,8 @@ impl Context {
 
     /// `glCompileShader`.
     pub fn compile_shader(&mut self, name: u32) {
-        let profile = self.profile;
-        let r = self.shader_mut(name).map(|s| s.compile(profile));
+        let dialect = self.dialect();
+        let r = self.shader_mut(name).map(|s| s.compile(dialect));
         self.record(r);
     }
 
@@ -197,9 +197,9 @@ impl Context {
             return;
         }
         let r = (|| {
-            let current = self.program == name;
             let p = self.program_mut(name)?;
-            if current {
+            if p.current_in > 0 {
+                // Current here or in another context of the share group.
                 p.delete_pending = true;
                 return Ok(());
             }
@@ -207,6 +207,25 @@ impl Context {
             Ok(())
         })();
         self.record(r);
+    }
+
+    /// Makes `name` current, counting the contexts that use each program; a deleted program
+    /// that no context uses any more goes.
+    pub(crate) fn switch_program(&mut self, name: u32) {
+        let old = std::mem::replace(&mut self.program, name);
+        if old == name {
+            return;
+        }
+        if let Some(p) = self.programs.get_mut(name) {
+            p.current_in += 1;
+        }
+        let Some(p) = self.programs.get_mut(old) else {
+            return;
+        };
+        p.current_in = p.current_in.saturating_sub(1);
+        if p.delete_pending && p.current_in == 0 {
+            self.remove_program(old);
+        }
     }
 
     fn remove_program(&mut self, name: u32) {
@@ -346,7 +365,7 @@ impl Context {
                     &bindings,
                     &frag_bindings,
                     MAX_VERTEX_ATTRIBS,
-                    self.profile,
+                    self.dialect(),
                 )
             };
             let current = self.program == name;
@@ -394,11 +413,7 @@ impl Context {
                     return invalid_op("glUseProgram: the program is not linked");
                 }
             }
-            let old = self.program;
-            self.program = name;
-            if old != name && old != 0 && self.programs.get(old).is_some_and(|p| p.delete_pending) {
-                self.remove_program(old);
-            }
+            self.switch_program(name);
             Ok(())
         })();
         self.record(r);
@@ -523,13 +538,24 @@ impl Context {
         count: i32,
         data: &[u32],
     ) {
+        self.write_current_program("glUniform", |p| {
+            set_uniform(p, location, kind, components, count, data)
+        });
+    }
+
+    /// Runs `write` (a `glUniform*` command, `what`) on the current program, recording its
+    /// error, or `GL_INVALID_OPERATION` when no program is current.
+    fn write_current_program(
+        &mut self,
+        what: &str,
+        write: impl FnOnce(&mut Program) -> GlResult<()>,
+    ) {
         let r = (|| {
             let name = self.program;
             if name == 0 {
-                return invalid_op("glUniform with no current program");
+                return invalid_op(format!("{what} with no current program"));
             }
-            let p = self.program_mut(name)?;
-            set_uniform(p, location, kind, components, count, data)
+            write(self.program_mut(name)?)
         })();
         self.record(r);
     }
@@ -544,15 +570,9 @@ impl Context {
         transpose: bool,
         data: &[f32],
     ) {
-        let r = (|| {
-            let name = self.program;
-            if name == 0 {
-                return invalid_op("glUniformMatrix with no current program");
-            }
-            let p = self.program_mut(name)?;
+        self.write_current_program("glUniformMatrix", |p| {
             set_uniform_matrix(p, location, columns, rows, count, transpose, data)
-        })();
-        self.record(r);
+        });
     }
 
     /// `glGetUniformfv` / `iv` / `uiv`: the raw 32-bit words of the value at `location`.
@@ -560,14 +580,7 @@ impl Context {
         let r = (|| {
             let p = self.program_ref(program)?;
             let l = p.linked("glGetUniform")?;
-            let Some(&(index, element)) = usize::try_from(location)
-                .ok()
-                .and_then(|i| l.locations.get(i))
-            else {
-                return invalid_op(format!(
-                    "location {location} is not a uniform of the program"
-                ));
-            };
+            let (index, element) = l.uniform_at("glGetUniform", location)?;
             let u = &l.uniforms[index];
             match u.storage {
                 UniformStorage::Sampler(s) => Ok(UniformValues {
@@ -581,16 +594,8 @@ impl Context {
                     ..
                 } => {
                     let (kind, cols, rows) = u.ty.shape().unwrap_or((ScalarKind::Float, 1, 1));
-                    let mstride = if matrix_stride == 0 {
-                        16
-                    } else {
-                        matrix_stride
-                    };
-                    let astride = if array_stride == 0 {
-                        mstride * cols
-                    } else {
-                        array_stride
-                    };
+                    let (mstride, astride) =
+                        default_block_strides(matrix_stride, array_stride, cols);
                     let base = offset + element * astride;
                     let mut out = Vec::new();
                     for c in 0..cols {

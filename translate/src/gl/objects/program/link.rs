@@ -25,12 +25,12 @@ use super::{
     error_log, sampler_descriptor_type, vk_stages, ActiveAttrib, ActiveUniform, BlockInfo,
     FfUniform, LinkError, Linked, SamplerInfo, UniformStorage, VkObjects,
 };
-use crate::gl::context::Profile;
 use crate::gl::objects::vertex_array::FfArray;
 use crate::gl::vk::device::Device;
 use crate::glsl::frag_epilogue::{self, Written};
 use crate::glsl::initializers::Initializer;
 use crate::glsl::legacy::{self, Varyings};
+use crate::glsl::Dialect;
 use crate::glsl::{
     self, CompileOptions, GlType, Reflection, SamplerUniform, ScalarKind, Stage, StageMask,
     UniformBlock,
@@ -58,23 +58,24 @@ pub(crate) fn link(
         attrib_bindings,
         &HashMap::new(),
         max_attribs,
-        Profile::Compatibility,
+        Dialect::Compatibility,
     )
 }
 
 /// [`link`] with the application's fragment output bindings (`glBindFragDataLocation*`), for a
-/// context of `profile`: the program and glslang's info log.
+/// context compiling `dialect`: the program and glslang's info log.
 pub(crate) fn link_bound(
     device: &Arc<Device>,
     units: &[(Stage, String)],
     attrib_bindings: &HashMap<String, u32>,
     frag_bindings: &HashMap<String, glsl::FragBinding>,
     max_attribs: u32,
-    profile: Profile,
+    dialect: Dialect,
 ) -> Result<(Linked, String), LinkError> {
     let facts = SourceFacts::read(units);
-    let prepared = prepare(units, profile)?;
+    let prepared = prepare(units, dialect)?;
     let program = compile(&prepared, frag_bindings)?;
+    check_varyings(device, &program)?;
     let r = &program.reflection;
     let attribs = assign_attributes(r, attrib_bindings, max_attribs)?;
     let interface = Interface::reflect(r, &facts)?;
@@ -157,8 +158,8 @@ struct Prepared {
 
 /// Upgrades and completes `units` (see [`upgrade_units`]) and wraps the vertex stage (see
 /// [`link_sources`]); a program that ends up without a vertex or a fragment stage does not link.
-fn prepare(units: &[(Stage, String)], profile: Profile) -> Result<Prepared, LinkError> {
-    let (upgraded, frag_epilogue) = upgrade_units(units, profile);
+fn prepare(units: &[(Stage, String)], dialect: Dialect) -> Result<Prepared, LinkError> {
+    let (upgraded, frag_epilogue) = upgrade_units(units, dialect);
     // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
     // geometry shaders, or nothing) cannot draw.
     if !upgraded.iter().any(|(s, _)| *s == Stage::Vertex)
@@ -174,23 +175,25 @@ fn prepare(units: &[(Stage, String)], profile: Profile) -> Result<Prepared, Link
     })
 }
 
-/// A unit as the upgrader must see it in a context of `profile` (see `legacy::for_core_profile`).
-pub(super) fn for_profile(source: &str, profile: Profile) -> std::borrow::Cow<'_, str> {
-    match profile {
-        Profile::Core => legacy::for_core_profile(source),
-        Profile::Compatibility => std::borrow::Cow::Borrowed(source),
+/// A unit as the upgrader must see it in a context compiling `dialect` (see
+/// `legacy::for_core_profile`, `glsl::es::for_es`).
+pub(super) fn for_profile(source: &str, dialect: Dialect) -> std::borrow::Cow<'_, str> {
+    match dialect {
+        Dialect::Core => legacy::for_core_profile(source),
+        Dialect::Compatibility => std::borrow::Cow::Borrowed(source),
+        Dialect::Es { major } => glsl::es::for_es(source, major),
     }
 }
 
-/// The units glslang compiles: legacy GLSL upgraded (`glsl::legacy`, with `profile`'s rules),
+/// The units glslang compiles: legacy GLSL upgraded (`glsl::legacy`, with `dialect`'s rules),
 /// vertex units declaring the legacy varyings the fragment units read, and the fixed-function
 /// stage a program lacks (a fragment-only program transforms by the matrices); and whether the
 /// fragment stage ends in the epilogue.
-fn upgrade_units(units: &[(Stage, String)], profile: Profile) -> (Vec<(Stage, String)>, bool) {
+fn upgrade_units(units: &[(Stage, String)], dialect: Dialect) -> (Vec<(Stage, String)>, bool) {
     let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
     let mut all: Vec<(Stage, String)> = units
         .iter()
-        .map(|(stage, src)| (*stage, for_profile(src, profile).into_owned()))
+        .map(|(stage, src)| (*stage, for_profile(src, dialect).into_owned()))
         .collect();
     // GL links a program that lacks a stage (its results are undefined in the core profile);
     // the missing stage is the fixed-function one, which a compatibility context defines.
@@ -333,6 +336,47 @@ fn compile(
         )));
     }
     Ok(program)
+}
+
+/// Refuses a program whose varyings take more interface locations than the device offers
+/// (`glsl::varying_locations`): a pipeline over the limit is invalid, and a driver may crash
+/// building it. GL lets a link fail for exceeding an implementation limit.
+fn check_varyings(device: &Device, program: &glsl::Program) -> Result<(), LinkError> {
+    let l = &device.caps().limits;
+    let views: Vec<(Stage, &[u32])> = program
+        .stages
+        .iter()
+        .map(|s| (s.stage, s.spirv.as_slice()))
+        .collect();
+    let uses = glsl::varying_locations(&views).map_err(|e| LinkError::Log(error_log(&e)))?;
+    for u in uses {
+        let (limit, what) = match u.stage {
+            Stage::Vertex => (l.max_vertex_output_components, "vertex shader's outputs"),
+            Stage::TessControl => (
+                l.max_tessellation_control_per_vertex_output_components,
+                "tessellation control shader's outputs",
+            ),
+            Stage::TessEvaluation => (
+                l.max_tessellation_evaluation_output_components,
+                "tessellation evaluation shader's outputs",
+            ),
+            Stage::Geometry => (
+                l.max_geometry_output_components,
+                "geometry shader's outputs",
+            ),
+            Stage::Fragment => (l.max_fragment_input_components, "fragment shader's inputs"),
+        };
+        let components = u.locations.saturating_mul(4);
+        if components > limit {
+            return Err(LinkError::Log(format!(
+                "ERROR: Linking: the {what} take {} locations ({components} components; each \
+                 varying takes whole 4-component locations here); this implementation offers \
+                 {limit} components\n",
+                u.locations
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The application's name of a reflected one (the upgrader's renames undone).
@@ -699,9 +743,9 @@ mod tests {
     #[test]
     fn a_core_context_marks_the_compatibility_profile() {
         let compat = "#version 330 compatibility\nvoid main() {}\n";
-        assert_eq!(for_profile(compat, Profile::Compatibility), compat);
-        assert_ne!(for_profile(compat, Profile::Core), compat);
+        assert_eq!(for_profile(compat, Dialect::Compatibility), compat);
+        assert_ne!(for_profile(compat, Dialect::Core), compat);
         let core = "#version 330 core\nvoid main() {}\n";
-        assert_eq!(for_profile(core, Profile::Core), core);
+        assert_eq!(for_profile(core, Dialect::Core), core);
     }
 }

@@ -39,9 +39,9 @@ use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_op, invalid_value, GlError, GlResult};
-use crate::gl::context::Profile;
 use crate::gl::vk::device::{Device, Retired};
 use crate::glsl::legacy::{self, Varyings};
+use crate::glsl::Dialect;
 use crate::glsl::{
     self, CompileError, CompileOptions, GlType, SamplerType, ScalarKind, Stage, StageMask,
 };
@@ -114,14 +114,26 @@ impl Shader {
         }
     }
 
-    /// `glCompileShader` in a context of `profile`.
-    pub(crate) fn compile(&mut self, profile: Profile) {
-        let source = link::for_profile(&self.source, profile);
+    /// `glCompileShader` in a context compiling `dialect`. In an ES context the unit is first
+    /// checked with GLSL ES's rules (`glsl::es`), whose log it keeps.
+    pub(crate) fn compile(&mut self, dialect: Dialect) {
+        let es_log = match dialect {
+            Dialect::Es { major } => match glsl::es::validate(self.stage, &self.source, major) {
+                Ok(log) => Some(log),
+                Err(e) => {
+                    self.compiled = false;
+                    self.log = error_log(&e);
+                    return;
+                }
+            },
+            _ => None,
+        };
+        let source = link::for_profile(&self.source, dialect);
         let source = legacy::upgrade(self.stage, &source, Varyings::default()).source;
         match glsl::compile_shader(self.stage, &source, CompileOptions::default()) {
             Ok(log) => {
                 self.compiled = true;
-                self.log = log;
+                self.log = es_log.unwrap_or(log);
             }
             Err(e) => {
                 self.compiled = false;
@@ -370,6 +382,9 @@ pub(crate) struct Program {
     pub log: String,
     pub validate_status: bool,
     pub delete_pending: bool,
+    /// How many contexts have it current (`glUseProgram`): a deleted program lives until no
+    /// context of its share group uses it.
+    pub current_in: u32,
     /// The default block's current values.
     pub uniform_data: Vec<u8>,
     /// Texture unit per sampler element, per `Linked::samplers` entry.
@@ -389,6 +404,7 @@ impl Program {
             log: String::new(),
             validate_status: false,
             delete_pending: false,
+            current_in: 0,
             uniform_data: Vec::new(),
             sampler_units: Vec::new(),
             block_bindings: Vec::new(),
@@ -490,6 +506,20 @@ fn split_subscript(name: &str) -> Option<(&str, u32)> {
 }
 
 impl Linked {
+    /// The uniform (index into `uniforms`) and array element at GL `location`;
+    /// `GL_INVALID_OPERATION` (naming the command `what`) when no uniform has it.
+    pub(crate) fn uniform_at(&self, what: &str, location: i32) -> GlResult<(usize, u32)> {
+        match usize::try_from(location)
+            .ok()
+            .and_then(|l| self.locations.get(l))
+        {
+            Some(&at) => Ok(at),
+            None => invalid_op(format!(
+                "{what}: location {location} is not a uniform of the current program"
+            )),
+        }
+    }
+
     /// `glGetUniformLocation`.
     pub(crate) fn uniform_location(&self, name: &str) -> i32 {
         for u in &self.uniforms {
@@ -563,13 +593,10 @@ pub(crate) fn apply_initializers(program: &mut Program) {
     };
     for init in &linked.initializers {
         let location = linked.uniform_location(&init.name);
-        let Some(u) = usize::try_from(location)
-            .ok()
-            .and_then(|l| linked.locations.get(l))
-            .map(|&(i, _)| &linked.uniforms[i])
-        else {
+        let Ok((index, _)) = linked.uniform_at("initializer", location) else {
             continue;
         };
+        let u = &linked.uniforms[index];
         let Some((scalar, columns, rows)) = u.ty.shape() else {
             continue;
         };
@@ -618,6 +645,55 @@ pub enum ValueKind {
     UInt,
 }
 
+/// The byte strides of a default-block uniform of `columns` columns: between columns and
+/// between array elements. A stride the reflection gives as 0 is the packed one: 16 bytes a
+/// column, all the columns an element.
+pub(crate) fn default_block_strides(
+    matrix_stride: u32,
+    array_stride: u32,
+    columns: u32,
+) -> (u32, u32) {
+    let column = if matrix_stride == 0 {
+        16
+    } else {
+        matrix_stride
+    };
+    let element = if array_stride == 0 {
+        column * columns
+    } else {
+        array_stride
+    };
+    (column, element)
+}
+
+/// The uniform a `glUniform*` or `glUniformMatrix*` call (`what`) writes, after the checks
+/// they share: the count, the link, the location, and a count above 1 for a uniform that is
+/// no array. `None` for location -1, which GL ignores silently; otherwise the linked program,
+/// the uniform's index in it and the array element `location` names.
+fn uniform_written(
+    program: &Program,
+    what: &str,
+    location: i32,
+    count: i32,
+) -> GlResult<Option<(Arc<Linked>, usize, u32)>> {
+    if count < 0 {
+        return invalid_value(format!("{what} count {count}"));
+    }
+    if location == -1 {
+        return Ok(None);
+    }
+    let linked = program.linked(what)?.clone();
+    let (index, element) = linked.uniform_at(what, location)?;
+    let u = &linked.uniforms[index];
+    if count > 1 && u.size == 1 {
+        return invalid_op(format!(
+            "{what}: count {count} for the non-array uniform {}",
+            u.name
+        ));
+    }
+    Ok(Some((linked, index, element)))
+}
+
 /// Writes a `glUniform{1,2,3,4}{f,i,ui}v` call into `program`'s storage; `data` holds
 /// `count × components` 32-bit words.
 pub(crate) fn set_uniform(
@@ -628,28 +704,11 @@ pub(crate) fn set_uniform(
     count: i32,
     data: &[u32],
 ) -> GlResult<()> {
-    if count < 0 {
-        return invalid_value(format!("glUniform count {count}"));
-    }
-    if location == -1 {
-        return Ok(()); // silently ignored, per the spec
-    }
-    let linked = program.linked("glUniform")?.clone();
-    let Some(&(index, element)) = usize::try_from(location)
-        .ok()
-        .and_then(|l| linked.locations.get(l))
+    let Some((linked, index, element)) = uniform_written(program, "glUniform", location, count)?
     else {
-        return invalid_op(format!(
-            "glUniform: location {location} is not a uniform of the current program"
-        ));
+        return Ok(());
     };
     let u = &linked.uniforms[index];
-    if count > 1 && u.size == 1 {
-        return invalid_op(format!(
-            "glUniform: count {count} for the non-array uniform {}",
-            u.name
-        ));
-    }
     let n = (count as u32).min(u.size - element);
     match (u.storage, u.ty) {
         (UniformStorage::Sampler(s), _) => {
@@ -740,20 +799,9 @@ pub(crate) fn set_uniform_matrix(
     transpose: bool,
     data: &[f32],
 ) -> GlResult<()> {
-    if count < 0 {
-        return invalid_value(format!("glUniformMatrix count {count}"));
-    }
-    if location == -1 {
+    let what = "glUniformMatrix";
+    let Some((linked, index, element)) = uniform_written(program, what, location, count)? else {
         return Ok(());
-    }
-    let linked = program.linked("glUniformMatrix")?.clone();
-    let Some(&(index, element)) = usize::try_from(location)
-        .ok()
-        .and_then(|l| linked.locations.get(l))
-    else {
-        return invalid_op(format!(
-            "glUniformMatrix: location {location} is not a uniform of the current program"
-        ));
     };
     let u = &linked.uniforms[index];
     let UniformStorage::Default {
@@ -774,23 +822,8 @@ pub(crate) fn set_uniform_matrix(
             u.name, u.ty
         ));
     }
-    if count > 1 && u.size == 1 {
-        return invalid_op(format!(
-            "glUniformMatrix: count {count} for the non-array uniform {}",
-            u.name
-        ));
-    }
     let n = (count as u32).min(u.size - element);
-    let mstride = if matrix_stride == 0 {
-        16
-    } else {
-        matrix_stride
-    };
-    let astride = if array_stride == 0 {
-        mstride * columns
-    } else {
-        array_stride
-    };
+    let (mstride, astride) = default_block_strides(matrix_stride, array_stride, columns);
     for i in 0..n {
         let base = (offset + (element + i) * astride) as usize;
         for c in 0..columns {

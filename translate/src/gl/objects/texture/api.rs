@@ -9,7 +9,9 @@ use arenagl_staging::{ClientFormat, ClientPixel, PairError, PixelStore, Region};
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{
+    gen_count, invalid_enum, invalid_op, invalid_value, GlError, GlResult,
+};
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::Attachment;
 use crate::gl::objects::texture::internal_format::{is_depth_format, FormatInfo};
@@ -34,6 +36,25 @@ fn image_target(target: GLenum, dims: u32) -> GlResult<(TexTarget, u32)> {
         Some((t, face)) if t.dims() == dims && !t.is_multisample() => Ok((t, face)),
         _ => invalid_enum(&format!("glTex*Image{dims}D target"), target),
     }
+}
+
+/// The level a `glTexImage*`-style command specifies: `dims` of the command, its target, level,
+/// internal format, GL sizes (unused dimensions 1) and border.
+pub(crate) struct LevelSpec {
+    pub dims: u32,
+    pub target: GLenum,
+    pub level: i32,
+    pub internal: i32,
+    pub size: [i32; 3],
+    pub border: i32,
+}
+
+/// The box a `glTexSubImage*` writes: the bound texture's target, the cube face (0 for other
+/// targets) and the region of the image.
+pub(crate) struct SubImage {
+    pub tt: TexTarget,
+    pub face: u32,
+    pub region: ImageRegion,
 }
 
 /// The transfer region of a GL box (`offset`, `size`, both in GL axes) of `level`/`face`.
@@ -141,11 +162,8 @@ fn full_levels(t: TexTarget, size: [u32; 3]) -> u32 {
 impl Context {
     /// `glGenTextures`.
     pub fn gen_textures(&mut self, n: i32) -> Vec<u32> {
-        if n < 0 {
-            self.record::<()>(invalid_value(format!("glGenTextures n = {n}")));
-            return Vec::new();
-        }
-        self.textures.generate(n as usize)
+        let r = gen_count("glGenTextures", n).map(|n| self.textures.generate(n));
+        self.record(r).unwrap_or_default()
     }
 
     /// `glIsTexture`.
@@ -163,6 +181,14 @@ impl Context {
         self.active_texture = i;
     }
 
+    /// The texture `name` names, made on its first bind; `GL_INVALID_OPERATION` for a name
+    /// that is not a texture name.
+    pub(crate) fn texture_to_bind(&mut self, name: u32) -> GlResult<&mut Texture> {
+        self.textures
+            .get_or_create(name, Texture::default)
+            .ok_or_else(|| GlError::InvalidOperation(format!("{name} is not a texture name")))
+    }
+
     /// `glBindTexture`.
     pub fn bind_texture(&mut self, target: GLenum, name: u32) {
         if self.textures.get(name).is_some_and(|t| !t.named()) {
@@ -170,18 +196,16 @@ impl Context {
             self.record::<()>(invalid_op(format!("{name} is not a texture name")));
             return;
         }
+        if let Err(e) = self.es_check_texture_target(target) {
+            return self.record::<()>(Err(e)).unwrap_or_default();
+        }
         if target == GL_TEXTURE_BUFFER {
             return self.bind_buffer_texture(name);
         }
         let r = (|| {
             let tt = bind_target(target)?;
             if name != 0 {
-                let t = self
-                    .textures
-                    .get_or_create(name, Texture::default)
-                    .ok_or_else(|| {
-                        GlError::InvalidOperation(format!("{name} is not a texture name"))
-                    })?;
+                let t = self.texture_to_bind(name)?;
                 if t.buffer.is_some() {
                     return invalid_op("the texture was first bound to GL_TEXTURE_BUFFER");
                 }
@@ -228,6 +252,10 @@ impl Context {
                 level: 0,
                 layer: 0,
             });
+            if self.shares_objects() {
+                self.bury(crate::gl::context::share_group::SharedKind::Texture, name);
+                continue;
+            }
             // Framebuffers that are not bound keep it (`framebuffer/retained.rs`).
             let released = self
                 .textures
@@ -360,39 +388,45 @@ impl Context {
         (format, ty): (GLenum, GLenum),
         data: Option<&[u8]>,
     ) {
-        let r = self.specify_level(
+        let spec = LevelSpec {
             dims,
             target,
             level,
             internal,
             size,
             border,
-            (format, ty),
-            data,
-        );
+        };
+        let r = self.specify_level(spec, (format, ty), data);
         if self.record(r).is_some() {
             self.auto_generate_mipmap(target, level);
         }
     }
 
     /// [`Context::tex_image`]'s work, returning the error instead of recording it (the
-    /// compressed commands specify the level through it, then upload decoded texels).
-    #[allow(clippy::too_many_arguments)]
+    /// compressed commands and `glCopyTexImage*` specify the level through it, then upload
+    /// their texels).
     pub(crate) fn specify_level(
         &mut self,
-        dims: u32,
-        target: GLenum,
-        level: i32,
-        internal: i32,
-        size: [i32; 3],
-        border: i32,
+        spec: LevelSpec,
         (format, ty): (GLenum, GLenum),
         data: Option<&[u8]>,
     ) -> GlResult<()> {
+        let LevelSpec {
+            dims,
+            target,
+            level,
+            internal,
+            size,
+            border,
+        } = spec;
         let device = self.device.clone();
         let unpack = self.unpack;
         {
             let (tt, face) = image_target(target, dims)?;
+            if let (Ok(t), Ok(level)) = (self.bound_texture(tt), u32::try_from(level)) {
+                // Respecified: any compressed blocks it had are gone (`get_compressed`).
+                t.forget_blocks(face, level);
+            }
             let size = gl_size(dims, size[0], size[1], size[2]);
             let (max, max_levels) = limits_of(tt, &device.caps().limits);
             if level < 0 || level as u32 >= max_levels {
@@ -500,16 +534,15 @@ impl Context {
             if data.is_some_and(|d| d.len() as u64 != needed) {
                 return invalid_value(format!("imageSize is not {needed} for this image"));
             }
-            self.specify_level(
+            let spec = LevelSpec {
                 dims,
                 target,
                 level,
-                internal as i32,
+                internal: internal as i32,
                 size,
                 border,
-                (GL_RGBA, GL_UNSIGNED_BYTE),
-                None,
-            )?;
+            };
+            self.specify_level(spec, (GL_RGBA, GL_UNSIGNED_BYTE), None)?;
             let Some(data) = data.filter(|_| w > 0 && h > 0 && d > 0) else {
                 return Ok(());
             };
@@ -621,6 +654,14 @@ impl Context {
             &tight,
             ClientFormat::Texels(bytes),
         )?;
+        let level_size = s.level_size(level as u32);
+        t.keep_blocks(
+            (face, level as u32),
+            level_size,
+            (offset.map(|v| v as u32), size),
+            codec.block_bytes(),
+            data,
+        );
         Ok(())
     }
 
@@ -676,6 +717,7 @@ impl Context {
             if let Some(old) = t.storage.replace(s) {
                 let _ = locked.manager.retire_image(old.image);
             }
+            t.blocks.clear();
             Ok(())
         })();
         self.record(r);
@@ -712,43 +754,15 @@ impl Context {
         let device = self.device.clone();
         let unpack = self.unpack;
         let r = (|| {
-            let (tt, face) = image_target(target, dims)?;
-            let size = gl_size(dims, size[0], size[1], size[2]);
-            let offset = [
-                offset[0],
-                if dims >= 2 { offset[1] } else { 0 },
-                if dims >= 3 { offset[2] } else { 0 },
-            ];
+            let Some(SubImage { tt, face, region }) =
+                self.sub_image_region(dims, target, level, (offset, size), (format, ty))?
+            else {
+                return Ok(());
+            };
             let t = self.bound_texture(tt)?;
             let Some(s) = t.storage.as_ref() else {
                 return invalid_op("glTexSubImage on a texture without storage");
             };
-            if is_depth_format(s.format) {
-                if !matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
-                    return invalid_op("colour pixels into a depth texture");
-                }
-            } else {
-                check_pair(&s.info, format, ty)?;
-            }
-            if level < 0 || !s.face_level_defined(face, level as u32) {
-                return invalid_value(format!("level {level} is not defined"));
-            }
-            let level = level as u32;
-            let have = s.level_size(level);
-            let outside = (0..3).any(|a| {
-                offset[a] < 0
-                    || size[a] < 0
-                    || offset[a] as u64 + size[a] as u64 > u64::from(have[a])
-            });
-            if outside {
-                return invalid_value(format!(
-                    "region {offset:?} {size:?} outside level {level} ({have:?})"
-                ));
-            }
-            if size.contains(&0) {
-                return Ok(());
-            }
-            let region = image_region(tt, face, level, offset, size.map(|v| v as u32));
             upload(
                 &mut device.lock(),
                 s,
@@ -758,11 +772,60 @@ impl Context {
                 &unpack,
                 (format, ty),
             )?;
+            t.forget_blocks(face, region.mip_level);
             Ok(())
         })();
         if self.record(r).is_some() {
             self.auto_generate_mipmap(target, level);
         }
+    }
+
+    /// GL's checks of a `glTexSubImage{dims}D` into the bound texture; the box to write, or
+    /// `None` when it is empty.
+    pub(crate) fn sub_image_region(
+        &mut self,
+        dims: u32,
+        target: GLenum,
+        level: i32,
+        (offset, size): ([i32; 3], [i32; 3]),
+        (format, ty): (GLenum, GLenum),
+    ) -> GlResult<Option<SubImage>> {
+        let (tt, face) = image_target(target, dims)?;
+        let size = gl_size(dims, size[0], size[1], size[2]);
+        let offset = [
+            offset[0],
+            if dims >= 2 { offset[1] } else { 0 },
+            if dims >= 3 { offset[2] } else { 0 },
+        ];
+        let t = self.bound_texture(tt)?;
+        let Some(s) = t.storage.as_ref() else {
+            return invalid_op("glTexSubImage on a texture without storage");
+        };
+        if is_depth_format(s.format) {
+            if !matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
+                return invalid_op("colour pixels into a depth texture");
+            }
+        } else {
+            check_pair(&s.info, format, ty)?;
+        }
+        if level < 0 || !s.face_level_defined(face, level as u32) {
+            return invalid_value(format!("level {level} is not defined"));
+        }
+        let level = level as u32;
+        let have = s.level_size(level);
+        let outside = (0..3).any(|a| {
+            offset[a] < 0 || size[a] < 0 || offset[a] as u64 + size[a] as u64 > u64::from(have[a])
+        });
+        if outside {
+            return invalid_value(format!(
+                "region {offset:?} {size:?} outside level {level} ({have:?})"
+            ));
+        }
+        if size.contains(&0) {
+            return Ok(None);
+        }
+        let region = image_region(tt, face, level, offset, size.map(|v| v as u32));
+        Ok(Some(SubImage { tt, face, region }))
     }
 
     /// `glGenerateMipmap`: every level above the base level, up to `GL_TEXTURE_MAX_LEVEL`, is
@@ -806,6 +869,8 @@ impl Context {
             let t = self.bound_texture(tt)?;
             let base = t.params.base_level.max(0) as u32;
             let max_level = t.params.max_level.max(0) as u32;
+            // The levels above the base get filtered texels, not blocks (`get_compressed`).
+            t.blocks.retain(|&(_, level), _| level <= base);
             let Some(s) = t.storage.as_mut() else {
                 return invalid_op("glGenerateMipmap on a texture without storage");
             };
@@ -1007,21 +1072,12 @@ impl Context {
             let t = self.bound_texture(tt)?;
             let immutable = t.storage.as_ref().filter(|s| s.immutable).map(|s| s.levels);
             let p = t.params;
+            if let Some(value) = p.sampling_value(pname) {
+                return Ok(value);
+            }
             Ok(match pname {
-                GL_TEXTURE_MIN_FILTER => vec![p.min_filter as f32],
-                GL_TEXTURE_MAG_FILTER => vec![p.mag_filter as f32],
-                GL_TEXTURE_WRAP_S => vec![p.wrap[0] as f32],
-                GL_TEXTURE_WRAP_T => vec![p.wrap[1] as f32],
-                GL_TEXTURE_WRAP_R => vec![p.wrap[2] as f32],
-                GL_TEXTURE_MIN_LOD => vec![p.min_lod],
-                GL_TEXTURE_MAX_LOD => vec![p.max_lod],
                 GL_TEXTURE_BASE_LEVEL => vec![p.base_level as f32],
                 GL_TEXTURE_MAX_LEVEL => vec![p.max_level as f32],
-                GL_TEXTURE_LOD_BIAS => vec![p.lod_bias],
-                GL_TEXTURE_COMPARE_MODE => vec![p.compare_mode as f32],
-                GL_TEXTURE_COMPARE_FUNC => vec![p.compare_func as f32],
-                GL_TEXTURE_MAX_ANISOTROPY => vec![p.max_anisotropy],
-                GL_TEXTURE_BORDER_COLOR => p.border.floats().to_vec(),
                 GL_TEXTURE_SWIZZLE_R..=GL_TEXTURE_SWIZZLE_A => {
                     vec![p.swizzle[(pname - GL_TEXTURE_SWIZZLE_R) as usize] as f32]
                 }
@@ -1186,9 +1242,16 @@ pub(crate) fn upload(
     (format, ty): (GLenum, GLenum),
 ) -> GlResult<()> {
     let unpack = unpack_for(tt, unpack);
-    let tight = PixelStore {
-        alignment: arenagl_staging::PixelAlignment::One,
-        ..PixelStore::default()
+    // Texels converted here are tightly packed, `bytes` each.
+    let upload_texels = |locked: &mut crate::gl::vk::device::Locked, texels: &[u8], bytes| {
+        let tight = PixelStore {
+            alignment: arenagl_staging::PixelAlignment::One,
+            ..PixelStore::default()
+        };
+        let client = ClientFormat::Texels(bytes);
+        locked
+            .manager
+            .upload_image(s.image, region, texels, &tight, client)
     };
     if is_depth_format(s.format) {
         if format != GL_DEPTH_COMPONENT {
@@ -1198,13 +1261,7 @@ pub(crate) fn upload(
         let size = [region.extent.width, region.extent.height, layers];
         let (texels, bytes) =
             crate::gl::pixel::upload_depth::depth_texels(data, &unpack, size, ty, s.format)?;
-        locked.manager.upload_image(
-            s.image,
-            region,
-            &texels,
-            &tight,
-            ClientFormat::Texels(bytes),
-        )?;
+        upload_texels(locked, &texels, bytes)?;
         return Ok(());
     }
     let pair = check_pair(&s.info, format, ty)?;
@@ -1238,14 +1295,7 @@ pub(crate) fn upload(
     if let Some(bits) = narrow {
         round_to_bits(&mut texels, bits);
     }
-    let bytes = texel.texel_bytes() as u8;
-    locked.manager.upload_image(
-        s.image,
-        region,
-        &texels,
-        &tight,
-        ClientFormat::Texels(bytes),
-    )?;
+    upload_texels(locked, &texels, texel.texel_bytes() as u8)?;
     Ok(())
 }
 

@@ -211,6 +211,11 @@ pub(crate) struct TextureBufferUnits {
 }
 
 impl TextureBufferUnits {
+    /// The buffer texture bound to texture unit `unit` (0: the default one, or none).
+    pub(crate) fn bound_at(&self, unit: u32) -> u32 {
+        self.units.get(unit as usize).copied().unwrap_or(0)
+    }
+
     pub(crate) fn new(units: usize, profile: Profile) -> Self {
         Self {
             units: vec![0; units],
@@ -328,12 +333,7 @@ impl Context {
     /// The buffer texture bound to the active unit (name 0: the compatibility profile's
     /// default one; the core profile has none to change).
     pub(crate) fn bound_buffer_texture(&mut self) -> GlResult<&mut TexBuffer> {
-        let name = self
-            .texture_buffers
-            .units
-            .get(self.active_texture as usize)
-            .copied()
-            .unwrap_or(0);
+        let name = self.texture_buffers.bound_at(self.active_texture);
         let t = if name == 0 {
             if self.profile != Profile::Compatibility {
                 return invalid_op("no texture bound to GL_TEXTURE_BUFFER");
@@ -352,12 +352,7 @@ impl Context {
     /// The active unit's buffer texture, for `glGet` (`GL_TEXTURE_BUFFER_FORMAT_ARB`,
     /// `GL_TEXTURE_BUFFER_DATA_STORE_BINDING`); `None` when the core profile's unit has none.
     pub(crate) fn active_buffer_texture(&self) -> Option<&TexBuffer> {
-        let name = self
-            .texture_buffers
-            .units
-            .get(self.active_texture as usize)
-            .copied()
-            .unwrap_or(0);
+        let name = self.texture_buffers.bound_at(self.active_texture);
         let t = if name == 0 {
             Some(&self.texture_buffers.default)
         } else {
@@ -372,12 +367,7 @@ impl Context {
         let profile = self.profile;
         let r = (|| {
             if name != 0 {
-                let t = self
-                    .textures
-                    .get_or_create(name, Texture::default)
-                    .ok_or_else(|| {
-                        GlError::InvalidOperation(format!("{name} is not a texture name"))
-                    })?;
+                let t = self.texture_to_bind(name)?;
                 if let Some(first) = t.target {
                     return invalid_op(format!(
                         "the texture was first bound to target 0x{:04X}",

@@ -197,6 +197,26 @@ pub(crate) fn depth_mode_swizzle(mode: GLenum) -> [GLenum; 4] {
 }
 
 impl TexParams {
+    /// The value of sampling-state parameter `pname` as `glGet{Tex,Sampler}Parameterfv`
+    /// answer it; `None` for a parameter that is not sampling state ([`is_sampler_state`]).
+    pub(crate) fn sampling_value(&self, pname: GLenum) -> Option<Vec<f32>> {
+        Some(match pname {
+            GL_TEXTURE_MIN_FILTER => vec![self.min_filter as f32],
+            GL_TEXTURE_MAG_FILTER => vec![self.mag_filter as f32],
+            GL_TEXTURE_WRAP_S => vec![self.wrap[0] as f32],
+            GL_TEXTURE_WRAP_T => vec![self.wrap[1] as f32],
+            GL_TEXTURE_WRAP_R => vec![self.wrap[2] as f32],
+            GL_TEXTURE_MIN_LOD => vec![self.min_lod],
+            GL_TEXTURE_MAX_LOD => vec![self.max_lod],
+            GL_TEXTURE_LOD_BIAS => vec![self.lod_bias],
+            GL_TEXTURE_COMPARE_MODE => vec![self.compare_mode as f32],
+            GL_TEXTURE_COMPARE_FUNC => vec![self.compare_func as f32],
+            GL_TEXTURE_MAX_ANISOTROPY => vec![self.max_anisotropy],
+            GL_TEXTURE_BORDER_COLOR => self.border.floats().to_vec(),
+            _ => return None,
+        })
+    }
+
     pub(crate) fn uses_mipmaps(&self) -> bool {
         !matches!(self.min_filter, GL_NEAREST | GL_LINEAR)
     }
@@ -274,6 +294,9 @@ pub(crate) struct Texture {
     /// The target of the first bind (`None` before).
     pub target: Option<TexTarget>,
     pub storage: Option<TexImage>,
+    /// Per (face, level): the compressed blocks `glCompressedTex(Sub)Image*` gave, for
+    /// `glGetCompressedTexImage` (`pixel/get_compressed.rs`).
+    pub blocks: std::collections::HashMap<(u32, u32), Vec<u8>>,
     pub params: TexParams,
     /// A buffer texture's state (`texture_buffer`): `Some` once the texture was bound to
     /// `GL_TEXTURE_BUFFER` (it then never gets a `target` nor image storage).

@@ -25,8 +25,9 @@ use std::collections::HashMap;
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError};
 use crate::gl::context::Context;
+use crate::gl::objects::framebuffer::highest;
 use crate::gl::objects::texture::target::TexTarget;
 use crate::gl::objects::texture::{full_view, image_desc_for, TexImage};
 use crate::gl::vk::device::Device;
@@ -68,16 +69,6 @@ impl ProxyLevel {
             GL_TEXTURE_FIXED_SAMPLE_LOCATIONS => i32::from(proxy.is_none_or(|p| p.fixed_locations)),
             _ => return None,
         })
-    }
-}
-
-/// The largest count in `counts` (1 when empty).
-fn highest(counts: vk::SampleCountFlags) -> u32 {
-    let raw = counts.as_raw() & 0x7F;
-    if raw == 0 {
-        1
-    } else {
-        1 << (31 - raw.leading_zeros())
     }
 }
 
@@ -154,142 +145,126 @@ impl Context {
         fixed_locations: bool,
         immutable: bool,
     ) {
-        let r = self.specify_multisample(
-            dims,
-            target,
-            samples,
-            internal,
-            size,
-            fixed_locations,
-            immutable,
-        );
-        self.record(r);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn specify_multisample(
-        &mut self,
-        dims: u32,
-        target: GLenum,
-        samples: i32,
-        internal: GLenum,
-        size: [i32; 3],
-        fixed_locations: bool,
-        immutable: bool,
-    ) -> GlResult<()> {
-        let device = self.device.clone();
-        let (tt, proxy) = match (dims, target) {
-            (2, GL_TEXTURE_2D_MULTISAMPLE) => (TexTarget::D2Multisample, None),
-            (3, GL_TEXTURE_2D_MULTISAMPLE_ARRAY) => (TexTarget::D2MultisampleArray, None),
-            (2, GL_PROXY_TEXTURE_2D_MULTISAMPLE) => (TexTarget::D2Multisample, Some(0)),
-            (3, GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY) => (TexTarget::D2MultisampleArray, Some(1)),
-            _ => return invalid_enum("multisample texture target", target),
-        };
-        // GL 4.6 §8.8: the format must be colour-, depth- or stencil-renderable.
-        let Some(format) =
-            crate::gl::objects::framebuffer::renderbuffer_format(&device, internal, false)
-        else {
-            return invalid_enum("multisample texture internal format", internal);
-        };
-        let Some(info) = crate::gl::objects::texture::internal_format::lookup(internal) else {
-            return invalid_enum("multisample texture internal format", internal);
-        };
-        if immutable && !crate::gl::objects::texture::api::is_sized(internal) {
-            return invalid_enum("glTexStorage*Multisample needs a sized format", internal);
-        }
-        if samples < 1 {
-            return invalid_value(format!("{samples} samples"));
-        }
-        let depth = crate::gl::objects::texture::internal_format::is_depth_format(format);
-        let integer =
-            crate::gl::objects::texture::sampled_kind(format) != crate::glsl::SampledKind::Float;
-        let max = if depth {
-            max_depth_texture_samples(&device)
-        } else if integer {
-            crate::gl::objects::framebuffer::max_integer_samples(&device)
-        } else {
-            max_color_texture_samples(&device)
-        };
-        let l = device.caps().limits;
-        let [w, h, layers] = size;
-        let layers = if dims == 3 { layers } else { 1 };
-        let least = i32::from(immutable);
-        let max_2d = l.max_image_dimension2_d as i32;
-        let too_many = samples as u32 > max;
-        let bad_size = w < least
-            || h < least
-            || layers < least
-            || w > max_2d
-            || h > max_2d
-            || layers > l.max_image_array_layers as i32;
-        let count = crate::gl::objects::framebuffer::pick_samples(&device, samples as u32);
-        if let Some(slot) = proxy {
-            // What would not fit is the proxy's answer, not an error (negative sizes apart).
-            if w < 0 || h < 0 || layers < 0 {
+        let r = (|| {
+            let device = self.device.clone();
+            let (tt, proxy) = match (dims, target) {
+                (2, GL_TEXTURE_2D_MULTISAMPLE) => (TexTarget::D2Multisample, None),
+                (3, GL_TEXTURE_2D_MULTISAMPLE_ARRAY) => (TexTarget::D2MultisampleArray, None),
+                (2, GL_PROXY_TEXTURE_2D_MULTISAMPLE) => (TexTarget::D2Multisample, Some(0)),
+                (3, GL_PROXY_TEXTURE_2D_MULTISAMPLE_ARRAY) => {
+                    (TexTarget::D2MultisampleArray, Some(1))
+                }
+                _ => return invalid_enum("multisample texture target", target),
+            };
+            // GL 4.6 §8.8: the format must be colour-, depth- or stencil-renderable.
+            let Some(format) =
+                crate::gl::objects::framebuffer::renderbuffer_format(&device, internal, false)
+            else {
+                return invalid_enum("multisample texture internal format", internal);
+            };
+            let Some(info) = crate::gl::objects::texture::internal_format::lookup(internal) else {
+                return invalid_enum("multisample texture internal format", internal);
+            };
+            if immutable && !crate::gl::objects::texture::api::is_sized(internal) {
+                return invalid_enum("glTexStorage*Multisample needs a sized format", internal);
+            }
+            if samples < 1 {
+                return invalid_value(format!("{samples} samples"));
+            }
+            let depth = crate::gl::objects::texture::internal_format::is_depth_format(format);
+            let integer = crate::gl::objects::texture::sampled_kind(format)
+                != crate::glsl::SampledKind::Float;
+            let max = if depth {
+                max_depth_texture_samples(&device)
+            } else if integer {
+                crate::gl::objects::framebuffer::max_integer_samples(&device)
+            } else {
+                max_color_texture_samples(&device)
+            };
+            let l = device.caps().limits;
+            let [w, h, layers] = size;
+            let layers = if dims == 3 { layers } else { 1 };
+            let least = i32::from(immutable);
+            let max_2d = l.max_image_dimension2_d as i32;
+            let too_many = samples as u32 > max;
+            let bad_size = w < least
+                || h < least
+                || layers < least
+                || w > max_2d
+                || h > max_2d
+                || layers > l.max_image_array_layers as i32;
+            let count = crate::gl::objects::framebuffer::pick_samples(&device, samples as u32);
+            if let Some(slot) = proxy {
+                // What would not fit is the proxy's answer, not an error (negative sizes apart).
+                if w < 0 || h < 0 || layers < 0 {
+                    return invalid_value(format!("multisample texture size {w}x{h}x{layers}"));
+                }
+                self.proxy_multisample[slot] = match count {
+                    Some(count) if !too_many && !bad_size => Some(ProxyLevel {
+                        size: [w as u32, h as u32, layers as u32],
+                        internal,
+                        samples: count,
+                        fixed_locations,
+                    }),
+                    _ => None,
+                };
+                return Ok(());
+            }
+            if too_many {
+                return invalid_op(format!(
+                    "{samples} samples of format 0x{internal:04X} (the limit is {max})"
+                ));
+            }
+            if bad_size {
                 return invalid_value(format!("multisample texture size {w}x{h}x{layers}"));
             }
-            self.proxy_multisample[slot] = match count {
-                Some(count) if !too_many && !bad_size => Some(ProxyLevel {
-                    size: [w as u32, h as u32, layers as u32],
-                    internal,
-                    samples: count,
-                    fixed_locations,
-                }),
-                _ => None,
+            let count =
+                count.ok_or_else(|| GlError::InvalidOperation(format!("{samples} samples")))?;
+            let bound = self.texture_units[self.active_texture as usize][tt.index()];
+            if immutable && bound == 0 {
+                return invalid_op("glTexStorage*Multisample on the default texture");
+            }
+            let t = self.bound_texture(tt)?;
+            if t.storage.as_ref().is_some_and(|s| s.immutable) {
+                return invalid_op("the texture's storage is immutable (glTexStorage)");
+            }
+            let mut locked = device.lock();
+            if let Some(old) = t.storage.take() {
+                let _ = locked.manager.retire_image(old.image);
+            }
+            if w == 0 || h == 0 || layers == 0 {
+                return Ok(());
+            }
+            let gl_size = [w as u32, h as u32, layers as u32];
+            let mut desc =
+                image_desc_for(tt, format, gl_size, 1, true).named("GL multisample texture");
+            desc.samples = vk::SampleCountFlags::from_raw(count);
+            let swizzle = info.swizzle(format);
+            let view = full_view(tt, 1, desc.array_layers, format, swizzle);
+            let (image, view) = locked.image_with_view(&desc, &view)?;
+            let mut s = TexImage {
+                image,
+                view,
+                format,
+                internal,
+                info,
+                format_swizzle: swizzle,
+                target: tt,
+                size: gl_size,
+                levels: 1,
+                defined: [0; 6],
+                immutable,
+                level_views: HashMap::new(),
+                swizzle_views: HashMap::new(),
+                demotion: None,
+                samples: count,
+                fixed_locations,
             };
-            return Ok(());
-        }
-        if too_many {
-            return invalid_op(format!(
-                "{samples} samples of format 0x{internal:04X} (the limit is {max})"
-            ));
-        }
-        if bad_size {
-            return invalid_value(format!("multisample texture size {w}x{h}x{layers}"));
-        }
-        let count = count.ok_or_else(|| GlError::InvalidOperation(format!("{samples} samples")))?;
-        let bound = self.texture_units[self.active_texture as usize][tt.index()];
-        if immutable && bound == 0 {
-            return invalid_op("glTexStorage*Multisample on the default texture");
-        }
-        let t = self.bound_texture(tt)?;
-        if t.storage.as_ref().is_some_and(|s| s.immutable) {
-            return invalid_op("the texture's storage is immutable (glTexStorage)");
-        }
-        let mut locked = device.lock();
-        if let Some(old) = t.storage.take() {
-            let _ = locked.manager.retire_image(old.image);
-        }
-        if w == 0 || h == 0 || layers == 0 {
-            return Ok(());
-        }
-        let gl_size = [w as u32, h as u32, layers as u32];
-        let mut desc = image_desc_for(tt, format, gl_size, 1, true).named("GL multisample texture");
-        desc.samples = vk::SampleCountFlags::from_raw(count);
-        let swizzle = info.swizzle(format);
-        let view = full_view(tt, 1, desc.array_layers, format, swizzle);
-        let (image, view) = locked.image_with_view(&desc, &view)?;
-        let mut s = TexImage {
-            image,
-            view,
-            format,
-            internal,
-            info,
-            format_swizzle: swizzle,
-            target: tt,
-            size: gl_size,
-            levels: 1,
-            defined: [0; 6],
-            immutable,
-            level_views: HashMap::new(),
-            swizzle_views: HashMap::new(),
-            demotion: None,
-            samples: count,
-            fixed_locations,
-        };
-        s.define(0, 0);
-        t.storage = Some(s);
-        Ok(())
+            s.define(0, 0);
+            t.storage = Some(s);
+            Ok(())
+        })();
+        self.record(r);
     }
 
     /// `glGetMultisamplefv`: the position of sample `index` of the draw framebuffer's pixels.

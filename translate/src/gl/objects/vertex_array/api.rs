@@ -3,10 +3,12 @@
 //! are bound through `buffer::api`; the element-array binding lives in the vertex array too.
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
+use crate::gl::context::error::{
+    gen_count, invalid_enum, invalid_op, invalid_value, GlError, GlResult,
+};
 use crate::gl::context::Context;
 use crate::gl::objects::vertex_array::{
-    check_pointer, unpack_2_10_10_10, VertexArray, MAX_VERTEX_ATTRIBS,
+    check_pointer, unpack_2_10_10_10, AttribArray, VertexArray, MAX_VERTEX_ATTRIBS,
 };
 
 impl Context {
@@ -52,11 +54,8 @@ impl Context {
 
     /// `glGenVertexArrays`.
     pub fn gen_vertex_arrays(&mut self, n: i32) -> Vec<u32> {
-        if n < 0 {
-            self.record::<()>(invalid_value(format!("glGenVertexArrays n = {n}")));
-            return Vec::new();
-        }
-        self.vertex_arrays.generate(n as usize)
+        let r = gen_count("glGenVertexArrays", n).map(|n| self.vertex_arrays.generate(n));
+        self.record(r).unwrap_or_default()
     }
 
     /// `glIsVertexArray`.
@@ -107,17 +106,30 @@ impl Context {
 
     /// `glEnableVertexAttribArray` / `glDisableVertexAttribArray`.
     pub fn set_vertex_attrib_array(&mut self, index: u32, enabled: bool) {
+        self.change_attrib(index, |a| a.enabled = enabled);
+    }
+
+    /// Applies `change` to attribute `index` of the bound vertex array (recording the error of
+    /// a bad index, or of no vertex array bound).
+    fn change_attrib(&mut self, index: u32, change: impl FnOnce(&mut AttribArray)) {
         let r = (|| {
             let i = Self::attrib_index(index)?;
-            self.current_vao_mut()?.attribs[i].enabled = enabled;
+            change(&mut self.current_vao_mut()?.attribs[i]);
             Ok(())
         })();
         self.record(r);
     }
 
     /// `glVertexAttribPointer` / `glVertexAttribIPointer` (`integer`).
+    ///
+    /// # Safety
+    /// In a compatibility context with no buffer bound to `GL_ARRAY_BUFFER`, `offset` is the
+    /// address of a client array (GL's client-array contract): until the attribute is
+    /// specified again, every draw that reads it needs the elements it reads to be readable
+    /// memory for that draw's duration. With a buffer bound it is an offset into the buffer
+    /// and may be anything.
     #[allow(clippy::too_many_arguments)]
-    pub fn vertex_attrib_pointer(
+    pub unsafe fn vertex_attrib_pointer(
         &mut self,
         index: u32,
         size: i32,
@@ -152,12 +164,7 @@ impl Context {
 
     /// `glVertexAttribDivisor`.
     pub fn vertex_attrib_divisor(&mut self, index: u32, divisor: u32) {
-        let r = (|| {
-            let i = Self::attrib_index(index)?;
-            self.current_vao_mut()?.attribs[i].divisor = divisor;
-            Ok(())
-        })();
-        self.record(r);
+        self.change_attrib(index, |a| a.divisor = divisor);
     }
 
     /// `glVertexAttrib4f` and friends: `words` are the four components' bits.

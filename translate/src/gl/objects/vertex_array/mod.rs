@@ -832,65 +832,44 @@ mod repack_tests {
 mod shader_input_tests {
     use super::*;
     use vk::Format as F;
+    use ScalarKind::{Float, Int, UInt};
+
+    /// Checks `for_shader_input` on (array format, shader input kind, expected format) cases.
+    fn check(cases: &[(F, ScalarKind, Option<F>)]) {
+        for &(array, input, expected) in cases {
+            let got = for_shader_input(array, input);
+            assert_eq!(got, expected, "{array:?} into a {input:?} input");
+        }
+    }
 
     #[test]
     fn integer_arrays_take_the_inputs_signedness_and_keep_their_layout() {
-        assert_eq!(
-            for_shader_input(F::R8G8_UINT, ScalarKind::Int),
-            Some(F::R8G8_SINT)
-        );
-        assert_eq!(
-            for_shader_input(F::R16_SINT, ScalarKind::UInt),
-            Some(F::R16_UINT)
-        );
-        assert_eq!(
-            for_shader_input(F::R32G32B32A32_SINT, ScalarKind::Int),
-            Some(F::R32G32B32A32_SINT)
-        );
+        check(&[
+            (F::R8G8_UINT, Int, Some(F::R8G8_SINT)),
+            (F::R16_SINT, UInt, Some(F::R16_UINT)),
+            (F::R32G32B32A32_SINT, Int, Some(F::R32G32B32A32_SINT)),
+        ]);
     }
 
     #[test]
     fn float_arrays_into_integer_inputs_read_their_bytes_as_integers() {
-        assert_eq!(
-            for_shader_input(F::R32G32_SFLOAT, ScalarKind::Int),
-            Some(F::R32G32_SINT)
-        );
-        assert_eq!(
-            for_shader_input(F::R8G8B8A8_UNORM, ScalarKind::UInt),
-            Some(F::R8G8B8A8_UINT)
-        );
-        assert_eq!(
-            for_shader_input(F::R16_SSCALED, ScalarKind::Int),
-            Some(F::R16_SINT)
-        );
-        assert_eq!(
-            for_shader_input(F::R16G16_SFLOAT, ScalarKind::Int),
-            Some(F::R16G16_SINT)
-        );
-        assert_eq!(
-            for_shader_input(F::A2B10G10R10_UNORM_PACK32, ScalarKind::Int),
-            None
-        );
+        check(&[
+            (F::R32G32_SFLOAT, Int, Some(F::R32G32_SINT)),
+            (F::R8G8B8A8_UNORM, UInt, Some(F::R8G8B8A8_UINT)),
+            (F::R16_SSCALED, Int, Some(F::R16_SINT)),
+            (F::R16G16_SFLOAT, Int, Some(F::R16G16_SINT)),
+            (F::A2B10G10R10_UNORM_PACK32, Int, None),
+        ]);
     }
 
     #[test]
     fn integer_arrays_into_float_inputs_read_as_scaled_integers() {
-        assert_eq!(
-            for_shader_input(F::R8G8_SINT, ScalarKind::Float),
-            Some(F::R8G8_SSCALED)
-        );
-        assert_eq!(
-            for_shader_input(F::R16_UINT, ScalarKind::Float),
-            Some(F::R16_USCALED)
-        );
-        assert_eq!(
-            for_shader_input(F::R32_UINT, ScalarKind::Float),
-            Some(F::R32_SFLOAT)
-        );
-        assert_eq!(
-            for_shader_input(F::R32_SFLOAT, ScalarKind::Float),
-            Some(F::R32_SFLOAT)
-        );
+        check(&[
+            (F::R8G8_SINT, Float, Some(F::R8G8_SSCALED)),
+            (F::R16_UINT, Float, Some(F::R16_USCALED)),
+            (F::R32_UINT, Float, Some(F::R32_SFLOAT)),
+            (F::R32_SFLOAT, Float, Some(F::R32_SFLOAT)),
+        ]);
     }
 
     #[test]

@@ -1,0 +1,225 @@
+//! OpenGL ES contexts: what an ES 2.0 or 3.0 context answers, and what it refuses where ES
+//! differs from desktop GL.
+//!
+//! Design decisions:
+//! - An ES context is the compatibility-profile state machine with [`Api::Es`]: the default
+//!   vertex array, client-side vertex and index arrays, texture object 0 and the unsized and
+//!   luminance/alpha formats of ES 2.0/3.0 are exactly the compatibility profile's. What ES
+//!   does not have is gated here, by the API, so the desktop paths stay as they are: the
+//!   strings and the extension list, GLSL (GLSL ES only: `glsl::es`), the enums ES lacks
+//!   (`GL_INVALID_ENUM`: capabilities, texture targets, primitive modes) and the desktop-only
+//!   commands (`GL_INVALID_OPERATION`, as Mesa answers a command the ES API lacks).
+//! - The extension list names only what works on the paths an ES program takes (each is
+//!   checked in `tests/gl_es_contexts.rs`), and no desktop extension.
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, invalid_op, GlResult};
+use crate::gl::context::Context;
+use crate::glsl::Dialect;
+
+/// The client API a context implements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// Desktop OpenGL (its profile is `Context::profile`).
+    Gl,
+    /// OpenGL ES `major.minor`.
+    Es { major: u32, minor: u32 },
+}
+
+/// The extensions an ES context advertises: ES 3.0 has them in core, ES 2.0 programs look for
+/// the names.
+const ES_EXTENSIONS: &[&str] = &[
+    "GL_OES_element_index_uint",
+    "GL_OES_depth24",
+    "GL_OES_packed_depth_stencil",
+    "GL_OES_rgb8_rgba8",
+    "GL_OES_texture_npot",
+    "GL_OES_vertex_array_object",
+    "GL_OES_standard_derivatives",
+    "GL_OES_depth_texture",
+    "GL_OES_mapbuffer",
+    "GL_EXT_blend_minmax",
+];
+
+/// The `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION` strings and extensions of an ES context.
+pub(crate) fn es_strings(major: u32, minor: u32) -> (String, String, &'static [&'static str]) {
+    let glsl = if major >= 3 { "3.00" } else { "1.00" };
+    (
+        format!("OpenGL ES {major}.{minor} ArenaGL 0.1"),
+        format!("OpenGL ES GLSL ES {glsl}"),
+        ES_EXTENSIONS,
+    )
+}
+
+impl Context {
+    /// An OpenGL ES `major.minor` context on `device` (2.0 or 3.0; EGL checked the version).
+    pub fn new_es(
+        device: std::sync::Arc<crate::gl::vk::device::Device>,
+        major: u32,
+        minor: u32,
+    ) -> Context {
+        let mut ctx = Context::new(device, crate::gl::context::Profile::Compatibility);
+        ctx.api = Api::Es { major, minor };
+        let (version, glsl, extensions) = es_strings(major, minor);
+        ctx.strings.set(&version, &glsl, extensions);
+        ctx
+    }
+
+    /// The API this context implements.
+    pub fn api(&self) -> Api {
+        self.api
+    }
+
+    /// The major version of an ES context; `None` on desktop GL.
+    pub(crate) fn es_major(&self) -> Option<u32> {
+        match self.api {
+            Api::Es { major, .. } => Some(major),
+            Api::Gl => None,
+        }
+    }
+
+    /// The GLSL this context compiles.
+    pub(crate) fn dialect(&self) -> Dialect {
+        match (self.api, self.profile) {
+            (Api::Es { major, .. }, _) => Dialect::Es { major },
+            (Api::Gl, crate::gl::context::Profile::Core) => Dialect::Core,
+            (Api::Gl, crate::gl::context::Profile::Compatibility) => Dialect::Compatibility,
+        }
+    }
+
+    /// `GL_INVALID_OPERATION` for a desktop-only command in an ES context.
+    pub(crate) fn es_lacks_command(&self, name: &str) -> GlResult<()> {
+        match self.api {
+            Api::Es { major, minor } => invalid_op(format!(
+                "{name} does not exist in OpenGL ES {major}.{minor}"
+            )),
+            Api::Gl => Ok(()),
+        }
+    }
+
+    /// `glEnable`/`glDisable`/`glIsEnabled` capabilities ES lacks are `GL_INVALID_ENUM` there.
+    pub(crate) fn es_check_capability(&self, cap: GLenum) -> GlResult<()> {
+        let Some(major) = self.es_major() else {
+            return Ok(());
+        };
+        let es2 = matches!(
+            cap,
+            GL_BLEND
+                | GL_CULL_FACE
+                | GL_DEPTH_TEST
+                | GL_DITHER
+                | GL_POLYGON_OFFSET_FILL
+                | GL_SAMPLE_ALPHA_TO_COVERAGE
+                | GL_SAMPLE_COVERAGE
+                | GL_SCISSOR_TEST
+                | GL_STENCIL_TEST
+        );
+        if es2 || (major >= 3 && cap == GL_RASTERIZER_DISCARD) {
+            Ok(())
+        } else {
+            invalid_enum("capability (not in OpenGL ES)", cap)
+        }
+    }
+
+    /// Texture targets ES lacks (1D, rectangle, buffer, multisample; 3D and 2D arrays in ES
+    /// 2.0) are `GL_INVALID_ENUM` there.
+    pub(crate) fn es_check_texture_target(&self, target: GLenum) -> GlResult<()> {
+        let Some(major) = self.es_major() else {
+            return Ok(());
+        };
+        let es3 = matches!(target, GL_TEXTURE_3D | GL_TEXTURE_2D_ARRAY);
+        if matches!(target, GL_TEXTURE_2D | GL_TEXTURE_CUBE_MAP) || (es3 && major >= 3) {
+            Ok(())
+        } else {
+            invalid_enum("texture target (not in OpenGL ES)", target)
+        }
+    }
+
+    /// Primitive modes ES lacks (quads, polygons, adjacency) are `GL_INVALID_ENUM` there.
+    pub(crate) fn es_check_mode(&self, mode: GLenum) -> GlResult<()> {
+        if self.es_major().is_none() || mode <= GL_TRIANGLE_FAN {
+            Ok(())
+        } else {
+            invalid_enum("primitive mode (not in OpenGL ES)", mode)
+        }
+    }
+
+    /// `glGetShaderPrecisionFormat`: every precision of ArenaGL's shaders is 32-bit (IEEE
+    /// float, two's-complement integers), as the SPIR-V it compiles declares them.
+    pub fn shader_precision_format(
+        &mut self,
+        shader_type: GLenum,
+        precision: GLenum,
+    ) -> Option<([i32; 2], i32)> {
+        let r = match (shader_type, precision) {
+            (
+                GL_VERTEX_SHADER | GL_FRAGMENT_SHADER,
+                GL_LOW_FLOAT | GL_MEDIUM_FLOAT | GL_HIGH_FLOAT,
+            ) => Ok(([127, 127], 23)),
+            (GL_VERTEX_SHADER | GL_FRAGMENT_SHADER, GL_LOW_INT | GL_MEDIUM_INT | GL_HIGH_INT) => {
+                Ok(([31, 30], 0))
+            }
+            (GL_VERTEX_SHADER | GL_FRAGMENT_SHADER, p) => invalid_enum("precision type", p),
+            (t, _) => invalid_enum("glGetShaderPrecisionFormat shader type", t),
+        };
+        self.record(r)
+    }
+
+    /// `glGetBufferPointerv(target, GL_BUFFER_MAP_POINTER)` (GL 1.5, ES 3.0, GL_OES_mapbuffer):
+    /// the pointer the bound buffer's mapping handed out, NULL while it is not mapped.
+    pub fn buffer_map_pointer(&mut self, target: GLenum, pname: GLenum) -> Option<*mut u8> {
+        let device = self.device.clone();
+        let r = (|| {
+            if pname != GL_BUFFER_MAP_POINTER {
+                return invalid_enum("glGetBufferPointerv pname", pname);
+            }
+            let (_, b) = self.target_buffer(target, "glGetBufferPointerv")?;
+            let storage = b.storage;
+            let Some(m) = b.mapping.as_mut() else {
+                return Ok(std::ptr::null_mut());
+            };
+            if !m.direct {
+                return Ok(m.data.as_mut_ptr());
+            }
+            // A persistent mapping hands out the storage's own mapping at the mapped offset.
+            let mapping = match storage {
+                Some(h) => device.lock().manager.buffer_host_mapping(h)?,
+                None => None,
+            };
+            Ok(mapping.map_or(std::ptr::null_mut(), |mapping| {
+                mapping.ptr.as_ptr().wrapping_add(m.offset as usize)
+            }))
+        })();
+        self.record(r)
+    }
+
+    /// `glShaderBinary`: ArenaGL accepts no binary format (`GL_NUM_SHADER_BINARY_FORMATS` is
+    /// 0), so every format is `GL_INVALID_ENUM`; a negative count or length is
+    /// `GL_INVALID_VALUE` first.
+    pub fn shader_binary(&mut self, count: i32, format: GLenum, length: i32) {
+        let r: GlResult<()> = if count < 0 || length < 0 {
+            Err(crate::gl::context::error::GlError::InvalidValue(
+                "glShaderBinary count or length is negative".into(),
+            ))
+        } else {
+            invalid_enum("glShaderBinary binary format (none is supported)", format)
+        };
+        self.record(r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn es_strings_name_the_version_and_no_desktop_extension() {
+        let (v, g, ext) = es_strings(3, 0);
+        assert_eq!(v, "OpenGL ES 3.0 ArenaGL 0.1");
+        assert_eq!(g, "OpenGL ES GLSL ES 3.00");
+        assert_eq!(es_strings(2, 0).1, "OpenGL ES GLSL ES 1.00");
+        assert!(ext
+            .iter()
+            .all(|e| e.starts_with("GL_OES_") || e.starts_with("GL_EXT_")));
+    }
+}

@@ -1,0 +1,261 @@
+//! GLSL ES in an OpenGL ES context.
+//!
+//! Design decisions:
+//! - Two questions, two passes. "Is this valid GLSL ES?" is answered by glslang's reference
+//!   front end with the ES rules (`compile::validate_es_unit`: precision qualifiers and the
+//!   default float precision a fragment shader must declare, ES built-ins such as
+//!   `gl_MaxVertexUniformVectors`, ES-only restrictions, `#extension GL_OES_*`), on the
+//!   application's own source, so the log's lines and names are the application's.
+//!   "What runs on Vulkan?" is answered by the path desktop GLSL already takes, since glslang
+//!   targets Vulkan only from GLSL ES 3.10: a 1.00 unit (or one without `#version`, which is
+//!   1.00 in ES) is legacy GLSL for the upgrader (`legacy`: `attribute`/`varying`,
+//!   `texture2D`, `gl_FragColor`/`gl_FragData` through the fragment epilogue), exactly as
+//!   GL_ARB_ES2_compatibility treats it in a desktop context; a 3.00 ES unit is compiled as
+//!   3.10 ES, a superset whose new reserved words (`buffer`, …: `NEW_IN_310`) are renamed with
+//!   [`legacy::USER_PREFIX`] where 3.00 used them as names (reflection strips the prefix).
+//! - Which versions an ES context offers is `version`'s business ([`version::mark_es_unoffered`]):
+//!   desktop GLSL is refused in an ES context, 3.00 ES in an ES 2.0 one, 3.10/3.20 ES in both
+//!   (their features — compute, storage buffers, images — are not implemented).
+//! - A desktop context keeps its own rules for ES sources (`legacy`, `version`): 1.00 upgraded
+//!   like 1.10, 3.00 ES refused, 3.10/3.20 ES compiled.
+
+use std::borrow::Cow;
+use std::ffi::CString;
+
+use super::{guard, legacy, macros, version, CompileError, Stage};
+
+/// The GLSL a GL context accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Desktop GLSL of a core-profile context (no `compatibility` directives).
+    Core,
+    /// Desktop GLSL of a compatibility-profile context.
+    Compatibility,
+    /// GLSL ES of an OpenGL ES `major`.0 context.
+    Es { major: u32 },
+}
+
+/// `gl_MaxVertexUniformVectors` and `gl_MaxFragmentUniformVectors`: what `glGet` answers on every
+/// Vulkan device (`maxUniformBufferRange` is at least 16 KiB, and the GL layer caps the default
+/// block at 4096 components).
+pub(crate) const MAX_UNIFORM_VECTORS: i32 = 1024;
+/// `gl_MaxVaryingVectors`: Vulkan's minimum (64 components); `glGet` may answer more.
+pub(crate) const MAX_VARYING_VECTORS: i32 = 16;
+
+/// GLSL ES 1.00's built-in constants that desktop GLSL 3.30 (where 1.00 units are compiled)
+/// lacks, and their values.
+const ES_1_00_CONSTANTS: [(&str, i32); 3] = [
+    ("gl_MaxVertexUniformVectors", MAX_UNIFORM_VECTORS),
+    ("gl_MaxFragmentUniformVectors", MAX_UNIFORM_VECTORS),
+    ("gl_MaxVaryingVectors", MAX_VARYING_VECTORS),
+];
+
+/// Names GLSL ES 3.00 leaves free that glslang reserves in 3.10 ES.
+const NEW_IN_310: [&str; 3] = ["buffer", "imageCubeArray", "precise"];
+
+/// `source` as the GL layer hands it on in an OpenGL ES `major`.0 context: a version the
+/// context does not offer is marked for the compile step to refuse; `#version 300 es` becomes
+/// `#version 310 es` (see the module comment); a 1.00 unit has the ES built-in constants
+/// desktop GLSL lacks replaced by their values; anything else (a malformed directive) is
+/// unchanged.
+pub fn for_es(source: &str, major: u32) -> Cow<'_, str> {
+    if let Some(marked) = version::mark_es_unoffered(source, major) {
+        return Cow::Owned(marked);
+    }
+    let Some(d) = version::read(source) else {
+        return es_1_00_constants(source);
+    };
+    if d.number == version::Number::Value(100) {
+        return es_1_00_constants(source);
+    }
+    if d.unoffered || d.number != version::Number::Value(300) {
+        return Cow::Borrowed(source);
+    }
+    let (head, tail) = source.split_at(d.found.end);
+    let head = head.replacen("300", "310", 1);
+    let tail = legacy::rewrite_identifiers(tail, |ident, out| {
+        if NEW_IN_310.contains(&ident) {
+            out.push_str(legacy::USER_PREFIX);
+        }
+        out.push_str(ident);
+    });
+    Cow::Owned(head + &tail)
+}
+
+/// A GLSL ES 1.00 unit with [`ES_1_00_CONSTANTS`] replaced by their values (a literal keeps the
+/// line and means what the constant means).
+fn es_1_00_constants(source: &str) -> Cow<'_, str> {
+    if !source.contains("gl_Max") {
+        return Cow::Borrowed(source);
+    }
+    Cow::Owned(legacy::rewrite_identifiers(
+        source,
+        |ident, out| match ES_1_00_CONSTANTS.iter().find(|(name, _)| *name == ident) {
+            Some((_, value)) => out.push_str(&value.to_string()),
+            None => out.push_str(ident),
+        },
+    ))
+}
+
+/// Compiles one unit of `stage` with GLSL ES's rules for an OpenGL ES `major`.0 context, as
+/// `glCompileShader` does there before the unit takes the Vulkan path: `Ok` holds the ES front
+/// end's warnings, a failure's log is in the error (a refused version's first).
+pub fn validate(stage: Stage, source: &str, major: u32) -> Result<String, CompileError> {
+    let handed_on = for_es(source, major);
+    guard::check(stage, 0, &handed_on, false)?;
+    version::check(stage, 0, &handed_on)?;
+    macros::check(stage, 0, source)?;
+    let source = CString::new(source)
+        .map_err(|_| guard::source_error(stage, 0, 0, "NUL character in shader source"))?;
+    super::on_compiler_stack(move || super::compile::validate_es_unit(stage, &source))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    const VS_100: &str = "attribute vec4 pos;\nvoid main() { gl_Position = pos; }\n";
+    const FS_100: &str = "#version 100\nprecision mediump float;\nuniform vec4 c;\n\
+                          void main() { gl_FragColor = c; }\n";
+    const FS_300: &str = "#version 300 es\nprecision mediump float;\nout vec4 color;\n\
+                          void main() { float buffer = 1.0; color = vec4(buffer); }\n";
+
+    fn log_of(r: Result<String, CompileError>) -> String {
+        match r.unwrap_err() {
+            CompileError::Compile { log, .. } => log,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn es_sources_validate_with_es_rules() {
+        assert!(validate(Stage::Vertex, VS_100, 2).is_ok());
+        assert!(validate(Stage::Fragment, FS_100, 2).is_ok());
+        assert!(validate(Stage::Fragment, FS_300, 3).is_ok());
+        // GLSL ES 1.00 fragment shaders have no default float precision.
+        let log = log_of(validate(
+            Stage::Fragment,
+            "uniform float a;\nvoid main() { gl_FragColor = vec4(a); }\n",
+            2,
+        ));
+        assert!(log.contains("precision"), "{log}");
+        // `texture` is not a GLSL ES 1.00 built-in.
+        let log = log_of(validate(
+            Stage::Fragment,
+            "precision mediump float;\nuniform sampler2D s;\n\
+             void main() { gl_FragColor = texture(s, vec2(0.0)); }\n",
+            2,
+        ));
+        assert!(log.contains("texture"), "{log}");
+    }
+
+    #[test]
+    fn versions_the_es_context_lacks_are_refused() {
+        for (src, major, expected) in [
+            ("#version 330\nvoid main() {}\n", 3, "GLSL 3.30 is not supported in an OpenGL ES 3.0 context (desktop GLSL). Supported versions are: 1.00 ES and 3.00 ES"),
+            ("#version 120\nvoid main() {}\n", 2, "GLSL 1.20 is not supported in an OpenGL ES 2.0 context (desktop GLSL). Supported versions are: 1.00 ES"),
+            ("#version 300 es\nvoid main() {}\n", 2, "GLSL 3.00 ES is not supported in an OpenGL ES 2.0 context (it needs an OpenGL ES 3.0 context)"),
+            ("#version 310 es\nvoid main() {}\n", 3, "it needs OpenGL ES 3.1: compute shaders, storage buffers and images are not implemented"),
+            ("#version 320 es\nvoid main() {}\n", 3, "GLSL 3.20 ES is not supported"),
+        ] {
+            let log = log_of(validate(Stage::Vertex, src, major));
+            assert!(
+                log.starts_with("ERROR: 0:1: '#version' : ") && log.contains(expected),
+                "{src}: {log}"
+            );
+        }
+    }
+
+    /// A unit as `glCompileShader` runs it in an ES `major`.0 context: the ES check, then the
+    /// Vulkan path.
+    fn compile_es(stage: Stage, src: &str, major: u32) -> Result<String, CompileError> {
+        validate(stage, src, major)?;
+        let upgraded = legacy::upgrade(stage, &for_es(src, major), Default::default()).source;
+        crate::glsl::compile_shader(stage, &upgraded, Default::default())
+    }
+
+    #[test]
+    fn es_built_ins_compile_for_vulkan() {
+        let vertex = "uniform vec4 u[gl_MaxVertexUniformVectors / 64];\nattribute vec4 p;\n\
+                      uniform sampler2D s;\nvarying vec4 v;\n\
+                      void main() { v = texture2DLod(s, p.xy, 0.0) + vec4(gl_MaxVaryingVectors);\n\
+                      gl_PointSize = 1.0; gl_Position = p + u[0]; }\n";
+        let fragment = "precision mediump float;\nvarying vec4 v;\nuniform sampler2D s;\n\
+                        uniform samplerCube c;\n\
+                        void main() { vec4 a = texture2DProj(s, v.xyz) + textureCube(c, v.xyz);\n\
+                        a += vec4(gl_PointCoord, gl_FrontFacing ? 1.0 : 0.0, \n\
+                        float(gl_MaxFragmentUniformVectors + gl_MaxDrawBuffers));\n\
+                        gl_FragData[0] = a * gl_FragCoord; }\n";
+        for major in [2, 3] {
+            let r = compile_es(Stage::Vertex, vertex, major);
+            assert!(r.is_ok(), "{r:?}");
+            let r = compile_es(Stage::Fragment, fragment, major);
+            assert!(r.is_ok(), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn every_name_3_00_es_accepts_stays_a_name_in_3_10() {
+        let words = [
+            "buffer",
+            "shared",
+            "coherent",
+            "volatile",
+            "restrict",
+            "readonly",
+            "writeonly",
+            "atomic_uint",
+            "image2D",
+            "iimage2D",
+            "uimage2D",
+            "image3D",
+            "imageCube",
+            "image2DArray",
+            "iimage3D",
+            "uimage3D",
+            "iimageCube",
+            "uimageCube",
+            "iimage2DArray",
+            "uimage2DArray",
+            "imageBuffer",
+            "imageCubeArray",
+            "sampler2DMS",
+            "isampler2DMS",
+            "usampler2DMS",
+            "sampler2DMSArray",
+            "samplerBuffer",
+            "samplerCubeArray",
+            "patch",
+            "sample",
+            "precise",
+            "subroutine",
+            "noperspective",
+            "centroid",
+            "smooth",
+            "layout",
+        ];
+        for w in words {
+            let src = format!(
+                "#version 300 es\nprecision mediump float;\nout vec4 o;\n\
+                 void main() {{ float {w} = 1.0; o = vec4({w}); }}\n"
+            );
+            if validate(Stage::Fragment, &src, 3).is_err() {
+                continue;
+            }
+            let handed_on = for_es(&src, 3);
+            let r = crate::glsl::compile_shader(Stage::Fragment, &handed_on, Default::default());
+            assert!(r.is_ok(), "{w}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn es_3_00_is_handed_on_as_3_10_with_its_names_kept() {
+        let out = for_es(FS_300, 3);
+        assert!(out.starts_with("#version 310 es\n"), "{out}");
+        assert!(out.contains("float arena_u_buffer = 1.0;"), "{out}");
+        assert_eq!(out.lines().count(), FS_300.lines().count());
+        assert_eq!(for_es(FS_100, 2), FS_100);
+        assert_eq!(for_es(VS_100, 3), VS_100);
+    }
+}
