@@ -119,61 +119,56 @@ struct Dispatched {
 // SAFETY: `stub` is the address of a function, immutable and valid from any thread.
 unsafe impl Sync for Dispatched {}
 
+impl Dispatched {
+    /// The entry for `name`, dispatched by `stub`; its index comes from glvnd later.
+    const fn new(name: &'static CStr, stub: *mut c_void) -> Self {
+        Self {
+            name,
+            index: AtomicI32::new(-1),
+            stub,
+        }
+    }
+}
+
 static DISPATCHED: [Dispatched; 10] = [
-    Dispatched {
-        name: c"eglQueryDisplayAttribEXT",
-        index: AtomicI32::new(-1),
-        stub: dispatch_query_display_attrib as *mut c_void,
-    },
-    Dispatched {
-        name: c"eglCreatePlatformWindowSurfaceEXT",
-        index: AtomicI32::new(-1),
-        stub: dispatch_create_platform_window_surface as *mut c_void,
-    },
+    Dispatched::new(
+        c"eglQueryDisplayAttribEXT",
+        dispatch_query_display_attrib as *mut c_void,
+    ),
+    Dispatched::new(
+        c"eglCreatePlatformWindowSurfaceEXT",
+        dispatch_create_platform_window_surface as *mut c_void,
+    ),
     // A device function glvnd does not dispatch itself: without this stub glvnd's
     // `eglGetProcAddress("eglQueryDeviceStringEXT")` is NULL, and eglinfo calls it unchecked.
-    Dispatched {
-        name: c"eglQueryDeviceStringEXT",
-        index: AtomicI32::new(-1),
-        stub: dispatch_query_device_string as *mut c_void,
-    },
+    Dispatched::new(
+        c"eglQueryDeviceStringEXT",
+        dispatch_query_device_string as *mut c_void,
+    ),
     // Display extensions glvnd 1.6 has no stubs of its own for (it dispatches the EGL 1.5 core
     // sync functions itself, not the KHR ones, nor swap-with-damage).
-    Dispatched {
-        name: c"eglCreateSyncKHR",
-        index: AtomicI32::new(-1),
-        stub: dispatch_create_sync_khr as *mut c_void,
-    },
-    Dispatched {
-        name: c"eglDestroySyncKHR",
-        index: AtomicI32::new(-1),
-        stub: dispatch_destroy_sync_khr as *mut c_void,
-    },
-    Dispatched {
-        name: c"eglClientWaitSyncKHR",
-        index: AtomicI32::new(-1),
-        stub: dispatch_client_wait_sync_khr as *mut c_void,
-    },
-    Dispatched {
-        name: c"eglWaitSyncKHR",
-        index: AtomicI32::new(-1),
-        stub: dispatch_wait_sync_khr as *mut c_void,
-    },
-    Dispatched {
-        name: c"eglGetSyncAttribKHR",
-        index: AtomicI32::new(-1),
-        stub: dispatch_get_sync_attrib_khr as *mut c_void,
-    },
-    Dispatched {
-        name: c"eglSwapBuffersWithDamageKHR",
-        index: AtomicI32::new(-1),
-        stub: dispatch_swap_buffers_with_damage_khr as *mut c_void,
-    },
-    Dispatched {
-        name: c"eglSwapBuffersWithDamageEXT",
-        index: AtomicI32::new(-1),
-        stub: dispatch_swap_buffers_with_damage_ext as *mut c_void,
-    },
+    Dispatched::new(c"eglCreateSyncKHR", dispatch_create_sync_khr as *mut c_void),
+    Dispatched::new(
+        c"eglDestroySyncKHR",
+        dispatch_destroy_sync_khr as *mut c_void,
+    ),
+    Dispatched::new(
+        c"eglClientWaitSyncKHR",
+        dispatch_client_wait_sync_khr as *mut c_void,
+    ),
+    Dispatched::new(c"eglWaitSyncKHR", dispatch_wait_sync_khr as *mut c_void),
+    Dispatched::new(
+        c"eglGetSyncAttribKHR",
+        dispatch_get_sync_attrib_khr as *mut c_void,
+    ),
+    Dispatched::new(
+        c"eglSwapBuffersWithDamageKHR",
+        dispatch_swap_buffers_with_damage_khr as *mut c_void,
+    ),
+    Dispatched::new(
+        c"eglSwapBuffersWithDamageEXT",
+        dispatch_swap_buffers_with_damage_ext as *mut c_void,
+    ),
 ];
 
 /// The vendor entry point glvnd calls once after `dlopen`.
