@@ -277,6 +277,11 @@ impl Context {
             GL_MAX_VERTEX_OUTPUT_COMPONENTS => int(i64::from(l.max_vertex_output_components)),
             GL_MAX_FRAGMENT_INPUT_COMPONENTS => int(i64::from(l.max_fragment_input_components)),
             GL_MAX_GEOMETRY_OUTPUT_VERTICES => int(i64::from(l.max_geometry_output_vertices)),
+            // ARB_texture_gather: every component can be gathered (Vulkan's OpImageGather),
+            // with the device's offset range.
+            0x8F9F => int(4), // GL_MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS_ARB
+            0x8E5E => int(i64::from(l.min_texel_gather_offset)), // GL_MIN_PROGRAM_TEXTURE_GATHER_OFFSET
+            0x8E5F => int(i64::from(l.max_texel_gather_offset)), // GL_MAX_PROGRAM_TEXTURE_GATHER_OFFSET
             GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => {
                 int(i64::from(l.max_geometry_total_output_components))
             }

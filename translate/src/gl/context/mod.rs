@@ -228,6 +228,7 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_invalidate_subdata",
     "GL_EXT_draw_buffers2",
     "GL_ARB_texture_query_lod",
+    "GL_ARB_texture_gather",
     "GL_NV_conditional_render",
     "GL_ARB_sampler_objects",
     "GL_ARB_texture_cube_map",
