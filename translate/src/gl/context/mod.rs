@@ -233,6 +233,7 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_sampler_objects",
     "GL_ARB_texture_cube_map",
     "GL_ARB_texture_swizzle",
+    "GL_EXT_texture_swizzle",
     "GL_EXT_texture_array",
     "GL_ARB_shader_bit_encoding",
     "GL_ARB_vertex_type_2_10_10_10_rev",
