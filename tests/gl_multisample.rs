@@ -577,3 +577,54 @@ fn respecified_multisample_storage_uploads_and_readbacks_without_a_swap_keep_mem
          {peak} at the peak): something re-specified, resolved, read back or staged is kept"
     );
 }
+
+/// Found by `tests/gl_fuzz.rs`: a draw under `GL_RASTERIZER_DISCARD` into a multisampled
+/// framebuffer recorded a pipeline whose (ignored) multisample state could not match the pass's
+/// 4× attachment — a validation error. Such a draw is not recorded now; its primitives still
+/// count toward `GL_PRIMITIVES_GENERATED`.
+#[test]
+fn rasterizer_discard_into_a_multisampled_framebuffer_is_clean_and_still_counted() {
+    let _c = gl_harness::context();
+    let gen_rb = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorageMultisample": fn(u32, i32, u32, i32, i32));
+    let gen_fb = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let gen_va = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_va = gl!(c"glBindVertexArray": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_q = gl!(c"glGenQueries": fn(i32, *mut u32));
+    let begin_q = gl!(c"glBeginQuery": fn(u32, u32));
+    let end_q = gl!(c"glEndQuery": fn(u32));
+    let get_q = gl!(c"glGetQueryObjectuiv": fn(u32, u32, *mut u32));
+    let p = gl_harness::program(
+        "#version 330 core\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n",
+        "#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n",
+    );
+    let (mut rb, mut fb, mut va, mut q, mut generated) = (0, 0, 0, 0, 0);
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        gen_va(1, &mut va);
+        bind_va(va);
+        use_program(p);
+        gen_rb(1, &mut rb);
+        bind_rb(0x8D41, rb);
+        storage(0x8D41, 4, 0x8058, 58, 45);
+        gen_fb(1, &mut fb);
+        bind_fb(0x8D40, fb);
+        attach(0x8CA9, 0x8CE0, 0x8D41, rb);
+        draw(0x0004, 0, 3);
+        enable(0x8C89); // GL_RASTERIZER_DISCARD
+        gen_q(1, &mut q);
+        begin_q(0x8C87, q); // GL_PRIMITIVES_GENERATED
+        draw(0x0004, 0, 6);
+        end_q(0x8C87);
+        get_q(q, 0x8866, &mut generated); // GL_QUERY_RESULT
+    }
+    assert_eq!(generated, 2, "two triangles generated while discarded");
+    assert_eq!(gl_harness::error(), 0);
+    // The validation layer must have stayed silent (checked when `_c` drops).
+}

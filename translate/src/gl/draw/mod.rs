@@ -190,6 +190,14 @@ impl Context {
             return Ok(());
         }
         self.count_primitives(&call, &program, &assembly)?;
+        // Under rasterizer discard a draw has no effect GL 3.3 can see but the primitives just
+        // counted (no transform feedback, no stores) — unless the device counts them, for a
+        // geometry shader. Not recording it also keeps a discarding pipeline out of a pass
+        // whose multisampled attachments its ignored multisample state cannot match.
+        let device_counts = program.has_geometry_shader() && self.counting_primitives();
+        if self.pipeline_state.rasterizer_discard && !device_counts {
+            return Ok(());
+        }
         // An empty viewport or scissor draws nothing, but its primitives were counted.
         let Some(scissor) = scissor else {
             return Ok(());
