@@ -1055,24 +1055,6 @@ pub unsafe extern "C" fn eglGetSyncAttribKHR(
 
 // eglGetProcAddress.
 
-/// The exported functions by name, for `eglGetProcAddress`. One list, so the table and the tests
-/// that walk it cannot disagree.
-macro_rules! proc_table {
-    ($($f:ident),* $(,)?) => {
-        /// Every name `eglGetProcAddress` answers.
-        pub const PROC_NAMES: &[&str] = &[$(stringify!($f)),*];
-
-        fn lookup(name: &[u8]) -> *mut c_void {
-            $(
-                if name == stringify!($f).as_bytes() {
-                    return $f as *mut c_void;
-                }
-            )*
-            null_mut()
-        }
-    };
-}
-
 proc_table!(
     eglGetDisplay,
     eglGetPlatformDisplay,

@@ -28,6 +28,25 @@ macro_rules! error_repeated {
     }};
 }
 
+/// A `GetProcAddress` table from one list of exported functions, so the table and the tests that
+/// walk it cannot disagree: `PROC_NAMES` (every name answered) and `lookup(name)` (the function's
+/// address, NULL for a name not in the list).
+macro_rules! proc_table {
+    ($($f:ident),* $(,)?) => {
+        /// Every name this window-system API's `GetProcAddress` answers.
+        pub const PROC_NAMES: &[&str] = &[$(stringify!($f)),*];
+
+        fn lookup(name: &[u8]) -> *mut ::std::ffi::c_void {
+            $(
+                if name == stringify!($f).as_bytes() {
+                    return $f as *mut ::std::ffi::c_void;
+                }
+            )*
+            ::std::ptr::null_mut()
+        }
+    };
+}
+
 mod begin_end;
 mod bridge;
 pub mod diagnostics;

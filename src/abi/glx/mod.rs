@@ -632,22 +632,6 @@ pub unsafe extern "C" fn glXGetConfig(
 
 // glXGetProcAddress.
 
-macro_rules! proc_table {
-    ($($f:ident),* $(,)?) => {
-        /// Every GLX name `glXGetProcAddress` answers.
-        pub const PROC_NAMES: &[&str] = &[$(stringify!($f)),*];
-
-        fn lookup(name: &[u8]) -> *mut c_void {
-            $(
-                if name == stringify!($f).as_bytes() {
-                    return $f as *mut c_void;
-                }
-            )*
-            null_mut()
-        }
-    };
-}
-
 proc_table!(
     glXQueryExtension,
     glXQueryVersion,
