@@ -1456,7 +1456,10 @@ const SUPPORTED_BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_
         | vk::BufferUsageFlags::STORAGE_BUFFER.as_raw()
         | vk::BufferUsageFlags::INDEX_BUFFER.as_raw()
         | vk::BufferUsageFlags::VERTEX_BUFFER.as_raw()
-        | vk::BufferUsageFlags::INDIRECT_BUFFER.as_raw(),
+        | vk::BufferUsageFlags::INDIRECT_BUFFER.as_raw()
+        // Only requested where `Gl4Features::transform_feedback` is on.
+        | vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT.as_raw()
+        | vk::BufferUsageFlags::TRANSFORM_FEEDBACK_COUNTER_BUFFER_EXT.as_raw(),
 );
 
 fn validate_buffer(desc: &BufferDesc, max_allocation: u64) -> Result<()> {

@@ -106,6 +106,143 @@ pub struct DeviceFeatures {
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
+    /// Core features behind GL 4.x and ES 3.1/3.2 (each enabled when the device has it).
+    pub gl4: Gl4Features,
+}
+
+/// The device features the GL 4.x / ES 3.1+ surface maps onto, each enabled when present: the
+/// translator offers a GL feature only where its Vulkan counterpart is `true` here.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Gl4Features {
+    /// `shaderFloat64` (`GL_ARB_gpu_shader_fp64`, `GL_ARB_vertex_attrib_64bit`).
+    pub shader_float64: bool,
+    /// `shaderInt64` (`GL_ARB_gpu_shader_int64`).
+    pub shader_int64: bool,
+    /// `imageCubeArray` (`GL_ARB_texture_cube_map_array`).
+    pub image_cube_array: bool,
+    /// `sampleRateShading` (`GL_ARB_sample_shading`).
+    pub sample_rate_shading: bool,
+    /// `multiDrawIndirect` (`GL_ARB_multi_draw_indirect`).
+    pub multi_draw_indirect: bool,
+    /// `drawIndirectFirstInstance` (`GL_ARB_base_instance` through indirect draws).
+    pub draw_indirect_first_instance: bool,
+    /// `fragmentStoresAndAtomics` (SSBOs, images and atomic counters in fragment shaders).
+    pub fragment_stores_and_atomics: bool,
+    /// `vertexPipelineStoresAndAtomics` (the same in vertex, tessellation and geometry shaders).
+    pub vertex_pipeline_stores_and_atomics: bool,
+    /// `shaderImageGatherExtended` (`textureGatherOffset(s)` with non-constant offsets).
+    pub shader_image_gather_extended: bool,
+    /// `shaderStorageImageExtendedFormats` (the GL image formats beyond Vulkan's base set).
+    pub shader_storage_image_extended_formats: bool,
+    /// `shaderStorageImageMultisample` (`image2DMS`).
+    pub shader_storage_image_multisample: bool,
+    /// `shaderStorageImageReadWithoutFormat`.
+    pub shader_storage_image_read_without_format: bool,
+    /// `shaderStorageImageWriteWithoutFormat` (GL's `writeonly` images without a format).
+    pub shader_storage_image_write_without_format: bool,
+    /// `shaderSampledImageArrayDynamicIndexing` (`GL_ARB_gpu_shader5` sampler arrays).
+    pub shader_sampled_image_array_dynamic_indexing: bool,
+    /// `shaderUniformBufferArrayDynamicIndexing`.
+    pub shader_uniform_buffer_array_dynamic_indexing: bool,
+    /// `shaderStorageBufferArrayDynamicIndexing`.
+    pub shader_storage_buffer_array_dynamic_indexing: bool,
+    /// `shaderStorageImageArrayDynamicIndexing`.
+    pub shader_storage_image_array_dynamic_indexing: bool,
+    /// `shaderClipDistance` (`gl_ClipDistance`).
+    pub shader_clip_distance: bool,
+    /// `shaderCullDistance` (`GL_ARB_cull_distance`).
+    pub shader_cull_distance: bool,
+    /// `multiViewport` (`GL_ARB_viewport_array`).
+    pub multi_viewport: bool,
+    /// `fillModeNonSolid` (`glPolygonMode` lines and points).
+    pub fill_mode_non_solid: bool,
+    /// `logicOp` (`glLogicOp`).
+    pub logic_op: bool,
+    /// `shaderDrawParameters` (Vulkan 1.1: `gl_BaseVertex`, `gl_BaseInstance`, `gl_DrawID`).
+    pub shader_draw_parameters: bool,
+    /// `drawIndirectCount` (Vulkan 1.2: `GL_ARB_indirect_parameters`).
+    pub draw_indirect_count: bool,
+    /// `VK_EXT_transform_feedback` with `transformFeedback` (GL 3.0 transform feedback).
+    pub transform_feedback: bool,
+    /// `geometryStreams` of `VK_EXT_transform_feedback` (`GL_ARB_transform_feedback3` streams).
+    pub transform_feedback_streams: bool,
+}
+
+impl Gl4Features {
+    fn from_core(f: &vk::PhysicalDeviceFeatures) -> Self {
+        let on = |b: vk::Bool32| b == vk::TRUE;
+        Self {
+            shader_float64: on(f.shader_float64),
+            shader_int64: on(f.shader_int64),
+            image_cube_array: on(f.image_cube_array),
+            sample_rate_shading: on(f.sample_rate_shading),
+            multi_draw_indirect: on(f.multi_draw_indirect),
+            draw_indirect_first_instance: on(f.draw_indirect_first_instance),
+            fragment_stores_and_atomics: on(f.fragment_stores_and_atomics),
+            vertex_pipeline_stores_and_atomics: on(f.vertex_pipeline_stores_and_atomics),
+            shader_image_gather_extended: on(f.shader_image_gather_extended),
+            shader_storage_image_extended_formats: on(f.shader_storage_image_extended_formats),
+            shader_storage_image_multisample: on(f.shader_storage_image_multisample),
+            shader_storage_image_read_without_format: on(f.shader_storage_image_read_without_format),
+            shader_storage_image_write_without_format: on(
+                f.shader_storage_image_write_without_format
+            ),
+            shader_sampled_image_array_dynamic_indexing: on(
+                f.shader_sampled_image_array_dynamic_indexing
+            ),
+            shader_uniform_buffer_array_dynamic_indexing: on(
+                f.shader_uniform_buffer_array_dynamic_indexing
+            ),
+            shader_storage_buffer_array_dynamic_indexing: on(
+                f.shader_storage_buffer_array_dynamic_indexing
+            ),
+            shader_storage_image_array_dynamic_indexing: on(
+                f.shader_storage_image_array_dynamic_indexing
+            ),
+            shader_clip_distance: on(f.shader_clip_distance),
+            shader_cull_distance: on(f.shader_cull_distance),
+            multi_viewport: on(f.multi_viewport),
+            fill_mode_non_solid: on(f.fill_mode_non_solid),
+            logic_op: on(f.logic_op),
+            ..Self::default()
+        }
+    }
+
+    /// Writes the enabled core features into `core`.
+    fn enable(&self, core: vk::PhysicalDeviceFeatures) -> vk::PhysicalDeviceFeatures {
+        core.shader_float64(self.shader_float64)
+            .shader_int64(self.shader_int64)
+            .image_cube_array(self.image_cube_array)
+            .sample_rate_shading(self.sample_rate_shading)
+            .multi_draw_indirect(self.multi_draw_indirect)
+            .draw_indirect_first_instance(self.draw_indirect_first_instance)
+            .fragment_stores_and_atomics(self.fragment_stores_and_atomics)
+            .vertex_pipeline_stores_and_atomics(self.vertex_pipeline_stores_and_atomics)
+            .shader_image_gather_extended(self.shader_image_gather_extended)
+            .shader_storage_image_extended_formats(self.shader_storage_image_extended_formats)
+            .shader_storage_image_multisample(self.shader_storage_image_multisample)
+            .shader_storage_image_read_without_format(self.shader_storage_image_read_without_format)
+            .shader_storage_image_write_without_format(
+                self.shader_storage_image_write_without_format,
+            )
+            .shader_sampled_image_array_dynamic_indexing(
+                self.shader_sampled_image_array_dynamic_indexing,
+            )
+            .shader_uniform_buffer_array_dynamic_indexing(
+                self.shader_uniform_buffer_array_dynamic_indexing,
+            )
+            .shader_storage_buffer_array_dynamic_indexing(
+                self.shader_storage_buffer_array_dynamic_indexing,
+            )
+            .shader_storage_image_array_dynamic_indexing(
+                self.shader_storage_image_array_dynamic_indexing,
+            )
+            .shader_clip_distance(self.shader_clip_distance)
+            .shader_cull_distance(self.shader_cull_distance)
+            .multi_viewport(self.multi_viewport)
+            .fill_mode_non_solid(self.fill_mode_non_solid)
+            .logic_op(self.logic_op)
+    }
 }
 
 /// One memory heap.
@@ -489,9 +626,13 @@ fn describe(
         let timestamp_valid_bits = families
             .get(family as usize)
             .map_or(0, |f| f.timestamp_valid_bits);
+        let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
-        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v12);
+        let mut f2 = vk::PhysicalDeviceFeatures2::default()
+            .push_next(&mut v11)
+            .push_next(&mut v12);
         instance.get_physical_device_features2(pd, &mut f2);
+        let mut gl4 = Gl4Features::from_core(&f2.features);
         let anisotropy = f2.features.sampler_anisotropy == vk::TRUE;
         let geometry = f2.features.geometry_shader == vk::TRUE;
         let tessellation = f2.features.tessellation_shader == vk::TRUE;
@@ -503,6 +644,8 @@ fn describe(
         let independent_blend = f2.features.independent_blend == vk::TRUE;
         let large_points = f2.features.large_points == vk::TRUE;
         let host_query_reset = v12.host_query_reset == vk::TRUE;
+        gl4.shader_draw_parameters = v11.shader_draw_parameters == vk::TRUE;
+        gl4.draw_indirect_count = v12.draw_indirect_count == vk::TRUE;
         if v12.timeline_semaphore != vk::TRUE {
             return Err(format!("{name}: no timeline semaphores"));
         }
@@ -556,6 +699,7 @@ fn describe(
                 depth_clamp,
                 independent_blend,
                 large_points,
+                gl4,
                 ..DeviceFeatures::default()
             },
             max_sampler_anisotropy: l.max_sampler_anisotropy,
@@ -651,6 +795,17 @@ fn create_device(
         names.push(ash::ext::provoking_vertex::NAME.as_ptr());
         features.provoking_vertex_last = true;
     }
+    let mut xfb_query = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
+    if has_extension(exts, ash::ext::transform_feedback::NAME) {
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut xfb_query);
+        // SAFETY: as above.
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        if xfb_query.transform_feedback == vk::TRUE {
+            names.push(ash::ext::transform_feedback::NAME.as_ptr());
+            features.gl4.transform_feedback = true;
+            features.gl4.transform_feedback_streams = xfb_query.geometry_streams == vk::TRUE;
+        }
+    }
 
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
@@ -667,9 +822,13 @@ fn create_device(
         .depth_clamp(features.depth_clamp)
         .independent_blend(features.independent_blend)
         .large_points(features.large_points);
+    let core = features.gl4.enable(core);
+    let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
+        .shader_draw_parameters(features.gl4.shader_draw_parameters);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
         .timeline_semaphore(true)
-        .host_query_reset(features.host_query_reset);
+        .host_query_reset(features.host_query_reset)
+        .draw_indirect_count(features.gl4.draw_indirect_count);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(features.dynamic_rendering)
         .synchronization2(features.synchronization2);
@@ -679,6 +838,7 @@ fn create_device(
         .queue_create_infos(&queues)
         .enabled_extension_names(&names)
         .enabled_features(&core)
+        .push_next(&mut v11)
         .push_next(&mut v12);
     if core13 {
         create = create.push_next(&mut v13);
@@ -701,8 +861,13 @@ fn create_device(
     if features.custom_border_color {
         create = create.push_next(&mut border);
     }
-    // Only `provokingVertexLast`: transform feedback (`transformFeedbackPreservesProvokingVertex`)
-    // is not used.
+    let mut xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default()
+        .transform_feedback(true)
+        .geometry_streams(features.gl4.transform_feedback_streams);
+    if features.gl4.transform_feedback {
+        create = create.push_next(&mut xfb);
+    }
+    // Only `provokingVertexLast`: `transformFeedbackPreservesProvokingVertex` is not used.
     let mut provoking =
         vk::PhysicalDeviceProvokingVertexFeaturesEXT::default().provoking_vertex_last(true);
     if features.provoking_vertex_last {

@@ -36,7 +36,9 @@ use suballoc::{SubAllocation, SubAllocator, VmaSubAllocator};
 use submit::Submitter;
 
 pub use blit::BlitSide;
-pub use context::{DeviceFeatures, DeviceInfo, HeapInfo, MemoryTypeInfo, ValidationLog};
+pub use context::{
+    DeviceFeatures, DeviceInfo, Gl4Features, HeapInfo, MemoryTypeInfo, ValidationLog,
+};
 pub use copy::CopySide;
 pub use present::{Presented, WindowId, XlibWindow};
 pub use render::StreamRange;
