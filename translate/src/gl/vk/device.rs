@@ -13,7 +13,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use arenagl_memory::vulkan::DeviceInfo;
+use arenagl_memory::vulkan::{DeviceInfo, Gl4Features};
 use arenagl_memory::{
     Epoch, ImageDesc, ImageHandle, LostFlag, MemoryError, MemoryManager, SamplerDesc,
     SamplerHandle, ViewDesc, ViewHandle,
@@ -75,6 +75,9 @@ pub struct DeviceCaps {
     /// (without it flat outputs come from the first vertex whatever `glProvokingVertex` says,
     /// and GL_EXT_provoking_vertex is not advertised).
     pub provoking_vertex_last: bool,
+    /// The device features behind GL 4.x and ES 3.1+ (`shaderFloat64`, transform feedback,
+    /// stores and atomics, …): each GL feature built on one is offered only where it is `true`.
+    pub gl4: Gl4Features,
 }
 
 /// A cached pipeline and the last epoch that bound it (trimming keeps the recent ones).
@@ -159,6 +162,7 @@ impl Device {
             independent_blend: info.features.independent_blend,
             large_points: info.features.large_points,
             provoking_vertex_last: info.features.provoking_vertex_last,
+            gl4: info.features.gl4,
         };
         let lost = manager.lost_flag();
         let cache_info = vk::PipelineCacheCreateInfo::default();
