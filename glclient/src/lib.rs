@@ -136,9 +136,12 @@ impl Implementation {
             Implementation::Zink => {
                 // Mesa reads these when its EGL driver loads, which is after this point; the
                 // process is still single-threaded here. Without LIBGL_ALWAYS_SOFTWARE Zink
-                // skips CPU Vulkan devices (lavapipe) and EGL fails to initialise.
+                // skips CPU Vulkan devices (lavapipe) and EGL fails to initialise; with
+                // ARENAGL_ZINK_SOFTWARE=0 it is left to pick a hardware device.
                 std::env::set_var("MESA_LOADER_DRIVER_OVERRIDE", "zink");
-                std::env::set_var("LIBGL_ALWAYS_SOFTWARE", "1");
+                if std::env::var_os("ARENAGL_ZINK_SOFTWARE").is_none_or(|v| v != "0") {
+                    std::env::set_var("LIBGL_ALWAYS_SOFTWARE", "1");
+                }
                 Ok(PathBuf::from(SYSTEM_LIBEGL))
             }
             Implementation::Path(p) => {

@@ -16,6 +16,14 @@
 //!   line of its stderr; the other runs go on.
 //! - Ratios are implementation / ArenaGL for every column, so above 1 means more time, more
 //!   memory, or (for the throughput column) more work per second than ArenaGL.
+//! - `--runs N` repeats the whole matrix N times, implementations alternating within each round
+//!   (so a slow period of the machine hits all of them); a row reports its median run (by p50)
+//!   and the p50 of every run, so a reader sees the spread.
+//! - `--mesa DIR` runs Zink and llvmpipe from a Mesa unpacked into DIR (Debian's packages
+//!   extracted with `dpkg -x`), for machines whose own GL is not Mesa; `--zink-hardware` lets Zink
+//!   take a hardware Vulkan device (by default it is forced to software, lavapipe, as
+//!   llvmpipe's peer). Other glvnd EGL vendors already named in `__EGL_VENDOR_LIBRARY_FILENAMES`
+//!   stay after Mesa's: a hardware Vulkan driver may need its own vendor's EGL library present.
 
 mod chart;
 pub mod child;
@@ -61,6 +69,16 @@ pub struct BenchArgs {
     /// A run taking longer than this is stopped and reported as failed.
     #[arg(long, default_value_t = 600)]
     timeout_s: u64,
+    /// Rounds of the whole matrix (implementations alternate within a round).
+    #[arg(long, default_value_t = 1)]
+    runs: u32,
+    /// A folder holding an unpacked Mesa (`usr/lib/x86_64-linux-gnu`, its `dri/`, and
+    /// `usr/share/glvnd/egl_vendor.d/50_mesa.json`) for the zink and llvmpipe runs.
+    #[arg(long)]
+    mesa: Option<PathBuf>,
+    /// Let Zink use a hardware Vulkan device instead of forcing lavapipe.
+    #[arg(long)]
+    zink_hardware: bool,
 }
 
 /// An implementation under comparison.
@@ -130,6 +148,37 @@ impl std::str::FromStr for Impl {
     }
 }
 
+/// The environment that points a Mesa run at `--mesa`'s folder, and Zink at hardware.
+fn mesa_environment(args: &BenchArgs) -> Result<Vec<(&'static str, std::ffi::OsString)>, String> {
+    let mut env = Vec::new();
+    if args.zink_hardware {
+        env.push(("ARENAGL_ZINK_SOFTWARE", "0".into()));
+    }
+    let Some(root) = &args.mesa else {
+        return Ok(env);
+    };
+    let lib = root.join("usr/lib/x86_64-linux-gnu");
+    let vendor = root.join("usr/share/glvnd/egl_vendor.d/50_mesa.json");
+    if !vendor.is_file() {
+        return Err(format!("--mesa: no {}", vendor.display()));
+    }
+    let prepend = |name: &str, first: &Path| {
+        let mut value = first.as_os_str().to_owned();
+        if let Some(old) = std::env::var_os(name).filter(|v| !v.is_empty()) {
+            value.push(":");
+            value.push(old);
+        }
+        value
+    };
+    env.push(("LD_LIBRARY_PATH", prepend("LD_LIBRARY_PATH", &lib)));
+    env.push(("LIBGL_DRIVERS_PATH", lib.join("dri").into_os_string()));
+    env.push((
+        "__EGL_VENDOR_LIBRARY_FILENAMES",
+        prepend("__EGL_VENDOR_LIBRARY_FILENAMES", &vendor),
+    ));
+    Ok(env)
+}
+
 /// Runs one scene under one implementation in a child; a failure is the row's text.
 fn run_child(
     exe: &Path,
@@ -160,6 +209,11 @@ fn run_child(
         .stderr(file(&stderr_path)?);
     for (key, value) in env {
         command.env(key, value);
+    }
+    if matches!(implementation, Impl::Zink | Impl::Llvmpipe) {
+        for (key, value) in mesa_environment(args)? {
+            command.env(key, value);
+        }
     }
     let mut process = command
         .spawn()
@@ -203,28 +257,32 @@ fn run_child(
 
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
-    if args.frames == 0 || args.scenes.is_empty() || args.impls.is_empty() {
-        return Err("need at least one frame, one scene and one implementation".into());
+    if args.frames == 0 || args.runs == 0 || args.scenes.is_empty() || args.impls.is_empty() {
+        return Err("need at least one frame, run, scene and implementation".into());
     }
     let exe = std::env::current_exe()?;
     let work = std::env::temp_dir().join(format!("arenagl-bench-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
-    let mut rows = Vec::new();
-    for &scene in &args.scenes {
-        for &implementation in &args.impls {
-            eprint!("bench: {} on {} … ", scene.name(), implementation.label());
-            let outcome = run_child(&exe, args, scene, implementation, &work);
-            match &outcome {
-                Ok((m, _)) => eprintln!("p50 {:.2} ms, {:.1} frames/s", m.p50_ms, m.fps),
-                Err(why) => eprintln!("failed: {why}"),
+    let mut runs = Vec::new();
+    for round in 1..=args.runs {
+        for &scene in &args.scenes {
+            for &implementation in &args.impls {
+                eprint!(
+                    "bench: run {round}/{}: {} on {} … ",
+                    args.runs,
+                    scene.name(),
+                    implementation.label()
+                );
+                let outcome = run_child(&exe, args, scene, implementation, &work);
+                match &outcome {
+                    Ok((m, _)) => eprintln!("p50 {:.2} ms, {:.1} frames/s", m.p50_ms, m.fps),
+                    Err(why) => eprintln!("failed: {why}"),
+                }
+                runs.push(Row::single(scene, implementation, outcome));
             }
-            rows.push(Row {
-                scene,
-                implementation,
-                outcome,
-            });
         }
     }
+    let rows = table::median_rows(runs);
     // Our own scratch directory (caches and captured output).
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&args.out_dir)?;

@@ -56,11 +56,84 @@ impl Measure {
 }
 
 /// One scene under one implementation.
+#[derive(Clone)]
 pub struct Row {
     pub scene: SceneKind,
     pub implementation: Impl,
     /// The measure and `GL_RENDERER`, or why there is none.
     pub outcome: Result<(Measure, String), String>,
+    /// The p50 of every successful run (ms), in run order; `outcome` is the median one.
+    pub p50_runs: Vec<f64>,
+}
+
+impl Row {
+    /// The row of one run.
+    pub fn single(
+        scene: SceneKind,
+        implementation: Impl,
+        outcome: Result<(Measure, String), String>,
+    ) -> Row {
+        let p50_runs = outcome.iter().map(|(m, _)| m.p50_ms).collect();
+        Row {
+            scene,
+            implementation,
+            outcome,
+            p50_runs,
+        }
+    }
+}
+
+/// One row per scene and implementation (in first-seen order) from the rows of every run: the
+/// successful run with the median p50 (the lower median for an even count), else the first
+/// failure, with every run's p50 kept.
+pub fn median_rows(runs: Vec<Row>) -> Vec<Row> {
+    let mut keys: Vec<(SceneKind, Impl)> = Vec::new();
+    for r in &runs {
+        if !keys.contains(&(r.scene, r.implementation)) {
+            keys.push((r.scene, r.implementation));
+        }
+    }
+    let mut runs: Vec<Option<Row>> = runs.into_iter().map(Some).collect();
+    let mut out = Vec::new();
+    for (scene, implementation) in keys {
+        let mine: Vec<Row> = runs
+            .iter_mut()
+            .filter(|r| {
+                r.as_ref()
+                    .is_some_and(|r| r.scene == scene && r.implementation == implementation)
+            })
+            .filter_map(Option::take)
+            .collect();
+        let p50_runs: Vec<f64> = mine.iter().flat_map(|r| r.p50_runs.clone()).collect();
+        let mut ok: Vec<Row> = mine.iter().filter(|r| r.outcome.is_ok()).cloned().collect();
+        ok.sort_by(|a, b| a.p50_runs[0].total_cmp(&b.p50_runs[0]));
+        let chosen = if ok.is_empty() {
+            mine.into_iter().next()
+        } else {
+            let middle = (ok.len() - 1) / 2;
+            ok.into_iter().nth(middle)
+        };
+        if let Some(row) = chosen {
+            out.push(Row { p50_runs, ..row });
+        }
+    }
+    out
+}
+
+/// `min / median / max` of the runs' p50 (ms), or the one value.
+fn spread(p50_runs: &[f64]) -> String {
+    let mut sorted = p50_runs.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.as_slice() {
+        [] => "–".to_owned(),
+        [one] => format!("{one:.2}"),
+        all => format!(
+            "{:.2} / {:.2} / {:.2}",
+            all[0],
+            all[(all.len() - 1) / 2],
+            all[all.len() - 1]
+        ),
+    }
 }
 
 fn mib(bytes: u64) -> f64 {
@@ -75,13 +148,14 @@ fn or_dash<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
 pub fn results_table(rows: &[Row]) -> String {
     let mut out = String::from(
         "| scene | implementation | p50 ms | p99 ms | frames/s | throughput | peak RSS MiB | \
-         vkAllocateMemory | peak device MiB |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+         vkAllocateMemory | peak device MiB | p50 of each run: min / median / max |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for row in rows {
         let (scene, label) = (row.scene.name(), row.implementation.label());
         match &row.outcome {
             Ok((m, _)) => out.push_str(&format!(
-                "| {scene} | {label} | {:.2} | {:.2} | {:.1} | {:.1} {}/s | {} | {} | {} |\n",
+                "| {scene} | {label} | {:.2} | {:.2} | {:.1} | {:.1} {}/s | {} | {} | {} | {} |\n",
                 m.p50_ms,
                 m.p99_ms,
                 m.fps,
@@ -90,9 +164,10 @@ pub fn results_table(rows: &[Row]) -> String {
                 or_dash(m.peak_rss_kib, |k| format!("{:.0}", k as f64 / 1024.0)),
                 or_dash(m.allocate_calls, |c| c.to_string()),
                 or_dash(m.peak_device_bytes, |b| format!("{:.1}", mib(b))),
+                spread(&row.p50_runs),
             )),
             Err(why) => out.push_str(&format!(
-                "| {scene} | {label} | failed: {} | | | | | | |\n",
+                "| {scene} | {label} | failed: {} | | | | | | | |\n",
                 why.replace('|', "/")
             )),
         }
@@ -169,7 +244,9 @@ pub fn markdown(rows: &[Row], args: &BenchArgs, command_line: &str) -> String {
         "# `arenagl bench`: ArenaGL beside its peers\n\n\
          Written by `arenagl {command_line}`: {} measured frames after {} warm-up frames per \
          scene and implementation, {}×{} pbuffer, each run in its own process with a fresh \
-         `XDG_CACHE_HOME`; {build}; {cpu}, {cores} logical CPUs.\n\n\
+         `XDG_CACHE_HOME`, {} round(s) with the implementations alternating (a row is the \
+         median round by p50; the last column gives every round's p50); {build}; {cpu}, \
+         {cores} logical CPUs.\n\n\
          A frame's time is the scene's GL calls plus `glFinish`; throughput is the scene's own \
          unit per second of frame time; peak RSS is the child process's `VmHWM`. \
          `vkAllocateMemory` calls and peak device bytes (the sum of per-category peaks) come \
@@ -180,7 +257,7 @@ pub fn markdown(rows: &[Row], args: &BenchArgs, command_line: &str) -> String {
          scene (14 mipmapped 1024² atlases, 64 chunk meshes streamed into the arena, per-draw \
          uniforms, blended pass); `churn` — 32 textures of 64²–256² created, uploaded, sampled \
          and deleted a frame.\n\n## Renderers\n\n",
-        args.frames, args.warmup, args.width, args.height
+        args.frames, args.warmup, args.width, args.height, args.runs
     );
     for (implementation, renderer) in &renderers {
         out.push_str(&format!("- {}: `{renderer}`\n", implementation.label()));
@@ -230,21 +307,21 @@ mod tests {
     #[test]
     fn ratios_divide_by_arenagl_and_failures_stay_in_their_row() {
         let rows = vec![
-            Row {
-                scene: SceneKind::Draws,
-                implementation: Impl::ArenaGl,
-                outcome: Ok((measure(2.0, 100), String::new())),
-            },
-            Row {
-                scene: SceneKind::Draws,
-                implementation: Impl::Zink,
-                outcome: Ok((measure(3.0, 150), String::new())),
-            },
-            Row {
-                scene: SceneKind::Draws,
-                implementation: Impl::Llvmpipe,
-                outcome: Err("exit status: 1: no EGL".into()),
-            },
+            Row::single(
+                SceneKind::Draws,
+                Impl::ArenaGl,
+                Ok((measure(2.0, 100), String::new())),
+            ),
+            Row::single(
+                SceneKind::Draws,
+                Impl::Zink,
+                Ok((measure(3.0, 150), String::new())),
+            ),
+            Row::single(
+                SceneKind::Draws,
+                Impl::Llvmpipe,
+                Err("exit status: 1: no EGL".into()),
+            ),
         ];
         let ratios = ratios_table(&rows);
         assert!(
@@ -260,5 +337,42 @@ mod tests {
             results.contains("| draws | llvmpipe | failed: exit status: 1: no EGL |"),
             "{results}"
         );
+    }
+
+    #[test]
+    fn repeated_runs_report_the_median_and_the_spread() {
+        let run = |implementation, p50| {
+            Row::single(
+                SceneKind::Draws,
+                implementation,
+                Ok((measure(p50, 100), String::new())),
+            )
+        };
+        let rows = median_rows(vec![
+            run(Impl::ArenaGl, 9.0),
+            run(Impl::Zink, 3.0),
+            run(Impl::ArenaGl, 2.0),
+            Row::single(SceneKind::Draws, Impl::Zink, Err("crashed".into())),
+            run(Impl::ArenaGl, 5.0),
+            run(Impl::Zink, 4.0),
+        ]);
+        assert_eq!(rows.len(), 2);
+        let p50 = |r: &Row| r.outcome.as_ref().map(|(m, _)| m.p50_ms).ok();
+        assert_eq!(p50(&rows[0]), Some(5.0));
+        assert_eq!(rows[0].p50_runs, vec![9.0, 2.0, 5.0]);
+        assert_eq!(
+            p50(&rows[1]),
+            Some(3.0),
+            "the lower median of the two that ran"
+        );
+        let results = results_table(&rows);
+        assert!(results.contains("| 2.00 / 5.00 / 9.00 |"), "{results}");
+        assert!(results.contains("| 3.00 / 3.00 / 4.00 |"), "{results}");
+        let failed = median_rows(vec![Row::single(
+            SceneKind::Draws,
+            Impl::Zink,
+            Err("crashed".into()),
+        )]);
+        assert!(results_table(&failed).contains("failed: crashed"));
     }
 }
