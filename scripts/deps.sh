@@ -8,13 +8,15 @@
 #                            libxkbcommon0, which piglit's libwaffle links and nothing above pulls in
 #                            (piglit itself is fetched by scripts/piglit.sh, not installed); the
 #                            unmodified X11 clients scripts/clients.sh runs (mesa-utils: glxinfo,
-#                            eglinfo, glxgears, es2gears_x11; glmark2-x11, glmark2-es2-x11)
+#                            eglinfo, glxgears, es2gears_x11, es2gears_wayland; glmark2-x11,
+#                            glmark2-es2-x11) and the Wayland ones with their compositor (weston,
+#                            run headless; glmark2-wayland, glmark2-es2-wayland)
 # Building needs a C++17 compiler (VMA, glslang): g++.
 set -euo pipefail
 want=(libvulkan1 mesa-vulkan-drivers g++)
 if [ "${1:-test}" = test ]; then
   want+=(vulkan-validationlayers spirv-tools libegl1 libegl-mesa0 libgl1-mesa-dri libgl1 xvfb python3 python3-venv libxkbcommon0
-    mesa-utils glmark2-x11 glmark2-es2-x11)
+    mesa-utils glmark2-x11 glmark2-es2-x11 weston glmark2-wayland glmark2-es2-wayland)
 fi
 missing=()
 for pkg in "${want[@]}"; do

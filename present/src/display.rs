@@ -29,7 +29,7 @@ pub const EXTENSIONS: &str = "EGL_KHR_create_context EGL_KHR_no_config_context \
 /// Client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`): platforms and devices are
 /// client-side, per EGL_EXT_client_extensions.
 pub const CLIENT_EXTENSIONS: &str = "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_device \
-     EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query";
+     EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_KHR_platform_wayland EGL_EXT_platform_wayland EGL_MESA_platform_surfaceless EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Platform {
@@ -38,6 +38,8 @@ pub(crate) enum Platform {
     Device = 2,
     /// An X11 `Display*`; its displays follow the three fixed ones in the registry.
     X11 = 3,
+    /// A Wayland `wl_display*` (its displays are registered as the X11 ones are).
+    Wayland = 4,
 }
 
 impl Platform {
@@ -48,7 +50,9 @@ impl Platform {
     /// `EGL_SURFACE_TYPE` of every config on this platform.
     pub(crate) fn surface_type(self) -> EGLint {
         match self {
-            Platform::Default | Platform::X11 => EGL_PBUFFER_BIT | EGL_WINDOW_BIT,
+            Platform::Default | Platform::X11 | Platform::Wayland => {
+                EGL_PBUFFER_BIT | EGL_WINDOW_BIT
+            }
             Platform::Surfaceless | Platform::Device => EGL_PBUFFER_BIT,
         }
     }
@@ -56,7 +60,8 @@ impl Platform {
 
 pub(crate) struct DisplayState {
     pub(crate) platform: Platform,
-    /// The native display (an Xlib `Display*` for [`Platform::X11`], 0 otherwise).
+    /// The native display (an Xlib `Display*` for [`Platform::X11`], a `wl_display*` for
+    /// [`Platform::Wayland`], 0 otherwise).
     pub(crate) native: u64,
     pub(crate) initialized: bool,
     /// The screen's visuals, once the C ABI has enumerated them (X11 and default displays with
@@ -75,7 +80,7 @@ impl DisplayState {
     }
 }
 
-/// Bounds the registry: a program opening this many X11 connections is misbehaving.
+/// Bounds the registry: a program opening this many X11 (or Wayland) connections is misbehaving.
 const MAX_X11_DISPLAYS: usize = 64;
 
 fn display_handle(index: usize) -> Display {
@@ -114,21 +119,28 @@ impl Egl {
         if native_display == EGL_DEFAULT_DISPLAY {
             return Some(display_handle(Platform::Default as usize));
         }
-        self.x11_display(native_display as u64)
+        self.native_display(Platform::X11, native_display as u64)
     }
 
-    fn x11_display(&self, native: u64) -> Option<Display> {
+    /// The display of a Wayland `wl_display*` (`eglGetDisplay` of a pointer the C ABI has
+    /// recognised as one); `None` when too many are open.
+    pub fn get_wayland_display(&self, native_display: usize) -> Option<Display> {
+        self.native_display(Platform::Wayland, native_display as u64)
+    }
+
+    /// The one display of `native` on `platform`, registered on first request.
+    fn native_display(&self, platform: Platform, native: u64) -> Option<Display> {
         let mut reg = self.lock();
         let found = reg
             .displays
             .iter()
-            .position(|d| d.platform == Platform::X11 && d.native == native);
+            .position(|d| d.platform == platform && d.native == native);
         let index = match found {
             Some(i) => i,
             None if reg.displays.len() < Platform::FIXED.len() + MAX_X11_DISPLAYS => {
                 reg.displays.push(DisplayState {
                     native,
-                    ..DisplayState::new(Platform::X11)
+                    ..DisplayState::new(platform)
                 });
                 reg.displays.len() - 1
             }
@@ -144,6 +156,14 @@ impl Egl {
         let i = reg.display_index(dpy)?;
         let d = &reg.displays[i];
         Ok((d.platform == Platform::X11).then_some(d.native))
+    }
+
+    /// The `wl_display*` behind `dpy` when it is a Wayland display, `None` for the others.
+    pub fn display_wayland(&self, dpy: Display) -> EglResult<Option<u64>> {
+        let reg = self.lock();
+        let i = reg.display_index(dpy)?;
+        let d = &reg.displays[i];
+        Ok((d.platform == Platform::Wayland).then_some(d.native))
     }
 
     /// `eglGetPlatformDisplay` (and the EXT form, with `EGLint` attributes): the surfaceless
@@ -169,7 +189,17 @@ impl Egl {
                     if native_display == EGL_DEFAULT_DISPLAY as u64 {
                         return Ok(display_handle(Platform::Default as usize));
                     }
-                    return self.x11_display(native_display).ok_or(EglError::BAD_ALLOC);
+                    return self
+                        .native_display(Platform::X11, native_display)
+                        .ok_or(EglError::BAD_ALLOC);
+                }
+                // The C ABI has checked that the pointer is a `wl_display*` (or connected one
+                // for `EGL_DEFAULT_DISPLAY`); EGL_KHR_platform_wayland defines no attributes.
+                EGL_PLATFORM_WAYLAND_KHR if native_display != 0 => {
+                    no_attribs(attribs)?;
+                    return self
+                        .native_display(Platform::Wayland, native_display)
+                        .ok_or(EglError::BAD_ALLOC);
                 }
                 _ => return Err(EglError::BAD_PARAMETER),
             };

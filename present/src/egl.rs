@@ -162,6 +162,9 @@ pub const EGL_PLATFORM_DEVICE_EXT: EGLenum = 0x313F;
 pub const EGL_PLATFORM_SURFACELESS_MESA: EGLenum = 0x31DD;
 /// `EGL_PLATFORM_X11_KHR` (= `EGL_PLATFORM_X11_EXT`): the native display is an Xlib `Display*`.
 pub const EGL_PLATFORM_X11_KHR: EGLenum = 0x31D5;
+/// `EGL_PLATFORM_WAYLAND_KHR` (= `EGL_PLATFORM_WAYLAND_EXT`): the native display is a
+/// `wl_display*`, native windows are `wl_egl_window*`.
+pub const EGL_PLATFORM_WAYLAND_KHR: EGLenum = 0x31D8;
 /// `EGL_PLATFORM_X11_SCREEN_KHR`: the X11 platform's one attribute (the screen number).
 pub const EGL_PLATFORM_X11_SCREEN_KHR: EGLint = 0x31D6;
 pub const EGL_DEVICE_EXT: EGLint = 0x322C;

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use arenagl_memory::vulkan::{WindowId, XlibWindow};
-use arenagl_memory::MemoryError;
+use arenagl_memory::vulkan::{WaylandWindow, WindowId, XlibWindow};
+use arenagl_memory::{MemoryError, MemoryManager};
 use arenagl_present::EglError;
 use arenagl_translate::gl::{
     Context as GlContext, Device, DeviceFence, GlError, Profile, SurfaceImages,
@@ -285,12 +285,45 @@ pub(crate) fn create_window_surface(
         display: std::ptr::without_provenance_mut(display as usize),
         window: xid,
     };
+    open_window(handle, &device, |m| m.create_window(window, vsync))
+}
+
+/// Creates the images and the swapchain of window surface `handle` for the Wayland surface
+/// `window` at `size` (the `wl_egl_window`'s), and returns the size the swapchain has. Errors
+/// are the EGL errors to report.
+///
+/// # Safety
+/// `window`'s `wl_display*` and `wl_surface*` are live and outlive the surface.
+pub(crate) unsafe fn create_wayland_surface(
+    handle: u64,
+    window: WaylandWindow,
+    size: (u32, u32),
+    vsync: bool,
+) -> Result<(u32, u32), EglError> {
+    let device = device().map_err(|e| {
+        error_repeated!(error = %e, "eglCreateWindowSurface: no device");
+        EglError::BAD_ALLOC
+    })?;
+    let extent = ash::vk::Extent2D {
+        width: size.0,
+        height: size.1,
+    };
+    open_window(handle, &device, |m| {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { m.create_wayland_window(window, extent, vsync) }
+    })
+}
+
+/// Makes a window with `create` and the surface images of its size, registered as `handle`.
+fn open_window(
+    handle: u64,
+    device: &Arc<Device>,
+    create: impl FnOnce(&mut MemoryManager) -> Result<WindowId, MemoryError>,
+) -> Result<(u32, u32), EglError> {
     let (id, extent) = {
         let mut locked = device.lock();
-        let id = locked
-            .manager
-            .create_window(window, vsync)
-            .map_err(|e| create_error("eglCreateWindowSurface", &e))?;
+        let id =
+            create(&mut locked.manager).map_err(|e| create_error("eglCreateWindowSurface", &e))?;
         match locked.manager.window_extent(id) {
             Ok(extent) => (id, extent),
             Err(e) => {
@@ -299,7 +332,7 @@ pub(crate) fn create_window_surface(
             }
         }
     };
-    let images = match SurfaceImages::new(&device, extent.width, extent.height) {
+    let images = match SurfaceImages::new(device, extent.width, extent.height) {
         Ok(images) => images,
         Err(e) => {
             error_repeated!(error = %e, "eglCreateWindowSurface: no images");
@@ -395,7 +428,15 @@ fn images_of(
 /// current context's frame, and for a window presents it (`interval` 0: without vsync where
 /// the window allows). `Ok(Some(size))` when the window was found resized: the surface has new
 /// images of that size for the next frame. `Err` is the EGL error to report.
-pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u32)>, EglError> {
+///
+/// `stated` is the size of a window whose size the program states (a Wayland `wl_egl_window`'s
+/// width and height, as of this swap; `None` for X11 windows and pbuffers): the frame is
+/// presented at that size and the surface resized to it, as EGL resizes at the swap.
+pub(crate) fn swap_buffers_sized(
+    surface: u64,
+    interval: i32,
+    stated: Option<(u32, u32)>,
+) -> Result<Option<(u32, u32)>, EglError> {
     let entry = lock(surfaces())
         .get(&surface)
         .map(|e| (e.images.clone(), e.window));
@@ -418,6 +459,9 @@ pub(crate) fn swap_buffers(surface: u64, interval: i32) -> Result<Option<(u32, u
         }
         let r = c.swap_buffers_with(|m| {
             m.set_window_vsync(window, interval != 0)?;
+            if let Some((width, height)) = stated {
+                m.set_window_size(window, ash::vk::Extent2D { width, height })?;
+            }
             m.present(window, color).map(drop)
         });
         frame_outcome(c, r)

@@ -18,12 +18,12 @@ use arenagl_present::{
 use arenagl_present::{NativeWindow, Surface};
 
 use super::guard::guard;
-use super::x11;
 use super::{
     boolean, fail, fill_array, instance, narrow, strings, to_ptr, to_word, write_out, EGLAttrib,
     EGLBoolean, EGLConfig, EGLContext, EGLDeviceEXT, EGLDisplay, EGLNativeWindowType, EGLSurface,
     EGL_FALSE,
 };
+use super::{wayland, x11};
 
 // Handle conversions. NULL is `EGL_NO_*`; a non-NULL value of the wrong kind is the error the
 // spec names for an invalid object of that type.
@@ -76,17 +76,41 @@ fn handle_or_null<T>(result: EglResult<T>, raw: impl FnOnce(T) -> u64) -> *mut c
 
 // Displays and devices.
 
-/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` (NULL), or an X11 `Display*`.
+/// `eglGetDisplay`: `EGL_DEFAULT_DISPLAY` (NULL), a Wayland `wl_display*` (recognised by its
+/// interface's name, see `wayland::is_display`), or else an X11 `Display*`.
 #[no_mangle]
 pub extern "C" fn eglGetDisplay(display_id: *mut c_void) -> EGLDisplay {
     guard(null_mut(), || {
-        instance()
-            .get_display(display_id.addr())
-            .map_or(null_mut(), |d| to_ptr(d.to_raw()))
+        let native = display_id.addr();
+        let found = match native != 0 && wayland::is_display(native) {
+            true => instance().get_wayland_display(native),
+            false => instance().get_display(native),
+        };
+        found.map_or(null_mut(), |d| to_ptr(d.to_raw()))
     })
 }
 
-/// `eglGetPlatformDisplay`: the X11, surfaceless and device platforms.
+/// `eglGetPlatformDisplay[EXT]` on any platform: a Wayland display is first checked to be a
+/// `wl_display*` (or connected, for `EGL_DEFAULT_DISPLAY`) here, the rest is the model's.
+fn platform_display<T: arenagl_present::attrib::AttribWord>(
+    platform: EGLenum,
+    native_display: *mut c_void,
+    attribs: &[T],
+) -> EglResult<Display> {
+    let mut native = to_word(native_display);
+    if platform == EGL_PLATFORM_WAYLAND_KHR {
+        native = match wayland::platform_display(native_display.addr()) {
+            Ok(d) => d as u64,
+            Err(e) => {
+                error_repeated!(?native_display, "eglGetPlatformDisplay: not a wl_display");
+                return fail(e);
+            }
+        };
+    }
+    instance().get_platform_display(platform, native, attribs)
+}
+
+/// `eglGetPlatformDisplay`: the X11, Wayland, surfaceless and device platforms.
 ///
 /// # Safety
 /// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLAttrib` list.
@@ -99,7 +123,7 @@ pub unsafe extern "C" fn eglGetPlatformDisplay(
     guard(null_mut(), || {
         // SAFETY: the caller's obligation, passed on.
         let attribs = unsafe { super::attrib_list(attrib_list) };
-        let result = instance().get_platform_display(platform, to_word(native_display), &attribs);
+        let result = platform_display(platform, native_display, &attribs);
         handle_or_null(result, Display::to_raw)
     })
 }
@@ -117,7 +141,7 @@ pub unsafe extern "C" fn eglGetPlatformDisplayEXT(
     guard(null_mut(), || {
         // SAFETY: the caller's obligation, passed on.
         let attribs = unsafe { super::attrib_list(attrib_list) };
-        let result = instance().get_platform_display(platform, to_word(native_display), &attribs);
+        let result = platform_display(platform, native_display, &attribs);
         handle_or_null(result, Display::to_raw)
     })
 }
@@ -492,6 +516,9 @@ fn window_surface(
     attribs: &[EGLint],
 ) -> EglResult<Surface> {
     let (dpy, cfg) = (display(dpy)?, config(cfg)?);
+    if let Some(wl_display) = instance().display_wayland(dpy)? {
+        return wayland_surface(dpy, cfg, wl_display, window, attribs);
+    }
     let xid = window;
     let window = NonZeroU64::new(window).map(NativeWindow);
     let surface = instance().create_window_surface(dpy, cfg, window, attribs)?;
@@ -513,6 +540,66 @@ fn window_surface(
             fail(e)
         }
     }
+}
+
+/// A window surface of a Wayland display for the `wl_egl_window*` `native`: the model's checks,
+/// then the window's (`wayland::check_window`), then its swapchain; the window is claimed for
+/// the surface only once all succeeded.
+fn wayland_surface(
+    dpy: Display,
+    cfg: Config,
+    wl_display: u64,
+    native: u64,
+    attribs: &[EGLint],
+) -> EglResult<Surface> {
+    let window = NonZeroU64::new(native).map(NativeWindow);
+    let surface = instance().create_window_surface(dpy, cfg, window, attribs)?;
+    let undo = |e: EglError| {
+        let _ = instance().destroy_surface(dpy, surface);
+        fail(e)
+    };
+    super::bridge::init_logging();
+    let info = match wayland::check_window(native as usize) {
+        Ok(info) => info,
+        Err(e) => {
+            error_repeated!(native, "eglCreateWindowSurface: not a usable wl_egl_window");
+            return undo(e);
+        }
+    };
+    let vsync = instance().surface_swap_interval(dpy, surface).unwrap_or(1) != 0;
+    let window = arenagl_memory::vulkan::WaylandWindow {
+        display: std::ptr::with_exposed_provenance_mut(wl_display as usize),
+        surface: std::ptr::with_exposed_provenance_mut(info.surface),
+    };
+    let size = (info.width, info.height);
+    // SAFETY: `wl_display` was recognised as a `wl_display*` and `info.surface` as a
+    // `wl_surface*`; the program keeps both alive while the EGL surface exists (EGL's rule for
+    // native objects).
+    let made =
+        unsafe { super::bridge::create_wayland_surface(surface.to_raw(), window, size, vsync) };
+    match made {
+        Ok((w, h)) => {
+            wayland::claim(surface.to_raw(), native as usize, info);
+            let int = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
+            instance().set_window_size(surface, int(w), int(h));
+            instance().record(Ok(surface))
+        }
+        Err(e) => undo(e),
+    }
+}
+
+/// The window a platform `native_window` names: EGL_EXT_platform_x11 passes a `Window*`,
+/// EGL_KHR_platform_wayland the `wl_egl_window*` itself.
+///
+/// # Safety
+/// As [`xid`] on an X11 (or default) display.
+unsafe fn platform_window(dpy: EGLDisplay, native_window: *mut c_void) -> u64 {
+    let wayland = display(dpy).is_ok_and(|d| matches!(instance().display_wayland(d), Ok(Some(_))));
+    if wayland {
+        return native_window.addr() as u64;
+    }
+    // SAFETY: the caller's obligation, passed on.
+    unsafe { xid(native_window) }
 }
 
 /// `eglCreateWindowSurface` without attributes, for GLX (which reads the error with
@@ -560,7 +647,8 @@ unsafe fn xid(native_window: *mut c_void) -> u64 {
 /// `eglCreatePlatformWindowSurface`.
 ///
 /// # Safety
-/// `native_window` is NULL or points at an X11 `Window`; `attrib_list` is NULL or an
+/// On an X11 display `native_window` is NULL or points at an X11 `Window`; on a Wayland display
+/// it is a `wl_egl_window*` (checked before use); `attrib_list` is NULL or an
 /// `EGL_NONE`-terminated `EGLAttrib` list.
 #[no_mangle]
 pub unsafe extern "C" fn eglCreatePlatformWindowSurface(
@@ -575,7 +663,7 @@ pub unsafe extern "C" fn eglCreatePlatformWindowSurface(
             let wide = unsafe { super::attrib_list(attrib_list) };
             let attribs = narrow(&wide).or_else(fail)?;
             // SAFETY: the caller's obligation on `native_window`, passed on.
-            let window = unsafe { xid(native_window) };
+            let window = unsafe { platform_window(dpy, native_window) };
             window_surface(dpy, cfg, window, &attribs)
         })();
         handle_or_null(result, Surface::to_raw)
@@ -585,8 +673,7 @@ pub unsafe extern "C" fn eglCreatePlatformWindowSurface(
 /// `eglCreatePlatformWindowSurfaceEXT`: as the core function, with an `EGLint` list.
 ///
 /// # Safety
-/// `native_window` is NULL or points at an X11 `Window`; `attrib_list` is NULL or an
-/// `EGL_NONE`-terminated list.
+/// As `eglCreatePlatformWindowSurface`; `attrib_list` is NULL or an `EGL_NONE`-terminated list.
 #[no_mangle]
 pub unsafe extern "C" fn eglCreatePlatformWindowSurfaceEXT(
     dpy: EGLDisplay,
@@ -598,7 +685,7 @@ pub unsafe extern "C" fn eglCreatePlatformWindowSurfaceEXT(
         // SAFETY: the caller's obligation, passed on.
         let attribs = unsafe { super::attrib_list(attrib_list) };
         // SAFETY: the caller's obligation on `native_window`, passed on.
-        let window = unsafe { xid(native_window) };
+        let window = unsafe { platform_window(dpy, native_window) };
         handle_or_null(window_surface(dpy, cfg, window, &attribs), Surface::to_raw)
     })
 }
@@ -610,6 +697,7 @@ pub extern "C" fn eglDestroySurface(dpy: EGLDisplay, s: EGLSurface) -> EGLBoolea
             let sf = surface(s)?;
             instance().destroy_surface(display(dpy)?, sf)?;
             super::bridge::destroy_surface(sf.to_raw());
+            wayland::release(sf.to_raw());
             Ok(())
         })())
     })
@@ -781,7 +869,12 @@ fn swap(dpy: EGLDisplay, s: EGLSurface) -> EglResult<()> {
     instance().swap_buffers(dpy, sf)?;
     // The model checked that `sf` is this thread's current draw surface.
     let interval = instance().surface_swap_interval(dpy, sf)?;
-    match super::bridge::swap_buffers(sf.to_raw(), interval) {
+    let stated = wayland::stated_size(sf.to_raw()).or_else(fail)?;
+    let swapped = super::bridge::swap_buffers_sized(sf.to_raw(), interval, stated);
+    if let (Ok(_), Some(size)) = (&swapped, stated) {
+        wayland::note_attached(sf.to_raw(), size);
+    }
+    match swapped {
         Ok(Some((w, h))) => {
             let size = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
             instance().set_window_size(sf, size(w), size(h));

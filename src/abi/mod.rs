@@ -56,6 +56,7 @@ pub mod glvnd;
 pub mod glx;
 pub(crate) mod guard;
 mod strings;
+mod wayland;
 pub mod x11;
 
 pub use arenagl_present::egl::{EGLAttrib, EGLenum, EGLint};

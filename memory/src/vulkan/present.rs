@@ -1,5 +1,6 @@
-//! Presenting to X11 windows: `VK_KHR_xlib_surface` surfaces, `VK_KHR_swapchain` swapchains, and
-//! the frame submission that ends in `vkQueuePresentKHR`.
+//! Presenting to windows: `VK_KHR_xlib_surface` (X11) and `VK_KHR_wayland_surface` (Wayland)
+//! surfaces, `VK_KHR_swapchain` swapchains, and the frame submission that ends in
+//! `vkQueuePresentKHR`.
 //!
 //! Design decisions:
 //! - The manager owns the queue, so it owns presenting. A client names a window
@@ -32,6 +33,10 @@
 //! - A window of zero size (minimised) or an acquire that times out skips presenting but still
 //!   submits the frame, so the client's epoch bookkeeping never depends on the window. No
 //!   swapchain is ever created at a zero (or "any size", `u32::MAX`) extent: [`drawable_extent`].
+//! - A Wayland surface has no size of its own (`currentExtent` is `u32::MAX`: the swapchain
+//!   decides): the client states the size ([`MemoryManager::create_wayland_window`],
+//!   [`MemoryManager::set_window_size`], from `wl_egl_window`'s width and height), clamped to
+//!   the surface's limits ([`chosen_extent`]).
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -57,6 +62,15 @@ pub struct XlibWindow {
     pub display: *mut c_void,
     /// The `Window` XID.
     pub window: u64,
+}
+
+/// A Wayland surface on a client connection: what `vkCreateWaylandSurfaceKHR` needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WaylandWindow {
+    /// The `wl_display*` (opaque here; must outlive the swapchain).
+    pub display: *mut c_void,
+    /// The `wl_surface*` (opaque here; must outlive the swapchain).
+    pub surface: *mut c_void,
 }
 
 /// A window the manager presents to.
@@ -93,6 +107,28 @@ pub fn drawable_extent(current: vk::Extent2D) -> Option<vk::Extent2D> {
     (current.width > 0 && current.height > 0 && !unknown).then_some(current)
 }
 
+/// The size of a window: the surface's `currentExtent`, or where the surface leaves the size to
+/// the swapchain (`u32::MAX`, Wayland) the size the client `stated`, clamped to the surface's
+/// `min`/`max` image extent (0×0 when it stated none).
+pub fn chosen_extent(
+    caps: &vk::SurfaceCapabilitiesKHR,
+    stated: Option<vk::Extent2D>,
+) -> vk::Extent2D {
+    let current = caps.current_extent;
+    if current.width != u32::MAX && current.height != u32::MAX {
+        return current;
+    }
+    let Some(stated) = stated else {
+        return vk::Extent2D::default();
+    };
+    let (min, max) = (caps.min_image_extent, caps.max_image_extent);
+    let clamp = |v: u32, lo: u32, hi: u32| if v == 0 { 0 } else { v.clamp(lo, hi.max(lo)) };
+    vk::Extent2D {
+        width: clamp(stated.width, min.width, max.width),
+        height: clamp(stated.height, min.height, max.height),
+    }
+}
+
 /// The swapchain of one window at one size.
 struct Chain {
     raw: vk::SwapchainKHR,
@@ -111,6 +147,8 @@ struct Chain {
 
 struct Window {
     surface: vk::SurfaceKHR,
+    /// The size the client stated, for surfaces that leave it to the swapchain (Wayland).
+    stated: Option<vk::Extent2D>,
     chain: Option<Chain>,
     /// Recreate the chain before the next present.
     stale: bool,
@@ -141,7 +179,8 @@ pub(crate) struct Presenter {
 
 struct Fns {
     surface: ash::khr::surface::Instance,
-    xlib: ash::khr::xlib_surface::Instance,
+    xlib: Option<ash::khr::xlib_surface::Instance>,
+    wayland: Option<ash::khr::wayland_surface::Instance>,
     swapchain: ash::khr::swapchain::Device,
 }
 
@@ -150,10 +189,17 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl Presenter {
     pub(crate) fn new(shared: &Arc<DeviceShared>) -> Self {
-        let fns = shared.info.features.xlib_present.then(|| Fns {
-            surface: ash::khr::surface::Instance::new(&shared.entry, &shared.instance),
-            xlib: ash::khr::xlib_surface::Instance::new(&shared.entry, &shared.instance),
-            swapchain: ash::khr::swapchain::Device::new(&shared.instance, &shared.raw),
+        let features = &shared.info.features;
+        let (entry, instance) = (&shared.entry, &shared.instance);
+        let fns = (features.xlib_present || features.wayland_present).then(|| Fns {
+            surface: ash::khr::surface::Instance::new(entry, instance),
+            xlib: features
+                .xlib_present
+                .then(|| ash::khr::xlib_surface::Instance::new(entry, instance)),
+            wayland: features
+                .wayland_present
+                .then(|| ash::khr::wayland_surface::Instance::new(entry, instance)),
+            swapchain: ash::khr::swapchain::Device::new(instance, &shared.raw),
         });
         Self {
             shared: shared.clone(),
@@ -168,7 +214,7 @@ impl Presenter {
     fn fns(&self) -> Result<&Fns> {
         self.fns.as_ref().ok_or_else(|| {
             MemoryError::Unsupported(
-                "presenting to X11 windows needs VK_KHR_xlib_surface and VK_KHR_swapchain".into(),
+                "presenting to windows needs VK_KHR_surface and VK_KHR_swapchain".into(),
             )
         })
     }
@@ -321,12 +367,12 @@ impl Presenter {
         drawables: u32,
         inject: &mut dyn FnMut() -> Option<vk::Result>,
     ) -> Result<bool> {
-        let (surface, vsync) = {
+        let (surface, vsync, stated) = {
             let w = self.window(id)?;
-            (w.surface, w.vsync)
+            (w.surface, w.vsync, w.stated)
         };
         let caps = self.capabilities(surface)?;
-        let Some(extent) = drawable_extent(caps.current_extent) else {
+        let Some(extent) = drawable_extent(chosen_extent(&caps, stated)) else {
             // No area: keep the old chain retired, present nothing.
             if let Some(old) = self.window(id)?.chain.take() {
                 self.retire_chain(old);
@@ -496,7 +542,20 @@ impl Drop for Presenter {
 impl MemoryManager {
     /// Whether this device can present to X11 windows.
     pub fn can_present_xlib(&self) -> bool {
-        self.backend().presenter.fns.is_some()
+        self.backend()
+            .presenter
+            .fns
+            .as_ref()
+            .is_some_and(|f| f.xlib.is_some())
+    }
+
+    /// Whether this device can present to Wayland surfaces.
+    pub fn can_present_wayland(&self) -> bool {
+        self.backend()
+            .presenter
+            .fns
+            .as_ref()
+            .is_some_and(|f| f.wayland.is_some())
     }
 
     /// Creates the surface of an X11 window and its swapchain (FIFO when `vsync`, else
@@ -506,16 +565,64 @@ impl MemoryManager {
         if self.is_lost() {
             return Err(MemoryError::DeviceLost);
         }
-        let completed = self.completed_epoch();
-        let p = &mut self.backend_mut().presenter;
-        let fns = p.fns()?;
+        let fns = self.backend().presenter.fns()?;
+        let xlib = fns.xlib.as_ref().ok_or_else(|| {
+            MemoryError::Unsupported("presenting to X11 windows needs VK_KHR_xlib_surface".into())
+        })?;
         let info = vk::XlibSurfaceCreateInfoKHR::default()
             .dpy(window.display)
             .window(window.window as vk::Window);
         // SAFETY: the caller guarantees `display` is a live Xlib connection and `window` one of
         // its windows (EGL's rule for native handles); the info lives across the call.
-        let surface = unsafe { fns.xlib.create_xlib_surface(&info, None) }
+        let surface = unsafe { xlib.create_xlib_surface(&info, None) }
             .map_err(|r| map_present("vkCreateXlibSurfaceKHR", r))?;
+        self.adopt_surface(surface, None, vsync)
+    }
+
+    /// Creates the surface of a Wayland `wl_surface` and its swapchain at `extent` (the size the
+    /// client gave its `wl_egl_window`; a Wayland surface has none of its own), presenting as
+    /// [`Self::create_window`]. Errors: `Unsupported` (no Wayland presentation, or the queue
+    /// cannot present to it), `Vulkan`.
+    ///
+    /// # Safety
+    /// `window.display` is a live `wl_display*` and `window.surface` a live `wl_surface*` of that
+    /// connection, and both outlive the window (until [`Self::destroy_window`]).
+    pub unsafe fn create_wayland_window(
+        &mut self,
+        window: WaylandWindow,
+        extent: vk::Extent2D,
+        vsync: bool,
+    ) -> Result<WindowId> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let fns = self.backend().presenter.fns()?;
+        let wayland = fns.wayland.as_ref().ok_or_else(|| {
+            MemoryError::Unsupported(
+                "presenting to Wayland surfaces needs VK_KHR_wayland_surface".into(),
+            )
+        })?;
+        let info = vk::WaylandSurfaceCreateInfoKHR::default()
+            .display(window.display)
+            .surface(window.surface);
+        // SAFETY: the caller's contract: both pointers are live objects of one connection; the
+        // info lives across the call.
+        let surface = unsafe { wayland.create_wayland_surface(&info, None) }
+            .map_err(|r| map_present("vkCreateWaylandSurfaceKHR", r))?;
+        self.adopt_surface(surface, Some(extent), vsync)
+    }
+
+    /// Makes a window of a freshly created `surface` (checking that the queue can present to
+    /// it) and builds its first swapchain; the surface is destroyed on failure.
+    fn adopt_surface(
+        &mut self,
+        surface: vk::SurfaceKHR,
+        stated: Option<vk::Extent2D>,
+        vsync: bool,
+    ) -> Result<WindowId> {
+        let completed = self.completed_epoch();
+        let p = &mut self.backend_mut().presenter;
+        let fns = p.fns()?;
         // SAFETY: the surface was just created on this instance.
         let supported = unsafe {
             fns.surface.get_physical_device_surface_support(
@@ -538,6 +645,7 @@ impl MemoryManager {
             id.0,
             Window {
                 surface,
+                stated,
                 chain: None,
                 stale: true,
                 vsync,
@@ -562,18 +670,28 @@ impl MemoryManager {
         }
     }
 
+    /// States the size of a window whose surface leaves it to the swapchain (Wayland: the
+    /// `wl_egl_window`'s size, read at each swap); the swapchain is recreated at that size at the
+    /// next present if it differs. Ignored by surfaces that report their own size (X11).
+    pub fn set_window_size(&mut self, id: WindowId, extent: vk::Extent2D) -> Result<()> {
+        let w = self.backend_mut().presenter.window(id)?;
+        if w.stated.is_some() && w.stated != Some(extent) {
+            w.stated = Some(extent);
+            w.stale = true;
+        }
+        Ok(())
+    }
+
     /// The window's current size, as the surface reports it (0×0 when minimised). When it
     /// differs from the swapchain's, the swapchain is recreated at the next present (the window
     /// system may not report the resize as `OUT_OF_DATE` itself).
     pub fn window_extent(&mut self, id: WindowId) -> Result<vk::Extent2D> {
         let p = &mut self.backend_mut().presenter;
-        let surface = p.window(id)?.surface;
-        let extent = p.capabilities(surface)?.current_extent;
-        let extent = if extent.width == u32::MAX {
-            vk::Extent2D::default()
-        } else {
-            extent
+        let (surface, stated) = {
+            let w = p.window(id)?;
+            (w.surface, w.stated)
         };
+        let extent = chosen_extent(&p.capabilities(surface)?, stated);
         let w = p.window(id)?;
         if w.chain.as_ref().is_some_and(|c| c.extent != extent) {
             w.stale = true;
@@ -1048,5 +1166,25 @@ mod tests {
         // "The swapchain decides" (an Xlib window that could not be queried).
         assert_eq!(drawable_extent(e(u32::MAX, u32::MAX)), None);
         assert_eq!(drawable_extent(e(u32::MAX, 48)), None);
+    }
+
+    #[test]
+    fn a_surface_without_a_size_takes_the_stated_one_within_its_limits() {
+        let e = |width, height| vk::Extent2D { width, height };
+        let caps = |current| vk::SurfaceCapabilitiesKHR {
+            current_extent: current,
+            min_image_extent: e(1, 1),
+            max_image_extent: e(4096, 4096),
+            ..Default::default()
+        };
+        // X11: the surface's own size wins over anything stated.
+        assert_eq!(chosen_extent(&caps(e(64, 48)), None), e(64, 48));
+        assert_eq!(chosen_extent(&caps(e(64, 48)), Some(e(10, 10))), e(64, 48));
+        // Wayland: the stated size, clamped; none stated is no area.
+        let any = e(u32::MAX, u32::MAX);
+        assert_eq!(chosen_extent(&caps(any), Some(e(80, 20))), e(80, 20));
+        assert_eq!(chosen_extent(&caps(any), Some(e(9000, 20))), e(4096, 20));
+        assert_eq!(chosen_extent(&caps(any), Some(e(0, 20))), e(0, 20));
+        assert_eq!(chosen_extent(&caps(any), None), e(0, 0));
     }
 }
