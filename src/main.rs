@@ -9,6 +9,8 @@
 //! - `workload`: a Minecraft-like memory workload run through the memory manager directly on the
 //!   real Vulkan device, printing the manager's statistics.
 //! - `budget`: the budget a device profile derives, its split and why (`arenagl-residency`).
+//! - `info`: the Vulkan device ArenaGL would use (clamped by `ARENAGL_VK_PROFILE`), its memory,
+//!   budget, and the GL/ES versions and extensions its contexts report.
 //! - `bench`: benchmark scenes under ArenaGL and its peers, each in a child process
 //!   (`bench-run`), written to a markdown table with ratios and a PNG chart.
 //! - `stress`: one GL-level stress suite (`arenagl-stress`) under a device profile's budget.
@@ -18,6 +20,7 @@
 mod bench;
 mod budget_cmd;
 mod demo;
+mod info_cmd;
 use arenagl_glclient as glclient;
 mod math;
 mod record;
@@ -56,6 +59,9 @@ enum Command {
     Workload(workload::WorkloadArgs),
     /// Print the GPU budget of a device profile, its split into categories and why.
     Budget(budget_cmd::BudgetArgs),
+    /// The Vulkan device ArenaGL would use (after `ARENAGL_VK_PROFILE`), its memory and budget,
+    /// and the GL/ES versions and extensions a context would report.
+    Info(info_cmd::InfoArgs),
     /// Live dashboard of a running ArenaGL process's memory (from its telemetry page).
     Top(top::TopArgs),
     /// Record a running process's telemetry into a file (JSON lines).
@@ -95,6 +101,7 @@ fn main() -> ExitCode {
         Command::Scene(args) => scenes::run(&args).map_err(Into::into),
         Command::Workload(args) => workload::run(&args).map_err(Into::into),
         Command::Budget(args) => budget_cmd::run(&args),
+        Command::Info(args) => info_cmd::run(&args),
         Command::Top(args) => top::run(&args),
         Command::Record(args) => record::run(&args),
         Command::Report(args) => report::run(&args),

@@ -80,13 +80,7 @@ impl MemoryManager {
         {
             return *f;
         }
-        // SAFETY: plain query on the physical device this backend was opened on.
-        let features = unsafe {
-            shared
-                .instance
-                .get_physical_device_format_properties(shared.physical, format)
-        }
-        .optimal_tiling_features;
+        let features = shared.format_properties(format).optimal_tiling_features;
         cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -108,13 +102,7 @@ impl MemoryManager {
             .get(&key)
             .copied();
         let features = known.unwrap_or_else(|| {
-            // SAFETY: plain query on the physical device this backend was opened on.
-            let f = unsafe {
-                shared
-                    .instance
-                    .get_physical_device_format_properties(shared.physical, format)
-            }
-            .buffer_features;
+            let f = shared.format_properties(format).buffer_features;
             cache
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)

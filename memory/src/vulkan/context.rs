@@ -3,14 +3,19 @@
 //!
 //! Design decisions:
 //! - The first suitable device wins, preferring discrete > integrated > virtual > CPU; suitable
-//!   means Vulkan 1.2+, a graphics queue and timeline semaphores (required). `ARENAGL_DEVICE=N`
-//!   picks the Nth enumerated device instead.
+//!   means Vulkan 1.2+ and a graphics queue. `ARENAGL_DEVICE=N`
+//!   picks the Nth enumerated device instead. A device that falls short is refused with a
+//!   message naming what it lacks (and the profile that took it away, if any).
+//! - `ARENAGL_VK_PROFILE` clamps the device to a Vulkan-Profiles document ([`Profile`]): the
+//!   API version, extensions, features, limits and formats are intersected with the profile's
+//!   before anything is enabled, so the rest of ArenaGL only ever sees the clamped device.
 //! - Dynamic rendering, synchronization2, extended dynamic state, push descriptors, memory
 //!   budget and sampler anisotropy are optional: enabled when present, recorded in
 //!   [`DeviceFeatures`] for the translator to branch on.
-//! - Window presentation is optional too: `VK_KHR_surface` + `VK_KHR_xlib_surface` on the
-//!   instance and `VK_KHR_swapchain` on the device are enabled when all are present
-//!   ([`DeviceFeatures::xlib_present`]); without them only window surfaces fail.
+//! - Window presentation is optional too: `VK_KHR_surface` + `VK_KHR_xlib_surface` /
+//!   `VK_KHR_wayland_surface` on the instance and `VK_KHR_swapchain` on the device are enabled
+//!   when present ([`DeviceFeatures::xlib_present`], [`DeviceFeatures::wayland_present`]);
+//!   without them only window surfaces fail.
 //! - With validation on, every message of error severity is counted in a [`ValidationLog`];
 //!   tests fail on a non-zero count (lavapipe silently accepts what the layer rejects).
 
@@ -22,9 +27,17 @@ use crate::backend::DeviceLimits;
 use crate::error::{MemoryError, Result};
 use crate::sync::{lock, Arc, AtomicU64, Mutex, Ordering};
 use crate::vulkan::conv::map_init;
+use crate::vulkan::profile::Profile;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 const KEPT_MESSAGES: usize = 64;
+
+/// Whether a Wayland compositor could be reached at all: its socket lives in `XDG_RUNTIME_DIR`
+/// unless `WAYLAND_DISPLAY` is an absolute path.
+fn wayland_reachable() -> bool {
+    std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| !d.is_empty())
+        || std::env::var("WAYLAND_DISPLAY").is_ok_and(|d| d.starts_with('/'))
+}
 
 /// Validation-layer errors seen so far.
 #[derive(Debug, Default)]
@@ -56,7 +69,8 @@ impl ValidationLog {
 /// Optional capabilities found on the device (and enabled).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DeviceFeatures {
-    /// Timeline semaphores (required, always true).
+    /// Timeline semaphores keep the epoch clock; without them (or with
+    /// `ARENAGL_FORCE_FENCES=1`) a fence per submitted epoch does.
     pub timeline_semaphore: bool,
     /// `VK_KHR_dynamic_rendering` / Vulkan 1.3.
     pub dynamic_rendering: bool,
@@ -106,6 +120,9 @@ pub struct DeviceFeatures {
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
+    /// `VK_KHR_surface` + `VK_KHR_wayland_surface` (instance) and `VK_KHR_swapchain` (device):
+    /// presenting to Wayland surfaces (see `vulkan::present`).
+    pub wayland_present: bool,
     /// Core features behind GL 4.x and ES 3.1/3.2 (each enabled when the device has it).
     pub gl4: Gl4Features,
 }
@@ -290,6 +307,10 @@ pub struct DeviceInfo {
     pub vk_limits: vk::PhysicalDeviceLimits,
     /// `timestampValidBits` of the queue's family (0: no timestamps on it).
     pub timestamp_valid_bits: u32,
+    /// The device profile the device is clamped to (`ARENAGL_VK_PROFILE`), if any.
+    pub profile: Option<Arc<Profile>>,
+    /// The device extensions enabled.
+    pub enabled_extensions: Vec<String>,
 }
 
 impl DeviceInfo {
@@ -323,6 +344,20 @@ pub struct DeviceShared {
 }
 
 impl DeviceShared {
+    /// The features of `format` on this device, clamped by the device profile (if any). Every
+    /// format query of the manager goes through here.
+    pub fn format_properties(&self, format: vk::Format) -> vk::FormatProperties {
+        // SAFETY: plain query on the physical device of this instance.
+        let props = unsafe {
+            self.instance
+                .get_physical_device_format_properties(self.physical, format)
+        };
+        match &self.info.profile {
+            Some(p) => p.clamp_format(format, props),
+            None => props,
+        }
+    }
+
     /// The validation log, when validation is on.
     pub fn validation(&self) -> Option<&ValidationLog> {
         self.validation.as_deref()
@@ -408,6 +443,9 @@ fn type_rank(t: vk::PhysicalDeviceType) -> u32 {
 pub(crate) struct OpenOptions {
     pub(crate) validation: bool,
     pub(crate) device_index: Option<usize>,
+    pub(crate) profile: Option<Arc<Profile>>,
+    pub(crate) force_render_pass: bool,
+    pub(crate) force_fences: bool,
 }
 
 /// Opens the instance and device.
@@ -427,7 +465,14 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
             vk::api_version_minor(instance_version)
         )));
     }
-    let api = instance_version.min(vk::API_VERSION_1_3);
+    // A profile of an older Vulkan caps the API version too, so that the validation layer
+    // flags any use of what the profile's version lacks.
+    let api = options
+        .profile
+        .as_ref()
+        .map_or(vk::API_VERSION_1_3, |p| p.api_version)
+        .min(instance_version)
+        .min(vk::API_VERSION_1_3);
 
     // SAFETY: plain queries on a loaded entry.
     let (layers, instance_exts) = unsafe {
@@ -463,11 +508,23 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
         ext_names.push(ash::khr::portability_enumeration::NAME.as_ptr());
         flags |= vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR;
     }
-    let xlib_surface = has_extension(&instance_exts, ash::khr::surface::NAME)
-        && has_extension(&instance_exts, ash::khr::xlib_surface::NAME);
-    if xlib_surface {
+    // The window systems: each surface extension with VK_KHR_surface, enabled when present.
+    let surface = has_extension(&instance_exts, ash::khr::surface::NAME);
+    let xlib_surface = surface && has_extension(&instance_exts, ash::khr::xlib_surface::NAME);
+    // Only where a compositor can be reached: with the extension enabled, Mesa's device-select
+    // layer connects to the default compositor while enumerating devices, and prints an error
+    // for every process started without `XDG_RUNTIME_DIR` (services, CI, surfaceless programs).
+    let wayland_surface = surface
+        && wayland_reachable()
+        && has_extension(&instance_exts, ash::khr::wayland_surface::NAME);
+    if xlib_surface || wayland_surface {
         ext_names.push(ash::khr::surface::NAME.as_ptr());
+    }
+    if xlib_surface {
         ext_names.push(ash::khr::xlib_surface::NAME.as_ptr());
+    }
+    if wayland_surface {
+        ext_names.push(ash::khr::wayland_surface::NAME.as_ptr());
     }
     let app_name = CString::new("ArenaGL").map_err(|_| MemoryError::Internal("app name"))?;
     let app = vk::ApplicationInfo::default()
@@ -505,11 +562,22 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
     }
 
     let (physical, queue_family, info, device_exts) = pick_device(&instance, api, options)?;
-    let (device, mut features) =
-        create_device(&instance, physical, queue_family, &info, &device_exts)?;
+    let (device, mut features, enabled_extensions) = create_device(
+        &instance,
+        physical,
+        queue_family,
+        &info,
+        &device_exts,
+        options,
+    )?;
     // The device enabled VK_KHR_swapchain when it had it; presenting also needs the instance's.
+    features.wayland_present = features.xlib_present && wayland_surface;
     features.xlib_present &= xlib_surface;
-    let info = DeviceInfo { features, ..info };
+    let info = DeviceInfo {
+        features,
+        enabled_extensions,
+        ..info
+    };
     // SAFETY: the device was created with one queue in `queue_family`.
     let queue = unsafe { device.get_device_queue(queue_family, 0) };
     let debug = guard.disarm();
@@ -518,6 +586,7 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
         api = format!("{}.{}", vk::api_version_major(info.used_api_version), vk::api_version_minor(info.used_api_version)),
         features = ?info.features,
         validation = validation.is_some(),
+        profile = info.profile.as_ref().map(|p| p.name.as_str()),
         "Vulkan device opened"
     );
     Ok((
@@ -583,7 +652,7 @@ fn pick_device(instance: &ash::Instance, api: u32, options: &OpenOptions) -> Res
         if options.device_index.is_some_and(|want| want != index) {
             continue;
         }
-        match describe(instance, pd, api) {
+        match describe(instance, pd, api, options.profile.as_ref()) {
             Ok(found) => candidates.push((type_rank(found.2.device_type), index, pd, found)),
             Err(why) => rejected.push(why),
         }
@@ -599,11 +668,29 @@ fn pick_device(instance: &ash::Instance, api: u32, options: &OpenOptions) -> Res
     Ok((pd, family, info, exts))
 }
 
+/// Why a device of Vulkan `api` is below ArenaGL's floor (naming the profile that put it
+/// there), or `None`. Timeline semaphores and dynamic rendering have fallbacks (a fence per
+/// epoch, render passes); the Vulkan 1.2 API itself (SPIR-V 1.5, the 1.2 feature structures)
+/// does not yet.
+fn below_floor(api: u32, profile: Option<&Arc<Profile>>) -> Option<String> {
+    if api >= vk::API_VERSION_1_2 {
+        return None;
+    }
+    let by = profile.map_or(String::new(), |p| format!(" under profile {}", p.name));
+    Some(format!(
+        "ArenaGL needs Vulkan 1.2; the device is Vulkan {}.{}{by}",
+        vk::api_version_major(api),
+        vk::api_version_minor(api)
+    ))
+}
+
 fn describe(
     instance: &ash::Instance,
     pd: vk::PhysicalDevice,
     api: u32,
+    profile: Option<&Arc<Profile>>,
 ) -> std::result::Result<(u32, Vec<vk::ExtensionProperties>, DeviceInfo), String> {
+    let allow = |member: &str| profile.is_none_or(|p| p.allows_feature(member));
     // SAFETY: `pd` came from this instance; the chained structs live across the calls.
     unsafe {
         let props = instance.get_physical_device_properties(pd);
@@ -611,12 +698,9 @@ fn describe(
             .device_name_as_c_str()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|_| "unknown".into());
-        if props.api_version < vk::API_VERSION_1_2 {
-            return Err(format!(
-                "{name}: Vulkan {}.{} < 1.2",
-                vk::api_version_major(props.api_version),
-                vk::api_version_minor(props.api_version)
-            ));
+        let used_api = api.min(props.api_version).min(vk::API_VERSION_1_3);
+        if let Some(why) = below_floor(used_api, profile) {
+            return Err(format!("{name}: {why}"));
         }
         let families = instance.get_physical_device_queue_family_properties(pd);
         let family = families
@@ -632,6 +716,9 @@ fn describe(
             .push_next(&mut v11)
             .push_next(&mut v12);
         instance.get_physical_device_features2(pd, &mut f2);
+        if let Some(p) = profile {
+            p.mask_core_features(&mut f2.features);
+        }
         let mut gl4 = Gl4Features::from_core(&f2.features);
         let anisotropy = f2.features.sampler_anisotropy == vk::TRUE;
         let geometry = f2.features.geometry_shader == vk::TRUE;
@@ -643,15 +730,20 @@ fn describe(
         let depth_clamp = f2.features.depth_clamp == vk::TRUE;
         let independent_blend = f2.features.independent_blend == vk::TRUE;
         let large_points = f2.features.large_points == vk::TRUE;
-        let host_query_reset = v12.host_query_reset == vk::TRUE;
-        gl4.shader_draw_parameters = v11.shader_draw_parameters == vk::TRUE;
-        gl4.draw_indirect_count = v12.draw_indirect_count == vk::TRUE;
-        if v12.timeline_semaphore != vk::TRUE {
-            return Err(format!("{name}: no timeline semaphores"));
-        }
-        let exts = instance
+        let host_query_reset = v12.host_query_reset == vk::TRUE && allow("hostQueryReset");
+        gl4.shader_draw_parameters =
+            v11.shader_draw_parameters == vk::TRUE && allow("shaderDrawParameters");
+        gl4.draw_indirect_count = v12.draw_indirect_count == vk::TRUE && allow("drawIndirectCount");
+        let timeline = v12.timeline_semaphore == vk::TRUE && allow("timelineSemaphore");
+        let mut exts = instance
             .enumerate_device_extension_properties(pd)
             .map_err(|r| format!("{name}: {r}"))?;
+        if let Some(p) = profile {
+            exts.retain(|e| {
+                e.extension_name_as_c_str()
+                    .is_ok_and(|n| p.allows_extension(&n.to_string_lossy()))
+            });
+        }
         let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
         let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11);
         instance.get_physical_device_properties2(pd, &mut p2);
@@ -670,8 +762,13 @@ fn describe(
                 heap: t.heap_index,
             })
             .collect();
-        let l = &props.limits;
-        let used_api = api.min(props.api_version).min(vk::API_VERSION_1_3);
+        let mut limits = props.limits;
+        let mut max_allocation = v11.max_memory_allocation_size;
+        if let Some(p) = profile {
+            p.clamp_limits(&mut limits);
+            max_allocation = p.clamp_max_allocation_size(max_allocation);
+        }
+        let l = &limits;
         let info = DeviceInfo {
             name,
             device_type: props.device_type,
@@ -679,7 +776,7 @@ fn describe(
             used_api_version: used_api,
             limits: DeviceLimits {
                 max_memory_allocation_count: l.max_memory_allocation_count,
-                max_memory_allocation_size: v11.max_memory_allocation_size,
+                max_memory_allocation_size: max_allocation,
                 max_sampler_allocation_count: l.max_sampler_allocation_count,
                 optimal_buffer_copy_offset_alignment: l.optimal_buffer_copy_offset_alignment,
                 non_coherent_atom_size: l.non_coherent_atom_size,
@@ -687,7 +784,7 @@ fn describe(
             heaps,
             memory_types,
             features: DeviceFeatures {
-                timeline_semaphore: true,
+                timeline_semaphore: timeline,
                 sampler_anisotropy: anisotropy,
                 geometry_shader: geometry,
                 tessellation_shader: tessellation,
@@ -706,6 +803,8 @@ fn describe(
             max_image_dimension_2d: l.max_image_dimension2_d,
             vk_limits: *l,
             timestamp_valid_bits,
+            profile: profile.cloned(),
+            enabled_extensions: Vec::new(),
         };
         Ok((family, exts, info))
     }
@@ -717,8 +816,16 @@ fn create_device(
     family: u32,
     info: &DeviceInfo,
     exts: &[vk::ExtensionProperties],
-) -> Result<(ash::Device, DeviceFeatures)> {
+    options: &OpenOptions,
+) -> Result<(ash::Device, DeviceFeatures, Vec<String>)> {
     let mut features = info.features;
+    let allow = |member: &str| {
+        info.profile
+            .as_ref()
+            .is_none_or(|p| p.allows_feature(member))
+    };
+    // The fence fallback on demand: timeline semaphores are then not even enabled.
+    features.timeline_semaphore &= !options.force_fences;
     let core13 = info.used_api_version >= vk::API_VERSION_1_3;
     let mut names: Vec<*const std::ffi::c_char> = Vec::new();
     let mut want = |name: &CStr| -> bool {
@@ -739,10 +846,15 @@ fn create_device(
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v13_query);
         // SAFETY: `pd` belongs to `instance`; the chain lives across the call.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
-        features.dynamic_rendering = v13_query.dynamic_rendering == vk::TRUE;
-        features.synchronization2 = v13_query.synchronization2 == vk::TRUE;
+        // The render-pass fallback on demand: dynamic rendering is then not even enabled, so
+        // the validation layer flags any use of it.
+        features.dynamic_rendering = v13_query.dynamic_rendering == vk::TRUE
+            && allow("dynamicRendering")
+            && !options.force_render_pass;
+        features.synchronization2 =
+            v13_query.synchronization2 == vk::TRUE && allow("synchronization2");
         // Extended dynamic state is core (with no feature bit) in Vulkan 1.3.
-        features.extended_dynamic_state = true;
+        features.extended_dynamic_state = allow("extendedDynamicState");
     }
     let mut eds_query = vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default();
     let eds_ext = !core13 && has_extension(exts, ash::ext::extended_dynamic_state::NAME);
@@ -750,7 +862,7 @@ fn create_device(
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut eds_query);
         // SAFETY: as above.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
-        if eds_query.extended_dynamic_state == vk::TRUE {
+        if eds_query.extended_dynamic_state == vk::TRUE && allow("extendedDynamicState") {
             names.push(ash::ext::extended_dynamic_state::NAME.as_ptr());
             features.extended_dynamic_state = true;
         }
@@ -761,11 +873,12 @@ fn create_device(
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut border_query);
         // SAFETY: as above.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
-        if border_query.custom_border_colors == vk::TRUE {
+        if border_query.custom_border_colors == vk::TRUE && allow("customBorderColors") {
             names.push(ash::ext::custom_border_color::NAME.as_ptr());
             features.custom_border_color = true;
             features.custom_border_color_without_format =
-                border_query.custom_border_color_without_format == vk::TRUE;
+                border_query.custom_border_color_without_format == vk::TRUE
+                    && allow("customBorderColorWithoutFormat");
         }
     }
 
@@ -783,15 +896,21 @@ fn create_device(
         // SAFETY: as above; structures of extensions the device lacks stay zeroed.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
     }
-    if divisor_ext && divisor_query.vertex_attribute_instance_rate_divisor == vk::TRUE {
+    if divisor_ext
+        && divisor_query.vertex_attribute_instance_rate_divisor == vk::TRUE
+        && allow("vertexAttributeInstanceRateDivisor")
+    {
         names.push(ash::ext::vertex_attribute_divisor::NAME.as_ptr());
         features.vertex_attribute_divisor = true;
     }
-    if uint8_ext && uint8_query.index_type_uint8 == vk::TRUE {
+    if uint8_ext && uint8_query.index_type_uint8 == vk::TRUE && allow("indexTypeUint8") {
         names.push(ash::ext::index_type_uint8::NAME.as_ptr());
         features.index_type_uint8 = true;
     }
-    if provoking_ext && provoking_query.provoking_vertex_last == vk::TRUE {
+    if provoking_ext
+        && provoking_query.provoking_vertex_last == vk::TRUE
+        && allow("provokingVertexLast")
+    {
         names.push(ash::ext::provoking_vertex::NAME.as_ptr());
         features.provoking_vertex_last = true;
     }
@@ -800,10 +919,11 @@ fn create_device(
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut xfb_query);
         // SAFETY: as above.
         unsafe { instance.get_physical_device_features2(pd, &mut f2) };
-        if xfb_query.transform_feedback == vk::TRUE {
+        if xfb_query.transform_feedback == vk::TRUE && allow("transformFeedback") {
             names.push(ash::ext::transform_feedback::NAME.as_ptr());
             features.gl4.transform_feedback = true;
-            features.gl4.transform_feedback_streams = xfb_query.geometry_streams == vk::TRUE;
+            features.gl4.transform_feedback_streams =
+                xfb_query.geometry_streams == vk::TRUE && allow("geometryStreams");
         }
     }
 
@@ -826,7 +946,7 @@ fn create_device(
     let mut v11 = vk::PhysicalDeviceVulkan11Features::default()
         .shader_draw_parameters(features.gl4.shader_draw_parameters);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
-        .timeline_semaphore(true)
+        .timeline_semaphore(features.timeline_semaphore)
         .host_query_reset(features.host_query_reset)
         .draw_indirect_count(features.gl4.draw_indirect_count);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
@@ -877,5 +997,10 @@ fn create_device(
     // requested were all reported as supported above.
     let device = unsafe { instance.create_device(pd, &create, None) }
         .map_err(|r| map_init("vkCreateDevice", r))?;
-    Ok((device, features))
+    // SAFETY: every name pushed is a `'static` extension-name constant of ash.
+    let enabled = names
+        .iter()
+        .map(|&n| unsafe { CStr::from_ptr(n) }.to_string_lossy().into_owned())
+        .collect();
+    Ok((device, features, enabled))
 }

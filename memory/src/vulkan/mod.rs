@@ -11,9 +11,12 @@ mod buffer_to_image;
 pub mod context;
 pub(crate) mod conv;
 mod copy;
+mod epoch_fences;
 mod pipeline;
 mod present;
+pub mod profile;
 mod render;
+mod render_pass;
 mod resolve;
 mod suballoc;
 mod submit;
@@ -40,7 +43,8 @@ pub use context::{
     DeviceFeatures, DeviceInfo, Gl4Features, HeapInfo, MemoryTypeInfo, ValidationLog,
 };
 pub use copy::CopySide;
-pub use present::{Presented, WindowId, XlibWindow};
+pub use present::{Presented, WaylandWindow, WindowId, XlibWindow};
+pub use profile::Profile;
 pub use render::StreamRange;
 pub use transfer::{format_aspects, ImageRegion, UploadPath};
 
@@ -55,6 +59,15 @@ pub struct VulkanConfig {
     pub heap_size_limit: Option<u64>,
     /// VMA's preferred block size for large heaps.
     pub block_size: u64,
+    /// Clamp the device to this Vulkan-Profiles profile: a built-in name or a JSON path
+    /// (`ARENAGL_VK_PROFILE`; see [`Profile::load`]).
+    pub profile: Option<String>,
+    /// Begin render passes even where dynamic rendering exists (`ARENAGL_FORCE_RENDER_PASS=1`):
+    /// the render-pass fallback of Vulkan 1.1/1.2 devices, testable on any device.
+    pub force_render_pass: bool,
+    /// Keep the epoch clock with a fence per submission even where timeline semaphores exist
+    /// (`ARENAGL_FORCE_FENCES=1`): the fallback of Vulkan 1.1 devices, testable on any device.
+    pub force_fences: bool,
 }
 
 impl Default for VulkanConfig {
@@ -64,12 +77,17 @@ impl Default for VulkanConfig {
             device_index: None,
             heap_size_limit: None,
             block_size: 64 << 20,
+            profile: None,
+            force_render_pass: false,
+            force_fences: false,
         }
     }
 }
 
 impl VulkanConfig {
-    /// Reads `ARENAGL_VALIDATION=1`, `ARENAGL_DEVICE=N` and `ARENAGL_HEAP_LIMIT_MB=N`.
+    /// Reads `ARENAGL_VALIDATION=1`, `ARENAGL_DEVICE=N`, `ARENAGL_HEAP_LIMIT_MB=N` and
+    /// `ARENAGL_VK_PROFILE=NAME|FILE.json`, `ARENAGL_FORCE_RENDER_PASS=1`,
+    /// `ARENAGL_FORCE_FENCES=1`.
     pub fn from_env() -> Self {
         let var = |name: &str| std::env::var(name).ok();
         Self {
@@ -78,6 +96,9 @@ impl VulkanConfig {
             heap_size_limit: var("ARENAGL_HEAP_LIMIT_MB")
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .map(|mb| mb << 20),
+            profile: var("ARENAGL_VK_PROFILE").filter(|v| !v.trim().is_empty()),
+            force_render_pass: var("ARENAGL_FORCE_RENDER_PASS").is_some_and(|v| v.trim() == "1"),
+            force_fences: var("ARENAGL_FORCE_FENCES").is_some_and(|v| v.trim() == "1"),
             ..Self::default()
         }
     }
@@ -161,12 +182,27 @@ pub struct VulkanBackend {
 impl VulkanBackend {
     /// Opens the device and creates the pools.
     pub fn open(config: &VulkanConfig) -> Result<Self> {
+        let profile = config
+            .profile
+            .as_deref()
+            .map(Profile::load)
+            .transpose()
+            .map_err(|e| MemoryError::NoDevice(format!("ARENAGL_VK_PROFILE: {e}")))?;
         let (shared, queue) = context::open(&OpenOptions {
             validation: config.validation,
             device_index: config.device_index,
+            profile: profile.map(Arc::new),
+            force_render_pass: config.force_render_pass,
+            force_fences: config.force_fences,
         })?;
         let suballoc = VmaSubAllocator::new(&shared, config.block_size, config.heap_size_limit)?;
-        let submitter = Submitter::new(&shared.raw, queue, shared.queue_family)?;
+        let submitter = Submitter::new(
+            &shared.raw,
+            queue,
+            shared.queue_family,
+            shared.info.features.dynamic_rendering,
+            shared.info.features.timeline_semaphore,
+        )?;
         Ok(Self {
             presenter: present::Presenter::new(&shared),
             submitter,
@@ -194,6 +230,62 @@ impl VulkanBackend {
             dedicated: sub.dedicated,
             memory_type: sub.memory_type,
         }
+    }
+}
+
+impl VulkanBackend {
+    /// Under a device profile that lists formats, `desc`'s usage must be among the format's
+    /// clamped optimal-tiling features (the device's own check passed already).
+    fn check_profile_format(&self, desc: &ImageDesc) -> Result<()> {
+        if !self
+            .shared
+            .info
+            .profile
+            .as_ref()
+            .is_some_and(|p| p.clamps_formats())
+        {
+            return Ok(());
+        }
+        let have = self
+            .shared
+            .format_properties(desc.format)
+            .optimal_tiling_features;
+        let need = [
+            (
+                vk::ImageUsageFlags::SAMPLED,
+                vk::FormatFeatureFlags::SAMPLED_IMAGE,
+            ),
+            (
+                vk::ImageUsageFlags::STORAGE,
+                vk::FormatFeatureFlags::STORAGE_IMAGE,
+            ),
+            (
+                vk::ImageUsageFlags::COLOR_ATTACHMENT,
+                vk::FormatFeatureFlags::COLOR_ATTACHMENT,
+            ),
+            (
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+                vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT,
+            ),
+            (
+                vk::ImageUsageFlags::TRANSFER_SRC,
+                vk::FormatFeatureFlags::TRANSFER_SRC,
+            ),
+            (
+                vk::ImageUsageFlags::TRANSFER_DST,
+                vk::FormatFeatureFlags::TRANSFER_DST,
+            ),
+        ]
+        .into_iter()
+        .filter(|(usage, _)| desc.usage.contains(*usage))
+        .fold(vk::FormatFeatureFlags::empty(), |a, (_, f)| a | f);
+        if have.contains(need) {
+            return Ok(());
+        }
+        Err(MemoryError::Unsupported(format!(
+            "format {:?} with usage {:?} under the device profile (it guarantees {:?})",
+            desc.format, desc.usage, have
+        )))
     }
 }
 
@@ -232,6 +324,7 @@ impl Backend for VulkanBackend {
             )),
             other => map_alloc("vkGetPhysicalDeviceImageFormatProperties", other),
         })?;
+        self.check_profile_format(desc)?;
         let e = desc.extent;
         let m = props.max_extent;
         if e.width > m.width || e.height > m.height || e.depth > m.depth {
@@ -367,7 +460,7 @@ impl Backend for VulkanBackend {
     fn create_view(
         &mut self,
         image: &VulkanImage,
-        _image_desc: &ImageDesc,
+        image_desc: &ImageDesc,
         desc: &ViewDesc,
     ) -> Result<VulkanView> {
         let format = if desc.format == vk::Format::UNDEFINED {
@@ -388,12 +481,18 @@ impl Backend for VulkanBackend {
                 layer_count: desc.layer_count,
             });
         // SAFETY: the manager checked the range against the image it belongs to.
-        unsafe { self.shared.raw.create_image_view(&info, None) }
-            .map(VulkanView)
-            .map_err(|r| map_alloc("vkCreateImageView", r))
+        let view = unsafe { self.shared.raw.create_image_view(&info, None) }
+            .map_err(|r| map_alloc("vkCreateImageView", r))?;
+        if let Some(passes) = self.submitter.passes.as_mut() {
+            passes.note_view(view, format, image_desc.samples);
+        }
+        Ok(VulkanView(view))
     }
 
     fn destroy_view(&mut self, view: VulkanView) {
+        if let Some(passes) = self.submitter.passes.as_mut() {
+            passes.forget_view(view.0);
+        }
         // SAFETY: no pending submission uses the view (manager rule).
         unsafe { self.shared.raw.destroy_image_view(view.0, None) };
     }
@@ -578,6 +677,11 @@ impl Manager<VulkanBackend> {
     /// The device, for recording commands.
     pub fn device(&self) -> &ash::Device {
         &self.backend().shared.raw
+    }
+
+    /// The instance, for loading device-extension commands (`VK_EXT_transform_feedback`).
+    pub fn instance(&self) -> &ash::Instance {
+        &self.backend().shared.instance
     }
 
     /// Whether the device can create an image like `desc` (format, usage, flags).

@@ -41,6 +41,24 @@ impl MemoryManager {
         Ok(id)
     }
 
+    /// Without dynamic rendering: a render pass compatible with the rendering instances that
+    /// draw into `colors` (`UNDEFINED`: no attachment at that location) and `depth` (with its
+    /// stencil aspect when `stencil`), all of `samples` samples, for graphics pipelines to name.
+    /// `None` when the device renders dynamically (pipelines then chain
+    /// `VkPipelineRenderingCreateInfo`). The pass lives as long as the manager.
+    pub fn compatible_render_pass(
+        &mut self,
+        colors: &[vk::Format],
+        depth: vk::Format,
+        stencil: bool,
+        samples: vk::SampleCountFlags,
+    ) -> Result<Option<vk::RenderPass>> {
+        match self.backend_mut().submitter.passes.as_mut() {
+            Some(passes) => passes.compatible(colors, depth, stencil, samples).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// The recording command buffer, while the rendering instance `id` is still open in it.
     pub fn rendering_command_buffer(&self, id: u64) -> Option<vk::CommandBuffer> {
         match self.backend().submitter.rendering() {

@@ -1,5 +1,6 @@
 //! The queue, the timeline semaphore (whose value is the epoch) and the recording command
-//! buffers.
+//! buffers. Without timeline semaphores each submission signals a fence instead
+//! (`epoch_fences`).
 //!
 //! Only the manager submits. Command buffers are recycled once the epoch they were submitted in
 //! completes; the recording one is begun lazily when a client first asks for it, so an epoch
@@ -12,13 +13,18 @@ use ash::vk;
 
 use crate::error::{MemoryError, Result};
 use crate::vulkan::conv::{map_alloc, map_queue};
+use crate::vulkan::epoch_fences::EpochFences;
+use crate::vulkan::render_pass::RenderPasses;
 use crate::Epoch;
 
 pub(crate) struct Submitter {
     device: ash::Device,
     queue: vk::Queue,
     pool: vk::CommandPool,
+    /// The timeline semaphore; null when `fences` keeps the epoch clock instead.
     timeline: vk::Semaphore,
+    /// Without timeline semaphores: a fence per submitted epoch.
+    fences: Option<EpochFences>,
     recording: Option<vk::CommandBuffer>,
     /// The render pass (dynamic rendering) open in `recording`, by id.
     rendering: Option<u64>,
@@ -29,10 +35,22 @@ pub(crate) struct Submitter {
     pass_queries: Vec<(vk::QueryPool, u32)>,
     in_flight: VecDeque<(Epoch, vk::CommandBuffer)>,
     spare: Vec<vk::CommandBuffer>,
+    /// Without dynamic rendering: the render passes and framebuffers rendering instances are
+    /// turned into (`render_pass`).
+    pub(crate) passes: Option<RenderPasses>,
 }
 
 impl Submitter {
-    pub(crate) fn new(device: &ash::Device, queue: vk::Queue, family: u32) -> Result<Self> {
+    /// `dynamic_rendering`: whether rendering instances are begun as dynamic rendering (else
+    /// as render passes); `timeline`: whether the epoch clock is a timeline semaphore (else a
+    /// fence per epoch).
+    pub(crate) fn new(
+        device: &ash::Device,
+        queue: vk::Queue,
+        family: u32,
+        dynamic_rendering: bool,
+        timeline: bool,
+    ) -> Result<Self> {
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(family)
             .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
@@ -46,7 +64,12 @@ impl Submitter {
             let pool = device
                 .create_command_pool(&pool_info, None)
                 .map_err(|r| map_alloc("vkCreateCommandPool", r))?;
-            let timeline = match device.create_semaphore(&sem_info, None) {
+            let created = if timeline {
+                device.create_semaphore(&sem_info, None)
+            } else {
+                Ok(vk::Semaphore::null())
+            };
+            let semaphore = match created {
                 Ok(s) => s,
                 Err(r) => {
                     device.destroy_command_pool(pool, None);
@@ -57,13 +80,15 @@ impl Submitter {
                 device: device.clone(),
                 queue,
                 pool,
-                timeline,
+                timeline: semaphore,
+                fences: (!timeline).then(|| EpochFences::new(device)),
                 recording: None,
                 rendering: None,
                 next_rendering: 1,
                 pass_queries: Vec::new(),
                 in_flight: VecDeque::new(),
                 spare: Vec::new(),
+                passes: (!dynamic_rendering).then(|| RenderPasses::new(device)),
             })
         }
     }
@@ -106,9 +131,15 @@ impl Submitter {
                 // SAFETY: the query was begun in this rendering instance of `cb` and is active.
                 unsafe { self.device.cmd_end_query(cb, pool, slot) };
             }
-            // SAFETY: `cb` is recording and a dynamic-rendering instance begun by
-            // `begin_rendering` is open in it; the queries begun in it were ended above.
-            unsafe { self.device.cmd_end_rendering(cb) };
+            // SAFETY: `cb` is recording and the instance begun by `begin_rendering` (a render
+            // pass when `passes` is set, else dynamic rendering) is open in it; the queries
+            // begun in it were ended above.
+            unsafe {
+                match self.passes {
+                    Some(_) => self.device.cmd_end_render_pass(cb),
+                    None => self.device.cmd_end_rendering(cb),
+                }
+            };
         }
         self.pass_queries.clear();
     }
@@ -164,9 +195,12 @@ impl Submitter {
     ) -> Result<(u64, vk::CommandBuffer)> {
         self.end_rendering();
         let cb = self.recording()?;
-        // SAFETY: `cb` is recording outside any render pass; the caller built `info` from live
-        // views in attachment layouts.
-        unsafe { self.device.cmd_begin_rendering(cb, info) };
+        match self.passes.as_mut() {
+            Some(passes) => passes.begin(cb, info)?,
+            // SAFETY: `cb` is recording outside any render pass; the caller built `info` from
+            // live views in attachment layouts.
+            None => unsafe { self.device.cmd_begin_rendering(cb, info) },
+        }
         let id = self.next_rendering;
         self.next_rendering += 1;
         self.rendering = Some(id);
@@ -220,12 +254,18 @@ impl Submitter {
         }
         // The timeline's value is the epoch's raw number. Binary semaphores take no value; the
         // spec ignores the entries given for them.
-        let mut signal_values = vec![epoch.get()];
-        let mut signals = vec![self.timeline];
+        let (mut signals, mut signal_values) = match self.fences {
+            Some(_) => (Vec::new(), Vec::new()),
+            None => (vec![self.timeline], vec![epoch.get()]),
+        };
         if let Some(s) = signal {
             signals.push(s);
             signal_values.push(0);
         }
+        let fence = match self.fences.as_mut() {
+            Some(f) => f.fence()?,
+            None => vk::Fence::null(),
+        };
         let (waits, wait_stages, wait_values): (Vec<_>, Vec<_>, Vec<u64>) = match wait {
             Some((s, stage)) => (vec![s], vec![stage], vec![0]),
             None => (Vec::new(), Vec::new(), Vec::new()),
@@ -233,19 +273,21 @@ impl Submitter {
         let mut timeline = vk::TimelineSemaphoreSubmitInfo::default()
             .signal_semaphore_values(&signal_values)
             .wait_semaphore_values(&wait_values);
-        let submit = vk::SubmitInfo::default()
+        let mut submit = vk::SubmitInfo::default()
             .command_buffers(&cbs)
             .wait_semaphores(&waits)
             .wait_dst_stage_mask(&wait_stages)
-            .signal_semaphores(&signals)
-            .push_next(&mut timeline);
+            .signal_semaphores(&signals);
+        if self.fences.is_none() {
+            submit = submit.push_next(&mut timeline);
+        }
         // SAFETY: the queue is only used from the thread that owns the manager; the command
         // buffers are executable; `epoch` is greater than every value signalled before
         // (the manager's clock only advances).
-        let result = unsafe {
-            self.device
-                .queue_submit(self.queue, &[submit], vk::Fence::null())
-        };
+        let result = unsafe { self.device.queue_submit(self.queue, &[submit], fence) };
+        if let Some(f) = self.fences.as_mut() {
+            f.submitted(result.is_ok().then_some(epoch), fence);
+        }
         if let Err(r) = result {
             for cb in cbs {
                 self.recycle_one(cb);
@@ -269,10 +311,13 @@ impl Submitter {
 
     /// The completed epoch, without blocking; recycles finished command buffers.
     pub(crate) fn poll(&mut self) -> Result<Epoch> {
-        // SAFETY: the semaphore belongs to this device.
-        let value = unsafe { self.device.get_semaphore_counter_value(self.timeline) }
-            .map(Epoch::new)
-            .map_err(|r| map_queue("vkGetSemaphoreCounterValue", r))?;
+        let value = match self.fences.as_mut() {
+            Some(f) => f.poll()?,
+            // SAFETY: the semaphore belongs to this device.
+            None => unsafe { self.device.get_semaphore_counter_value(self.timeline) }
+                .map(Epoch::new)
+                .map_err(|r| map_queue("vkGetSemaphoreCounterValue", r))?,
+        };
         while let Some(&(epoch, cb)) = self.in_flight.front() {
             if epoch > value {
                 break;
@@ -285,6 +330,11 @@ impl Submitter {
 
     /// Waits until `epoch` completes or `timeout` passes; `Ok(false)` on timeout.
     pub(crate) fn wait(&mut self, epoch: Epoch, timeout: Duration) -> Result<bool> {
+        if let Some(f) = self.fences.as_mut() {
+            let done = f.wait(epoch, timeout)?;
+            self.poll()?;
+            return Ok(done);
+        }
         let semaphores = [self.timeline];
         let values = [epoch.get()];
         let info = vk::SemaphoreWaitInfo::default()

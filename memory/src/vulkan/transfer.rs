@@ -775,12 +775,7 @@ impl MemoryManager {
     /// optimal tiling (what [`MemoryManager::generate_mipmaps`] needs).
     pub fn supports_linear_blit(&self, format: vk::Format) -> bool {
         let shared = &self.backend().shared;
-        // SAFETY: plain query on the physical device this backend was opened on.
-        let props = unsafe {
-            shared
-                .instance
-                .get_physical_device_format_properties(shared.physical, format)
-        };
+        let props = shared.format_properties(format);
         props.optimal_tiling_features.contains(
             vk::FormatFeatureFlags::BLIT_SRC
                 | vk::FormatFeatureFlags::BLIT_DST
