@@ -19,7 +19,8 @@ use std::ptr::null;
 
 use arenagl_translate::gl::enums::*;
 use arenagl_translate::gl::{
-    Context, DrawCall, FfArray, PackDest, PixelBufferTarget, Value, ValueKind,
+    split_u64, Context, DrawCall, FfArray, IndirectDraw, PackDest, PixelBufferTarget, Value,
+    ValueKind,
 };
 
 use super::bridge::with_current;
@@ -255,6 +256,16 @@ unsafe fn names<'a>(n: i32, ptr: *const u32) -> &'a [u32] {
 }
 
 /// Values a `…v` call of `pname` reads: four for the colour parameter `colour`, else one.
+/// The default tessellation levels `glPatchParameterfv(pname, …)` reads: 4 outer, 2 inner,
+/// none for any other pname (an error the context raises).
+fn patch_level_count(pname: GLenum) -> i64 {
+    match pname {
+        GL_PATCH_DEFAULT_OUTER_LEVEL => 4,
+        GL_PATCH_DEFAULT_INNER_LEVEL => 2,
+        _ => 0,
+    }
+}
+
 fn colour_count(pname: GLenum, colour: GLenum) -> i64 {
     if pname == colour {
         4
@@ -522,6 +533,8 @@ gl_entry_points! {
     fn glPolygonMode(face: GLenum, mode: GLenum) { gl((), |c| c.polygon_mode(face, mode)) }
     fn glLineWidth(w: f32) { gl((), |c| c.line_width(w)) }
     fn glPointSize(s: f32) { gl((), |c| c.point_size(s)) }
+    fn glMinSampleShading(v: f32) { gl((), |c| c.min_sample_shading(v)) }
+    fn glMinSampleShadingARB(v: f32) { glMinSampleShading(v) }
     fn glStencilFunc(f: GLenum, r: i32, m: u32) { gl((), |c| c.stencil_func_separate(GL_FRONT_AND_BACK, f, r, m)) }
     fn glStencilFuncSeparate(face: GLenum, f: GLenum, r: i32, m: u32) { gl((), |c| c.stencil_func_separate(face, f, r, m)) }
     fn glStencilOp(a: GLenum, z: GLenum, p: GLenum) { gl((), |c| c.stencil_op_separate(GL_FRONT_AND_BACK, a, z, p)) }
@@ -532,6 +545,8 @@ gl_entry_points! {
     fn glPixelStoref(p: GLenum, v: f32) { gl((), |c| c.pixel_store(p, v.round() as i32)) }
     fn glHint(t: GLenum, m: GLenum) { gl((), |c| c.hint(t, m)) }
     fn glProvokingVertex(m: GLenum) { gl((), |c| c.provoking_vertex(m)) }
+    fn glPatchParameteri(pname: GLenum, value: i32) { gl((), |c| c.patch_parameter_i(pname, value)) }
+    fn glPatchParameterfv(pname: GLenum, values: *const f32) { gl((), |c| c.patch_parameter_fv(pname, slice(values, patch_level_count(pname)))) }
     fn glPrimitiveRestartIndex(i: u32) { gl((), |c| c.primitive_restart_index(i)) }
     fn glClampColor(target: GLenum, clamp: GLenum) { gl((), |c| c.clamp_color(target, clamp)) }
     fn glFlush() { gl((), |c| c.flush()) }
@@ -574,6 +589,42 @@ gl_entry_points! {
     fn glGenQueries(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_queries(n)) }
     fn glDeleteQueries(n: i32, ns: *const u32) { gl((), |c| c.delete_queries(names(n, ns), n)) }
     fn glIsQuery(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_query(n))) }
+    // Transform feedback (GL 3.0, GL_ARB_transform_feedback2/3/_instanced).
+    fn glGenTransformFeedbacks(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_transform_feedbacks(n)) }
+    fn glDeleteTransformFeedbacks(n: i32, ns: *const u32) { gl((), |c| c.delete_transform_feedbacks(names(n, ns), n)) }
+    fn glIsTransformFeedback(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_transform_feedback(n))) }
+    fn glBindTransformFeedback(t: GLenum, n: u32) { gl((), |c| c.bind_transform_feedback(t, n)) }
+    fn glBeginQueryIndexed(t: GLenum, i: u32, id: u32) { gl((), |c| c.begin_query_indexed(t, i, id)) }
+    fn glEndQueryIndexed(t: GLenum, i: u32) { gl((), |c| c.end_query_indexed(t, i)) }
+    fn glGetQueryIndexediv(t: GLenum, i: u32, pname: GLenum, out: *mut i32) {
+        gl((), |c| if let Some(v) = c.get_query_indexed(t, i, pname) { write_values(out, &[v]) })
+    }
+    fn glBindBufferOffsetEXT(t: GLenum, i: u32, n: u32, off: isize) { gl((), |c| c.bind_buffer_offset(t, i, n, off as i64)) }
+    fn glBeginTransformFeedback(mode: GLenum) { gl((), |c| c.begin_transform_feedback(mode)) }
+    fn glEndTransformFeedback() { gl((), |c| c.end_transform_feedback()) }
+    fn glPauseTransformFeedback() { gl((), |c| c.pause_transform_feedback(true)) }
+    fn glResumeTransformFeedback() { gl((), |c| c.pause_transform_feedback(false)) }
+    fn glDrawTransformFeedback(mode: GLenum, id: u32) { gl((), |c| c.draw_transform_feedback(mode, id, 0, 1)) }
+    fn glDrawTransformFeedbackInstanced(mode: GLenum, id: u32, n: i32) { gl((), |c| c.draw_transform_feedback(mode, id, 0, n)) }
+    fn glDrawTransformFeedbackStream(mode: GLenum, id: u32, stream: u32) { gl((), |c| c.draw_transform_feedback(mode, id, stream, 1)) }
+    fn glDrawTransformFeedbackStreamInstanced(mode: GLenum, id: u32, stream: u32, n: i32) { gl((), |c| c.draw_transform_feedback(mode, id, stream, n)) }
+    fn glTransformFeedbackVaryings(p: u32, count: i32, varyings: *const *const c_char, mode: GLenum) {
+        gl((), |c| {
+            if count < 0 || (varyings.is_null() && count > 0) {
+                return c.record_invalid_value("glTransformFeedbackVaryings: count < 0 or a NULL array");
+            }
+            let list: Vec<String> = slice(varyings, i64::from(count)).iter().map(|&v| string(v)).collect();
+            c.transform_feedback_varyings(p, list, mode)
+        })
+    }
+    fn glGetTransformFeedbackVarying(p: u32, i: u32, size: i32, len: *mut i32, sz: *mut i32, ty: *mut GLenum, buf: *mut c_char) {
+        gl((), |c| {
+            if !buf_size_ok(c, "glGetTransformFeedbackVarying", size) {
+                return;
+            }
+            if let Some((n, s, t)) = c.get_transform_feedback_varying(p, i) { write_string(&n, size, len, buf); write_values(sz, &[s]); write_values(ty, &[t]); }
+        })
+    }
     fn glBeginQuery(t: GLenum, id: u32) { gl((), |c| c.begin_query(t, id)) }
     fn glEndQuery(t: GLenum) { gl((), |c| c.end_query(t)) }
     fn glQueryCounter(id: u32, t: GLenum) { gl((), |c| c.query_counter(id, t)) }
@@ -626,6 +677,11 @@ gl_entry_points! {
         })
     }
     fn glMemoryBarrier(barriers: u32) { gl((), |c| c.memory_barrier(barriers)) }
+    fn glMemoryBarrierByRegion(barriers: u32) { gl((), |c| c.memory_barrier_by_region(barriers)) }
+    fn glDispatchCompute(x: u32, y: u32, z: u32) { gl((), |c| c.dispatch_compute(x, y, z)) }
+    fn glDispatchComputeIndirect(offset: isize) { gl((), |c| c.dispatch_compute_indirect(offset as i64)) }
+    fn glShaderStorageBlockBinding(p: u32, index: u32, binding: u32) { gl((), |c| c.shader_storage_block_binding(p, index, binding)) }
+    fn glBindImageTexture(unit: u32, texture: u32, level: i32, layered: GLboolean, layer: i32, access: GLenum, format: GLenum) { gl((), |c| c.bind_image_texture(unit, texture, level, layered != 0, layer, access, format)) }
     fn glBufferSubData(t: GLenum, off: isize, size: isize, data: *const c_void) {
         gl((), |c| {
             if size < 0 {
@@ -1005,7 +1061,12 @@ gl_entry_points! {
     fn glGetInfoLogARB(o: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetInfoLogARB", size) { return } answer(c, |c| c.object_info_log(o), |s| write_string(&s, size, len, buf)) }) }
     fn glGetAttachedObjectsARB(p: u32, max: i32, count: *mut i32, out: *mut u32) { glGetAttachedShaders(p, max, count, out) }
     fn glValidateProgram(p: u32) { gl((), |c| c.validate_program(p)) }
-    fn glGetProgramiv(p: u32, pname: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_program(p, pname), |v| write_values(out, &[v]))) }
+    fn glGetProgramiv(p: u32, pname: GLenum, out: *mut i32) {
+        if pname == GL_COMPUTE_WORK_GROUP_SIZE {
+            return gl((), |c| if let Some(v) = c.compute_work_group_size(p) { write_values(out, &v) });
+        }
+        gl((), |c| answer(c, |c| c.get_program(p, pname), |v| write_values(out, &[v])))
+    }
     fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetProgramInfoLog", size) { return } answer(c, |c| c.program_info_log(p), |s| write_string(&s, size, len, buf)) }) }
     fn glGetUniformLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_uniform_location(p, &string(name))) }
     fn glGetAttribLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_attrib_location(p, &string(name))) }
@@ -1084,6 +1145,56 @@ gl_entry_points! {
     fn glGetUniformfv(p: u32, loc: i32, out: *mut f32) { gl((), |c| write_values(out, &c.get_uniform(p, loc).floats())) }
     fn glGetUniformiv(p: u32, loc: i32, out: *mut i32) { gl((), |c| write_values(out, &c.get_uniform(p, loc).ints())) }
     fn glGetUniformuiv(p: u32, loc: i32, out: *mut u32) { gl((), |c| write_values(out, &c.get_uniform(p, loc).uints())) }
+    // GL_ARB_shader_subroutine (GL 4.0).
+    fn glGetSubroutineIndex(p: u32, ty: GLenum, name: *const c_char) -> u32 { gl(GL_INVALID_INDEX, |c| c.get_subroutine_index(p, ty, &string(name))) }
+    fn glGetSubroutineUniformLocation(p: u32, ty: GLenum, name: *const c_char) -> i32 { gl(-1, |c| c.get_subroutine_uniform_location(p, ty, &string(name))) }
+    fn glGetActiveSubroutineName(p: u32, ty: GLenum, i: u32, size: i32, len: *mut i32, buf: *mut c_char) {
+        gl((), |c| {
+            if buf_size_ok(c, "glGetActiveSubroutineName", size) {
+                if let Some(n) = c.active_subroutine_name(p, ty, i) {
+                    write_string(&n, size, len, buf)
+                }
+            }
+        })
+    }
+    fn glGetActiveSubroutineUniformName(p: u32, ty: GLenum, i: u32, size: i32, len: *mut i32, buf: *mut c_char) {
+        gl((), |c| {
+            if buf_size_ok(c, "glGetActiveSubroutineUniformName", size) {
+                if let Some(n) = c.active_subroutine_uniform_name(p, ty, i) {
+                    write_string(&n, size, len, buf)
+                }
+            }
+        })
+    }
+    fn glGetActiveSubroutineUniformiv(p: u32, ty: GLenum, i: u32, pname: GLenum, out: *mut i32) {
+        gl((), |c| {
+            if let Some(v) = c.active_subroutine_uniform_iv(p, ty, i, pname) {
+                write_values(out, &v)
+            }
+        })
+    }
+    fn glGetProgramStageiv(p: u32, ty: GLenum, pname: GLenum, out: *mut i32) {
+        gl((), |c| {
+            if let Some(v) = c.get_program_stage(p, ty, pname) {
+                write_values(out, &[v])
+            }
+        })
+    }
+    fn glUniformSubroutinesuiv(ty: GLenum, count: i32, indices: *const u32) {
+        gl((), |c| {
+            if count < 0 {
+                return c.record_invalid_value("glUniformSubroutinesuiv: count < 0");
+            }
+            c.uniform_subroutines(ty, slice(indices, i64::from(count)))
+        })
+    }
+    fn glGetUniformSubroutineuiv(ty: GLenum, loc: i32, out: *mut u32) {
+        gl((), |c| {
+            if let Some(v) = c.get_uniform_subroutine(ty, loc) {
+                write_values(out, &[v])
+            }
+        })
+    }
 
     fn glUniform1f(l: i32, x: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 1, 1, &[x.to_bits()])) }
     fn glUniform2f(l: i32, x: f32, y: f32) { gl((), |c| c.uniform(l, ValueKind::Float, 2, 1, &[x.to_bits(), y.to_bits()])) }
@@ -1118,6 +1229,57 @@ gl_entry_points! {
     fn glUniformMatrix4x2fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 4, 2, n, t, v) }
     fn glUniformMatrix3x4fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 3, 4, n, t, v) }
     fn glUniformMatrix4x3fv(l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m(l, 4, 3, n, t, v) }
+    // GL_ARB_gpu_shader_fp64: double uniforms.
+    fn glUniform1d(l: i32, x: f64) { uniform_64(l, ValueKind::Double, &[x.to_bits()]) }
+    fn glUniform2d(l: i32, x: f64, y: f64) { uniform_64(l, ValueKind::Double, &[x.to_bits(), y.to_bits()]) }
+    fn glUniform3d(l: i32, x: f64, y: f64, z: f64) { uniform_64(l, ValueKind::Double, &[x.to_bits(), y.to_bits(), z.to_bits()]) }
+    fn glUniform4d(l: i32, x: f64, y: f64, z: f64, w: f64) { uniform_64(l, ValueKind::Double, &[x.to_bits(), y.to_bits(), z.to_bits(), w.to_bits()]) }
+    fn glUniform1dv(l: i32, n: i32, v: *const f64) { uniform_v(l, ValueKind::Double, 1, n, v.cast()) }
+    fn glUniform2dv(l: i32, n: i32, v: *const f64) { uniform_v(l, ValueKind::Double, 2, n, v.cast()) }
+    fn glUniform3dv(l: i32, n: i32, v: *const f64) { uniform_v(l, ValueKind::Double, 3, n, v.cast()) }
+    fn glUniform4dv(l: i32, n: i32, v: *const f64) { uniform_v(l, ValueKind::Double, 4, n, v.cast()) }
+    fn glUniformMatrix2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 2, 2, n, t, v) }
+    fn glUniformMatrix3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 3, 3, n, t, v) }
+    fn glUniformMatrix4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 4, 4, n, t, v) }
+    fn glUniformMatrix2x3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 2, 3, n, t, v) }
+    fn glUniformMatrix3x2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 3, 2, n, t, v) }
+    fn glUniformMatrix2x4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 2, 4, n, t, v) }
+    fn glUniformMatrix4x2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 4, 2, n, t, v) }
+    fn glUniformMatrix3x4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 3, 4, n, t, v) }
+    fn glUniformMatrix4x3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 4, 3, n, t, v) }
+    fn glGetUniformdv(p: u32, loc: i32, out: *mut f64) { gl((), |c| write_values(out, &c.get_uniform(p, loc).doubles())) }
+    // GL_ARB_gpu_shader_int64: 64-bit integer uniforms.
+    fn glUniform1i64ARB(l: i32, x: i64) { uniform_64(l, ValueKind::Int64, &[x as u64]) }
+    fn glUniform2i64ARB(l: i32, x: i64, y: i64) { uniform_64(l, ValueKind::Int64, &[x as u64, y as u64]) }
+    fn glUniform3i64ARB(l: i32, x: i64, y: i64, z: i64) { uniform_64(l, ValueKind::Int64, &[x as u64, y as u64, z as u64]) }
+    fn glUniform4i64ARB(l: i32, x: i64, y: i64, z: i64, w: i64) { uniform_64(l, ValueKind::Int64, &[x as u64, y as u64, z as u64, w as u64]) }
+    fn glUniform1i64vARB(l: i32, n: i32, v: *const i64) { uniform_v(l, ValueKind::Int64, 1, n, v.cast()) }
+    fn glUniform2i64vARB(l: i32, n: i32, v: *const i64) { uniform_v(l, ValueKind::Int64, 2, n, v.cast()) }
+    fn glUniform3i64vARB(l: i32, n: i32, v: *const i64) { uniform_v(l, ValueKind::Int64, 3, n, v.cast()) }
+    fn glUniform4i64vARB(l: i32, n: i32, v: *const i64) { uniform_v(l, ValueKind::Int64, 4, n, v.cast()) }
+    fn glUniform1ui64ARB(l: i32, x: u64) { uniform_64(l, ValueKind::UInt64, &[x]) }
+    fn glUniform2ui64ARB(l: i32, x: u64, y: u64) { uniform_64(l, ValueKind::UInt64, &[x, y]) }
+    fn glUniform3ui64ARB(l: i32, x: u64, y: u64, z: u64) { uniform_64(l, ValueKind::UInt64, &[x, y, z]) }
+    fn glUniform4ui64ARB(l: i32, x: u64, y: u64, z: u64, w: u64) { uniform_64(l, ValueKind::UInt64, &[x, y, z, w]) }
+    fn glUniform1ui64vARB(l: i32, n: i32, v: *const u64) { uniform_v(l, ValueKind::UInt64, 1, n, v.cast()) }
+    fn glUniform2ui64vARB(l: i32, n: i32, v: *const u64) { uniform_v(l, ValueKind::UInt64, 2, n, v.cast()) }
+    fn glUniform3ui64vARB(l: i32, n: i32, v: *const u64) { uniform_v(l, ValueKind::UInt64, 3, n, v.cast()) }
+    fn glUniform4ui64vARB(l: i32, n: i32, v: *const u64) { uniform_v(l, ValueKind::UInt64, 4, n, v.cast()) }
+    fn glGetUniformi64vARB(p: u32, loc: i32, out: *mut i64) { gl((), |c| write_values(out, &c.get_uniform(p, loc).int64s())) }
+    fn glGetUniformui64vARB(p: u32, loc: i32, out: *mut u64) { gl((), |c| write_values(out, &c.get_uniform(p, loc).uint64s())) }
+    // GL_ARB_vertex_attrib_64bit.
+    fn glVertexAttribLPointer(i: u32, size: i32, ty: GLenum, stride: i32, ptr: *const c_void) {
+        gl((), |c| c.vertex_attrib_l_pointer(i, size, ty, stride, ptr as usize))
+    }
+    fn glVertexAttribL1d(i: u32, x: f64) { gl((), |c| c.vertex_attrib_l(i, [x, 0.0, 0.0, 1.0])) }
+    fn glVertexAttribL2d(i: u32, x: f64, y: f64) { gl((), |c| c.vertex_attrib_l(i, [x, y, 0.0, 1.0])) }
+    fn glVertexAttribL3d(i: u32, x: f64, y: f64, z: f64) { gl((), |c| c.vertex_attrib_l(i, [x, y, z, 1.0])) }
+    fn glVertexAttribL4d(i: u32, x: f64, y: f64, z: f64, w: f64) { gl((), |c| c.vertex_attrib_l(i, [x, y, z, w])) }
+    fn glVertexAttribL1dv(i: u32, v: *const f64) { vertex_attrib_lv(i, 1, v) }
+    fn glVertexAttribL2dv(i: u32, v: *const f64) { vertex_attrib_lv(i, 2, v) }
+    fn glVertexAttribL3dv(i: u32, v: *const f64) { vertex_attrib_lv(i, 3, v) }
+    fn glVertexAttribL4dv(i: u32, v: *const f64) { vertex_attrib_lv(i, 4, v) }
+    fn glGetVertexAttribLdv(i: u32, p: GLenum, out: *mut f64) { gl((), |c| write_values(out, &c.get_vertex_attrib_l(i, p))) }
 
     // Textures.
     fn glGenTextures(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_textures(n)) }
@@ -1405,7 +1567,7 @@ gl_entry_points! {
                 return c.record_invalid_value("glMultiDrawArrays: drawcount < 0");
             }
             for (&f, &k) in slice(first, n.into()).iter().zip(slice(count, n.into())) {
-                c.draw(DrawCall { mode, first: f, count: k, instances: 1, indexed: None });
+                c.draw(DrawCall { mode, first: f, count: k, instances: 1, ..DrawCall::default() });
             }
         })
     }
@@ -1415,7 +1577,7 @@ gl_entry_points! {
                 return c.record_invalid_value("glMultiDrawElements: drawcount < 0");
             }
             for (&k, &o) in slice(count, n.into()).iter().zip(slice(offs, n.into())) {
-                c.draw(DrawCall { mode, first: 0, count: k, instances: 1, indexed: Some((ty, o as u64, 0)) });
+                c.draw(DrawCall { mode, count: k, instances: 1, indexed: Some((ty, o as u64, 0)), ..DrawCall::default() });
             }
         })
     }
@@ -1427,7 +1589,7 @@ gl_entry_points! {
             let bases = slice(base, n.into());
             for (i, (&k, &o)) in slice(count, n.into()).iter().zip(slice(offs, n.into())).enumerate() {
                 let b = bases.get(i).copied().unwrap_or(0);
-                c.draw(DrawCall { mode, first: 0, count: k, instances: 1, indexed: Some((ty, o as u64, b)) });
+                c.draw(DrawCall { mode, count: k, instances: 1, indexed: Some((ty, o as u64, b)), ..DrawCall::default() });
             }
         })
     }
@@ -1436,6 +1598,27 @@ gl_entry_points! {
     fn glDrawElementsInstanced(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, n: i32) { draw(mode, 0, count, n, Some((ty, off as u64, 0))) }
     fn glDrawElementsBaseVertex(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, base: i32) { draw(mode, 0, count, 1, Some((ty, off as u64, base))) }
     fn glDrawElementsInstancedBaseVertex(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, n: i32, base: i32) { draw(mode, 0, count, n, Some((ty, off as u64, base))) }
+    fn glDrawArraysInstancedBaseInstance(mode: GLenum, first: i32, count: i32, n: i32, base_instance: u32) {
+        draw_call(DrawCall { mode, first, count, instances: n, base_instance, ..DrawCall::default() })
+    }
+    fn glDrawElementsInstancedBaseInstance(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, n: i32, base_instance: u32) {
+        draw_call(DrawCall { mode, count, instances: n, indexed: Some((ty, off as u64, 0)), base_instance, ..DrawCall::default() })
+    }
+    fn glDrawElementsInstancedBaseVertexBaseInstance(mode: GLenum, count: i32, ty: GLenum, off: *const c_void, n: i32, base: i32, base_instance: u32) {
+        draw_call(DrawCall { mode, count, instances: n, indexed: Some((ty, off as u64, base)), base_instance, ..DrawCall::default() })
+    }
+    fn glDrawArraysIndirect(mode: GLenum, indirect: *const c_void) {
+        draw_indirect(IndirectDraw { mode, index_type: None, indirect: indirect as u64, draw_count: 1, stride: 0 })
+    }
+    fn glDrawElementsIndirect(mode: GLenum, ty: GLenum, indirect: *const c_void) {
+        draw_indirect(IndirectDraw { mode, index_type: Some(ty), indirect: indirect as u64, draw_count: 1, stride: 0 })
+    }
+    fn glMultiDrawArraysIndirect(mode: GLenum, indirect: *const c_void, draw_count: i32, stride: i32) {
+        draw_indirect(IndirectDraw { mode, index_type: None, indirect: indirect as u64, draw_count, stride })
+    }
+    fn glMultiDrawElementsIndirect(mode: GLenum, ty: GLenum, indirect: *const c_void, draw_count: i32, stride: i32) {
+        draw_indirect(IndirectDraw { mode, index_type: Some(ty), indirect: indirect as u64, draw_count, stride })
+    }
     fn glDrawRangeElements(mode: GLenum, start: u32, end: u32, count: i32, ty: GLenum, off: *const c_void) {
         if end < start { return gl((), |c| c.record_invalid_value("glDrawRangeElements end < start")); }
         draw(mode, 0, count, 1, Some((ty, off as u64, 0)))
@@ -1466,14 +1649,48 @@ gl_entry_points! {
     }
 }
 
+/// `glUniform*v`: `v` holds `n × comps` values of `kind`, as 32-bit words (two a 64-bit value).
 unsafe fn uniform_v(l: i32, kind: ValueKind, comps: u32, n: i32, v: *const u32) {
     gl((), |c| {
+        let words = comps * kind.words();
         // SAFETY: `v` holds `n × comps` values (GL's contract).
-        let data = unsafe { slice(v, i64::from(n) * i64::from(comps)) };
-        if data.len() < (n.max(0) as usize) * comps as usize {
+        let data = unsafe { slice(v, i64::from(n) * i64::from(words)) };
+        if data.len() < (n.max(0) as usize) * words as usize {
             return c.record_invalid_value("glUniform*v: NULL value");
         }
         c.uniform(l, kind, comps, n, data)
+    })
+}
+
+/// A `glUniform{2,3,4}{d,i64ARB,ui64ARB}` call: one value of `values.len()` 64-bit components.
+fn uniform_64(l: i32, kind: ValueKind, values: &[u64]) {
+    let words: Vec<u32> = values.iter().flat_map(|&v| split_u64(v)).collect();
+    gl((), |c| c.uniform(l, kind, values.len() as u32, 1, &words))
+}
+
+/// `glUniformMatrix{C}x{R}dv`.
+unsafe fn uniform_md(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *const f64) {
+    gl((), |c| {
+        // SAFETY: `v` holds `n` matrices (GL's contract).
+        let data = unsafe { slice(v, i64::from(n) * i64::from(cols * rows)) };
+        if data.len() < (n.max(0) as usize) * (cols * rows) as usize {
+            return c.record_invalid_value("glUniformMatrix*dv: NULL value");
+        }
+        c.uniform_matrix_double(l, (cols, rows), n, b(t), data)
+    })
+}
+
+/// `glVertexAttribL{n}dv`: `n` doubles from `v`, the rest 0, 0, 1.
+unsafe fn vertex_attrib_lv(i: u32, n: usize, v: *const f64) {
+    gl((), |c| {
+        // SAFETY: `v` holds `n` doubles (GL's contract).
+        let s = unsafe { slice(v, n as i64) };
+        if s.len() < n {
+            return c.record_invalid_value("glVertexAttribL*dv: NULL value");
+        }
+        let mut values = [0.0, 0.0, 0.0, 1.0];
+        values[..n].copy_from_slice(s);
+        c.vertex_attrib_l(i, values)
     })
 }
 
@@ -1486,6 +1703,25 @@ unsafe fn uniform_m(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *cons
         }
         c.uniform_matrix(l, cols, rows, n, b(t), data)
     })
+}
+
+/// One draw of the current context, as GL states it.
+///
+/// # Safety
+/// [`Context::draw`]'s contract (see [`draw`]).
+unsafe fn draw_call(call: DrawCall) {
+    // SAFETY: passed on from the caller.
+    gl((), |c| unsafe { c.draw(call) })
+}
+
+/// One indirect draw of the current context.
+///
+/// # Safety
+/// [`Context::draw_indirect`]'s contract: with no indirect buffer bound (compatibility), the
+/// commands are client memory; client arrays are readable.
+unsafe fn draw_indirect(draw: IndirectDraw) {
+    // SAFETY: passed on from the caller.
+    gl((), |c| unsafe { c.draw_indirect(draw) })
 }
 
 /// One draw of the current context.
@@ -1509,6 +1745,7 @@ unsafe fn draw(
                 count,
                 instances,
                 indexed,
+                ..DrawCall::default()
             })
         }
     })

@@ -160,6 +160,7 @@ fn draw(gl: &mut Context) {
         count: 4,
         instances: 1,
         indexed: None,
+        ..DrawCall::default()
     };
     // SAFETY: no client arrays and no client indices: a buffer and vertex array are bound.
     #[allow(unused_unsafe)]

@@ -10,7 +10,7 @@ use arenagl_translate::glsl::{
     CompileOptions, FragOutput, GlType, Program, Reflection, SampledKind, SamplerDim, SamplerType,
     SamplerUniform, Stage, StageMask, TargetEnv, UniformBlock, DEFAULT_BLOCK_BINDING,
     DEFAULT_BLOCK_NAME, DEFAULT_BLOCK_SET, MAX_NESTING, RESOURCE_SET, SAMPLER_BINDING_BASE,
-    UNIFORM_BLOCK_BINDING_BASE,
+    STORAGE_BLOCK_BINDING_BASE, UNIFORM_BLOCK_BINDING_BASE,
 };
 
 const VS_330: &str = r#"#version 330 core
@@ -148,6 +148,9 @@ fn gl33_program_reflects_exactly() {
             array_size: None,
             stages: StageMask::of(Stage::Fragment),
         }],
+        storage_blocks: Vec::new(),
+        images: Vec::new(),
+        local_size: None,
     };
     assert_eq!(program.reflection, expected);
     assert_eq!(
@@ -1014,4 +1017,32 @@ fn rectangle_samplers_lower_to_valid_2d_spirv() {
             );
         }
     }
+}
+
+#[test]
+fn compute_programs_reflect_their_local_size_storage_blocks_and_atomic_counters() {
+    let cs = "#version 330\n#extension GL_ARB_compute_shader : require\n\
+              #extension GL_ARB_shader_storage_buffer_object : require\n\
+              #extension GL_ARB_shader_atomic_counters : require\n\
+              layout(local_size_x = 8, local_size_y = 2) in;\n\
+              layout(std430, binding = 3) buffer Data { uvec2 head; uint tail[]; };\n\
+              layout(binding = 1) uniform atomic_uint hits;\n\
+              void main() { tail[gl_LocalInvocationIndex] = head.x; atomicCounterIncrement(hits); }\n";
+    let program = compile_program(&[(Stage::Compute, cs)], CompileOptions::default())
+        .expect("compute program links");
+    let r = &program.reflection;
+    assert_eq!(r.local_size, Some([8, 2, 1]));
+    let names: Vec<&str> = r.storage_blocks.iter().map(|b| b.name.as_str()).collect();
+    assert!(
+        names.contains(&"Data") && names.contains(&"gl_AtomicCounterBlock_1"),
+        "{names:?}"
+    );
+    let data = r
+        .storage_blocks
+        .iter()
+        .find(|b| b.name == "Data")
+        .expect("Data");
+    assert_eq!(data.binding, STORAGE_BLOCK_BINDING_BASE + 3);
+    assert_eq!(data.size, 8, "the unsized array counts no element");
+    assert!(data.stages.contains(Stage::Compute));
 }

@@ -10,6 +10,8 @@
 //!   points that act on it (`api.rs` where they are a file of their own).
 //! - `draw/` — draws and clears: the render pass, what one draw records, lowering of what Vulkan
 //!   cannot draw directly, masked and per-buffer clears.
+//! - `compute/` — compute dispatches, storage-buffer / atomic-counter / image-unit bindings and
+//!   memory barriers (GL_ARB_compute_shader and the GL 4.2/4.3 storage extensions).
 //! - `pixel/` — pixel transfers: pixel buffer objects, reads, depth uploads, image copies,
 //!   blits, mipmap generation, `glGetTexImage`, `glDrawPixels`/`glBitmap`.
 //! - `compat/` — the compatibility profile's fixed-function layer: generated programs,
@@ -30,6 +32,7 @@
 //! device memory only through `arenagl-memory` (the ownership rule).
 
 mod compat;
+mod compute;
 mod context;
 mod draw;
 mod objects;
@@ -42,9 +45,10 @@ pub use context::error::{error_name, GlError};
 pub use context::get::Value;
 pub use context::share_group::ShareGroup;
 pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};
+pub use draw::indirect::IndirectDraw;
 pub use draw::DrawCall;
 pub use objects::framebuffer::{SurfaceImages, MAX_COLOR_ATTACHMENTS};
-pub use objects::program::{ValueKind, MAX_TEXTURE_UNITS};
+pub use objects::program::{split_u64, ValueKind, MAX_TEXTURE_UNITS};
 pub use objects::sync::DeviceFence;
 pub use objects::vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
 pub use pixel::buffer::PixelBufferTarget;

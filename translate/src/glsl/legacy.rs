@@ -141,12 +141,12 @@ fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: 
     let version = source_version(source);
     // GL_ARB_shader_bit_encoding (and GL_ARB_gpu_shader5, which includes it) give GLSL below
     // 3.30 the bit-casting built-ins: they keep their names.
-    let bit_encoding = source.lines().any(|l| {
-        let l = l.trim_start();
-        l.starts_with('#')
-            && l.contains("extension")
-            && (l.contains("GL_ARB_shader_bit_encoding") || l.contains("GL_ARB_gpu_shader5"))
-    });
+    let bit_encoding = enables(
+        source,
+        &["GL_ARB_shader_bit_encoding", "GL_ARB_gpu_shader5"],
+    );
+    // GL_ARB_texture_cube_map_array gives any GLSL the lookups of its sampler types.
+    let cube_array = enables(source, &["GL_ARB_texture_cube_map_array"]);
     let mut used: Vec<&'static Builtin> = Vec::new();
     let mut helpers: Vec<&'static str> = Vec::new();
     let mut body = String::with_capacity(source.len() + 64);
@@ -187,7 +187,8 @@ fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: 
             _ if COLLIDING
                 .iter()
                 .any(|&(name, since)| name == ident && version < since)
-                && !(bit_encoding && BIT_ENCODING.contains(&ident)) =>
+                && !(bit_encoding && BIT_ENCODING.contains(&ident))
+                && !(cube_array && CUBE_ARRAY_LOOKUPS.contains(&ident)) =>
             {
                 out.push_str(USER_PREFIX);
                 out.push_str(ident);
@@ -802,6 +803,17 @@ static COLLIDING: &[(&str, u32)] = &[
     ("intBitsToFloat", 330),
     ("uintBitsToFloat", 330),
 ];
+
+/// Whether an `#extension` line of `source` names one of `extensions`.
+fn enables(source: &str, extensions: &[&str]) -> bool {
+    source.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with('#') && l.contains("extension") && extensions.iter().any(|e| l.contains(e))
+    })
+}
+
+/// The lookups GL_ARB_texture_cube_map_array overloads for its sampler types.
+const CUBE_ARRAY_LOOKUPS: [&str; 4] = ["texture", "textureLod", "textureSize", "textureGrad"];
 
 /// The built-ins GL_ARB_shader_bit_encoding adds.
 const BIT_ENCODING: [&str; 4] = [

@@ -39,24 +39,34 @@
 
 mod block_structs;
 mod compile;
+mod compute_version;
+mod double_inputs;
 mod error;
 pub mod es;
 pub mod fixed_function;
+mod fp64_version;
 mod frag_coord;
 pub mod frag_epilogue;
 mod frag_outputs;
 mod guard;
 pub mod initializers;
+mod instance_id;
+pub mod layout_bindings;
 pub mod legacy;
 mod macros;
+mod num_samples;
 mod pp;
 mod rect;
 mod reflect;
 mod scan;
 mod spirv;
+pub mod subroutine;
+pub mod tess;
 mod types;
 mod varyings;
 mod version;
+pub mod wide_inputs;
+pub mod xfb;
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -68,9 +78,11 @@ pub use frag_coord::{FragCoordLayout, HEIGHT_CONSTANT as FRAG_COORD_HEIGHT_CONST
 pub use frag_outputs::FragBinding;
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
 pub use macros::MAX_MACRO_WORK;
+pub use num_samples::NUM_SAMPLES_CONSTANT;
+pub use pp::join_continued_lines;
 pub use reflect::{
-    Attribute, BlockMember, FragOutput, Reflection, SamplerUniform, UniformBlock,
-    MAX_FLATTENED_MEMBERS,
+    Attribute, BlockMember, FragOutput, ImageUniform, Reflection, SamplerUniform, StorageBlock,
+    UniformBlock, ATOMIC_COUNTER_BLOCK_PREFIX, MAX_FLATTENED_MEMBERS,
 };
 pub use types::{GlType, SampledKind, SamplerDim, SamplerType, ScalarKind};
 pub use varyings::{varying_locations, VaryingUse};
@@ -103,6 +115,8 @@ pub enum Stage {
     TessEvaluation,
     Geometry,
     Fragment,
+    /// A compute program's only stage (`GL_ARB_compute_shader`).
+    Compute,
 }
 
 /// A set of stages (what a descriptor's `stageFlags` needs).
@@ -184,9 +198,21 @@ pub struct Program {
     /// The `gl_FragCoord` layout the fragment units redeclared; with `origin_upper_left` the
     /// pipeline must set [`FRAG_COORD_HEIGHT_CONSTANT`] to the framebuffer's height.
     pub frag_coord: FragCoordLayout,
+    /// Each stage's shader subroutines, lowered to specialization constants (`subroutine`).
+    pub subroutines: Vec<(Stage, subroutine::StageSubroutines)>,
 }
 
 impl Program {
+    /// Makes the vertex stage's `gl_InstanceID` count from 0 whatever the draw's base instance
+    /// (`instance_id`); needs the device's `shaderDrawParameters`.
+    pub fn count_instances_from_base(&mut self) -> Result<(), CompileError> {
+        for stage in self.stages.iter_mut().filter(|s| s.stage == Stage::Vertex) {
+            instance_id::count_from_base(&mut stage.spirv)
+                .map_err(|e| CompileError::Internal(format!("vertex SPIR-V unreadable: {e}")))?;
+        }
+        Ok(())
+    }
+
     pub fn stage(&self, stage: Stage) -> Option<&StageModule> {
         self.stages.iter().find(|m| m.stage == stage)
     }
@@ -199,7 +225,9 @@ pub fn compile_shader(
     source: &str,
     options: CompileOptions,
 ) -> Result<String, CompileError> {
-    let source = checked_source(stage, 0, source)?;
+    let (lowered, _) = subroutine::lower_units(vec![(stage, std::borrow::Cow::Borrowed(source))])?;
+    let lowered = num_samples::lower_units(lowered);
+    let source = checked_source(stage, 0, &lowered[0].1)?;
     on_compiler_stack(move || compile::compile_unit(stage, 0, &source, &options))
 }
 
@@ -225,6 +253,8 @@ pub fn compile_program_bound(
         });
     }
     let (lowered, frag_coord) = frag_coord::lower_redeclarations(stages)?;
+    let (lowered, subroutines) = subroutine::lower_units(lowered)?;
+    let lowered = num_samples::lower_units(lowered);
     let sources = lowered
         .iter()
         .enumerate()
@@ -266,6 +296,7 @@ pub fn compile_program_bound(
             reflection,
             info_log: linked.log,
             frag_coord,
+            subroutines,
         })
     })
 }
@@ -292,7 +323,9 @@ fn checked_source(stage: Stage, unit: usize, source: &str) -> Result<CString, Co
     guard::check(stage, unit, source, false)?;
     version::check(stage, unit, source)?;
     macros::check(stage, unit, source)?;
-    let sized = initializers::size_initialized_arrays(source);
+    let source = compute_version::for_storage(stage, source);
+    let source = fp64_version::for_fp64(&source);
+    let sized = initializers::size_initialized_arrays(&source);
     CString::new(block_structs::hoist(&sized).into_owned())
         .map_err(|_| guard::source_error(stage, unit, 0, "NUL character in shader source"))
 }

@@ -107,6 +107,33 @@ fn splice(source: &str) -> (Cow<'_, str>, Vec<u32>) {
     (Cow::Owned(out), at)
 }
 
+/// `source` with its line continuations joined, keeping its line count: every removed newline
+/// is put back at the end of its logical line, so the lines after it keep their numbers. Desktop
+/// GL implementations take continuations in every GLSL version (as C's preprocessor does);
+/// glslang only from GLSL 4.20.
+pub fn join_continued_lines(source: &str) -> Cow<'_, str> {
+    let (spliced, removed) = splice(source);
+    if removed.is_empty() {
+        return spliced;
+    }
+    let mut out = String::with_capacity(source.len());
+    let mut pending = 0;
+    let mut next = removed.iter().peekable();
+    for (i, ch) in spliced.char_indices() {
+        while next.next_if(|&&at| at as usize <= i).is_some() {
+            pending += 1;
+        }
+        out.push(ch);
+        if ch == '\n' {
+            out.extend(std::iter::repeat_n('\n', pending));
+            pending = 0;
+        }
+    }
+    pending += next.count();
+    out.extend(std::iter::repeat_n('\n', pending));
+    Cow::Owned(out)
+}
+
 /// Scans `source` into directives and main-stream tokens.
 pub(super) fn scan(source: &str) -> Scan<'_> {
     let (text, splices) = splice(source);
@@ -286,6 +313,21 @@ mod tests {
             ["float", "f", "=", "A", "(", "1.5e-3", ")", ";", "x"]
         );
         assert_eq!(s.main.last().map(|t| t.line), Some(4));
+    }
+
+    #[test]
+    fn joined_continuations_keep_the_line_count() {
+        let source = "#define A(x) \\\n  (x + 1)\nfloat f = A(\\\r\n2.0);\nint g;\n";
+        let joined = join_continued_lines(source);
+        assert_eq!(
+            joined,
+            "#define A(x)   (x + 1)\n\nfloat f = A(2.0);\n\nint g;\n"
+        );
+        assert_eq!(
+            join_continued_lines("no continuation\n"),
+            "no continuation\n"
+        );
+        assert_eq!(join_continued_lines("end \\\n"), "end \n");
     }
 
     #[test]

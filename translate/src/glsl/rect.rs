@@ -107,12 +107,12 @@ const OPAQUE_VALUE_OPCODES: [u16; 12] = [
     op::COPY_LOGICAL,
 ];
 
-fn header(opcode: u16, words: usize) -> u32 {
+pub(super) fn header(opcode: u16, words: usize) -> u32 {
     ((words as u32) << 16) | u32::from(opcode)
 }
 
 /// The module split into instructions (each with its header word).
-fn split(words: &[u32]) -> Result<Vec<Vec<u32>>, ParseError> {
+pub(super) fn split(words: &[u32]) -> Result<Vec<Vec<u32>>, ParseError> {
     if words.len() < 5 {
         return Err(ParseError::TooShort);
     }
@@ -132,7 +132,7 @@ fn split(words: &[u32]) -> Result<Vec<Vec<u32>>, ParseError> {
     Ok(out)
 }
 
-fn opcode(inst: &[u32]) -> u16 {
+pub(super) fn opcode(inst: &[u32]) -> u16 {
     (inst[0] & 0xffff) as u16
 }
 

@@ -90,6 +90,44 @@ pub struct SamplerUniform {
     pub stages: StageMask,
 }
 
+/// The name glslang gives the storage block that holds the atomic counters of GL binding `N`
+/// (`gl_AtomicCounterBlock_N`): under Vulkan's relaxed rules it turns each
+/// `layout(binding = N) uniform atomic_uint` into a `uint` member of that block, in declaration
+/// order, and the counter functions into atomics on it.
+pub const ATOMIC_COUNTER_BLOCK_PREFIX: &str = "gl_AtomicCounterBlock_";
+
+/// A shader storage block (`buffer Block { … };`), or the block of one atomic-counter binding
+/// (see [`ATOMIC_COUNTER_BLOCK_PREFIX`]): a storage buffer descriptor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StorageBlock {
+    /// The block name GL uses (`glGetProgramResourceIndex(GL_SHADER_STORAGE_BLOCK)`).
+    pub name: String,
+    pub set: u32,
+    pub binding: u32,
+    /// `GL_BUFFER_DATA_SIZE`: the end of the last fixed-size member (a trailing unsized array
+    /// counts no element).
+    pub size: u32,
+    /// `buffer B { … } b[4];` is four GL blocks on one binding with four descriptors.
+    pub array_size: Option<u32>,
+    pub stages: StageMask,
+    /// Member names in declaration order (an atomic-counter block's are its counters').
+    pub members: Vec<String>,
+}
+
+/// An image uniform (`layout(rgba8) uniform image2D img;`): a storage image descriptor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageUniform {
+    pub name: String,
+    pub set: u32,
+    pub binding: u32,
+    /// Dimensionality and component kind (`shadow` is always false).
+    pub ty: SamplerType,
+    /// The SPIR-V image format of its format qualifier (0: none).
+    pub format: u32,
+    pub array_size: Option<u32>,
+    pub stages: StageMask,
+}
+
 /// Everything the GL layer needs to know about a linked program's interface.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reflection {
@@ -103,6 +141,12 @@ pub struct Reflection {
     pub uniform_blocks: Vec<UniformBlock>,
     /// Sorted by (set, binding).
     pub samplers: Vec<SamplerUniform>,
+    /// Shader storage blocks and atomic-counter blocks, sorted by (set, binding).
+    pub storage_blocks: Vec<StorageBlock>,
+    /// Sorted by (set, binding).
+    pub images: Vec<ImageUniform>,
+    /// A compute stage's `local_size_x/y/z`.
+    pub local_size: Option<[u32; 3]>,
 }
 
 impl Reflection {
@@ -140,11 +184,21 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
     let mut default_block: Option<UniformBlock> = None;
     let mut samplers: BTreeMap<String, SamplerUniform> = BTreeMap::new();
     let mut budget = MAX_FLATTENED_MEMBERS;
+    let mut storage: Vec<StorageBlock> = Vec::new();
+    let mut images: Vec<ImageUniform> = Vec::new();
+    let mut local_size = None;
 
     for &(stage, words) in stages {
         let module = Module::parse(words)
             .map_err(|e| internal(format!("{stage:?} SPIR-V unreadable: {e}")))?;
         let reader = Reader { module: &module };
+        if stage == Stage::Compute {
+            local_size = module
+                .execution_modes
+                .iter()
+                .find(|(_, mode, ops)| *mode == EXECUTION_MODE_LOCAL_SIZE && ops.len() >= 3)
+                .map(|(_, _, ops)| [ops[0], ops[1], ops[2]]);
+        }
         for var in &module.variables {
             let Some(Type::Pointer { pointee, .. }) = module.types.get(&var.pointer_type) else {
                 return Err(internal(format!("variable %{} is not a pointer", var.id)));
@@ -186,6 +240,19 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
                         continue; // inactive
                     };
                     let set = module.decoration(var.id, deco::DESCRIPTOR_SET).unwrap_or(0);
+                    if let Some(Type::Image(image)) = module.types.get(&ty) {
+                        let image = ImageUniform {
+                            name,
+                            set,
+                            binding,
+                            ty: reader.sampler_type(ty)?,
+                            format: image.format,
+                            array_size,
+                            stages: StageMask::of(stage),
+                        };
+                        merge_by_name(&mut images, image, |i| &mut i.stages, |i| &i.name)?;
+                        continue;
+                    }
                     let Some(Type::SampledImage { image }) = module.types.get(&ty) else {
                         tracing::warn!(
                             name,
@@ -210,11 +277,14 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
                     }
                     entry.stages.insert(stage);
                 }
+                StorageClass::Uniform if module.has_decoration(ty, deco::BUFFER_BLOCK) => {
+                    if let Some(block) = reader.storage_block(var.id, ty, array_size, stage)? {
+                        merge_by_name(&mut storage, block, |b| &mut b.stages, |b| &b.name)?;
+                    }
+                }
                 StorageClass::Uniform => {
-                    if module.has_decoration(ty, deco::BUFFER_BLOCK)
-                        || !module.has_decoration(ty, deco::BLOCK)
-                    {
-                        tracing::warn!(name, "buffer blocks are not reflected yet");
+                    if !module.has_decoration(ty, deco::BLOCK) {
+                        tracing::warn!(name, "a uniform variable that is not a block");
                         continue;
                     }
                     let Some(binding) = module.decoration(var.id, deco::BINDING) else {
@@ -256,7 +326,9 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
                     *slot = Some(merge_block(slot.take(), block)?);
                 }
                 StorageClass::StorageBuffer => {
-                    tracing::warn!(name, "shader storage blocks are not reflected yet");
+                    if let Some(block) = reader.storage_block(var.id, ty, array_size, stage)? {
+                        merge_by_name(&mut storage, block, |b| &mut b.stages, |b| &b.name)?;
+                    }
                 }
                 _ => {}
             }
@@ -270,15 +342,44 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
     let mut samplers: Vec<SamplerUniform> = samplers.into_values().collect();
     samplers.sort_by_key(|s| (s.set, s.binding));
 
+    storage.sort_by_key(|b| (b.set, b.binding));
+    images.sort_by_key(|i| (i.set, i.binding));
     let reflection = Reflection {
         attributes,
         frag_outputs,
         default_block,
         uniform_blocks,
         samplers,
+        storage_blocks: storage,
+        images,
+        local_size,
     };
     check_bindings_distinct(&reflection)?;
     Ok(reflection)
+}
+
+/// `OpExecutionMode … LocalSize x y z`.
+const EXECUTION_MODE_LOCAL_SIZE: u32 = 17;
+
+/// Adds `item` to `all`, or merges its stage into the entry of the same name, which must
+/// otherwise be equal (glslang assigned resources one binding by name).
+fn merge_by_name<T: PartialEq>(
+    all: &mut Vec<T>,
+    mut item: T,
+    stages: impl Fn(&mut T) -> &mut StageMask,
+    name: impl Fn(&T) -> &String,
+) -> Result<(), CompileError> {
+    let Some(existing) = all.iter_mut().find(|e| name(e) == name(&item)) else {
+        all.push(item);
+        return Ok(());
+    };
+    let union = stages(existing).union(*stages(&mut item));
+    *stages(&mut item) = *stages(existing);
+    if *existing != item {
+        return Err(internal(format!("{} differs between stages", name(&item))));
+    }
+    *stages(existing) = union;
+    Ok(())
 }
 
 /// Two stages' views of one block. glslang merges a block's definition across stages at link
@@ -313,7 +414,15 @@ fn check_bindings_distinct(reflection: &Reflection) -> Result<(), CompileError> 
         .samplers
         .iter()
         .map(|s| (s.set, s.binding, s.name.as_str()));
-    for (set, binding, name) in blocks.chain(samplers) {
+    let storage = reflection
+        .storage_blocks
+        .iter()
+        .map(|b| (b.set, b.binding, b.name.as_str()));
+    let images = reflection
+        .images
+        .iter()
+        .map(|i| (i.set, i.binding, i.name.as_str()));
+    for (set, binding, name) in blocks.chain(samplers).chain(storage).chain(images) {
         if let Some(other) = seen.insert((set, binding), name) {
             return Err(CompileError::Link {
                 log: format!(
@@ -362,6 +471,14 @@ impl Reader<'_> {
                 width: 32,
                 signed: false,
             } => Ok(ScalarKind::UInt),
+            Type::Int {
+                width: 64,
+                signed: true,
+            } => Ok(ScalarKind::Int64),
+            Type::Int {
+                width: 64,
+                signed: false,
+            } => Ok(ScalarKind::UInt64),
             Type::Bool => Ok(ScalarKind::Bool),
             other => Err(internal(format!("unsupported scalar type {other:?}"))),
         }
@@ -422,6 +539,33 @@ impl Reader<'_> {
             kind,
             shadow: depth == 1,
         })
+    }
+
+    /// The storage block variable `var` of block type `ty`; None when inactive (no binding).
+    fn storage_block(
+        &self,
+        var: u32,
+        ty: u32,
+        array_size: Option<u32>,
+        stage: Stage,
+    ) -> Result<Option<StorageBlock>, CompileError> {
+        let m = self.module;
+        let Some(binding) = m.decoration(var, deco::BINDING) else {
+            return Ok(None);
+        };
+        let count = self.struct_members(ty)?.len() as u32;
+        let members = (0..count)
+            .map(|i| m.member_names.get(&(ty, i)).cloned().unwrap_or_default())
+            .collect();
+        Ok(Some(StorageBlock {
+            name: m.name(ty).to_owned(),
+            set: m.decoration(var, deco::DESCRIPTOR_SET).unwrap_or(0),
+            binding,
+            size: self.size_of(ty, 0, false)?,
+            array_size,
+            stages: StageMask::of(stage),
+            members,
+        }))
     }
 
     fn struct_members(&self, id: u32) -> Result<&[u32], CompileError> {
@@ -576,6 +720,8 @@ impl Reader<'_> {
                 let stride = self.module.decoration(id, deco::ARRAY_STRIDE).unwrap_or(0);
                 length.checked_mul(stride).ok_or_else(overflow)?
             }
+            // A storage block's trailing unsized array: no element is required.
+            Type::RuntimeArray { .. } => 0,
             Type::Struct { members } => {
                 let mut end = 0u32;
                 for (index, &member) in members.iter().enumerate() {

@@ -18,6 +18,7 @@ pub(crate) mod op {
     pub const NAME: u16 = 5;
     pub const MEMBER_NAME: u16 = 6;
     pub const ENTRY_POINT: u16 = 15;
+    pub const EXECUTION_MODE: u16 = 16;
     pub const TYPE_BOOL: u16 = 20;
     pub const TYPE_INT: u16 = 21;
     pub const TYPE_FLOAT: u16 = 22;
@@ -41,6 +42,7 @@ pub(crate) mod op {
     pub const TYPE_VOID: u16 = 19;
     pub const CONSTANT_NULL: u16 = 46;
     pub const FUNCTION: u16 = 54;
+    pub const CAPABILITY: u16 = 17;
 }
 
 /// Decorations this parser records (SPIR-V section 3.20).
@@ -51,11 +53,15 @@ pub(crate) mod decoration {
     pub const ARRAY_STRIDE: u32 = 6;
     pub const MATRIX_STRIDE: u32 = 7;
     pub const BUILT_IN: u32 = 11;
+    pub const PATCH: u32 = 15;
     pub const LOCATION: u32 = 30;
+    pub const COMPONENT: u32 = 31;
     pub const INDEX: u32 = 32;
     pub const BINDING: u32 = 33;
     pub const DESCRIPTOR_SET: u32 = 34;
     pub const OFFSET: u32 = 35;
+    pub const XFB_BUFFER: u32 = 36;
+    pub const XFB_STRIDE: u32 = 37;
 }
 
 /// Storage classes (SPIR-V section 3.7).
@@ -162,6 +168,8 @@ pub(crate) struct ImageType {
     pub multisampled: bool,
     /// 1 = used with a sampler, 2 = storage image.
     pub sampled: u32,
+    /// The SPIR-V image format (0 = unknown); a storage image's `layout(rgba8)` qualifier.
+    pub format: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -215,6 +223,8 @@ pub(crate) struct Module {
     /// Module-scope variables in declaration order (function-local ones are skipped).
     pub variables: Vec<Variable>,
     pub entry_points: Vec<EntryPoint>,
+    /// `OpExecutionMode`s: (entry point, mode, literal operands).
+    pub execution_modes: Vec<(u32, u32, Vec<u32>)>,
 }
 
 impl Module {
@@ -268,6 +278,11 @@ impl Module {
                         interface,
                     });
                 }
+                op::EXECUTION_MODE if ops.len() >= 2 => {
+                    module
+                        .execution_modes
+                        .push((check(ops[0])?, ops[1], ops[2..].to_vec()));
+                }
                 op::DECORATE if ops.len() >= 2 => {
                     module
                         .decorations
@@ -320,6 +335,7 @@ impl Module {
                         arrayed: ops[4] != 0,
                         multisampled: ops[5] != 0,
                         sampled: ops[6],
+                        format: ops[7],
                     });
                     module.types.insert(check(ops[0])?, ty);
                 }
@@ -373,6 +389,7 @@ impl Module {
                 op::NAME
                 | op::MEMBER_NAME
                 | op::ENTRY_POINT
+                | op::EXECUTION_MODE
                 | op::DECORATE
                 | op::MEMBER_DECORATE
                 | op::TYPE_BOOL

@@ -18,6 +18,25 @@ pub enum ScalarKind {
     Int,
     UInt,
     Bool,
+    /// `int64_t` (GL_ARB_gpu_shader_int64).
+    Int64,
+    /// `uint64_t` (GL_ARB_gpu_shader_int64).
+    UInt64,
+}
+
+impl ScalarKind {
+    /// Bytes one component takes in a block or a vertex: 8 for the 64-bit kinds, else 4.
+    pub fn bytes(self) -> u32 {
+        match self {
+            ScalarKind::Double | ScalarKind::Int64 | ScalarKind::UInt64 => 8,
+            ScalarKind::Float | ScalarKind::Int | ScalarKind::UInt | ScalarKind::Bool => 4,
+        }
+    }
+
+    /// Whether a component is 64 bits wide.
+    pub fn is_64bit(self) -> bool {
+        self.bytes() == 8
+    }
 }
 
 /// A non-opaque GLSL type (`float` … `dmat4x3`) or a sampler.
@@ -43,6 +62,14 @@ pub enum GlType {
     BVec2,
     BVec3,
     BVec4,
+    Int64,
+    I64Vec2,
+    I64Vec3,
+    I64Vec4,
+    UInt64,
+    U64Vec2,
+    U64Vec3,
+    U64Vec4,
     /// `matCxR` has C columns of R rows, as in GLSL.
     Mat2,
     Mat2x3,
@@ -63,6 +90,8 @@ pub enum GlType {
     DMat4x3,
     DMat4,
     Sampler(SamplerType),
+    /// An image uniform (`image2D`, …): its dimensionality and component kind.
+    Image(SamplerType),
 }
 
 /// What a sampler returns.
@@ -98,6 +127,31 @@ pub struct SamplerType {
 }
 
 impl SamplerType {
+    /// The `GL_*IMAGE*` enum of an image uniform of this type.
+    pub fn image_gl_enum(self) -> Option<u32> {
+        use SampledKind as K;
+        use SamplerDim as D;
+        let base = match self.kind {
+            K::Float => 0x904C,
+            K::Int => 0x9057,
+            K::UInt => 0x9062,
+        };
+        let index = match self.dim {
+            D::D1 => 0,
+            D::D2 => 1,
+            D::D3 => 2,
+            D::Rect => 3,
+            D::Cube => 4,
+            D::Buffer => 5,
+            D::D1Array => 6,
+            D::D2Array => 7,
+            D::CubeArray => 8,
+            D::D2Multisample => 9,
+            D::D2MultisampleArray => 10,
+        };
+        Some(base + index)
+    }
+
     /// The `GL_*SAMPLER*` enum, or `None` for a combination GLSL cannot declare.
     pub fn gl_enum(self) -> Option<u32> {
         use SampledKind as K;
@@ -176,6 +230,14 @@ impl GlType {
             (S::Bool, 1, 2) => T::BVec2,
             (S::Bool, 1, 3) => T::BVec3,
             (S::Bool, 1, 4) => T::BVec4,
+            (S::Int64, 1, 1) => T::Int64,
+            (S::Int64, 1, 2) => T::I64Vec2,
+            (S::Int64, 1, 3) => T::I64Vec3,
+            (S::Int64, 1, 4) => T::I64Vec4,
+            (S::UInt64, 1, 1) => T::UInt64,
+            (S::UInt64, 1, 2) => T::U64Vec2,
+            (S::UInt64, 1, 3) => T::U64Vec3,
+            (S::UInt64, 1, 4) => T::U64Vec4,
             (S::Float, 2, 2) => T::Mat2,
             (S::Float, 2, 3) => T::Mat2x3,
             (S::Float, 2, 4) => T::Mat2x4,
@@ -223,6 +285,14 @@ impl GlType {
             T::BVec2 => (S::Bool, 1, 2),
             T::BVec3 => (S::Bool, 1, 3),
             T::BVec4 => (S::Bool, 1, 4),
+            T::Int64 => (S::Int64, 1, 1),
+            T::I64Vec2 => (S::Int64, 1, 2),
+            T::I64Vec3 => (S::Int64, 1, 3),
+            T::I64Vec4 => (S::Int64, 1, 4),
+            T::UInt64 => (S::UInt64, 1, 1),
+            T::U64Vec2 => (S::UInt64, 1, 2),
+            T::U64Vec3 => (S::UInt64, 1, 3),
+            T::U64Vec4 => (S::UInt64, 1, 4),
             T::Mat2 => (S::Float, 2, 2),
             T::Mat2x3 => (S::Float, 2, 3),
             T::Mat2x4 => (S::Float, 2, 4),
@@ -241,7 +311,7 @@ impl GlType {
             T::DMat4x2 => (S::Double, 4, 2),
             T::DMat4x3 => (S::Double, 4, 3),
             T::DMat4 => (S::Double, 4, 4),
-            T::Sampler(_) => return None,
+            T::Sampler(_) | T::Image(_) => return None,
         })
     }
 
@@ -270,6 +340,14 @@ impl GlType {
             T::BVec2 => 0x8B57,
             T::BVec3 => 0x8B58,
             T::BVec4 => 0x8B59,
+            T::Int64 => 0x140E,
+            T::I64Vec2 => 0x8FE9,
+            T::I64Vec3 => 0x8FEA,
+            T::I64Vec4 => 0x8FEB,
+            T::UInt64 => 0x140F,
+            T::U64Vec2 => 0x8FF5,
+            T::U64Vec3 => 0x8FF6,
+            T::U64Vec4 => 0x8FF7,
             T::Mat2 => 0x8B5A,
             T::Mat3 => 0x8B5B,
             T::Mat4 => 0x8B5C,
@@ -289,6 +367,7 @@ impl GlType {
             T::DMat4x2 => 0x8F4D,
             T::DMat4x3 => 0x8F4E,
             T::Sampler(s) => return s.gl_enum(),
+            T::Image(s) => return s.image_gl_enum(),
         })
     }
 }
@@ -306,6 +385,8 @@ mod tests {
             ScalarKind::Int,
             ScalarKind::UInt,
             ScalarKind::Bool,
+            ScalarKind::Int64,
+            ScalarKind::UInt64,
         ] {
             for columns in 1..=4 {
                 for rows in 1..=4 {
@@ -331,6 +412,10 @@ mod tests {
         assert_eq!(GlType::Mat4.gl_enum(), Some(0x8B5C)); // GL_FLOAT_MAT4
         assert_eq!(GlType::Mat2x3.gl_enum(), Some(0x8B65)); // GL_FLOAT_MAT2x3
         assert_eq!(GlType::UVec3.gl_enum(), Some(0x8DC7)); // GL_UNSIGNED_INT_VEC3
+        assert_eq!(GlType::DMat2x3.gl_enum(), Some(0x8F49)); // GL_DOUBLE_MAT2x3
+        assert_eq!(GlType::I64Vec3.gl_enum(), Some(0x8FEA)); // GL_INT64_VEC3_ARB
+        assert_eq!(GlType::U64Vec4.gl_enum(), Some(0x8FF7)); // GL_UNSIGNED_INT64_VEC4_ARB
+        assert_eq!(GlType::from_shape(ScalarKind::Int64, 2, 2), None);
         let s = |dim, kind, shadow| GlType::Sampler(SamplerType { dim, kind, shadow }).gl_enum();
         assert_eq!(s(SamplerDim::D2, SampledKind::Float, false), Some(0x8B5E)); // GL_SAMPLER_2D
         assert_eq!(s(SamplerDim::D2, SampledKind::Float, true), Some(0x8B62)); // _2D_SHADOW

@@ -10,7 +10,8 @@
 //! - Read from the SPIR-V, the ground truth: one location per scalar or vector (two for 64-bit
 //!   three- and four-component vectors), a matrix its columns, an array its elements, a block
 //!   its members. Built-ins take none. Per-vertex arrays of geometry and tessellation inputs
-//!   are not counted (only fragment inputs are).
+//!   are not counted (only fragment inputs are); a tessellation control stage's per-vertex
+//!   output arrays count as one element each.
 
 use super::spirv::{decoration as deco, Module, StorageClass, Type};
 use super::{CompileError, Stage};
@@ -45,7 +46,8 @@ pub fn varying_locations(stages: &[(Stage, &[u32])]) -> Result<Vec<VaryingUse>, 
             let Some(Type::Pointer { pointee, .. }) = module.types.get(&var.pointer_type) else {
                 continue;
             };
-            end = end.max(location.saturating_add(location_count(&module, *pointee, 0)));
+            let ty = per_vertex_element(&module, stage, var.id, *pointee);
+            end = end.max(location.saturating_add(location_count(&module, ty, 0)));
         }
         out.push(VaryingUse {
             stage,
@@ -53,6 +55,19 @@ pub fn varying_locations(stages: &[(Stage, &[u32])]) -> Result<Vec<VaryingUse>, 
         });
     }
     Ok(out)
+}
+
+/// The type whose locations an output of `stage` takes: a tessellation control stage's
+/// per-vertex outputs are arrays over the patch's vertices, which take no locations of their
+/// own (per-patch outputs, decorated `Patch`, are what they are).
+fn per_vertex_element(module: &Module, stage: Stage, var: u32, ty: u32) -> u32 {
+    if stage != Stage::TessControl || module.has_decoration(var, deco::PATCH) {
+        return ty;
+    }
+    match module.types.get(&ty) {
+        Some(Type::Array { element, .. }) => *element,
+        _ => ty,
+    }
 }
 
 /// Locations a value of type `ty` takes (types nested past a sane depth count as one).

@@ -938,6 +938,7 @@ impl Context {
             ty: GL_FLOAT,
             normalized: false,
             integer: false,
+            long: false,
             stride,
             offset: (base + float_offset * 4) as u64,
             buffer: 0,
@@ -962,6 +963,7 @@ impl Context {
                 count: count as i32,
                 instances: 1,
                 indexed: None,
+                ..Default::default()
             })
         };
         self.vao_override = None;

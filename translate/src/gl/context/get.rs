@@ -92,6 +92,9 @@ impl Context {
                     Ok(())
                 }
             };
+            if let Some(answer) = self.feedback_get_indexed(pname, index) {
+                return answer;
+            }
             Ok(match pname {
                 GL_UNIFORM_BUFFER_BINDING | GL_UNIFORM_BUFFER_START | GL_UNIFORM_BUFFER_SIZE => {
                     check(MAX_UNIFORM_BUFFER_BINDINGS)?;
@@ -122,7 +125,11 @@ impl Context {
                         pname,
                     ))])
                 }
-                p => return invalid_enum("indexed glGet pname", p),
+                p => {
+                    return self
+                        .get_compute_indexed(p, index)
+                        .unwrap_or_else(|| invalid_enum("indexed glGet pname", p))
+                }
             })
         })();
         self.record(r)
@@ -135,6 +142,9 @@ impl Context {
         if let Some(v) = self.clamp_color_get(pname) {
             return Ok(v);
         }
+        if let Some(answer) = self.feedback_get(pname) {
+            return answer;
+        }
         // Each family answers the pnames it knows and `None` for the rest; no pname belongs to
         // two families, so the order only matters for speed.
         let family = self
@@ -142,7 +152,12 @@ impl Context {
             .or_else(|| self.get_limit(pname))
             .or_else(|| self.get_pipeline_state(pname))
             .or_else(|| self.get_binding(pname))
-            .or_else(|| self.get_pixel_store(pname));
+            .or_else(|| self.get_pixel_store(pname))
+            .or_else(|| self.get_compute(pname))
+            .or_else(|| self.get_tessellation(pname))
+            .or_else(|| {
+                crate::gl::objects::program::subroutine::limit(pname).map(|v| int(i64::from(v)))
+            });
         if let Some(answer) = family {
             return answer;
         }
@@ -172,8 +187,8 @@ impl Context {
             return Some(es);
         }
         Some(match pname {
-            GL_MAJOR_VERSION => int(3),
-            GL_MINOR_VERSION => int(3),
+            GL_MAJOR_VERSION => int(i64::from(self.desktop_version().0)),
+            GL_MINOR_VERSION => int(i64::from(self.desktop_version().1)),
             GL_NUM_EXTENSIONS => int(self.strings.extensions.len() as i64),
             GL_CONTEXT_FLAGS => int(0),
             // GL_LOSE_CONTEXT_ON_RESET or GL_NO_RESET_NOTIFICATION.
@@ -350,6 +365,7 @@ impl Context {
         Some(match pname {
             GL_POINT_SIZE => Ok(Value::Floats(vec![f64::from(f.point_size)])),
             GL_LINE_WIDTH => Ok(Value::Floats(vec![f64::from(f.line_width)])),
+            GL_MIN_SAMPLE_SHADING_VALUE => Ok(Value::Floats(vec![f64::from(f.min_sample_shading)])),
             GL_VIEWPORT => rect(f.viewport),
             GL_SCISSOR_BOX => rect(f.scissor),
             GL_COLOR_CLEAR_VALUE => Ok(Value::Colors(
@@ -436,6 +452,12 @@ impl Context {
                     .copied()
                     .unwrap_or(0),
             )),
+            GL_DRAW_INDIRECT_BUFFER_BINDING => int(i64::from(
+                self.generic_bindings
+                    .get(&GL_DRAW_INDIRECT_BUFFER)
+                    .copied()
+                    .unwrap_or(0),
+            )),
             GL_VERTEX_ARRAY_BINDING => int(i64::from(self.vertex_array)),
             GL_CURRENT_PROGRAM => int(i64::from(self.program)),
             GL_ACTIVE_TEXTURE => int(i64::from(GL_TEXTURE0 + self.active_texture)),
@@ -447,7 +469,8 @@ impl Context {
             | GL_TEXTURE_BINDING_2D_ARRAY
             | GL_TEXTURE_BINDING_RECTANGLE
             | GL_TEXTURE_BINDING_2D_MULTISAMPLE
-            | GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY => {
+            | GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY
+            | GL_TEXTURE_BINDING_CUBE_MAP_ARRAY => {
                 let t = crate::gl::objects::texture::target::TexTarget::binding_query(pname)
                     .map_or(0, |t| t.index());
                 int(i64::from(

@@ -11,6 +11,7 @@ pub(crate) mod get;
 pub(crate) mod names;
 pub(crate) mod share_group;
 pub(crate) mod state;
+pub(crate) mod version;
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -55,12 +56,15 @@ pub const MAX_UNIFORM_BUFFER_BINDINGS: usize = 36;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct CurrentAttrib {
     pub words: [u32; 4],
+    /// The `glVertexAttribL*` value (GL_ARB_vertex_attrib_64bit), which 64-bit inputs read.
+    pub long: [u64; 4],
 }
 
 impl Default for CurrentAttrib {
     fn default() -> Self {
         Self {
             words: [0, 0, 0, 1.0f32.to_bits()],
+            long: [0, 0, 0, 1.0f64.to_bits()],
         }
     }
 }
@@ -71,6 +75,7 @@ fn initial_attribs() -> [CurrentAttrib; ATTRIB_SLOTS] {
     let mut a = [CurrentAttrib::default(); ATTRIB_SLOTS];
     let f = |v: [f32; 4]| CurrentAttrib {
         words: v.map(f32::to_bits),
+        ..CurrentAttrib::default()
     };
     a[FfArray::Color.slot()] = f([1.0; 4]);
     a[FfArray::SecondaryColor.slot()] = f([0.0, 0.0, 0.0, 1.0]);
@@ -92,6 +97,8 @@ pub struct Context {
     pub(crate) vertex_arrays: Names<VertexArray>,
     pub(crate) shaders: Names<Shader>,
     pub(crate) programs: Names<Program>,
+    /// `glUniformSubroutinesuiv`'s selection for the current program (reset by `glUseProgram`).
+    pub(crate) subroutine_selection: crate::gl::objects::program::subroutine::SubroutineSelection,
     pub(crate) textures: Names<Texture>,
     /// Sampler objects: sampling parameters only (`glSamplerParameter*`).
     pub(crate) samplers: Names<crate::gl::objects::texture::TexParams>,
@@ -104,6 +111,8 @@ pub struct Context {
     pub(crate) array_buffer: u32,
     pub(crate) generic_bindings: HashMap<GLenum, u32>,
     pub(crate) uniform_bindings: [IndexedBinding; MAX_UNIFORM_BUFFER_BINDINGS],
+    /// Storage-buffer, atomic-counter-buffer and image-unit bindings (`compute`).
+    pub(crate) compute: crate::gl::compute::ComputeState,
     pub(crate) vertex_array: u32,
     /// The VAO a compatibility context draws from when none is bound.
     pub(crate) default_vertex_array: VertexArray,
@@ -152,6 +161,8 @@ pub struct Context {
     pub(crate) mipmap_programs: [Option<Arc<crate::gl::objects::program::Linked>>; 2],
     /// Query objects, their Vulkan slots and conditional rendering.
     pub(crate) queries: crate::gl::objects::query::QueryState,
+    /// Transform feedback objects and the active capture (`objects::transform_feedback`).
+    pub(crate) xfb: crate::gl::objects::transform_feedback::XfbState,
     /// Demotion, pruning, trimming and the render scale under memory pressure.
     pub(crate) pressure: crate::gl::pressure::degrade::PressureState,
     /// The share group whose objects this context uses (`share_group`), if it shares any.
@@ -165,6 +176,8 @@ pub struct Context {
     /// Made with `GL_LOSE_CONTEXT_ON_RESET` as its reset notification strategy (EGL's
     /// `EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY`); `GL_NO_RESET_NOTIFICATION` otherwise.
     pub(crate) lose_context_on_reset: bool,
+    /// `glPatchParameter*` (GL_ARB_tessellation_shader, `draw::patch`).
+    pub(crate) patch: crate::gl::draw::patch::PatchState,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -228,6 +241,7 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_invalidate_subdata",
     "GL_EXT_draw_buffers2",
     "GL_ARB_texture_query_lod",
+    "GL_ARB_shader_subroutine",
     "GL_ARB_texture_gather",
     "GL_NV_conditional_render",
     "GL_ARB_sampler_objects",
@@ -284,22 +298,10 @@ impl Context {
     /// A context on `device`.
     pub fn new(device: Arc<Device>, profile: Profile) -> Context {
         let renderer = format!("ArenaGL on Vulkan ({})", device.caps().name);
-        let version = match profile {
-            Profile::Core => "3.3 (Core Profile) ArenaGL 0.1",
-            Profile::Compatibility => "3.3 (Compatibility Profile) ArenaGL 0.1",
-        };
         let mut extensions: Vec<&str> = EXTENSIONS.to_vec();
         if profile == Profile::Compatibility {
             extensions.extend_from_slice(COMPAT_EXTENSIONS);
         }
-        let strings = Strings {
-            vendor: cstr("ArenaGL"),
-            renderer: cstr(&renderer),
-            version: cstr(version),
-            glsl: cstr("3.30"),
-            extensions: Vec::new(),
-            all_extensions: CString::default(),
-        };
         // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
         if device.caps().depth_clamp {
             extensions.push("GL_ARB_depth_clamp");
@@ -309,6 +311,16 @@ impl Context {
         }
         if device.caps().dual_src_blend {
             extensions.push("GL_ARB_blend_func_extended");
+        }
+        if device.caps().tessellation_shader {
+            extensions.push("GL_ARB_tessellation_shader");
+        }
+        // Transform feedback (`objects::transform_feedback`) on VK_EXT_transform_feedback.
+        if device.caps().gl4.transform_feedback && device.xfb().is_some() {
+            extensions.push("GL_EXT_transform_feedback");
+            extensions.push("GL_ARB_transform_feedback2");
+            extensions.push("GL_ARB_transform_feedback3");
+            extensions.push("GL_ARB_transform_feedback_instanced");
         }
         if device.caps().provoking_vertex_last {
             extensions.push("GL_EXT_provoking_vertex");
@@ -320,10 +332,38 @@ impl Context {
         if crate::gl::objects::framebuffer::max_samples(&device) > 1 {
             extensions.push("GL_EXT_framebuffer_multisample");
         }
+        // 64-bit types in shaders, uniforms and vertex inputs (`glsl::wide_inputs`,
+        // `objects::vertex_array::long`, the 64-bit `ValueKind`s).
+        if device.caps().gl4.shader_float64 {
+            extensions.push("GL_ARB_gpu_shader_fp64");
+            extensions.push("GL_ARB_vertex_attrib_64bit");
+        }
+        extensions.extend(crate::gl::compute::extensions(&device));
+        extensions.extend(crate::gl::draw::indirect::extensions(&device));
+        if device.caps().gl4.image_cube_array {
+            extensions.push("GL_ARB_texture_cube_map_array");
+        }
+        if device.caps().gl4.sample_rate_shading {
+            extensions.push("GL_ARB_sample_shading");
+        }
+        // The version the extensions complete (`version`), and the GLSL version with it.
+        let desktop = version::desktop(&extensions);
+        // GL_ARB_gpu_shader_int64 is written against GLSL 4.00, and glslang refuses its types
+        // below it: advertised once the context offers 4.00.
+        if device.caps().gl4.shader_int64 && desktop >= (4, 0) {
+            extensions.push("GL_ARB_gpu_shader_int64");
+        }
+        let profile_name = match profile {
+            Profile::Core => "Core",
+            Profile::Compatibility => "Compatibility",
+        };
         let strings = Strings {
+            vendor: cstr("ArenaGL"),
+            renderer: cstr(&renderer),
+            version: cstr(&version::version_string(desktop, profile_name)),
+            glsl: cstr(&version::glsl_string(desktop)),
             extensions: extensions.iter().map(|e| cstr(e)).collect(),
             all_extensions: cstr(&extensions.join(" ")),
-            ..strings
         };
         Context {
             device,
@@ -336,6 +376,7 @@ impl Context {
             vertex_arrays: Names::default(),
             shaders: Names::default(),
             programs: Names::default(),
+            subroutine_selection: Default::default(),
             textures: Names::default(),
             samplers: Names::default(),
             sampler_units: vec![0; crate::gl::objects::program::MAX_TEXTURE_UNITS as usize],
@@ -345,6 +386,7 @@ impl Context {
             array_buffer: 0,
             generic_bindings: HashMap::new(),
             uniform_bindings: [IndexedBinding::default(); MAX_UNIFORM_BUFFER_BINDINGS],
+            compute: Default::default(),
             vertex_array: 0,
             default_vertex_array: VertexArray::default(),
             current_attribs: initial_attribs(),
@@ -386,6 +428,7 @@ impl Context {
             clear_program: None,
             mipmap_programs: [None, None],
             queries: crate::gl::objects::query::QueryState::default(),
+            xfb: crate::gl::objects::transform_feedback::XfbState::default(),
             pressure: crate::gl::pressure::degrade::PressureState::default(),
             share: None,
             member_id: {
@@ -395,6 +438,7 @@ impl Context {
             share_members: Vec::new(),
             tombstones: Vec::new(),
             lose_context_on_reset: false,
+            patch: Default::default(),
         }
     }
 
@@ -899,6 +943,15 @@ impl Context {
         }
     }
 
+    /// `glMinSampleShading` (GL_ARB_sample_shading): the fraction, clamped to [0, 1].
+    pub fn min_sample_shading(&mut self, value: f32) {
+        self.pipeline_state.min_sample_shading = if value.is_nan() {
+            0.0
+        } else {
+            value.clamp(0.0, 1.0)
+        };
+    }
+
     /// `glPointSize`.
     pub fn point_size(&mut self, s: f32) {
         if s <= 0.0 || s.is_nan() {
@@ -1129,6 +1182,7 @@ impl Drop for Context {
             });
         }
         self.release_queries();
+        self.release_transform_feedback();
         self.descriptors.release(&self.device);
         // A context in a share group holds empty tables between commands: the group releases
         // the shared objects when its last context goes.

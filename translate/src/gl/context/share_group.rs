@@ -288,6 +288,7 @@ impl Context {
         self.array_buffer == name
             || self.generic_bindings.values().any(|&b| b == name)
             || self.uniform_bindings.iter().any(|b| b.buffer == name)
+            || self.compute.names_buffer(name)
             || self.default_vertex_array.names_buffer(name)
             || self.vertex_arrays.created().into_iter().any(|v| {
                 self.vertex_arrays

@@ -146,6 +146,9 @@ pub(crate) struct PipelineState {
     pub framebuffer_srgb: bool,
     pub sample_alpha_to_coverage: bool,
     pub provoking_vertex: GLenum,
+    /// `GL_SAMPLE_SHADING` and `glMinSampleShading`'s fraction (GL_ARB_sample_shading).
+    pub sample_shading: bool,
+    pub min_sample_shading: f32,
 }
 
 impl PipelineState {
@@ -191,6 +194,8 @@ impl PipelineState {
             framebuffer_srgb: false,
             sample_alpha_to_coverage: false,
             provoking_vertex: GL_LAST_VERTEX_CONVENTION,
+            sample_shading: false,
+            min_sample_shading: 0.0,
         }
     }
 
@@ -212,6 +217,7 @@ impl PipelineState {
             GL_TEXTURE_CUBE_MAP_SEAMLESS => &mut self.cube_seamless,
             GL_FRAMEBUFFER_SRGB => &mut self.framebuffer_srgb,
             GL_SAMPLE_ALPHA_TO_COVERAGE => &mut self.sample_alpha_to_coverage,
+            GL_SAMPLE_SHADING => &mut self.sample_shading,
             _ => return invalid_enum("glEnable/glDisable capability", cap),
         })
     }

@@ -50,15 +50,16 @@ pub(super) fn client_array_bytes(
     Ok(bytes.to_vec())
 }
 
-/// The last element of `arr` a draw of `instances` reads: per instance, or up to `max_vertex`.
+/// The last element of `arr` `call` reads: per instance (from its base instance), or up to
+/// `max_vertex`.
 pub(super) fn last_element(
     arr: &crate::gl::objects::vertex_array::AttribArray,
-    instances: i32,
+    call: &DrawCall,
     max_vertex: u32,
 ) -> u32 {
-    (instances.max(1) as u32 - 1)
+    (call.instances.max(1) as u32 - 1)
         .checked_div(arr.divisor)
-        .unwrap_or(max_vertex)
+        .map_or(max_vertex, |i| i.saturating_add(call.base_instance))
 }
 
 /// A client array Vulkan has no vertex format for (32-bit integers read as floats, doubles),
@@ -77,7 +78,8 @@ pub(super) fn needs_float_conversion(
 ) -> Option<usize> {
     match arr.ty {
         GL_INT | GL_UNSIGNED_INT if !arr.integer => Some(4),
-        GL_DOUBLE => Some(8),
+        // `glVertexAttribLPointer` doubles are read as they are (`vertex_array::long`).
+        GL_DOUBLE if !arr.long => Some(8),
         _ => None,
     }
 }
@@ -231,8 +233,10 @@ impl Context {
         let fit = crate::gl::objects::vertex_array::elements_that_fit(
             b.size, arr.offset, stride, element,
         );
-        let needed = if arr.divisor > 0 {
-            (call.instances as u64).div_ceil(u64::from(arr.divisor))
+        let needed = if call.indirect.is_some() {
+            fit // the counts are in the device's buffer
+        } else if arr.divisor > 0 {
+            (call.instances as u64).div_ceil(u64::from(arr.divisor)) + u64::from(call.base_instance)
         } else if call.indexed.is_none() {
             call.first as u64 + call.count as u64
         } else {

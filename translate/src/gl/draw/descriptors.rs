@@ -1,4 +1,5 @@
-//! Descriptor sets: set 0 holds the program's textures, texel buffers and uniform blocks, set 1
+//! Descriptor sets: set 0 holds the program's textures, texel buffers, uniform blocks, storage
+//! blocks (atomic-counter blocks too) and storage images, set 1
 //! its default uniform block (a dynamic uniform buffer into the frame's arena).
 //!
 //! Design decisions:
@@ -20,21 +21,35 @@ use crate::gl::draw::resources::DrawResources;
 use crate::gl::objects::program::Linked;
 
 /// Combined image samplers per binding.
-pub(super) type ImageInfos = Vec<(u32, Vec<vk::DescriptorImageInfo>)>;
+pub(crate) type ImageInfos = Vec<(u32, Vec<vk::DescriptorImageInfo>)>;
 /// Uniform buffers per binding.
-pub(super) type BufferInfos = Vec<(u32, Vec<vk::DescriptorBufferInfo>)>;
+pub(crate) type BufferInfos = Vec<(u32, Vec<vk::DescriptorBufferInfo>)>;
 /// Texel-buffer views per binding.
-pub(super) type TexelInfos = Vec<(u32, Vec<vk::BufferView>)>;
+pub(crate) type TexelInfos = Vec<(u32, Vec<vk::BufferView>)>;
 
 /// What a draw's set 0 is written with.
-pub(super) struct Set0Infos {
+pub(crate) struct Set0Infos {
     pub images: ImageInfos,
     pub buffers: BufferInfos,
     pub texels: TexelInfos,
+    /// Storage buffers (storage and atomic-counter blocks) per binding.
+    pub storage: BufferInfos,
+    /// Storage images per binding.
+    pub storage_images: ImageInfos,
+}
+
+impl Set0Infos {
+    fn is_empty(&self) -> bool {
+        self.images.is_empty()
+            && self.buffers.is_empty()
+            && self.texels.is_empty()
+            && self.storage.is_empty()
+            && self.storage_images.is_empty()
+    }
 }
 
 /// The sets a draw binds: set 0, and set 1 with its dynamic offset.
-pub(super) struct DescriptorSets {
+pub(crate) struct DescriptorSets {
     pub set0: Option<vk::DescriptorSet>,
     pub set1: Option<(vk::DescriptorSet, u32)>,
 }
@@ -47,6 +62,8 @@ pub(super) struct Set0Contents {
     images: Vec<(u32, Vec<ImageDescriptor>)>,
     buffers: Vec<(u32, Vec<BufferDescriptor>)>,
     texels: Vec<(u32, Vec<vk::BufferView>)>,
+    storage: Vec<(u32, Vec<BufferDescriptor>)>,
+    storage_images: Vec<(u32, Vec<ImageDescriptor>)>,
 }
 
 /// A combined image sampler descriptor's (sampler, view, layout).
@@ -55,17 +72,14 @@ type ImageDescriptor = (vk::Sampler, vk::ImageView, vk::ImageLayout);
 type BufferDescriptor = (vk::Buffer, u64, u64);
 
 impl Set0Contents {
-    fn new(
-        layout: vk::DescriptorSetLayout,
-        images: &[(u32, Vec<vk::DescriptorImageInfo>)],
-        buffers: &[(u32, Vec<vk::DescriptorBufferInfo>)],
-        texels: &[(u32, Vec<vk::BufferView>)],
-    ) -> Self {
+    fn new(layout: vk::DescriptorSetLayout, infos: &Set0Infos) -> Self {
         Self {
             layout,
-            texels: texels.to_vec(),
-            images: per_binding(images, image_key),
-            buffers: per_binding(buffers, buffer_key),
+            texels: infos.texels.to_vec(),
+            images: per_binding(&infos.images, image_key),
+            buffers: per_binding(&infos.buffers, buffer_key),
+            storage: per_binding(&infos.storage, buffer_key),
+            storage_images: per_binding(&infos.storage_images, image_key),
         }
     }
 }
@@ -78,6 +92,8 @@ impl Set0Contents {
             && self.texels == infos.texels
             && same_per_binding(&self.images, &infos.images, image_key)
             && same_per_binding(&self.buffers, &infos.buffers, buffer_key)
+            && same_per_binding(&self.storage, &infos.storage, buffer_key)
+            && same_per_binding(&self.storage_images, &infos.storage_images, image_key)
     }
 }
 
@@ -118,6 +134,17 @@ impl Context {
         linked: &Linked,
         resources: &DrawResources,
     ) -> GlResult<DescriptorSets> {
+        self.program_descriptor_sets(linked, &resources.descriptors, resources.default_range)
+    }
+
+    /// The sets of `linked` written with `infos` and the default block at `default_range`
+    /// (draws and dispatches alike), reused or allocated and written.
+    pub(crate) fn program_descriptor_sets(
+        &mut self,
+        linked: &Linked,
+        infos: &Set0Infos,
+        default_range: Option<StreamRange>,
+    ) -> GlResult<DescriptorSets> {
         let (epoch, completed) = {
             let locked = self.device.lock();
             (
@@ -125,8 +152,8 @@ impl Context {
                 locked.manager.completed_epoch(),
             )
         };
-        let set0 = self.set0(linked, &resources.descriptors, epoch, completed)?;
-        let set1 = match resources.default_range {
+        let set0 = self.set0(linked, infos, epoch, completed)?;
+        let set1 = match default_range {
             Some(range) => Some(self.default_block_set(linked, range, epoch, completed)?),
             None => None,
         };
@@ -143,6 +170,7 @@ impl Context {
     ) -> GlResult<Option<vk::DescriptorSet>> {
         let (image_infos, buffer_infos, texel_infos) =
             (&infos.images, &infos.buffers, &infos.texels);
+        let (storage_infos, storage_image_infos) = (&infos.storage, &infos.storage_images);
         let layout = linked.set_layouts[0];
         let pool = self.descriptors.touch_current(epoch);
         let reused = self
@@ -151,12 +179,12 @@ impl Context {
             .as_ref()
             .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && c.matches(layout, infos))
             .map(|(_, _, _, set)| *set);
-        let set0 = if image_infos.is_empty() && buffer_infos.is_empty() && texel_infos.is_empty() {
+        let set0 = if infos.is_empty() {
             None
         } else if reused.is_some() {
             reused
         } else {
-            let contents = Set0Contents::new(layout, image_infos, buffer_infos, texel_infos);
+            let contents = Set0Contents::new(layout, infos);
             let set =
                 self.descriptors
                     .allocate(&self.device, linked.set_layouts[0], epoch, completed)?;
@@ -178,6 +206,14 @@ impl Context {
             for (binding, views) in texel_infos {
                 let ty = vk::DescriptorType::UNIFORM_TEXEL_BUFFER;
                 writes.push(write(binding, ty).texel_buffer_view(views));
+            }
+            for (binding, infos) in storage_infos {
+                let ty = vk::DescriptorType::STORAGE_BUFFER;
+                writes.push(write(binding, ty).buffer_info(infos));
+            }
+            for (binding, infos) in storage_image_infos {
+                let ty = vk::DescriptorType::STORAGE_IMAGE;
+                writes.push(write(binding, ty).image_info(infos));
             }
             // SAFETY: the set was just allocated from this context's pool; every written
             // handle is live and stamped for the recording epoch.

@@ -103,6 +103,8 @@ pub(crate) fn lower(
             GL_LINE_STRIP_ADJACENCY => strip(4, seg, &mut out),
             GL_TRIANGLE_STRIP | GL_TRIANGLE_FAN => strip(3, seg, &mut out),
             GL_TRIANGLE_STRIP_ADJACENCY => strip(6, seg, &mut out),
+            // Patches are whole `GL_PATCH_VERTICES` groups the pipeline takes as they come.
+            GL_PATCHES => out.indices.extend_from_slice(seg),
             GL_LINE_LOOP if seg.len() >= 2 => {
                 let mut closed = seg.clone();
                 closed.push(seg[0]);

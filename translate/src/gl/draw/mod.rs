@@ -38,9 +38,11 @@ pub(crate) mod blend_dst_alpha;
 pub(crate) mod clear;
 pub(crate) mod clear_buffer;
 pub(crate) mod descriptors;
+pub(crate) mod indirect;
 pub(crate) mod lower;
 pub(crate) mod masked_clear;
 pub(crate) mod pass;
+pub(crate) mod patch;
 pub(crate) mod profile;
 pub(crate) mod record;
 pub(crate) mod resources;
@@ -122,7 +124,7 @@ impl Encoder {
 }
 
 /// A draw call as GL states it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct DrawCall {
     pub mode: GLenum,
     pub first: i32,
@@ -130,6 +132,12 @@ pub struct DrawCall {
     pub instances: i32,
     /// (index type, byte offset in the element buffer, base vertex) for indexed draws.
     pub indexed: Option<(GLenum, u64, i32)>,
+    /// The first instance per-instance arrays read (GL_ARB_base_instance); `gl_InstanceID`
+    /// still counts from 0.
+    pub base_instance: u32,
+    /// Set for a draw the device reads from `GL_DRAW_INDIRECT_BUFFER` (`indirect`): `first`,
+    /// `count`, `instances` and the base vertex are then in that buffer, not in the call.
+    pub indirect: Option<indirect::IndirectCommands>,
 }
 
 /// The intersection of a GL rectangle with the target, as a Vulkan rect (None when empty).
@@ -169,6 +177,8 @@ impl Context {
         self.validate_call(&call)?;
         self.encoder.profile.mark(Phase::Validate);
         let mut program = self.draw_program()?;
+        self.check_patch_mode(call.mode, &program.linked)?;
+        self.check_feedback_mode(call.mode, &program.linked)?;
         self.fill_builtin_uniforms(&mut program);
         self.encoder.profile.mark(Phase::Program);
         let vao = self.draw_vertex_array()?;
@@ -190,16 +200,19 @@ impl Context {
             return Ok(());
         }
         self.count_primitives(&call, &program, &assembly)?;
-        // Under rasterizer discard a draw has no effect GL 3.3 can see but the primitives just
-        // counted (no transform feedback, no stores) — unless the device counts them, for a
-        // geometry shader. Not recording it also keeps a discarding pipeline out of a pass
-        // whose multisampled attachments its ignored multisample state cannot match.
+        let feedback = self.feedback_for_draw(&call, assembly.element_extent())?;
+        // Under rasterizer discard a draw has no effect but the primitives just counted and
+        // what transform feedback captures — unless the device counts them, for a geometry
+        // shader. Not recording it also keeps a discarding pipeline out of a pass whose
+        // multisampled attachments its ignored multisample state cannot match.
         let device_counts = program.has_geometry_shader() && self.counting_primitives();
-        if self.pipeline_state.rasterizer_discard && !device_counts {
+        if self.pipeline_state.rasterizer_discard && !device_counts && feedback.is_none() {
             return Ok(());
         }
-        // An empty viewport or scissor draws nothing, but its primitives were counted.
-        let Some(scissor) = scissor else {
+        // An empty viewport or scissor draws nothing, but its primitives were counted (and
+        // are captured).
+        let Some(scissor) = scissor.or_else(|| feedback.as_ref().map(|_| vk::Rect2D::default()))
+        else {
             return Ok(());
         };
         self.encoder.profile.mark(Phase::Validate);
@@ -212,7 +225,9 @@ impl Context {
         );
         self.encoder.profile.mark(Phase::PipelineKey);
         // Everything that may allocate, stream or transition, before the pass.
-        let resources = self.draw_resources(&call, &program, &key, &vertex.sources, &assembly)?;
+        let mut resources =
+            self.draw_resources(&call, &program, &key, &vertex.sources, &assembly)?;
+        resources.feedback = feedback;
         self.encoder.profile.mark(Phase::Resources);
         self.prepare_attachments(&target)?;
         self.encoder.profile.mark(Phase::Target);
@@ -232,7 +247,10 @@ impl Context {
         assembly: &Assembly,
     ) -> GlResult<()> {
         if self.counting_primitives() {
-            if !program.has_geometry_shader() {
+            if patch::tessellates(&program.linked) && !program.has_geometry_shader() {
+                // Not counted: the primitives are the tessellator's, which no CPU count and
+                // no pipeline statistic without a geometry stage gives.
+            } else if !program.has_geometry_shader() {
                 let n = self.primitives_of_draw(call, assembly.element_extent())?;
                 self.add_primitives(n);
             } else if !self.device.caps().pipeline_statistics {

@@ -113,6 +113,7 @@ impl Context {
             blend: f.blend,
             no_dst_alpha: self.draw_buffers_without_alpha(),
             provoking_last: assembly.provoking_last,
+            subroutines: self.subroutine_constants(linked),
             color_masks: f.color_mask.map(crate::gl::context::state::mask_bits),
             depth_stencil: DepthStencilKey {
                 depth_test: f.depth_test,
@@ -147,6 +148,11 @@ impl Context {
             }),
             samples: target.samples,
             alpha_to_coverage: f.sample_alpha_to_coverage && f.multisample,
+            min_sample_shading: (f.sample_shading
+                && f.multisample
+                && target.samples > 1
+                && self.device.caps().gl4.sample_rate_shading)
+                .then(|| f.min_sample_shading.to_bits()),
             frag_coord_height: if linked.frag_coord_upper_left {
                 target.height
             } else {
@@ -158,6 +164,12 @@ impl Context {
             },
             clamp_fragment_color: linked.frag_epilogue && self.clamp.clamps_fragments(),
             stipple: linked.frag_epilogue && self.stipples(topo),
+            patch_control_points: if topo == vk::PrimitiveTopology::PATCH_LIST {
+                self.patch.vertices
+            } else {
+                0
+            },
+            default_levels: self.default_levels(linked, topo),
         }
     }
 
@@ -201,7 +213,23 @@ impl Context {
             if bind_vertex_buffers {
                 raw.cmd_bind_vertex_buffers(cb, 0, &vb.raw, &vb.offsets);
             }
-            record_draw_command(raw, cb, call, &resources.indices);
+            // Transform feedback is begun after the pipeline is bound and ended right after the
+            // draw (`objects::transform_feedback`).
+            let xfb = resources.feedback.as_ref().zip(self.device.xfb());
+            if let Some((f, loader)) = xfb {
+                f.begin(loader, cb);
+            }
+            match (call.indirect, resources.indirect) {
+                (Some(commands), Some(buffer)) => {
+                    let multi = self.device.caps().gl4.multi_draw_indirect;
+                    let indices = &resources.indices;
+                    super::indirect::record_indirect(raw, cb, buffer, &commands, indices, multi)
+                }
+                _ => record_draw_command(raw, cb, call, &resources.indices),
+            }
+            if let Some((f, loader)) = xfb {
+                f.end(loader, cb);
+            }
         }
         // The last draw's list, refilled: a steady-state draw allocates nothing for it.
         now.vertex_buffers = last.map(|l| l.vertex_buffers).unwrap_or_default();
@@ -376,13 +404,13 @@ unsafe fn record_draw_command(
                         call.instances as u32,
                         0,
                         call.indexed.map_or(0, |i| i.2),
-                        0,
+                        call.base_instance,
                     );
                 }
             }
             DrawIndices::Lowered { range, count } => {
                 raw.cmd_bind_index_buffer(cb, range.buffer, range.offset, vk::IndexType::UINT32);
-                raw.cmd_draw_indexed(cb, count, call.instances as u32, 0, 0, 0);
+                raw.cmd_draw_indexed(cb, count, call.instances as u32, 0, 0, call.base_instance);
             }
             DrawIndices::Nothing => {} // nothing left after lowering
             DrawIndices::Sequential => raw.cmd_draw(
@@ -390,7 +418,7 @@ unsafe fn record_draw_command(
                 call.count as u32,
                 call.instances as u32,
                 call.first as u32,
-                0,
+                call.base_instance,
             ),
         }
     }

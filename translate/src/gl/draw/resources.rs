@@ -42,6 +42,11 @@ pub(super) struct DrawResources {
     pub default_range: Option<StreamRange>,
     pub descriptors: Set0Infos,
     pub indices: DrawIndices,
+    /// The storage of an indirect draw's commands (`DrawCall::indirect`), used for the epoch.
+    pub indirect: Option<vk::Buffer>,
+    /// Where the draw captures with transform feedback (`objects::transform_feedback`); set
+    /// by the draw after this phase.
+    pub feedback: Option<crate::gl::objects::transform_feedback::capture::FeedbackDraw>,
 }
 
 impl Context {
@@ -83,8 +88,14 @@ impl Context {
         };
         let (images, texels) = self.sampler_descriptors(&mut locked, &device, program, &dummies)?;
         let buffers = self.uniform_block_descriptors(&mut locked, program)?;
+        let storage = self.storage_descriptors(&mut locked, program)?;
+        let storage_images = self.storage_image_descriptors(&mut locked, program)?;
         let indices = vertex_input::draw_indices(&mut locked, call, assembly)?;
         let vertex_buffers = vertex_input::raw_vertex_buffers(&mut locked, &placed)?;
+        let indirect = match call.indirect {
+            Some(c) => Some(locked.manager.use_buffer(c.buffer)?.raw()),
+            None => None,
+        };
         Ok(DrawResources {
             pipeline,
             vertex_buffers,
@@ -93,8 +104,12 @@ impl Context {
                 images,
                 buffers,
                 texels,
+                storage,
+                storage_images,
             },
             indices,
+            indirect,
+            feedback: None,
         })
     }
 
@@ -132,7 +147,7 @@ impl Context {
 
     /// The descriptors of the program's samplers, per binding: combined image samplers, and
     /// texel-buffer views for `samplerBuffer`s.
-    fn sampler_descriptors(
+    pub(crate) fn sampler_descriptors(
         &mut self,
         locked: &mut Locked,
         device: &Device,
@@ -259,7 +274,9 @@ impl Context {
                 image,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
                 (
-                    vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
+                    vk::PipelineStageFlags::VERTEX_SHADER
+                        | vk::PipelineStageFlags::FRAGMENT_SHADER
+                        | vk::PipelineStageFlags::COMPUTE_SHADER,
                     vk::AccessFlags::SHADER_READ,
                 ),
             )?;
@@ -290,7 +307,7 @@ impl Context {
 
     /// The descriptors of the program's uniform blocks, per binding: each element's bound
     /// range, which must exist and hold the block's data size.
-    fn uniform_block_descriptors(
+    pub(crate) fn uniform_block_descriptors(
         &self,
         locked: &mut Locked,
         program: &DrawProgram,
@@ -343,7 +360,7 @@ impl Context {
     /// A 1×1 (0, 0, 0, 1) texture that incomplete or missing textures sample as, with the
     /// image and view type of `target` (2D for samplers of targets this GL has no storage for)
     /// and a format of the sampler's kind (an integer sampler must read an integer view).
-    fn dummy_texture(
+    pub(crate) fn dummy_texture(
         &mut self,
         target: Option<TexTarget>,
         kind: SampledKind,
@@ -360,7 +377,9 @@ impl Context {
         }
         let device = self.device.clone();
         let mut locked = device.lock();
-        let mut desc = crate::gl::objects::texture::image_desc(target, format, [1, 1, 1], 1)
+        // A cube map array's stand-in is one cube: six layer-faces.
+        let depth = if target == TexTarget::CubeArray { 6 } else { 1 };
+        let mut desc = crate::gl::objects::texture::image_desc(target, format, [1, 1, depth], 1)
             .named("GL incomplete-texture stand-in");
         let layers = desc.array_layers;
         if target.is_multisample() {

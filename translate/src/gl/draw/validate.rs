@@ -23,7 +23,7 @@ use crate::gl::objects::program::Linked;
 use crate::gl::vk::conv::topology;
 
 /// What [`Context::draw_program`] resolves: the program and its per-program state.
-pub(super) struct DrawProgram {
+pub(crate) struct DrawProgram {
     pub linked: Arc<Linked>,
     /// The default uniform block's bytes, streamed per draw.
     pub uniform_data: Vec<u8>,
@@ -31,6 +31,10 @@ pub(super) struct DrawProgram {
     pub sampler_units: Vec<Vec<u32>>,
     /// Per uniform block element, its binding point.
     pub block_bindings: Vec<u32>,
+    /// Per storage block element, its binding point (`compute::storage`).
+    pub storage_bindings: Vec<u32>,
+    /// Per image uniform, the image unit of each element.
+    pub image_units: Vec<Vec<u32>>,
 }
 
 impl DrawProgram {
@@ -55,6 +59,7 @@ impl Context {
                 return invalid_enum("primitive mode (core profile)", call.mode);
             }
         } else {
+            self.check_patches_known(call.mode)?;
             topology(call.mode)?;
         }
         if self.compat.immediate.is_some() && self.vao_override.is_none() {
@@ -116,6 +121,8 @@ impl Context {
                 uniform_data,
                 sampler_units,
                 block_bindings: Vec::new(),
+                storage_bindings: Vec::new(),
+                image_units: Vec::new(),
             });
         }
         let p = self
@@ -123,6 +130,9 @@ impl Context {
             .get(self.program)
             .ok_or_else(|| GlError::InvalidOperation("the current program is gone".into()))?;
         let linked = p.linked("draw")?;
+        if linked.is_compute() {
+            return invalid_op("draw with a compute program current");
+        }
         if let Some(why) =
             crate::gl::objects::program::sampler_unit_conflict(linked, &p.sampler_units)
         {
@@ -133,6 +143,8 @@ impl Context {
             uniform_data: p.uniform_data.clone(),
             sampler_units: p.sampler_units.clone(),
             block_bindings: p.block_bindings.clone(),
+            storage_bindings: p.storage_bindings.clone(),
+            image_units: p.image_units.clone(),
         })
     }
 

@@ -165,7 +165,7 @@ struct ArrayReads<'a> {
 
 /// Whether a draw of `linked` from `vao` has an array rewritten on the CPU (see the module
 /// docs); client memory read from a core profile context is `GL_INVALID_OPERATION`.
-fn arrays_rewritten(linked: &Linked, vao: &VertexArray, compat: bool) -> GlResult<bool> {
+pub(super) fn arrays_rewritten(linked: &Linked, vao: &VertexArray, compat: bool) -> GlResult<bool> {
     let reads_client_memory = linked.attribs.iter().any(|a| {
         (0..a.slots).any(|s| {
             vao.attribs
@@ -197,6 +197,22 @@ fn arrays_rewritten(linked: &Linked, vao: &VertexArray, compat: bool) -> GlResul
             })
         });
     Ok(rewrites_arrays)
+}
+
+/// Whether primitive restart at `restart` (None: disabled) makes an indexed draw of `mode` with
+/// indices up to `type_max` a lowered one: a restart index Vulkan does not have, or a list mode,
+/// whose restart Vulkan leaves to a feature (`primitiveTopologyListRestart`) and `lower` does
+/// by dropping incomplete primitives.
+pub(super) fn restart_lowers(mode: GLenum, restart: Option<u32>, type_max: u32) -> bool {
+    let strip = matches!(
+        mode,
+        GL_LINE_STRIP
+            | GL_TRIANGLE_STRIP
+            | GL_TRIANGLE_FAN
+            | GL_LINE_STRIP_ADJACENCY
+            | GL_TRIANGLE_STRIP_ADJACENCY
+    );
+    restart.is_some_and(|r| r != type_max || !strip)
 }
 
 /// The array that feeds vertex-array slot `gl_loc`, with the compatibility profile's aliasing
@@ -349,7 +365,7 @@ impl Context {
             || (call.indexed.is_some()
                 && ((compat && vao.element_buffer == 0)
                     || rewrites_arrays
-                    || restart_value.is_some_and(|r| r != type_max)));
+                    || restart_lowers(call.mode, restart_value, type_max)));
         // The pipeline's provoking vertex: GL's convention where the device can follow it;
         // lowered quads, quad strips and polygons are ordered for it (`lower::Provoking`).
         let provoking_last = self.device.caps().provoking_vertex_last
@@ -490,10 +506,14 @@ impl Context {
         slot: u32,
     ) -> GlResult<()> {
         let gl_loc = (a.gl_location + slot) as usize;
-        let location = a.shader_location + slot;
+        // A wide 64-bit column takes two Vulkan locations (`glsl::wide_inputs`).
+        let location = a.shader_location + slot * crate::glsl::wide_inputs::vulkan_slots(a.ty);
         let scalar = a.scalar();
         let integer_shader = matches!(scalar, ScalarKind::Int | ScalarKind::UInt);
         let arr = aliased_array(reads.vao, gl_loc);
+        if scalar.is_64bit() {
+            return self.double_input_slot(input, reads, a, gl_loc, location);
+        }
         if let Some((bytes, stride, format)) = self.streamed_array(reads, arr, a)? {
             // Streams converted to floats (client arrays of doubles, say) still have to match
             // an integer input's numeric type in Vulkan.
@@ -533,6 +553,57 @@ impl Context {
         Ok(())
     }
 
+    /// One GL location of a double input (`a`), at Vulkan `location`: its lowered `uvec` inputs
+    /// (`glsl::double_inputs`) read bytes 0–15 of the `glVertexAttribLPointer` array's element
+    /// there, and for a `dvec3`/`dvec4` bytes 16–31 at `location + 1` (zeros when the array has
+    /// no more than two doubles); with no array enabled, the `glVertexAttribL*` value.
+    fn double_input_slot(
+        &self,
+        input: &mut VertexInput,
+        reads: &ArrayReads,
+        a: &ActiveAttrib,
+        gl_loc: usize,
+        location: u32,
+    ) -> GlResult<()> {
+        use crate::gl::objects::vertex_array::{current_long_value, long_high_format};
+        let arr = aliased_array(reads.vao, gl_loc);
+        let wide = crate::glsl::wide_inputs::vulkan_slots(a.ty) == 2;
+        let quad = vk::Format::R32G32B32A32_UINT;
+        let (format, stride, source) =
+            if let Some((bytes, stride, format)) = self.streamed_array(reads, arr, a)? {
+                (format, stride, VertexSource::Stream(bytes))
+            } else if arr.enabled {
+                self.buffer_array(reads, arr, a)?
+            } else {
+                let current = self.current_attribs.get(gl_loc).copied();
+                let bytes = current_long_value(current.unwrap_or_default().long);
+                if wide {
+                    let high = VertexSource::Stream(bytes[16..].to_vec());
+                    input.push(location + 1, quad, 0, 0, high);
+                }
+                input.push(location, quad, 0, 0, VertexSource::Stream(bytes));
+                return Ok(());
+            };
+        if wide {
+            match long_high_format(&arr) {
+                Some(high_format) => {
+                    let high = match &source {
+                        VertexSource::Buffer(storage, offset) => {
+                            VertexSource::Buffer(*storage, offset + 16)
+                        }
+                        VertexSource::Stream(bytes) => {
+                            VertexSource::Stream(bytes.get(16..).unwrap_or(&[]).to_vec())
+                        }
+                    };
+                    input.push(location + 1, high_format, stride, arr.divisor, high);
+                }
+                None => input.push(location + 1, quad, 0, 0, VertexSource::Stream(vec![0; 16])),
+            }
+        }
+        input.push(location, format, stride, arr.divisor, source);
+        Ok(())
+    }
+
     /// The bytes, stride and format of enabled array `arr` when it is streamed through the
     /// frame's arena: client arrays (compatibility profile), and arrays Vulkan has no vertex
     /// format for (32-bit integers read as floats, doubles) converted to floats, from client
@@ -552,7 +623,7 @@ impl Context {
         let streamed = if !arr.enabled {
             None
         } else if arr.buffer == 0 {
-            let last = last_element(&arr, call.instances, max_vertex);
+            let last = last_element(&arr, call, max_vertex);
             let format = crate::gl::objects::vertex_array::input_format(&arr, scalar);
             Some(match format {
                 _ if widen => {
@@ -568,7 +639,7 @@ impl Context {
                 })??,
             })
         } else if widen {
-            let last = last_element(&arr, call.instances, max_vertex);
+            let last = last_element(&arr, call, max_vertex);
             let raw = self.buffer_array_bytes(vao, &arr, last)?;
             Some(crate::gl::objects::vertex_array::widen_integers(
                 &arr, &raw, last, scalar,
@@ -583,7 +654,7 @@ impl Context {
                 .filter(|_| !integer_shader && needs_float_conversion(&arr).is_some());
             match shadow {
                 Some(shadow) => {
-                    let last = last_element(&arr, call.instances, max_vertex);
+                    let last = last_element(&arr, call, max_vertex);
                     let raw = shadow.get(arr.offset as usize..).unwrap_or(&[]);
                     Some(to_floats(&arr, raw, last)?)
                 }

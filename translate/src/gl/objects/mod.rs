@@ -10,4 +10,5 @@ pub(crate) mod query;
 pub(crate) mod sampler;
 pub(crate) mod sync;
 pub(crate) mod texture;
+pub(crate) mod transform_feedback;
 pub(crate) mod vertex_array;

@@ -86,7 +86,8 @@ fn check_begin_target(target: GLenum, command: &str) -> GlResult<()> {
         | GL_ANY_SAMPLES_PASSED
         | GL_ANY_SAMPLES_PASSED_CONSERVATIVE
         | GL_TIME_ELAPSED
-        | GL_PRIMITIVES_GENERATED => Ok(()),
+        | GL_PRIMITIVES_GENERATED
+        | GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => Ok(()),
         t => invalid_enum(&format!("{command} target"), t),
     }
 }
@@ -105,6 +106,11 @@ pub(crate) fn primitives_of(mode: GLenum, count: u64) -> u64 {
         GL_LINE_STRIP_ADJACENCY => count.saturating_sub(3),
         GL_TRIANGLES_ADJACENCY => count / 6,
         GL_TRIANGLE_STRIP_ADJACENCY if count >= 6 => (count - 4) / 2,
+        // The compatibility profile's quads and polygons count as the triangles they are
+        // drawn (and captured by transform feedback) as, as Mesa counts them.
+        GL_QUADS => count / 4 * 2,
+        GL_QUAD_STRIP if count >= 4 => (count - 2) / 2 * 2,
+        GL_POLYGON => count.saturating_sub(2),
         _ => 0,
     }
 }
@@ -205,7 +211,11 @@ impl Context {
                 ));
             }
         }
-        if target != GL_PRIMITIVES_GENERATED && !self.device.caps().host_query_reset {
+        let counted_on_cpu = matches!(
+            target,
+            GL_PRIMITIVES_GENERATED | GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+        );
+        if !counted_on_cpu && !self.device.caps().host_query_reset {
             return invalid_op("queries need hostQueryReset, which this device lacks");
         }
         if matches!(target, GL_TIME_ELAPSED | GL_TIMESTAMP)
@@ -429,6 +439,7 @@ impl Context {
                 .slots
                 .first()
                 .map_or(0, |s| self.nanoseconds(self.ticks(read(s)))),
+            GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => q.primitives,
             GL_PRIMITIVES_GENERATED => q
                 .slots
                 .iter()
@@ -588,7 +599,25 @@ impl Context {
 
     /// Adds a draw's primitives to the active `GL_PRIMITIVES_GENERATED` query.
     pub(crate) fn add_primitives(&mut self, n: u64) {
-        if let Some(&id) = self.queries.active.get(&GL_PRIMITIVES_GENERATED) {
+        self.add_to_query(GL_PRIMITIVES_GENERATED, n);
+    }
+
+    /// Whether a `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query is active.
+    pub(crate) fn counting_primitives_written(&self) -> bool {
+        self.queries
+            .active
+            .contains_key(&GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+    }
+
+    /// Adds the primitives transform feedback wrote to the active
+    /// `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query.
+    pub(crate) fn add_primitives_written(&mut self, n: u64) {
+        self.add_to_query(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, n);
+    }
+
+    /// Adds `n` to the CPU count of the active query of `target`.
+    fn add_to_query(&mut self, target: GLenum, n: u64) {
+        if let Some(&id) = self.queries.active.get(&target) {
             if let Some(q) = self.queries.objects.get_mut(id) {
                 q.primitives = q.primitives.saturating_add(n);
             }

@@ -26,7 +26,6 @@ use crate::gl::context::Context;
 use crate::gl::objects::texture::target::TexTarget;
 
 const GL_RENDERBUFFER_TARGET: GLenum = 0x8D41;
-const GL_TEXTURE_CUBE_MAP_ARRAY: GLenum = 0x9009;
 
 /// One side of the copy, resolved.
 #[derive(Debug, Clone, Copy)]
@@ -265,7 +264,7 @@ impl Context {
             .ok_or_else(|| GlError::InvalidValue(format!("texture {name}")))?;
         let base_complete = t.storage.as_ref().is_some_and(|s| {
             s.level_defined(t.params.base_level.max(0) as u32)
-                && (s.target != TexTarget::Cube || s.size[0] == s.size[1])
+                && (!s.target.is_cube() || s.size[0] == s.size[1])
         });
         let mip_complete = t.storage.as_ref().is_some_and(|s| {
             let base = t.params.base_level.max(0) as u32;
@@ -298,7 +297,10 @@ impl Context {
             TexTarget::D1Array => [l[0], 1, l[1]],
             TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample => [l[0], l[1], 1],
             TexTarget::Cube => [l[0], l[1], 6],
-            TexTarget::D2Array | TexTarget::D3 | TexTarget::D2MultisampleArray => l,
+            TexTarget::D2Array
+            | TexTarget::D3
+            | TexTarget::D2MultisampleArray
+            | TexTarget::CubeArray => l,
         };
         let compressed = crate::gl::objects::texture::internal_format::lookup(s.internal)
             .is_some_and(|_| is_compressed(s.internal));

@@ -296,7 +296,7 @@ impl Context {
         // The layer (cube face, array layer, 3D slice) the rectangle lands in.
         let layer = match tt {
             TexTarget::Cube => face,
-            TexTarget::D2Array | TexTarget::D3 => offset[2] as u32,
+            TexTarget::D2Array | TexTarget::D3 | TexTarget::CubeArray => offset[2] as u32,
             _ => 0,
         };
         let one_d = matches!(tt, TexTarget::D1 | TexTarget::D1Array);

@@ -73,7 +73,9 @@ fn classify(format: GLenum, ty: GLenum) -> GlResult<Pixel> {
 /// 1D array's layers are the rows of a 2D image).
 fn client_region(target: TexTarget, size: [u32; 3]) -> Region {
     match target {
-        TexTarget::D3 | TexTarget::D2Array => Region::d3(size[0], size[1], size[2]),
+        TexTarget::D3 | TexTarget::D2Array | TexTarget::CubeArray => {
+            Region::d3(size[0], size[1], size[2])
+        }
         _ => Region::d2(size[0], size[1]),
     }
 }
@@ -345,7 +347,7 @@ impl Context {
         let [w, h, d] = l.size;
         let (rows_w, rows_h, images) = match l.target {
             TexTarget::D1Array => (w, 1, h),
-            TexTarget::D2Array | TexTarget::D3 => (w, h, d),
+            TexTarget::D2Array | TexTarget::D3 | TexTarget::CubeArray => (w, h, d),
             _ => (w, h, 1),
         };
         let Some((stride, _)) = depth_layout(pack, l.size, pixel) else {

@@ -114,6 +114,8 @@ pub(crate) fn topology(mode: GLenum) -> GlResult<vk::PrimitiveTopology> {
         GL_LINE_STRIP_ADJACENCY => T::LINE_STRIP_WITH_ADJACENCY,
         GL_TRIANGLES_ADJACENCY => T::TRIANGLE_LIST_WITH_ADJACENCY,
         GL_TRIANGLE_STRIP_ADJACENCY => T::TRIANGLE_STRIP_WITH_ADJACENCY,
+        // Known only where tessellation is (`draw::patch::check_patch_mode`).
+        GL_PATCHES => T::PATCH_LIST,
         // Vulkan has no loops: loops are lowered to a strip over indices that end where they
         // began (see `vertex_input::assemble_primitives`).
         GL_LINE_LOOP => T::LINE_STRIP,

@@ -46,6 +46,14 @@ impl DescriptorPools {
                 descriptor_count: SETS_PER_POOL * 4,
             },
             vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_BUFFER,
+                descriptor_count: SETS_PER_POOL * 2,
+            },
+            vk::DescriptorPoolSize {
+                ty: vk::DescriptorType::STORAGE_IMAGE,
+                descriptor_count: SETS_PER_POOL,
+            },
+            vk::DescriptorPoolSize {
                 ty: vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
                 descriptor_count: SETS_PER_POOL,
             },

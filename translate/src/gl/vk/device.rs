@@ -75,6 +75,9 @@ pub struct DeviceCaps {
     /// (without it flat outputs come from the first vertex whatever `glProvokingVertex` says,
     /// and GL_EXT_provoking_vertex is not advertised).
     pub provoking_vertex_last: bool,
+    /// `tessellationShader`: tessellation control and evaluation stages
+    /// (GL_ARB_tessellation_shader is advertised only with it).
+    pub tessellation_shader: bool,
     /// The device features behind GL 4.x and ES 3.1+ (`shaderFloat64`, transform feedback,
     /// stores and atomics, …): each GL feature built on one is offered only where it is `true`.
     pub gl4: Gl4Features,
@@ -111,6 +114,8 @@ pub struct Device {
     pipeline_cache: vk::PipelineCache,
     /// The manager's device-lost latch, readable without the lock.
     lost: LostFlag,
+    /// VK_EXT_transform_feedback's commands, where the device has the extension.
+    xfb: Option<ash::ext::transform_feedback::Device>,
 }
 
 impl Device {
@@ -162,9 +167,17 @@ impl Device {
             independent_blend: info.features.independent_blend,
             large_points: info.features.large_points,
             provoking_vertex_last: info.features.provoking_vertex_last,
+            tessellation_shader: info.features.tessellation_shader,
             gl4: info.features.gl4,
         };
         let lost = manager.lost_flag();
+        if caps.gl4.transform_feedback {
+            crate::gl::objects::buffer::FEEDBACK_USAGE
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        let xfb = caps.gl4.transform_feedback.then(|| {
+            ash::ext::transform_feedback::Device::new(manager.instance(), manager.device())
+        });
         let cache_info = vk::PipelineCacheCreateInfo::default();
         // SAFETY: valid device; the create info lives across the call.
         let pipeline_cache = unsafe { raw.create_pipeline_cache(&cache_info, None) }
@@ -181,6 +194,7 @@ impl Device {
             caps,
             pipeline_cache,
             lost,
+            xfb,
         }))
     }
 
@@ -204,6 +218,11 @@ impl Device {
 
     pub fn caps(&self) -> &DeviceCaps {
         &self.caps
+    }
+
+    /// VK_EXT_transform_feedback's commands (`None` without the extension).
+    pub(crate) fn xfb(&self) -> Option<&ash::ext::transform_feedback::Device> {
+        self.xfb.as_ref()
     }
 
     pub(crate) fn pipeline_cache(&self) -> vk::PipelineCache {

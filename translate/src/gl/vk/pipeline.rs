@@ -13,6 +13,8 @@
 //!   structure is chained only for the last-vertex mode.
 //! - The fragment epilogue's alpha function and colour clamp are specialization constants in the
 //!   key (`glsl::frag_epilogue`); the alpha reference is a uniform, so moving it costs nothing.
+//! - Tessellation: `GL_PATCH_VERTICES` is part of the key of a patch-list pipeline, and the
+//!   domain origin is GL's lower left (`VkPipelineTessellationDomainOriginStateCreateInfo`).
 //! - The attachments' sample count is part of the key (`rasterizationSamples` must equal it);
 //!   alpha-to-coverage is baked in with it.
 
@@ -26,6 +28,7 @@ use crate::gl::context::state::{Blend, BlendFunc, StencilFace, MAX_DRAW_BUFFERS}
 use crate::gl::objects::program::Linked;
 use crate::gl::vk::conv::{blend_factor, blend_op, compare_op, stencil_op};
 use crate::glsl::frag_epilogue::{ALPHA_FUNC_CONSTANT, CLAMP_COLOR_CONSTANT, STIPPLE_CONSTANT};
+use crate::glsl::tess::DEFAULT_LEVEL_CONSTANTS;
 use crate::glsl::FRAG_COORD_HEIGHT_CONSTANT;
 
 /// One vertex buffer binding.
@@ -92,12 +95,16 @@ impl PipelineKey {
             points: None,
             samples: 1,
             alpha_to_coverage: false,
+            min_sample_shading: None,
             no_dst_alpha: 0,
             frag_coord_height: 0,
             alpha_func: crate::glsl::frag_epilogue::ALPHA_ALWAYS,
             clamp_fragment_color: false,
             stipple: false,
             provoking_last: false,
+            patch_control_points: 0,
+            default_levels: [0; 6],
+            subroutines: Vec::new(),
         }
     }
 }
@@ -129,6 +136,9 @@ pub(crate) struct PipelineKey {
     pub samples: u32,
     /// `GL_SAMPLE_ALPHA_TO_COVERAGE` (only where `samples` > 1).
     pub alpha_to_coverage: bool,
+    /// `minSampleShading` (bits) with `sampleShadingEnable`: `GL_SAMPLE_SHADING` on a
+    /// multisampled target, where the device has `sampleRateShading`.
+    pub min_sample_shading: Option<u32>,
     /// Bit i: colour attachment i's GL format has no alpha, so blending reads destination
     /// alpha as 1 (`blend_dst_alpha`).
     pub no_dst_alpha: u8,
@@ -147,6 +157,16 @@ pub(crate) struct PipelineKey {
     /// Flat outputs from the last vertex of each primitive (GL's default convention, through
     /// `VK_EXT_provoking_vertex`); false: Vulkan's first-vertex default.
     pub provoking_last: bool,
+    /// `GL_PATCH_VERTICES` of a patch-list pipeline (a program with tessellation stages); 0
+    /// for every other pipeline.
+    pub patch_control_points: u32,
+    /// `GL_PATCH_DEFAULT_OUTER_LEVEL` then `_INNER_LEVEL` (bits) for a patch-list pipeline of a
+    /// program whose control stage ArenaGL supplies (`program::tess::PassThroughControl`); zeros
+    /// for every other pipeline.
+    pub default_levels: [u32; 6],
+    /// Per stage with shader subroutines, the selection as `(constant id, subroutine index)`
+    /// (`program::subroutine`); empty for programs without subroutines.
+    pub subroutines: Vec<(crate::glsl::Stage, Vec<(u32, u32)>)>,
 }
 
 /// The specialization constant ids of the vertex wrapper (`program::link::DEPTH_WRAPPER`): the point
@@ -186,37 +206,65 @@ pub(crate) fn build(
 ) -> GlResult<vk::Pipeline> {
     let entry = c"main";
     let (program_size, size_bits) = key.points.unwrap_or((false, 1.0f32.to_bits()));
-    let vertex_constants = SpecConstants::new(&[
-        (POINT_SIZE_CONSTANTS[0], size_bits),
-        (POINT_SIZE_CONSTANTS[1], u32::from(program_size)),
-    ]);
-    let spec = vertex_constants.info();
     let frag_coord_height = (key.frag_coord_height as f32).to_bits();
-    let fragment_constants = SpecConstants::new(&[
-        (FRAG_COORD_HEIGHT_CONSTANT, frag_coord_height),
-        (ALPHA_FUNC_CONSTANT, key.alpha_func),
-        (CLAMP_COLOR_CONSTANT, u32::from(key.clamp_fragment_color)),
-        (STIPPLE_CONSTANT, u32::from(key.stipple)),
-    ]);
-    let fragment_spec = fragment_constants.info();
-    let stages: Vec<_> = linked
+    // Constants a module does not declare are ignored, so every vertex stage gets them.
+    let constants: Vec<SpecConstants> = linked
         .modules
         .iter()
-        .map(|(stage, module)| {
-            let info = vk::PipelineShaderStageCreateInfo::default()
+        .map(|(stage, _)| {
+            let mut list = match stage {
+                crate::glsl::Stage::Vertex => vec![
+                    (POINT_SIZE_CONSTANTS[0], size_bits),
+                    (POINT_SIZE_CONSTANTS[1], u32::from(program_size)),
+                ],
+                crate::glsl::Stage::Fragment => vec![
+                    (FRAG_COORD_HEIGHT_CONSTANT, frag_coord_height),
+                    (ALPHA_FUNC_CONSTANT, key.alpha_func),
+                    (CLAMP_COLOR_CONSTANT, u32::from(key.clamp_fragment_color)),
+                    (STIPPLE_CONSTANT, u32::from(key.stipple)),
+                    (crate::glsl::NUM_SAMPLES_CONSTANT, key.samples.max(1)),
+                ],
+                _ => Vec::new(),
+            };
+            if let Some((_, selection)) = key.subroutines.iter().find(|(s, _)| s == stage) {
+                list.extend_from_slice(selection);
+            }
+            SpecConstants::new(&list)
+        })
+        .collect();
+    let spec_infos: Vec<vk::SpecializationInfo<'_>> =
+        constants.iter().map(SpecConstants::info).collect();
+    let level_constants = SpecConstants::new(
+        &DEFAULT_LEVEL_CONSTANTS
+            .iter()
+            .copied()
+            .zip(key.default_levels)
+            .collect::<Vec<_>>(),
+    );
+    let level_spec = level_constants.info();
+    let mut stages: Vec<_> = linked
+        .modules
+        .iter()
+        .zip(&spec_infos)
+        .map(|((stage, module), spec)| {
+            vk::PipelineShaderStageCreateInfo::default()
                 .stage(crate::gl::objects::program::vk_stages(
                     crate::glsl::StageMask::of(*stage),
                 ))
                 .module(*module)
-                .name(entry);
-            // Constants a module does not declare are ignored, so every vertex stage gets them.
-            match stage {
-                crate::glsl::Stage::Vertex => info.specialization_info(&spec),
-                crate::glsl::Stage::Fragment => info.specialization_info(&fragment_spec),
-                _ => info,
-            }
+                .name(entry)
+                .specialization_info(spec)
         })
         .collect();
+    if let (Some(control), n @ 1..) = (&linked.pass_through, key.patch_control_points) {
+        stages.push(
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::TESSELLATION_CONTROL)
+                .module(control.module(manager, n)?)
+                .name(entry)
+                .specialization_info(&level_spec),
+        );
+    }
     let (bindings, attributes, divisors) = vertex_input_descriptions(key);
     let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoEXT::default()
         .vertex_binding_divisors(&divisors);
@@ -229,6 +277,13 @@ pub(crate) fn build(
     let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
         .topology(vk::PrimitiveTopology::from_raw(key.topology))
         .primitive_restart_enable(key.primitive_restart);
+    // GL's tessellation domain has its origin at the lower left (`glsl::tess`'s vertex order
+    // then means what it says in GL).
+    let mut domain_origin = vk::PipelineTessellationDomainOriginStateCreateInfo::default()
+        .domain_origin(vk::TessellationDomainOrigin::LOWER_LEFT);
+    let tessellation = vk::PipelineTessellationStateCreateInfo::default()
+        .patch_control_points(key.patch_control_points)
+        .push_next(&mut domain_origin);
     let viewport = vk::PipelineViewportStateCreateInfo::default()
         .viewport_count(1)
         .scissor_count(1);
@@ -257,7 +312,9 @@ pub(crate) fn build(
     }
     let multisample = vk::PipelineMultisampleStateCreateInfo::default()
         .rasterization_samples(vk::SampleCountFlags::from_raw(key.samples.max(1)))
-        .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1);
+        .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1)
+        .sample_shading_enable(key.min_sample_shading.is_some())
+        .min_sample_shading(key.min_sample_shading.map_or(0.0, f32::from_bits));
     let has_stencil = key.depth_stencil_format != vk::Format::UNDEFINED
         && crate::gl::objects::framebuffer::has_stencil(key.depth_stencil_format);
     let depth_stencil = depth_stencil_state(key, has_stencil)?;
@@ -282,7 +339,14 @@ pub(crate) fn build(
         .color_attachment_formats(&key.color_formats)
         .depth_attachment_format(key.depth_stencil_format)
         .stencil_attachment_format(stencil_format);
-    let info = vk::GraphicsPipelineCreateInfo::default()
+    // Without dynamic rendering the pipeline names a compatible render pass instead.
+    let render_pass = manager.compatible_render_pass(
+        &key.color_formats,
+        key.depth_stencil_format,
+        has_stencil,
+        vk::SampleCountFlags::from_raw(key.samples.max(1)),
+    )?;
+    let mut info = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
         .vertex_input_state(&vertex_input)
         .input_assembly_state(&input_assembly)
@@ -292,8 +356,14 @@ pub(crate) fn build(
         .depth_stencil_state(&depth_stencil)
         .color_blend_state(&blend)
         .dynamic_state(&dynamic)
-        .layout(linked.pipeline_layout)
-        .push_next(&mut rendering);
+        .layout(linked.pipeline_layout);
+    info = match render_pass {
+        Some(pass) => info.render_pass(pass).subpass(0),
+        None => info.push_next(&mut rendering),
+    };
+    if key.patch_control_points > 0 {
+        info = info.tessellation_state(&tessellation);
+    }
     // SAFETY: valid device and cache; every referenced object (modules, layout) is alive and
     // was created on the manager's device; the create info and everything it points to live
     // across the call.

@@ -21,6 +21,10 @@ fn is_buffer_target(target: GLenum) -> bool {
             | GL_TRANSFORM_FEEDBACK_BUFFER
             | GL_COPY_READ_BUFFER
             | GL_COPY_WRITE_BUFFER
+            | GL_DRAW_INDIRECT_BUFFER
+            | GL_SHADER_STORAGE_BUFFER
+            | GL_ATOMIC_COUNTER_BUFFER
+            | GL_DISPATCH_INDIRECT_BUFFER
     )
 }
 
@@ -136,6 +140,13 @@ impl Context {
         whole: bool,
     ) {
         let r = (|| {
+            if Context::is_storage_target(target) {
+                let range = (!whole).then_some((offset, size));
+                return self.bind_storage_range(target, index, name, range);
+            }
+            if target == GL_TRANSFORM_FEEDBACK_BUFFER {
+                return self.bind_feedback_buffer(index, name, offset, size, whole);
+            }
             if target != GL_UNIFORM_BUFFER {
                 if matches!(
                     target,
@@ -205,6 +216,7 @@ impl Context {
                     *b = Default::default();
                 }
             }
+            self.compute.forget_buffer(name);
             if self.shares_objects() {
                 self.bury(crate::gl::context::share_group::SharedKind::Buffer, name);
                 continue;

@@ -26,7 +26,7 @@
 pub(crate) mod api;
 pub(crate) mod storage;
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 
 use arenagl_memory::report::{note_host_bytes, HostMemory};
@@ -147,12 +147,27 @@ pub(crate) fn storage_desc(size: u64) -> BufferDesc {
             | vk::BufferUsageFlags::UNIFORM_BUFFER
             | vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+            | vk::BufferUsageFlags::INDIRECT_BUFFER
             | vk::BufferUsageFlags::TRANSFER_SRC
-            | vk::BufferUsageFlags::TRANSFER_DST,
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | feedback_usage(),
         class,
         Category::Buffer,
     )
     .named("GL buffer")
+}
+
+/// Set when the process's device enables VK_EXT_transform_feedback (`vk::device`): every GL
+/// buffer may then be a transform feedback buffer, which its usage must say at creation.
+pub(crate) static FEEDBACK_USAGE: AtomicBool = AtomicBool::new(false);
+
+/// `TRANSFORM_FEEDBACK_BUFFER_EXT` where the device has transform feedback, else nothing.
+fn feedback_usage() -> vk::BufferUsageFlags {
+    if FEEDBACK_USAGE.load(Ordering::Relaxed) {
+        vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT
+    } else {
+        vk::BufferUsageFlags::empty()
+    }
 }
 
 /// A buffer object deleted while vertex arrays that were not bound held it. GL frees the name at

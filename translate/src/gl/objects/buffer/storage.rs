@@ -118,8 +118,8 @@ impl Context {
         self.record(r);
     }
 
-    /// `glMemoryBarrier`: shader writes are ordered by the translator's own barriers already;
-    /// `GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT` makes GPU writes to persistent storage visible to
+    /// `glMemoryBarrier`: any bit but the client-mapped one records a shader-write barrier
+    /// (`compute::barrier`; dispatches have their own); `GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT` makes GPU writes to persistent storage visible to
     /// host reads once the commands before it complete.
     pub fn memory_barrier(&mut self, barriers: u32) {
         let r = (|| {
@@ -128,6 +128,10 @@ impl Context {
             }
             if barriers & GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT != 0 {
                 self.host_read_barrier()?;
+            }
+            // Shader writes (stores and atomics of draws) against every later access.
+            if barriers & !GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT != 0 {
+                self.shader_write_barrier()?;
             }
             Ok(())
         })();

@@ -367,7 +367,10 @@ impl Context {
                     t.dims() == dims
                         && !matches!(
                             t,
-                            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray
+                            TexTarget::D1Array
+                                | TexTarget::D2Array
+                                | TexTarget::D2MultisampleArray
+                                | TexTarget::CubeArray
                         )
                 })
                 .ok_or_else(|| {
@@ -436,6 +439,7 @@ impl Context {
                     | TexTarget::D1Array
                     | TexTarget::D2Array
                     | TexTarget::D2MultisampleArray
+                    | TexTarget::CubeArray
             ) =>
             {
                 return invalid_op("glFramebufferTextureLayer needs a 3D or array texture")
@@ -448,9 +452,10 @@ impl Context {
         }
         let max_layer = match tt {
             TexTarget::D3 => max[2] >> level,
-            TexTarget::D1Array | TexTarget::D2Array | TexTarget::D2MultisampleArray => {
-                limits.max_image_array_layers
-            }
+            TexTarget::D1Array
+            | TexTarget::D2Array
+            | TexTarget::D2MultisampleArray
+            | TexTarget::CubeArray => limits.max_image_array_layers,
             _ => 6,
         };
         if layer < 0 || layer as u32 >= max_layer {

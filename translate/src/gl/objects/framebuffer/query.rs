@@ -192,7 +192,7 @@ impl Context {
                 let layered = matches!(
                     target,
                     Some(TexTarget::D3 | TexTarget::D1Array | TexTarget::D2Array)
-                        | Some(TexTarget::D2MultisampleArray)
+                        | Some(TexTarget::D2MultisampleArray | TexTarget::CubeArray)
                 );
                 return Ok(if layered { *layer as i32 } else { 0 });
             }

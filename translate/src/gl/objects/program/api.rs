@@ -12,50 +12,64 @@ use crate::gl::objects::program::{
 use crate::gl::objects::vertex_array::MAX_VERTEX_ATTRIBS;
 use crate::glsl::ScalarKind;
 
-/// A uniform's value as `glGetUniform*` reads it: its words and their scalar type, converted to
-/// the type asked for as GL's state queries convert (a float to an integer rounds to nearest; a
-/// boolean, stored as the integer the application gave, reads as 0 or 1).
+/// A uniform's value as `glGetUniform*` reads it: its components' bits (a 32-bit component's
+/// in the low half) and their scalar type, converted to the type asked for as GL's state
+/// queries convert (a floating-point value to an integer rounds to nearest; a boolean, stored
+/// as the integer the application gave, reads as 0 or 1).
 pub struct UniformValues {
     kind: ScalarKind,
-    words: Vec<u32>,
+    words: Vec<u64>,
 }
 
 impl UniformValues {
-    /// For `glGetUniformfv`.
-    pub fn floats(&self) -> Vec<f32> {
+    /// For `glGetUniformdv` (and, narrowed, `fv`): each component as a double.
+    pub fn doubles(&self) -> Vec<f64> {
         self.words
             .iter()
             .map(|&w| match self.kind {
-                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w),
-                ScalarKind::Int => w as i32 as f32,
-                ScalarKind::UInt => w as f32,
-                ScalarKind::Bool => f32::from(u8::from(w != 0)),
+                ScalarKind::Float => f64::from(f32::from_bits(w as u32)),
+                ScalarKind::Double => f64::from_bits(w),
+                ScalarKind::Int => f64::from(w as u32 as i32),
+                ScalarKind::UInt => f64::from(w as u32),
+                ScalarKind::Bool => f64::from(u8::from(w != 0)),
+                ScalarKind::Int64 => w as i64 as f64,
+                ScalarKind::UInt64 => w as f64,
+            })
+            .collect()
+    }
+
+    /// For `glGetUniformfv`.
+    pub fn floats(&self) -> Vec<f32> {
+        self.doubles().into_iter().map(|v| v as f32).collect()
+    }
+
+    /// For `glGetUniformi64vARB` (and, narrowed, `iv`).
+    pub fn int64s(&self) -> Vec<i64> {
+        self.words
+            .iter()
+            .map(|&w| match self.kind {
+                ScalarKind::Float => f64::from(f32::from_bits(w as u32)).round() as i64,
+                ScalarKind::Double => f64::from_bits(w).round() as i64,
+                ScalarKind::Bool => i64::from(w != 0),
+                ScalarKind::Int => i64::from(w as u32 as i32),
+                ScalarKind::UInt | ScalarKind::Int64 | ScalarKind::UInt64 => w as i64,
             })
             .collect()
     }
 
     /// For `glGetUniformiv`.
     pub fn ints(&self) -> Vec<i32> {
-        self.words
-            .iter()
-            .map(|&w| match self.kind {
-                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w).round() as i32,
-                ScalarKind::Bool => i32::from(w != 0),
-                ScalarKind::Int | ScalarKind::UInt => w as i32,
-            })
-            .collect()
+        self.int64s().into_iter().map(|v| v as i32).collect()
+    }
+
+    /// For `glGetUniformui64vARB` (and, narrowed, `uiv`).
+    pub fn uint64s(&self) -> Vec<u64> {
+        self.int64s().into_iter().map(|v| v as u64).collect()
     }
 
     /// For `glGetUniformuiv`.
     pub fn uints(&self) -> Vec<u32> {
-        self.words
-            .iter()
-            .map(|&w| match self.kind {
-                ScalarKind::Float | ScalarKind::Double => f32::from_bits(w).round() as u32,
-                ScalarKind::Bool => u32::from(w != 0),
-                ScalarKind::Int | ScalarKind::UInt => w,
-            })
-            .collect()
+        self.int64s().into_iter().map(|v| v as u32).collect()
     }
 }
 
@@ -69,7 +83,7 @@ impl Context {
             .ok_or_else(|| GlError::InvalidValue(format!("{name} is not a shader")))
     }
 
-    fn program_ref(&self, name: u32) -> GlResult<&Program> {
+    pub(crate) fn program_ref(&self, name: u32) -> GlResult<&Program> {
         if self.shaders.exists(name) {
             return invalid_op(format!("{name} is a shader, not a program"));
         }
@@ -78,7 +92,7 @@ impl Context {
             .ok_or_else(|| GlError::InvalidValue(format!("{name} is not a program")))
     }
 
-    fn program_mut(&mut self, name: u32) -> GlResult<&mut Program> {
+    pub(crate) fn program_mut(&mut self, name: u32) -> GlResult<&mut Program> {
         if self.shaders.exists(name) {
             return invalid_op(format!("{name} is a shader, not a program"));
         }
@@ -89,7 +103,14 @@ impl Context {
 
     /// `glCreateShader`; 0 on error.
     pub fn create_shader(&mut self, ty: GLenum) -> u32 {
+        let tessellation = self.device.caps().tessellation_shader;
         match stage_of(ty) {
+            Some(crate::glsl::Stage::TessControl | crate::glsl::Stage::TessEvaluation)
+                if !tessellation =>
+            {
+                self.record::<()>(invalid_enum("glCreateShader type (no tessellation)", ty));
+                0
+            }
             Some(stage) => {
                 // Shaders and programs share one name space in GL.
                 loop {
@@ -339,6 +360,9 @@ impl Context {
     /// `glLinkProgram`.
     pub fn link_program(&mut self, name: u32) {
         let r = (|| {
+            if name == self.program {
+                self.refuse_while_capturing("glLinkProgram of the current program")?;
+            }
             let p = self.program_ref(name)?;
             let mut units = Vec::new();
             for &s in &p.shaders {
@@ -348,6 +372,12 @@ impl Context {
             }
             let bindings = p.attrib_bindings.clone();
             let frag_bindings = p.frag_bindings.clone();
+            // Without VK_EXT_transform_feedback nothing is captured (and nothing can begin).
+            let xfb_request = if self.has_transform_feedback() {
+                p.xfb_request.clone()
+            } else {
+                Default::default()
+            };
             let not_compiled = p
                 .shaders
                 .iter()
@@ -366,6 +396,7 @@ impl Context {
                     &frag_bindings,
                     MAX_VERTEX_ATTRIBS,
                     self.dialect(),
+                    &xfb_request,
                 )
             };
             let current = self.program == name;
@@ -379,6 +410,8 @@ impl Context {
                         .map(|s| vec![0; s.count as usize])
                         .collect();
                     p.block_bindings = vec![0; linked.block_count() as usize];
+                    p.storage_bindings = crate::gl::compute::initial_storage_bindings(&linked);
+                    p.image_units = crate::gl::compute::initial_image_units(&linked);
                     p.linked = Some(Arc::new(linked));
                     p.link_status = true;
                     p.log = log;
@@ -407,6 +440,7 @@ impl Context {
     /// `glUseProgram`.
     pub fn use_program(&mut self, name: u32) {
         let r = (|| {
+            self.refuse_while_capturing("glUseProgram")?;
             if name != 0 {
                 let p = self.program_ref(name)?;
                 if !p.link_status {
@@ -414,6 +448,7 @@ impl Context {
                 }
             }
             self.switch_program(name);
+            self.subroutine_selection.reset();
             Ok(())
         })();
         self.record(r);
@@ -445,6 +480,14 @@ impl Context {
         {
             let p = self.program_ref(name)?;
             let linked = p.linked.as_ref();
+            if self.device.caps().tessellation_shader {
+                if let Some(answer) = program::tess::program_param(linked.map(|l| &**l), pname) {
+                    return answer;
+                }
+            }
+            if let Some(answer) = crate::gl::compute::program_param(linked.map(|l| &**l), pname) {
+                return answer;
+            }
             let max_len =
                 |it: &mut dyn Iterator<Item = usize>| it.map(|l| l + 1).max().unwrap_or(0) as i32;
             Ok(match pname {
@@ -470,8 +513,23 @@ impl Context {
                             .map(|b| b.name.len() + if b.array_size > 1 { 6 } else { 0 }),
                     )
                 }),
-                GL_TRANSFORM_FEEDBACK_VARYINGS | GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH => 0,
-                GL_TRANSFORM_FEEDBACK_BUFFER_MODE => GL_INTERLEAVED_ATTRIBS as i32,
+                GL_TRANSFORM_FEEDBACK_VARYINGS => linked
+                    .and_then(|l| l.xfb.as_ref())
+                    .map_or(0, |x| x.varyings.len() as i32),
+                GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH => linked
+                    .and_then(|l| l.xfb.as_ref())
+                    .map_or(0, |x| x.max_name_length() as i32),
+                GL_TRANSFORM_FEEDBACK_BUFFER_MODE => {
+                    let separate = match linked {
+                        Some(l) => l.xfb.as_ref().is_some_and(|x| x.separate),
+                        None => p.xfb_request.separate,
+                    };
+                    if separate {
+                        GL_SEPARATE_ATTRIBS as i32
+                    } else {
+                        GL_INTERLEAVED_ATTRIBS as i32
+                    }
+                }
                 GL_PROGRAM_BINARY_RETRIEVABLE_HINT => 0,
                 GL_PROGRAM_BINARY_LENGTH => 0,
                 p => return invalid_enum("glGetProgramiv pname", p),
@@ -575,7 +633,21 @@ impl Context {
         });
     }
 
-    /// `glGetUniformfv` / `iv` / `uiv`: the raw 32-bit words of the value at `location`.
+    /// `glUniformMatrix{C}x{R}dv` on the current program.
+    pub fn uniform_matrix_double(
+        &mut self,
+        location: i32,
+        (columns, rows): (u32, u32),
+        count: i32,
+        transpose: bool,
+        data: &[f64],
+    ) {
+        self.write_current_program("glUniformMatrix", |p| {
+            program::set_uniform_matrix_double(p, location, columns, rows, count, transpose, data)
+        });
+    }
+
+    /// `glGetUniform{f,i,ui,d,i64,ui64}v`: the components of the value at `location`.
     pub fn get_uniform(&mut self, program: u32, location: i32) -> UniformValues {
         let r = (|| {
             let p = self.program_ref(program)?;
@@ -585,7 +657,11 @@ impl Context {
             match u.storage {
                 UniformStorage::Sampler(s) => Ok(UniformValues {
                     kind: ScalarKind::Int,
-                    words: vec![p.sampler_units[s][element as usize]],
+                    words: vec![u64::from(p.sampler_units[s][element as usize])],
+                }),
+                UniformStorage::Image(i) => Ok(UniformValues {
+                    kind: ScalarKind::Int,
+                    words: vec![u64::from(p.image_units[i][element as usize])],
                 }),
                 UniformStorage::Default {
                     offset,
@@ -595,17 +671,14 @@ impl Context {
                 } => {
                     let (kind, cols, rows) = u.ty.shape().unwrap_or((ScalarKind::Float, 1, 1));
                     let (mstride, astride) =
-                        default_block_strides(matrix_stride, array_stride, cols);
+                        default_block_strides(matrix_stride, array_stride, cols, kind);
                     let base = offset + element * astride;
+                    let bytes = kind.bytes();
                     let mut out = Vec::new();
                     for c in 0..cols {
                         for r in 0..rows {
-                            let at = (base + c * mstride + r * 4) as usize;
-                            let w = p
-                                .uniform_data
-                                .get(at..at + 4)
-                                .map_or(0, |b| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]));
-                            out.push(w);
+                            let at = (base + c * mstride + r * bytes) as usize;
+                            out.push(read_component(&p.uniform_data, at, bytes));
                         }
                     }
                     Ok(UniformValues { kind, words: out })
@@ -742,6 +815,7 @@ impl Context {
     /// `glGetActiveUniformBlockiv` (single-valued pnames; indices come from
     /// [`Context::active_uniform_block_indices`]).
     pub fn get_active_uniform_block(&mut self, program: u32, index: u32, pname: GLenum) -> i32 {
+        let tessellation = self.device.caps().tessellation_shader;
         let r = (|| {
             let p = self.program_ref(program)?;
             let l = p.linked("glGetActiveUniformBlockiv")?;
@@ -761,6 +835,12 @@ impl Context {
                 }
                 GL_UNIFORM_BLOCK_REFERENCED_BY_GEOMETRY_SHADER => {
                     i32::from(b.stages.contains(Stage::Geometry))
+                }
+                GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_CONTROL_SHADER if tessellation => {
+                    i32::from(b.stages.contains(Stage::TessControl))
+                }
+                GL_UNIFORM_BLOCK_REFERENCED_BY_TESS_EVALUATION_SHADER if tessellation => {
+                    i32::from(b.stages.contains(Stage::TessEvaluation))
                 }
                 GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER => {
                     i32::from(b.stages.contains(Stage::Fragment))
@@ -821,10 +901,57 @@ impl Context {
 }
 
 /// A log's `GL_INFO_LOG_LENGTH`: bytes including the terminating NUL, 0 when empty.
+/// The component of `bytes` (4 or 8) bytes at `at` in a default block's data (0 past its end).
+fn read_component(data: &[u8], at: usize, bytes: u32) -> u64 {
+    let Some(src) = data.get(at..at + bytes as usize) else {
+        return 0;
+    };
+    let mut b = [0u8; 8];
+    b[..src.len()].copy_from_slice(src);
+    if bytes == 8 {
+        u64::from_ne_bytes(b)
+    } else {
+        u64::from(u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
 fn log_length(s: &str) -> i32 {
     if s.is_empty() {
         0
     } else {
         s.len() as i32 + 1
+    }
+}
+
+#[cfg(test)]
+mod uniform_values_tests {
+    use super::*;
+
+    #[test]
+    fn sixty_four_bit_values_convert_as_state_queries_do() {
+        let big = UniformValues {
+            kind: ScalarKind::Int64,
+            words: vec![(-5_000_000_000i64) as u64],
+        };
+        assert_eq!(big.int64s(), [-5_000_000_000]);
+        assert_eq!(big.doubles(), [-5e9]);
+        let d = UniformValues {
+            kind: ScalarKind::Double,
+            words: vec![2.5f64.to_bits()],
+        };
+        assert_eq!(
+            (d.doubles(), d.floats(), d.ints()),
+            (vec![2.5], vec![2.5], vec![3])
+        );
+        let f = UniformValues {
+            kind: ScalarKind::Float,
+            words: vec![u64::from(0.5f32.to_bits())],
+        };
+        assert_eq!(f.doubles(), [0.5]);
+        let u = UniformValues {
+            kind: ScalarKind::UInt64,
+            words: vec![u64::MAX],
+        };
+        assert_eq!(u.uint64s(), [u64::MAX]);
     }
 }

@@ -30,6 +30,7 @@ use crate::gl::vk::device::Device;
 use crate::glsl::frag_epilogue::{self, Written};
 use crate::glsl::initializers::Initializer;
 use crate::glsl::legacy::{self, Varyings};
+use crate::glsl::xfb::XfbRequest;
 use crate::glsl::Dialect;
 use crate::glsl::{
     self, CompileOptions, GlType, Reflection, SamplerUniform, ScalarKind, Stage, StageMask,
@@ -59,6 +60,7 @@ pub(crate) fn link(
         &HashMap::new(),
         max_attribs,
         Dialect::Compatibility,
+        &XfbRequest::default(),
     )
 }
 
@@ -71,14 +73,44 @@ pub(crate) fn link_bound(
     frag_bindings: &HashMap<String, glsl::FragBinding>,
     max_attribs: u32,
     dialect: Dialect,
+    feedback: &XfbRequest,
 ) -> Result<(Linked, String), LinkError> {
     let facts = SourceFacts::read(units);
     let prepared = prepare(units, dialect)?;
-    let program = compile(&prepared, frag_bindings)?;
+    let mut program = compile(&prepared, frag_bindings)?;
+    let xfb = if feedback.varyings.is_empty() {
+        None
+    } else {
+        let (layout, captured) = capture_feedback(&prepared, &program, feedback, frag_bindings)?;
+        program = captured;
+        Some(layout)
+    };
     check_varyings(device, &program)?;
+    if device.caps().gl4.shader_draw_parameters {
+        // GL_ARB_base_instance: gl_InstanceID counts from 0 (`glsl::instance_id`).
+        program
+            .count_instances_from_base()
+            .map_err(|e| LinkError::Log(error_log(&e)))?;
+    }
+    // Double inputs: wide ones take two Vulkan locations, all are read through `uvec`s
+    // (`glsl::wide_inputs`, `glsl::double_inputs`).
+    let stretch = program
+        .lower_double_vertex_inputs()
+        .map_err(|e| LinkError::Log(error_log(&e)))?;
     let r = &program.reflection;
-    let attribs = assign_attributes(r, attrib_bindings, max_attribs)?;
-    let interface = Interface::reflect(r, &facts)?;
+    let mut attribs = assign_attributes(r, attrib_bindings, max_attribs)?;
+    for a in &mut attribs {
+        a.shader_location = stretch.location(a.shader_location);
+    }
+    if stretch != glsl::wide_inputs::Stretch::default() {
+        check_stretched_inputs(device, &attribs)?;
+    }
+    let mut interface = Interface::reflect(r, &facts)?;
+    crate::gl::compute::check_local_size(device, r.local_size)?;
+    interface.storage = crate::gl::compute::storage_block_infos(device, r, units)?;
+    interface.images = crate::gl::compute::image_infos(r, units);
+    interface.add_images();
+    let pass_through = pass_through_control(&program)?;
     let objects = vulkan_layout(device, &program.stages, &interface)?;
     let frag_outputs = r
         .frag_outputs
@@ -94,6 +126,9 @@ pub(crate) fn link_bound(
         default_block_size: interface.default_block_size,
         blocks: interface.blocks,
         samplers: interface.samplers.into_iter().map(|(s, _)| s).collect(),
+        storage_blocks: interface.storage,
+        images: interface.images,
+        local_size: r.local_size,
         set_layouts,
         pipeline_layout,
         frag_outputs,
@@ -102,6 +137,12 @@ pub(crate) fn link_bound(
         frag_coord_upper_left: program.frag_coord.origin_upper_left,
         legacy_depth_mode: facts.legacy_depth_mode,
         frag_epilogue: prepared.frag_epilogue,
+        tess: glsl::tess::TessLayout::of_stages(
+            program.stages.iter().map(|s| (s.stage, s.spirv.as_slice())),
+        ),
+        pass_through,
+        xfb,
+        subroutines: program.subroutines.clone(),
         id: NEXT_PROGRAM_ID.fetch_add(1, Ordering::Relaxed),
         pipelines_built: AtomicBool::new(false),
         device: device.clone(),
@@ -149,16 +190,20 @@ impl SourceFacts {
 // ---- 2. the units glslang compiles -----------------------------------------------------------
 
 /// The units as glslang links them.
-struct Prepared {
+pub(crate) struct Prepared {
     /// Upgraded, completed with the stages the program lacks, the vertex stage wrapped.
-    sources: Vec<(Stage, String)>,
+    pub(crate) sources: Vec<(Stage, String)>,
     /// The fragment stage ends in the epilogue (`glsl::frag_epilogue`).
-    frag_epilogue: bool,
+    pub(crate) frag_epilogue: bool,
 }
 
 /// Upgrades and completes `units` (see [`upgrade_units`]) and wraps the vertex stage (see
 /// [`link_sources`]); a program that ends up without a vertex or a fragment stage does not link.
 fn prepare(units: &[(Stage, String)], dialect: Dialect) -> Result<Prepared, LinkError> {
+    if units.iter().any(|(s, _)| *s == Stage::Compute) {
+        return crate::gl::compute::prepare_compute(units, |src| for_profile(src, dialect));
+    }
+    check_tessellation_stages(units)?;
     let (upgraded, frag_epilogue) = upgrade_units(units, dialect);
     // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
     // geometry shaders, or nothing) cannot draw.
@@ -175,12 +220,50 @@ fn prepare(units: &[(Stage, String)], dialect: Dialect) -> Result<Prepared, Link
     })
 }
 
+/// GL_ARB_tessellation_shader's linking rules, on the application's units: a control stage
+/// needs an evaluation stage, and tessellation stages need a vertex stage (no fixed-function
+/// one is supplied to them). An evaluation stage alone is legal: see [`pass_through_control`].
+fn check_tessellation_stages(units: &[(Stage, String)]) -> Result<(), LinkError> {
+    let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
+    let why = if has(Stage::TessControl) && !has(Stage::TessEvaluation) {
+        "a tessellation control shader needs a tessellation evaluation shader"
+    } else if (has(Stage::TessControl) || has(Stage::TessEvaluation)) && !has(Stage::Vertex) {
+        "tessellation shaders need a vertex shader"
+    } else {
+        return Ok(());
+    };
+    Err(LinkError::Log(format!("ERROR: Linking: {why}\n")))
+}
+
+/// The control stage of a program with an evaluation stage and none of its own (GL's fixed
+/// function, `tess::PassThroughControl`); `None` for every other program.
+fn pass_through_control(
+    program: &glsl::Program,
+) -> Result<Option<super::tess::PassThroughControl>, LinkError> {
+    if program.stage(Stage::TessControl).is_some() {
+        return Ok(None);
+    }
+    program
+        .stage(Stage::TessEvaluation)
+        .map(|tes| super::tess::PassThroughControl::new(&tes.spirv))
+        .transpose()
+}
+
 /// A unit as the upgrader must see it in a context compiling `dialect` (see
-/// `legacy::for_core_profile`, `glsl::es::for_es`).
+/// `legacy::for_core_profile`, `glsl::es::for_es`); desktop units with their line
+/// continuations joined (`glsl::join_continued_lines`: GL takes them in every GLSL version).
 pub(super) fn for_profile(source: &str, dialect: Dialect) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    let desktop = |rule: fn(&str) -> Cow<'_, str>| match glsl::join_continued_lines(source) {
+        Cow::Borrowed(s) => rule(s),
+        Cow::Owned(s) => Cow::Owned(rule(&s).into_owned()),
+    };
+    fn as_is(s: &str) -> Cow<'_, str> {
+        Cow::Borrowed(s)
+    }
     match dialect {
-        Dialect::Core => legacy::for_core_profile(source),
-        Dialect::Compatibility => std::borrow::Cow::Borrowed(source),
+        Dialect::Core => desktop(legacy::for_core_profile),
+        Dialect::Compatibility => desktop(as_is),
         Dialect::Es { major } => glsl::es::for_es(source, major),
     }
 }
@@ -198,10 +281,7 @@ fn upgrade_units(units: &[(Stage, String)], dialect: Dialect) -> (Vec<(Stage, St
     // GL links a program that lacks a stage (its results are undefined in the core profile);
     // the missing stage is the fixed-function one, which a compatibility context defines.
     if has(Stage::Vertex) && !has(Stage::Fragment) {
-        all.push((
-            Stage::Fragment,
-            crate::glsl::fixed_function::FF_FRAGMENT_PASS.to_owned(),
-        ));
+        all.push((Stage::Fragment, missing_fragment_stage(&all)));
     }
     let mut reads = Varyings::default();
     let mut out: Vec<(Stage, String)> = Vec::with_capacity(all.len() + 2);
@@ -248,6 +328,24 @@ fn upgrade_units(units: &[(Stage, String)], dialect: Dialect) -> (Vec<(Stage, St
     (out, epilogue)
 }
 
+/// The fragment stage of a program without one: the fixed-function colour pass after legacy
+/// GLSL, which writes `gl_FrontColor`; an empty one after GLSL 1.40 and later, which has no
+/// such output (such programs typically only capture with transform feedback).
+fn missing_fragment_stage(units: &[(Stage, String)]) -> String {
+    let last = [Stage::Geometry, Stage::TessEvaluation, Stage::Vertex]
+        .into_iter()
+        .find(|&s| units.iter().any(|(u, _)| *u == s));
+    let legacy_last = units
+        .iter()
+        .filter(|(s, _)| Some(*s) == last)
+        .all(|(_, src)| legacy::needs_upgrade(src));
+    if legacy_last {
+        crate::glsl::fixed_function::FF_FRAGMENT_PASS.to_owned()
+    } else {
+        "#version 150\nvoid main() {}\n".to_owned()
+    }
+}
+
 /// Renames `main` in a vertex unit (keeping line numbers) so the depth wrapper can call it.
 fn rename_main(source: &str) -> String {
     let bytes = source.as_bytes();
@@ -274,31 +372,68 @@ fn rename_main(source: &str) -> String {
 /// and the point size written from the specialization constants `vk::pipeline` sets.
 const DEPTH_WRAPPER: &str = "\nlayout(constant_id = 7340) const float arenagl_point_size = 1.0;\nlayout(constant_id = 7341) const bool arenagl_program_point_size = false;\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n    if (!arenagl_program_point_size) {\n        gl_PointSize = arenagl_point_size;\n    }\n}\n";
 
-/// The sources glslang links: the vertex units rewritten for Vulkan's depth range when the
-/// vertex stage is the last before rasterisation.
+/// The evaluation stage's `main` around the application's when it is the last stage before
+/// rasterisation: GL's depth range remapped to Vulkan's. (No point size: writing it from a
+/// tessellation stage needs `shaderTessellationAndGeometryPointSize`; points are 1 pixel.)
+const TESS_DEPTH_WRAPPER: &str = "\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n}\n";
+
+/// The sources glslang links: the units of the last stage before rasterisation rewritten for
+/// Vulkan's depth range, when that stage is the vertex or the tessellation evaluation stage.
 fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
-    let remap = !units.iter().any(|(s, _)| {
-        matches!(
-            s,
-            Stage::Geometry | Stage::TessControl | Stage::TessEvaluation
-        )
-    });
+    let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
+    let last = if has(Stage::Geometry) {
+        None
+    } else if has(Stage::TessEvaluation) {
+        Some((Stage::TessEvaluation, TESS_DEPTH_WRAPPER))
+    } else {
+        Some((Stage::Vertex, DEPTH_WRAPPER))
+    };
     let mut wrapped = false;
     units
         .iter()
-        .map(|(stage, src)| {
-            if remap && *stage == Stage::Vertex {
+        .map(|(stage, src)| match last {
+            Some((wrapped_stage, wrapper)) if *stage == wrapped_stage => {
                 let mut s = rename_main(src);
                 if !wrapped {
-                    s.push_str(DEPTH_WRAPPER);
+                    s.push_str(wrapper);
                     wrapped = true;
                 }
                 (*stage, s)
-            } else {
-                (*stage, src.clone())
             }
+            _ => (*stage, src.clone()),
         })
         .collect()
+}
+
+/// The wrappers' call of the application's `main`, after which transform feedback copies.
+const WRAPPER_CALL: &str = "    arenagl_user_main();\n";
+
+/// GL transform feedback (`glsl::xfb`): the varyings resolved against a first link's last
+/// vertex stage, then the program linked again with the copies that capture them, decorated.
+fn capture_feedback(
+    prepared: &Prepared,
+    first: &glsl::Program,
+    request: &XfbRequest,
+    frag_bindings: &HashMap<String, glsl::FragBinding>,
+) -> Result<(glsl::xfb::XfbLayout, glsl::Program), LinkError> {
+    let log = |e: String| LinkError::Log(format!("ERROR: Linking: {e}\n"));
+    let last = [Stage::Geometry, Stage::TessEvaluation, Stage::Vertex]
+        .into_iter()
+        .find(|&s| first.stages.iter().any(|m| m.stage == s))
+        .ok_or_else(|| log("no vertex stage".into()))?;
+    let spirv = |p: &glsl::Program| p.stages.iter().position(|m| m.stage == last);
+    let at = spirv(first).ok_or_else(|| log("no vertex stage".into()))?;
+    let layout = glsl::xfb::resolve(request, &first.stages[at].spirv).map_err(log)?;
+    let mut sources = prepared.sources.clone();
+    glsl::xfb::add_capture(&mut sources, last, &layout, WRAPPER_CALL).map_err(log)?;
+    let rewritten = Prepared {
+        sources,
+        frag_epilogue: prepared.frag_epilogue,
+    };
+    let mut program = compile(&rewritten, frag_bindings)?;
+    let at = spirv(&program).ok_or_else(|| log("no vertex stage".into()))?;
+    glsl::xfb::decorate(&mut program.stages[at].spirv, &layout).map_err(log)?;
+    Ok((layout, program))
 }
 
 // ---- 3. glslang -------------------------------------------------------------------------------
@@ -365,6 +500,7 @@ fn check_varyings(device: &Device, program: &glsl::Program) -> Result<(), LinkEr
                 "geometry shader's outputs",
             ),
             Stage::Fragment => (l.max_fragment_input_components, "fragment shader's inputs"),
+            Stage::Compute => continue,
         };
         let components = u.locations.saturating_mul(4);
         if components > limit {
@@ -399,6 +535,26 @@ fn gl_uniform_name(name: &str, array_size: Option<u32>) -> String {
 fn attrib_slots(ty: GlType, array_size: Option<u32>) -> u32 {
     let columns = ty.shape().map_or(1, |(_, c, _)| c);
     columns * array_size.unwrap_or(1).max(1)
+}
+
+/// The Vulkan locations (and bindings: one each) stretched double inputs take fit the device.
+fn check_stretched_inputs(device: &Device, attribs: &[ActiveAttrib]) -> Result<(), LinkError> {
+    let l = &device.caps().limits;
+    let limit = l
+        .max_vertex_input_attributes
+        .min(l.max_vertex_input_bindings);
+    let end = attribs
+        .iter()
+        .map(|a| a.shader_location + a.slots * glsl::wide_inputs::vulkan_slots(a.ty))
+        .max()
+        .unwrap_or(0);
+    if end > limit {
+        return Err(LinkError::Log(format!(
+            "ERROR: Linking: the vertex inputs take {end} Vulkan locations (a dvec3 or dvec4 \
+             takes two); this device reads {limit}\n"
+        )));
+    }
+    Ok(())
 }
 
 /// Whether `slots` locations from `loc` are in range and free.
@@ -509,6 +665,10 @@ struct Interface {
     ff_uniforms: Vec<FfUniform>,
     default_block_size: u32,
     default_block_stages: StageMask,
+    /// Storage and atomic-counter blocks (`compute::storage_block_infos`).
+    storage: Vec<crate::gl::compute::StorageBlockInfo>,
+    /// Image uniforms (`compute::image_infos`).
+    images: Vec<crate::gl::compute::ImageInfo>,
 }
 
 impl Interface {
@@ -591,6 +751,24 @@ impl Interface {
         }
     }
 
+    /// Image uniforms: located, their values image units (`compute::image_unit`).
+    fn add_images(&mut self) {
+        let images: Vec<_> = self
+            .images
+            .iter()
+            .map(|i| (i.name.clone(), i.ty, i.count))
+            .collect();
+        for (index, (name, ty, count)) in images.into_iter().enumerate() {
+            let array = (count > 1).then_some(count);
+            self.push_located(
+                gl_uniform_name(&name, array),
+                GlType::Image(ty),
+                count,
+                UniformStorage::Image(index),
+            );
+        }
+    }
+
     /// Named uniform blocks and their members (which have no locations).
     fn add_blocks(&mut self, blocks: &[UniformBlock], bool_members: &[(String, u32)]) {
         for b in blocks {
@@ -622,11 +800,17 @@ impl Interface {
         }
     }
 
-    /// GL_MAX_{VERTEX,GEOMETRY,FRAGMENT}_UNIFORM_BLOCKS and GL_MAX_COMBINED_UNIFORM_BLOCKS (a
+    /// GL_MAX_{VERTEX,TESS_*,GEOMETRY,FRAGMENT}_UNIFORM_BLOCKS and GL_MAX_COMBINED_UNIFORM_BLOCKS (a
     /// block used by several stages counts once per stage).
     fn check_block_limits(&self) -> Result<(), LinkError> {
         let mut combined = 0;
-        for stage in [Stage::Vertex, Stage::Geometry, Stage::Fragment] {
+        for stage in [
+            Stage::Vertex,
+            Stage::TessControl,
+            Stage::TessEvaluation,
+            Stage::Geometry,
+            Stage::Fragment,
+        ] {
             let used: u32 = self
                 .blocks
                 .iter()
@@ -665,7 +849,13 @@ impl Interface {
                 .descriptor_count(s.count)
                 .stage_flags(vk_stages(*stages))
         });
-        let set0 = blocks.chain(samplers).collect();
+        let storage = self.storage.iter().map(|b| b.layout_binding());
+        let images = self.images.iter().map(|i| i.layout_binding());
+        let set0 = blocks
+            .chain(samplers)
+            .chain(storage)
+            .chain(images)
+            .collect();
         let set1 = if self.default_block_size > 0 {
             vec![vk::DescriptorSetLayoutBinding::default()
                 .binding(glsl::DEFAULT_BLOCK_BINDING)

@@ -28,6 +28,8 @@
 pub(crate) mod api;
 pub(crate) mod arb;
 pub(crate) mod link;
+pub(crate) mod subroutine;
+pub(crate) mod tess;
 
 pub(crate) use link::{link, link_bound};
 
@@ -158,6 +160,7 @@ pub(crate) fn stage_of(ty: GLenum) -> Option<Stage> {
         GL_GEOMETRY_SHADER => Stage::Geometry,
         GL_TESS_CONTROL_SHADER => Stage::TessControl,
         GL_TESS_EVALUATION_SHADER => Stage::TessEvaluation,
+        GL_COMPUTE_SHADER => Stage::Compute,
         _ => return None,
     })
 }
@@ -169,6 +172,7 @@ pub(crate) fn stage_enum(stage: Stage) -> GLenum {
         Stage::Geometry => GL_GEOMETRY_SHADER,
         Stage::TessControl => GL_TESS_CONTROL_SHADER,
         Stage::TessEvaluation => GL_TESS_EVALUATION_SHADER,
+        Stage::Compute => GL_COMPUTE_SHADER,
     }
 }
 
@@ -195,6 +199,7 @@ pub(crate) fn vk_stages(mask: StageMask) -> vk::ShaderStageFlags {
         ),
         (Stage::Geometry, vk::ShaderStageFlags::GEOMETRY),
         (Stage::Fragment, vk::ShaderStageFlags::FRAGMENT),
+        (Stage::Compute, vk::ShaderStageFlags::COMPUTE),
     ] {
         if mask.contains(stage) {
             flags |= flag;
@@ -235,6 +240,8 @@ pub(crate) enum UniformStorage {
     },
     /// A sampler: index into `Linked::samplers`.
     Sampler(usize),
+    /// An image uniform: index into `Linked::images` (its value is an image unit).
+    Image(usize),
     /// A member of a named block (no location): the block (index into `Linked::blocks`) and
     /// its layout there.
     Block {
@@ -291,6 +298,12 @@ pub(crate) struct Linked {
     /// One GL block index per element of every named block, in order.
     pub blocks: Vec<BlockInfo>,
     pub samplers: Vec<SamplerInfo>,
+    /// Shader storage blocks and atomic-counter blocks (`compute::storage`).
+    pub storage_blocks: Vec<crate::gl::compute::StorageBlockInfo>,
+    /// Image uniforms (`compute::image_unit`).
+    pub images: Vec<crate::gl::compute::ImageInfo>,
+    /// A compute program's `GL_COMPUTE_WORK_GROUP_SIZE`; None for a graphics program.
+    pub local_size: Option<[u32; 3]>,
     pub set_layouts: [vk::DescriptorSetLayout; 2],
     pub pipeline_layout: vk::PipelineLayout,
     /// Fragment outputs: name, location (the colour attachment it feeds) and index (1: the
@@ -309,6 +322,17 @@ pub(crate) struct Linked {
     /// The fragment stage ends in the epilogue (`glsl::frag_epilogue`): pipelines set its
     /// alpha-test and colour-clamp constants.
     pub frag_epilogue: bool,
+    /// The tessellation layout its control and evaluation stages declare (`glsl::tess`);
+    /// the default (nothing declared) for a program without tessellation.
+    pub tess: glsl::tess::TessLayout,
+    /// The control stage ArenaGL supplies to a program with an evaluation stage and no
+    /// control stage (`tess::PassThroughControl`).
+    pub pass_through: Option<tess::PassThroughControl>,
+    /// What transform feedback captures (`glsl::xfb`), when `glTransformFeedbackVaryings`
+    /// named varyings before the link.
+    pub xfb: Option<glsl::xfb::XfbLayout>,
+    /// Each stage's shader subroutines (`subroutine`), empty without any.
+    pub subroutines: Vec<(Stage, glsl::subroutine::StageSubroutines)>,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
     /// Whether a pipeline was ever built from it (`pipeline::build`): every command that uses
@@ -319,6 +343,13 @@ pub(crate) struct Linked {
 }
 
 impl Linked {
+    /// Whether this is a compute program (its one stage is `Stage::Compute`).
+    pub(crate) fn is_compute(&self) -> bool {
+        self.modules
+            .iter()
+            .any(|(stage, _)| *stage == Stage::Compute)
+    }
+
     /// Notes that a pipeline was built from this program (see `pipelines_built`).
     pub(crate) fn note_pipeline_built(&self) {
         self.pipelines_built.store(true, Ordering::Relaxed);
@@ -334,7 +365,14 @@ impl Drop for Linked {
     fn drop(&mut self) {
         let objects = VkObjects {
             device: self.device.clone(),
-            modules: std::mem::take(&mut self.modules),
+            modules: std::mem::take(&mut self.modules)
+                .into_iter()
+                .chain(self.pass_through.as_mut().into_iter().flat_map(|p| {
+                    p.take_modules()
+                        .into_iter()
+                        .map(|m| (Stage::TessControl, m))
+                }))
+                .collect(),
             set_layouts: std::mem::replace(
                 &mut self.set_layouts,
                 [vk::DescriptorSetLayout::null(); 2],
@@ -391,6 +429,13 @@ pub(crate) struct Program {
     pub sampler_units: Vec<Vec<u32>>,
     /// GL binding point per block element (`glUniformBlockBinding`).
     pub block_bindings: Vec<u32>,
+    /// GL binding point per storage block element (`glShaderStorageBlockBinding`; for an
+    /// atomic-counter block its `GL_ATOMIC_COUNTER_BUFFER` binding).
+    pub storage_bindings: Vec<u32>,
+    /// Image unit per image uniform element (`glUniform1i` on an image uniform).
+    pub image_units: Vec<Vec<u32>>,
+    /// `glTransformFeedbackVaryings`: what the next link captures.
+    pub xfb_request: glsl::xfb::XfbRequest,
 }
 
 impl Program {
@@ -408,6 +453,9 @@ impl Program {
             uniform_data: Vec::new(),
             sampler_units: Vec::new(),
             block_bindings: Vec::new(),
+            storage_bindings: Vec::new(),
+            image_units: Vec::new(),
+            xfb_request: glsl::xfb::XfbRequest::default(),
         }
     }
 
@@ -606,7 +654,17 @@ pub(crate) fn apply_initializers(program: &mut Program) {
             continue;
         }
         let values = &init.values[..count * per];
-        let r = if columns > 1 {
+        let r = if columns > 1 && scalar == ScalarKind::Double {
+            set_uniform_matrix_double(
+                program,
+                location,
+                columns,
+                rows,
+                count as i32,
+                false,
+                values,
+            )
+        } else if columns > 1 {
             let floats: Vec<f32> = values.iter().map(|&v| v as f32).collect();
             set_uniform_matrix(
                 program,
@@ -618,17 +676,7 @@ pub(crate) fn apply_initializers(program: &mut Program) {
                 &floats,
             )
         } else {
-            let (kind, words): (ValueKind, Vec<u32>) = match scalar {
-                ScalarKind::Int => (
-                    ValueKind::Int,
-                    values.iter().map(|&v| v as i32 as u32).collect(),
-                ),
-                ScalarKind::UInt => (ValueKind::UInt, values.iter().map(|&v| v as u32).collect()),
-                _ => (
-                    ValueKind::Float,
-                    values.iter().map(|&v| (v as f32).to_bits()).collect(),
-                ),
-            };
+            let (kind, words) = initializer_words(scalar, values);
             set_uniform(program, location, kind, rows, count as i32, &words)
         };
         if let Err(e) = r {
@@ -637,24 +685,111 @@ pub(crate) fn apply_initializers(program: &mut Program) {
     }
 }
 
-/// The value kinds of `glUniform*` calls.
+/// The `glUniform*` kind and data words that set a uniform of scalar type `scalar` to
+/// `values` (an initializer's, evaluated as `f64`).
+fn initializer_words(scalar: ScalarKind, values: &[f64]) -> (ValueKind, Vec<u32>) {
+    let split = split_u64;
+    match scalar {
+        ScalarKind::Int => (
+            ValueKind::Int,
+            values.iter().map(|&v| v as i32 as u32).collect(),
+        ),
+        ScalarKind::UInt => (ValueKind::UInt, values.iter().map(|&v| v as u32).collect()),
+        ScalarKind::Double => (
+            ValueKind::Double,
+            values.iter().flat_map(|&v| split(v.to_bits())).collect(),
+        ),
+        ScalarKind::Int64 => (
+            ValueKind::Int64,
+            values
+                .iter()
+                .flat_map(|&v| split(v as i64 as u64))
+                .collect(),
+        ),
+        ScalarKind::UInt64 => (
+            ValueKind::UInt64,
+            values.iter().flat_map(|&v| split(v as u64)).collect(),
+        ),
+        ScalarKind::Float | ScalarKind::Bool => (
+            ValueKind::Float,
+            values.iter().map(|&v| (v as f32).to_bits()).collect(),
+        ),
+    }
+}
+
+/// The two data words of a 64-bit `glUniform*` component (its native-endian bytes, split).
+pub fn split_u64(bits: u64) -> [u32; 2] {
+    let b = bits.to_ne_bytes();
+    [
+        u32::from_ne_bytes([b[0], b[1], b[2], b[3]]),
+        u32::from_ne_bytes([b[4], b[5], b[6], b[7]]),
+    ]
+}
+
+/// The value kinds of `glUniform*` calls. The 64-bit kinds (`glUniform*d`, `*i64ARB`,
+/// `*ui64ARB`) pass each component as two 32-bit words: its native-endian bytes, split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueKind {
     Float,
     Int,
     UInt,
+    Double,
+    Int64,
+    UInt64,
+}
+
+impl ValueKind {
+    /// 32-bit words a component takes in a `glUniform*` call's data.
+    pub fn words(self) -> u32 {
+        match self {
+            ValueKind::Double | ValueKind::Int64 | ValueKind::UInt64 => 2,
+            ValueKind::Float | ValueKind::Int | ValueKind::UInt => 1,
+        }
+    }
+
+    /// The suffix of the `glUniform*` command (for error messages).
+    fn suffix(self) -> &'static str {
+        match self {
+            ValueKind::Float => "f",
+            ValueKind::Int => "i",
+            ValueKind::UInt => "ui",
+            ValueKind::Double => "d",
+            ValueKind::Int64 => "i64",
+            ValueKind::UInt64 => "ui64",
+        }
+    }
+
+    /// Whether a `glUniform*` of this kind may set a uniform of scalar type `scalar` (GL 4.6
+    /// §7.6.1: the command's type must match, except that booleans take any 32-bit kind and
+    /// that a `uint` takes `glUniform*i` too, for booleans glslang reflects as `uint`).
+    fn sets(self, scalar: ScalarKind) -> bool {
+        matches!(
+            (scalar, self),
+            (ScalarKind::Float, ValueKind::Float)
+                | (ScalarKind::Int, ValueKind::Int)
+                | (ScalarKind::UInt, ValueKind::UInt | ValueKind::Int)
+                | (
+                    ScalarKind::Bool,
+                    ValueKind::Float | ValueKind::Int | ValueKind::UInt
+                )
+                | (ScalarKind::Double, ValueKind::Double)
+                | (ScalarKind::Int64, ValueKind::Int64)
+                | (ScalarKind::UInt64, ValueKind::UInt64)
+        )
+    }
 }
 
 /// The byte strides of a default-block uniform of `columns` columns: between columns and
-/// between array elements. A stride the reflection gives as 0 is the packed one: 16 bytes a
-/// column, all the columns an element.
+/// between array elements. A stride the reflection gives as 0 is the packed one: a 4-vector a
+/// column (16 bytes, 32 for 64-bit components), all the columns an element.
 pub(crate) fn default_block_strides(
     matrix_stride: u32,
     array_stride: u32,
     columns: u32,
+    scalar: ScalarKind,
 ) -> (u32, u32) {
     let column = if matrix_stride == 0 {
-        16
+        4 * scalar.bytes()
     } else {
         matrix_stride
     };
@@ -711,6 +846,9 @@ pub(crate) fn set_uniform(
     let u = &linked.uniforms[index];
     let n = (count as u32).min(u.size - element);
     match (u.storage, u.ty) {
+        (UniformStorage::Image(i), _) => {
+            crate::gl::compute::set_image_units(program, i, element, n, kind, components, data)
+        }
         (UniformStorage::Sampler(s), _) => {
             if kind != ValueKind::Int || components != 1 {
                 return invalid_op(format!("sampler {} takes glUniform1i", u.name));
@@ -748,31 +886,21 @@ pub(crate) fn set_uniform(
                     u.name
                 ));
             };
-            let ok = rows == components
-                && matches!(
-                    (scalar, kind),
-                    (ScalarKind::Float, ValueKind::Float)
-                        | (ScalarKind::Int, ValueKind::Int)
-                        | (ScalarKind::UInt, ValueKind::UInt | ValueKind::Int)
-                        | (ScalarKind::Bool, _)
-                );
-            if !ok {
+            if rows != components || !kind.sets(scalar) {
                 return invalid_op(format!(
                     "glUniform{components}{} does not match {} of type {:?}",
-                    match kind {
-                        ValueKind::Float => "f",
-                        ValueKind::Int => "i",
-                        ValueKind::UInt => "ui",
-                    },
+                    kind.suffix(),
                     u.name,
                     ty
                 ));
             }
             let stride = if array_stride == 0 { 16 } else { array_stride };
+            // Words per element: a 64-bit component is two.
+            let per = components * kind.words();
             for i in 0..n {
                 let at = (offset + (element + i) * stride) as usize;
-                for c in 0..components as usize {
-                    let mut word = data[(i * components) as usize + c];
+                for c in 0..per as usize {
+                    let mut word = data[(i * per) as usize + c];
                     if scalar == ScalarKind::Bool {
                         let nonzero = match kind {
                             ValueKind::Float => f32::from_bits(word) != 0.0,
@@ -799,6 +927,49 @@ pub(crate) fn set_uniform_matrix(
     transpose: bool,
     data: &[f32],
 ) -> GlResult<()> {
+    let words: Vec<u64> = data.iter().map(|v| u64::from(v.to_bits())).collect();
+    write_matrix(
+        program,
+        location,
+        (ScalarKind::Float, columns, rows),
+        count,
+        transpose,
+        &words,
+    )
+}
+
+/// `glUniformMatrix{C}x{R}dv`.
+pub(crate) fn set_uniform_matrix_double(
+    program: &mut Program,
+    location: i32,
+    columns: u32,
+    rows: u32,
+    count: i32,
+    transpose: bool,
+    data: &[f64],
+) -> GlResult<()> {
+    let words: Vec<u64> = data.iter().map(|v| v.to_bits()).collect();
+    write_matrix(
+        program,
+        location,
+        (ScalarKind::Double, columns, rows),
+        count,
+        transpose,
+        &words,
+    )
+}
+
+/// A `glUniformMatrix*` call for a matrix of `shape` (scalar, columns, rows): `data` holds each
+/// component's bits (a float's in the low 32).
+fn write_matrix(
+    program: &mut Program,
+    location: i32,
+    shape: (ScalarKind, u32, u32),
+    count: i32,
+    transpose: bool,
+    data: &[u64],
+) -> GlResult<()> {
+    let (scalar, columns, rows) = shape;
     let what = "glUniformMatrix";
     let Some((linked, index, element)) = uniform_written(program, what, location, count)? else {
         return Ok(());
@@ -816,14 +987,15 @@ pub(crate) fn set_uniform_matrix(
             u.name
         ));
     };
-    if u.ty.shape() != Some((ScalarKind::Float, columns, rows)) {
+    if u.ty.shape() != Some(shape) {
         return invalid_op(format!(
-            "glUniformMatrix{columns}x{rows}fv does not match {} of type {:?}",
+            "glUniformMatrix{columns}x{rows} ({scalar:?}) does not match {} of type {:?}",
             u.name, u.ty
         ));
     }
+    let bytes = scalar.bytes();
     let n = (count as u32).min(u.size - element);
-    let (mstride, astride) = default_block_strides(matrix_stride, array_stride, columns);
+    let (mstride, astride) = default_block_strides(matrix_stride, array_stride, columns, scalar);
     for i in 0..n {
         let base = (offset + (element + i) * astride) as usize;
         for c in 0..columns {
@@ -836,11 +1008,11 @@ pub(crate) fn set_uniform_matrix(
                 };
                 let value = data[(i * columns * rows + src) as usize];
                 let at = if row_major {
-                    base + (r * mstride + c * 4) as usize
+                    base + (r * mstride + c * bytes) as usize
                 } else {
-                    base + (c * mstride + r * 4) as usize
+                    base + (c * mstride + r * bytes) as usize
                 };
-                write_word(&mut program.uniform_data, at, value.to_bits());
+                write_component(&mut program.uniform_data, at, value, bytes);
             }
         }
     }
@@ -850,6 +1022,17 @@ pub(crate) fn set_uniform_matrix(
 fn write_word(data: &mut [u8], at: usize, word: u32) {
     if let Some(dst) = data.get_mut(at..at + 4) {
         dst.copy_from_slice(&word.to_ne_bytes());
+    }
+}
+
+/// Writes a component of `bytes` (4 or 8) bytes: `bits`, a 32-bit one's in the low half.
+fn write_component(data: &mut [u8], at: usize, bits: u64, bytes: u32) {
+    if bytes == 8 {
+        if let Some(dst) = data.get_mut(at..at + 8) {
+            dst.copy_from_slice(&bits.to_ne_bytes());
+        }
+    } else {
+        write_word(data, at, bits as u32);
     }
 }
 
@@ -882,4 +1065,38 @@ pub(crate) fn sampler_unit_conflict(linked: &Linked, units: &[Vec<u32>]) -> Opti
         }
     }
     None
+}
+
+#[cfg(test)]
+mod value_kind_tests {
+    use super::*;
+
+    #[test]
+    fn setters_match_their_uniform_types() {
+        assert!(ValueKind::Double.sets(ScalarKind::Double));
+        assert!(!ValueKind::Float.sets(ScalarKind::Double));
+        assert!(!ValueKind::Double.sets(ScalarKind::Float));
+        assert!(!ValueKind::Double.sets(ScalarKind::Bool));
+        assert!(ValueKind::Int64.sets(ScalarKind::Int64));
+        assert!(!ValueKind::UInt64.sets(ScalarKind::Int64));
+        assert!(!ValueKind::Int.sets(ScalarKind::Int64));
+        assert!(ValueKind::UInt64.sets(ScalarKind::UInt64));
+        assert!(ValueKind::Int.sets(ScalarKind::Bool));
+        assert_eq!((ValueKind::Int64.words(), ValueKind::Float.words()), (2, 1));
+    }
+
+    #[test]
+    fn sixty_four_bit_initializers_split_into_native_words() {
+        let join = |w: &[u32]| {
+            let b: Vec<u8> = w.iter().flat_map(|x| x.to_ne_bytes()).collect();
+            u64::from_ne_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        };
+        let (kind, words) = initializer_words(ScalarKind::Int64, &[-5_000_000_000.0]);
+        assert_eq!(kind, ValueKind::Int64);
+        assert_eq!(join(&words) as i64, -5_000_000_000);
+        let (kind, words) = initializer_words(ScalarKind::Double, &[0.1]);
+        assert_eq!(kind, ValueKind::Double);
+        assert_eq!(f64::from_bits(join(&words)), 0.1);
+        assert_eq!(split_u64(0x1234_5678_9ABC_DEF0).len(), 2);
+    }
 }

@@ -79,12 +79,27 @@ pub(crate) fn image_region(
             r.base_layer = off[1] as u32;
             r.layer_count = size[1];
         }
-        TexTarget::D2Array | TexTarget::D2MultisampleArray => {
+        TexTarget::D2Array | TexTarget::D2MultisampleArray | TexTarget::CubeArray => {
             r.base_layer = off[2] as u32;
             r.layer_count = size[2];
         }
     }
     r
+}
+
+/// Cube faces are square, and a cube map array's depth counts whole cubes (six layer-faces
+/// each): `GL_INVALID_VALUE` otherwise.
+fn check_cube_size(t: TexTarget, size: [i32; 3]) -> GlResult<()> {
+    if t.is_cube() && size[0] != size[1] {
+        return invalid_value("cube map faces must be square");
+    }
+    if t == TexTarget::CubeArray && size[2] % 6 != 0 {
+        return invalid_value(format!(
+            "a cube map array's depth {} is not a multiple of 6",
+            size[2]
+        ));
+    }
+    Ok(())
 }
 
 /// The unpack state a transfer of `t` reads with: a 1D array's layers are the rows of a 2D
@@ -108,6 +123,11 @@ pub(crate) fn limits_of(t: TexTarget, l: &vk::PhysicalDeviceLimits) -> ([u32; 3]
             [l.max_image_dimension2_d, l.max_image_dimension2_d, 1]
         }
         TexTarget::Cube => [l.max_image_dimension_cube, l.max_image_dimension_cube, 1],
+        TexTarget::CubeArray => [
+            l.max_image_dimension_cube,
+            l.max_image_dimension_cube,
+            layers - layers % 6,
+        ],
         TexTarget::D2Array | TexTarget::D2MultisampleArray => {
             [l.max_image_dimension2_d, l.max_image_dimension2_d, layers]
         }
@@ -190,6 +210,15 @@ impl Context {
     }
 
     /// `glBindTexture`.
+    /// Cube map arrays need the device's `imageCubeArray`: without it their target is
+    /// `GL_INVALID_ENUM`, as for a GL without GL_ARB_texture_cube_map_array.
+    fn check_target_supported(&self, tt: TexTarget) -> GlResult<()> {
+        if tt == TexTarget::CubeArray && !self.device.caps().gl4.image_cube_array {
+            return invalid_enum("texture target (no imageCubeArray)", tt.gl());
+        }
+        Ok(())
+    }
+
     pub fn bind_texture(&mut self, target: GLenum, name: u32) {
         if self.textures.get(name).is_some_and(|t| !t.named()) {
             // A deleted texture that framebuffers keep (`framebuffer/retained.rs`).
@@ -204,6 +233,7 @@ impl Context {
         }
         let r = (|| {
             let tt = bind_target(target)?;
+            self.check_target_supported(tt)?;
             if name != 0 {
                 let t = self.texture_to_bind(name)?;
                 if t.buffer.is_some() {
@@ -269,6 +299,7 @@ impl Context {
 
     /// The texture bound to `target` on the active unit.
     pub(crate) fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
+        self.check_target_supported(target)?;
         let name = self.texture_units[self.active_texture as usize][target.index()];
         if name == 0 {
             if self.profile == crate::gl::context::Profile::Compatibility {
@@ -443,9 +474,7 @@ impl Context {
                     return invalid_value(format!("size {size:?} at level {level}"));
                 }
             }
-            if tt == TexTarget::Cube && size[0] != size[1] {
-                return invalid_value("cube map faces must be square");
-            }
+            check_cube_size(tt, size)?;
             if border != 0 {
                 return invalid_value("border must be 0");
             }
@@ -694,9 +723,7 @@ impl Context {
             if (0..3).any(|a| size[a] as u32 > max[a]) {
                 return invalid_value(format!("size {size:?}"));
             }
-            if tt == TexTarget::Cube && size[0] != size[1] {
-                return invalid_value("cube map faces must be square");
-            }
+            check_cube_size(tt, size)?;
             if tt == TexTarget::D3 && is_depth_format(vk_format) {
                 return invalid_op("3D textures cannot have a depth format");
             }

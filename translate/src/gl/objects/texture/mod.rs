@@ -394,7 +394,9 @@ impl TexImage {
         match self.target {
             TexTarget::Cube => 6,
             TexTarget::D1Array => self.size[1],
-            TexTarget::D2Array | TexTarget::D2MultisampleArray => self.size[2],
+            TexTarget::D2Array | TexTarget::D2MultisampleArray | TexTarget::CubeArray => {
+                self.size[2]
+            }
             TexTarget::D3 => self.level_size(level)[2],
             _ => 1,
         }
@@ -413,7 +415,7 @@ impl Texture {
         if !s.level_defined(base) {
             return false;
         }
-        if s.target == TexTarget::Cube && s.size[0] != s.size[1] {
+        if s.target.is_cube() && s.size[0] != s.size[1] {
             return false;
         }
         if sampler.is_some_and(|p| !s.target.accepts_sampling(p)) {
@@ -606,7 +608,8 @@ pub(crate) fn image_desc_for(
         vk::ImageUsageFlags::SAMPLED
             | vk::ImageUsageFlags::TRANSFER_DST
             | vk::ImageUsageFlags::TRANSFER_SRC
-            | attachment,
+            | attachment
+            | crate::gl::compute::storage_usage(target, format),
         Category::Texture,
     )
     .named("GL texture");

@@ -31,11 +31,13 @@ pub(crate) enum TexTarget {
     Rect,
     D2Multisample,
     D2MultisampleArray,
+    /// GL_ARB_texture_cube_map_array: layers of six faces (`imageCubeArray`).
+    CubeArray,
 }
 
 impl TexTarget {
     /// Binding points per texture unit.
-    pub const COUNT: usize = 9;
+    pub const COUNT: usize = 10;
 
     /// The bind target `target` names (`glBindTexture`, `glTexParameter`, `glGenerateMipmap`).
     pub fn from_bind(target: GLenum) -> Option<Self> {
@@ -49,6 +51,7 @@ impl TexTarget {
             GL_TEXTURE_RECTANGLE => Self::Rect,
             GL_TEXTURE_2D_MULTISAMPLE => Self::D2Multisample,
             GL_TEXTURE_2D_MULTISAMPLE_ARRAY => Self::D2MultisampleArray,
+            GL_TEXTURE_CUBE_MAP_ARRAY => Self::CubeArray,
             _ => return None,
         })
     }
@@ -77,6 +80,7 @@ impl TexTarget {
             Self::Rect => GL_TEXTURE_RECTANGLE,
             Self::D2Multisample => GL_TEXTURE_2D_MULTISAMPLE,
             Self::D2MultisampleArray => GL_TEXTURE_2D_MULTISAMPLE_ARRAY,
+            Self::CubeArray => GL_TEXTURE_CUBE_MAP_ARRAY,
         }
     }
 
@@ -92,6 +96,7 @@ impl TexTarget {
             GL_TEXTURE_BINDING_RECTANGLE => Self::Rect,
             GL_TEXTURE_BINDING_2D_MULTISAMPLE => Self::D2Multisample,
             GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY => Self::D2MultisampleArray,
+            GL_TEXTURE_BINDING_CUBE_MAP_ARRAY => Self::CubeArray,
             _ => return None,
         })
     }
@@ -102,7 +107,7 @@ impl TexTarget {
     }
 
     /// The target a sampler of dimensionality `dim` reads; `None` for targets this GL has no
-    /// storage for (buffer, multisample, cube array), which sample as incomplete.
+    /// storage for (buffer), which sample as incomplete.
     pub fn of_sampler(dim: SamplerDim) -> Option<Self> {
         Some(match dim {
             SamplerDim::D1 => Self::D1,
@@ -114,6 +119,7 @@ impl TexTarget {
             SamplerDim::Rect => Self::Rect,
             SamplerDim::D2Multisample => Self::D2Multisample,
             SamplerDim::D2MultisampleArray => Self::D2MultisampleArray,
+            SamplerDim::CubeArray => Self::CubeArray,
             _ => return None,
         })
     }
@@ -123,7 +129,7 @@ impl TexTarget {
         match self {
             Self::D1 => 1,
             Self::D2 | Self::Cube | Self::D1Array | Self::Rect | Self::D2Multisample => 2,
-            Self::D3 | Self::D2Array | Self::D2MultisampleArray => 3,
+            Self::D3 | Self::D2Array | Self::D2MultisampleArray | Self::CubeArray => 3,
         }
     }
 
@@ -131,8 +137,17 @@ impl TexTarget {
     pub fn is_layer_axis(self, axis: usize) -> bool {
         matches!(
             (self, axis),
-            (Self::D1Array, 1) | (Self::D2Array, 2) | (Self::D2MultisampleArray, 2)
+            (Self::D1Array, 1)
+                | (Self::D2Array, 2)
+                | (Self::D2MultisampleArray, 2)
+                | (Self::CubeArray, 2)
         )
+    }
+
+    /// Whether the images are cube faces (cube maps and cube map arrays): square, and
+    /// cube-compatible.
+    pub fn is_cube(self) -> bool {
+        matches!(self, Self::Cube | Self::CubeArray)
     }
 
     /// Whether levels beyond 0 exist.
@@ -224,7 +239,8 @@ impl TexTarget {
             | Self::D2Array
             | Self::Rect
             | Self::D2Multisample
-            | Self::D2MultisampleArray => vk::ImageType::TYPE_2D,
+            | Self::D2MultisampleArray
+            | Self::CubeArray => vk::ImageType::TYPE_2D,
         }
     }
 
@@ -236,12 +252,13 @@ impl TexTarget {
             Self::D2Array | Self::D2MultisampleArray => vk::ImageViewType::TYPE_2D_ARRAY,
             Self::D3 => vk::ImageViewType::TYPE_3D,
             Self::Cube => vk::ImageViewType::CUBE,
+            Self::CubeArray => vk::ImageViewType::CUBE_ARRAY,
         }
     }
 
     pub fn create_flags(self) -> vk::ImageCreateFlags {
         match self {
-            Self::Cube => vk::ImageCreateFlags::CUBE_COMPATIBLE,
+            Self::Cube | Self::CubeArray => vk::ImageCreateFlags::CUBE_COMPATIBLE,
             Self::D3 => vk::ImageCreateFlags::TYPE_2D_ARRAY_COMPATIBLE,
             _ => vk::ImageCreateFlags::empty(),
         }
@@ -259,7 +276,7 @@ impl TexTarget {
             Self::D1Array => (e(w, 1, 1), h),
             Self::D2 | Self::Rect | Self::D2Multisample => (e(w, h, 1), 1),
             Self::Cube => (e(w, h, 1), 6),
-            Self::D2Array | Self::D2MultisampleArray => (e(w, h, 1), d),
+            Self::D2Array | Self::D2MultisampleArray | Self::CubeArray => (e(w, h, 1), d),
             Self::D3 => (e(w, h, d), 1),
         }
     }
@@ -281,6 +298,7 @@ mod tests {
             TexTarget::Rect,
             TexTarget::D2Multisample,
             TexTarget::D2MultisampleArray,
+            TexTarget::CubeArray,
         ] {
             assert_eq!(TexTarget::from_bind(t.gl()), Some(t));
             assert!(t.index() < TexTarget::COUNT);

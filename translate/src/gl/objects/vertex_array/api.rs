@@ -95,7 +95,7 @@ impl Context {
         }
     }
 
-    fn attrib_index(index: u32) -> GlResult<usize> {
+    pub(super) fn attrib_index(index: u32) -> GlResult<usize> {
         if index >= MAX_VERTEX_ATTRIBS {
             return invalid_value(format!(
                 "vertex attribute {index} (GL_MAX_VERTEX_ATTRIBS is {MAX_VERTEX_ATTRIBS})"
@@ -139,27 +139,45 @@ impl Context {
         offset: usize,
         integer: bool,
     ) {
-        let r = (|| {
-            let i = Self::attrib_index(index)?;
-            check_pointer(size, ty, integer, stride)?;
-            if stride > self.device.caps().limits.max_vertex_input_binding_stride as i32 {
-                return invalid_value(format!("stride {stride} above GL_MAX_VERTEX_ATTRIB_STRIDE"));
-            }
-            let buffer = self.array_buffer;
-            if buffer == 0 && offset != 0 && self.vertex_array != 0 {
-                return invalid_op("client-side vertex arrays need a compatibility context");
-            }
-            let a = &mut self.current_vao_mut()?.attribs[i];
-            *a = a.pointed_at(
-                (size, ty),
-                (normalized, integer),
-                stride,
-                (buffer, offset as u64),
-            );
-            self.current_vao_mut()?.prune();
-            Ok(())
-        })();
+        // SAFETY: the caller's contract is this function's.
+        let r = unsafe {
+            self.point_attrib(index, (size, ty), (normalized, integer), stride, offset)
+                .map(|_| ())
+        };
         self.record(r);
+    }
+
+    /// [`Context::vertex_attrib_pointer`] without recording the error: the array re-pointed.
+    ///
+    /// # Safety
+    /// As [`Context::vertex_attrib_pointer`].
+    pub(super) unsafe fn point_attrib(
+        &mut self,
+        index: u32,
+        (size, ty): (i32, GLenum),
+        (normalized, integer): (bool, bool),
+        stride: i32,
+        offset: usize,
+    ) -> GlResult<&mut AttribArray> {
+        let i = Self::attrib_index(index)?;
+        check_pointer(size, ty, integer, stride)?;
+        if stride > self.device.caps().limits.max_vertex_input_binding_stride as i32 {
+            return invalid_value(format!("stride {stride} above GL_MAX_VERTEX_ATTRIB_STRIDE"));
+        }
+        let buffer = self.array_buffer;
+        if buffer == 0 && offset != 0 && self.vertex_array != 0 {
+            return invalid_op("client-side vertex arrays need a compatibility context");
+        }
+        let a = &mut self.current_vao_mut()?.attribs[i];
+        *a = a.pointed_at(
+            (size, ty),
+            (normalized, integer),
+            stride,
+            (buffer, offset as u64),
+        );
+        let vao = self.current_vao_mut()?;
+        vao.prune();
+        Ok(&mut vao.attribs[i])
     }
 
     /// `glVertexAttribDivisor`.
@@ -212,6 +230,7 @@ impl Context {
                 GL_VERTEX_ATTRIB_ARRAY_TYPE => f64::from(a.ty),
                 GL_VERTEX_ATTRIB_ARRAY_NORMALIZED => f64::from(u8::from(a.normalized)),
                 GL_VERTEX_ATTRIB_ARRAY_INTEGER => f64::from(u8::from(a.integer)),
+                GL_VERTEX_ATTRIB_ARRAY_LONG => f64::from(u8::from(a.long)),
                 GL_VERTEX_ATTRIB_ARRAY_DIVISOR => f64::from(a.divisor),
                 GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => f64::from(vao.buffer_name(a.buffer)),
                 GL_VERTEX_ATTRIB_ARRAY_POINTER => a.offset as f64,

@@ -4,6 +4,9 @@
 //! is). The entry points are in `api`.
 
 pub(crate) mod api;
+mod long;
+
+pub(crate) use long::{current_value as current_long_value, high_format as long_high_format};
 
 use std::sync::Arc;
 
@@ -88,6 +91,9 @@ pub(crate) struct AttribArray {
     pub ty: GLenum,
     pub normalized: bool,
     pub integer: bool,
+    /// Given with `glVertexAttribLPointer` (GL_ARB_vertex_attrib_64bit): doubles read as
+    /// doubles, for 64-bit inputs.
+    pub long: bool,
     pub stride: i32,
     pub offset: u64,
     pub buffer: u32,
@@ -102,6 +108,7 @@ impl Default for AttribArray {
             ty: GL_FLOAT,
             normalized: false,
             integer: false,
+            long: false,
             stride: 0,
             offset: 0,
             buffer: 0,
@@ -126,6 +133,7 @@ impl AttribArray {
             ty,
             normalized: normalized || size == GL_BGRA as i32,
             integer,
+            long: false,
             stride,
             offset,
             buffer,
@@ -325,6 +333,9 @@ pub(crate) fn vertex_format(a: &AttribArray) -> Option<vk::Format> {
     }
     let n = a.size as usize - 1;
     let pick = |t: [F; 4]| Some(t[n]);
+    if a.long {
+        return long::vertex_format(a);
+    }
     if a.integer {
         return match a.ty {
             GL_BYTE => pick([F::R8_SINT, F::R8G8_SINT, F::R8G8B8_SINT, F::R8G8B8A8_SINT]),
@@ -430,6 +441,10 @@ pub(crate) fn vertex_format(a: &AttribArray) -> Option<vk::Format> {
 /// `glVertexAttribPointer` have no float-reading Vulkan format (they are converted to floats
 /// for a float input); an integer input reads their bits as integers. `None`: none exists.
 pub(crate) fn input_format(a: &AttribArray, kind: ScalarKind) -> Option<vk::Format> {
+    if a.long || kind.is_64bit() {
+        // 64-bit inputs read only `glVertexAttribLPointer` arrays, and those only them.
+        return long::input_format(a, kind);
+    }
     let integer_input = matches!(kind, ScalarKind::Int | ScalarKind::UInt);
     let format = vertex_format(a).or_else(|| {
         let as_integers = AttribArray {
