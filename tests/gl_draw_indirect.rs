@@ -14,7 +14,7 @@ use std::ptr::null;
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{expect, f};
+use gl_harness::{buffer_with, expect, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -24,7 +24,6 @@ const GL_ARRAY_BUFFER: u32 = 0x8892;
 const GL_ELEMENT_ARRAY_BUFFER: u32 = 0x8893;
 const GL_DRAW_INDIRECT_BUFFER: u32 = 0x8F3F;
 const GL_DRAW_INDIRECT_BUFFER_BINDING: u32 = 0x8F43;
-const GL_STATIC_DRAW: u32 = 0x88E4;
 const GL_FLOAT: u32 = 0x1406;
 const GL_UNSIGNED_SHORT: u32 = 0x1403;
 const GL_TRIANGLE_STRIP: u32 = 5;
@@ -52,26 +51,6 @@ fn quadrants() -> [[u8; 4]; 4] {
     [px(8, 8), px(24, 8), px(8, 24), px(24, 24)]
 }
 
-/// A new buffer bound to `target` holding `bytes`.
-fn buffer(target: u32, bytes: &[u8]) -> u32 {
-    let gen = gl!(c"glGenBuffers": fn(i32, *mut u32));
-    let bind = gl!(c"glBindBuffer": fn(u32, u32));
-    let data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
-    let mut b = 0;
-    // SAFETY: `bytes` holds the size given; the out-pointer is a local.
-    unsafe {
-        gen(1, &mut b);
-        bind(target, b);
-        data(
-            target,
-            bytes.len() as isize,
-            bytes.as_ptr().cast(),
-            GL_STATIC_DRAW,
-        );
-    }
-    b
-}
-
 fn bytes_of<T: Copy>(values: &[T]) -> Vec<u8> {
     // SAFETY: plain numbers, read as the bytes they are.
     unsafe {
@@ -97,14 +76,14 @@ fn scene() {
         let mut vao = 0;
         gen_vaos(1, &mut vao);
         bind_vao(vao);
-        buffer(GL_ARRAY_BUFFER, &bytes_of(&strip));
+        buffer_with(GL_ARRAY_BUFFER, &bytes_of(&strip));
         pointer(0, 2, GL_FLOAT, 0, 0, null());
         enable(0);
-        buffer(GL_ARRAY_BUFFER, &bytes_of(&SHIFTS));
+        buffer_with(GL_ARRAY_BUFFER, &bytes_of(&SHIFTS));
         pointer(1, 2, GL_FLOAT, 0, 0, null());
         enable(1);
         divisor(1, 1);
-        buffer(GL_ELEMENT_ARRAY_BUFFER, &bytes_of(&[0u16, 1, 2, 3]));
+        buffer_with(GL_ELEMENT_ARRAY_BUFFER, &bytes_of(&[0u16, 1, 2, 3]));
     }
     clear();
     expect(GL_NO_ERROR);
@@ -154,7 +133,7 @@ fn indirect_draws_read_their_commands_from_the_buffer() {
         4, 1, 0, 0, 3, // elements at 40: instance 0 in the top right
         4, 2, 0, 0, 0, // elements at 60: instances 0, 1 in the bottom half
     ];
-    let indirect = buffer(GL_DRAW_INDIRECT_BUFFER, &bytes_of(&commands));
+    let indirect = buffer_with(GL_DRAW_INDIRECT_BUFFER, &bytes_of(&commands));
     let mut bound = 0;
     // SAFETY: out-pointer to a local; offsets into the bound indirect buffer.
     unsafe {
@@ -198,7 +177,7 @@ fn indirect_draws_that_need_counts_read_the_commands_back() {
     let end = gl!(c"glEndQuery": fn(u32));
     let result = gl!(c"glGetQueryObjectuiv": fn(u32, u32, *mut u32));
     let commands: [u32; 9] = [4, 2, 0, 0, 2, /* arrays at 20 */ 4, 3, 0, 0];
-    buffer(GL_DRAW_INDIRECT_BUFFER, &bytes_of(&commands));
+    buffer_with(GL_DRAW_INDIRECT_BUFFER, &bytes_of(&commands));
     // SAFETY: plain values, offsets into the bound indirect buffer, out-pointers to locals.
     unsafe {
         // A restart index other than the type's largest is lowered on the CPU.
@@ -237,7 +216,7 @@ fn indirect_draw_errors() {
     unsafe {
         arrays(GL_TRIANGLE_STRIP, null());
         expect(GL_INVALID_OPERATION); // no indirect buffer
-        buffer(
+        buffer_with(
             GL_DRAW_INDIRECT_BUFFER,
             &bytes_of(&[4u32, 1, 0, 0, 0, 0, 0, 0]),
         );
@@ -278,11 +257,11 @@ fn list_modes_restart_by_dropping_incomplete_primitives() {
     const GL_TRIANGLES: u32 = 4;
     // Restart splits the list into [3, 1], [0, 1, 2] and [0]: only the lower-left triangle of
     // the bottom-left square is a whole primitive (piglit's draw-elements-prim-restart).
-    buffer(
+    buffer_with(
         GL_ELEMENT_ARRAY_BUFFER,
         &bytes_of(&[3u16, 1, 0xFFFF, 0, 1, 2, 0, 0xFFFF]),
     );
-    buffer(GL_DRAW_INDIRECT_BUFFER, &bytes_of(&[8u32, 1, 0, 0, 0]));
+    buffer_with(GL_DRAW_INDIRECT_BUFFER, &bytes_of(&[8u32, 1, 0, 0, 0]));
     let px = |x, y| {
         let v = gl_harness::read_rgba(x, y, 1, 1);
         [v[0], v[1], v[2], v[3]]

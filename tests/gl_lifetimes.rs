@@ -19,13 +19,12 @@ use std::ptr::null;
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{context, error, expect, f};
+use gl_harness::{buffer_with, context, error, expect, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_OPERATION: u32 = 0x0502;
 const GL_ARRAY_BUFFER: u32 = 0x8892;
 const GL_ELEMENT_ARRAY_BUFFER: u32 = 0x8893;
-const GL_STATIC_DRAW: u32 = 0x88E4;
 const GL_FLOAT: u32 = 0x1406;
 const GL_UNSIGNED_BYTE: u32 = 0x1401;
 const GL_UNSIGNED_SHORT: u32 = 0x1403;
@@ -70,26 +69,6 @@ fn pixel(x: i32, y: i32) -> [u8; 4] {
         )
     };
     px
-}
-
-/// A new buffer holding `bytes`, left bound to `target`.
-fn buffer_with(target: u32, bytes: &[u8]) -> u32 {
-    let gen_buffers = gl!(c"glGenBuffers": fn(i32, *mut u32));
-    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
-    let buffer_data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
-    // SAFETY: the data pointer holds `bytes.len()` bytes; the out-pointer is a local.
-    unsafe {
-        let mut b = 0;
-        gen_buffers(1, &mut b);
-        bind_buffer(target, b);
-        buffer_data(
-            target,
-            bytes.len() as isize,
-            bytes.as_ptr().cast(),
-            GL_STATIC_DRAW,
-        );
-        b
-    }
 }
 
 fn float_bytes(v: &[f32]) -> Vec<u8> {

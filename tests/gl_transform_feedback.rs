@@ -11,7 +11,7 @@ use std::ptr::null;
 #[path = "common/gl.rs"]
 mod gl_harness;
 
-use gl_harness::{expect, f};
+use gl_harness::{buffer_with, expect, f};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
@@ -21,7 +21,6 @@ const GL_POINTS: u32 = 0;
 const GL_LINES: u32 = 1;
 const GL_TRIANGLES: u32 = 4;
 const GL_ARRAY_BUFFER: u32 = 0x8892;
-const GL_STATIC_DRAW: u32 = 0x88E4;
 const GL_FLOAT: u32 = 0x1406;
 const GL_FLOAT_VEC4: u32 = 0x8B52;
 const GL_TRANSFORM_FEEDBACK_BUFFER: u32 = 0x8C8E;
@@ -92,37 +91,17 @@ fn scene(p: u32) {
     unsafe {
         gen_vaos(1, &mut vao);
         bind_vao(vao);
-        buffer(GL_ARRAY_BUFFER, &floats_bytes(&POSITIONS));
+        buffer_with(GL_ARRAY_BUFFER, &floats_bytes(&POSITIONS));
         pointer(0, 4, GL_FLOAT, 0, 0, null());
         enable(0);
         use_program(p);
     }
 }
 
-/// A new buffer bound to `target` holding `bytes`.
-fn buffer(target: u32, bytes: &[u8]) -> u32 {
-    let gen = gl!(c"glGenBuffers": fn(i32, *mut u32));
-    let bind = gl!(c"glBindBuffer": fn(u32, u32));
-    let data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
-    let mut b = 0;
-    // SAFETY: `bytes` holds the size given; the out-pointer is a local.
-    unsafe {
-        gen(1, &mut b);
-        bind(target, b);
-        data(
-            target,
-            bytes.len() as isize,
-            bytes.as_ptr().cast(),
-            GL_STATIC_DRAW,
-        );
-    }
-    b
-}
-
 /// A feedback buffer of `floats` floats (filled with -1) bound to binding `index`.
 fn feedback_buffer(index: u32, floats: usize) -> u32 {
     let base = gl!(c"glBindBufferBase": fn(u32, u32, u32));
-    let b = buffer(
+    let b = buffer_with(
         GL_TRANSFORM_FEEDBACK_BUFFER,
         &floats_bytes(&vec![-1.0; floats]),
     );

@@ -229,6 +229,21 @@ pub fn assert_rgba8_near(got: [u8; 4], want: [u8; 4], what: &str) {
     assert!(close, "{what}: got {got:?}, want {want:?} (±1)");
 }
 
+/// A new buffer holding `bytes` (`GL_STATIC_DRAW`), left bound to `target`.
+pub fn buffer_with(target: u32, bytes: &[u8]) -> u32 {
+    let gen_buffers = gl!(c"glGenBuffers": fn(i32, *mut u32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    let buffer_data = gl!(c"glBufferData": fn(u32, isize, *const c_void, u32));
+    // SAFETY: the data pointer holds `bytes.len()` bytes; the out-pointer is a local.
+    unsafe {
+        let mut b = 0;
+        gen_buffers(1, &mut b);
+        bind_buffer(target, b);
+        buffer_data(target, bytes.len() as isize, bytes.as_ptr().cast(), 0x88E4);
+        b
+    }
+}
+
 /// A new texture name, bound to `target`.
 pub fn new_texture(target: u32) -> u32 {
     let gen = gl!(c"glGenTextures": fn(i32, *mut u32));
