@@ -266,3 +266,40 @@ fn child_draw_through_render_passes() {
     }
     println!("RENDER_PASS_DRAW_OK");
 }
+
+#[test]
+fn geometry_shaders_are_refused_where_the_profile_lacks_them() {
+    if std::env::var_os(CHILD_ENV).is_some() {
+        return;
+    }
+    child::run_test_child(
+        "child_geometry_shader_refused",
+        CHILD_ENV,
+        [("ARENAGL_VK_PROFILE", "VP_ANDROID_15_minimums")],
+        "GEOMETRY_REFUSED",
+    );
+}
+
+#[test]
+fn child_geometry_shader_refused() {
+    if std::env::var_os(CHILD_ENV).is_none() {
+        return;
+    }
+    const GL_GEOMETRY_SHADER: u32 = 0x8DD9;
+    const GL_VERTEX_SHADER: u32 = 0x8B31;
+    const GL_INVALID_ENUM: u32 = 0x0500;
+    let _current = gl_harness::context();
+    let create = gl!(c"glCreateShader": fn(u32) -> u32);
+    // SAFETY: plain GL calls on the current context.
+    unsafe {
+        assert_eq!(
+            create(GL_GEOMETRY_SHADER),
+            0,
+            "no geometryShader under the profile"
+        );
+        assert_eq!(gl_harness::error(), GL_INVALID_ENUM);
+        assert_ne!(create(GL_VERTEX_SHADER), 0);
+    }
+    gl_harness::expect(0);
+    println!("GEOMETRY_REFUSED");
+}

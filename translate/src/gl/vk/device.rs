@@ -78,6 +78,9 @@ pub struct DeviceCaps {
     /// `tessellationShader`: tessellation control and evaluation stages
     /// (GL_ARB_tessellation_shader is advertised only with it).
     pub tessellation_shader: bool,
+    /// `geometryShader`: without it `glCreateShader(GL_GEOMETRY_SHADER)` is `GL_INVALID_ENUM`
+    /// (phone-class devices; a pipeline with the stage would be invalid).
+    pub geometry_shader: bool,
     /// The device features behind GL 4.x and ES 3.1+ (`shaderFloat64`, transform feedback,
     /// stores and atomics, …): each GL feature built on one is offered only where it is `true`.
     pub gl4: Gl4Features,
@@ -168,6 +171,7 @@ impl Device {
             large_points: info.features.large_points,
             provoking_vertex_last: info.features.provoking_vertex_last,
             tessellation_shader: info.features.tessellation_shader,
+            geometry_shader: info.features.geometry_shader,
             gl4: info.features.gl4,
         };
         let lost = manager.lost_flag();

@@ -111,6 +111,10 @@ impl Context {
                 self.record::<()>(invalid_enum("glCreateShader type (no tessellation)", ty));
                 0
             }
+            Some(crate::glsl::Stage::Geometry) if !self.device.caps().geometry_shader => {
+                self.record::<()>(invalid_enum("glCreateShader type (no geometry shaders)", ty));
+                0
+            }
             Some(stage) => {
                 // Shaders and programs share one name space in GL.
                 loop {
