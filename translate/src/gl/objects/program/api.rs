@@ -112,7 +112,10 @@ impl Context {
                 0
             }
             Some(crate::glsl::Stage::Geometry) if !self.device.caps().geometry_shader => {
-                self.record::<()>(invalid_enum("glCreateShader type (no geometry shaders)", ty));
+                self.record::<()>(invalid_enum(
+                    "glCreateShader type (no geometry shaders)",
+                    ty,
+                ));
                 0
             }
             Some(stage) => {
