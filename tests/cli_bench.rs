@@ -90,7 +90,9 @@ fn bench_writes_a_table_of_real_numbers_and_a_chart() {
     for scene in SCENES {
         for (_, label) in &impls {
             let cells = row(&md, scene, label);
-            assert_eq!(cells.len(), 9, "{cells:?}");
+            assert_eq!(cells.len(), 10, "{cells:?}");
+            // One round: its p50 is the whole spread column.
+            assert_eq!(cells[9], cells[2], "{cells:?}");
             let p50 = number(cells[2], "p50");
             let p99 = number(cells[3], "p99");
             let fps = number(cells[4], "frames/s");
@@ -162,4 +164,40 @@ fn a_failing_implementation_is_reported_in_its_row_and_the_others_still_run() {
         assert_eq!(ratio[2], "–", "no ratio to a failed run: {ratio:?}");
     }
     let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn repeated_rounds_report_every_rounds_p50() {
+    let out = out_dir("runs");
+    let mut command = Command::new(BIN);
+    command
+        .args([
+            "bench", "--frames", "3", "--warmup", "1", "--width", "96", "--height", "64",
+        ])
+        .args(["--scenes", "churn", "--impls", "arenagl", "--runs", "3"])
+        .arg("--out-dir")
+        .arg(&out);
+    let output = command.output().expect("run arenagl bench");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let md = std::fs::read_to_string(out.join("bench.md")).expect("bench.md written");
+    let cells = row(&md, "churn", "ArenaGL");
+    let spread: Vec<f64> = cells[9]
+        .split(" / ")
+        .map(|v| number(v, "a round's p50"))
+        .collect();
+    assert_eq!(spread.len(), 3, "{cells:?}");
+    assert!(
+        spread[0] <= spread[1] && spread[1] <= spread[2],
+        "{cells:?}"
+    );
+    assert_eq!(
+        number(cells[2], "p50"),
+        spread[1],
+        "the row is the median round"
+    );
+    assert!(md.contains("3 round(s)"), "{md}");
 }
