@@ -6,44 +6,19 @@
 //! when the machine has no system libEGL.so.1.
 
 use std::ffi::{c_char, c_void, CStr};
-use std::path::{Path, PathBuf};
 use std::ptr::{null, null_mut};
 
 use arenagl_present::egl::*;
 
 type P = *mut c_void;
 
-const SYSTEM_LIBEGL: &[&str] = &[
-    "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
-    "/usr/lib/aarch64-linux-gnu/libEGL.so.1",
-    "/usr/lib64/libEGL.so.1",
-    "/usr/lib/libEGL.so.1",
-];
+#[path = "common/glvnd.rs"]
+mod glvnd;
+#[path = "common/library.rs"]
+mod library;
 
-/// The cdylib cargo built for this run, `deps/` first (as in `tests/glvnd_vendor.rs`).
-fn library_path() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps dir");
-    let found = [Some(deps), deps.parent()]
-        .into_iter()
-        .flatten()
-        .map(|dir| dir.join("libarenagl.so"))
-        .find(|p| p.exists());
-    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
-}
-
-/// The vendor JSON `scripts/install.sh` writes, naming `lib`, in a directory of this process.
-fn vendor_json(lib: &Path) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arenagl-egl-glvnd-ext-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let json = dir.join("50_arenagl.json");
-    let text = format!(
-        "{{\"file_format_version\":\"1.0.0\",\"ICD\":{{\"library_path\":\"{}\"}}}}\n",
-        lib.display()
-    );
-    std::fs::write(&json, text).expect("write vendor json");
-    json
-}
+use glvnd::{system_libegl, SYSTEM_LIBEGL};
+use library::library_path;
 
 /// glvnd's `eglGetProcAddress`, as the function type `F`.
 ///
@@ -60,11 +35,11 @@ unsafe fn proc<F: Copy>(get: unsafe extern "C" fn(*const c_char) -> P, name: &CS
 
 #[test]
 fn khr_sync_and_damage_functions_reach_arenagl_through_glvnd() {
-    let Some(system) = SYSTEM_LIBEGL.iter().map(Path::new).find(|p| p.exists()) else {
+    let Some(system) = system_libegl() else {
         eprintln!("SKIP: no system libEGL.so.1 (looked in {SYSTEM_LIBEGL:?}); install libegl1");
         return;
     };
-    let json = vendor_json(&library_path());
+    let json = glvnd::vendor_json("egl-glvnd-ext", &library_path());
     // Before glvnd's first call, and the only test in this binary.
     std::env::set_var("__EGL_VENDOR_LIBRARY_FILENAMES", &json);
     std::env::remove_var("__EGL_VENDOR_LIBRARY_DIRS");

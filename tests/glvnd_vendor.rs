@@ -9,7 +9,6 @@
 //! system libEGL.so.1 at all.
 
 use std::ffi::{c_char, c_void, CStr};
-use std::path::{Path, PathBuf};
 use std::ptr::{null, null_mut};
 
 use arenagl_present::egl::*;
@@ -17,40 +16,13 @@ use arenagl_present::VENDOR;
 
 type Handle = *mut c_void;
 
-/// Where Debian/Ubuntu (multiarch), Fedora and Arch install glvnd's libEGL.
-const SYSTEM_LIBEGL: &[&str] = &[
-    "/usr/lib/x86_64-linux-gnu/libEGL.so.1",
-    "/usr/lib/aarch64-linux-gnu/libEGL.so.1",
-    "/usr/lib64/libEGL.so.1",
-    "/usr/lib/libEGL.so.1",
-];
+#[path = "common/glvnd.rs"]
+mod glvnd;
+#[path = "common/library.rs"]
+mod library;
 
-/// As in `tests/egl_abi.rs`: the cdylib cargo built for this run, `deps/` first.
-fn library_path() -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe
-        .parent()
-        .expect("test binary sits in target/<profile>/deps");
-    let found = [Some(deps), deps.parent()]
-        .into_iter()
-        .flatten()
-        .map(|dir| dir.join("libarenagl.so"))
-        .find(|p| p.exists());
-    found.unwrap_or_else(|| panic!("no libarenagl.so beside {}", exe.display()))
-}
-
-/// Writes the vendor JSON `scripts/install.sh` writes, naming `lib`.
-fn vendor_json(lib: &Path) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arenagl-glvnd-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let json = dir.join("50_arenagl.json");
-    let text = format!(
-        "{{\"file_format_version\":\"1.0.0\",\"ICD\":{{\"library_path\":\"{}\"}}}}\n",
-        lib.display()
-    );
-    std::fs::write(&json, text).expect("write vendor json");
-    json
-}
+use glvnd::{system_libegl, SYSTEM_LIBEGL};
+use library::library_path;
 
 /// A symbol of `lib` as the function type `T`.
 ///
@@ -70,11 +42,11 @@ fn string(p: *const c_char) -> String {
 
 #[test]
 fn system_glvnd_libegl_loads_arenagl_as_a_vendor() {
-    let Some(system) = SYSTEM_LIBEGL.iter().map(Path::new).find(|p| p.exists()) else {
+    let Some(system) = system_libegl() else {
         eprintln!("SKIP: no system libEGL.so.1 (looked in {SYSTEM_LIBEGL:?}); install libegl1");
         return;
     };
-    let json = vendor_json(&library_path());
+    let json = glvnd::vendor_json("glvnd-test", &library_path());
     // Before glvnd's first call, and the only test in this binary: no other thread reads the
     // environment while it changes.
     std::env::set_var("__EGL_VENDOR_LIBRARY_FILENAMES", &json);
