@@ -587,7 +587,11 @@ fn child_presents_through_failed_acquires() {
     // An acquired image whose frame could not be submitted.
     let picture = [WHITE, RED];
     let injected = rig.stat(c"faults_injected");
-    rig.faults("submit@1=oom_device,submit@2=oom_host");
+    // The first attempt, the submission ladder's three retries and its split attempt.
+    rig.faults(
+        "submit@1=oom_device,submit@2=oom_host,submit@3=oom_device,submit@4=oom_device,\
+         submit@5=oom_host",
+    );
     let (ok, err) = rig.frame(&gl, surface, picture);
     assert_eq!(
         ok, 1,
@@ -598,8 +602,8 @@ fn child_presents_through_failed_acquires() {
     assert_eq!(error, GL_OUT_OF_MEMORY, "the skipped frame says why");
     assert_eq!(
         rig.stat(c"faults_injected"),
-        injected + 2,
-        "both submissions refused"
+        injected + 5,
+        "every attempt refused"
     );
     rig.faults("");
     for _ in 0..6 {

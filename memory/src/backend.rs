@@ -122,13 +122,33 @@ pub trait Backend {
     fn destroy_sampler(&mut self, sampler: Self::Sampler);
 
     /// Ends the recording command buffer (if anything was recorded) and submits it, signalling
-    /// `epoch` on the timeline. On failure nothing is signalled and the recording is discarded.
+    /// `epoch` on the timeline. On failure nothing is signalled. On out-of-memory the recording
+    /// is kept, ended and ready: a later `submit` or [`Backend::submit_split`] submits the same
+    /// commands (the manager's OOM ladder retries it; `vkQueueSubmit` leaves the command
+    /// buffers and every resource they use untouched when it fails that way). On any other
+    /// failure the recording is discarded.
     fn submit(&mut self, epoch: Epoch) -> Result<()>;
-    /// Throws away the recording command buffer without submitting it (after a submission
-    /// failure was injected: the same state a failed `vkQueueSubmit` leaves).
+    /// The OOM ladder's last rung: submits the kept recording as several smaller submissions,
+    /// one per recorded segment, the last signalling `epoch`. `Ok(false)` when the recording is
+    /// a single segment (nothing to split); on out-of-memory what was not yet submitted stays
+    /// kept, as with `submit`.
+    fn submit_split(&mut self, _epoch: Epoch) -> Result<bool> {
+        Ok(false)
+    }
+    /// Throws away the recording (and a recording kept by a failed submission) without
+    /// submitting it; its commands never run.
     fn discard_recording(&mut self) {}
     /// The completed epoch, without blocking.
     fn poll_completed(&mut self) -> Result<Epoch>;
     /// Blocks until `epoch` completes or `timeout` passes; `Ok(false)` on timeout.
     fn wait(&mut self, epoch: Epoch, timeout: Duration) -> Result<bool>;
+}
+
+/// How one submission attempt is made ([`Backend::submit`] or [`Backend::submit_split`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubmitShape {
+    /// The whole recording in one submission.
+    Whole,
+    /// The recording's segments in separate submissions (the OOM ladder's last rung).
+    Split,
 }

@@ -159,6 +159,17 @@ impl<B: Backend> Manager<B> {
             .unwrap_or_default()
     }
 
+    /// Queues [`Action::TrimCaches`] for the clients (the submission OOM ladder's trim rung),
+    /// once until they collect it; only under a budget, the only case in which clients collect
+    /// pressure actions.
+    pub(crate) fn request_cache_trim(&mut self) {
+        if let Some(b) = self.budget.as_mut() {
+            if !b.pending.contains(&Action::TrimCaches) {
+                b.pending.push(Action::TrimCaches);
+            }
+        }
+    }
+
     /// Live bytes per category, as the budget sees them.
     pub fn usage(&self) -> Usage {
         let mut usage = Usage::default();

@@ -7,7 +7,7 @@
 //!
 //! - [`Manager`] holds the policy over any [`Backend`]; [`MemoryManager`] is the Vulkan one
 //!   (ash + VMA), [`sim::SimBackend`] a simulated device for tests with no GPU.
-//! - [`epoch`] is the retire queue and the epoch clock, shared with the loom model.
+//! - [`epoch`] is the epoch clock and [`retire`] the retire queue, shared with the loom model.
 //!
 //! Glossary (one word per concept inside this crate; a public name that says otherwise is kept
 //! for the crates that use it and is listed here):
@@ -22,8 +22,10 @@
 //! - **retire**, **retired object**: a client gives an object back (`retire_*`); its handle is
 //!   stale at once, but the raw object waits until its use stamp's epoch completes, because the
 //!   GPU may still read it. Retired objects wait on the **retire queue**
-//!   ([`epoch::Deferred`]; the presenter keeps its own list for swapchains, semaphores and
-//!   surfaces). `MemoryStats::pending_release_*` count the retired objects still waiting.
+//!   ([`retire::RetireQueue`], locked as [`retire::Deferred`]; the presenter's swapchains,
+//!   semaphores and surfaces and the translator's Vulkan objects wait on queues of the same
+//!   type, drained under the same [`retire::Horizon`]). `MemoryStats::pending_release_*` count
+//!   the manager's retired objects still waiting.
 //! - **release**: the actual destruction of a retired object (or its hand-over to the recycle
 //!   bin) once its epoch completed; `released_*` count them.
 //! - **drain**, **drain point**: releasing, without waiting, every retired object whose epoch
@@ -56,6 +58,7 @@ mod manager;
 pub mod ratelimit;
 mod recycle;
 pub mod report;
+pub mod retire;
 pub mod sim;
 mod staging;
 pub mod stats;
@@ -64,7 +67,7 @@ mod telemetry;
 pub mod vulkan;
 
 pub use arenagl_staging::Epoch;
-pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement};
+pub use backend::{AllocInfo, Backend, DeviceLimits, Mapping, Placement, SubmitShape};
 pub use budget::Degradation;
 pub use classify::{classify, Call, Outcome};
 pub use desc::{

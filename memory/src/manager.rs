@@ -44,17 +44,18 @@
 use std::mem::ManuallyDrop;
 use std::time::Duration;
 
-use crate::backend::{AllocInfo, Backend, Mapping, Placement};
+use crate::backend::{AllocInfo, Backend, Mapping, Placement, SubmitShape};
 use crate::budget::BudgetState;
 use crate::classify::FailureLog;
 use crate::desc::{BufferDesc, Category, ImageDesc, MemoryClass, SamplerDesc, ViewDesc};
-use crate::epoch::{Deferred, EpochClock};
+use crate::epoch::EpochClock;
 use crate::error::{MemoryError, Result};
 use crate::fault::{FaultPlan, FaultSite, FaultState};
 use crate::handle::{Handle, Slab};
 use crate::ratelimit::RateLimit;
 use crate::recycle::RecycleBin;
 use crate::report::ReportState;
+use crate::retire::{Deferred, Horizon};
 use crate::staging::StagingState;
 use crate::stats::{MemoryStats, Stat};
 use crate::sync::next_owner_id;
@@ -1087,24 +1088,26 @@ impl<B: Backend> Manager<B> {
         self.stats.recycle_bin_objects = self.bin.len() as u64;
     }
 
+    /// What a retire queue may release now (the manager's, the presenter's and the
+    /// translator's alike): the completed epoch; after a loss while the device still runs, also
+    /// what was never submitted (it can never run); everything once the device is really gone.
+    pub fn release_horizon(&mut self) -> Horizon {
+        if !self.lost {
+            return Horizon::Completed(self.clock.completed());
+        }
+        match self.backend.poll_completed() {
+            Err(_) => Horizon::All,
+            Ok(v) => Horizon::Lost {
+                completed: self.clock.observe_completed(v),
+                submitted: self.clock.submitted(),
+            },
+        }
+    }
+
     /// Destroys everything whose epoch has completed; returns how many objects were released.
     fn release_completed(&mut self) -> usize {
-        let items = if self.lost {
-            match self.backend.poll_completed() {
-                // The device really is gone: nothing it was given will run any more.
-                Err(_) => self.retire_queue.drain_all(),
-                // The loss was injected or reported while the device still runs: the ordinary
-                // rule, plus what was never submitted (it can never run).
-                Ok(v) => {
-                    self.clock.observe_completed(v);
-                    let mut items = self.retire_queue.drain(&self.clock);
-                    items.extend(self.retire_queue.drain_after(self.clock.submitted()));
-                    items
-                }
-            }
-        } else {
-            self.retire_queue.drain(&self.clock)
-        };
+        let horizon = self.release_horizon();
+        let items = self.retire_queue.drain_horizon(horizon);
         if items.is_empty() {
             return 0;
         }
@@ -1145,32 +1148,33 @@ impl<B: Backend> Manager<B> {
     // ---- epochs ---------------------------------------------------------------------------
 
     /// Submits the recording command buffer as the next epoch and returns that epoch; then
-    /// drains. On a failure other than device loss the recording is discarded.
+    /// drains. Out of memory runs the submission ladder ([`Manager::submit_with`]); on a
+    /// failure other than device loss the recording is discarded.
     pub fn submit(&mut self) -> Result<Epoch> {
-        self.submit_with(|backend, epoch| backend.submit(epoch))
+        self.submit_with(|backend, epoch, shape| match shape {
+            SubmitShape::Whole => backend.submit(epoch).map(|()| true),
+            SubmitShape::Split => backend.submit_split(epoch),
+        })
     }
 
     /// [`Manager::submit`] with the backend call supplied: the Vulkan front submits a presented
-    /// frame this way (extra semaphores), with the same epoch, fault and drain bookkeeping.
+    /// frame this way (extra semaphores), with the same epoch, fault, ladder and drain
+    /// bookkeeping. `submit` makes one attempt in the given shape and answers like
+    /// [`Backend::submit`] (`Whole`, `Ok(true)`) or [`Backend::submit_split`] (`Split`).
+    ///
+    /// Out of memory, from the driver or the fault plan alike, keeps the recording (command
+    /// buffers and staged uploads) and climbs the ladder in [`Manager::submit_ladder`]; only
+    /// when every rung fails is the recording discarded and the error returned.
     pub(crate) fn submit_with(
         &mut self,
-        submit: impl FnOnce(&mut B, Epoch) -> Result<()>,
+        mut submit: impl FnMut(&mut B, Epoch, SubmitShape) -> Result<bool>,
     ) -> Result<Epoch> {
         self.check_lost()?;
-        if let Some(r) = self.inject(FaultSite::Submit, 0) {
-            self.injected_submit_failure(r)?;
-        }
         let epoch = self.clock.recording();
-        match submit(&mut self.backend, epoch) {
-            Ok(()) => {}
-            Err(MemoryError::DeviceLost) => {
-                self.latch_lost();
-                return Err(MemoryError::DeviceLost);
-            }
-            Err(e) => {
-                self.recording_open = false;
-                return Err(e);
-            }
+        match self.try_submit(epoch, SubmitShape::Whole, &mut submit) {
+            Ok(_) => {}
+            Err(e) if e.is_out_of_memory() => self.submit_ladder(epoch, e, &mut submit)?,
+            Err(e) => return Err(self.submit_failed(e)),
         }
         self.clock.advance_submitted();
         self.recording_open = false;
@@ -1180,45 +1184,121 @@ impl<B: Backend> Manager<B> {
         Ok(epoch)
     }
 
-    /// An injected `vkQueueSubmit` failure, checked before the backend is touched, so the
-    /// recording is intact: device loss latches; out of memory runs the ladder (everything
-    /// already submitted is waited for and released) and lets the submission go ahead if the
-    /// plan does not fail it again, else the recording is discarded as a real failure would be.
-    fn injected_submit_failure(&mut self, result: vk::Result) -> Result<()> {
-        use crate::classify::{classify, Call, Outcome};
-        self.log_failure(Call::Submit, result);
-        match classify(Call::Submit, result) {
-            Outcome::DeviceLost => {
-                self.latch_lost();
-                Err(MemoryError::DeviceLost)
+    /// One submission attempt: the fault plan is checked first, so that an injected result
+    /// takes exactly the path the driver's would (the backend is not touched, so the recording
+    /// is intact, as after a real out-of-memory).
+    fn try_submit(
+        &mut self,
+        epoch: Epoch,
+        shape: SubmitShape,
+        submit: &mut impl FnMut(&mut B, Epoch, SubmitShape) -> Result<bool>,
+    ) -> Result<bool> {
+        use crate::classify::{classify, Call};
+        if let Some(r) = self.inject(FaultSite::Submit, 0) {
+            self.log_failure(Call::Submit, r);
+            return Err(classify(Call::Submit, r)
+                .error()
+                .unwrap_or(MemoryError::Internal("injected success")));
+        }
+        submit(&mut self.backend, epoch, shape)
+    }
+
+    /// A submission that failed for good: device loss latches; anything else throws the
+    /// recording away (its commands never run; GL reports the error). Returns the error.
+    fn submit_failed(&mut self, error: MemoryError) -> MemoryError {
+        if error == MemoryError::DeviceLost {
+            self.latch_lost();
+        } else {
+            self.backend.discard_recording();
+            self.recording_open = false;
+        }
+        error
+    }
+
+    /// Out of memory at `vkQueueSubmit`, the recording kept. Each rung frees more and retries
+    /// the same submission: drain what completed; wait (bounded) for everything submitted and
+    /// release it all with the recycle bin (the blocking GC, without submitting: the recording
+    /// is the thing that failed); trim (the C heap's free pages, and the clients' caches at
+    /// their next frame). Then the recording is submitted split into its segments. When all
+    /// that fails, the recording is discarded and `first` returned.
+    fn submit_ladder(
+        &mut self,
+        epoch: Epoch,
+        first: MemoryError,
+        submit: &mut impl FnMut(&mut B, Epoch, SubmitShape) -> Result<bool>,
+    ) -> Result<()> {
+        self.stats.oom_failures += 1;
+        let rungs: [fn(&mut Self) -> Result<()>; 3] = [
+            Self::submit_rung_drain,
+            Self::submit_rung_gc,
+            Self::submit_rung_trim,
+        ];
+        for rung in rungs {
+            if let Err(MemoryError::DeviceLost) = rung(self) {
+                return Err(self.submit_failed(MemoryError::DeviceLost));
             }
-            Outcome::OutOfMemory(e) => {
-                self.stats.oom_failures += 1;
-                self.stats.ladder_drains += 1;
-                let target = self.clock.submitted();
-                let waited = self.wait_epoch(target);
-                if matches!(waited, Err(MemoryError::DeviceLost)) {
-                    return Err(MemoryError::DeviceLost);
-                }
-                self.release_completed();
-                self.stats.ladder_retries += 1;
-                if self.inject(FaultSite::Submit, 0).is_none() {
+            self.stats.ladder_retries += 1;
+            match self.try_submit(epoch, SubmitShape::Whole, submit) {
+                Ok(_) => {
                     self.stats.ladder_recoveries += 1;
                     return Ok(());
                 }
-                self.stats.refusals += 1;
-                self.backend.discard_recording();
-                self.recording_open = false;
-                Err(e)
-            }
-            other => {
-                self.backend.discard_recording();
-                self.recording_open = false;
-                Err(other
-                    .error()
-                    .unwrap_or(MemoryError::Internal("injected success")))
+                Err(e) if e.is_out_of_memory() => self.stats.oom_failures += 1,
+                Err(e) => return Err(self.submit_failed(e)),
             }
         }
+        match self.try_submit(epoch, SubmitShape::Split, submit) {
+            Ok(true) => {
+                self.stats.split_submits += 1;
+                self.stats.ladder_recoveries += 1;
+                return Ok(());
+            }
+            Ok(false) => {}
+            Err(e) if e.is_out_of_memory() => self.stats.oom_failures += 1,
+            Err(e) => return Err(self.submit_failed(e)),
+        }
+        self.stats.refusals += 1;
+        self.telemetry_event(crate::telemetry::EventKind::Refusal, 0);
+        if let Some(n) = self.allocation_log.hit() {
+            tracing::warn!(
+                epoch = epoch.get(),
+                refusals = n,
+                "submission refused after the OOM ladder; its commands are dropped"
+            );
+        }
+        Err(self.submit_failed(first))
+    }
+
+    /// Submission ladder, rung 1: release what already completed, without waiting.
+    fn submit_rung_drain(&mut self) -> Result<()> {
+        self.stats.ladder_drains += 1;
+        self.poll()?;
+        self.release_completed();
+        Ok(())
+    }
+
+    /// Submission ladder, rung 2: wait (bounded) for every submitted epoch, release everything
+    /// retired and empty the recycle bin. A timeout is not fatal: the next rungs still run.
+    fn submit_rung_gc(&mut self) -> Result<()> {
+        self.stats.blocking_gcs += 1;
+        match self.wait_epoch(self.clock.submitted()) {
+            Ok(()) => {}
+            Err(MemoryError::DeviceLost) => return Err(MemoryError::DeviceLost),
+            Err(e) => tracing::warn!(error = %e, "wait on the submission ladder did not finish"),
+        }
+        self.release_completed();
+        self.empty_recycle_bin();
+        Ok(())
+    }
+
+    /// Submission ladder, rung 3: give the C heap's free pages back (out of host memory is as
+    /// likely as out of device memory at submission) and ask the clients to trim their caches.
+    fn submit_rung_trim(&mut self) -> Result<()> {
+        if crate::host_heap::trim() {
+            self.stats.host_heap_trims += 1;
+        }
+        self.request_cache_trim();
+        Ok(())
     }
 
     /// Reads the completed epoch from the device without blocking.

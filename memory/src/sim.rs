@@ -7,6 +7,12 @@
 //! complete; `set_hung` makes waits time out. Every destruction is logged with the completed
 //! epoch at that moment, and destroying an object twice is counted, so property tests can check
 //! that memory is never reclaimed early and never twice.
+//!
+//! Submission can run out of memory too, as a driver's `vkQueueSubmit` does (its own result, not
+//! an injected one): [`SimGpu::limit_submissions`] refuses a submission of more segments than a
+//! limit, or one made while less than some bytes of the heap are free, and the recording is then
+//! kept for the manager's submission ladder, as [`Backend::submit`] requires. Tests say how many
+//! segments the recording holds with [`SimGpu::record_segments`].
 
 #![deny(unsafe_code, clippy::unwrap_used)]
 
@@ -30,6 +36,14 @@ pub struct SimGpu {
     submitted: AtomicU64,
     completed: AtomicU64,
     hung: AtomicU64,
+    /// Segments of the recording not yet submitted (0 counts as 1).
+    segments: AtomicU64,
+    /// The most segments one submission may carry (0: no limit).
+    max_segments: AtomicU64,
+    /// Free heap bytes a submission needs.
+    min_free_heap: AtomicU64,
+    /// Queue submissions made (a split one counts each part).
+    submissions: AtomicU64,
 }
 
 impl SimGpu {
@@ -47,6 +61,27 @@ impl SimGpu {
     /// While hung, `wait` times out instead of completing.
     pub fn set_hung(&self, hung: bool) {
         self.hung.store(u64::from(hung), Ordering::Release);
+    }
+
+    /// The recording now holds `n` segments (command buffers).
+    pub fn record_segments(&self, n: u64) {
+        self.segments.store(n, Ordering::Release);
+    }
+
+    /// Submissions fail with out of device memory when they carry more than `max_segments`
+    /// segments (0: no limit) or while fewer than `min_free_heap` bytes of the heap are free.
+    pub fn limit_submissions(&self, max_segments: u64, min_free_heap: u64) {
+        self.max_segments.store(max_segments, Ordering::Release);
+        self.min_free_heap.store(min_free_heap, Ordering::Release);
+    }
+
+    /// Queue submissions made so far (each part of a split one counts).
+    pub fn submissions(&self) -> u64 {
+        self.submissions.load(Ordering::Acquire)
+    }
+
+    fn segments(&self) -> u64 {
+        self.segments.load(Ordering::Acquire).max(1)
     }
 
     /// The last epoch submitted to the simulated queue.
@@ -181,6 +216,24 @@ impl SimBackend {
     /// Bytes in use on the simulated heap.
     pub fn heap_used(&self) -> u64 {
         self.heap_used
+    }
+
+    /// Whether the simulated queue accepts a submission of `segments` now.
+    fn check_submission(&self, segments: u64) -> Result<()> {
+        let max = self.gpu.max_segments.load(Ordering::Acquire);
+        let free = self.config.heap_bytes.saturating_sub(self.heap_used);
+        if (max != 0 && segments > max) || free < self.gpu.min_free_heap.load(Ordering::Acquire) {
+            return Err(MemoryError::OutOfDeviceMemory);
+        }
+        Ok(())
+    }
+
+    /// Queues the (last part of the) recording, signalling `epoch`; the next recording starts
+    /// with one segment.
+    fn queue(&mut self, epoch: Epoch) {
+        self.gpu.submitted.fetch_max(epoch.get(), Ordering::AcqRel);
+        self.gpu.submissions.fetch_add(1, Ordering::AcqRel);
+        self.gpu.record_segments(1);
     }
 
     fn new_id(&mut self) -> u64 {
@@ -331,8 +384,27 @@ impl Backend for SimBackend {
     }
 
     fn submit(&mut self, epoch: Epoch) -> Result<()> {
-        self.gpu.submitted.fetch_max(epoch.get(), Ordering::AcqRel);
+        self.check_submission(self.gpu.segments())?;
+        self.queue(epoch);
         Ok(())
+    }
+
+    fn submit_split(&mut self, epoch: Epoch) -> Result<bool> {
+        if self.gpu.segments() < 2 {
+            return Ok(false);
+        }
+        while self.gpu.segments() > 1 {
+            self.check_submission(1)?;
+            self.gpu.submissions.fetch_add(1, Ordering::AcqRel);
+            self.gpu.segments.fetch_sub(1, Ordering::AcqRel);
+        }
+        self.check_submission(1)?;
+        self.queue(epoch);
+        Ok(true)
+    }
+
+    fn discard_recording(&mut self) {
+        self.gpu.record_segments(1);
     }
 
     fn poll_completed(&mut self) -> Result<Epoch> {

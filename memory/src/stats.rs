@@ -100,8 +100,11 @@ pub struct MemoryStats {
     pub ladder_drains: u64,
     /// Retries after a ladder rung freed memory.
     pub ladder_retries: u64,
-    /// Allocations that failed once and then succeeded on the ladder.
+    /// Allocations and submissions that failed once and then succeeded on the ladder.
     pub ladder_recoveries: u64,
+    /// Submissions that went through only split into their segments (the submission ladder's
+    /// last rung).
+    pub split_submits: u64,
     /// Requests finally refused with an out-of-memory error.
     pub refusals: u64,
     /// Of the refusals, those made because the budget would be crossed.
@@ -369,11 +372,12 @@ impl MemoryStats {
             }
         );
         out += &format!(
-            "  oom ladder      {} failures, {} drains, {} retries, {} recoveries, {} refusals, {} injected faults\n",
+            "  oom ladder      {} failures, {} drains, {} retries, {} recoveries ({} split submissions), {} refusals, {} injected faults\n",
             self.oom_failures,
             self.ladder_drains,
             self.ladder_retries,
             self.ladder_recoveries,
+            self.split_submits,
             self.refusals,
             self.faults_injected
         );

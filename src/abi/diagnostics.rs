@@ -58,7 +58,8 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 
 /// One counter of the open device's memory manager, by name: `client_objects_live` (buffers and
 /// images held for GL objects and surfaces), `live_bytes`, `faults_injected`, `oom_failures`,
-/// `ladder_recoveries`, `refusals`, `device_lost` (0 or 1); of the newest swapchain
+/// `ladder_recoveries`, `split_submits` (submissions that went through only split into their
+/// segments), `refusals`, `device_lost` (0 or 1); of the newest swapchain
 /// `swapchain_min_images` (asked for), `swapchain_images` (made) and
 /// `swapchain_images_presented` (presented so far); `swapchains_created` (every window's first
 /// swapchain and every rebuild since the device was made); `recycled` (creations served from the
@@ -102,6 +103,7 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"faults_injected" => s.faults_injected,
             b"oom_failures" => s.oom_failures,
             b"ladder_recoveries" => s.ladder_recoveries,
+            b"split_submits" => s.split_submits,
             b"refusals" => s.refusals,
             b"device_lost" => u64::from(s.device_lost),
             b"swapchain_min_images" => s.swapchain_min_images,

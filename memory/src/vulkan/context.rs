@@ -175,14 +175,19 @@ pub struct Gl4Features {
     pub fill_mode_non_solid: bool,
     /// `logicOp` (`glLogicOp`).
     pub logic_op: bool,
+    /// `depthBiasClamp` (`GL_ARB_polygon_offset_clamp`).
+    pub depth_bias_clamp: bool,
     /// `shaderDrawParameters` (Vulkan 1.1: `gl_BaseVertex`, `gl_BaseInstance`, `gl_DrawID`).
     pub shader_draw_parameters: bool,
     /// `drawIndirectCount` (Vulkan 1.2: `GL_ARB_indirect_parameters`).
     pub draw_indirect_count: bool,
     /// `VK_EXT_transform_feedback` with `transformFeedback` (GL 3.0 transform feedback).
     pub transform_feedback: bool,
-    /// `geometryStreams` of `VK_EXT_transform_feedback` (`GL_ARB_transform_feedback3` streams).
+    /// `geometryStreams` of `VK_EXT_transform_feedback` with at least four streams and
+    /// `transformFeedbackQueries` (`GL_MAX_VERTEX_STREAMS` is then 4, counted per stream).
     pub transform_feedback_streams: bool,
+    /// `samplerMirrorClampToEdge` (Vulkan 1.2: `GL_ARB_texture_mirror_clamp_to_edge`).
+    pub sampler_mirror_clamp_to_edge: bool,
 }
 
 impl Gl4Features {
@@ -221,6 +226,7 @@ impl Gl4Features {
             multi_viewport: on(f.multi_viewport),
             fill_mode_non_solid: on(f.fill_mode_non_solid),
             logic_op: on(f.logic_op),
+            depth_bias_clamp: on(f.depth_bias_clamp),
             ..Self::default()
         }
     }
@@ -259,6 +265,7 @@ impl Gl4Features {
             .multi_viewport(self.multi_viewport)
             .fill_mode_non_solid(self.fill_mode_non_solid)
             .logic_op(self.logic_op)
+            .depth_bias_clamp(self.depth_bias_clamp)
     }
 }
 
@@ -734,6 +741,8 @@ fn describe(
         gl4.shader_draw_parameters =
             v11.shader_draw_parameters == vk::TRUE && allow("shaderDrawParameters");
         gl4.draw_indirect_count = v12.draw_indirect_count == vk::TRUE && allow("drawIndirectCount");
+        gl4.sampler_mirror_clamp_to_edge =
+            v12.sampler_mirror_clamp_to_edge == vk::TRUE && allow("samplerMirrorClampToEdge");
         let timeline = v12.timeline_semaphore == vk::TRUE && allow("timelineSemaphore");
         let mut exts = instance
             .enumerate_device_extension_properties(pd)
@@ -922,8 +931,15 @@ fn create_device(
         if xfb_query.transform_feedback == vk::TRUE && allow("transformFeedback") {
             names.push(ash::ext::transform_feedback::NAME.as_ptr());
             features.gl4.transform_feedback = true;
-            features.gl4.transform_feedback_streams =
-                xfb_query.geometry_streams == vk::TRUE && allow("geometryStreams");
+            // GL_ARB_gpu_shader5 / GL 4.0 want four vertex streams.
+            let mut xfb_props = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
+            let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut xfb_props);
+            // SAFETY: as above; `p2` chains only `xfb_props`, both live across the call.
+            unsafe { instance.get_physical_device_properties2(pd, &mut p2) };
+            features.gl4.transform_feedback_streams = xfb_query.geometry_streams == vk::TRUE
+                && xfb_props.max_transform_feedback_streams >= 4
+                && xfb_props.transform_feedback_queries == vk::TRUE
+                && allow("geometryStreams");
         }
     }
 
@@ -948,7 +964,8 @@ fn create_device(
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
         .timeline_semaphore(features.timeline_semaphore)
         .host_query_reset(features.host_query_reset)
-        .draw_indirect_count(features.gl4.draw_indirect_count);
+        .draw_indirect_count(features.gl4.draw_indirect_count)
+        .sampler_mirror_clamp_to_edge(features.gl4.sampler_mirror_clamp_to_edge);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(features.dynamic_rendering)
         .synchronization2(features.synchronization2);

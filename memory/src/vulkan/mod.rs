@@ -196,12 +196,16 @@ impl VulkanBackend {
             force_fences: config.force_fences,
         })?;
         let suballoc = VmaSubAllocator::new(&shared, config.block_size, config.heap_size_limit)?;
+        let xfb = shared.info.features.gl4.transform_feedback;
+        let xfb =
+            xfb.then(|| ash::ext::transform_feedback::Device::new(&shared.instance, &shared.raw));
         let submitter = Submitter::new(
             &shared.raw,
             queue,
             shared.queue_family,
             shared.info.features.dynamic_rendering,
             shared.info.features.timeline_semaphore,
+            xfb,
         )?;
         Ok(Self {
             presenter: present::Presenter::new(&shared),
@@ -556,6 +560,10 @@ impl Backend for VulkanBackend {
         self.submitter.submit(epoch)
     }
 
+    fn submit_split(&mut self, epoch: Epoch) -> Result<bool> {
+        self.submitter.submit_split(epoch, None, None)
+    }
+
     fn discard_recording(&mut self) {
         self.submitter.discard();
     }
@@ -672,6 +680,12 @@ impl Manager<VulkanBackend> {
         let cb = self.backend_mut().submitter.recording()?;
         self.note_recording();
         Ok(cb)
+    }
+
+    /// Command buffers (segments) of the recording not yet submitted: what a submission that
+    /// runs out of memory can be split into (`vulkan/submit.rs`).
+    pub fn recorded_segments(&self) -> usize {
+        self.backend().submitter.segments()
     }
 
     /// The device, for recording commands.

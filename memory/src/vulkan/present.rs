@@ -22,8 +22,10 @@
 //! - `OUT_OF_DATE` / `SUBOPTIMAL` (from acquire or present) mark the swapchain stale; it is
 //!   recreated, with `oldSwapchain`, at the next present, at the window's size then (EGL resizes
 //!   at the swap). Every retired swapchain, semaphore and surface is destroyed only after the
-//!   last epoch that used it completed (the same rule as the manager's retired objects, in the
-//!   presenter's own list, since these are not memory).
+//!   last epoch that used it completed: they wait on a [`RetireQueue`] (the manager's primitive,
+//!   holding presentation objects), drained under the manager's [`Horizon`]. A surface is
+//!   retired after its swapchains at an epoch no earlier than theirs (the window's last frame),
+//!   so the queue's order (epoch, then retirement order) destroys it after them.
 //! - Image count: a presentation layer that cycles through more drawables than the swapchain
 //!   tracks can crash the compositor, so the swapchain asks for the manager's frames in flight
 //!   (`ManagerConfig::frame_slots`) limited to the surface's range ([`image_count`]), and
@@ -48,12 +50,14 @@ use crate::classify::{classify, Call, Outcome};
 use crate::error::{MemoryError, Result};
 use crate::fault::FaultSite;
 use crate::manager::ImageHandle;
+use crate::retire::{Horizon, RetireQueue};
 use crate::stats::Stat;
 use crate::sync::Arc;
 use crate::vulkan::context::DeviceShared;
 use crate::vulkan::conv::{map_alloc, map_present};
 use crate::vulkan::MemoryManager;
 use crate::Epoch;
+use crate::SubmitShape;
 
 /// An X11 window on an Xlib connection: what `vkCreateXlibSurfaceKHR` needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,6 +162,19 @@ struct Window {
     next_acquire: usize,
 }
 
+impl Window {
+    /// The epoch of the window's last frame: every frame waited on an acquire semaphore stamped
+    /// with its epoch, and the chain remembers its last blit.
+    fn last_frame(&self) -> Epoch {
+        self.acquire
+            .iter()
+            .map(|&(_, e)| e)
+            .chain(self.chain.as_ref().map(|c| c.last_epoch))
+            .max()
+            .unwrap_or(Epoch::ZERO)
+    }
+}
+
 /// A retired presentation object: its destruction waits for an epoch.
 enum Retired {
     Swapchain(vk::SwapchainKHR),
@@ -171,8 +188,8 @@ pub(crate) struct Presenter {
     fns: Option<Fns>,
     windows: HashMap<u64, Window>,
     next_id: u64,
-    /// Retired objects, each with the epoch it waits for, in retirement order.
-    retired: Vec<(Epoch, Retired)>,
+    /// Retired objects, each with the epoch it waits for.
+    retired: RetireQueue<Retired>,
     /// Swapchains created so far, first ones and rebuilds alike.
     chains_created: u64,
 }
@@ -206,7 +223,7 @@ impl Presenter {
             fns,
             windows: HashMap::new(),
             next_id: 1,
-            retired: Vec::new(),
+            retired: RetireQueue::new(),
             chains_created: 0,
         }
     }
@@ -225,17 +242,13 @@ impl Presenter {
             .ok_or(MemoryError::InvalidHandle)
     }
 
-    /// Releases the retired objects whose epoch has completed (everything when `all`).
-    fn release(&mut self, completed: Epoch, all: bool) {
+    /// Releases the retired objects `horizon` frees.
+    fn release(&mut self, horizon: Horizon) {
         let Some(fns) = self.fns.as_ref() else {
             return;
         };
         let device = &self.shared.raw;
-        let due = self
-            .retired
-            .iter()
-            .any(|(epoch, _)| all || *epoch <= completed);
-        if due {
+        if self.retired.has_due(horizon) {
             // A presentation's wait on its render-finished semaphore is not part of any epoch: the
             // timeline says the blit finished, not that the presentation engine released the
             // semaphore (and the swapchain). Nothing but an idle device proves that, and retired
@@ -245,35 +258,44 @@ impl Presenter {
                 tracing::warn!(result = ?r, "vkDeviceWaitIdle before destroying swapchain objects");
             }
         }
-        self.retired.retain(|(epoch, object)| {
-            if !all && *epoch > completed {
-                return true;
-            }
+        for (_, object) in self.retired.drain(horizon) {
             // SAFETY: every object was created on this device/instance and the last submission
-            // using it completed; swapchains are destroyed before the surface they belong to
-            // (a surface is retired after its swapchains, at an epoch no earlier than theirs,
-            // and `retain` visits in retirement order).
+            // using it completed (or the device can no longer run it); swapchains are destroyed
+            // before the surface they belong to (a surface is retired after its swapchains, at
+            // an epoch no earlier than theirs, and the drain goes by epoch, then retirement
+            // order).
             unsafe {
-                match *object {
+                match object {
                     Retired::Swapchain(s) => fns.swapchain.destroy_swapchain(s, None),
                     Retired::Semaphore(s) => device.destroy_semaphore(s, None),
                     Retired::Surface(s) => fns.surface.destroy_surface(s, None),
                 }
             }
-            false
-        });
+        }
     }
 
     /// Retires a chain: its swapchain and render-finished semaphores wait for its last epoch.
     fn retire_chain(&mut self, chain: Chain) {
         let epoch = chain.last_epoch;
-        self.retired.push((epoch, Retired::Swapchain(chain.raw)));
-        self.retired.extend(
-            chain
-                .render_done
-                .into_iter()
-                .map(|s| (epoch, Retired::Semaphore(s))),
-        );
+        self.retired.push(epoch, Retired::Swapchain(chain.raw));
+        for s in chain.render_done {
+            self.retired.push(epoch, Retired::Semaphore(s));
+        }
+    }
+
+    /// Retires a window that was removed: its chain and acquire semaphores at their epochs, then
+    /// its surface at the window's last frame (no earlier than `completed`), so that the surface
+    /// goes after every swapchain of the window, this one and those retired by rebuilds (each
+    /// frame waited on an acquire semaphore stamped with its epoch).
+    fn retire_window(&mut self, w: Window, completed: Epoch) {
+        let last = w.last_frame().max(completed);
+        if let Some(chain) = w.chain {
+            self.retire_chain(chain);
+        }
+        for (s, e) in w.acquire {
+            self.retired.push(e, Retired::Semaphore(s));
+        }
+        self.retired.push(last, Retired::Surface(w.surface));
     }
 
     fn semaphore(&self) -> Result<vk::Semaphore> {
@@ -461,7 +483,7 @@ impl Presenter {
         let images = match unsafe { fns.swapchain.get_swapchain_images(raw) } {
             Ok(images) => images,
             Err(r) => {
-                self.retired.push((completed, Retired::Swapchain(raw)));
+                self.retired.push(completed, Retired::Swapchain(raw));
                 return Err(map_present("vkGetSwapchainImagesKHR", r));
             }
         };
@@ -495,11 +517,9 @@ impl Presenter {
                 Ok(s) => extra.push((s, Epoch::ZERO)),
                 Err(e) => {
                     self.retire_chain(chain);
-                    self.retired.extend(
-                        extra
-                            .into_iter()
-                            .map(|(s, _)| (completed, Retired::Semaphore(s))),
-                    );
+                    for (s, _) in extra {
+                        self.retired.push(completed, Retired::Semaphore(s));
+                    }
                     return Err(e);
                 }
             }
@@ -522,20 +542,12 @@ impl Presenter {
 
 impl Drop for Presenter {
     fn drop(&mut self) {
-        // The manager waited for every submitted epoch before dropping the backend.
+        // The manager waited for every submitted epoch (or the device is gone) before dropping
+        // the backend.
         for (_, w) in std::mem::take(&mut self.windows) {
-            if let Some(chain) = w.chain {
-                self.retire_chain(chain);
-            }
-            self.retired.extend(
-                w.acquire
-                    .into_iter()
-                    .map(|(s, e)| (e, Retired::Semaphore(s))),
-            );
-            self.retired
-                .push((Epoch::ZERO, Retired::Surface(w.surface)));
+            self.retire_window(w, Epoch::ZERO);
         }
-        self.release(Epoch::MAX, true);
+        self.release(Horizon::All);
     }
 }
 
@@ -621,6 +633,7 @@ impl MemoryManager {
         vsync: bool,
     ) -> Result<WindowId> {
         let completed = self.completed_epoch();
+        let horizon = self.release_horizon();
         let p = &mut self.backend_mut().presenter;
         let fns = p.fns()?;
         // SAFETY: the surface was just created on this instance.
@@ -632,8 +645,8 @@ impl MemoryManager {
             )
         };
         if !matches!(supported, Ok(true)) {
-            p.retired.push((completed, Retired::Surface(surface)));
-            p.release(completed, false);
+            p.retired.push(completed, Retired::Surface(surface));
+            p.release(horizon);
             return Err(match supported {
                 Err(r) => map_present("vkGetPhysicalDeviceSurfaceSupportKHR", r),
                 Ok(_) => MemoryError::Unsupported("the queue cannot present to this window".into()),
@@ -715,34 +728,16 @@ impl MemoryManager {
     /// before the caller closes the X connection they talk through (the usual order after
     /// `eglDestroySurface`). On a timeout they stay retired, destroyed once their epochs complete.
     pub fn destroy_window(&mut self, id: WindowId) -> Result<()> {
-        let last = {
-            let w = self.backend_mut().presenter.window(id)?;
-            w.acquire
-                .iter()
-                .map(|&(_, e)| e)
-                .chain(w.chain.as_ref().map(|c| c.last_epoch))
-                .max()
-                .unwrap_or(Epoch::ZERO)
-        };
+        let last = self.backend_mut().presenter.window(id)?.last_frame();
         if let Err(e) = self.wait_epoch(last) {
             tracing::warn!(error = %e, "destroying a window whose last frame did not finish");
         }
         let completed = self.completed_epoch();
+        let horizon = self.release_horizon();
         let p = &mut self.backend_mut().presenter;
         let w = p.windows.remove(&id.0).ok_or(MemoryError::InvalidHandle)?;
-        let last = w.chain.as_ref().map_or(completed, |c| c.last_epoch);
-        if let Some(chain) = w.chain {
-            p.retire_chain(chain);
-        }
-        p.retired.extend(
-            w.acquire
-                .into_iter()
-                .map(|(s, e)| (e, Retired::Semaphore(s))),
-        );
-        // The surface goes after its swapchains (retired above, at no later epoch).
-        p.retired
-            .push((last.max(completed), Retired::Surface(w.surface)));
-        p.release(completed, false);
+        p.retire_window(w, completed);
+        p.release(horizon);
         Ok(())
     }
 
@@ -755,8 +750,8 @@ impl MemoryManager {
             return Err(MemoryError::DeviceLost);
         }
         self.poll()?;
-        let completed = self.completed_epoch();
-        self.backend_mut().presenter.release(completed, false);
+        let horizon = self.release_horizon();
+        self.backend_mut().presenter.release(horizon);
         let Some((index, acquire)) = self.acquire(id)? else {
             self.submit()?;
             return Ok(Presented::Skipped);
@@ -780,12 +775,15 @@ impl MemoryManager {
             self.abandon_acquire(id)?;
             return Err(e);
         }
-        let submitted = self.submit_with(|backend, epoch| {
-            backend.submitter.submit_with_semaphores(
-                epoch,
-                Some((acquire, vk::PipelineStageFlags::TRANSFER)),
-                Some(render_done),
-            )
+        let wait = Some((acquire, vk::PipelineStageFlags::TRANSFER));
+        let submitted = self.submit_with(|backend, epoch, shape| match shape {
+            SubmitShape::Whole => backend
+                .submitter
+                .submit_with_semaphores(epoch, wait, Some(render_done))
+                .map(|()| true),
+            SubmitShape::Split => backend
+                .submitter
+                .submit_split(epoch, wait, Some(render_done)),
         });
         let epoch = match submitted {
             Ok(epoch) => epoch,
@@ -915,7 +913,7 @@ impl MemoryManager {
             return Err(MemoryError::Internal("no acquire semaphore"));
         };
         let old = std::mem::replace(entry, (fresh, Epoch::ZERO)).0;
-        p.retired.push((recording, Retired::Semaphore(old)));
+        p.retired.push(recording, Retired::Semaphore(old));
         Ok(())
     }
 

@@ -88,7 +88,29 @@ impl MemoryManager {
         }
         self.backend_mut()
             .submitter
-            .begin_pass_query(id, pool, slot, flags)
+            .begin_pass_query(id, pool, slot, flags, None)
+    }
+
+    /// [`MemoryManager::begin_pass_query`] of a `TRANSFORM_FEEDBACK_STREAM_EXT` query of
+    /// vertex stream `stream` (`vkCmdBeginQueryIndexedEXT`; a device with
+    /// VK_EXT_transform_feedback).
+    pub fn begin_pass_query_indexed(
+        &mut self,
+        id: u64,
+        pool: vk::QueryPool,
+        slot: u32,
+        stream: u32,
+    ) -> Result<()> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        self.backend_mut().submitter.begin_pass_query(
+            id,
+            pool,
+            slot,
+            vk::QueryControlFlags::empty(),
+            Some(stream),
+        )
     }
 
     /// Ends a query begun by [`MemoryManager::begin_pass_query`] if it is still active;

@@ -5,6 +5,19 @@
 //! Only the manager submits. Command buffers are recycled once the epoch they were submitted in
 //! completes; the recording one is begun lazily when a client first asks for it, so an epoch
 //! with nothing recorded submits no command buffer at all (just the semaphore signal).
+//!
+//! Out of memory at submission (the manager's submission ladder, `docs/memory.md`):
+//! - An epoch's recording is a list of *segments*: a rendering instance begun once the current
+//!   command buffer holds [`SEGMENT_PASSES`] of them starts a new command buffer (only there:
+//!   clients fetch the command buffer again after beginning rendering, and a rendering
+//!   instance's command buffer comes from `rendering_command_buffer`). All segments go in one
+//!   `vkQueueSubmit`.
+//! - When `vkQueueSubmit` reports out of memory, the ended segments are kept (the call leaves
+//!   them, and every resource and semaphore they use, untouched), so the manager can free memory
+//!   and submit the same commands again, or split them: one submission per segment, in order,
+//!   the last signalling the epoch (its signal covers every earlier submission). A split that
+//!   fails part-way keeps what was not yet submitted; the binary wait semaphore is waited by
+//!   the first part only.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -17,6 +30,9 @@ use crate::vulkan::epoch_fences::EpochFences;
 use crate::vulkan::render_pass::RenderPasses;
 use crate::Epoch;
 
+/// Rendering instances per command buffer before the next one starts a new segment.
+pub(crate) const SEGMENT_PASSES: u32 = 8;
+
 pub(crate) struct Submitter {
     device: ash::Device,
     queue: vk::Queue,
@@ -26,13 +42,24 @@ pub(crate) struct Submitter {
     /// Without timeline semaphores: a fence per submitted epoch.
     fences: Option<EpochFences>,
     recording: Option<vk::CommandBuffer>,
+    /// Rendering instances begun in `recording`.
+    recording_passes: u32,
+    /// Ended segments of the recording, oldest first, not yet submitted (also what a submission
+    /// that ran out of memory keeps).
+    closed: Vec<vk::CommandBuffer>,
+    /// Whether a part of a split submission of the recording already waited on the frame's
+    /// binary wait semaphore (a binary semaphore is waited once).
+    waited: bool,
     /// The render pass (dynamic rendering) open in `recording`, by id.
     rendering: Option<u64>,
     next_rendering: u64,
     /// Queries (pool, slot) begun inside the open rendering instance. Vulkan requires a query
     /// begun in a render pass instance to end in it, and only the submitter knows when the
     /// instance ends, so it ends them first.
-    pass_queries: Vec<(vk::QueryPool, u32)>,
+    /// The vertex stream of an indexed (transform feedback stream) query.
+    pass_queries: Vec<(vk::QueryPool, u32, Option<u32>)>,
+    /// VK_EXT_transform_feedback's commands, where the device has the extension.
+    xfb: Option<ash::ext::transform_feedback::Device>,
     in_flight: VecDeque<(Epoch, vk::CommandBuffer)>,
     spare: Vec<vk::CommandBuffer>,
     /// Without dynamic rendering: the render passes and framebuffers rendering instances are
@@ -50,6 +77,7 @@ impl Submitter {
         family: u32,
         dynamic_rendering: bool,
         timeline: bool,
+        xfb: Option<ash::ext::transform_feedback::Device>,
     ) -> Result<Self> {
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(family)
@@ -83,9 +111,13 @@ impl Submitter {
                 timeline: semaphore,
                 fences: (!timeline).then(|| EpochFences::new(device)),
                 recording: None,
+                recording_passes: 0,
+                closed: Vec::new(),
+                waited: false,
                 rendering: None,
                 next_rendering: 1,
                 pass_queries: Vec::new(),
+                xfb,
                 in_flight: VecDeque::new(),
                 spare: Vec::new(),
                 passes: (!dynamic_rendering).then(|| RenderPasses::new(device)),
@@ -121,15 +153,37 @@ impl Submitter {
             return Err(map_alloc("vkBeginCommandBuffer", r));
         }
         self.recording = Some(cb);
+        self.recording_passes = 0;
         Ok(cb)
+    }
+
+    /// Ends the recording command buffer into the list of closed segments. A command buffer
+    /// that cannot be ended is thrown away with the whole recording.
+    fn close_recording(&mut self) -> Result<()> {
+        self.end_rendering();
+        let Some(cb) = self.recording.take() else {
+            return Ok(());
+        };
+        // SAFETY: `cb` is in the recording state, outside any rendering instance.
+        if let Err(r) = unsafe { self.device.end_command_buffer(cb) } {
+            self.recycle_one(cb);
+            self.discard();
+            return Err(map_queue("vkEndCommandBuffer", r));
+        }
+        self.closed.push(cb);
+        Ok(())
+    }
+
+    /// Recorded segments not yet submitted (the recording counts as one).
+    pub(crate) fn segments(&self) -> usize {
+        self.closed.len() + usize::from(self.recording.is_some())
     }
 
     /// Ends the open render pass, if any (before transfers, barriers and submission).
     pub(crate) fn end_rendering(&mut self) {
         if let (Some(cb), Some(_)) = (self.recording, self.rendering.take()) {
-            for (pool, slot) in self.pass_queries.drain(..) {
-                // SAFETY: the query was begun in this rendering instance of `cb` and is active.
-                unsafe { self.device.cmd_end_query(cb, pool, slot) };
+            for (pool, slot, stream) in std::mem::take(&mut self.pass_queries) {
+                self.record_end_query(cb, pool, slot, stream);
             }
             // SAFETY: `cb` is recording and the instance begun by `begin_rendering` (a render
             // pass when `passes` is set, else dynamic rendering) is open in it; the queries
@@ -152,6 +206,7 @@ impl Submitter {
         pool: vk::QueryPool,
         slot: u32,
         flags: vk::QueryControlFlags,
+        stream: Option<u32>,
     ) -> Result<()> {
         let cb = match self.rendering() {
             Some((open, cb)) if open == id => cb,
@@ -161,28 +216,63 @@ impl Submitter {
                 )))
             }
         };
-        if self.pass_queries.contains(&(pool, slot)) {
+        if self.pass_queries.iter().any(|q| (q.0, q.1) == (pool, slot)) {
             return Err(MemoryError::InvalidRequest(format!(
                 "query slot {slot} is already active"
             )));
         }
-        // SAFETY: `cb` is recording inside the open instance; the caller reset the slot (host
-        // reset) after the epoch that last used it completed, so it is unavailable and inactive.
-        unsafe { self.device.cmd_begin_query(cb, pool, slot, flags) };
-        self.pass_queries.push((pool, slot));
+        // `cb` is recording inside the open instance; the caller reset the slot (host reset)
+        // after the epoch that last used it completed, so it is unavailable and inactive.
+        match (stream, &self.xfb) {
+            // SAFETY: as above.
+            (None, _) => unsafe { self.device.cmd_begin_query(cb, pool, slot, flags) },
+            // SAFETY: as above; an indexed query is a transform feedback stream query of a
+            // device with the extension, whose commands `xfb` holds.
+            (Some(index), Some(xfb)) => unsafe {
+                (xfb.fp().cmd_begin_query_indexed_ext)(cb, pool, slot, flags, index)
+            },
+            (Some(_), None) => {
+                return Err(MemoryError::InvalidRequest(
+                    "an indexed query without VK_EXT_transform_feedback".into(),
+                ))
+            }
+        }
+        self.pass_queries.push((pool, slot, stream));
         Ok(())
+    }
+
+    /// Records the end of an active query (indexed when `stream` is given).
+    fn record_end_query(
+        &self,
+        cb: vk::CommandBuffer,
+        pool: vk::QueryPool,
+        slot: u32,
+        stream: Option<u32>,
+    ) {
+        match (stream, &self.xfb) {
+            // SAFETY: the query is active in the rendering instance open in `cb`, begun by
+            // `begin_pass_query` (indexed only with the extension's commands loaded).
+            (Some(index), Some(xfb)) => unsafe {
+                (xfb.fp().cmd_end_query_indexed_ext)(cb, pool, slot, index)
+            },
+            // SAFETY: as above.
+            _ => unsafe { self.device.cmd_end_query(cb, pool, slot) },
+        }
     }
 
     /// Ends a query begun by [`Submitter::begin_pass_query`] if it is still active (its
     /// instance still open); returns whether it was.
     pub(crate) fn end_pass_query(&mut self, pool: vk::QueryPool, slot: u32) -> bool {
-        let Some(i) = self.pass_queries.iter().position(|&q| q == (pool, slot)) else {
+        let Some(i) = self
+            .pass_queries
+            .iter()
+            .position(|q| (q.0, q.1) == (pool, slot))
+        else {
             return false;
         };
-        self.pass_queries.swap_remove(i);
+        let (_, _, stream) = self.pass_queries.swap_remove(i);
         if let Some(cb) = self.recording {
-            // SAFETY: the query is active in the rendering instance open in `cb`.
-            unsafe { self.device.cmd_end_query(cb, pool, slot) };
+            self.record_end_query(cb, pool, slot, stream);
         }
         true
     }
@@ -194,7 +284,11 @@ impl Submitter {
         info: &vk::RenderingInfo<'_>,
     ) -> Result<(u64, vk::CommandBuffer)> {
         self.end_rendering();
+        if self.recording_passes >= SEGMENT_PASSES {
+            self.close_recording()?;
+        }
         let cb = self.recording()?;
+        self.recording_passes += 1;
         match self.passes.as_mut() {
             Some(passes) => passes.begin(cb, info)?,
             // SAFETY: `cb` is recording outside any render pass; the caller built `info` from
@@ -236,35 +330,67 @@ impl Submitter {
     }
 
     /// [`Submitter::submit`], also waiting for the binary semaphore `wait` (at its stage) before
-    /// those stages run and signalling the binary semaphore `signal` with the timeline.
+    /// those stages run and signalling the binary semaphore `signal` with the timeline. On out
+    /// of memory the ended segments are kept for another attempt.
     pub(crate) fn submit_with_semaphores(
         &mut self,
         epoch: Epoch,
         wait: Option<(vk::Semaphore, vk::PipelineStageFlags)>,
         signal: Option<vk::Semaphore>,
     ) -> Result<()> {
-        self.end_rendering();
-        let cbs: Vec<vk::CommandBuffer> = self.recording.take().into_iter().collect();
-        for &cb in &cbs {
-            // SAFETY: `cb` is in the recording state.
-            if let Err(r) = unsafe { self.device.end_command_buffer(cb) } {
-                self.recycle_one(cb);
-                return Err(map_queue("vkEndCommandBuffer", r));
-            }
+        self.close_recording()?;
+        let cbs = std::mem::take(&mut self.closed);
+        self.submit_part(epoch, cbs, wait, signal, true)
+    }
+
+    /// [`Submitter::submit_with_semaphores`] split: each segment in a submission of its own, in
+    /// order, the last one signalling. `Ok(false)` (nothing submitted) for a single segment.
+    pub(crate) fn submit_split(
+        &mut self,
+        epoch: Epoch,
+        wait: Option<(vk::Semaphore, vk::PipelineStageFlags)>,
+        signal: Option<vk::Semaphore>,
+    ) -> Result<bool> {
+        self.close_recording()?;
+        if self.closed.len() < 2 {
+            return Ok(false);
         }
+        while self.closed.len() > 1 {
+            let cb = self.closed.remove(0);
+            self.submit_part(epoch, vec![cb], wait, None, false)?;
+        }
+        let last = std::mem::take(&mut self.closed);
+        self.submit_part(epoch, last, wait, signal, true)?;
+        Ok(true)
+    }
+
+    /// One `vkQueueSubmit` of `cbs` (ended). `last`: it signals `epoch` (the timeline, or the
+    /// epoch's fence) and `signal`; earlier parts signal nothing and are covered by the last
+    /// one's signal. `wait` is waited unless an earlier part already did. On out of memory `cbs`
+    /// go back to the front of the closed segments; on another failure the recording is
+    /// discarded.
+    fn submit_part(
+        &mut self,
+        epoch: Epoch,
+        cbs: Vec<vk::CommandBuffer>,
+        wait: Option<(vk::Semaphore, vk::PipelineStageFlags)>,
+        signal: Option<vk::Semaphore>,
+        last: bool,
+    ) -> Result<()> {
+        let wait = wait.filter(|_| !self.waited);
         // The timeline's value is the epoch's raw number. Binary semaphores take no value; the
         // spec ignores the entries given for them.
-        let (mut signals, mut signal_values) = match self.fences {
-            Some(_) => (Vec::new(), Vec::new()),
-            None => (vec![self.timeline], vec![epoch.get()]),
+        let (mut signals, mut signal_values) = match (last, &self.fences) {
+            (true, None) => (vec![self.timeline], vec![epoch.get()]),
+            _ => (Vec::new(), Vec::new()),
         };
         if let Some(s) = signal {
             signals.push(s);
             signal_values.push(0);
         }
-        let fence = match self.fences.as_mut() {
-            Some(f) => f.fence()?,
-            None => vk::Fence::null(),
+        let fence = match (last, self.fences.as_mut()) {
+            (true, Some(f)) => f.fence()?,
+            _ => vk::Fence::null(),
         };
         let (waits, wait_stages, wait_values): (Vec<_>, Vec<_>, Vec<u64>) = match wait {
             Some((s, stage)) => (vec![s], vec![stage], vec![0]),
@@ -282,23 +408,37 @@ impl Submitter {
             submit = submit.push_next(&mut timeline);
         }
         // SAFETY: the queue is only used from the thread that owns the manager; the command
-        // buffers are executable; `epoch` is greater than every value signalled before
-        // (the manager's clock only advances).
+        // buffers are executable (ended, never submitted: a failed submission leaves them so);
+        // `epoch` is greater than every value signalled before (the manager's clock only
+        // advances, and only the last part signals it).
         let result = unsafe { self.device.queue_submit(self.queue, &[submit], fence) };
-        if let Some(f) = self.fences.as_mut() {
+        if let (true, Some(f)) = (last, self.fences.as_mut()) {
             f.submitted(result.is_ok().then_some(epoch), fence);
         }
-        if let Err(r) = result {
-            for cb in cbs {
-                self.recycle_one(cb);
+        match result {
+            Ok(()) => {
+                self.in_flight.extend(cbs.into_iter().map(|cb| (epoch, cb)));
+                self.waited = !last && (self.waited || wait.is_some());
+                Ok(())
             }
-            return Err(map_queue("vkQueueSubmit", r));
+            Err(
+                r @ (vk::Result::ERROR_OUT_OF_DEVICE_MEMORY | vk::Result::ERROR_OUT_OF_HOST_MEMORY),
+            ) => {
+                self.closed.splice(0..0, cbs);
+                Err(map_queue("vkQueueSubmit", r))
+            }
+            Err(r) => {
+                for cb in cbs {
+                    self.recycle_one(cb);
+                }
+                self.discard();
+                Err(map_queue("vkQueueSubmit", r))
+            }
         }
-        self.in_flight.extend(cbs.into_iter().map(|cb| (epoch, cb)));
-        Ok(())
     }
 
-    /// Throws the recording command buffer away unsubmitted (its commands never run).
+    /// Throws the recording away unsubmitted, kept segments included (its commands never
+    /// run; parts of a split submission already submitted do, and are recycled with the epoch).
     pub(crate) fn discard(&mut self) {
         self.end_rendering();
         if let Some(cb) = self.recording.take() {
@@ -307,6 +447,10 @@ impl Submitter {
             let _ = unsafe { self.device.end_command_buffer(cb) };
             self.recycle_one(cb);
         }
+        for cb in std::mem::take(&mut self.closed) {
+            self.recycle_one(cb);
+        }
+        self.waited = false;
     }
 
     /// The completed epoch, without blocking; recycles finished command buffers.

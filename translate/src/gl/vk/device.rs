@@ -9,10 +9,13 @@
 //! - The translator creates pipelines, layouts, shader modules and descriptor pools directly:
 //!   those are not device memory, so the ownership rule does not route them through the manager.
 //!   They may still be referenced by a pending command buffer, so destroying one is deferred to
-//!   the completion of the epoch being recorded, exactly like the manager's own retire.
+//!   the completion of the epoch being recorded: they wait on the manager's retire primitive
+//!   ([`RetireQueue`]), drained under the manager's release horizon, exactly like the manager's
+//!   own retired objects (after a device loss too: only what the device can no longer run).
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use arenagl_memory::retire::RetireQueue;
 use arenagl_memory::vulkan::{DeviceInfo, Gl4Features};
 use arenagl_memory::{
     Epoch, ImageDesc, ImageHandle, LostFlag, MemoryError, MemoryManager, SamplerDesc,
@@ -86,6 +89,24 @@ pub struct DeviceCaps {
     pub gl4: Gl4Features,
 }
 
+impl DeviceCaps {
+    /// Every shader stage the device runs (tessellation and geometry only where enabled): what
+    /// a texture or image any stage may read waits for.
+    pub(crate) fn shader_stages(&self) -> vk::PipelineStageFlags {
+        let mut stages = vk::PipelineStageFlags::VERTEX_SHADER
+            | vk::PipelineStageFlags::FRAGMENT_SHADER
+            | vk::PipelineStageFlags::COMPUTE_SHADER;
+        if self.tessellation_shader {
+            stages |= vk::PipelineStageFlags::TESSELLATION_CONTROL_SHADER
+                | vk::PipelineStageFlags::TESSELLATION_EVALUATION_SHADER;
+        }
+        if self.geometry_shader {
+            stages |= vk::PipelineStageFlags::GEOMETRY_SHADER;
+        }
+        stages
+    }
+}
+
 /// A cached pipeline and the last epoch that bound it (trimming keeps the recent ones).
 pub(crate) struct CachedPipeline {
     pub raw: vk::Pipeline,
@@ -95,7 +116,7 @@ pub(crate) struct CachedPipeline {
 /// The manager plus the locked state that goes with it.
 pub struct Locked {
     pub manager: MemoryManager,
-    pub(crate) retire_queue: Vec<(Epoch, Retired)>,
+    pub(crate) retire_queue: RetireQueue<Retired>,
     /// Every pipeline built, by the state it was built for (shared by all contexts).
     pub(crate) pipelines: FastHashMap<PipelineKey, CachedPipeline>,
     samplers: Vec<(SamplerDesc, SamplerHandle)>,
@@ -189,7 +210,7 @@ impl Device {
         Ok(Arc::new(Device {
             inner: Mutex::new(Locked {
                 manager,
-                retire_queue: Vec::new(),
+                retire_queue: RetireQueue::new(),
                 pipelines: FastHashMap::default(),
                 samplers: Vec::new(),
                 syncs: crate::gl::objects::sync::SyncTable::default(),
@@ -278,13 +299,13 @@ impl Locked {
 
     /// Destroys `item` once `epoch` completes.
     pub(crate) fn retire_at(&mut self, epoch: Epoch, item: Retired) {
-        self.retire_queue.push((epoch, item));
+        self.retire_queue.push(epoch, item);
     }
 
     /// Destroys `item` once the epoch being recorded completes.
     pub(crate) fn retire(&mut self, item: Retired) {
         let epoch = self.manager.recording_epoch();
-        self.retire_queue.push((epoch, item));
+        self.retire_queue.push(epoch, item);
     }
 
     /// Defers the destruction of every pipeline built for the linked program `id`.
@@ -302,18 +323,12 @@ impl Locked {
         }
     }
 
-    /// Destroys the deferred objects whose epoch completed.
+    /// Destroys the deferred objects the manager's release horizon frees (their epoch
+    /// completed, or the device can no longer run them).
     pub(crate) fn collect(&mut self, device: &ash::Device) {
-        let done = self.manager.completed_epoch();
-        let lost = self.manager.is_lost();
-        let mut i = 0;
-        while i < self.retire_queue.len() {
-            if lost || self.retire_queue[i].0 <= done {
-                let (_, item) = self.retire_queue.swap_remove(i);
-                destroy(device, item);
-            } else {
-                i += 1;
-            }
+        let horizon = self.manager.release_horizon();
+        for (_, item) in self.retire_queue.drain(horizon) {
+            destroy(device, item);
         }
     }
 
@@ -368,7 +383,7 @@ impl Drop for Device {
         for (_, p) in locked.pipelines.drain() {
             destroy(&self.raw, Retired::Pipeline(p.raw));
         }
-        for (_, item) in locked.retire_queue.drain(..) {
+        for (_, item) in locked.retire_queue.drain_all() {
             destroy(&self.raw, item);
         }
         for (_, s) in locked.samplers.drain(..) {
