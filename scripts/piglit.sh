@@ -11,10 +11,11 @@
 #                                                     regression (a listed pass that no longer passes)
 #   scripts/piglit.sh compare [LIST]                — run all three, write docs/results/piglit.md
 #   scripts/piglit.sh report [LIST [SECONDS]]       — rewrite that page from the last three runs
+#   scripts/piglit.sh check-sample SEED COUNT       — `check` on that random sample (CI: 2026 400)
 #   scripts/piglit.sh sample SEED COUNT             — compare on COUNT tests drawn at random (with
-#                                                     SEED) from piglit's whole GL list
-#                                                     (tests/piglit/sample.py), writing
-#                                                     docs/results/piglit-sample.md
+#                                                     SEED) from piglit's whole GL and GL ES
+#                                                     list (tests/piglit/sample.py), writing
+#                                                     docs/results/piglit-sample-SEED.md
 # PIGLIT_REPORT=FILE puts compare's/report's page elsewhere.
 #
 # Design:
@@ -121,7 +122,7 @@ impl_env() {
   local ld="$libdir:$piglit_dir/lib"
   case $1 in
     arenagl)
-      local lib links=$work/arenagl-vendor
+      local lib links=$2/vendor
       lib=$(realpath "$(arenagl_lib)")
       rm -rf "$links" && mkdir -p "$links"
       ln -s "$lib" "$links/libEGL_arenagl.so.0"
@@ -176,21 +177,24 @@ run_impl() {
   [ -f "$list" ] || die "no list $list"
   fetch
   fetch_generated "$list"
-  local outdir=$work/out/$impl
+  # A directory per run (several people may run the same implementation at once); the newest
+  # finished run's results are also copied to $work/results/IMPL.txt.
+  local outdir=$work/out/$impl.$$
   rm -rf "$outdir" && mkdir -p "$outdir/logs" "$work/results"
   list_tests "$list" >"$outdir/tests"
   local count
   count=$(wc -l <"$outdir/tests")
   [ "$count" -gt 0 ] || die "$list has no tests"
   local envs=()
-  mapfile -t envs < <(impl_env "$impl")
-  rm -rf "$work/cache/$impl" && mkdir -p "$work/cache/$impl"
+  mapfile -t envs < <(impl_env "$impl" "$outdir")
+  mkdir -p "$outdir/cache"
   local start=$SECONDS
-  env "${envs[@]}" XDG_CACHE_HOME="$work/cache/$impl" PIGLIT_PLATFORM=surfaceless_egl \
+  env "${envs[@]}" XDG_CACHE_HOME="$outdir/cache" PIGLIT_PLATFORM=surfaceless_egl \
     EGL_PLATFORM=surfaceless PIGLIT_SOURCE_DIR="$piglit_dir" \
     PIGLIT_WORK="$work" PIGLIT_TIMEOUT="$timeout_s" \
     xargs -P "$jobs" -I{} "$0" _one "$outdir" {} < <(seq 1 "$count")
-  local results=$work/results/$impl.txt
+  local results=$outdir/results.txt
+  last_results=$results
   : >"$results"
   : >"$results.times"
   local n=0 test
@@ -202,6 +206,9 @@ run_impl() {
   for e in "${envs[@]}"; do
     case $e in ARENAGL_LIBRARY_USED=*) echo "piglit.sh: ArenaGL is ${e#*=}" >&2 ;; esac
   done
+  rm -rf "$outdir/cache"
+  cp "$results" "$work/results/$impl.txt.$$" && mv "$work/results/$impl.txt.$$" "$work/results/$impl.txt"
+  cp "$results.times" "$work/results/$impl.txt.times"
   echo "piglit.sh: $impl: $count tests in $((SECONDS - start)) s; logs in $outdir/logs/N.log" >&2
 }
 
@@ -216,7 +223,7 @@ check() {
   local list=$1
   [ -f "$expected" ] || die "no $expected"
   run_impl arenagl "$list"
-  local results=$work/results/arenagl.txt
+  local results=$last_results
   # Malformed expectations are errors of their own: every line `test | result | reason`, every
   # non-pass with a reason, every listed test present.
   local bad
@@ -269,7 +276,7 @@ report() {
     echo
     echo "Written by \`scripts/piglit.sh compare\` in one run on $(date -u +%Y-%m-%d) ($(nproc) cores, ${took} s for all three)."
     echo "List: \`${list#"$root_dir"/}\` ($(wc -l <"$r/arenagl.txt") tests; piglit $(ls "$work"/debs/piglit_*.deb | sed 's/.*piglit_\(.*\)_amd64.deb/\1/'), Debian package)."
-    echo "Each test in its own process, surfaceless EGL, \`-auto -fbo\`, ${timeout_s} s timeout. Mesa: $(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo '?')."
+    echo "Each test in its own process, surfaceless EGL, \`-auto -fbo\` (the compiler tests as piglit runs them, without), ${timeout_s} s timeout. Mesa: $(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo '?')."
     echo "ArenaGL's reasons for each non-pass are in \`tests/piglit/expected.txt\`."
     echo
     echo "| implementation | pass | fail | skip | warn | crash | timeout | total |"
@@ -335,20 +342,25 @@ case $cmd in
   run)
     [ $# -ge 2 ] || die "usage: scripts/piglit.sh run arenagl|llvmpipe|zink [LIST]"
     run_impl "$2" "${3:-$default_list}"
-    awk -F' [|] ' '{printf "%-8s %s\n", $2, $1}' "$work/results/$2.txt"
-    echo "piglit: $2: $(summary "$work/results/$2.txt")"
+    awk -F' [|] ' '{printf "%-8s %s\n", $2, $1}' "$last_results"
+    echo "piglit: $2: $(summary "$last_results")"
     ;;
   check) check "${2:-$default_list}" ;;
   compare) compare "${2:-$default_list}" ;;
-  sample)
-    [ -n "${2:-}" ] && [ -n "${3:-}" ] || die "usage: scripts/piglit.sh sample SEED COUNT"
+  sample | check-sample)
+    [ -n "${2:-}" ] && [ -n "${3:-}" ] || die "usage: scripts/piglit.sh $cmd SEED COUNT"
     fetch
     sample_list=$work/sample-$2-$3.txt
-    python3 "$root_dir/tests/piglit/sample.py" "$piglit_dir" "$2" "$3" >"$sample_list"
+    python3 "$root_dir/tests/piglit/sample.py" "$piglit_dir" "$2" "$3" >"$sample_list.$$"
+    mv "$sample_list.$$" "$sample_list"
+    if [ "$cmd" = check-sample ]; then
+      check "$sample_list"
+      exit 0
+    fi
     expected=""  # tests/piglit/expected.txt speaks of the project's own list, not of a sample
-    PIGLIT_REPORT=${PIGLIT_REPORT:-$root_dir/docs/results/piglit-sample.md} compare "$sample_list"
+    PIGLIT_REPORT=${PIGLIT_REPORT:-$root_dir/docs/results/piglit-sample-$2.md} compare "$sample_list"
     ;;
   report) report "${2:-$default_list}" "${3:-?}" ;;
   _one) one "$2" "$3" ;;
-  *) die "usage: scripts/piglit.sh fetch | run arenagl|llvmpipe|zink [LIST] | check [LIST] | compare [LIST] | report [LIST [SECONDS]] | sample SEED COUNT" ;;
+  *) die "usage: scripts/piglit.sh fetch | run arenagl|llvmpipe|zink [LIST] | check [LIST] | compare [LIST] | report [LIST [SECONDS]] | check-sample SEED COUNT | sample SEED COUNT" ;;
 esac
