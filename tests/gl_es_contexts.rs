@@ -160,11 +160,21 @@ static QUAD: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
 fn es_contexts_report_es_versions_and_only_es_extensions() {
     for major in [2, 3] {
         let _c = context(true, major);
+        // A 3.0 request gets the highest ES 3.x the device offers (`tests/gl_es31.rs`).
+        let minor = if major == 3 {
+            integer(GL_MINOR_VERSION)
+        } else {
+            0
+        };
         assert_eq!(
             string(GL_VERSION),
-            format!("OpenGL ES {major}.0 ArenaGL 0.1")
+            format!("OpenGL ES {major}.{minor} ArenaGL 0.1")
         );
-        let glsl = if major == 3 { "3.00" } else { "1.00" };
+        let glsl = if major == 3 {
+            format!("3.{minor}0")
+        } else {
+            "1.00".to_owned()
+        };
         assert_eq!(
             string(GL_SHADING_LANGUAGE_VERSION),
             format!("OpenGL ES GLSL ES {glsl}")
@@ -187,14 +197,16 @@ fn es_contexts_report_es_versions_and_only_es_extensions() {
         assert!(
             extensions
                 .split(' ')
-                .all(|e| e.starts_with("GL_OES_") || e.starts_with("GL_EXT_")),
+                .all(|e| ["GL_OES_", "GL_EXT_", "GL_KHR_"]
+                    .iter()
+                    .any(|p| e.starts_with(p))),
             "{extensions}"
         );
         if major == 3 {
-            assert_eq!(
-                (integer(GL_MAJOR_VERSION), integer(GL_MINOR_VERSION)),
-                (3, 0)
-            );
+            assert_eq!(integer(GL_MAJOR_VERSION), 3);
+            assert!(extensions
+                .split(' ')
+                .any(|e| e == "GL_EXT_color_buffer_float"));
             let n = integer(GL_NUM_EXTENSIONS);
             assert_eq!(n as usize, extensions.split(' ').count());
         } else {
@@ -309,10 +321,13 @@ fn es_contexts_refuse_desktop_glsl_and_versions_they_lack() {
             "GLSL 3.30 is not supported in an OpenGL ES 3.0 context (desktop GLSL)",
         ),
         (
-            "#version 310 es\nvoid main() {}\n",
-            "GLSL 3.10 ES is not supported in an OpenGL ES 3.0 context (it needs OpenGL ES 3.1",
+            "#version 320 es\nvoid main() {}\n",
+            "GLSL 3.20 ES is not supported in an OpenGL ES 3.",
         ),
     ] {
+        if integer(GL_MINOR_VERSION) == 2 {
+            break; // every GLSL ES version is offered
+        }
         let (_, ok, log) = compile(GL_VERTEX_SHADER, src);
         assert!(!ok && log.contains(expected), "{src}: {log}");
     }
@@ -674,26 +689,38 @@ fn depth_textures_upload_attach_and_sample_as_luminance() {
 #[test]
 fn desktop_contexts_keep_their_rules() {
     let _c = context(false, 3);
-    assert!(
-        string(GL_VERSION).starts_with("3.3 (Core Profile) ArenaGL"),
-        "{}",
-        string(GL_VERSION)
-    );
-    assert_eq!(string(GL_SHADING_LANGUAGE_VERSION), "3.30");
+    // A 3.3 request gets the device's desktop version (`context::version`), 3.3 or later.
+    let (major, minor) = (integer(GL_MAJOR_VERSION), integer(GL_MINOR_VERSION));
+    assert!((major, minor) >= (3, 3), "{major}.{minor}");
     assert_eq!(
-        (integer(GL_MAJOR_VERSION), integer(GL_MINOR_VERSION)),
-        (3, 3)
+        string(GL_VERSION),
+        format!("{major}.{minor} (Core Profile) ArenaGL 0.1")
     );
-    // GL_ARB_ES2_compatibility: GLSL ES 1.00 compiles on desktop GL, 3.00 ES does not.
+    assert_eq!(
+        string(GL_SHADING_LANGUAGE_VERSION),
+        format!("{major}.{minor}0")
+    );
+    // GL_ARB_ES2_compatibility: GLSL ES 1.00 compiles on desktop GL; GL_ARB_ES3_compatibility:
+    // so does 3.00 ES.
     let (_, ok, log) = compile(
         GL_VERTEX_SHADER,
         "#version 100\nattribute vec4 p;\nvoid main() { gl_Position = p; }\n",
     );
     assert!(ok, "{log}");
-    let (_, ok, log) = compile(GL_VERTEX_SHADER, "#version 300 es\nvoid main() {}\n");
+    let (_, ok, log) = compile(
+        GL_VERTEX_SHADER,
+        "#version 300 es\nin vec4 p;\nvoid main() { float buffer = 1.0; gl_Position = p * buffer; }\n",
+    );
+    assert!(ok, "{log}");
+    let stringi = gl!(c"glGetStringi": fn(u32, u32) -> *const c_char);
+    let names: Vec<String> = (0..integer(GL_NUM_EXTENSIONS) as u32)
+        // SAFETY: an index below GL_NUM_EXTENSIONS names a NUL-terminated string.
+        .map(|i| unsafe { CStr::from_ptr(stringi(GL_EXTENSIONS, i)) })
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
     assert!(
-        !ok && log.contains("GLSL 3.00 ES is not supported."),
-        "{log}"
+        names.iter().any(|n| n == "GL_ARB_ES3_compatibility"),
+        "{names:?}"
     );
     let (_, ok, log) = compile(GL_VERTEX_SHADER, "#version 330 core\nvoid main() {}\n");
     assert!(ok, "{log}");
@@ -705,4 +732,223 @@ fn desktop_contexts_keep_their_rules() {
         polygon_mode(GL_FRONT_AND_BACK, GL_FILL);
     }
     assert_eq!(error(), 0);
+}
+
+const GL_ELEMENT_ARRAY_BUFFER: u32 = 0x8893;
+const GL_TRIANGLE_STRIP: u32 = 5;
+const GL_PRIMITIVE_RESTART: u32 = 0x8F9D;
+const GL_PRIMITIVE_RESTART_FIXED_INDEX: u32 = 0x8D69;
+const GL_MAX_ELEMENT_INDEX: u32 = 0x8D6B;
+
+/// A GLSL ES 3.00 program drawing `layout(location = 0) in vec2` positions in red.
+fn red_es3_program() -> u32 {
+    link(
+        "#version 300 es\nlayout(location = 0) in vec2 pos;\n\
+         void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n",
+        "#version 300 es\nprecision mediump float;\nout vec4 o;\n\
+         void main() { o = vec4(1.0, 0.0, 0.0, 1.0); }\n",
+    )
+}
+
+#[test]
+fn es3_restarts_strips_at_the_fixed_index() {
+    let _c = context(true, 3);
+    let p = red_es3_program();
+    let enable = gl!(c"glEnable": fn(u32));
+    let is_enabled = gl!(c"glIsEnabled": fn(u32) -> u8);
+    let pointer = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let enable_array = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let draw = gl!(c"glDrawElements": fn(u32, i32, u32, *const c_void));
+    let use_program = gl_harness_use();
+    // Two strips with a gap between them, x in [-1, -0.5] and in [0.5, 1], split by the fixed
+    // index of unsigned bytes, 255. Vertex 255 exists, at (0, -1): joined (no restart), the
+    // strip's bridging triangle (-0.5, 1), (0, -1), (0.5, -1) would cover the gap's middle.
+    let mut vertices = [0.0f32; 2 * 256];
+    vertices[..16].copy_from_slice(&[
+        -1.0, -1.0, -0.5, -1.0, -1.0, 1.0, -0.5, 1.0, // left
+        0.5, -1.0, 1.0, -1.0, 0.5, 1.0, 1.0, 1.0, // right
+    ]);
+    vertices[2 * 255..].copy_from_slice(&[0.0, -1.0]);
+    let indices: [u8; 9] = [0, 1, 2, 3, 0xFF, 4, 5, 6, 7];
+    let vbo = gl_harness::buffer_with(GL_ARRAY_BUFFER, bytes_of(&vertices));
+    let ibo = gl_harness::buffer_with(GL_ELEMENT_ARRAY_BUFFER, bytes_of(&indices));
+    assert!(integer(GL_MAX_ELEMENT_INDEX) >= (1 << 24) - 1);
+    // SAFETY: plain calls; the bound buffers hold 256 vec2s and 9 u8 indices.
+    unsafe {
+        enable(GL_PRIMITIVE_RESTART);
+        expect(GL_INVALID_ENUM); // desktop GL's variable index is not in ES
+        enable(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+        assert_eq!(
+            (is_enabled(GL_PRIMITIVE_RESTART_FIXED_INDEX), error()),
+            (1, 0)
+        );
+        let _ = (vbo, ibo);
+        use_program(p);
+        pointer(0, 2, GL_FLOAT, 0, 0, null());
+        enable_array(0);
+    }
+    let _ = clear_and_read(|| {
+        // SAFETY: the element buffer holds 9 indices.
+        unsafe { draw(GL_TRIANGLE_STRIP, 9, GL_UNSIGNED_BYTE, null()) };
+    });
+    assert_eq!(error(), 0);
+    let row = gl_harness::read_rgba(0, 16, 32, 1);
+    let at = |x: usize| [row[4 * x], row[4 * x + 1], row[4 * x + 2], row[4 * x + 3]];
+    let (red, blue) = ([255, 0, 0, 255], [0, 0, 255, 255]);
+    assert!((0..8).all(|x| at(x) == red), "the left strip: {row:?}");
+    assert!((24..32).all(|x| at(x) == red), "the right strip: {row:?}");
+    assert!(
+        (8..24).all(|x| at(x) == blue),
+        "no triangle joins them: {row:?}"
+    );
+}
+
+/// The bytes of a slice of plain numbers.
+fn bytes_of<T: Copy>(v: &[T]) -> &[u8] {
+    // SAFETY: `T` is a plain number type (f32, u8) without padding; the bytes live as long as
+    // `v`.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast(), std::mem::size_of_val(v)) }
+}
+
+#[test]
+fn es2_refuses_es3_state_and_es_programs_need_both_stages() {
+    let _c = context(true, 2);
+    for pname in [
+        0x8D57,               // GL_MAX_SAMPLES
+        0x8CAA,               // GL_READ_FRAMEBUFFER_BINDING
+        0x88ED,               // GL_PIXEL_PACK_BUFFER_BINDING
+        0x8E24,               // GL_TRANSFORM_FEEDBACK_BUFFER_ACTIVE
+        GL_MAX_ELEMENT_INDEX, // ES 3.0 state
+    ] {
+        integer(pname);
+        assert_eq!(error(), GL_INVALID_ENUM, "0x{pname:04X}");
+    }
+    integer(0x85B5); // GL_VERTEX_ARRAY_BINDING: GL_OES_vertex_array_object's
+    assert_eq!(error(), 0);
+    let vs = "attribute vec4 p;\nvoid main() { gl_Position = p; }\n";
+    let (vs, ok, log) = compile(GL_VERTEX_SHADER, vs);
+    assert!(ok, "{log}");
+    let create = gl!(c"glCreateProgram": fn() -> u32);
+    let attach = gl!(c"glAttachShader": fn(u32, u32));
+    let link_program = gl!(c"glLinkProgram": fn(u32));
+    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
+    // SAFETY: plain calls; an out-pointer to a local.
+    let linked = unsafe {
+        let p = create();
+        attach(p, vs);
+        link_program(p);
+        let mut status = -1;
+        get(p, 0x8B82, &mut status); // GL_LINK_STATUS
+        status
+    };
+    assert_eq!(
+        (linked, error()),
+        (0, 0),
+        "a vertex shader alone does not link in ES"
+    );
+    drop(_c);
+    let _c = context(true, 3);
+    assert!(integer(0x8D57) >= 1); // GL_MAX_SAMPLES is ES 3.0 state
+    assert_eq!(error(), 0);
+}
+
+#[test]
+fn es3_transform_feedback_captures_vertex_outputs() {
+    const GL_TRANSFORM_FEEDBACK_BUFFER: u32 = 0x8C8E;
+    const GL_RASTERIZER_DISCARD: u32 = 0x8C89;
+    const GL_PRIMITIVES_WRITTEN: u32 = 0x8C88;
+    let _c = context(true, 3);
+    let varyings = gl!(c"glTransformFeedbackVaryings": fn(u32, i32, *const *const c_char, u32));
+    let (p, ok) = gl_harness::try_program_with(
+        "#version 300 es\nlayout(location = 0) in float x;\nout float y;\n\
+         void main() { y = x * 2.0; gl_Position = vec4(0.0); }\n",
+        "#version 300 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n",
+        |p| {
+            let names = [c"y".as_ptr()];
+            // SAFETY: one NUL-terminated name.
+            unsafe { varyings(p, 1, names.as_ptr(), 0x8C8C) }; // GL_INTERLEAVED_ATTRIBS
+        },
+    );
+    assert!(ok);
+    let inputs = [1.0f32, 2.0, 3.0, 4.0];
+    let _vbo = gl_harness::buffer_with(GL_ARRAY_BUFFER, bytes_of(&inputs));
+    let xfb = gl_harness::buffer_with(GL_TRANSFORM_FEEDBACK_BUFFER, &[0u8; 16]);
+    let enable = gl!(c"glEnable": fn(u32));
+    let begin = gl!(c"glBeginTransformFeedback": fn(u32));
+    let use_program = gl_harness_use();
+    let end = gl!(c"glEndTransformFeedback": fn());
+    let bind_base = gl!(c"glBindBufferBase": fn(u32, u32, u32));
+    let pointer = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let enable_array = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let gen_query = gl!(c"glGenQueries": fn(i32, *mut u32));
+    let begin_query = gl!(c"glBeginQuery": fn(u32, u32));
+    let end_query = gl!(c"glEndQuery": fn(u32));
+    let query_result = gl!(c"glGetQueryObjectuiv": fn(u32, u32, *mut u32));
+    let map = gl!(c"glMapBufferRange": fn(u32, isize, isize, u32) -> *const f32);
+    let unmap = gl!(c"glUnmapBuffer": fn(u32) -> u8);
+    // SAFETY: plain calls on live objects; the mapping holds the 4 floats asked for and is read
+    // before it is unmapped.
+    let (captured, written) = unsafe {
+        use_program(p);
+        pointer(0, 1, GL_FLOAT, 0, 0, null());
+        enable_array(0);
+        bind_base(GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb);
+        enable(GL_RASTERIZER_DISCARD);
+        let mut q = 0;
+        gen_query(1, &mut q);
+        begin_query(GL_PRIMITIVES_WRITTEN, q);
+        begin(0); // GL_POINTS
+        draw(0, 0, 4);
+        end();
+        end_query(GL_PRIMITIVES_WRITTEN);
+        let mut written = 0;
+        query_result(q, 0x8866, &mut written); // GL_QUERY_RESULT
+        let m = map(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 16, 1); // GL_MAP_READ_BIT
+        assert!(!m.is_null());
+        let captured = std::slice::from_raw_parts(m, 4).to_vec();
+        unmap(GL_TRANSFORM_FEEDBACK_BUFFER);
+        (captured, written)
+    };
+    assert_eq!(error(), 0);
+    assert_eq!(captured, [2.0, 4.0, 6.0, 8.0]);
+    assert_eq!(written, 4);
+}
+
+#[test]
+fn es3_renders_into_float_colour_buffers() {
+    // GL_EXT_color_buffer_float: 16- and 32-bit float and 11/11/10 colour buffers are complete,
+    // and hold values outside [0, 1].
+    const GL_RGBA16F: u32 = 0x881A;
+    let _c = context(true, 3);
+    for format in [GL_RGBA16F, 0x8814, 0x822E, 0x8C3A] {
+        // RGBA32F, R32F, R11F_G11F_B10F
+        let status = renderbuffer_framebuffer(format, GL_DEPTH_COMPONENT24, GL_DEPTH_ATTACHMENT);
+        assert_eq!(status, GL_FRAMEBUFFER_COMPLETE, "0x{format:04X}");
+    }
+    let gen_fb = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let gen_rb = gl!(c"glGenRenderbuffers": fn(i32, *mut u32));
+    let bind_rb = gl!(c"glBindRenderbuffer": fn(u32, u32));
+    let storage = gl!(c"glRenderbufferStorage": fn(u32, u32, i32, i32));
+    let attach = gl!(c"glFramebufferRenderbuffer": fn(u32, u32, u32, u32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void));
+    let mut texel = [0.0f32; 4];
+    // SAFETY: out-pointers to locals; the read writes one RGBA float texel into `texel`.
+    unsafe {
+        let (mut fb, mut rb) = (0, 0);
+        gen_fb(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        gen_rb(1, &mut rb);
+        bind_rb(GL_RENDERBUFFER, rb);
+        storage(GL_RENDERBUFFER, GL_RGBA16F, 8, 8);
+        attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        clear_color(0.25, 2.0, -1.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        read(0, 0, 1, 1, GL_RGBA, GL_FLOAT, texel.as_mut_ptr().cast());
+    }
+    assert_eq!(error(), 0);
+    assert_eq!(texel, [0.25, 2.0, -1.0, 1.0]);
 }

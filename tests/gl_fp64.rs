@@ -230,7 +230,7 @@ fn mismatched_setters_and_pointers_are_errors() {
     }
 }
 
-const INT64_FS: &str = "#version 150
+const INT64_FS: &str = "#version 400
 #extension GL_ARB_gpu_shader_int64 : require
 uniform int64_t i;
 uniform u64vec2 u;

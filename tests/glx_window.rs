@@ -581,6 +581,19 @@ fn child_bad_inputs() {
         );
         assert_eq!(x.take_error(d), want, "{attribs:x?}");
     }
+    // GL 4.0, which lavapipe's contexts complete (the version rule itself is checked on any
+    // device by tests/egl_gl_versions.rs), in both profiles and with the debug and
+    // forward-compatible flags; 4.6 above it was refused above.
+    for attribs in [
+        &[MAJOR, 4, MINOR, 0, PROFILE, CORE, 0][..],
+        &[MAJOR, 4, MINOR, 0, PROFILE, COMPAT, 0][..],
+        &[MAJOR, 4, MINOR, 0, FLAGS, 3, 0][..],
+    ] {
+        let ctx = glx.create_attribs(d, config, null_mut(), attribs);
+        assert!(!ctx.is_null(), "{attribs:x?}");
+        assert_eq!(x.take_error(d), 0, "{attribs:x?}");
+        glx.destroy_context(d, ctx);
+    }
     assert!(glx.create_attribs(d, garbage, null_mut(), &[0]).is_null());
     assert_eq!(x.take_error(d), glx_error(9), "GLXBadFBConfig");
     assert!(glx

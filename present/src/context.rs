@@ -1,9 +1,12 @@
 //! Contexts: `eglBindAPI`, `eglCreateContext` with the EGL 1.5 / EGL_KHR_create_context
 //! attributes, `eglDestroyContext`, `eglQueryContext`, and the device-lost latch.
 //!
-//! ArenaGL offers desktop OpenGL up to 3.3 (core, or compatibility, which every version below 3.2
-//! implies) and OpenGL ES 2.0 and 3.0; a version above that, or one that does not exist, is
-//! `EGL_BAD_MATCH`. Robust buffer access is not offered yet (`EGL_BAD_MATCH` when requested); the
+//! ArenaGL offers desktop OpenGL up to the version its device completes (3.3 to 4.6, core or
+//! compatibility, which every version below 3.2 implies) and OpenGL ES 2.0 and 3.0–3.2 (the ES
+//! versions by the same rule); a version that does not exist is `EGL_BAD_MATCH` here, and one
+//! above the device's claim is `EGL_BAD_MATCH`
+//! from the C ABI, which knows the device (`eglCreateContext` there creates the GL context and
+//! compares). Robust buffer access is not offered yet (`EGL_BAD_MATCH` when requested); the
 //! reset notification strategy is, since `EGL_LOSE_CONTEXT_ON_RESET` is exactly the device-lost
 //! latch (`docs/robustness.md`). EGL_EXT_create_context_robustness's names for both attributes
 //! mean the same. EGL_KHR_context_flush_control's release behaviour (flush or not when the
@@ -137,8 +140,7 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
             (info.major, info.minor),
             (1, 0..=5) | (2, 0..=1) | (3, 0..=3) | (4, 0..=6)
         );
-        let supported = valid && (info.major, info.minor) <= (3, 3);
-        if !supported {
+        if !valid {
             return Err(EglError::BAD_MATCH);
         }
         if info.forward_compatible && info.major < 3 {
@@ -160,7 +162,9 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
         };
     } else {
         info.profile = Profile::None;
-        if !matches!((info.major, info.minor), (2, 0) | (3, 0)) {
+        // ES 3.1 and 3.2 exist; whether the device offers them is the GL layer's question (the
+        // ES version rule), asked when the GL context is made.
+        if !matches!((info.major, info.minor), (2, 0) | (3, 0..=2)) {
             return Err(EglError::BAD_MATCH);
         }
     }
@@ -354,7 +358,7 @@ mod tests {
             EGL_NONE,
         ];
         assert_eq!(gl(&compat).unwrap().profile, Profile::Compatibility);
-        for (major, minor) in [(4, 0), (4, 6), (3, 4), (2, 2), (0, 0), (5, 0), (-1, 0)] {
+        for (major, minor) in [(4, 7), (3, 4), (2, 2), (0, 0), (5, 0), (-1, 0)] {
             let list = [
                 EGL_CONTEXT_MAJOR_VERSION,
                 major,
@@ -363,6 +367,17 @@ mod tests {
                 EGL_NONE,
             ];
             assert_eq!(gl(&list), Err(EglError::BAD_MATCH), "{major}.{minor}");
+        }
+        // Every GL 4.x exists; whether the device offers it is the C ABI's check.
+        for minor in 0..=6 {
+            let list = [
+                EGL_CONTEXT_MAJOR_VERSION,
+                4,
+                EGL_CONTEXT_MINOR_VERSION,
+                minor,
+                EGL_NONE,
+            ];
+            assert_eq!(gl(&list).map(|i| i.profile), Ok(Profile::Core), "4.{minor}");
         }
         let both = [
             EGL_CONTEXT_MAJOR_VERSION,
@@ -513,16 +528,19 @@ mod tests {
             Err(EglError::BAD_MATCH),
             "ES 1.x is not offered"
         );
-        assert_eq!(
+        // ES 3.1 and 3.2 exist (whether the device offers them is the GL layer's question);
+        // ES 3.3 does not.
+        let es3 = |minor| {
             es(&[
                 EGL_CONTEXT_CLIENT_VERSION,
                 3,
                 EGL_CONTEXT_MINOR_VERSION,
-                1,
-                EGL_NONE
-            ]),
-            Err(EglError::BAD_MATCH)
-        );
+                minor,
+                EGL_NONE,
+            ])
+        };
+        assert_eq!(es3(2).unwrap().minor, 2);
+        assert_eq!(es3(3), Err(EglError::BAD_MATCH));
         assert_eq!(
             es(&[EGL_CONTEXT_OPENGL_PROFILE_MASK, 1, EGL_NONE]),
             Err(EglError::BAD_ATTRIBUTE)

@@ -137,32 +137,59 @@ thread_local! {
     static BOUND: Cell<(Option<u64>, Option<u64>)> = const { Cell::new((None, None)) };
 }
 
+/// Why [`create_context`] made no GL context.
+#[derive(Debug)]
+pub(crate) enum CreateError {
+    /// The desktop version asked for is above the one the device completes (which it carries):
+    /// `EGL_BAD_MATCH`, `GLXBadFBConfig`.
+    VersionAbove((u32, u32)),
+    /// No device, or the share group could not be joined.
+    Failed(String),
+}
+
+impl std::fmt::Display for CreateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CreateError::VersionAbove((major, minor)) => {
+                write!(f, "the device offers versions up to {major}.{minor}")
+            }
+            CreateError::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
+/// The desktop GL version a context on the process's device reports (the same for both
+/// profiles: `arenagl_translate`'s version rule), for GLX to refuse a request above it before
+/// it creates anything.
+pub(crate) fn offered_gl_version() -> Result<(u32, u32), String> {
+    Ok(GlContext::new(device()?, Profile::Core).desktop_version())
+}
+
 /// Creates the GL context of EGL context `handle`, created as `info` (desktop GL and its profile,
 /// or OpenGL ES and its version), sharing the objects of EGL context `share` when given (its GL
-/// context joins or starts that share group).
+/// context joins or starts that share group). A GL or ES version above what the context reports
+/// is refused, and nothing is kept.
 pub(crate) fn create_context(
     handle: u64,
     info: &arenagl_present::ContextInfo,
     share: Option<u64>,
-) -> Result<(), String> {
+) -> Result<(), CreateError> {
     let profile = if info.profile == arenagl_present::Profile::Compatibility {
         Profile::Compatibility
     } else {
         Profile::Core
     };
-    let other = match share {
-        Some(h) => Some(
-            lock(contexts())
-                .get(&h)
-                .cloned()
-                .ok_or("the share context has no GL context")?,
-        ),
-        None => None,
-    };
+    let other =
+        match share {
+            Some(h) => Some(lock(contexts()).get(&h).cloned().ok_or_else(|| {
+                CreateError::Failed("the share context has no GL context".into())
+            })?),
+            None => None,
+        };
     // A context shares the device of the context it shares with: the objects live there.
     let device = match &other {
         Some(o) => lock(o).device().clone(),
-        None => device()?,
+        None => device().map_err(CreateError::Failed)?,
     };
     let mut ctx = match info.api {
         arenagl_present::ClientApi::OpenGl => GlContext::new(device, profile),
@@ -170,10 +197,19 @@ pub(crate) fn create_context(
             GlContext::new_es(device, info.major as u32, info.minor as u32)
         }
     };
+    let asked = (info.major.max(0) as u32, info.minor.max(0) as u32);
+    // An ES context is the highest ES version its device offers (ES 3.1 and 3.2 by the ES
+    // version rule); a request above it is refused as a desktop one is.
+    let offered = ctx.es_version().unwrap_or_else(|| ctx.desktop_version());
+    if asked > offered {
+        return Err(CreateError::VersionAbove(offered));
+    }
     ctx.set_lose_context_on_reset(info.lose_context_on_reset);
+    ctx.set_debug_context(info.debug);
+    ctx.set_flush_on_release(info.flush_on_release);
     if let Some(o) = other {
         ctx.join_share_group(&mut lock(&o))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| CreateError::Failed(e.to_string()))?;
     }
     lock(contexts()).insert(handle, Arc::new(Mutex::new(ctx)));
     let mut no_flush = lock(release_without_flush());

@@ -427,8 +427,13 @@ pub unsafe extern "C" fn eglCreateContext(
             let info = instance().context_info(dpy, ctx)?;
             let shared = share.map(Context::to_raw);
             if let Err(e) = super::bridge::create_context(ctx.to_raw(), &info, shared) {
-                error_repeated!(error = %e, "eglCreateContext: no GL context");
                 let _ = instance().destroy_context(dpy, ctx);
+                // A GL version above the device's claim: the config supports no such context.
+                if let super::bridge::CreateError::VersionAbove(_) = e {
+                    tracing::info!(error = %e, "eglCreateContext: version refused");
+                    return fail(EglError::BAD_MATCH);
+                }
+                error_repeated!(error = %e, "eglCreateContext: no GL context");
                 return fail(EglError::BAD_ALLOC);
             }
             Ok(ctx)

@@ -19,11 +19,17 @@ use std::ptr::null;
 
 use arenagl_translate::gl::enums::*;
 use arenagl_translate::gl::{
-    split_u64, Context, DrawCall, FfArray, IndirectDraw, PackDest, PixelBufferTarget, Value,
+    split_u64, Context, DrawCall, FfArray, IndirectDraw, Named, PackDest, PixelBufferTarget, Value,
     ValueKind,
 };
 
+use arenagl_translate::gl::debug::{
+    DebugMessage, DebugProc, Labelled, MAX_DEBUG_MESSAGE_LENGTH, MAX_LABEL_LENGTH,
+};
+use arenagl_translate::gl::FormatKind;
+
 use super::bridge::with_current;
+use super::debug::debug_text;
 
 type GLboolean = u8;
 
@@ -60,9 +66,22 @@ fn gl_or_lost<T: Copy>(
 
 /// [`gl`] for the commands that still work after a reset (`glGetError`,
 /// `glGetGraphicsResetStatus`).
+/// The context learns the command's name first (its debug messages name it); the debug
+/// callback calls the command produced are made after it, outside the context (`debug`).
 fn gl_after_loss<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
-    match catch_unwind(AssertUnwindSafe(|| with_current(failure, f))) {
-        Ok(v) => v,
+    let command = super::debug::command();
+    let run = |c: &mut Context| {
+        c.set_debug_command(command);
+        let v = f(c);
+        (v, c.take_debug_deliveries())
+    };
+    match catch_unwind(AssertUnwindSafe(|| {
+        with_current((failure, Vec::new()), run)
+    })) {
+        Ok((v, calls)) => {
+            super::debug::deliver(calls);
+            v
+        }
         Err(_) => {
             super::guard::note_caught_panic();
             let _ = catch_unwind(AssertUnwindSafe(|| {
@@ -194,6 +213,25 @@ unsafe fn string(ptr: *const c_char) -> String {
         .into_owned()
 }
 
+/// The source `glShaderSource`/`glCreateShaderProgramv` strings make: each string its
+/// `lengths` entry's bytes, or up to its NUL where the entry is missing or negative.
+///
+/// # Safety
+/// Every pointer of `ptrs` is non-NULL and holds its length's bytes (or a NUL-terminated string).
+unsafe fn joined_source(ptrs: &[*const c_char], lens: &[i32]) -> String {
+    let mut source = Vec::new();
+    for (i, &p) in ptrs.iter().enumerate() {
+        let bytes = match lens.get(i) {
+            // SAFETY: the caller's contract: `p` holds `n` bytes.
+            Some(&n) if n >= 0 => unsafe { slice(p.cast::<u8>(), i64::from(n)) },
+            // SAFETY: the caller's contract: `p` is a NUL-terminated string.
+            _ => unsafe { CStr::from_ptr(p) }.to_bytes(),
+        };
+        source.extend_from_slice(bytes);
+    }
+    String::from_utf8_lossy(&source).into_owned()
+}
+
 /// Runs a query and writes its answer through `write` only when the query raised no error: a
 /// GL command that raises an error has no other effect, so nothing is written through the
 /// caller's pointers.
@@ -231,6 +269,54 @@ unsafe fn write_string(s: &str, buf_size: i32, length: *mut i32, buf: *mut c_cha
     if !length.is_null() {
         // SAFETY: `length` is NULL or writable (GL's contract).
         unsafe { *length = n as i32 };
+    }
+}
+
+/// Writes `glGetDebugMessageLog`'s answers: each message's source, type, id and severity into
+/// the arrays given (`out`, in that order; NULL ones skipped), its length with the terminator
+/// into `lengths`, and the texts, each NUL-terminated, one after the other into `log`.
+unsafe fn write_debug_messages(
+    messages: &[DebugMessage],
+    out: [*mut u32; 4],
+    lengths: *mut i32,
+    log: *mut c_char,
+) {
+    let mut at = 0;
+    for (i, m) in messages.iter().enumerate() {
+        for (array, v) in out.into_iter().zip([m.source, m.ty, m.id, m.severity]) {
+            if !array.is_null() {
+                // SAFETY: each array holds `count` >= messages.len() values (GL's contract).
+                unsafe { *array.add(i) = v };
+            }
+        }
+        let n = m.text.len() + 1;
+        if !lengths.is_null() {
+            // SAFETY: as above.
+            unsafe { *lengths.add(i) = n as i32 };
+        }
+        if !log.is_null() {
+            // SAFETY: the context took only the messages whose texts fit the `bufSize` bytes
+            // `log` holds; each is written with its terminator after the previous ones.
+            unsafe {
+                std::ptr::copy_nonoverlapping(m.text.as_ptr().cast::<c_char>(), log.add(at), n - 1);
+                *log.add(at + n - 1) = 0;
+            }
+        }
+        at += n;
+    }
+}
+
+/// Writes a `glGetObject(Ptr)Label` answer: with a NULL `buf`, only the label's full length.
+unsafe fn write_label(label: Option<String>, buf_size: i32, length: *mut i32, buf: *mut c_char) {
+    let Some(label) = label else {
+        return;
+    };
+    if buf.is_null() {
+        // SAFETY: `length` is NULL or writable (GL's contract).
+        unsafe { write_values(length, &[label.len() as i32]) };
+    } else {
+        // SAFETY: `buf` holds `buf_size` bytes, `length` is NULL or writable (GL's contract).
+        unsafe { write_string(&label, buf_size, length, buf) };
     }
 }
 
@@ -404,12 +490,215 @@ unsafe fn get_compressed(
     c.get_compressed_tex_image(t, level, buf_size, PackDest::Client(out))
 }
 
+/// The client texel of a `glClearTex*Image` call: `None` for a null pointer, else the bytes
+/// of one `(format, ty)` pixel (none for a pair without a size: the command reports it).
+fn clear_texel<'a>(format: GLenum, ty: GLenum, data: *const c_void) -> Option<&'a [u8]> {
+    let n = Context::clear_texel_bytes(format, ty).unwrap_or(0);
+    // SAFETY: GL's contract: a non-null `data` points at one texel of (format, ty), the `n`
+    // bytes read here.
+    (!data.is_null()).then(|| unsafe { slice(data.cast::<u8>(), n as i64) })
+}
+
+/// Runs `twin`, the bind-to-edit twin of a direct-state-access command, on the object `object`
+/// names (`translate::gl::dsa`): the context selects it (or records `GL_INVALID_OPERATION` for
+/// a name that is no object of the kind, and the command does nothing), `twin` runs with the
+/// target the selection answers to, and the selection ends. No binding changes.
+fn named<T: Copy>(failure: T, call: &str, object: Named, twin: impl FnOnce(GLenum) -> T) -> T {
+    let Some(target) = gl(None, |c| c.dsa_select(call, object)) else {
+        return failure;
+    };
+    let v = twin(target);
+    gl_after_loss((), |c| c.dsa_release());
+    v
+}
+
+/// [`named`] for a texture whose target must be one of `targets` (any when empty; another is
+/// `GL_INVALID_OPERATION`).
+fn on_texture<T: Copy>(
+    failure: T,
+    call: &str,
+    name: u32,
+    targets: &'static [GLenum],
+    twin: impl FnOnce(GLenum) -> T,
+) -> T {
+    named(failure, call, Named::Texture { name, targets }, twin)
+}
+
+/// [`on_texture`] for `glTextureParameter*`: a sampler state of a multisample texture is
+/// `GL_INVALID_OPERATION` (the DSA form of the twin's `GL_INVALID_ENUM`, as Mesa has it).
+fn on_texture_parameter(call: &str, name: u32, pname: GLenum, twin: impl FnOnce(GLenum)) {
+    if gl(false, |c| c.texture_parameter_allowed(call, name, pname)) {
+        on_texture((), call, name, &[], twin)
+    }
+}
+
+/// Texture targets of the `glTexture*` commands (GL 4.6 §8.4–§8.6): 1D, 2D-shaped, 3D-shaped
+/// (a cube map's faces are its 6 layers), mipmapped and multisample textures.
+const TEX_1D: &[GLenum] = &[GL_TEXTURE_1D];
+const TEX_2D: &[GLenum] = &[GL_TEXTURE_2D, GL_TEXTURE_1D_ARRAY, GL_TEXTURE_RECTANGLE];
+const TEX_2D_STORAGE: &[GLenum] = &[
+    GL_TEXTURE_2D,
+    GL_TEXTURE_1D_ARRAY,
+    GL_TEXTURE_RECTANGLE,
+    GL_TEXTURE_CUBE_MAP,
+];
+const TEX_3D: &[GLenum] = &[
+    GL_TEXTURE_3D,
+    GL_TEXTURE_2D_ARRAY,
+    GL_TEXTURE_CUBE_MAP_ARRAY,
+];
+const TEX_3D_SUB: &[GLenum] = &[
+    GL_TEXTURE_3D,
+    GL_TEXTURE_2D_ARRAY,
+    GL_TEXTURE_CUBE_MAP_ARRAY,
+    GL_TEXTURE_CUBE_MAP,
+];
+const TEX_MIPMAPPED: &[GLenum] = &[
+    GL_TEXTURE_1D,
+    GL_TEXTURE_2D,
+    GL_TEXTURE_3D,
+    GL_TEXTURE_1D_ARRAY,
+    GL_TEXTURE_2D_ARRAY,
+    GL_TEXTURE_CUBE_MAP,
+    GL_TEXTURE_CUBE_MAP_ARRAY,
+];
+const TEX_MS_2D: &[GLenum] = &[GL_TEXTURE_2D_MULTISAMPLE];
+const TEX_MS_3D: &[GLenum] = &[GL_TEXTURE_2D_MULTISAMPLE_ARRAY];
+/// Every target that has images (`glGetTextureImage`, `glGetTextureLevelParameter*`).
+const TEX_IMAGES: &[GLenum] = &[
+    GL_TEXTURE_1D,
+    GL_TEXTURE_2D,
+    GL_TEXTURE_3D,
+    GL_TEXTURE_1D_ARRAY,
+    GL_TEXTURE_2D_ARRAY,
+    GL_TEXTURE_RECTANGLE,
+    GL_TEXTURE_CUBE_MAP,
+    GL_TEXTURE_CUBE_MAP_ARRAY,
+    GL_TEXTURE_2D_MULTISAMPLE,
+    GL_TEXTURE_2D_MULTISAMPLE_ARRAY,
+];
+
+/// A 3D-shaped DSA command on a cube map (its faces are layers `z .. z + depth`) as the 2D
+/// command of each face, `twin(face target, z of the face)`; other targets run `twin` once.
+fn cube_faces(target: GLenum, (z, depth): (i32, i32), mut twin: impl FnMut(GLenum, i32)) {
+    if target != GL_TEXTURE_CUBE_MAP {
+        return twin(target, z);
+    }
+    if z < 0 || depth < 0 || z + depth > 6 {
+        return gl((), |c| {
+            c.record_invalid_value("cube map faces outside 0..6")
+        });
+    }
+    for face in z..z + depth {
+        twin(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face as GLenum, face - z);
+    }
+}
+
+/// The bytes between two images of a `w × h` client box (GL_UNPACK_IMAGE_HEIGHT's stride).
+fn image_stride(w: i32, h: i32, format: GLenum, ty: GLenum, pack: bool) -> usize {
+    gl(0, |c| {
+        let one = c
+            .client_image_bytes_3d(w, h, 1, format, ty, pack)
+            .unwrap_or(0);
+        let two = c
+            .client_image_bytes_3d(w, h, 2, format, ty, pack)
+            .unwrap_or(0);
+        two.saturating_sub(one)
+    })
+}
+
+/// `pixels` advanced by `n` images of `stride` bytes. With a buffer bound to `target` the
+/// pointer is an offset into it and advances the same way; a NULL client pointer stays NULL
+/// (the twin refuses it), never an address made up from NULL.
+fn nth_image<P>(
+    pixels: *const P,
+    n: i32,
+    stride: usize,
+    target: PixelBufferTarget,
+) -> *const c_void {
+    if pixels.is_null() && !gl(false, |c| c.pixel_buffer_bound(target)) {
+        return null();
+    }
+    (pixels as *const u8)
+        .wrapping_add(n.max(0) as usize * stride)
+        .cast()
+}
+
+/// `glGetTexImage` (`glGetTextureImage` when `buf_size` is given: a smaller buffer than the
+/// image is `GL_INVALID_OPERATION`).
+///
+/// # Safety
+/// Without a pack buffer, `pixels` is NULL or points at the image's bytes (at most `buf_size`).
+unsafe fn get_tex_image(
+    c: &mut Context,
+    (t, level): (GLenum, i32),
+    (format, ty): (GLenum, GLenum),
+    buf_size: Option<i32>,
+    pixels: *mut c_void,
+) {
+    if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
+        // With a pixel pack buffer bound the pointer is a byte offset into it.
+        return c.get_tex_image(t, level, (format, ty), PackDest::Buffer(pixels as u64));
+    }
+    let bytes = c.get_tex_image_bytes(t, level, format, ty);
+    if buf_size.is_some_and(|n| (n.max(0) as usize) < bytes) {
+        return c.record_invalid_operation("glGetTextureImage: bufSize is smaller than the image");
+    }
+    if pixels.is_null() && bytes > 0 {
+        return c.record_invalid_value("glGetTexImage: NULL pixels");
+    }
+    // SAFETY: the caller's contract above; `bytes` is the image's size.
+    let out = unsafe { slice_mut(pixels.cast::<u8>(), bytes as i64) };
+    c.get_tex_image(t, level, (format, ty), PackDest::Client(out))
+}
+
+/// [`named`] for a framebuffer (0: the default one) that the twin reaches through `target`.
+fn on_framebuffer<T: Copy>(
+    failure: T,
+    call: &str,
+    name: u32,
+    target: GLenum,
+    twin: impl FnOnce(GLenum) -> T,
+) -> T {
+    named(failure, call, Named::Framebuffer { name, target }, twin)
+}
+
+/// The image target whose level answers for `target`: a cube map's first face, else itself.
+fn cube_face_of(target: GLenum) -> GLenum {
+    if target == GL_TEXTURE_CUBE_MAP {
+        GL_TEXTURE_CUBE_MAP_POSITIVE_X
+    } else {
+        target
+    }
+}
+
+/// Whether every face of `level` of the selected cube map is defined, all of one size
+/// (`glGetTextureImage` reads all six).
+fn cube_level_complete(level: i32, format: GLenum, ty: GLenum) -> bool {
+    let sizes: Vec<usize> = (0..6)
+        .map(|f| {
+            gl(0, |c| {
+                c.get_tex_image_bytes(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, level, format, ty)
+            })
+        })
+        .collect();
+    sizes[0] > 0 && sizes.iter().all(|&s| s == sizes[0])
+}
+
+/// The bytes one image of `level` of the selected texture packs into (a cube map's face).
+fn image_stride_packed(target: GLenum, level: i32, format: GLenum, ty: GLenum) -> usize {
+    gl(0, |c| {
+        c.get_tex_image_bytes(cube_face_of(target), level, format, ty)
+    })
+}
+
 macro_rules! gl_entry_points {
     ($(fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block)*) => {
         $(
             #[no_mangle]
             pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
                 super::begin_end::entering(const { super::begin_end::allowed(stringify!($name)) });
+                super::debug::entering(stringify!($name));
                 // SAFETY: every pointer argument is valid as the GL specification requires for
                 // this command (the module's safety contract); the helpers bound every access.
                 #[allow(unused_unsafe)]
@@ -455,6 +744,7 @@ macro_rules! gl_entry_points {
                 .or_else(|| name.strip_suffix(b"ARB"))
                 .or_else(|| name.strip_suffix(b"NV"))
                 .or_else(|| name.strip_suffix(b"OES"))
+                .or_else(|| name.strip_suffix(b"KHR"))
             {
                 Some(core) if core.starts_with(b"gl") => exact(core),
                 _ => std::ptr::null_mut(),
@@ -530,6 +820,7 @@ gl_entry_points! {
     fn glCullFace(m: GLenum) { gl((), |c| c.cull_face(m)) }
     fn glFrontFace(m: GLenum) { gl((), |c| c.front_face(m)) }
     fn glPolygonOffset(f: f32, u: f32) { gl((), |c| c.polygon_offset(f, u)) }
+    fn glPolygonOffsetClamp(f: f32, u: f32, clamp: f32) { gl((), |c| c.polygon_offset_clamp(f, u, clamp)) }
     fn glPolygonMode(face: GLenum, mode: GLenum) { gl((), |c| c.polygon_mode(face, mode)) }
     fn glLineWidth(w: f32) { gl((), |c| c.line_width(w)) }
     fn glPointSize(s: f32) { gl((), |c| c.point_size(s)) }
@@ -550,6 +841,56 @@ gl_entry_points! {
     fn glPrimitiveRestartIndex(i: u32) { gl((), |c| c.primitive_restart_index(i)) }
     fn glClampColor(target: GLenum, clamp: GLenum) { gl((), |c| c.clamp_color(target, clamp)) }
     fn glFlush() { gl((), |c| c.flush()) }
+
+    // GL_ARB_vertex_attrib_binding (`objects::vertex_array::binding`).
+    fn glBindVertexBuffer(index: u32, buffer: u32, offset: isize, stride: i32) { gl((), |c| c.bind_vertex_buffer(index, buffer, offset as i64, stride)) }
+    fn glVertexAttribFormat(index: u32, size: i32, ty: GLenum, normalized: GLboolean, relative: u32) {
+        gl((), |c| c.vertex_attrib_format(index, size, ty, FormatKind::Float { normalized: b(normalized) }, relative))
+    }
+    fn glVertexAttribIFormat(index: u32, size: i32, ty: GLenum, relative: u32) { gl((), |c| c.vertex_attrib_format(index, size, ty, FormatKind::Integer, relative)) }
+    fn glVertexAttribLFormat(index: u32, size: i32, ty: GLenum, relative: u32) { gl((), |c| c.vertex_attrib_format(index, size, ty, FormatKind::Long, relative)) }
+    fn glVertexAttribBinding(index: u32, binding: u32) { gl((), |c| c.vertex_attrib_binding(index, binding)) }
+    fn glVertexBindingDivisor(binding: u32, divisor: u32) { gl((), |c| c.vertex_binding_divisor(binding, divisor)) }
+
+    // GL_KHR_debug (`context::debug`, `debug`).
+    fn glDebugMessageCallback(callback: Option<DebugProc>, user: *const c_void) { gl((), |c| c.debug_message_callback(callback, user as usize)) }
+    fn glDebugMessageControl(source: GLenum, ty: GLenum, severity: GLenum, count: i32, ids: *const u32, enabled: GLboolean) {
+        gl((), |c| c.debug_message_control(source, ty, severity, count, slice(ids, i64::from(count)), b(enabled)))
+    }
+    fn glDebugMessageInsert(source: GLenum, ty: GLenum, id: u32, severity: GLenum, length: i32, text: *const c_char) {
+        gl((), |c| c.debug_message_insert(source, ty, id, severity, debug_text(text, length, MAX_DEBUG_MESSAGE_LENGTH)))
+    }
+    fn glGetDebugMessageLog(count: u32, buf_size: i32, sources: *mut GLenum, types: *mut GLenum, ids: *mut u32, severities: *mut GLenum, lengths: *mut i32, log: *mut c_char) -> u32 {
+        gl(0, |c| {
+            let messages = c.debug_message_log(count, (!log.is_null()).then_some(buf_size));
+            write_debug_messages(&messages, [sources, types, ids, severities], lengths, log);
+            messages.len() as u32
+        })
+    }
+    fn glPushDebugGroup(source: GLenum, id: u32, length: i32, text: *const c_char) {
+        gl((), |c| c.push_debug_group(source, id, debug_text(text, length, MAX_DEBUG_MESSAGE_LENGTH)))
+    }
+    fn glPopDebugGroup() { gl((), |c| c.pop_debug_group()) }
+    fn glObjectLabel(identifier: GLenum, name: u32, length: i32, label: *const c_char) {
+        gl((), |c| c.object_label(Labelled::Object { identifier, name }, (!label.is_null()).then(|| debug_text(label, length, MAX_LABEL_LENGTH))))
+    }
+    fn glObjectPtrLabel(ptr: *const c_void, length: i32, label: *const c_char) {
+        gl((), |c| c.object_label(Labelled::Sync(ptr as usize), (!label.is_null()).then(|| debug_text(label, length, MAX_LABEL_LENGTH))))
+    }
+    fn glGetObjectLabel(identifier: GLenum, name: u32, buf_size: i32, length: *mut i32, label: *mut c_char) {
+        gl((), |c| write_label(c.get_object_label(Labelled::Object { identifier, name }, buf_size), buf_size, length, label))
+    }
+    fn glGetObjectPtrLabel(ptr: *const c_void, buf_size: i32, length: *mut i32, label: *mut c_char) {
+        gl((), |c| write_label(c.get_object_label(Labelled::Sync(ptr as usize), buf_size), buf_size, length, label))
+    }
+    fn glGetPointerv(pname: GLenum, out: *mut *mut c_void) {
+        gl((), |c| {
+            if let Some(p) = c.debug_pointer(pname) {
+                // SAFETY: `out` is NULL or holds one pointer (GL's contract).
+                unsafe { write_values(out, &[p as *mut c_void]) };
+            }
+        })
+    }
     fn glFinish() { gl((), |c| c.finish()) }
 
     // Sync objects: a GLsync is an opaque handle, validated by the context, never dereferenced.
@@ -998,14 +1339,7 @@ gl_entry_points! {
             if ptrs.iter().any(|p| p.is_null()) {
                 return c.record_invalid_operation("glShaderSource: a NULL string");
             }
-            let mut source = Vec::new();
-            for (i, &p) in ptrs.iter().enumerate() {
-                match lens.get(i) {
-                    Some(&n) if n >= 0 => source.extend_from_slice(slice(p.cast::<u8>(), i64::from(n))),
-                    _ => source.extend_from_slice(CStr::from_ptr(p).to_bytes()),
-                }
-            }
-            c.shader_source(sh, String::from_utf8_lossy(&source).into_owned())
+            c.shader_source(sh, joined_source(ptrs, lens))
         })
     }
     fn glCompileShader(sh: u32) { gl((), |c| c.compile_shader(sh)) }
@@ -1048,6 +1382,68 @@ gl_entry_points! {
     fn glBindFragDataLocationIndexed(p: u32, color: u32, index: u32, name: *const c_char) { gl((), |c| c.bind_frag_data_location_indexed(p, color, index, &string(name))) }
     fn glLinkProgram(p: u32) { gl((), |c| c.link_program(p)) }
     fn glUseProgram(p: u32) { gl((), |c| c.use_program(p)) }
+    // GL_ARB_separate_shader_objects: program pipelines.
+    fn glProgramParameteri(p: u32, pname: GLenum, v: i32) { gl((), |c| c.program_parameter(p, pname, v)) }
+    fn glCreateShaderProgramv(ty: GLenum, count: i32, strings: *const *const c_char) -> u32 {
+        gl(0, |c| {
+            if count < 0 || (strings.is_null() && count > 0) {
+                c.record_invalid_value("glCreateShaderProgramv: count < 0 or a NULL string array");
+                return 0;
+            }
+            let ptrs = slice(strings, i64::from(count));
+            if ptrs.iter().any(|p| p.is_null()) {
+                c.record_invalid_value("glCreateShaderProgramv: a NULL string");
+                return 0;
+            }
+            c.create_shader_program(ty, &[joined_source(ptrs, &[])])
+        })
+    }
+    fn glGenProgramPipelines(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_program_pipelines(n)) }
+    fn glCreateProgramPipelines(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_program_pipelines(n)) }
+    fn glDeleteProgramPipelines(n: i32, ns: *const u32) {
+        gl((), |c| {
+            if n < 0 {
+                return c.record_invalid_value("glDeleteProgramPipelines: n < 0");
+            }
+            c.delete_program_pipelines(names(n, ns))
+        })
+    }
+    fn glIsProgramPipeline(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_program_pipeline(n))) }
+    fn glBindProgramPipeline(n: u32) { gl((), |c| c.bind_program_pipeline(n)) }
+    fn glUseProgramStages(pipe: u32, stages: u32, p: u32) { gl((), |c| c.use_program_stages(pipe, stages, p)) }
+    fn glActiveShaderProgram(pipe: u32, p: u32) { gl((), |c| c.active_shader_program(pipe, p)) }
+    fn glValidateProgramPipeline(pipe: u32) { gl((), |c| c.validate_program_pipeline(pipe)) }
+    fn glGetProgramPipelineiv(pipe: u32, pname: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_program_pipeline(pipe, pname), |v| write_values(out, &[v]))) }
+    // GL_ARB_program_interface_query.
+    fn glGetProgramInterfaceiv(p: u32, iface: GLenum, pname: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_program_interface(p, iface, pname), |v| write_values(out, &[v]))) }
+    fn glGetProgramResourceIndex(p: u32, iface: GLenum, name: *const c_char) -> u32 { gl(GL_INVALID_INDEX, |c| c.get_program_resource_index(p, iface, &string(name))) }
+    fn glGetProgramResourceName(p: u32, iface: GLenum, i: u32, size: i32, len: *mut i32, buf: *mut c_char) {
+        gl((), |c| {
+            if !buf_size_ok(c, "glGetProgramResourceName", size) {
+                return;
+            }
+            if let Some(n) = c.get_program_resource_name(p, iface, i) { write_string(&n, size, len, buf) }
+        })
+    }
+    fn glGetProgramResourceiv(p: u32, iface: GLenum, i: u32, n: i32, props: *const GLenum, size: i32, len: *mut i32, out: *mut i32) {
+        gl((), |c| {
+            if n <= 0 || size < 0 {
+                return c.record_invalid_value("glGetProgramResourceiv: propCount <= 0 or bufSize < 0");
+            }
+            let props = slice(props, i64::from(n));
+            if props.len() < n as usize {
+                return c.record_invalid_value("glGetProgramResourceiv: NULL props");
+            }
+            if let Some(values) = c.get_program_resource_iv(p, iface, i, props) {
+                let k = values.len().min(size as usize);
+                write_values(out, &values[..k]);
+                write_values(len, &[k as i32]);
+            }
+        })
+    }
+    fn glGetProgramResourceLocation(p: u32, iface: GLenum, name: *const c_char) -> i32 { gl(-1, |c| c.get_program_resource_location(p, iface, &string(name))) }
+    fn glGetProgramResourceLocationIndex(p: u32, iface: GLenum, name: *const c_char) -> i32 { gl(-1, |c| c.get_program_resource_location_index(p, iface, &string(name))) }
+    fn glGetProgramPipelineInfoLog(pipe: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetProgramPipelineInfoLog", size) { return } answer(c, |c| c.program_pipeline_info_log(pipe), |s| write_string(&s, size, len, buf)) }) }
     // GL_ARB_shader_objects: handles are shader and program names (one name space).
     fn glCreateShaderObjectARB(ty: GLenum) -> u32 { glCreateShader(ty) }
     fn glCreateProgramObjectARB() -> u32 { glCreateProgram() }
@@ -1267,6 +1663,73 @@ gl_entry_points! {
     fn glUniform4ui64vARB(l: i32, n: i32, v: *const u64) { uniform_v(l, ValueKind::UInt64, 4, n, v.cast()) }
     fn glGetUniformi64vARB(p: u32, loc: i32, out: *mut i64) { gl((), |c| write_values(out, &c.get_uniform(p, loc).int64s())) }
     fn glGetUniformui64vARB(p: u32, loc: i32, out: *mut u64) { gl((), |c| write_values(out, &c.get_uniform(p, loc).uint64s())) }
+    // GL_ARB_separate_shader_objects: glUniform* on a named program.
+    fn glProgramUniform1f(p: u32, l: i32, x: f32) { gl((), |c| c.program_uniform(p, l, ValueKind::Float, 1, 1, &[x.to_bits()])) }
+    fn glProgramUniform2f(p: u32, l: i32, x: f32, y: f32) { gl((), |c| c.program_uniform(p, l, ValueKind::Float, 2, 1, &[x.to_bits(), y.to_bits()])) }
+    fn glProgramUniform3f(p: u32, l: i32, x: f32, y: f32, z: f32) { gl((), |c| c.program_uniform(p, l, ValueKind::Float, 3, 1, &[x.to_bits(), y.to_bits(), z.to_bits()])) }
+    fn glProgramUniform4f(p: u32, l: i32, x: f32, y: f32, z: f32, w: f32) { gl((), |c| c.program_uniform(p, l, ValueKind::Float, 4, 1, &[x.to_bits(), y.to_bits(), z.to_bits(), w.to_bits()])) }
+    fn glProgramUniform1i(p: u32, l: i32, x: i32) { gl((), |c| c.program_uniform(p, l, ValueKind::Int, 1, 1, &[x as u32])) }
+    fn glProgramUniform2i(p: u32, l: i32, x: i32, y: i32) { gl((), |c| c.program_uniform(p, l, ValueKind::Int, 2, 1, &[x as u32, y as u32])) }
+    fn glProgramUniform3i(p: u32, l: i32, x: i32, y: i32, z: i32) { gl((), |c| c.program_uniform(p, l, ValueKind::Int, 3, 1, &[x as u32, y as u32, z as u32])) }
+    fn glProgramUniform4i(p: u32, l: i32, x: i32, y: i32, z: i32, w: i32) { gl((), |c| c.program_uniform(p, l, ValueKind::Int, 4, 1, &[x as u32, y as u32, z as u32, w as u32])) }
+    fn glProgramUniform1ui(p: u32, l: i32, x: u32) { gl((), |c| c.program_uniform(p, l, ValueKind::UInt, 1, 1, &[x])) }
+    fn glProgramUniform2ui(p: u32, l: i32, x: u32, y: u32) { gl((), |c| c.program_uniform(p, l, ValueKind::UInt, 2, 1, &[x, y])) }
+    fn glProgramUniform3ui(p: u32, l: i32, x: u32, y: u32, z: u32) { gl((), |c| c.program_uniform(p, l, ValueKind::UInt, 3, 1, &[x, y, z])) }
+    fn glProgramUniform4ui(p: u32, l: i32, x: u32, y: u32, z: u32, w: u32) { gl((), |c| c.program_uniform(p, l, ValueKind::UInt, 4, 1, &[x, y, z, w])) }
+    fn glProgramUniform1fv(p: u32, l: i32, n: i32, v: *const f32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Float, 1, n, v.cast()) }
+    fn glProgramUniform2fv(p: u32, l: i32, n: i32, v: *const f32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Float, 2, n, v.cast()) }
+    fn glProgramUniform3fv(p: u32, l: i32, n: i32, v: *const f32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Float, 3, n, v.cast()) }
+    fn glProgramUniform4fv(p: u32, l: i32, n: i32, v: *const f32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Float, 4, n, v.cast()) }
+    fn glProgramUniform1iv(p: u32, l: i32, n: i32, v: *const i32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int, 1, n, v.cast()) }
+    fn glProgramUniform2iv(p: u32, l: i32, n: i32, v: *const i32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int, 2, n, v.cast()) }
+    fn glProgramUniform3iv(p: u32, l: i32, n: i32, v: *const i32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int, 3, n, v.cast()) }
+    fn glProgramUniform4iv(p: u32, l: i32, n: i32, v: *const i32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int, 4, n, v.cast()) }
+    fn glProgramUniform1uiv(p: u32, l: i32, n: i32, v: *const u32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt, 1, n, v) }
+    fn glProgramUniform2uiv(p: u32, l: i32, n: i32, v: *const u32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt, 2, n, v) }
+    fn glProgramUniform3uiv(p: u32, l: i32, n: i32, v: *const u32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt, 3, n, v) }
+    fn glProgramUniform4uiv(p: u32, l: i32, n: i32, v: *const u32) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt, 4, n, v) }
+    fn glProgramUniformMatrix2fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 2, 2, n, t, v) }
+    fn glProgramUniformMatrix3fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 3, 3, n, t, v) }
+    fn glProgramUniformMatrix4fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 4, 4, n, t, v) }
+    fn glProgramUniformMatrix2x3fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 2, 3, n, t, v) }
+    fn glProgramUniformMatrix3x2fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 3, 2, n, t, v) }
+    fn glProgramUniformMatrix2x4fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 2, 4, n, t, v) }
+    fn glProgramUniformMatrix4x2fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 4, 2, n, t, v) }
+    fn glProgramUniformMatrix3x4fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 3, 4, n, t, v) }
+    fn glProgramUniformMatrix4x3fv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f32) { uniform_m_in(UniformTarget::Program(p), l, 4, 3, n, t, v) }
+    fn glProgramUniform1d(p: u32, l: i32, x: f64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Double, &[x.to_bits()]) }
+    fn glProgramUniform2d(p: u32, l: i32, x: f64, y: f64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Double, &[x.to_bits(), y.to_bits()]) }
+    fn glProgramUniform3d(p: u32, l: i32, x: f64, y: f64, z: f64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Double, &[x.to_bits(), y.to_bits(), z.to_bits()]) }
+    fn glProgramUniform4d(p: u32, l: i32, x: f64, y: f64, z: f64, w: f64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Double, &[x.to_bits(), y.to_bits(), z.to_bits(), w.to_bits()]) }
+    fn glProgramUniform1dv(p: u32, l: i32, n: i32, v: *const f64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Double, 1, n, v.cast()) }
+    fn glProgramUniform2dv(p: u32, l: i32, n: i32, v: *const f64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Double, 2, n, v.cast()) }
+    fn glProgramUniform3dv(p: u32, l: i32, n: i32, v: *const f64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Double, 3, n, v.cast()) }
+    fn glProgramUniform4dv(p: u32, l: i32, n: i32, v: *const f64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Double, 4, n, v.cast()) }
+    fn glProgramUniformMatrix2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 2, 2, n, t, v) }
+    fn glProgramUniformMatrix3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 3, 3, n, t, v) }
+    fn glProgramUniformMatrix4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 4, 4, n, t, v) }
+    fn glProgramUniformMatrix2x3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 2, 3, n, t, v) }
+    fn glProgramUniformMatrix3x2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 3, 2, n, t, v) }
+    fn glProgramUniformMatrix2x4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 2, 4, n, t, v) }
+    fn glProgramUniformMatrix4x2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 4, 2, n, t, v) }
+    fn glProgramUniformMatrix3x4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 3, 4, n, t, v) }
+    fn glProgramUniformMatrix4x3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 4, 3, n, t, v) }
+    fn glProgramUniform1i64ARB(p: u32, l: i32, x: i64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Int64, &[x as u64]) }
+    fn glProgramUniform2i64ARB(p: u32, l: i32, x: i64, y: i64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Int64, &[x as u64, y as u64]) }
+    fn glProgramUniform3i64ARB(p: u32, l: i32, x: i64, y: i64, z: i64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Int64, &[x as u64, y as u64, z as u64]) }
+    fn glProgramUniform4i64ARB(p: u32, l: i32, x: i64, y: i64, z: i64, w: i64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Int64, &[x as u64, y as u64, z as u64, w as u64]) }
+    fn glProgramUniform1i64vARB(p: u32, l: i32, n: i32, v: *const i64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int64, 1, n, v.cast()) }
+    fn glProgramUniform2i64vARB(p: u32, l: i32, n: i32, v: *const i64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int64, 2, n, v.cast()) }
+    fn glProgramUniform3i64vARB(p: u32, l: i32, n: i32, v: *const i64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int64, 3, n, v.cast()) }
+    fn glProgramUniform4i64vARB(p: u32, l: i32, n: i32, v: *const i64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Int64, 4, n, v.cast()) }
+    fn glProgramUniform1ui64ARB(p: u32, l: i32, x: u64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::UInt64, &[x]) }
+    fn glProgramUniform2ui64ARB(p: u32, l: i32, x: u64, y: u64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::UInt64, &[x, y]) }
+    fn glProgramUniform3ui64ARB(p: u32, l: i32, x: u64, y: u64, z: u64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::UInt64, &[x, y, z]) }
+    fn glProgramUniform4ui64ARB(p: u32, l: i32, x: u64, y: u64, z: u64, w: u64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::UInt64, &[x, y, z, w]) }
+    fn glProgramUniform1ui64vARB(p: u32, l: i32, n: i32, v: *const u64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt64, 1, n, v.cast()) }
+    fn glProgramUniform2ui64vARB(p: u32, l: i32, n: i32, v: *const u64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt64, 2, n, v.cast()) }
+    fn glProgramUniform3ui64vARB(p: u32, l: i32, n: i32, v: *const u64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt64, 3, n, v.cast()) }
+    fn glProgramUniform4ui64vARB(p: u32, l: i32, n: i32, v: *const u64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::UInt64, 4, n, v.cast()) }
     // GL_ARB_vertex_attrib_64bit.
     fn glVertexAttribLPointer(i: u32, size: i32, ty: GLenum, stride: i32, ptr: *const c_void) {
         gl((), |c| c.vertex_attrib_l_pointer(i, size, ty, stride, ptr as usize))
@@ -1336,16 +1799,41 @@ gl_entry_points! {
         gl((), |c| get_compressed(c, t, level, Some(buf_size), pixels))
     }
     fn glGetTexImage(t: GLenum, level: i32, format: GLenum, ty: GLenum, pixels: *mut c_void) {
+        gl((), |c| get_tex_image(c, (t, level), (format, ty), None, pixels))
+    }
+    // GL_ARB_internalformat_query: at most `bufSize` values are written.
+    fn glGetInternalformativ(t: GLenum, internal: GLenum, pname: GLenum, buf_size: i32, out: *mut i32) {
         gl((), |c| {
+            let v: Vec<i32> = c.get_internalformat(t, internal, pname, buf_size).iter().map(|&x| x as i32).collect();
+            write_values(out, &v)
+        })
+    }
+    fn glGetInternalformati64v(t: GLenum, internal: GLenum, pname: GLenum, buf_size: i32, out: *mut i64) {
+        gl((), |c| write_values(out, &c.get_internalformat(t, internal, pname, buf_size)))
+    }
+    fn glGetCompressedTextureSubImage(tex: u32, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, d: i32, buf_size: i32, pixels: *mut c_void) {
+        gl((), |c| {
+            let area = ([x, y, z], [w, h, d]);
             if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
                 // With a pixel pack buffer bound the pointer is a byte offset into it.
-                return c.get_tex_image(t, level, (format, ty), PackDest::Buffer(pixels as u64));
+                return c.get_compressed_texture_sub_image(tex, level, area, buf_size, PackDest::Buffer(pixels as u64));
             }
-            let bytes = c.get_tex_image_bytes(t, level, format, ty);
-            if pixels.is_null() && bytes > 0 {
-                return c.record_invalid_value("glGetTexImage: NULL pixels");
+            // SAFETY: GL's contract: `pixels` holds `bufSize` writable bytes.
+            let out = unsafe { slice_mut(pixels.cast::<u8>(), i64::from(buf_size)) };
+            c.get_compressed_texture_sub_image(tex, level, area, buf_size, PackDest::Client(out))
+        })
+    }
+    fn glGetTextureSubImage(tex: u32, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, d: i32, format: GLenum, ty: GLenum, buf_size: i32, pixels: *mut c_void) {
+        gl((), |c| {
+            let area = ([x, y, z], [w, h, d]);
+            if c.pixel_buffer_bound(PixelBufferTarget::Pack) {
+                // With a pixel pack buffer bound the pointer is a byte offset into it.
+                return c.get_texture_sub_image(tex, level, area, (format, ty), PackDest::Buffer(pixels as u64));
             }
-            c.get_tex_image(t, level, (format, ty), PackDest::Client(slice_mut(pixels.cast::<u8>(), bytes as i64)))
+            // SAFETY: GL's contract: `pixels` holds `bufSize` writable bytes (a short buffer is
+            // GL_INVALID_OPERATION before anything is written).
+            let out = unsafe { slice_mut(pixels.cast::<u8>(), i64::from(buf_size)) };
+            c.get_texture_sub_image(tex, level, area, (format, ty), PackDest::Client(out))
         })
     }
     fn glCopyTexImage1D(t: GLenum, level: i32, internal: GLenum, x: i32, y: i32, w: i32, border: i32) {
@@ -1365,6 +1853,13 @@ gl_entry_points! {
     }
     fn glCopyImageSubData(src: u32, src_target: GLenum, src_level: i32, sx: i32, sy: i32, sz: i32, dst: u32, dst_target: GLenum, dst_level: i32, dx: i32, dy: i32, dz: i32, w: i32, h: i32, d: i32) {
         gl((), |c| c.copy_image_sub_data((src, src_target, src_level, [sx, sy, sz]), (dst, dst_target, dst_level, [dx, dy, dz]), [w, h, d]))
+    }
+    // GL_ARB_clear_texture: `data` is one texel of (format, type), or null for zeros.
+    fn glClearTexImage(tex: u32, level: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| c.clear_tex_image(tex, level, (format, ty), clear_texel(format, ty, data)))
+    }
+    fn glClearTexSubImage(tex: u32, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, d: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| c.clear_tex_sub_image(tex, level, ([x, y, z], [w, h, d]), (format, ty), clear_texel(format, ty, data)))
     }
     fn glGetRenderbufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) {
         gl((), |c| {
@@ -1508,6 +2003,179 @@ gl_entry_points! {
     fn glGetTexParameterfv(t: GLenum, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_tex_parameter(t, p); write_values(out, &v) }) }
     fn glGetTexLevelParameteriv(t: GLenum, level: i32, p: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_tex_level_parameter(t, level, p), |v| write_values(out, &[v]))) }
 
+    // Direct state access (GL_ARB_direct_state_access; `translate::gl::dsa`): each command is its
+    // bind-to-edit twin run on the object it names (`named`).
+    fn glCreateBuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_buffers(n)) }
+    fn glCreateTextures(t: GLenum, n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_textures(t, n)) }
+    fn glCreateFramebuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_framebuffers(n)) }
+    fn glCreateRenderbuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_renderbuffers(n)) }
+    fn glCreateVertexArrays(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_vertex_arrays(n)) }
+    fn glCreateSamplers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_samplers(n)) }
+    fn glCreateQueries(t: GLenum, n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_queries(t, n)) }
+    fn glCreateTransformFeedbacks(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_transform_feedbacks(n)) }
+    fn glNamedBufferStorage(b: u32, size: isize, data: *const c_void, flags: u32) { named((), "glNamedBufferStorage", Named::Buffer(b), |t| glBufferStorage(t, size, data, flags)) }
+    fn glNamedBufferData(b: u32, size: isize, data: *const c_void, usage: GLenum) { named((), "glNamedBufferData", Named::Buffer(b), |t| glBufferData(t, size, data, usage)) }
+    fn glNamedBufferSubData(b: u32, off: isize, size: isize, data: *const c_void) { named((), "glNamedBufferSubData", Named::Buffer(b), |t| glBufferSubData(t, off, size, data)) }
+    fn glCopyNamedBufferSubData(r: u32, w: u32, ro: isize, wo: isize, size: isize) {
+        named((), "glCopyNamedBufferSubData", Named::BufferPair { read: r, write: w }, |_| glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, ro, wo, size))
+    }
+    fn glMapNamedBuffer(b: u32, access: GLenum) -> *mut c_void { named(std::ptr::null_mut(), "glMapNamedBuffer", Named::Buffer(b), |t| glMapBuffer(t, access)) }
+    fn glMapNamedBufferRange(b: u32, off: isize, len: isize, access: u32) -> *mut c_void { named(std::ptr::null_mut(), "glMapNamedBufferRange", Named::Buffer(b), |t| glMapBufferRange(t, off, len, access)) }
+    fn glUnmapNamedBuffer(b: u32) -> GLboolean { named(0, "glUnmapNamedBuffer", Named::Buffer(b), |t| glUnmapBuffer(t)) }
+    fn glFlushMappedNamedBufferRange(b: u32, off: isize, len: isize) { named((), "glFlushMappedNamedBufferRange", Named::Buffer(b), |t| glFlushMappedBufferRange(t, off, len)) }
+    fn glGetNamedBufferParameteriv(b: u32, p: GLenum, out: *mut i32) { named((), "glGetNamedBufferParameteriv", Named::Buffer(b), |t| glGetBufferParameteriv(t, p, out)) }
+    fn glGetNamedBufferParameteri64v(b: u32, p: GLenum, out: *mut i64) { named((), "glGetNamedBufferParameteri64v", Named::Buffer(b), |t| glGetBufferParameteri64v(t, p, out)) }
+    fn glGetNamedBufferPointerv(b: u32, p: GLenum, out: *mut *mut c_void) { named((), "glGetNamedBufferPointerv", Named::Buffer(b), |t| glGetBufferPointerv(t, p, out)) }
+    fn glGetNamedBufferSubData(b: u32, off: isize, size: isize, data: *mut c_void) { named((), "glGetNamedBufferSubData", Named::Buffer(b), |t| glGetBufferSubData(t, off, size, data)) }
+    fn glTextureBuffer(tex: u32, f: GLenum, b: u32) { named((), "glTextureBuffer", Named::BufferTexture(tex), |t| glTexBuffer(t, f, b)) }
+    fn glTextureBufferRange(tex: u32, f: GLenum, b: u32, off: isize, size: isize) { named((), "glTextureBufferRange", Named::BufferTexture(tex), |t| glTexBufferRange(t, f, b, off, size)) }
+    fn glTextureStorage1D(tex: u32, levels: i32, f: GLenum, w: i32) { on_texture((), "glTextureStorage1D", tex, TEX_1D, |t| glTexStorage1D(t, levels, f, w)) }
+    fn glTextureStorage2D(tex: u32, levels: i32, f: GLenum, w: i32, h: i32) { on_texture((), "glTextureStorage2D", tex, TEX_2D_STORAGE, |t| glTexStorage2D(t, levels, f, w, h)) }
+    fn glTextureStorage3D(tex: u32, levels: i32, f: GLenum, w: i32, h: i32, d: i32) { on_texture((), "glTextureStorage3D", tex, TEX_3D, |t| glTexStorage3D(t, levels, f, w, h, d)) }
+    fn glTextureStorage2DMultisample(tex: u32, s: i32, f: GLenum, w: i32, h: i32, fixed: GLboolean) { on_texture((), "glTextureStorage2DMultisample", tex, TEX_MS_2D, |t| glTexStorage2DMultisample(t, s, f, w, h, fixed)) }
+    fn glTextureStorage3DMultisample(tex: u32, s: i32, f: GLenum, w: i32, h: i32, d: i32, fixed: GLboolean) { on_texture((), "glTextureStorage3DMultisample", tex, TEX_MS_3D, |t| glTexStorage3DMultisample(t, s, f, w, h, d, fixed)) }
+    fn glTextureSubImage1D(tex: u32, level: i32, x: i32, w: i32, format: GLenum, ty: GLenum, data: *const c_void) { on_texture((), "glTextureSubImage1D", tex, TEX_1D, |t| glTexSubImage1D(t, level, x, w, format, ty, data)) }
+    fn glTextureSubImage2D(tex: u32, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, data: *const c_void) { on_texture((), "glTextureSubImage2D", tex, TEX_2D, |t| glTexSubImage2D(t, level, x, y, w, h, format, ty, data)) }
+    fn glTextureSubImage3D(tex: u32, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, d: i32, format: GLenum, ty: GLenum, data: *const c_void) {
+        on_texture((), "glTextureSubImage3D", tex, TEX_3D_SUB, |t| {
+            let stride = image_stride(w, h, format, ty, false);
+            cube_faces(t, (z, d), |target, i| match target {
+                GL_TEXTURE_3D | GL_TEXTURE_2D_ARRAY | GL_TEXTURE_CUBE_MAP_ARRAY => glTexSubImage3D(target, level, x, y, z, w, h, d, format, ty, data),
+                face => glTexSubImage2D(face, level, x, y, w, h, format, ty, nth_image(data, i, stride, PixelBufferTarget::Unpack)),
+            })
+        })
+    }
+    fn glCompressedTextureSubImage1D(tex: u32, level: i32, x: i32, w: i32, format: GLenum, size: i32, data: *const c_void) { on_texture((), "glCompressedTextureSubImage1D", tex, TEX_1D, |t| glCompressedTexSubImage1D(t, level, x, w, format, size, data)) }
+    fn glCompressedTextureSubImage2D(tex: u32, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, size: i32, data: *const c_void) { on_texture((), "glCompressedTextureSubImage2D", tex, TEX_2D, |t| glCompressedTexSubImage2D(t, level, x, y, w, h, format, size, data)) }
+    fn glCompressedTextureSubImage3D(tex: u32, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, d: i32, format: GLenum, size: i32, data: *const c_void) {
+        on_texture((), "glCompressedTextureSubImage3D", tex, TEX_3D_SUB, |t| {
+            let face_size = if d > 0 { size / d } else { 0 };
+            cube_faces(t, (z, d), |target, i| match target {
+                GL_TEXTURE_3D | GL_TEXTURE_2D_ARRAY | GL_TEXTURE_CUBE_MAP_ARRAY => glCompressedTexSubImage3D(target, level, x, y, z, w, h, d, format, size, data),
+                face => glCompressedTexSubImage2D(face, level, x, y, w, h, format, face_size, nth_image(data, i, face_size.max(0) as usize, PixelBufferTarget::Unpack)),
+            })
+        })
+    }
+    fn glCopyTextureSubImage1D(tex: u32, level: i32, xoff: i32, x: i32, y: i32, w: i32) { on_texture((), "glCopyTextureSubImage1D", tex, TEX_1D, |t| glCopyTexSubImage1D(t, level, xoff, x, y, w)) }
+    fn glCopyTextureSubImage2D(tex: u32, level: i32, xoff: i32, yoff: i32, x: i32, y: i32, w: i32, h: i32) { on_texture((), "glCopyTextureSubImage2D", tex, TEX_2D, |t| glCopyTexSubImage2D(t, level, xoff, yoff, x, y, w, h)) }
+    fn glCopyTextureSubImage3D(tex: u32, level: i32, xoff: i32, yoff: i32, zoff: i32, x: i32, y: i32, w: i32, h: i32) {
+        on_texture((), "glCopyTextureSubImage3D", tex, TEX_3D_SUB, |t| {
+            cube_faces(t, (zoff, 1), |target, _| match target {
+                GL_TEXTURE_3D | GL_TEXTURE_2D_ARRAY | GL_TEXTURE_CUBE_MAP_ARRAY => glCopyTexSubImage3D(target, level, xoff, yoff, zoff, x, y, w, h),
+                face => glCopyTexSubImage2D(face, level, xoff, yoff, x, y, w, h),
+            })
+        })
+    }
+    fn glTextureParameteri(tex: u32, p: GLenum, v: i32) { on_texture_parameter("glTextureParameteri", tex, p, |t| glTexParameteri(t, p, v)) }
+    fn glTextureParameterf(tex: u32, p: GLenum, v: f32) { on_texture_parameter("glTextureParameterf", tex, p, |t| glTexParameterf(t, p, v)) }
+    fn glTextureParameteriv(tex: u32, p: GLenum, v: *const i32) { on_texture_parameter("glTextureParameteriv", tex, p, |t| glTexParameteriv(t, p, v)) }
+    fn glTextureParameterfv(tex: u32, p: GLenum, v: *const f32) { on_texture_parameter("glTextureParameterfv", tex, p, |t| glTexParameterfv(t, p, v)) }
+    fn glTextureParameterIiv(tex: u32, p: GLenum, v: *const i32) { on_texture_parameter("glTextureParameterIiv", tex, p, |t| glTexParameterIiv(t, p, v)) }
+    fn glTextureParameterIuiv(tex: u32, p: GLenum, v: *const u32) { on_texture_parameter("glTextureParameterIuiv", tex, p, |t| glTexParameterIuiv(t, p, v)) }
+    fn glGetTextureParameteriv(tex: u32, p: GLenum, out: *mut i32) { on_texture((), "glGetTextureParameteriv", tex, &[], |t| glGetTexParameteriv(t, p, out)) }
+    fn glGetTextureParameterfv(tex: u32, p: GLenum, out: *mut f32) { on_texture((), "glGetTextureParameterfv", tex, &[], |t| glGetTexParameterfv(t, p, out)) }
+    fn glGetTextureParameterIiv(tex: u32, p: GLenum, out: *mut i32) { on_texture((), "glGetTextureParameterIiv", tex, &[], |t| glGetTexParameterIiv(t, p, out)) }
+    fn glGetTextureParameterIuiv(tex: u32, p: GLenum, out: *mut u32) { on_texture((), "glGetTextureParameterIuiv", tex, &[], |t| glGetTexParameterIuiv(t, p, out)) }
+    fn glGetTextureLevelParameteriv(tex: u32, level: i32, p: GLenum, out: *mut i32) {
+        // A cube map's levels are answered for its first face (they are all alike).
+        on_texture((), "glGetTextureLevelParameteriv", tex, TEX_IMAGES, |t| glGetTexLevelParameteriv(if t == GL_TEXTURE_CUBE_MAP { GL_TEXTURE_CUBE_MAP_POSITIVE_X } else { t }, level, p, out))
+    }
+    fn glGetTextureLevelParameterfv(tex: u32, level: i32, p: GLenum, out: *mut f32) {
+        let mut v = 0i32;
+        let before = gl(0, |c| c.errors_raised());
+        glGetTextureLevelParameteriv(tex, level, p, &mut v);
+        if gl(before, |c| c.errors_raised()) == before {
+            write_values(out, &[v as f32]);
+        }
+    }
+    fn glGenerateTextureMipmap(tex: u32) { on_texture((), "glGenerateTextureMipmap", tex, TEX_MIPMAPPED, |t| glGenerateMipmap(t)) }
+    fn glBindTextureUnit(unit: u32, tex: u32) { gl((), |c| c.bind_texture_unit(unit, tex)) }
+    fn glGetTextureImage(tex: u32, level: i32, format: GLenum, ty: GLenum, buf_size: i32, pixels: *mut c_void) {
+        on_texture((), "glGetTextureImage", tex, TEX_IMAGES, |t| {
+            let stride = image_stride_packed(t, level, format, ty);
+            let faces = if t == GL_TEXTURE_CUBE_MAP { 6 } else { 1 };
+            if faces == 6 && !cube_level_complete(level, format, ty) {
+                return gl((), |c| c.record_invalid_operation("glGetTextureImage: the cube map's level is not complete"));
+            }
+            cube_faces(t, (0, faces), |target, i| {
+                let room = buf_size.saturating_sub((i as usize * stride) as i32);
+                let out = nth_image(pixels, i, stride, PixelBufferTarget::Pack).cast_mut();
+                gl((), |c| get_tex_image(c, (target, level), (format, ty), Some(room), out))
+            })
+        })
+    }
+    fn glGetCompressedTextureImage(tex: u32, level: i32, buf_size: i32, pixels: *mut c_void) {
+        on_texture((), "glGetCompressedTextureImage", tex, TEX_IMAGES, |t| {
+            let stride = gl(0, |c| c.get_compressed_tex_image_bytes(cube_face_of(t), level));
+            let faces = if t == GL_TEXTURE_CUBE_MAP { 6 } else { 1 };
+            cube_faces(t, (0, faces), |target, i| {
+                let room = buf_size.saturating_sub((i as usize * stride) as i32);
+                let out = nth_image(pixels, i, stride, PixelBufferTarget::Pack).cast_mut();
+                gl((), |c| get_compressed(c, target, level, Some(room), out))
+            })
+        })
+    }
+    fn glNamedFramebufferRenderbuffer(fb: u32, a: GLenum, rt: GLenum, rb: u32) { on_framebuffer((), "glNamedFramebufferRenderbuffer", fb, GL_DRAW_FRAMEBUFFER, |t| glFramebufferRenderbuffer(t, a, rt, rb)) }
+    fn glNamedFramebufferTexture(fb: u32, a: GLenum, tex: u32, level: i32) { on_framebuffer((), "glNamedFramebufferTexture", fb, GL_DRAW_FRAMEBUFFER, |t| gl((), |c| c.framebuffer_texture_whole(t, a, tex, level))) }
+    fn glNamedFramebufferTextureLayer(fb: u32, a: GLenum, tex: u32, level: i32, layer: i32) { on_framebuffer((), "glNamedFramebufferTextureLayer", fb, GL_DRAW_FRAMEBUFFER, |t| glFramebufferTextureLayer(t, a, tex, level, layer)) }
+    fn glNamedFramebufferDrawBuffer(fb: u32, buf: GLenum) { on_framebuffer((), "glNamedFramebufferDrawBuffer", fb, GL_DRAW_FRAMEBUFFER, |_| glDrawBuffer(buf)) }
+    fn glNamedFramebufferDrawBuffers(fb: u32, n: i32, bufs: *const GLenum) { on_framebuffer((), "glNamedFramebufferDrawBuffers", fb, GL_DRAW_FRAMEBUFFER, |_| glDrawBuffers(n, bufs)) }
+    fn glNamedFramebufferReadBuffer(fb: u32, src: GLenum) { on_framebuffer((), "glNamedFramebufferReadBuffer", fb, GL_READ_FRAMEBUFFER, |_| glReadBuffer(src)) }
+    fn glInvalidateNamedFramebufferData(fb: u32, n: i32, attachments: *const GLenum) { on_framebuffer((), "glInvalidateNamedFramebufferData", fb, GL_DRAW_FRAMEBUFFER, |t| glInvalidateFramebuffer(t, n, attachments)) }
+    fn glInvalidateNamedFramebufferSubData(fb: u32, n: i32, attachments: *const GLenum, x: i32, y: i32, w: i32, h: i32) { on_framebuffer((), "glInvalidateNamedFramebufferSubData", fb, GL_DRAW_FRAMEBUFFER, |t| glInvalidateSubFramebuffer(t, n, attachments, x, y, w, h)) }
+    fn glClearNamedFramebufferiv(fb: u32, buffer: GLenum, drawbuffer: i32, value: *const i32) { on_framebuffer((), "glClearNamedFramebufferiv", fb, GL_DRAW_FRAMEBUFFER, |_| glClearBufferiv(buffer, drawbuffer, value)) }
+    fn glClearNamedFramebufferuiv(fb: u32, buffer: GLenum, drawbuffer: i32, value: *const u32) { on_framebuffer((), "glClearNamedFramebufferuiv", fb, GL_DRAW_FRAMEBUFFER, |_| glClearBufferuiv(buffer, drawbuffer, value)) }
+    fn glClearNamedFramebufferfv(fb: u32, buffer: GLenum, drawbuffer: i32, value: *const f32) { on_framebuffer((), "glClearNamedFramebufferfv", fb, GL_DRAW_FRAMEBUFFER, |_| glClearBufferfv(buffer, drawbuffer, value)) }
+    fn glClearNamedFramebufferfi(fb: u32, buffer: GLenum, drawbuffer: i32, depth: f32, stencil: i32) { on_framebuffer((), "glClearNamedFramebufferfi", fb, GL_DRAW_FRAMEBUFFER, |_| glClearBufferfi(buffer, drawbuffer, depth, stencil)) }
+    fn glBlitNamedFramebuffer(read: u32, draw: u32, sx0: i32, sy0: i32, sx1: i32, sy1: i32, dx0: i32, dy0: i32, dx1: i32, dy1: i32, mask: u32, filter: GLenum) {
+        named((), "glBlitNamedFramebuffer", Named::FramebufferPair { read, draw }, |_| glBlitFramebuffer(sx0, sy0, sx1, sy1, dx0, dy0, dx1, dy1, mask, filter))
+    }
+    fn glCheckNamedFramebufferStatus(fb: u32, target: GLenum) -> GLenum {
+        if !matches!(target, GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER | GL_READ_FRAMEBUFFER) {
+            return gl(0, |c| {
+                c.record_invalid_enum("glCheckNamedFramebufferStatus target", target);
+                0
+            });
+        }
+        on_framebuffer(0, "glCheckNamedFramebufferStatus", fb, target, |t| glCheckFramebufferStatus(t))
+    }
+    fn glGetNamedFramebufferAttachmentParameteriv(fb: u32, a: GLenum, p: GLenum, out: *mut i32) { on_framebuffer((), "glGetNamedFramebufferAttachmentParameteriv", fb, GL_DRAW_FRAMEBUFFER, |t| glGetFramebufferAttachmentParameteriv(t, a, p, out)) }
+    fn glNamedRenderbufferStorage(rb: u32, f: GLenum, w: i32, h: i32) { named((), "glNamedRenderbufferStorage", Named::Renderbuffer(rb), |t| glRenderbufferStorage(t, f, w, h)) }
+    fn glNamedRenderbufferStorageMultisample(rb: u32, s: i32, f: GLenum, w: i32, h: i32) { named((), "glNamedRenderbufferStorageMultisample", Named::Renderbuffer(rb), |t| glRenderbufferStorageMultisample(t, s, f, w, h)) }
+    fn glGetNamedRenderbufferParameteriv(rb: u32, p: GLenum, out: *mut i32) { named((), "glGetNamedRenderbufferParameteriv", Named::Renderbuffer(rb), |t| glGetRenderbufferParameteriv(t, p, out)) }
+    fn glEnableVertexArrayAttrib(vao: u32, i: u32) { named((), "glEnableVertexArrayAttrib", Named::VertexArray(vao), |_| glEnableVertexAttribArray(i)) }
+    fn glDisableVertexArrayAttrib(vao: u32, i: u32) { named((), "glDisableVertexArrayAttrib", Named::VertexArray(vao), |_| glDisableVertexAttribArray(i)) }
+    fn glVertexArrayVertexBuffer(vao: u32, index: u32, b: u32, offset: isize, stride: i32) {
+        gl((), |c| c.vertex_array_vertex_buffers(vao, index, 1, Some((&[b], &[offset as i64], &[stride]))))
+    }
+    fn glVertexArrayVertexBuffers(vao: u32, first: u32, count: i32, bs: *const u32, offsets: *const isize, strides: *const i32) {
+        gl((), |c| {
+            let n = i64::from(count);
+            let offsets: Vec<i64> = slice(offsets, n).iter().map(|&o| o as i64).collect();
+            let (bs, strides) = (slice(bs, n), slice(strides, n));
+            // NULL buffers unbind; otherwise all three arrays hold `count` values.
+            let given = (!bs.is_empty()).then_some((bs, offsets.as_slice(), strides));
+            if given.is_some_and(|(b, o, s)| b.len() != o.len() || b.len() != s.len()) {
+                return c.record_invalid_value("glVertexArrayVertexBuffers: NULL offsets or strides");
+            }
+            c.vertex_array_vertex_buffers(vao, first, count, given)
+        })
+    }
+    fn glVertexArrayAttribFormat(vao: u32, i: u32, size: i32, ty: GLenum, normalized: GLboolean, relative: u32) { named((), "glVertexArrayAttribFormat", Named::VertexArray(vao), |_| glVertexAttribFormat(i, size, ty, normalized, relative)) }
+    fn glVertexArrayAttribIFormat(vao: u32, i: u32, size: i32, ty: GLenum, relative: u32) { named((), "glVertexArrayAttribIFormat", Named::VertexArray(vao), |_| glVertexAttribIFormat(i, size, ty, relative)) }
+    fn glVertexArrayAttribLFormat(vao: u32, i: u32, size: i32, ty: GLenum, relative: u32) { named((), "glVertexArrayAttribLFormat", Named::VertexArray(vao), |_| glVertexAttribLFormat(i, size, ty, relative)) }
+    fn glVertexArrayAttribBinding(vao: u32, i: u32, binding: u32) { named((), "glVertexArrayAttribBinding", Named::VertexArray(vao), |_| glVertexAttribBinding(i, binding)) }
+    fn glVertexArrayBindingDivisor(vao: u32, binding: u32, divisor: u32) { named((), "glVertexArrayBindingDivisor", Named::VertexArray(vao), |_| glVertexBindingDivisor(binding, divisor)) }
+    fn glGetVertexArrayIndexed64iv(vao: u32, i: u32, p: GLenum, out: *mut i64) { gl((), |c| if let Some(v) = c.get_vertex_array_binding_offset(vao, i, p) { write_values(out, &[v]) }) }
+    fn glVertexArrayElementBuffer(vao: u32, b: u32) { gl((), |c| c.vertex_array_element_buffer(vao, b)) }
+    fn glGetVertexArrayiv(vao: u32, p: GLenum, out: *mut i32) { gl((), |c| if let Some(v) = c.get_vertex_array(vao, p) { write_values(out, &[v]) }) }
+    fn glGetVertexArrayIndexediv(vao: u32, i: u32, p: GLenum, out: *mut i32) { gl((), |c| if let Some(v) = c.get_vertex_array_indexed(vao, i, p) { write_values(out, &[v as i32]) }) }
+    fn glTransformFeedbackBufferBase(xfb: u32, i: u32, b: u32) { gl((), |c| c.transform_feedback_buffer(xfb, i, b, None)) }
+    fn glTransformFeedbackBufferRange(xfb: u32, i: u32, b: u32, off: isize, size: isize) { gl((), |c| c.transform_feedback_buffer(xfb, i, b, Some((off as i64, size as i64)))) }
+    fn glGetTransformFeedbackiv(xfb: u32, p: GLenum, out: *mut i32) { gl((), |c| if let Some(v) = c.get_transform_feedback(xfb, p, None) { write_values(out, &[v as i32]) }) }
+    fn glGetTransformFeedbacki_v(xfb: u32, p: GLenum, i: u32, out: *mut i32) { gl((), |c| if let Some(v) = c.get_transform_feedback(xfb, p, Some((i, false))) { write_values(out, &[v as i32]) }) }
+    fn glGetTransformFeedbacki64_v(xfb: u32, p: GLenum, i: u32, out: *mut i64) { gl((), |c| if let Some(v) = c.get_transform_feedback(xfb, p, Some((i, true))) { write_values(out, &[v]) }) }
+
     // Framebuffers.
     fn glGenFramebuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_framebuffers(n)) }
     fn glDeleteFramebuffers(n: i32, ns: *const u32) {
@@ -1650,7 +2318,39 @@ gl_entry_points! {
 }
 
 /// `glUniform*v`: `v` holds `n × comps` values of `kind`, as 32-bit words (two a 64-bit value).
+/// Which program a `glUniform*` (current) or `glProgramUniform*` (named) call writes.
+#[derive(Clone, Copy)]
+enum UniformTarget {
+    Current,
+    Program(u32),
+}
+
+impl UniformTarget {
+    fn vectors(self, c: &mut Context, l: i32, kind: ValueKind, comps: u32, n: i32, data: &[u32]) {
+        match self {
+            UniformTarget::Current => c.uniform(l, kind, comps, n, data),
+            UniformTarget::Program(p) => c.program_uniform(p, l, kind, comps, n, data),
+        }
+    }
+}
+
+/// # Safety
+/// `v` holds `n × comps` values (GL's contract).
 unsafe fn uniform_v(l: i32, kind: ValueKind, comps: u32, n: i32, v: *const u32) {
+    // SAFETY: passed on from the caller.
+    unsafe { uniform_v_in(UniformTarget::Current, l, kind, comps, n, v) }
+}
+
+/// # Safety
+/// `v` holds `n × comps` values (GL's contract).
+unsafe fn uniform_v_in(
+    to: UniformTarget,
+    l: i32,
+    kind: ValueKind,
+    comps: u32,
+    n: i32,
+    v: *const u32,
+) {
     gl((), |c| {
         let words = comps * kind.words();
         // SAFETY: `v` holds `n × comps` values (GL's contract).
@@ -1658,25 +2358,54 @@ unsafe fn uniform_v(l: i32, kind: ValueKind, comps: u32, n: i32, v: *const u32) 
         if data.len() < (n.max(0) as usize) * words as usize {
             return c.record_invalid_value("glUniform*v: NULL value");
         }
-        c.uniform(l, kind, comps, n, data)
+        to.vectors(c, l, kind, comps, n, data)
     })
 }
 
 /// A `glUniform{2,3,4}{d,i64ARB,ui64ARB}` call: one value of `values.len()` 64-bit components.
 fn uniform_64(l: i32, kind: ValueKind, values: &[u64]) {
+    uniform_64_in(UniformTarget::Current, l, kind, values)
+}
+
+fn uniform_64_in(to: UniformTarget, l: i32, kind: ValueKind, values: &[u64]) {
     let words: Vec<u32> = values.iter().flat_map(|&v| split_u64(v)).collect();
-    gl((), |c| c.uniform(l, kind, values.len() as u32, 1, &words))
+    gl((), |c| {
+        to.vectors(c, l, kind, values.len() as u32, 1, &words)
+    })
 }
 
 /// `glUniformMatrix{C}x{R}dv`.
+///
+/// # Safety
+/// `v` holds `n` matrices (GL's contract).
 unsafe fn uniform_md(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *const f64) {
+    // SAFETY: passed on from the caller.
+    unsafe { uniform_md_in(UniformTarget::Current, l, cols, rows, n, t, v) }
+}
+
+/// # Safety
+/// `v` holds `n` matrices (GL's contract).
+unsafe fn uniform_md_in(
+    to: UniformTarget,
+    l: i32,
+    cols: u32,
+    rows: u32,
+    n: i32,
+    t: GLboolean,
+    v: *const f64,
+) {
     gl((), |c| {
         // SAFETY: `v` holds `n` matrices (GL's contract).
         let data = unsafe { slice(v, i64::from(n) * i64::from(cols * rows)) };
         if data.len() < (n.max(0) as usize) * (cols * rows) as usize {
             return c.record_invalid_value("glUniformMatrix*dv: NULL value");
         }
-        c.uniform_matrix_double(l, (cols, rows), n, b(t), data)
+        match to {
+            UniformTarget::Current => c.uniform_matrix_double(l, (cols, rows), n, b(t), data),
+            UniformTarget::Program(p) => {
+                c.program_uniform_matrix_double(p, l, (cols, rows), n, b(t), data)
+            }
+        }
     })
 }
 
@@ -1694,14 +2423,36 @@ unsafe fn vertex_attrib_lv(i: u32, n: usize, v: *const f64) {
     })
 }
 
+/// # Safety
+/// `v` holds `n` matrices (GL's contract).
 unsafe fn uniform_m(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *const f32) {
+    // SAFETY: passed on from the caller.
+    unsafe { uniform_m_in(UniformTarget::Current, l, cols, rows, n, t, v) }
+}
+
+/// # Safety
+/// `v` holds `n` matrices (GL's contract).
+unsafe fn uniform_m_in(
+    to: UniformTarget,
+    l: i32,
+    cols: u32,
+    rows: u32,
+    n: i32,
+    t: GLboolean,
+    v: *const f32,
+) {
     gl((), |c| {
         // SAFETY: `v` holds `n` matrices (GL's contract).
         let data = unsafe { slice(v, i64::from(n) * i64::from(cols * rows)) };
         if data.len() < (n.max(0) as usize) * (cols * rows) as usize {
             return c.record_invalid_value("glUniformMatrix*fv: NULL value");
         }
-        c.uniform_matrix(l, cols, rows, n, b(t), data)
+        match to {
+            UniformTarget::Current => c.uniform_matrix(l, cols, rows, n, b(t), data),
+            UniformTarget::Program(p) => {
+                c.program_uniform_matrix(p, l, (cols, rows), n, b(t), data)
+            }
+        }
     })
 }
 

@@ -49,6 +49,7 @@ macro_rules! proc_table {
 
 mod begin_end;
 mod bridge;
+mod debug;
 pub mod diagnostics;
 pub mod egl;
 pub mod gl;

@@ -144,7 +144,10 @@ fn lowered_double_inputs_pass_spirv_val() {
     for target in [TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2] {
         let mut p = compile_program(
             &[(Stage::Vertex, VS), (Stage::Fragment, FS)],
-            CompileOptions { target },
+            CompileOptions {
+                target,
+                ..Default::default()
+            },
         )
         .expect("links");
         p.lower_double_vertex_inputs().expect("lowers");

@@ -315,8 +315,14 @@ fn pipelines_from_reflection_pass_the_validation_layer() {
     let device = manager.backend().shared().raw.clone();
     for target in [TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_1] {
         for (label, stages) in PROGRAMS {
-            let program = compile_program(stages, CompileOptions { target })
-                .unwrap_or_else(|e| panic!("{label}: {e}"));
+            let program = compile_program(
+                stages,
+                CompileOptions {
+                    target,
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
             let created = create_pipeline(&device, &program);
             destroy(&device, created);
             assert_eq!(

@@ -40,9 +40,9 @@ struct Request {
 /// Parses a GLX_ARB_create_context list with the spec's errors: an unknown attribute, unknown
 /// flag bits or an unknown reset strategy are `BadValue`; a render type other than RGBA
 /// `BadValue`; a version that does not exist, or forward-compatible below 3.0, `BadMatch`; a
-/// profile mask with no known bit or both bits (from 3.2) `GLXBadProfileARB`; a version ArenaGL
-/// does not offer (above 3.3) `GLXBadFBConfig` (the config supports no such context); robust
-/// buffer access, which ArenaGL does not offer yet, `BadMatch`.
+/// profile mask with no known bit or both bits (from 3.2) `GLXBadProfileARB`; robust buffer
+/// access, which ArenaGL does not offer yet, `BadMatch`. A version above the device's claim is
+/// [`check_offered`]'s.
 fn parse(pairs: &[(c_int, c_int)]) -> Result<Request, Fail> {
     let mut r = Request {
         major: 1,
@@ -107,20 +107,28 @@ fn check_version(r: &Request) -> Result<(), Fail> {
             "GLX: bad profile mask"
         ));
     }
-    if (r.major, r.minor) > (3, 3) {
-        return Err(fail!(
-            GLX_BAD_FBCONFIG_ERR,
-            0,
-            r.major,
-            r.minor,
-            "GLX: GL version above 3.3"
-        ));
-    }
     if r.flags & GLX_CONTEXT_ROBUST_ACCESS_BIT_ARB != 0 {
         return Err(fail!(
             x11::BAD_MATCH,
             0,
             "GLX: robust buffer access is not offered"
+        ));
+    }
+    Ok(())
+}
+
+/// `GLXBadFBConfig` (the config supports no such context) for a version above `offered`, the
+/// one the device completes (GLX_ARB_create_context: a version the implementation cannot
+/// create).
+fn check_offered(r: &Request, offered: (u32, u32)) -> Result<(), Fail> {
+    let asked = (r.major.max(0) as u32, r.minor.max(0) as u32);
+    if asked > offered {
+        return Err(fail!(
+            GLX_BAD_FBCONFIG_ERR,
+            0,
+            r.major,
+            r.minor,
+            "GLX: GL version above the device's"
         ));
     }
     Ok(())
@@ -276,6 +284,10 @@ pub unsafe extern "C" fn glXCreateContextAttribsARB(
         // SAFETY: the caller's obligation on `attrib_list`.
         let pairs = unsafe { fbconfig_pairs(attrib_list) };
         let request = parse(&pairs)?;
+        // Without a device the version cannot be told; creation then fails as it would.
+        if let Ok(offered) = super::super::bridge::offered_gl_version() {
+            check_offered(&request, offered)?;
+        }
         create(&cfg, share, &egl_attribs(&request))
     })
 }
@@ -517,7 +529,11 @@ mod tests {
         };
         assert!(req(&v(3, 3)).is_ok());
         assert!(req(&v(2, 1)).is_ok());
-        assert_eq!(req(&v(4, 6)), Err(GLX_BAD_FBCONFIG_ERR));
+        let r46 = parse(&v(4, 6)).map_err(|f| f.error).unwrap();
+        let offered = |r: &Request, v| check_offered(r, v).map_err(|f| f.error);
+        assert_eq!(offered(&r46, (4, 0)), Err(GLX_BAD_FBCONFIG_ERR));
+        assert_eq!(offered(&r46, (4, 6)), Ok(()));
+        assert_eq!(offered(&req(&v(3, 3)).unwrap(), (3, 3)), Ok(()));
         assert_eq!(req(&v(3, 7)), Err(x11::BAD_MATCH));
         assert_eq!(req(&[(0x1234, 1)]), Err(x11::BAD_VALUE));
         assert_eq!(req(&[(GLX_CONTEXT_FLAGS_ARB, 0x80)]), Err(x11::BAD_VALUE));

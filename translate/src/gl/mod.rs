@@ -18,6 +18,8 @@
 //!   lighting, texture environments, matrix stacks, display lists, colour clamping.
 //! - `pressure/` — what memory pressure makes the translator give up (texture demotion, cache
 //!   trimming, the render scale).
+//! - `dsa/` — GL_ARB_direct_state_access: the `glCreate*` commands and the selection that
+//!   runs each bind-to-edit path on a named object.
 //! - `vk/` — the Vulkan side: the process-wide device (the memory manager behind a mutex), the
 //!   pipeline, descriptor and query-pool caches, and the pure GL→Vulkan enum mappings (`conv`).
 //!
@@ -35,11 +37,13 @@ mod compat;
 mod compute;
 mod context;
 mod draw;
+mod dsa;
 mod objects;
 mod pixel;
 mod pressure;
 mod vk;
 
+pub use context::debug;
 pub use context::enums;
 pub use context::error::{error_name, GlError};
 pub use context::get::Value;
@@ -47,9 +51,11 @@ pub use context::share_group::ShareGroup;
 pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};
 pub use draw::indirect::IndirectDraw;
 pub use draw::DrawCall;
+pub use dsa::Named;
 pub use objects::framebuffer::{SurfaceImages, MAX_COLOR_ATTACHMENTS};
 pub use objects::program::{split_u64, ValueKind, MAX_TEXTURE_UNITS};
 pub use objects::sync::DeviceFence;
+pub use objects::vertex_array::binding::FormatKind;
 pub use objects::vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
 pub use pixel::buffer::PixelBufferTarget;
 pub use pixel::get_tex_image::PackDest;

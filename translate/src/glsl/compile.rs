@@ -366,8 +366,13 @@ pub(super) fn compile_and_link(
         // `program` (declared first, so dropped last).
         unsafe { sys::glslang_program_add_shader(program.0.as_ptr(), shader.0.as_ptr()) };
     }
+    let messages = if options.separable {
+        MESSAGES.0
+    } else {
+        LINK_MESSAGES
+    };
     // SAFETY: `program` is live and holds parsed shaders.
-    let linked = unsafe { sys::glslang_program_link(program.0.as_ptr(), LINK_MESSAGES) } != 0;
+    let linked = unsafe { sys::glslang_program_link(program.0.as_ptr(), messages) } != 0;
     if !linked {
         return Err(CompileError::Link {
             log: program.info_log(),
@@ -482,7 +487,7 @@ fn default_resources() -> sys::glslang_resource_t {
         max_vertex_uniform_components: 4096,
         max_varying_floats: 64,
         max_vertex_texture_image_units: 32,
-        max_combined_texture_image_units: 80,
+        max_combined_texture_image_units: 96,
         max_texture_image_units: 32,
         max_fragment_uniform_components: 4096,
         // GL's minimum and the common Vulkan `maxColorAttachments`: `gl_FragData` is declared

@@ -14,8 +14,10 @@
 //!   3.10 ES, a superset whose new reserved words (`buffer`, …: `NEW_IN_310`) are renamed with
 //!   [`legacy::USER_PREFIX`] where 3.00 used them as names (reflection strips the prefix).
 //! - Which versions an ES context offers is `version`'s business ([`version::mark_es_unoffered`]):
-//!   desktop GLSL is refused in an ES context, 3.00 ES in an ES 2.0 one, 3.10/3.20 ES in both
-//!   (their features — compute, storage buffers, images — are not implemented).
+//!   desktop GLSL is refused in an ES context, and a GLSL ES version newer than the context's
+//!   (3.00 ES in ES 2.0, 3.10 ES below ES 3.1, 3.20 ES below 3.2: the ES version rule,
+//!   `context::es_version`, decides which the device offers). 3.10 and 3.20 ES units are handed
+//!   on as they are: glslang targets Vulkan from them, as a desktop context compiles them.
 //! - A desktop context keeps its own rules for ES sources (`legacy`, `version`): 1.00 upgraded
 //!   like 1.10, 3.00 ES refused, 3.10/3.20 ES compiled.
 
@@ -27,12 +29,14 @@ use super::{guard, legacy, macros, version, CompileError, Stage};
 /// The GLSL a GL context accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
-    /// Desktop GLSL of a core-profile context (no `compatibility` directives).
-    Core,
-    /// Desktop GLSL of a compatibility-profile context.
-    Compatibility,
-    /// GLSL ES of an OpenGL ES `major`.0 context.
-    Es { major: u32 },
+    /// Desktop GLSL of a core-profile context (no `compatibility` directives), up to `#version
+    /// glsl` (the context's GL version, `glsl::version::mark_above`).
+    Core { glsl: u32 },
+    /// Desktop GLSL of a compatibility-profile context, up to `#version glsl`.
+    Compatibility { glsl: u32 },
+    /// GLSL ES of an OpenGL ES context, up to `#version glsl es` (100, 300, 310 or 320: the
+    /// context's ES version, `context::es_version`).
+    Es { glsl: u32 },
 }
 
 /// `gl_MaxVertexUniformVectors` and `gl_MaxFragmentUniformVectors`: what `glGet` answers on every
@@ -53,13 +57,13 @@ const ES_1_00_CONSTANTS: [(&str, i32); 3] = [
 /// Names GLSL ES 3.00 leaves free that glslang reserves in 3.10 ES.
 const NEW_IN_310: [&str; 3] = ["buffer", "imageCubeArray", "precise"];
 
-/// `source` as the GL layer hands it on in an OpenGL ES `major`.0 context: a version the
-/// context does not offer is marked for the compile step to refuse; `#version 300 es` becomes
-/// `#version 310 es` (see the module comment); a 1.00 unit has the ES built-in constants
-/// desktop GLSL lacks replaced by their values; anything else (a malformed directive) is
-/// unchanged.
-pub fn for_es(source: &str, major: u32) -> Cow<'_, str> {
-    if let Some(marked) = version::mark_es_unoffered(source, major) {
+/// `source` as the GL layer hands it on in an OpenGL ES context whose newest GLSL ES is
+/// `newest`: a version the context does not offer is marked for the compile step to refuse;
+/// `#version 300 es` becomes `#version 310 es` (see the module comment); a 1.00 unit has the ES
+/// built-in constants desktop GLSL lacks replaced by their values; anything else (3.10 and
+/// 3.20 ES, a malformed directive) is unchanged.
+pub fn for_es(source: &str, newest: u32) -> Cow<'_, str> {
+    if let Some(marked) = version::mark_es_unoffered(source, newest) {
         return Cow::Owned(marked);
     }
     let Some(d) = version::read(source) else {
@@ -77,9 +81,34 @@ pub fn for_es(source: &str, major: u32) -> Cow<'_, str> {
         if NEW_IN_310.contains(&ident) {
             out.push_str(legacy::USER_PREFIX);
         }
-        out.push_str(ident);
+        // Every precision is highp on the Vulkan path (see `all_highp`).
+        out.push_str(if matches!(ident, "lowp" | "mediump") {
+            "highp"
+        } else {
+            ident
+        });
     });
-    Cow::Owned(head + &tail)
+    Cow::Owned(head + &all_highp(&tail))
+}
+
+/// A 3.00 ES unit (its `lowp`/`mediump` already `highp`) with `precision highp int;` after each
+/// default float precision statement, on the same line. GLSL ES 3.00 lets a varying's precision
+/// differ between stages, but glslang's cross-stage check compares the members of struct
+/// varyings, whose precision is the default in force (int: highp in vertex shaders, mediump in
+/// fragment shaders). ArenaGL computes every precision at 32 bits and reports that in
+/// `glGetShaderPrecisionFormat`, so making all of them highp changes no result. (A statement in
+/// a comment gains a statement in the comment.)
+fn all_highp(tail: &str) -> String {
+    const DEFAULT_FLOAT: &str = "precision highp float;";
+    tail.replace(DEFAULT_FLOAT, "precision highp float; precision highp int;")
+}
+
+/// Whether `source` declares `#version 300 es` (which a desktop context compiles as an ES 3.0
+/// one does, GL_ARB_ES3_compatibility).
+pub fn is_es_300(source: &str) -> bool {
+    version::read(source).is_some_and(|d| {
+        d.number == version::Number::Value(300) && d.profile.as_deref() == Some("es")
+    })
 }
 
 /// A GLSL ES 1.00 unit with [`ES_1_00_CONSTANTS`] replaced by their values (a literal keeps the
@@ -97,11 +126,12 @@ fn es_1_00_constants(source: &str) -> Cow<'_, str> {
     ))
 }
 
-/// Compiles one unit of `stage` with GLSL ES's rules for an OpenGL ES `major`.0 context, as
-/// `glCompileShader` does there before the unit takes the Vulkan path: `Ok` holds the ES front
-/// end's warnings, a failure's log is in the error (a refused version's first).
-pub fn validate(stage: Stage, source: &str, major: u32) -> Result<String, CompileError> {
-    let handed_on = for_es(source, major);
+/// Compiles one unit of `stage` with GLSL ES's rules for an OpenGL ES context whose newest
+/// GLSL ES is `newest`, as `glCompileShader` does there before the unit takes the Vulkan path:
+/// `Ok` holds the ES front end's warnings, a failure's log is in the error (a refused
+/// version's first).
+pub fn validate(stage: Stage, source: &str, newest: u32) -> Result<String, CompileError> {
+    let handed_on = for_es(source, newest);
     guard::check(stage, 0, &handed_on, false)?;
     version::check(stage, 0, &handed_on)?;
     macros::check(stage, 0, source)?;
@@ -130,14 +160,14 @@ mod tests {
 
     #[test]
     fn es_sources_validate_with_es_rules() {
-        assert!(validate(Stage::Vertex, VS_100, 2).is_ok());
-        assert!(validate(Stage::Fragment, FS_100, 2).is_ok());
-        assert!(validate(Stage::Fragment, FS_300, 3).is_ok());
+        assert!(validate(Stage::Vertex, VS_100, 100).is_ok());
+        assert!(validate(Stage::Fragment, FS_100, 100).is_ok());
+        assert!(validate(Stage::Fragment, FS_300, 300).is_ok());
         // GLSL ES 1.00 fragment shaders have no default float precision.
         let log = log_of(validate(
             Stage::Fragment,
             "uniform float a;\nvoid main() { gl_FragColor = vec4(a); }\n",
-            2,
+            100,
         ));
         assert!(log.contains("precision"), "{log}");
         // `texture` is not a GLSL ES 1.00 built-in.
@@ -145,21 +175,21 @@ mod tests {
             Stage::Fragment,
             "precision mediump float;\nuniform sampler2D s;\n\
              void main() { gl_FragColor = texture(s, vec2(0.0)); }\n",
-            2,
+            100,
         ));
         assert!(log.contains("texture"), "{log}");
     }
 
     #[test]
     fn versions_the_es_context_lacks_are_refused() {
-        for (src, major, expected) in [
-            ("#version 330\nvoid main() {}\n", 3, "GLSL 3.30 is not supported in an OpenGL ES 3.0 context (desktop GLSL). Supported versions are: 1.00 ES and 3.00 ES"),
-            ("#version 120\nvoid main() {}\n", 2, "GLSL 1.20 is not supported in an OpenGL ES 2.0 context (desktop GLSL). Supported versions are: 1.00 ES"),
-            ("#version 300 es\nvoid main() {}\n", 2, "GLSL 3.00 ES is not supported in an OpenGL ES 2.0 context (it needs an OpenGL ES 3.0 context)"),
-            ("#version 310 es\nvoid main() {}\n", 3, "it needs OpenGL ES 3.1: compute shaders, storage buffers and images are not implemented"),
-            ("#version 320 es\nvoid main() {}\n", 3, "GLSL 3.20 ES is not supported"),
+        for (src, newest, expected) in [
+            ("#version 330\nvoid main() {}\n", 300, "GLSL 3.30 is not supported in an OpenGL ES 3.0 context (desktop GLSL). Supported versions are: 1.00 ES, 3.00 ES"),
+            ("#version 120\nvoid main() {}\n", 100, "GLSL 1.20 is not supported in an OpenGL ES 2.0 context (desktop GLSL). Supported versions are: 1.00 ES"),
+            ("#version 300 es\nvoid main() {}\n", 100, "GLSL 3.00 ES is not supported in an OpenGL ES 2.0 context (it needs an OpenGL ES 3.0 context)"),
+            ("#version 310 es\nvoid main() {}\n", 300, "GLSL 3.10 ES is not supported in an OpenGL ES 3.0 context (it needs an OpenGL ES 3.1 context)"),
+            ("#version 320 es\nvoid main() {}\n", 310, "GLSL 3.20 ES is not supported in an OpenGL ES 3.1 context (it needs an OpenGL ES 3.2 context). Supported versions are: 1.00 ES, 3.00 ES, 3.10 ES"),
         ] {
-            let log = log_of(validate(Stage::Vertex, src, major));
+            let log = log_of(validate(Stage::Vertex, src, newest));
             assert!(
                 log.starts_with("ERROR: 0:1: '#version' : ") && log.contains(expected),
                 "{src}: {log}"
@@ -167,11 +197,11 @@ mod tests {
         }
     }
 
-    /// A unit as `glCompileShader` runs it in an ES `major`.0 context: the ES check, then the
-    /// Vulkan path.
-    fn compile_es(stage: Stage, src: &str, major: u32) -> Result<String, CompileError> {
-        validate(stage, src, major)?;
-        let upgraded = legacy::upgrade(stage, &for_es(src, major), Default::default()).source;
+    /// A unit as `glCompileShader` runs it in an ES context whose newest GLSL ES is `newest`:
+    /// the ES check, then the Vulkan path.
+    fn compile_es(stage: Stage, src: &str, newest: u32) -> Result<String, CompileError> {
+        validate(stage, src, newest)?;
+        let upgraded = legacy::upgrade(stage, &for_es(src, newest), Default::default()).source;
         crate::glsl::compile_shader(stage, &upgraded, Default::default())
     }
 
@@ -187,10 +217,10 @@ mod tests {
                         a += vec4(gl_PointCoord, gl_FrontFacing ? 1.0 : 0.0, \n\
                         float(gl_MaxFragmentUniformVectors + gl_MaxDrawBuffers));\n\
                         gl_FragData[0] = a * gl_FragCoord; }\n";
-        for major in [2, 3] {
-            let r = compile_es(Stage::Vertex, vertex, major);
+        for newest in [100, 300] {
+            let r = compile_es(Stage::Vertex, vertex, newest);
             assert!(r.is_ok(), "{r:?}");
-            let r = compile_es(Stage::Fragment, fragment, major);
+            let r = compile_es(Stage::Fragment, fragment, newest);
             assert!(r.is_ok(), "{r:?}");
         }
     }
@@ -240,22 +270,46 @@ mod tests {
                 "#version 300 es\nprecision mediump float;\nout vec4 o;\n\
                  void main() {{ float {w} = 1.0; o = vec4({w}); }}\n"
             );
-            if validate(Stage::Fragment, &src, 3).is_err() {
+            if validate(Stage::Fragment, &src, 300).is_err() {
                 continue;
             }
-            let handed_on = for_es(&src, 3);
+            let handed_on = for_es(&src, 300);
             let r = crate::glsl::compile_shader(Stage::Fragment, &handed_on, Default::default());
             assert!(r.is_ok(), "{w}: {r:?}");
         }
     }
 
     #[test]
+    fn struct_varyings_of_3_00_es_link_whatever_their_default_precisions() {
+        let vs = "#version 300 es\nstruct S { float a; ivec2 d; };\nflat out S v;\n\
+                  void main() { v.a = 1.0; v.d = ivec2(2); gl_Position = vec4(0.0); }\n";
+        let fs = "#version 300 es\nprecision mediump float;\nstruct S { float a; ivec2 d; };\n\
+                  flat in S v;\nout vec4 o;\nvoid main() { o = vec4(v.a, vec2(v.d), 1.0); }\n";
+        let lines = fs.lines().count();
+        let (vs, fs) = (for_es(vs, 300), for_es(fs, 300));
+        assert!(
+            fs.contains("precision highp float; precision highp int;\n"),
+            "{fs}"
+        );
+        assert_eq!(
+            fs.lines().count(),
+            lines,
+            "the application's line numbers are kept"
+        );
+        let r = crate::glsl::compile_program(
+            &[(Stage::Vertex, &vs), (Stage::Fragment, &fs)],
+            Default::default(),
+        );
+        assert!(r.is_ok(), "{:?}", r.err());
+    }
+
+    #[test]
     fn es_3_00_is_handed_on_as_3_10_with_its_names_kept() {
-        let out = for_es(FS_300, 3);
+        let out = for_es(FS_300, 300);
         assert!(out.starts_with("#version 310 es\n"), "{out}");
         assert!(out.contains("float arena_u_buffer = 1.0;"), "{out}");
         assert_eq!(out.lines().count(), FS_300.lines().count());
-        assert_eq!(for_es(FS_100, 2), FS_100);
-        assert_eq!(for_es(VS_100, 3), VS_100);
+        assert_eq!(for_es(FS_100, 100), FS_100);
+        assert_eq!(for_es(VS_100, 300), VS_100);
     }
 }

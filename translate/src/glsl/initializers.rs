@@ -161,6 +161,25 @@ impl<'a> Parser<'_, 'a> {
                 let v = self.expr()?;
                 self.eat(b')').then_some(v)
             }
+            // GL_ARB_shading_language_420pack's initializer list (`{ 0, 1, 0, 1 }`, nested for
+            // arrays and matrices): the components in order.
+            Tok::Punct(b'{') => {
+                self.at += 1;
+                let mut parts = Vec::new();
+                loop {
+                    parts.push(self.expr()?);
+                    if self.eat(b'}') {
+                        return Some(parts.concat());
+                    }
+                    if !self.eat(b',') {
+                        return None;
+                    }
+                    // A trailing comma before `}` is allowed.
+                    if self.eat(b'}') {
+                        return Some(parts.concat());
+                    }
+                }
+            }
             Tok::Ident("true") => {
                 self.at += 1;
                 Some(vec![1.0])
@@ -409,6 +428,19 @@ mod tests {
         assert_eq!(
             size_initialized_arrays(src),
             "uniform vec4 c[3] = vec4[](vec4(1.0), vec4(0.0, 1.0, 0.0, 1.0), vec4(2.0));\nfloat f[2] = float[2](1.0, 2.0);\nuniform vec4 d[];\n"
+        );
+    }
+
+    #[test]
+    fn initializer_lists_flatten_in_order() {
+        let src = "uniform dvec4 c = { 0, 1, 0, 1 };\n\
+            uniform vec2 a[2] = { vec2(1.0, 2.0), { 3.0, 4.0, }, };\n";
+        assert_eq!(
+            values(src),
+            vec![
+                ("c".to_owned(), vec![0.0, 1.0, 0.0, 1.0]),
+                ("a".to_owned(), vec![1.0, 2.0, 3.0, 4.0]),
+            ]
         );
     }
 

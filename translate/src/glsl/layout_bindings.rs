@@ -1,4 +1,5 @@
-//! The `layout(binding = N)` values GL must report for storage blocks and image uniforms.
+//! The `layout(binding = N)` values GL must report for storage blocks, image uniforms, and
+//! (GL_ARB_shading_language_420pack) samplers and uniform blocks.
 //!
 //! Design decisions:
 //! - glslang maps every resource a binding (explicit ones at the kind's base + N, the others
@@ -18,9 +19,14 @@ pub enum Declared {
     StorageBlock(String),
     /// An image uniform, by variable name.
     Image(String),
+    /// A sampler uniform, by variable name: its initial texture unit.
+    Sampler(String),
+    /// A uniform block, by block name: its initial binding point.
+    UniformBlock(String),
 }
 
-/// The explicit bindings of `source`'s storage blocks and image uniforms.
+/// The explicit bindings of `source`'s storage blocks, uniform blocks, image and sampler
+/// uniforms.
 pub fn explicit_bindings(source: &str) -> Vec<(Declared, u32)> {
     let toks = tokens(source);
     let mut out = Vec::new();
@@ -69,7 +75,7 @@ fn parse_uint(text: &str) -> Option<u32> {
     }
 }
 
-/// The storage block or image uniform a layout qualifier ending before `at` applies to.
+/// The block or opaque uniform a layout qualifier ending before `at` applies to.
 fn declared_after(source: &str, toks: &[Token], at: usize) -> Option<Declared> {
     const QUALIFIERS: &[&str] = &[
         "readonly",
@@ -96,9 +102,16 @@ fn declared_after(source: &str, toks: &[Token], at: usize) -> Option<Declared> {
             k += 1;
         }
         let ty = toks.get(k)?.text(source);
-        let name = toks.get(k + 1).filter(|t| t.kind == Kind::Ident)?;
+        let after = toks.get(k + 1)?;
+        if after.kind == Kind::Punct(b'{') {
+            return Some(Declared::UniformBlock(ty.to_owned()));
+        }
+        let name = Some(after).filter(|t| t.kind == Kind::Ident)?;
         if ty.contains("image") {
             return Some(Declared::Image(name.text(source).to_owned()));
+        }
+        if ty.contains("sampler") {
+            return Some(Declared::Sampler(name.text(source).to_owned()));
         }
     }
     None
@@ -114,12 +127,16 @@ mod tests {
             layout(std430, binding = 3) readonly buffer A { uint a[]; };\n\
             layout(std430) buffer B { uint b; };\n\
             layout(rgba8, binding = 0x2) writeonly uniform image2D img;\n\
-            layout(binding = 1) uniform sampler2D s;\n";
+            layout(binding = 1) uniform sampler2D s;\n\
+            layout(std140, binding = 5) uniform U { vec4 u; } u[2];\n\
+            layout(std140) uniform V { vec4 v; };\n";
         assert_eq!(
             explicit_bindings(src),
             vec![
                 (Declared::StorageBlock("A".into()), 3),
-                (Declared::Image("img".into()), 2)
+                (Declared::Image("img".into()), 2),
+                (Declared::Sampler("s".into()), 1),
+                (Declared::UniformBlock("U".into()), 5),
             ]
         );
     }

@@ -37,6 +37,7 @@
 //!   which Vulkan lacks, are lowered to 2D ones after reflection (`rect`).
 //! - Errors distinguish permanent (the source is wrong) from transient (out of resources: retry later, never cache it).
 
+pub mod array_index;
 mod block_structs;
 mod compile;
 mod compute_version;
@@ -48,6 +49,7 @@ mod fp64_version;
 mod frag_coord;
 pub mod frag_epilogue;
 mod frag_outputs;
+pub mod geometry;
 mod guard;
 pub mod initializers;
 mod instance_id;
@@ -55,16 +57,18 @@ pub mod layout_bindings;
 pub mod legacy;
 mod macros;
 mod num_samples;
+mod per_vertex;
 mod pp;
 mod rect;
 mod reflect;
+pub(crate) mod rendezvous;
 mod scan;
 mod spirv;
 pub mod subroutine;
 pub mod tess;
 mod types;
 mod varyings;
-mod version;
+pub(crate) mod version;
 pub mod wide_inputs;
 pub mod xfb;
 
@@ -178,6 +182,9 @@ impl TargetEnv {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CompileOptions {
     pub target: TargetEnv,
+    /// A separable program (GL_ARB_separate_shader_objects): its stages' interfaces are not
+    /// checked against each other at the link (the stages of other programs meet them).
+    pub separable: bool,
 }
 
 /// One stage's SPIR-V module.
@@ -209,6 +216,19 @@ impl Program {
         for stage in self.stages.iter_mut().filter(|s| s.stage == Stage::Vertex) {
             instance_id::count_from_base(&mut stage.spirv)
                 .map_err(|e| CompileError::Internal(format!("vertex SPIR-V unreadable: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Lowers non-constant indices into descriptor arrays of the kinds the device cannot index
+    /// (`array_index`, GL_ARB_gpu_shader5).
+    pub fn lower_array_indexing(
+        &mut self,
+        indexable: array_index::Indexable,
+    ) -> Result<(), CompileError> {
+        for stage in self.stages.iter_mut() {
+            array_index::lower(&mut stage.spirv, indexable)
+                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
         }
         Ok(())
     }
@@ -324,6 +344,7 @@ fn checked_source(stage: Stage, unit: usize, source: &str) -> Result<CString, Co
     version::check(stage, unit, source)?;
     macros::check(stage, unit, source)?;
     let source = compute_version::for_storage(stage, source);
+    let source = per_vertex::enable_redeclaration(&source);
     let source = fp64_version::for_fp64(&source);
     let sized = initializers::size_initialized_arrays(&source);
     CString::new(block_structs::hoist(&sized).into_owned())

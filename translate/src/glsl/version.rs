@@ -6,12 +6,15 @@
 //!   `abc`, `0x6e`, `0110`, which glslang would read as octal), one that does not fit 32 bits,
 //!   and one that is no GLSL version at all. These hold for every caller of the compiler.
 //! - Which versions exist is glslang's business; which of them a context offers is the GL
-//!   layer's: it reports GLSL 3.30, so 4.x and ES 3.00 (which glslang cannot target for Vulkan)
-//!   are refused there, while the compiler's own API keeps compiling them (its tests use 4.x
-//!   shaders). The GL layer's door into the compiler is `legacy::upgrade`; it marks such a
-//!   directive with [`UNOFFERED`], an `arena_ff_` name no application may use, and the compile
-//!   step refuses a marked directive with a log naming the versions the context supports. ES
-//!   1.00 is upgraded like GLSL 1.10, and ES 3.10/3.20, which glslang compiles, stay accepted.
+//!   layer's: a desktop context offers up to the GLSL of the GL version it reports (its
+//!   *ceiling*: 330 for GL 3.3, 400 for GL 4.0, …, `context::version`), never ES 3.00 (which
+//!   glslang cannot target for Vulkan), while the compiler's own API keeps compiling every
+//!   version (its tests use 4.x shaders). The GL layer's door into the compiler is
+//!   `legacy::upgrade`, after [`mark_above`] for the context's ceiling; they mark such a
+//!   directive with [`UNOFFERED`] (with the ceiling: `arena_ff_unoffered400`), an `arena_ff_`
+//!   name no application may use, and the compile step refuses a marked directive with a log
+//!   naming the versions the context supports. ES 1.00 is upgraded like GLSL 1.10, and ES
+//!   3.10/3.20, which glslang compiles, stay accepted.
 //! - A core-profile context offers no compatibility profile: there the GL layer also marks a
 //!   directive naming `compatibility` ([`mark_compatibility_unoffered`], through
 //!   `legacy::for_core_profile`), and the log says the profile, not the version, is the reason.
@@ -38,8 +41,26 @@ const KNOWN: [u32; 17] = [
     100, 110, 120, 130, 140, 150, 300, 310, 320, 330, 400, 410, 420, 430, 440, 450, 460,
 ];
 
-/// What the context's log lists as supported (see [`offered_by_gl`]).
-const SUPPORTED: &str = "1.10, 1.20, 1.30, 1.40, 1.50, 3.30, 1.00 ES, 3.10 ES, and 3.20 ES";
+/// The desktop versions a GL context may offer, oldest first (up to its ceiling).
+const DESKTOP: [u32; 13] = [
+    110, 120, 130, 140, 150, 330, 400, 410, 420, 430, 440, 450, 460,
+];
+
+/// The newest GLSL version glslang compiles.
+pub(crate) const NEWEST: u32 = 460;
+
+/// The ceiling a marker without one means (GL 3.3, which every desktop context offers).
+const BASE_CEILING: u32 = 330;
+
+/// What the context's log lists as supported under `ceiling` (see [`offered_by_gl`]).
+fn supported(ceiling: u32) -> String {
+    let desktop: Vec<String> = DESKTOP
+        .iter()
+        .filter(|&&v| v <= ceiling)
+        .map(|v| format!("{}.{:02}", v / 100, v % 100))
+        .collect();
+    format!("{}, 1.00 ES, 3.10 ES, and 3.20 ES", desktop.join(", "))
+}
 
 /// Where a unit's `#version` directive is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +95,11 @@ pub(crate) struct Directive {
     pub profile: Option<String>,
     /// Carries [`UNOFFERED`] or [`UNOFFERED_ES`].
     pub unoffered: bool,
-    /// Carries [`UNOFFERED_ES`]: the major version of the ES context that refuses it.
+    /// Carries [`UNOFFERED`] with a ceiling ([`mark_above`]): the newest version the context
+    /// offers.
+    pub ceiling: Option<u32>,
+    /// Carries [`UNOFFERED_ES`]: the newest GLSL ES version (100, 300, 310, 320) of the ES
+    /// context that refuses it.
     pub es_context: Option<u32>,
 }
 
@@ -147,7 +172,9 @@ pub(crate) fn read(source: &str) -> Option<Directive> {
     if es_context.is_some() {
         words.next();
     }
-    let unoffered = es_context.is_some() || words.next_if_eq(&UNOFFERED).is_some();
+    let marker = words.next_if(|w| w.starts_with(UNOFFERED) && !w.starts_with(UNOFFERED_ES));
+    let ceiling = marker.and_then(|w| w[UNOFFERED.len()..].parse().ok());
+    let unoffered = es_context.is_some() || marker.is_some();
     let number = match words.next() {
         None => Number::Missing,
         Some(w) => number(w),
@@ -157,6 +184,7 @@ pub(crate) fn read(source: &str) -> Option<Directive> {
         number,
         profile: words.next().map(str::to_owned),
         unoffered,
+        ceiling,
         es_context,
     })
 }
@@ -202,10 +230,28 @@ fn number(word: &str) -> Number {
     }
 }
 
-/// Whether the GL context offers GLSL `number` with `profile` (anything the upgrader or glslang
-/// compiles today that is not newer than the context: 4.x and ES 3.00 are not).
+/// Whether a desktop GL context offers GLSL `number` with `profile`, before its ceiling
+/// ([`mark_above`]): anything the upgrader or glslang compiles but ES 3.00.
 pub(crate) fn offered_by_gl(number: u32, profile: Option<&str>) -> bool {
-    !matches!((number, profile), (400..=460, _) | (300, Some("es")))
+    !matches!((number, profile), (300, Some("es")))
+}
+
+/// `source` with its directive marked [`UNOFFERED`] (with `ceiling`) when it names a desktop
+/// version newer than `ceiling`, the newest a GL context offers; `None` for any other source.
+pub(crate) fn mark_above(source: &str, ceiling: u32) -> Option<String> {
+    let d = read(source)?;
+    let Number::Value(number) = d.number else {
+        return None;
+    };
+    if d.unoffered || !DESKTOP.contains(&number) || number <= ceiling {
+        return None;
+    }
+    let at = d.found.keyword_end;
+    Some(format!(
+        "{} {UNOFFERED}{ceiling}{}",
+        &source[..at],
+        &source[at..]
+    ))
 }
 
 /// `source` with its directive marked [`UNOFFERED`] when it is well formed but the GL context
@@ -222,48 +268,58 @@ pub(crate) fn mark_unoffered(source: &str) -> Option<String> {
     Some(format!("{} {UNOFFERED}{}", &source[..at], &source[at..]))
 }
 
-/// `source` with its directive marked [`UNOFFERED_ES`] when an OpenGL ES `major`.0 context does
-/// not offer it: desktop GLSL, 3.00 ES in ES 2.0, 3.10 and 3.20 ES; `None` for any other source
-/// (no directive, 1.00, or a directive the compile step refuses anyway).
-pub(crate) fn mark_es_unoffered(source: &str, major: u32) -> Option<String> {
+/// The GLSL ES versions, each with the OpenGL ES version that brings it.
+const ES_VERSIONS: [(u32, &str); 4] = [(100, "2.0"), (300, "3.0"), (310, "3.1"), (320, "3.2")];
+
+/// `source` with its directive marked [`UNOFFERED_ES`] when an OpenGL ES context whose newest
+/// GLSL ES is `newest` (100, 300, 310 or 320) does not offer it: desktop GLSL and GLSL ES
+/// versions above `newest`; `None` for any other source (no directive, one offered, or one the
+/// compile step refuses anyway).
+pub(crate) fn mark_es_unoffered(source: &str, newest: u32) -> Option<String> {
     let d = read(source)?;
     let Number::Value(number) = d.number else {
         return None;
     };
     let es = d.profile.as_deref() == Some("es");
-    let offered = (number == 100 && d.profile.is_none()) || (number == 300 && es && major >= 3);
+    let offered = (number == 100 && d.profile.is_none()) || (es && number <= newest);
     if d.unoffered || !KNOWN.contains(&number) || offered {
         return None;
     }
     let at = d.found.keyword_end;
     Some(format!(
-        "{} {UNOFFERED_ES}{major}{}",
+        "{} {UNOFFERED_ES}{newest}{}",
         &source[..at],
         &source[at..]
     ))
 }
 
-/// The log of a directive an OpenGL ES `major`.0 context refuses (see [`mark_es_unoffered`]).
-fn es_refusal(number: u32, profile: Option<&str>, major: u32) -> String {
+/// The log of a directive an OpenGL ES context whose newest GLSL ES is `newest` refuses (see
+/// [`mark_es_unoffered`]).
+fn es_refusal(number: u32, profile: Option<&str>, newest: u32) -> String {
+    let api = |glsl: u32| {
+        ES_VERSIONS
+            .iter()
+            .find(|(v, _)| *v == glsl)
+            .map_or("2.0", |(_, api)| api)
+    };
     let es = if profile == Some("es") { " ES" } else { "" };
-    let why = match (number, es.is_empty()) {
-        (310 | 320, false) => {
-            " (it needs OpenGL ES 3.1: compute shaders, storage buffers and images are not \
-             implemented)"
-        }
-        (300, false) => " (it needs an OpenGL ES 3.0 context)",
-        _ => " (desktop GLSL)",
-    };
-    let supported = if major >= 3 {
-        "1.00 ES and 3.00 ES"
+    let why = if es.is_empty() {
+        " (desktop GLSL)".to_owned()
     } else {
-        "1.00 ES"
+        format!(" (it needs an OpenGL ES {} context)", api(number))
     };
+    let supported: Vec<String> = ES_VERSIONS
+        .iter()
+        .filter(|(v, _)| *v <= newest.max(100))
+        .map(|(v, _)| format!("{}.{:02} ES", v / 100, v % 100))
+        .collect();
     format!(
-        "GLSL {}.{:02}{es} is not supported in an OpenGL ES {major}.0 context{why}. Supported \
-         versions are: {supported}",
+        "GLSL {}.{:02}{es} is not supported in an OpenGL ES {} context{why}. Supported versions \
+         are: {}",
         number / 100,
-        number % 100
+        number % 100,
+        api(newest),
+        supported.join(", ")
     )
 }
 
@@ -305,11 +361,12 @@ pub(super) fn check(stage: Stage, unit: usize, source: &str) -> Result<(), Compi
         Number::OutOfRange(w) => format!("version number {w} is out of range"),
         Number::Value(v) if !KNOWN.contains(v) => format!("{v} is not a GLSL version"),
         Number::Value(v) if d.es_context.is_some() => {
-            es_refusal(*v, d.profile.as_deref(), d.es_context.unwrap_or(2))
+            es_refusal(*v, d.profile.as_deref(), d.es_context.unwrap_or(100))
         }
         // A version the context offers, marked: the profile is what it lacks.
         Number::Value(v)
             if d.unoffered
+                && d.ceiling.is_none()
                 && d.profile.as_deref() == Some("compatibility")
                 && offered_by_gl(*v, d.profile.as_deref()) =>
         {
@@ -325,9 +382,10 @@ pub(super) fn check(stage: Stage, unit: usize, source: &str) -> Result<(), Compi
                 ""
             };
             format!(
-                "GLSL {}.{:02}{es} is not supported. Supported versions are: {SUPPORTED}",
+                "GLSL {}.{:02}{es} is not supported. Supported versions are: {}",
                 v / 100,
-                v % 100
+                v % 100,
+                supported(d.ceiling.unwrap_or(BASE_CEILING))
             )
         }
         Number::Value(_) => return Ok(()),
@@ -414,17 +472,26 @@ mod tests {
 
     #[test]
     fn the_gl_context_refuses_what_it_does_not_offer() {
-        let marked = mark_unoffered("#version 460 core // x\nvoid main() {}").unwrap();
+        let marked = mark_above("#version 460 core // x\nvoid main() {}", 400).unwrap();
         assert_eq!(
             marked,
-            format!("#version {UNOFFERED} 460 core // x\nvoid main() {{}}")
+            format!("#version {UNOFFERED}400 460 core // x\nvoid main() {{}}")
         );
         assert!(refused(&marked));
+        assert_eq!(mark_above(&marked, 330), None);
         let log = check(Stage::Fragment, 1, &marked).unwrap_err().info_log();
         assert!(
             log.starts_with("ERROR: 0:1: '#version' : GLSL 4.60 is not supported."),
             "{log}"
         );
+        assert!(log.contains("3.30, 4.00, 1.00 ES"), "{log}");
+        // Up to the ceiling, every desktop version is offered.
+        for offered in ["#version 400\n", "#version 460 core\n", "#version 330\n"] {
+            assert_eq!(mark_above(offered, 460), None, "{offered}");
+            assert_eq!(mark_unoffered(offered), None, "{offered}");
+        }
+        assert!(mark_above("#version 410\n", 400).is_some());
+        assert_eq!(mark_above("#version 310 es\n", 330), None);
         let es = mark_unoffered("#version 300 es\n").unwrap();
         assert!(check(Stage::Vertex, 0, &es)
             .unwrap_err()
@@ -461,7 +528,8 @@ mod tests {
             "{log}"
         );
         // A version the context lacks anyway is refused for the version.
-        let newer = mark_compatibility_unoffered("#version 460 compatibility\n").unwrap();
+        let newer = mark_above("#version 460 compatibility\n", 330).unwrap();
+        assert_eq!(mark_compatibility_unoffered(&newer), None);
         assert!(check(Stage::Vertex, 0, &newer)
             .unwrap_err()
             .info_log()
@@ -472,7 +540,7 @@ mod tests {
             "#version 150 es\n",
             "#version 331 compatibility\n",
             "void main() {}",
-            &mark_unoffered("#version 460 compatibility\n").unwrap(),
+            &mark_above("#version 460 compatibility\n", 330).unwrap(),
         ] {
             assert_eq!(mark_compatibility_unoffered(kept), None, "{kept}");
         }

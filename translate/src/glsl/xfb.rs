@@ -17,6 +17,10 @@
 //! - Layout follows GL: `GL_INTERLEAVED_ATTRIBS` packs varyings tightly into buffer 0
 //!   (`gl_NextBuffer` moves to the next buffer, `gl_SkipComponentsN` leaves N components),
 //!   `GL_SEPARATE_ATTRIBS` gives varying i buffer i. Every component is 4 bytes (8 for doubles).
+//! - Vertex streams (`layout(stream = N)`, `EmitStreamVertex(N)`): a capture's stream is its
+//!   output's `Stream` decoration; one buffer takes one stream (else a link error, as GL says).
+//!   In a geometry stage that uses streams the copies are declared with their stream, and
+//!   `EmitStreamVertex(n)` is routed through a function that assigns stream n's copies first.
 #![deny(unsafe_code, clippy::unwrap_used, clippy::expect_used)]
 
 use super::legacy::{FF_PREFIX, USER_PREFIX};
@@ -36,6 +40,10 @@ pub const CAPTURE_FN: &str = "arenagl_xfb_capture";
 const COPY_PREFIX: &str = "arenagl_xfb_";
 /// `GL_NONE`: the type of `gl_NextBuffer` and `gl_SkipComponentsN` entries.
 const GL_NONE: u32 = 0;
+/// `GL_MAX_VERTEX_STREAMS` where the device has geometry streams.
+pub const MAX_STREAMS: u32 = 4;
+/// SPIR-V's `Stream` decoration.
+const DECORATION_STREAM: u32 = 29;
 
 /// What `glTransformFeedbackVaryings` asked for, applied at the next link.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,6 +71,8 @@ struct Capture {
     array: Option<u32>,
     buffer: u32,
     offset: u32,
+    /// The vertex stream of the captured output.
+    stream: u32,
 }
 
 impl Capture {
@@ -108,6 +118,7 @@ struct Copy {
     array: Option<u32>,
     buffer: u32,
     offset: u32,
+    stream: u32,
     assigns: Vec<(String, String)>,
 }
 
@@ -125,6 +136,7 @@ fn pack(captures: &[Capture]) -> Vec<Copy> {
                 array: first.array,
                 buffer: first.buffer,
                 offset: first.offset,
+                stream: first.stream,
                 assigns: vec![(String::new(), first.expr.clone())],
             });
             i += 1;
@@ -141,13 +153,16 @@ fn pack(captures: &[Capture]) -> Vec<Copy> {
             components.extend(comps);
             i += 1;
         }
-        copies.extend(packed_copies(kind, first.buffer, first.offset, &components));
+        let at = (first.buffer, first.offset, first.stream);
+        copies.extend(packed_copies(kind, at, &components));
     }
     copies
 }
 
-/// `components` of one scalar kind as a `vec4` array and a shorter tail.
-fn packed_copies(kind: ScalarKind, buffer: u32, offset: u32, components: &[String]) -> Vec<Copy> {
+/// `components` of one scalar kind as a `vec4` array and a shorter tail, at (buffer, offset,
+/// stream).
+fn packed_copies(kind: ScalarKind, at: (u32, u32, u32), components: &[String]) -> Vec<Copy> {
+    let (buffer, offset, stream) = at;
     let decl = |n: u32| {
         GlType::from_shape(kind, 1, n)
             .map(glsl_name)
@@ -161,6 +176,7 @@ fn packed_copies(kind: ScalarKind, buffer: u32, offset: u32, components: &[Strin
             array: Some(full as u32),
             buffer,
             offset,
+            stream,
             assigns: components[..full * 4]
                 .iter()
                 .enumerate()
@@ -176,6 +192,7 @@ fn packed_copies(kind: ScalarKind, buffer: u32, offset: u32, components: &[Strin
             array: None,
             buffer,
             offset: offset + 16 * full as u32,
+            stream,
             assigns: tail
                 .iter()
                 .enumerate()
@@ -201,6 +218,10 @@ pub struct XfbLayout {
     pub varyings: Vec<XfbVarying>,
     /// Bytes per vertex of each buffer binding the program writes (index = binding).
     pub strides: Vec<u32>,
+    /// The vertex stream each buffer binding the program writes takes (index = binding).
+    pub streams: Vec<u32>,
+    /// The stage declares outputs on vertex streams (its copies then name their stream).
+    pub uses_streams: bool,
     pub separate: bool,
     captures: Vec<Capture>,
     copies: Vec<Copy>,
@@ -297,8 +318,11 @@ fn shape(m: &Module, id: u32) -> Option<Shape> {
 /// later stage reads (`gl_ClipVertex`, `gl_BackColor`, …).
 const PRIVATE: StorageClass = StorageClass::Other(6);
 
-/// The outputs of the last vertex stage by GL name: (GL name, GLSL expression, type id).
-fn outputs(m: &Module) -> Vec<(String, String, u32)> {
+/// One output of the last vertex stage: GL name, GLSL expression, type id, vertex stream.
+type Output = (String, String, u32, u32);
+
+/// The outputs of the last vertex stage by GL name.
+fn outputs(m: &Module) -> Vec<Output> {
     let mut out = Vec::new();
     let legacy_global = |id: u32| m.name(id).starts_with(FF_PREFIX);
     let captured = m.variables.iter().filter(|v| {
@@ -313,6 +337,7 @@ fn outputs(m: &Module) -> Vec<(String, String, u32)> {
             continue;
         }
         let block = m.has_decoration(*pointee, decoration::BLOCK);
+        let var_stream = m.decoration(v.id, DECORATION_STREAM);
         match m.types.get(pointee) {
             Some(Type::Struct { members }) if block => {
                 let block_name = m.name(*pointee).to_owned();
@@ -330,7 +355,15 @@ fn outputs(m: &Module) -> Vec<(String, String, u32)> {
                             format!("{var_name}.{member}"),
                         )
                     };
-                    out.push((gl, expr, ty));
+                    let stream = m
+                        .member_decoration(*pointee, i, DECORATION_STREAM)
+                        .or(var_stream)
+                        .unwrap_or(0);
+                    // A member of a block without an instance name is also its bare name.
+                    if var_name.is_empty() && block_name != "gl_PerVertex" {
+                        out.push((member.clone(), member.clone(), ty, stream));
+                    }
+                    out.push((gl, expr, ty, stream));
                 }
             }
             _ => {
@@ -342,7 +375,7 @@ fn outputs(m: &Module) -> Vec<(String, String, u32)> {
                         .unwrap_or(&var_name)
                         .to_owned()
                 };
-                out.push((gl, var_name.clone(), *pointee));
+                out.push((gl, var_name.clone(), *pointee, var_stream.unwrap_or(0)));
             }
         }
     }
@@ -360,24 +393,23 @@ fn split_part(part: &str) -> Option<(&str, Option<u32>)> {
     }
 }
 
-/// Resolves one varying name: (GLSL expression, value type, array length).
-fn resolve_name(
-    m: &Module,
-    outs: &[(String, String, u32)],
-    name: &str,
-) -> Result<(String, ValueType, Option<u32>), String> {
+/// A resolved varying name: GLSL expression, value type, array length, vertex stream.
+type Resolved = (String, ValueType, Option<u32>, u32);
+
+/// Resolves one varying name.
+fn resolve_name(m: &Module, outs: &[Output], name: &str) -> Result<Resolved, String> {
     let unknown =
         || format!("transform feedback varying {name} is not an output of the last vertex stage");
     // The longest output name that prefixes the varying (a block output's name has a dot).
-    let (gl, expr, ty) = outs
+    let (gl, expr, ty, stream) = outs
         .iter()
-        .filter(|(gl, _, _)| {
+        .filter(|(gl, _, _, _)| {
             name == gl
                 || name
                     .strip_prefix(gl.as_str())
                     .is_some_and(|rest| rest.starts_with('[') || rest.starts_with('.'))
         })
-        .max_by_key(|(gl, _, _)| gl.len())
+        .max_by_key(|(gl, _, _, _)| gl.len())
         .ok_or_else(unknown)?;
     let mut expr = expr.clone();
     let mut ty = *ty;
@@ -431,13 +463,23 @@ fn resolve_name(
         }
     }
     match shape(m, ty) {
-        Some(Shape::Value(v)) => Ok((expr, v, None)),
+        Some(Shape::Value(v)) => Ok((expr, v, None, *stream)),
         Some(Shape::Array(element, len)) => match shape(m, element) {
-            Some(Shape::Value(v)) => Ok((expr, v, Some(len))),
+            Some(Shape::Value(v)) => Ok((expr, v, Some(len), *stream)),
             _ => Err(format!("transform feedback varying {name}: arrays of arrays or structs cannot be captured whole")),
         },
         _ => Err(format!("transform feedback varying {name} is a struct: capture its members")),
     }
+}
+
+/// Whether the stage decorates any output (or output block member) with a vertex stream.
+fn declares_streams(m: &Module) -> bool {
+    m.variables
+        .iter()
+        .any(|v| m.decoration(v.id, DECORATION_STREAM).is_some())
+        || m.member_decorations
+            .keys()
+            .any(|&(_, _, d)| d == DECORATION_STREAM)
 }
 
 /// Resolves `request` against the SPIR-V of the last vertex stage; the error is the link log.
@@ -446,8 +488,11 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
     let outs = outputs(&m);
     let mut layout = XfbLayout {
         separate: request.separate,
+        uses_streams: declares_streams(&m),
         ..XfbLayout::default()
     };
+    // The stream of each buffer, once a varying goes to it.
+    let mut streams: Vec<Option<u32>> = vec![None; MAX_BUFFERS];
     let mut buffer = 0u32;
     let mut words = vec![0u32; 1];
     for (i, name) in request.varyings.iter().enumerate() {
@@ -494,7 +539,15 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
         if request.varyings[..i].contains(name) {
             return Err(format!("transform feedback varying {name} is named twice"));
         }
-        let (expr, ty, array) = resolve_name(&m, &outs, name)?;
+        let (expr, ty, array, stream) = resolve_name(&m, &outs, name)?;
+        match streams[buffer as usize] {
+            Some(other) if other != stream => {
+                return Err(format!(
+                    "transform feedback varying {name} is on vertex stream {stream}, but buffer {buffer} already captures stream {other}"
+                ))
+            }
+            _ => streams[buffer as usize] = Some(stream),
+        }
         let n = ty.words * array.unwrap_or(1);
         if request.separate && n > MAX_SEPARATE_COMPONENTS {
             return Err(format!(
@@ -507,6 +560,7 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
             array,
             buffer,
             offset: words[buffer as usize] * 4,
+            stream,
         });
         words[buffer as usize] += n;
         layout.varyings.push(XfbVarying {
@@ -522,6 +576,7 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
         ));
     }
     layout.strides = words.iter().map(|w| w * 4).collect();
+    layout.streams = (0..words.len()).map(|b| streams[b].unwrap_or(0)).collect();
     layout.copies = pack(&layout.captures);
     Ok(layout)
 }
@@ -529,21 +584,71 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
 /// GLSL appended to the last vertex stage's unit: the copy outputs and `void fn_name()` that
 /// assigns them, then runs `tail` (a statement, or nothing).
 pub fn capture_source(layout: &XfbLayout, fn_name: &str, tail: &str) -> String {
-    let mut s = String::from("\n");
-    for (i, c) in layout.copies.iter().enumerate() {
-        let array = c.array.map(|n| format!("[{n}]")).unwrap_or_default();
-        s.push_str(&format!("out {} {COPY_PREFIX}{i}{array};\n", c.decl));
-    }
+    let mut s = copy_declarations(layout);
     s.push_str(&format!("void {fn_name}() {{\n"));
-    for (i, c) in layout.copies.iter().enumerate() {
-        for (element, value) in &c.assigns {
-            s.push_str(&format!("    {COPY_PREFIX}{i}{element} = {value};\n"));
-        }
-    }
+    s.push_str(&copy_assignments(layout, None, "    "));
     s.push_str(tail);
     s.push_str("}\n");
     s
 }
+
+/// The copy outputs' declarations (with their stream where the stage uses streams).
+fn copy_declarations(layout: &XfbLayout) -> String {
+    let mut s = String::from("\n");
+    for (i, c) in layout.copies.iter().enumerate() {
+        let array = c.array.map(|n| format!("[{n}]")).unwrap_or_default();
+        let stream = if layout.uses_streams {
+            format!("layout(stream = {}) ", c.stream)
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            "{stream}out {} {COPY_PREFIX}{i}{array};\n",
+            c.decl
+        ));
+    }
+    s
+}
+
+/// The statements assigning the copies (of `stream` only, when given), each after `indent`.
+fn copy_assignments(layout: &XfbLayout, stream: Option<u32>, indent: &str) -> String {
+    let mut s = String::new();
+    for (i, c) in layout.copies.iter().enumerate() {
+        if stream.is_some_and(|n| n != c.stream) {
+            continue;
+        }
+        for (element, value) in &c.assigns {
+            s.push_str(&format!("{indent}{COPY_PREFIX}{i}{element} = {value};\n"));
+        }
+    }
+    s
+}
+
+/// The geometry stage's emit functions: `EMIT_FN()` assigns stream 0's copies and emits;
+/// where the stage uses streams, `EMIT_STREAM_FN(n)` assigns stream n's and emits on it
+/// (`EmitStreamVertex` takes a constant, so one branch per stream).
+fn geometry_emit_source(layout: &XfbLayout) -> String {
+    let mut s = copy_declarations(layout);
+    s.push_str(&format!("void {EMIT_FN}() {{\n"));
+    s.push_str(&copy_assignments(layout, Some(0), "    "));
+    s.push_str("    EmitVertex();\n}\n");
+    if layout.uses_streams {
+        s.push_str(&format!("void {EMIT_STREAM_FN}(int stream) {{\n"));
+        for n in 0..MAX_STREAMS {
+            let branch = if n == 0 { "    " } else { " else " };
+            s.push_str(&format!("{branch}if (stream == {n}) {{\n"));
+            s.push_str(&copy_assignments(layout, Some(n), "        "));
+            s.push_str(&format!("        EmitStreamVertex({n});\n    }}"));
+        }
+        s.push_str("\n}\n");
+    }
+    s
+}
+
+/// The geometry stage's `EmitVertex()` replacement.
+const EMIT_FN: &str = "arenagl_xfb_emit";
+/// The geometry stage's `EmitStreamVertex(n)` replacement.
+const EMIT_STREAM_FN: &str = "arenagl_xfb_emit_stream";
 
 /// Adds the capture to the units of `last`, the last vertex stage. The vertex and evaluation
 /// stages are wrapped (`wrapper_call` is the wrapper's call of the application's `main`): the
@@ -576,9 +681,9 @@ pub fn add_capture(
 }
 
 /// The geometry stage's capture: `EmitVertex()` becomes `arenagl_xfb_emit()` in every unit
-/// (declared after the unit's leading directives), which copies, then emits.
+/// (declared after the unit's leading directives), which copies, then emits; likewise
+/// `EmitStreamVertex(n)` where the stage uses streams.
 fn add_geometry_capture(sources: &mut [(Stage, String)], layout: &XfbLayout) -> Result<(), String> {
-    const EMIT_FN: &str = "arenagl_xfb_emit";
     let mut defined = false;
     for (_, src) in sources.iter_mut().filter(|(s, _)| *s == Stage::Geometry) {
         let at = after_leading_directives(src);
@@ -587,10 +692,18 @@ fn add_geometry_capture(sources: &mut [(Stage, String)], layout: &XfbLayout) -> 
         out.push_str(&format!(
             "void {EMIT_FN}();\n#define EmitVertex() {EMIT_FN}()\n"
         ));
+        if layout.uses_streams {
+            out.push_str(&format!(
+                "void {EMIT_STREAM_FN}(int);\n#define EmitStreamVertex(n) {EMIT_STREAM_FN}(n)\n"
+            ));
+        }
         out.push_str(&src[at..]);
         if !defined && src.contains("main") {
             out.push_str("\n#undef EmitVertex\n");
-            out.push_str(&capture_source(layout, EMIT_FN, "    EmitVertex();\n"));
+            if layout.uses_streams {
+                out.push_str("#undef EmitStreamVertex\n");
+            }
+            out.push_str(&geometry_emit_source(layout));
             defined = true;
         }
         *src = out;
@@ -798,6 +911,36 @@ mod tests {
                 "{names:?}"
             );
         }
+    }
+
+    #[test]
+    fn streams_come_from_the_outputs_and_one_buffer_takes_one_stream() {
+        const VS2: &str = "#version 150\nvoid main() { gl_Position = vec4(0.0); }\n";
+        const GS: &str = "#version 150\n#extension GL_ARB_gpu_shader5 : enable\nlayout(points) in;\nlayout(points, max_vertices = 2) out;\nout float a;\nlayout(stream = 1) out Block1 { vec2 b; };\nvoid main() { a = 1.0; EmitVertex(); b = vec2(2.0); EmitStreamVertex(1); }\n";
+        let p = compile_program(
+            &[
+                (Stage::Vertex, VS2),
+                (Stage::Geometry, GS),
+                (Stage::Fragment, FS),
+            ],
+            CompileOptions::default(),
+        )
+        .expect("links");
+        let gs = &p
+            .stages
+            .iter()
+            .find(|s| s.stage == Stage::Geometry)
+            .expect("geometry")
+            .spirv;
+        let l = resolve(&request(&["a", "gl_NextBuffer", "b"], false), gs).expect("resolves");
+        assert_eq!(l.streams, vec![0, 1]);
+        assert!(l.uses_streams);
+        let src = geometry_emit_source(&l);
+        assert!(
+            src.contains("layout(stream = 1) out vec2 arenagl_xfb_1;"),
+            "{src}"
+        );
+        assert!(resolve(&request(&["a", "Block1.b"], false), gs).is_err());
     }
 
     #[test]

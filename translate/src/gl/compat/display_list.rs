@@ -56,6 +56,8 @@ pub(crate) enum ListCommand {
     LightModel(GLenum, Vec<f32>),
     ColorMaterial(GLenum, GLenum),
     CallList(u32),
+    /// `glPolygonOffset` (no clamp) or `glPolygonOffsetClamp`: factor, units, clamp.
+    PolygonOffset(f32, f32, Option<f32>),
 }
 
 /// The display-list state of a context.
@@ -262,6 +264,8 @@ impl Context {
             ListCommand::TranslateScale(s, [x, y, z]) => self.translate_scale(s, x, y, z),
             ListCommand::Rotate([a, x, y, z]) => self.rotate(a, x, y, z),
             ListCommand::Capability(cap, on) => self.set_capability(cap, on),
+            ListCommand::PolygonOffset(f, u, None) => self.polygon_offset(f, u),
+            ListCommand::PolygonOffset(f, u, Some(c)) => self.polygon_offset_clamp(f, u, c),
             ListCommand::ShadeModel(m) => self.shade_model(m),
             ListCommand::AlphaFunc(f, r) => self.alpha_func(f, r),
             ListCommand::Light(l, p, v) => self.light(l, p, &v),

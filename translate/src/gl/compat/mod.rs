@@ -940,6 +940,7 @@ impl Context {
             integer: false,
             long: false,
             stride,
+            zero_stride: false,
             offset: (base + float_offset * 4) as u64,
             buffer: 0,
             divisor: 0,

@@ -276,9 +276,7 @@ impl Context {
                 image,
                 vk::ImageLayout::GENERAL,
                 (
-                    vk::PipelineStageFlags::VERTEX_SHADER
-                        | vk::PipelineStageFlags::FRAGMENT_SHADER
-                        | vk::PipelineStageFlags::COMPUTE_SHADER,
+                    self.device.caps().shader_stages(),
                     vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
                 ),
             )?;

@@ -27,6 +27,7 @@ pub const GL_RENDERER: GLenum = 0x1F01;
 pub const GL_VERSION: GLenum = 0x1F02;
 pub const GL_EXTENSIONS: GLenum = 0x1F03;
 pub const GL_SHADING_LANGUAGE_VERSION: GLenum = 0x8B8C;
+pub const GL_NUM_SHADING_LANGUAGE_VERSIONS: GLenum = 0x82E9;
 
 // Types.
 pub const GL_BYTE: GLenum = 0x1400;
@@ -270,6 +271,8 @@ pub const GL_REPEAT: GLenum = 0x2901;
 pub const GL_CLAMP_TO_EDGE: GLenum = 0x812F;
 pub const GL_CLAMP_TO_BORDER: GLenum = 0x812D;
 pub const GL_MIRRORED_REPEAT: GLenum = 0x8370;
+/// GL 4.4, GL_ARB_texture_mirror_clamp_to_edge.
+pub const GL_MIRROR_CLAMP_TO_EDGE: GLenum = 0x8743;
 pub const GL_COMPARE_REF_TO_TEXTURE: GLenum = 0x884E;
 
 // Pixel formats.
@@ -506,6 +509,7 @@ pub const GL_POINT_SIZE_RANGE: GLenum = 0x0B12;
 pub const GL_POINT_SIZE: GLenum = 0x0B11;
 pub const GL_LINE_WIDTH: GLenum = 0x0B21;
 pub const GL_ALIASED_LINE_WIDTH_RANGE: GLenum = 0x846E;
+pub const GL_ALIASED_POINT_SIZE_RANGE: GLenum = 0x846D;
 pub const GL_SMOOTH_LINE_WIDTH_RANGE: GLenum = 0x0B22;
 pub const GL_VIEWPORT: GLenum = 0x0BA2;
 pub const GL_SCISSOR_BOX: GLenum = 0x0C10;
@@ -562,6 +566,9 @@ pub const GL_LAST_VERTEX_CONVENTION: GLenum = 0x8E4E;
 pub const GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION: GLenum = 0x8E4C;
 pub const GL_FIRST_VERTEX_CONVENTION: GLenum = 0x8E4D;
 pub const GL_PRIMITIVE_RESTART_INDEX: GLenum = 0x8F9E;
+/// GL 4.3 / OpenGL ES 3.0 (GL_ARB_ES3_compatibility): restart at the index type's largest value.
+pub const GL_PRIMITIVE_RESTART_FIXED_INDEX: GLenum = 0x8D69;
+pub const GL_MAX_ELEMENT_INDEX: GLenum = 0x8D6B;
 pub const GL_TIMESTAMP: GLenum = 0x8E28;
 pub const GL_LINE_SMOOTH_HINT: GLenum = 0x0C52;
 pub const GL_POLYGON_SMOOTH_HINT: GLenum = 0x0C53;

@@ -14,6 +14,7 @@
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, GlResult};
+use crate::gl::context::es_version;
 use crate::gl::context::Context;
 use crate::glsl::Dialect;
 
@@ -39,35 +40,139 @@ const ES_EXTENSIONS: &[&str] = &[
     "GL_OES_depth_texture",
     "GL_OES_mapbuffer",
     "GL_EXT_blend_minmax",
+    // Debug output, groups and labels (`debug`), an ES extension since ES 2.0.
+    "GL_KHR_debug",
 ];
 
+/// The extensions an ES 3.x context adds: float colour buffers (`GL_R16F` … `GL_RGBA32F`,
+/// `GL_R11F_G11F_B10F` renderable, as the desktop paths render them).
+const ES3_EXTENSIONS: &[&str] = &["GL_EXT_color_buffer_float"];
+
 /// The `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION` strings and extensions of an ES context.
-pub(crate) fn es_strings(major: u32, minor: u32) -> (String, String, &'static [&'static str]) {
-    let glsl = if major >= 3 { "3.00" } else { "1.00" };
+pub(crate) fn es_strings(major: u32, minor: u32) -> (String, String, Vec<&'static str>) {
+    let mut extensions = ES_EXTENSIONS.to_vec();
+    if major >= 3 {
+        extensions.extend_from_slice(ES3_EXTENSIONS);
+    }
     (
         format!("OpenGL ES {major}.{minor} ArenaGL 0.1"),
-        format!("OpenGL ES GLSL ES {glsl}"),
-        ES_EXTENSIONS,
+        format!("OpenGL ES GLSL ES {}", es_version::glsl_es(major, minor)),
+        extensions,
     )
 }
 
+/// Whether `pname` names state or a limit OpenGL ES 3.0 added to ES 2.0's `glGet` tables
+/// (OpenGL ES 3.0 §6.2 tables 6.2–6.35 against ES 2.0's); the extensions an ES 2.0 context
+/// advertises keep theirs (`GL_VERTEX_ARRAY_BINDING`, the derivative hint).
+fn is_es3_state(pname: GLenum) -> bool {
+    const MAX_TRANSFORM_FEEDBACK_LIMITS: [GLenum; 3] = [0x8C8A, 0x8C8B, 0x8C80];
+    const MAX_COMBINED_STAGE_UNIFORM_COMPONENTS: [GLenum; 2] = [0x8A31, 0x8A33];
+    const DRAW_BUFFERS: std::ops::RangeInclusive<GLenum> = 0x8825..=0x8834;
+    MAX_TRANSFORM_FEEDBACK_LIMITS.contains(&pname)
+        || MAX_COMBINED_STAGE_UNIFORM_COMPONENTS.contains(&pname)
+        || DRAW_BUFFERS.contains(&pname)
+        || matches!(
+            pname,
+            GL_READ_BUFFER
+                | GL_UNPACK_ROW_LENGTH
+                | GL_UNPACK_SKIP_ROWS
+                | GL_UNPACK_SKIP_PIXELS
+                | GL_UNPACK_SKIP_IMAGES
+                | GL_UNPACK_IMAGE_HEIGHT
+                | GL_PACK_ROW_LENGTH
+                | GL_PACK_SKIP_ROWS
+                | GL_PACK_SKIP_PIXELS
+                | GL_TEXTURE_BINDING_3D
+                | GL_TEXTURE_BINDING_2D_ARRAY
+                | GL_MAX_3D_TEXTURE_SIZE
+                | GL_MAX_ARRAY_TEXTURE_LAYERS
+                | GL_MAX_ELEMENTS_VERTICES
+                | GL_MAX_ELEMENTS_INDICES
+                | GL_MAX_ELEMENT_INDEX
+                | GL_MAX_TEXTURE_LOD_BIAS
+                | GL_MAX_FRAGMENT_UNIFORM_COMPONENTS
+                | GL_MAX_VERTEX_UNIFORM_COMPONENTS
+                | GL_MIN_PROGRAM_TEXEL_OFFSET
+                | GL_MAX_PROGRAM_TEXEL_OFFSET
+                | GL_MAX_VARYING_COMPONENTS
+                | GL_MAX_VERTEX_OUTPUT_COMPONENTS
+                | GL_MAX_FRAGMENT_INPUT_COMPONENTS
+                | GL_MAX_DRAW_BUFFERS
+                | GL_MAX_COLOR_ATTACHMENTS
+                | GL_MAX_SAMPLES
+                | GL_MAX_SERVER_WAIT_TIMEOUT
+                | GL_READ_FRAMEBUFFER_BINDING
+                | GL_PIXEL_PACK_BUFFER_BINDING
+                | GL_PIXEL_UNPACK_BUFFER_BINDING
+                | GL_COPY_READ_BUFFER
+                | GL_COPY_WRITE_BUFFER
+                | GL_UNIFORM_BUFFER_BINDING
+                | GL_UNIFORM_BUFFER_START
+                | GL_UNIFORM_BUFFER_SIZE
+                | GL_MAX_VERTEX_UNIFORM_BLOCKS
+                | GL_MAX_FRAGMENT_UNIFORM_BLOCKS
+                | GL_MAX_COMBINED_UNIFORM_BLOCKS
+                | GL_MAX_UNIFORM_BUFFER_BINDINGS
+                | GL_MAX_UNIFORM_BLOCK_SIZE
+                | GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT
+                | GL_TRANSFORM_FEEDBACK_BINDING
+                | GL_TRANSFORM_FEEDBACK_BUFFER_BINDING
+                | GL_TRANSFORM_FEEDBACK_BUFFER_START
+                | GL_TRANSFORM_FEEDBACK_BUFFER_SIZE
+                | GL_TRANSFORM_FEEDBACK_BUFFER_PAUSED
+                | GL_TRANSFORM_FEEDBACK_BUFFER_ACTIVE
+                | GL_SAMPLER_BINDING
+                | GL_PRIMITIVE_RESTART_FIXED_INDEX
+                | GL_RASTERIZER_DISCARD
+        )
+}
+
 impl Context {
-    /// An OpenGL ES `major.minor` context on `device` (2.0 or 3.0; EGL checked the version).
+    /// An OpenGL ES context on `device` for a request of `major.minor` (2.0 or 3.x, as EGL
+    /// checked): 2.0, or the highest ES 3.x the device offers (`es_version`). A 3.x request
+    /// above what the device offers gets 3.0: the caller compares [`Context::api`] with the
+    /// request (EGL refuses it).
     pub fn new_es(
         device: std::sync::Arc<crate::gl::vk::device::Device>,
         major: u32,
         minor: u32,
     ) -> Context {
         let mut ctx = Context::new(device, crate::gl::context::Profile::Compatibility);
+        let desktop: Vec<String> = (ctx.strings.extensions.iter())
+            .map(|e| e.to_string_lossy().into_owned())
+            .collect();
+        let desktop: Vec<&str> = desktop.iter().map(String::as_str).collect();
+        let offered = es_version::es3_minor(&desktop);
+        let (major, minor) = es_version::offers((major, minor), offered).unwrap_or((major, 0));
         ctx.api = Api::Es { major, minor };
         let (version, glsl, extensions) = es_strings(major, minor);
-        ctx.strings.set(&version, &glsl, extensions);
+        ctx.strings.set(&version, &glsl, &extensions);
         ctx
     }
 
     /// The API this context implements.
     pub fn api(&self) -> Api {
         self.api
+    }
+
+    /// The version of an ES context (`major`, `minor`); `None` on desktop GL.
+    pub fn es_version(&self) -> Option<(u32, u32)> {
+        match self.api {
+            Api::Es { major, minor } => Some((major, minor)),
+            Api::Gl => None,
+        }
+    }
+
+    /// `GL_ALIASED_POINT_SIZE_RANGE` (ES 2.0/3.x state; `gl_PointSize` is always on there): the
+    /// device's point sizes with `largePoints`, else 1.
+    pub(crate) fn es_point_size_range(&self) -> Vec<f64> {
+        let caps = self.device.caps();
+        let range = if caps.large_points {
+            caps.limits.point_size_range
+        } else {
+            [1.0, 1.0]
+        };
+        range.iter().map(|&v| f64::from(v)).collect()
     }
 
     /// The major version of an ES context; `None` on desktop GL.
@@ -81,9 +186,15 @@ impl Context {
     /// The GLSL this context compiles.
     pub(crate) fn dialect(&self) -> Dialect {
         match (self.api, self.profile) {
-            (Api::Es { major, .. }, _) => Dialect::Es { major },
-            (Api::Gl, crate::gl::context::Profile::Core) => Dialect::Core,
-            (Api::Gl, crate::gl::context::Profile::Compatibility) => Dialect::Compatibility,
+            (Api::Es { major, minor }, _) => Dialect::Es {
+                glsl: if major >= 3 { 300 + 10 * minor } else { 100 },
+            },
+            (Api::Gl, crate::gl::context::Profile::Core) => Dialect::Core {
+                glsl: self.glsl_ceiling(),
+            },
+            (Api::Gl, crate::gl::context::Profile::Compatibility) => Dialect::Compatibility {
+                glsl: self.glsl_ceiling(),
+            },
         }
     }
 
@@ -114,11 +225,47 @@ impl Context {
                 | GL_SCISSOR_TEST
                 | GL_STENCIL_TEST
         );
-        if es2 || (major >= 3 && cap == GL_RASTERIZER_DISCARD) {
+        let es3 = matches!(
+            cap,
+            GL_RASTERIZER_DISCARD | GL_PRIMITIVE_RESTART_FIXED_INDEX
+        );
+        if es2 || (major >= 3 && es3) {
             Ok(())
         } else {
             invalid_enum("capability (not in OpenGL ES)", cap)
         }
+    }
+
+    /// `glGet` names OpenGL ES 3.0 added are `GL_INVALID_ENUM` in an ES 2.0 context.
+    pub(crate) fn es_check_get(&self, pname: GLenum) -> GlResult<()> {
+        match self.es_major() {
+            Some(2) if is_es3_state(pname) => {
+                invalid_enum("glGet pname (not in OpenGL ES 2.0)", pname)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The link log of a program ES refuses for its stages: a program that is not separable
+    /// needs a vertex and a fragment shader in OpenGL ES (ES 3.0 §2.11.3), where desktop GL
+    /// supplies the fixed-function stage a program lacks. None elsewhere.
+    pub(crate) fn es_missing_stage(
+        &self,
+        input: &crate::gl::objects::program::binary::LinkInput,
+    ) -> Option<String> {
+        use crate::glsl::Stage;
+        self.es_major()?;
+        if input.separable {
+            return None;
+        }
+        let has = |stage| input.units.iter().any(|(s, _)| *s == stage);
+        let missing = [(Stage::Vertex, "vertex"), (Stage::Fragment, "fragment")]
+            .into_iter()
+            .find(|(stage, _)| !has(*stage))?;
+        Some(format!(
+            "ERROR: Linking: an OpenGL ES program needs a {} shader\n",
+            missing.1
+        ))
     }
 
     /// Texture targets ES lacks (1D, rectangle, buffer, multisample; 3D and 2D arrays in ES
@@ -218,8 +365,8 @@ mod tests {
         assert_eq!(v, "OpenGL ES 3.0 ArenaGL 0.1");
         assert_eq!(g, "OpenGL ES GLSL ES 3.00");
         assert_eq!(es_strings(2, 0).1, "OpenGL ES GLSL ES 1.00");
-        assert!(ext
+        assert!(ext.iter().all(|e| ["GL_OES_", "GL_EXT_", "GL_KHR_"]
             .iter()
-            .all(|e| e.starts_with("GL_OES_") || e.starts_with("GL_EXT_")));
+            .any(|p| e.starts_with(p))));
     }
 }

@@ -92,8 +92,12 @@ impl Context {
                     Ok(())
                 }
             };
+            self.es_check_get(pname)?;
             if let Some(answer) = self.feedback_get_indexed(pname, index) {
                 return answer;
+            }
+            if let Some(answer) = self.get_vertex_binding(pname, index) {
+                return answer.map(|v| Value::Ints(vec![v]));
             }
             Ok(match pname {
                 GL_UNIFORM_BUFFER_BINDING | GL_UNIFORM_BUFFER_START | GL_UNIFORM_BUFFER_SIZE => {
@@ -136,6 +140,7 @@ impl Context {
     }
 
     fn get_inner(&mut self, pname: GLenum) -> GlResult<Value> {
+        self.es_check_get(pname)?;
         if let Some(v) = self.compat_get(pname) {
             return Ok(v);
         }
@@ -155,6 +160,8 @@ impl Context {
             .or_else(|| self.get_pixel_store(pname))
             .or_else(|| self.get_compute(pname))
             .or_else(|| self.get_tessellation(pname))
+            .or_else(|| self.get_debug(pname).map(int))
+            .or_else(|| self.vertex_binding_limit(pname).map(int))
             .or_else(|| {
                 crate::gl::objects::program::subroutine::limit(pname).map(|v| int(i64::from(v)))
             });
@@ -190,7 +197,13 @@ impl Context {
             GL_MAJOR_VERSION => int(i64::from(self.desktop_version().0)),
             GL_MINOR_VERSION => int(i64::from(self.desktop_version().1)),
             GL_NUM_EXTENSIONS => int(self.strings.extensions.len() as i64),
-            GL_CONTEXT_FLAGS => int(0),
+            // GL 4.3 (desktop only: an ES context's list is empty).
+            GL_NUM_SHADING_LANGUAGE_VERSIONS if !self.strings.glsl_versions.is_empty() => {
+                int(self.strings.glsl_versions.len() as i64)
+            }
+            GL_CONTEXT_FLAGS => int(self.debug_context_flags()),
+            // GL_CONTEXT_RELEASE_BEHAVIOR: GL_CONTEXT_RELEASE_BEHAVIOR_FLUSH or GL_NONE.
+            0x82FB => int(if self.flush_on_release { 0x82FC } else { 0 }),
             // GL_LOSE_CONTEXT_ON_RESET or GL_NO_RESET_NOTIFICATION.
             GL_RESET_NOTIFICATION_STRATEGY => int(if self.lose_context_on_reset {
                 0x8252
@@ -238,6 +251,7 @@ impl Context {
             }
             GL_SHADER_COMPILER => bool1(true),
             GL_SHADER_BINARY_FORMATS => Ok(Value::Ints(Vec::new())),
+            GL_ALIASED_POINT_SIZE_RANGE => Ok(Value::Floats(self.es_point_size_range())),
             _ => return None,
         })
     }
@@ -248,6 +262,7 @@ impl Context {
         let l = self.device.caps().limits;
         let max_2d = i64::from(l.max_image_dimension2_d);
         let frag_components = i64::from(l.max_uniform_buffer_range.min(65536) / 4).min(4096);
+        let shader = self.shader_limits();
         Some(match pname {
             GL_MAX_TEXTURE_SIZE | GL_MAX_RENDERBUFFER_SIZE | GL_MAX_RECTANGLE_TEXTURE_SIZE => {
                 int(max_2d)
@@ -263,16 +278,14 @@ impl Context {
             GL_MAX_VERTEX_ATTRIB_BINDINGS => int(i64::from(MAX_VERTEX_ATTRIBS)),
             GL_MAX_TEXTURE_IMAGE_UNITS
             | GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS
-            | GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS => int(16),
-            GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS => {
-                int(i64::from(crate::gl::objects::program::MAX_TEXTURE_UNITS))
-            }
+            | GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS => int(shader.stage_texture_units.into()),
+            GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS => int(shader.combined_texture_units.into()),
             GL_MAX_UNIFORM_BUFFER_BINDINGS => int(MAX_UNIFORM_BUFFER_BINDINGS as i64),
             GL_MAX_UNIFORM_BLOCK_SIZE => int(i64::from(l.max_uniform_buffer_range.min(65536))),
             GL_MAX_VERTEX_UNIFORM_BLOCKS
             | GL_MAX_FRAGMENT_UNIFORM_BLOCKS
-            | GL_MAX_GEOMETRY_UNIFORM_BLOCKS => int(12),
-            GL_MAX_COMBINED_UNIFORM_BLOCKS => int(36),
+            | GL_MAX_GEOMETRY_UNIFORM_BLOCKS => int(shader.stage_uniform_blocks.into()),
+            GL_MAX_COMBINED_UNIFORM_BLOCKS => int(shader.combined_uniform_blocks.into()),
             GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT => int(l.min_uniform_buffer_offset_alignment as i64),
             GL_MAX_VERTEX_UNIFORM_COMPONENTS
             | GL_MAX_FRAGMENT_UNIFORM_COMPONENTS
@@ -300,6 +313,12 @@ impl Context {
             GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS => {
                 int(i64::from(l.max_geometry_total_output_components))
             }
+            // GL_ARB_gpu_shader5: geometry shader instancing and interpolateAtOffset, as the
+            // device's limits say.
+            0x8E5A => int(i64::from(l.max_geometry_shader_invocations)), // GL_MAX_GEOMETRY_SHADER_INVOCATIONS
+            0x8E5B => Ok(Value::Floats(vec![f64::from(l.min_interpolation_offset)])), // GL_MIN_FRAGMENT_INTERPOLATION_OFFSET
+            0x8E5C => Ok(Value::Floats(vec![f64::from(l.max_interpolation_offset)])), // GL_MAX_FRAGMENT_INTERPOLATION_OFFSET
+            0x8E5D => int(i64::from(l.sub_pixel_interpolation_offset_bits)), // GL_FRAGMENT_INTERPOLATION_OFFSET_BITS
             GL_MAX_DRAW_BUFFERS | GL_MAX_COLOR_ATTACHMENTS => int(i64::from(
                 l.max_color_attachments
                     .min(crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS as u32),
@@ -319,8 +338,12 @@ impl Context {
             )),
             GL_MAX_SAMPLE_MASK_WORDS => int(1),
             GL_MAX_ELEMENTS_VERTICES | GL_MAX_ELEMENTS_INDICES => int(1 << 20),
+            // GL 4.3 / ES 3.0: the largest index a draw may use (Vulkan's, at least 2^24 - 1).
+            GL_MAX_ELEMENT_INDEX => int(i64::from(l.max_draw_indexed_index_value)),
             GL_MAX_TEXTURE_LOD_BIAS => Ok(Value::Floats(vec![f64::from(l.max_sampler_lod_bias)])),
-            GL_MAX_TEXTURE_MAX_ANISOTROPY => Ok(Value::Floats(vec![1.0])),
+            GL_MAX_TEXTURE_MAX_ANISOTROPY => Ok(Value::Floats(vec![f64::from(
+                crate::gl::objects::texture::extensions::max_anisotropy(&self.device),
+            )])),
             GL_MAX_TEXTURE_BUFFER_SIZE => int(i64::from(l.max_texel_buffer_elements)),
             GL_MAX_CLIP_DISTANCES => int(i64::from(l.max_clip_distances.min(8))),
             GL_MAX_SERVER_WAIT_TIMEOUT => int(0),
@@ -340,9 +363,10 @@ impl Context {
             crate::gl::objects::texture::buffer::GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT => {
                 int(l.min_texel_buffer_offset_alignment as i64)
             }
-            0x8A31..=0x8A33 => {
-                int(frag_components + 12 * i64::from(l.max_uniform_buffer_range.min(65536)) / 4)
-            } // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS: blocks × block size / 4 + loose
+            0x8A31..=0x8A33 => int(frag_components
+                + i64::from(shader.stage_uniform_blocks)
+                    * i64::from(l.max_uniform_buffer_range.min(65536))
+                    / 4), // GL_MAX_COMBINED_*_UNIFORM_COMPONENTS: blocks × block size / 4 + loose
             0x9123 => int(i64::from(l.max_geometry_input_components)), // GL_MAX_GEOMETRY_INPUT_COMPONENTS
             0x9124 => int(i64::from(l.max_geometry_output_components)), // GL_MAX_GEOMETRY_OUTPUT_COMPONENTS
             0x8128 => Ok(Value::Floats(vec![1.0])), // GL_POINT_FADE_THRESHOLD_SIZE
@@ -350,10 +374,6 @@ impl Context {
             0x8C8A => int(64), // GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
             0x8C8B => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
             0x8C80 => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
-            // GL 4.3 debug limits some clients query on any version (answered, not errors).
-            0x9143 | 0x9144 => int(0), // GL_MAX_DEBUG_MESSAGE_LENGTH, GL_MAX_DEBUG_LOGGED_MESSAGES
-            0x82E8 => int(256),        // GL_MAX_LABEL_LENGTH
-            0x826C => int(64),         // GL_MAX_DEBUG_GROUP_STACK_DEPTH
             _ => return None,
         })
     }
@@ -394,6 +414,8 @@ impl Context {
             GL_POLYGON_MODE => Ok(Value::Ints(vec![i64::from(GL_FILL), i64::from(GL_FILL)])),
             GL_POLYGON_OFFSET_FACTOR => Ok(Value::Floats(vec![f64::from(f.polygon_offset[0])])),
             GL_POLYGON_OFFSET_UNITS => Ok(Value::Floats(vec![f64::from(f.polygon_offset[1])])),
+            // GL_POLYGON_OFFSET_CLAMP (GL_ARB_polygon_offset_clamp).
+            0x8E1B => Ok(Value::Floats(vec![f64::from(f.polygon_offset_clamp)])),
             GL_STENCIL_FUNC => int(i64::from(f.stencil[0].func)),
             GL_STENCIL_VALUE_MASK => int(i64::from(f.stencil[0].value_mask)),
             GL_STENCIL_REF => int(i64::from(f.stencil[0].reference)),
@@ -460,6 +482,9 @@ impl Context {
             )),
             GL_VERTEX_ARRAY_BINDING => int(i64::from(self.vertex_array)),
             GL_CURRENT_PROGRAM => int(i64::from(self.program)),
+            crate::gl::objects::program_pipeline::GL_PROGRAM_PIPELINE_BINDING => {
+                int(i64::from(self.pipelines.bound))
+            }
             GL_ACTIVE_TEXTURE => int(i64::from(GL_TEXTURE0 + self.active_texture)),
             GL_TEXTURE_BINDING_1D
             | GL_TEXTURE_BINDING_2D

@@ -4,10 +4,14 @@
 //! flag (see `error`); the C ABI turns pointers into slices and calls these. Objects are the
 //! context's own unless it shares them (`share_group`).
 
+pub mod debug;
 pub mod enums;
 pub(crate) mod error;
 pub(crate) mod es;
+pub(crate) mod es_version;
+pub(crate) mod experimental;
 pub(crate) mod get;
+pub(crate) mod limits;
 pub(crate) mod names;
 pub(crate) mod share_group;
 pub(crate) mod state;
@@ -49,7 +53,7 @@ pub(crate) struct IndexedBinding {
 }
 
 /// Uniform-buffer binding points (`GL_MAX_UNIFORM_BUFFER_BINDINGS`).
-pub const MAX_UNIFORM_BUFFER_BINDINGS: usize = 36;
+pub use limits::MAX_UNIFORM_BUFFER_BINDINGS;
 
 /// A generic vertex attribute's current value (`glVertexAttrib*`): 16 bytes and whether it is
 /// integer.
@@ -97,6 +101,8 @@ pub struct Context {
     pub(crate) vertex_arrays: Names<VertexArray>,
     pub(crate) shaders: Names<Shader>,
     pub(crate) programs: Names<Program>,
+    /// Program pipeline objects and the bound one (GL_ARB_separate_shader_objects).
+    pub(crate) pipelines: crate::gl::objects::program_pipeline::Pipelines,
     /// `glUniformSubroutinesuiv`'s selection for the current program (reset by `glUseProgram`).
     pub(crate) subroutine_selection: crate::gl::objects::program::subroutine::SubroutineSelection,
     pub(crate) textures: Names<Texture>,
@@ -127,6 +133,8 @@ pub struct Context {
     pub(crate) lists: crate::gl::compat::display_list::DisplayLists,
     /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
     pub(crate) vao_override: Option<VertexArray>,
+    /// The objects a direct-state-access command names, for its one command (`dsa`).
+    pub(crate) dsa: crate::gl::dsa::Selection,
     pub(crate) program: u32,
     pub(crate) active_texture: u32,
     /// Per unit, per target (`TexTarget::index`): the bound texture.
@@ -178,6 +186,11 @@ pub struct Context {
     pub(crate) lose_context_on_reset: bool,
     /// `glPatchParameter*` (GL_ARB_tessellation_shader, `draw::patch`).
     pub(crate) patch: crate::gl::draw::patch::PatchState,
+    /// GL_KHR_debug: messages, callback, groups, labels (`debug`).
+    pub(crate) debug: debug::DebugState,
+    /// GL_KHR_context_flush_control: whether releasing the context flushes it (what
+    /// `GL_CONTEXT_RELEASE_BEHAVIOR` answers; the C edge does the flushing).
+    pub(crate) flush_on_release: bool,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -186,6 +199,8 @@ pub(crate) struct Strings {
     pub renderer: CString,
     pub version: CString,
     pub glsl: CString,
+    /// `glGetStringi(GL_SHADING_LANGUAGE_VERSION, i)` (desktop GL; empty in ES).
+    pub glsl_versions: Vec<CString>,
     pub extensions: Vec<CString>,
     pub all_extensions: CString,
 }
@@ -195,6 +210,7 @@ impl Strings {
     pub(crate) fn set(&mut self, version: &str, glsl: &str, extensions: &[&str]) {
         self.version = cstr(version);
         self.glsl = cstr(glsl);
+        self.glsl_versions.clear();
         self.extensions = extensions.iter().map(|e| cstr(e)).collect();
         self.all_extensions = cstr(&extensions.join(" "));
     }
@@ -276,7 +292,41 @@ const EXTENSIONS: &[&str] = &[
     // Pixel transfers from and into buffers (pixel_buffer.rs).
     "GL_ARB_pixel_buffer_object",
     "GL_EXT_pixel_buffer_object",
+    // Debug output, groups and labels (context/debug.rs).
+    "GL_KHR_debug",
+    "GL_ARB_debug_output",
+    // Vertex buffer binding points (objects/vertex_array/binding.rs).
+    "GL_ARB_vertex_attrib_binding",
+    // GL_CONTEXT_RELEASE_BEHAVIOR, from EGL's/GLX's release-behaviour attribute.
+    "GL_KHR_context_flush_control",
+    // Separable programs and program pipelines (objects/program_pipeline), and the program
+    // interface queries (objects/program/interface_query.rs).
+    "GL_ARB_separate_shader_objects",
+    "GL_ARB_program_interface_query",
 ];
+
+/// GLSL-only extensions of GL 4.2–4.5 that glslang compiles to what Vulkan runs, with no API of
+/// their own (`layout(binding)` of GL_ARB_shading_language_420pack is read at link,
+/// `glsl::layout_bindings`).
+/// Not yet: GL_ARB_derivative_control (glslang declares `dFdxFine` and its siblings only from
+/// GLSL 4.00), GL_ARB_shader_texture_image_samples (`textureSamples` fails piglit),
+/// GL_ARB_shader_draw_parameters (`gl_BaseVertexARB`/`gl_DrawIDARB` read wrong values) and
+/// GL_ARB_cull_distance (glslang refuses `gl_CullDistance` redeclarations below GLSL 4.50).
+const GLSL_EXTENSIONS: &[&str] = &[
+    "GL_ARB_shading_language_420pack",
+    "GL_ARB_shading_language_packing",
+    "GL_ARB_conservative_depth",
+];
+
+/// The GLSL-only extensions a context offers, given the `offered` ones so far: those of
+/// [`GLSL_EXTENSIONS`], and those that need another extension.
+fn glsl_extensions(offered: &[&str]) -> Vec<&'static str> {
+    let mut out = GLSL_EXTENSIONS.to_vec();
+    if offered.contains(&"GL_ARB_shader_image_load_store") {
+        out.push("GL_ARB_shader_image_size");
+    }
+    out
+}
 
 /// Extensions only a compatibility-profile context advertises (fixed-function features, and
 /// the ARB shader-object API of GL 1.5 programs).
@@ -321,6 +371,10 @@ impl Context {
             extensions.push("GL_ARB_transform_feedback2");
             extensions.push("GL_ARB_transform_feedback3");
             extensions.push("GL_ARB_transform_feedback_instanced");
+            // OpenGL ES 3.0 on desktop (`context::es`): ETC2/EAC (decoded where the device
+            // lacks them), fixed-index restart, GL_MAX_ELEMENT_INDEX, GLSL ES 3.00, the
+            // conservative occlusion query, and transform feedback, which ES 3.0 needs.
+            extensions.push("GL_ARB_ES3_compatibility");
         }
         if device.caps().provoking_vertex_last {
             extensions.push("GL_EXT_provoking_vertex");
@@ -340,14 +394,36 @@ impl Context {
         }
         extensions.extend(crate::gl::compute::extensions(&device));
         extensions.extend(crate::gl::draw::indirect::extensions(&device));
+        extensions.extend(crate::gl::objects::texture::extensions::extensions(&device));
         if device.caps().gl4.image_cube_array {
             extensions.push("GL_ARB_texture_cube_map_array");
         }
         if device.caps().gl4.sample_rate_shading {
             extensions.push("GL_ARB_sample_shading");
         }
-        // The version the extensions complete (`version`), and the GLSL version with it.
-        let desktop = version::desktop(&extensions);
+        if device.caps().gl4.depth_bias_clamp {
+            extensions.push("GL_ARB_polygon_offset_clamp");
+            extensions.push("GL_EXT_polygon_offset_clamp");
+        }
+        // GL_ARB_gpu_shader5: extended gather, interpolateAt* (sample shading), four vertex
+        // streams (geometry streams); sampler/UBO arrays are lowered where not indexable.
+        let gl4 = &device.caps().gl4;
+        if gl4.shader_image_gather_extended
+            && gl4.sample_rate_shading
+            && gl4.transform_feedback_streams
+            && device.xfb().is_some()
+        {
+            extensions.push("GL_ARB_gpu_shader5");
+        }
+        extensions.extend(glsl_extensions(&extensions));
+        extensions.extend(crate::gl::dsa::extensions());
+        // Built but incomplete extensions leave the list here, before they could count towards
+        // a version (`experimental`).
+        experimental::filter(&mut extensions);
+        // The version the extensions and the shader limits complete (`version`), and the GLSL
+        // version with it: extensions pushed below this line do not count towards it.
+        let limits_reach_4_0 = limits::ShaderLimits::of(&device.caps().limits).reach_gl_4_0();
+        let desktop = version::desktop(&extensions, limits_reach_4_0);
         // GL_ARB_gpu_shader_int64 is written against GLSL 4.00, and glslang refuses its types
         // below it: advertised once the context offers 4.00.
         if device.caps().gl4.shader_int64 && desktop >= (4, 0) {
@@ -362,6 +438,10 @@ impl Context {
             renderer: cstr(&renderer),
             version: cstr(&version::version_string(desktop, profile_name)),
             glsl: cstr(&version::glsl_string(desktop)),
+            glsl_versions: version::glsl_versions(desktop)
+                .iter()
+                .map(|v| cstr(v))
+                .collect(),
             extensions: extensions.iter().map(|e| cstr(e)).collect(),
             all_extensions: cstr(&extensions.join(" ")),
         };
@@ -377,6 +457,7 @@ impl Context {
             shaders: Names::default(),
             programs: Names::default(),
             subroutine_selection: Default::default(),
+            pipelines: Default::default(),
             textures: Names::default(),
             samplers: Names::default(),
             sampler_units: vec![0; crate::gl::objects::program::MAX_TEXTURE_UNITS as usize],
@@ -397,6 +478,7 @@ impl Context {
             clamp: Default::default(),
             lists: Default::default(),
             vao_override: None,
+            dsa: Default::default(),
             program: 0,
             active_texture: 0,
             texture_units: vec![
@@ -439,6 +521,8 @@ impl Context {
             tombstones: Vec::new(),
             lose_context_on_reset: false,
             patch: Default::default(),
+            debug: Default::default(),
+            flush_on_release: true,
         }
     }
 
@@ -457,6 +541,7 @@ impl Context {
                     self.lost = true;
                 }
                 crate::gl::log_error(&e);
+                self.debug_error(&e);
                 self.errors_raised += 1;
                 if self.error == GL_NO_ERROR {
                     self.error = code;
@@ -468,6 +553,7 @@ impl Context {
 
     /// Records an error code directly (the C edge uses it for a caught panic).
     pub fn set_error(&mut self, code: GLenum) {
+        self.debug_error_code(code);
         self.errors_raised += 1;
         if self.error == GL_NO_ERROR {
             self.error = code;
@@ -521,6 +607,12 @@ impl Context {
     /// way (`docs/robustness.md`).
     pub fn set_lose_context_on_reset(&mut self, lose: bool) {
         self.lose_context_on_reset = lose;
+    }
+
+    /// Sets the release behaviour the context was made with (EGL/GLX `…_RELEASE_BEHAVIOR`):
+    /// `GL_CONTEXT_RELEASE_BEHAVIOR` answers `GL_CONTEXT_RELEASE_BEHAVIOR_FLUSH` or `GL_NONE`.
+    pub fn set_flush_on_release(&mut self, flush: bool) {
+        self.flush_on_release = flush;
     }
 
     /// `glGetGraphicsResetStatus`: `GL_UNKNOWN_CONTEXT_RESET` once after the device was lost
@@ -617,15 +709,26 @@ impl Context {
 
     /// `glGetStringi`.
     pub fn get_stringi(&mut self, name: GLenum, index: u32) -> Option<&std::ffi::CStr> {
-        if name != GL_EXTENSIONS {
-            self.record::<()>(invalid_enum("glGetStringi name", name));
+        let len = match name {
+            GL_EXTENSIONS => self.strings.extensions.len(),
+            // GL 4.3; not in OpenGL ES (whose list is empty).
+            GL_SHADING_LANGUAGE_VERSION if !self.strings.glsl_versions.is_empty() => {
+                self.strings.glsl_versions.len()
+            }
+            _ => {
+                self.record::<()>(invalid_enum("glGetStringi name", name));
+                return None;
+            }
+        };
+        if index as usize >= len {
+            self.record::<()>(invalid_value(format!("glGetStringi index {index}")));
             return None;
         }
-        if index as usize >= self.strings.extensions.len() {
-            self.record::<()>(invalid_value(format!("extension index {index}")));
-            return None;
-        }
-        Some(self.strings.extensions[index as usize].as_c_str())
+        let list = match name {
+            GL_EXTENSIONS => &self.strings.extensions,
+            _ => &self.strings.glsl_versions,
+        };
+        list.get(index as usize).map(|s| s.as_c_str())
     }
 
     // ---- pipeline state (blend, depth, stencil, viewport, raster) --------------------------
@@ -635,6 +738,9 @@ impl Context {
         if self.compile(crate::gl::compat::display_list::ListCommand::Capability(
             cap, on,
         )) {
+            return;
+        }
+        if self.debug_capability(cap, Some(on)).is_some() {
             return;
         }
         if let Err(e) = self.es_check_capability(cap) {
@@ -660,6 +766,9 @@ impl Context {
 
     /// `glIsEnabled`.
     pub fn is_enabled(&mut self, cap: GLenum) -> bool {
+        if let Some(on) = self.debug_capability(cap, None) {
+            return on;
+        }
         if let Err(e) = self.es_check_capability(cap) {
             self.record::<()>(Err(e));
             return false;
@@ -914,7 +1023,29 @@ impl Context {
 
     /// `glPolygonOffset`.
     pub fn polygon_offset(&mut self, factor: f32, units: f32) {
+        use crate::gl::compat::display_list::ListCommand;
+        if self.compile(ListCommand::PolygonOffset(factor, units, None)) {
+            return;
+        }
         self.pipeline_state.polygon_offset = [factor, units];
+        self.pipeline_state.polygon_offset_clamp = 0.0;
+    }
+
+    /// `glPolygonOffsetClamp` (GL_ARB_polygon_offset_clamp: Vulkan's `depthBiasClamp`; a
+    /// clamp of 0 or NaN clamps nothing).
+    pub fn polygon_offset_clamp(&mut self, factor: f32, units: f32, clamp: f32) {
+        if !self.device.caps().gl4.depth_bias_clamp {
+            self.record::<()>(invalid_op(
+                "glPolygonOffsetClamp: this device lacks the depthBiasClamp feature",
+            ));
+            return;
+        }
+        use crate::gl::compat::display_list::ListCommand;
+        if self.compile(ListCommand::PolygonOffset(factor, units, Some(clamp))) {
+            return;
+        }
+        self.pipeline_state.polygon_offset = [factor, units];
+        self.pipeline_state.polygon_offset_clamp = if clamp.is_nan() { 0.0 } else { clamp };
     }
 
     /// `glPolygonMode`: only `GL_FILL` is drawn by this slice.

@@ -40,6 +40,15 @@ impl<T> Names<T> {
         out
     }
 
+    /// Reserves `n` unused names and creates each one's object at once (`glCreate*`).
+    pub(crate) fn create(&mut self, n: usize, make: impl Fn() -> T) -> Vec<u32> {
+        let names = self.generate(n);
+        for &name in &names {
+            self.objects.insert(name, Some(make()));
+        }
+        names
+    }
+
     /// Reserves one specific name, as the compatibility profile does for names a program never
     /// generated (`glBeginQuery` on any non-zero name). Returns false for 0.
     pub(crate) fn reserve(&mut self, name: u32) -> bool {

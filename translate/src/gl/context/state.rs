@@ -127,6 +127,8 @@ pub(crate) struct PipelineState {
     pub front_face: GLenum,
     pub polygon_offset_fill: bool,
     pub polygon_offset: [f32; 2],
+    /// `glPolygonOffsetClamp`'s clamp (0: none).
+    pub polygon_offset_clamp: f32,
     pub scissor_test: bool,
     pub scissor: Rect,
     pub viewport: Rect,
@@ -139,6 +141,8 @@ pub(crate) struct PipelineState {
     pub multisample: bool,
     pub primitive_restart: bool,
     pub restart_index: u32,
+    /// `GL_PRIMITIVE_RESTART_FIXED_INDEX` (GL 4.3, OpenGL ES 3.0): see [`Self::restart_for`].
+    pub primitive_restart_fixed: bool,
     pub program_point_size: bool,
     pub depth_clamp: bool,
     pub rasterizer_discard: bool,
@@ -175,6 +179,7 @@ impl PipelineState {
             front_face: GL_CCW,
             polygon_offset_fill: false,
             polygon_offset: [0.0, 0.0],
+            polygon_offset_clamp: 0.0,
             scissor_test: false,
             scissor: whole,
             viewport: whole,
@@ -187,6 +192,7 @@ impl PipelineState {
             multisample: true,
             primitive_restart: false,
             restart_index: 0,
+            primitive_restart_fixed: false,
             program_point_size: false,
             depth_clamp: false,
             rasterizer_discard: false,
@@ -196,6 +202,18 @@ impl PipelineState {
             provoking_vertex: GL_LAST_VERTEX_CONVENTION,
             sample_shading: false,
             min_sample_shading: 0.0,
+        }
+    }
+
+    /// The index that restarts a primitive in an indexed draw whose index type's largest value
+    /// is `type_max`, or None without restart: under `GL_PRIMITIVE_RESTART_FIXED_INDEX` that
+    /// largest value (it takes precedence, GL 4.6 §10.3.6), else `glPrimitiveRestartIndex`'s
+    /// under `GL_PRIMITIVE_RESTART`.
+    pub(crate) fn restart_for(&self, type_max: u32) -> Option<u32> {
+        if self.primitive_restart_fixed {
+            Some(type_max)
+        } else {
+            self.primitive_restart.then_some(self.restart_index)
         }
     }
 
@@ -211,6 +229,7 @@ impl PipelineState {
             GL_DITHER => &mut self.dither,
             GL_MULTISAMPLE => &mut self.multisample,
             GL_PRIMITIVE_RESTART => &mut self.primitive_restart,
+            GL_PRIMITIVE_RESTART_FIXED_INDEX => &mut self.primitive_restart_fixed,
             GL_PROGRAM_POINT_SIZE => &mut self.program_point_size,
             GL_DEPTH_CLAMP => &mut self.depth_clamp,
             GL_RASTERIZER_DISCARD => &mut self.rasterizer_discard,

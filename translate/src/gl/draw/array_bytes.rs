@@ -33,8 +33,7 @@ pub(super) fn client_array_bytes(
     arr: &crate::gl::objects::vertex_array::AttribArray,
     last: u32,
 ) -> GlResult<Vec<u8>> {
-    let element =
-        crate::gl::objects::vertex_array::AttribArray { stride: 0, ..*arr }.effective_stride();
+    let element = arr.element_size();
     let len = u64::from(last) * u64::from(arr.effective_stride()) + u64::from(element);
     if arr.offset == 0 {
         return invalid_op("a client vertex array with a null pointer");
@@ -190,8 +189,7 @@ impl Context {
         if b.mapped_exclusively() {
             return invalid_op("draw from a mapped vertex buffer");
         }
-        let element =
-            crate::gl::objects::vertex_array::AttribArray { stride: 0, ..*arr }.effective_stride();
+        let element = arr.element_size();
         let span = u64::from(last) * u64::from(arr.effective_stride()) + u64::from(element);
         let end = arr.offset.saturating_add(span).min(b.size);
         let mut out = vec![0u8; end.saturating_sub(arr.offset) as usize];

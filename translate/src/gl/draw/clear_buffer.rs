@@ -69,7 +69,8 @@ impl Context {
             let Some(request) = request? else {
                 return Ok(());
             };
-            let fb = self.draw_framebuffer;
+            // The bound one, or a DSA command's (`glClearNamedFramebuffer*`).
+            let fb = self.framebuffer_bound_to(GL_DRAW_FRAMEBUFFER)?;
             let target = self.resolve_framebuffer(fb, true).map_err(|status| {
                 GlError::InvalidFramebuffer(format!(
                     "glClearBuffer: the draw framebuffer is not complete (status 0x{status:04X})"

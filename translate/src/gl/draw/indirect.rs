@@ -310,8 +310,7 @@ impl Context {
                     GL_UNSIGNED_SHORT => 0xFFFF,
                     _ => 0xFFFF_FFFF,
                 };
-                let state = &self.pipeline_state;
-                let restart = state.primitive_restart.then_some(state.restart_index);
+                let restart = self.pipeline_state.restart_for(type_max);
                 vao.element_buffer != 0 && !restart_lowers(mode, restart, type_max)
             }
         }

@@ -157,12 +157,19 @@ impl Context {
                 ints(uniform_components)
             }
             GL_MAX_COMBINED_TESS_CONTROL_UNIFORM_COMPONENTS
-            | GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS => {
-                ints(uniform_components + 12 * l.max_uniform_buffer_range.min(65536) / 4)
-            }
+            | GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS => ints(
+                uniform_components
+                    + self.shader_limits().stage_uniform_blocks
+                        * l.max_uniform_buffer_range.min(65536)
+                        / 4,
+            ),
             GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS
-            | GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS => ints(16),
-            GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS | GL_MAX_TESS_EVALUATION_UNIFORM_BLOCKS => ints(12),
+            | GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS => {
+                ints(self.shader_limits().stage_texture_units)
+            }
+            GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS | GL_MAX_TESS_EVALUATION_UNIFORM_BLOCKS => {
+                ints(self.shader_limits().stage_uniform_blocks)
+            }
             GL_MAX_TESS_CONTROL_INPUT_COMPONENTS => {
                 ints(l.max_tessellation_control_per_vertex_input_components)
             }

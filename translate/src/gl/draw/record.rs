@@ -81,14 +81,14 @@ impl Context {
         attributes: Vec<VertexAttribute>,
     ) -> PipelineKey {
         let topo = assembly.topology;
+        let type_max = match assembly.element.as_ref().map(|e| e.index_size) {
+            Some(1) => Some(0xFF),
+            Some(2) => Some(0xFFFF),
+            Some(4) => Some(0xFFFF_FFFF),
+            _ => None,
+        };
         let restart = assembly.lowered.as_ref().is_some_and(|l| l.restart)
-            || self.pipeline_state.primitive_restart
-                && match assembly.element.as_ref().map(|e| e.index_size) {
-                    Some(1) => self.pipeline_state.restart_index == 0xFF,
-                    Some(2) => self.pipeline_state.restart_index == 0xFFFF,
-                    Some(4) => self.pipeline_state.restart_index == 0xFFFF_FFFF,
-                    _ => false,
-                };
+            || type_max.is_some_and(|max| self.pipeline_state.restart_for(max) == Some(max));
         let f = &self.pipeline_state;
         PipelineKey {
             program: linked.id,
@@ -132,9 +132,13 @@ impl Context {
             },
             // GL's orientation is kept (see `state`): GL_CCW is Vulkan's clockwise.
             front_face_cw: f.front_face == GL_CCW,
-            polygon_offset: f
-                .polygon_offset_fill
-                .then(|| (f.polygon_offset[0].to_bits(), f.polygon_offset[1].to_bits())),
+            polygon_offset: f.polygon_offset_fill.then(|| {
+                (
+                    f.polygon_offset[0].to_bits(),
+                    f.polygon_offset[1].to_bits(),
+                    f.polygon_offset_clamp.to_bits(),
+                )
+            }),
             depth_clamp: f.depth_clamp,
             rasterizer_discard: f.rasterizer_discard,
             points: (topo == vk::PrimitiveTopology::POINT_LIST).then(|| {

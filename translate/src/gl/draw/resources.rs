@@ -245,7 +245,7 @@ impl Context {
         });
         let (image, mut view, desc) = match tex.and_then(|t| {
             t.storage.as_ref().map(|st| {
-                let mut desc = t.sampler_desc(sampler_object, s.ty.shadow, false);
+                let mut desc = t.sampler_desc(sampler_object, s.ty.shadow, true);
                 // GL filters any format; Vulkan only those with the linear-filter
                 // feature (depth formats seldom have it): the rest sample nearest.
                 if !locked.manager.supports_linear_filter(st.format) {
@@ -274,9 +274,7 @@ impl Context {
                 image,
                 vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
                 (
-                    vk::PipelineStageFlags::VERTEX_SHADER
-                        | vk::PipelineStageFlags::FRAGMENT_SHADER
-                        | vk::PipelineStageFlags::COMPUTE_SHADER,
+                    self.device.caps().shader_stages(),
                     vk::AccessFlags::SHADER_READ,
                 ),
             )?;

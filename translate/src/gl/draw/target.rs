@@ -40,7 +40,11 @@ impl Context {
         let view = match s.level_views.get(&(level, layer)) {
             Some(v) => *v,
             None => {
-                let desc = crate::gl::objects::texture::attachment_view(level, layer, s.format);
+                let mut desc = crate::gl::objects::texture::attachment_view(level, layer, s.format);
+                // A 1D image (1D and 1D array textures) takes 1D views only.
+                if s.target.image_type() == ash::vk::ImageType::TYPE_1D {
+                    desc.view_type = ash::vk::ImageViewType::TYPE_1D;
+                }
                 let v = device
                     .lock()
                     .manager

@@ -110,6 +110,10 @@ impl Context {
     /// fixed-function one. `GL_INVALID_OPERATION` when there is none or it is not linked.
     pub(super) fn draw_program(&mut self) -> GlResult<DrawProgram> {
         if self.program == 0 {
+            // GL_ARB_separate_shader_objects: the bound program pipeline's stages.
+            if let Some(pipeline) = self.pipeline_draw_program()? {
+                return Ok(pipeline);
+            }
             if self.profile != Profile::Compatibility {
                 return invalid_op("draw with no current program");
             }
@@ -125,9 +129,15 @@ impl Context {
                 image_units: Vec::new(),
             });
         }
+        self.program_draw_state(self.program)
+    }
+
+    /// What a draw needs of program `name`, which must be a linked graphics program whose
+    /// samplers do not conflict.
+    pub(crate) fn program_draw_state(&self, name: u32) -> GlResult<DrawProgram> {
         let p = self
             .programs
-            .get(self.program)
+            .get(name)
             .ok_or_else(|| GlError::InvalidOperation("the current program is gone".into()))?;
         let linked = p.linked("draw")?;
         if linked.is_compute() {

@@ -350,15 +350,12 @@ impl Context {
             Some((t, ..)) => return invalid_enum("index type", t),
             None => 0,
         };
-        let restart_value = self
-            .pipeline_state
-            .primitive_restart
-            .then_some(self.pipeline_state.restart_index);
         let type_max = match index_size {
             1 => 0xFF,
             2 => 0xFFFF,
             _ => 0xFFFF_FFFF,
         };
+        let restart_value = self.pipeline_state.restart_for(type_max);
         // Draws Vulkan cannot take as they are become a u32 index list (see `lower`).
         let lowering = is_legacy_mode(call.mode)
             || call.mode == GL_LINE_LOOP

@@ -131,11 +131,7 @@ impl Context {
         count: i32,
         area: Option<[i32; 4]>,
     ) -> GlResult<()> {
-        let bound = match target {
-            GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
-            GL_READ_FRAMEBUFFER => self.read_framebuffer,
-            _ => return invalid_enum("glInvalidateFramebuffer target", target),
-        };
+        let bound = self.framebuffer_bound_to(target)?;
         if count < 0 {
             return invalid_value(format!("numAttachments {count}"));
         }

@@ -6,6 +6,7 @@ pub(crate) mod buffer;
 pub(crate) mod framebuffer;
 pub(crate) mod invalidate;
 pub(crate) mod program;
+pub(crate) mod program_pipeline;
 pub(crate) mod query;
 pub(crate) mod sampler;
 pub(crate) mod sync;

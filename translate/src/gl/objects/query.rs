@@ -23,7 +23,10 @@
 //!   geometry shader. Draws whose program has a geometry shader are counted by the device
 //!   instead: a pipeline-statistics segment (`GEOMETRY_SHADER_PRIMITIVES`, which only geometry
 //!   shader draws advance) opened like an occlusion segment; the result is the CPU count plus
-//!   the segments.
+//!   the segments. While a capture runs (and the device counts vertex streams) they use one
+//!   transform feedback stream segment per stream instead (`vkCmdBeginQueryIndexedEXT`, whose
+//!   "primitives needed" value is the stream's primitives), since the statistic counts every
+//!   stream; `glBeginQueryIndexed` queries of streams past 0 live in `stream_active`.
 //! - Results are read only after the last epoch that wrote them completed. Asking whether a
 //!   result is available submits that epoch if it is still recording, so polling loops make
 //!   progress; `GL_QUERY_RESULT` submits and waits. A lost device makes every result available
@@ -59,17 +62,40 @@ pub(crate) struct QueryObject {
     result: Option<u64>,
 }
 
+impl QueryObject {
+    /// A query of `target` with no result yet.
+    pub(crate) fn new(target: GLenum) -> Self {
+        QueryObject {
+            target,
+            slots: Vec::new(),
+            primitives: 0,
+            epoch: Epoch::ZERO,
+            result: None,
+        }
+    }
+}
+
 /// The queries of one context.
 #[derive(Default)]
 pub(crate) struct QueryState {
-    objects: Names<QueryObject>,
+    pub(crate) objects: Names<QueryObject>,
     /// The active query of each target.
     active: HashMap<GLenum, u32>,
+    /// The active query of each (target, vertex stream past 0) (`glBeginQueryIndexed`).
+    pub(crate) stream_active: HashMap<(GLenum, u32), u32>,
     /// The segments open in a rendering instance: (kind, instance id, slot).
     open: Vec<(SlotKind, u64, Slot)>,
     pools: QueryPools,
     /// Conditional rendering: (query, whether draws are discarded).
     conditional: Option<(u32, bool)>,
+}
+
+impl QueryState {
+    /// Whether query `id` is active (on any target or vertex stream).
+    fn is_active(&self, id: u32) -> bool {
+        let mut all = self.active.values().chain(self.stream_active.values());
+        all.any(|&q| q == id)
+    }
 }
 
 fn is_occlusion(target: GLenum) -> bool {
@@ -80,7 +106,7 @@ fn is_occlusion(target: GLenum) -> bool {
 }
 
 /// Targets `glBeginQuery` accepts.
-fn check_begin_target(target: GLenum, command: &str) -> GlResult<()> {
+pub(crate) fn check_begin_target(target: GLenum, command: &str) -> GlResult<()> {
     match target {
         GL_SAMPLES_PASSED
         | GL_ANY_SAMPLES_PASSED
@@ -189,7 +215,7 @@ impl Context {
 
     /// Validation shared by `glBeginQuery` and `glQueryCounter`: the object `id` for `target`
     /// (created on first use).
-    fn query_for(&mut self, target: GLenum, id: u32, command: &str) -> GlResult<()> {
+    pub(crate) fn query_for(&mut self, target: GLenum, id: u32, command: &str) -> GlResult<()> {
         if id == 0 {
             return invalid_op(format!("{command} with query 0"));
         }
@@ -200,7 +226,7 @@ impl Context {
         if !known {
             return invalid_op(format!("{command}: {id} is not a name from glGenQueries"));
         }
-        if self.queries.active.values().any(|&q| q == id) {
+        if self.queries.is_active(id) {
             return invalid_op(format!("{command}: query {id} is active"));
         }
         if let Some(q) = self.queries.objects.get(id) {
@@ -227,13 +253,7 @@ impl Context {
         let q = self
             .queries
             .objects
-            .get_or_create(id, || QueryObject {
-                target,
-                slots: Vec::new(),
-                primitives: 0,
-                epoch: Epoch::ZERO,
-                result: None,
-            })
+            .get_or_create(id, || QueryObject::new(target))
             .ok_or_else(|| GlError::InvalidOperation(format!("query {id} vanished")))?;
         let old = std::mem::take(&mut q.slots);
         let old_epoch = q.epoch;
@@ -289,6 +309,10 @@ impl Context {
         }
         if target == GL_PRIMITIVES_GENERATED {
             self.pause_segment(SlotKind::GeometryPrimitives);
+            self.pause_segment(SlotKind::XfbStream(0));
+        }
+        if target == GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN {
+            self.count_written_before_query_end()?;
         }
         let end = if target == GL_TIME_ELAPSED {
             Some(self.write_timestamp()?)
@@ -350,7 +374,15 @@ impl Context {
             if !self.queries.objects.exists(id) {
                 return invalid_op(format!("glGetQueryObject: {id} is not a query object"));
             }
-            if self.queries.active.values().any(|&q| q == id) {
+            // GL_QUERY_TARGET (GL 4.5): the target the query was created or first begun with.
+            if pname == 0x82EA {
+                return Ok(self
+                    .queries
+                    .objects
+                    .get(id)
+                    .map_or(0, |q| u64::from(q.target)));
+            }
+            if self.queries.is_active(id) {
                 return invalid_op(format!("glGetQueryObject: query {id} is active"));
             }
             match pname {
@@ -555,10 +587,15 @@ impl Context {
     ) -> GlResult<u64> {
         let count = call.count.max(0) as u64;
         let instances = call.instances.max(0) as u64;
-        let per_instance = match element {
-            Some((buffer_size, offset, size))
-                if self.pipeline_state.primitive_restart && size > 0 =>
-            {
+        // The restart index for the element type (`size` bytes, largest value 2^(8 size) - 1).
+        let restart = element
+            .filter(|&(_, _, size)| (1..=4).contains(&size))
+            .and_then(|(_, _, size)| {
+                let type_max = ((1u64 << (8 * size)) - 1) as u32;
+                self.pipeline_state.restart_for(type_max)
+            });
+        let per_instance = match (element, restart) {
+            (Some((buffer_size, offset, size)), Some(restart)) => {
                 let n = count.min(buffer_size.saturating_sub(offset) / size);
                 let name = self.current_vao().map_or(0, |v| v.element_buffer);
                 let mut bytes = vec![0u8; (n * size) as usize];
@@ -585,10 +622,9 @@ impl Context {
                     }
                     _ => {}
                 }
-                let restart = self.pipeline_state.restart_index;
                 primitives_with_restart(call.mode, &bytes, size as usize, restart)
             }
-            Some((buffer_size, offset, size)) if size > 0 => primitives_of(
+            (Some((buffer_size, offset, size)), None) if size > 0 => primitives_of(
                 call.mode,
                 count.min(buffer_size.saturating_sub(offset) / size),
             ),
@@ -602,17 +638,34 @@ impl Context {
         self.add_to_query(GL_PRIMITIVES_GENERATED, n);
     }
 
-    /// Whether a `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query is active.
-    pub(crate) fn counting_primitives_written(&self) -> bool {
-        self.queries
-            .active
-            .contains_key(&GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
-    }
-
     /// Adds the primitives transform feedback wrote to the active
     /// `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query.
     pub(crate) fn add_primitives_written(&mut self, n: u64) {
         self.add_to_query(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, n);
+    }
+
+    /// Marks query `id` as written by the commands of `epoch` (its end).
+    pub(crate) fn set_query_epoch(&mut self, id: u32, epoch: Epoch) {
+        if let Some(q) = self.queries.objects.get_mut(id) {
+            q.epoch = epoch;
+        }
+    }
+
+    /// The active query of `target` on vertex stream `stream`.
+    pub(crate) fn stream_query(&self, target: GLenum, stream: u32) -> Option<u32> {
+        match stream {
+            0 => self.queries.active.get(&target).copied(),
+            s => self.queries.stream_active.get(&(target, s)).copied(),
+        }
+    }
+
+    /// Adds `n` to the CPU count of the active query of `target` on vertex stream `stream`.
+    pub(crate) fn add_to_stream_query(&mut self, target: GLenum, stream: u32, n: u64) {
+        if let Some(id) = self.stream_query(target, stream) {
+            if let Some(q) = self.queries.objects.get_mut(id) {
+                q.primitives = q.primitives.saturating_add(n);
+            }
+        }
     }
 
     /// Adds `n` to the CPU count of the active query of `target`.
@@ -629,27 +682,20 @@ impl Context {
     /// occlusion queries; geometry-shader primitives for `GL_PRIMITIVES_GENERATED` when the
     /// draw's program has a geometry shader).
     pub(crate) fn segments_at_draw(&mut self, geometry_shader: bool) -> GlResult<()> {
-        if self.queries.active.is_empty() {
+        if self.queries.active.is_empty() && self.queries.stream_active.is_empty() {
             return Ok(());
         }
         let caps = self.device.caps().clone();
-        for kind in [SlotKind::Occlusion, SlotKind::GeometryPrimitives] {
-            let active: Vec<(GLenum, u32)> = self
-                .queries
-                .active
-                .iter()
-                .filter(|(&t, _)| match kind {
-                    SlotKind::Occlusion => is_occlusion(t),
-                    SlotKind::GeometryPrimitives => {
-                        t == GL_PRIMITIVES_GENERATED
-                            && geometry_shader
-                            && caps.pipeline_statistics
-                            && caps.host_query_reset
-                    }
-                    SlotKind::Timestamp => false,
-                })
-                .map(|(&t, &q)| (t, q))
-                .collect();
+        let kinds = [
+            SlotKind::Occlusion,
+            SlotKind::GeometryPrimitives,
+            SlotKind::XfbStream(0),
+            SlotKind::XfbStream(1),
+            SlotKind::XfbStream(2),
+            SlotKind::XfbStream(3),
+        ];
+        for kind in kinds {
+            let active = self.segment_queries(kind, geometry_shader, &caps);
             if active.is_empty() {
                 continue;
             }
@@ -680,9 +726,14 @@ impl Context {
             let pool = self.queries.pools.raw(slot);
             let mut locked = device.lock();
             let epoch = locked.manager.recording_epoch();
-            let begun = locked
-                .manager
-                .begin_pass_query(pass, pool, slot.index, flags);
+            let begun = match kind {
+                SlotKind::XfbStream(stream) => locked
+                    .manager
+                    .begin_pass_query_indexed(pass, pool, slot.index, stream),
+                _ => locked
+                    .manager
+                    .begin_pass_query(pass, pool, slot.index, flags),
+            };
             drop(locked);
             if let Err(e) = begun {
                 self.queries.pools.release(slot, epoch);
@@ -699,6 +750,40 @@ impl Context {
             self.queries.open.push((kind, pass, slot));
         }
         Ok(())
+    }
+
+    /// The active queries (target, id) a segment of `kind` counts for at a draw. A geometry
+    /// stage's primitives are the pipeline statistic, which counts every vertex stream; while a
+    /// capture runs (and the device counts streams) each stream's are its transform feedback
+    /// stream query's instead, streams past 0 only ever so.
+    fn segment_queries(
+        &self,
+        kind: SlotKind,
+        geometry_shader: bool,
+        caps: &crate::gl::vk::device::DeviceCaps,
+    ) -> Vec<(GLenum, u32)> {
+        let statistics = geometry_shader && caps.pipeline_statistics && caps.host_query_reset;
+        let streams =
+            geometry_shader && caps.gl4.transform_feedback_streams && caps.host_query_reset;
+        let by_stream = streams && self.xfb.capturing();
+        let generated = |stream| {
+            self.stream_query(GL_PRIMITIVES_GENERATED, stream)
+                .map(|q| (GL_PRIMITIVES_GENERATED, q))
+                .into_iter()
+                .collect()
+        };
+        match kind {
+            SlotKind::Occlusion => self
+                .queries
+                .active
+                .iter()
+                .filter(|(&t, _)| is_occlusion(t))
+                .map(|(&t, &q)| (t, q))
+                .collect(),
+            SlotKind::GeometryPrimitives if statistics && !by_stream => generated(0),
+            SlotKind::XfbStream(s) if by_stream => generated(s),
+            _ => Vec::new(),
+        }
     }
 
     /// Ends the open segment of `kind` (before an internal draw that must not count, and at

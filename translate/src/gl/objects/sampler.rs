@@ -85,6 +85,7 @@ impl Context {
 
     /// `glSamplerParameter{i,f}{,v}`: `values` holds one value, or four for the border colour.
     pub fn sampler_parameter(&mut self, name: u32, pname: GLenum, values: &[f32]) {
+        let device = self.device.clone();
         let r = (|| {
             let p = self.sampler_mut(name)?;
             sampler_pname(pname)?;
@@ -100,6 +101,7 @@ impl Context {
             let Some(&v) = values.first() else {
                 return invalid_value("no parameter value");
             };
+            crate::gl::objects::texture::extensions::check_wrap(&device, pname, v)?;
             set_param(p, pname, v)
         })();
         self.record(r);

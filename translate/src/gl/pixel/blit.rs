@@ -95,7 +95,9 @@ impl Context {
         if filter == GL_LINEAR && mask & (GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT) != 0 {
             return invalid_op("glBlitFramebuffer of depth or stencil with GL_LINEAR");
         }
-        let (read_fb, draw_fb) = (self.read_framebuffer, self.draw_framebuffer);
+        // The bound ones, or a DSA command's (`glBlitNamedFramebuffer`).
+        let read_fb = self.framebuffer_bound_to(GL_READ_FRAMEBUFFER)?;
+        let draw_fb = self.framebuffer_bound_to(GL_DRAW_FRAMEBUFFER)?;
         let incomplete = |which: &str, status: GLenum| {
             GlError::InvalidFramebuffer(format!(
                 "the {which} framebuffer is not complete (status 0x{status:04X})"

@@ -39,6 +39,8 @@ struct Side {
     limits: [u32; 3],
     /// Vulkan mip level.
     level: u32,
+    /// The texture's target (`None`: a renderbuffer, a 2D image).
+    target: Option<TexTarget>,
 }
 
 /// The texture-view class (GL 4.6 table 8.22) of a sized internal format: formats of one class
@@ -178,6 +180,9 @@ impl Context {
             return Ok(());
         }
         self.end_pass();
+        if src.is_1d() != dst.is_1d() {
+            return self.copy_through_host((&src, src_xyz), (&dst, dst_xyz), size);
+        }
         let side = |s: &Side, xyz: [i32; 3]| arenagl_memory::CopySide {
             image: s.image,
             mip_level: s.level,
@@ -244,6 +249,7 @@ impl Context {
                 samples: rb.samples.max(1),
                 limits: [rb.width, rb.height, 1],
                 level: 0,
+                target: None,
             });
         }
         if !self.textures.exists(name) {
@@ -312,12 +318,77 @@ impl Context {
             samples: s.samples.max(1),
             limits,
             level,
+            target: Some(s.target),
         })
     }
 }
 
 /// The block or texel size in bits that lets a compressed and an uncompressed format copy into
 /// each other (`GL_ARB_copy_image` table 4.X.1); `None` for formats outside that table.
+impl Side {
+    /// Whether the image is a Vulkan 1D image (1D and 1D array textures).
+    fn is_1d(&self) -> bool {
+        matches!(self.target, Some(TexTarget::D1 | TexTarget::D1Array))
+    }
+
+    /// The transfer region of the copy box `(xyz, size)` (copy axes: z is the layer, face or
+    /// slice of every target, a 1D array's layer included).
+    fn region(&self, xyz: [i32; 3], size: [i32; 3]) -> arenagl_memory::ImageRegion {
+        use crate::gl::objects::texture::api::image_region;
+        let size_u = size.map(|v| v as u32);
+        match self.target.unwrap_or(TexTarget::D2) {
+            TexTarget::D1Array => image_region(
+                TexTarget::D1Array,
+                0,
+                self.level,
+                [xyz[0], xyz[2], 0],
+                [size_u[0], size_u[2], 1],
+            ),
+            TexTarget::Cube | TexTarget::CubeArray => {
+                image_region(TexTarget::D2Array, 0, self.level, xyz, size_u)
+            }
+            t => image_region(t, 0, self.level, xyz, size_u),
+        }
+    }
+}
+
+impl Context {
+    /// A copy between a 1D image and one of another type, which `vkCmdCopyImage` cannot make:
+    /// the texels are read into host memory and written into the destination (equal texel
+    /// sizes are checked before).
+    fn copy_through_host(
+        &mut self,
+        (src, src_xyz): (&Side, [i32; 3]),
+        (dst, dst_xyz): (&Side, [i32; 3]),
+        size: [i32; 3],
+    ) -> GlResult<()> {
+        let bytes = storage_texel_bytes(src.format).ok_or_else(|| {
+            GlError::InvalidOperation(format!("glCopyImageSubData of {:?}", src.format))
+        })?;
+        let count: usize = size.iter().map(|&v| v as usize).product();
+        let mut texels = vec![0u8; count * bytes as usize];
+        let tight = arenagl_staging::PixelStore {
+            alignment: arenagl_staging::PixelAlignment::One,
+            ..arenagl_staging::PixelStore::default()
+        };
+        let client = arenagl_staging::ClientFormat::Texels(bytes as u8);
+        let device = self.device.clone();
+        let mut locked = device.lock();
+        let from = src.region(src_xyz, size);
+        crate::gl::context::error::until_done(|| {
+            locked
+                .manager
+                .read_image(src.image, &from, &tight, client, &mut texels)
+        })?;
+        locked.collect(device.raw());
+        let to = dst.region(dst_xyz, size);
+        locked
+            .manager
+            .upload_image(dst.image, &to, &texels, &tight, client)?;
+        Ok(())
+    }
+}
+
 fn block_class(internal: GLenum) -> Option<u32> {
     Some(match internal {
         // DXT3, DXT5 (and sRGB), RGTC2 (signed too); RGBA32UI, RGBA32I, RGBA32F.

@@ -34,25 +34,26 @@ pub enum PackDest<'a> {
     Buffer(u64),
 }
 
-/// The level a `glGetTexImage` reads, resolved and validated.
-struct Level {
-    image: arenagl_memory::ImageHandle,
-    format: vk::Format,
-    info: FormatInfo,
-    target: TexTarget,
-    region: ImageRegion,
+/// The level (or, for `glGetTextureSubImage`, the box of one) a `glGetTexImage` reads,
+/// resolved and validated.
+pub(super) struct Level {
+    pub image: arenagl_memory::ImageHandle,
+    pub format: vk::Format,
+    pub info: FormatInfo,
+    pub target: TexTarget,
+    pub region: ImageRegion,
     /// GL width, height and depth (layers of an array, slices of a 3D texture).
-    size: [u32; 3],
+    pub size: [u32; 3],
 }
 
 /// What a client pixel of `(format, ty)` is: colour (with its staging description) or a
 /// depth/stencil pixel of this many bytes. GL's enum/operation errors for bad pairs.
-enum Pixel {
+pub(super) enum Pixel {
     Color(ClientPixel),
     DepthStencil(usize),
 }
 
-fn classify(format: GLenum, ty: GLenum) -> GlResult<Pixel> {
+pub(super) fn classify(format: GLenum, ty: GLenum) -> GlResult<Pixel> {
     if is_depth_stencil_format(format) {
         return match pixel_bytes(format, ty) {
             Some(n) => Ok(Pixel::DepthStencil(n)),
@@ -165,7 +166,7 @@ impl Context {
             return invalid_value(format!("glGetTexImage level {level}"));
         }
         let level = level as u32;
-        let name = self.texture_units[self.active_texture as usize][tt.index()];
+        let name = self.bound_texture_name(tt);
         if name == 0 && self.profile != crate::gl::context::Profile::Compatibility {
             return Ok(None);
         }
@@ -200,6 +201,18 @@ impl Context {
         let Some(l) = found else {
             return Ok(());
         };
+        self.pack_level(l, (format, ty), pixel, dest)
+    }
+
+    /// Packs the texels of `l` as `(format, ty)` (classified as `pixel`) into `dest` under
+    /// the pack state, after GL's format-kind and destination-size checks.
+    pub(super) fn pack_level(
+        &mut self,
+        l: Level,
+        (format, ty): (GLenum, GLenum),
+        pixel: Pixel,
+        dest: PackDest<'_>,
+    ) -> GlResult<()> {
         let pack = crate::gl::objects::texture::api::unpack_for(l.target, &self.pack);
         let bytes = match &pixel {
             Pixel::Color(pair) => {
@@ -362,7 +375,8 @@ impl Context {
         let want_depth = format != GL_STENCIL_INDEX;
         let want_stencil = format != GL_DEPTH_COMPONENT;
         for image in 0..images {
-            let mut region = ImageRegion::rect(l.region.mip_level, 0, 0, rows_w, rows_h);
+            let (x, y) = (l.region.offset.x, l.region.offset.y);
+            let mut region = ImageRegion::rect(l.region.mip_level, x, y, rows_w, rows_h);
             region.base_layer = l.region.base_layer + image;
             let (depth, stencil) = {
                 let mut locked = device.lock();

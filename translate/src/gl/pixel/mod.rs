@@ -6,10 +6,12 @@
 
 pub(crate) mod blit;
 pub(crate) mod buffer;
+pub(crate) mod clear_texture;
 pub(crate) mod copy_image;
 pub(crate) mod copy_tex_image;
 pub(crate) mod get_compressed;
 pub(crate) mod get_tex_image;
+pub(crate) mod get_texture_sub_image;
 pub(crate) mod mipmap_cpu;
 pub(crate) mod mipmap_fallback;
 pub(crate) mod read;

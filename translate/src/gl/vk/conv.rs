@@ -167,6 +167,7 @@ pub(crate) fn address_mode(wrap: GLenum) -> vk::SamplerAddressMode {
         GL_CLAMP_TO_EDGE => vk::SamplerAddressMode::CLAMP_TO_EDGE,
         GL_CLAMP_TO_BORDER => vk::SamplerAddressMode::CLAMP_TO_BORDER,
         GL_MIRRORED_REPEAT => vk::SamplerAddressMode::MIRRORED_REPEAT,
+        GL_MIRROR_CLAMP_TO_EDGE => vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE,
         _ => vk::SamplerAddressMode::REPEAT,
     }
 }

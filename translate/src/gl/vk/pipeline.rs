@@ -125,8 +125,8 @@ pub(crate) struct PipelineKey {
     pub depth_stencil: DepthStencilKey,
     pub cull_mode: u32,
     pub front_face_cw: bool,
-    /// (factor, units) bit patterns when GL_POLYGON_OFFSET_FILL is on.
-    pub polygon_offset: Option<(u32, u32)>,
+    /// (factor, units, clamp) bit patterns when GL_POLYGON_OFFSET_FILL is on.
+    pub polygon_offset: Option<(u32, u32, u32)>,
     pub depth_clamp: bool,
     pub rasterizer_discard: bool,
     /// Point-list pipelines: (`GL_PROGRAM_POINT_SIZE`, the `glPointSize` bits, already clamped
@@ -287,9 +287,14 @@ pub(crate) fn build(
     let viewport = vk::PipelineViewportStateCreateInfo::default()
         .viewport_count(1)
         .scissor_count(1);
-    let (bias_on, factor, units) = match key.polygon_offset {
-        Some((f, u)) => (true, f32::from_bits(f), f32::from_bits(u)),
-        None => (false, 0.0, 0.0),
+    let (bias_on, factor, units, clamp) = match key.polygon_offset {
+        Some((f, u, c)) => (
+            true,
+            f32::from_bits(f),
+            f32::from_bits(u),
+            f32::from_bits(c),
+        ),
+        None => (false, 0.0, 0.0, 0.0),
     };
     let mut provoking = vk::PipelineRasterizationProvokingVertexStateCreateInfoEXT::default()
         .provoking_vertex_mode(vk::ProvokingVertexModeEXT::LAST_VERTEX);
@@ -306,6 +311,7 @@ pub(crate) fn build(
         .depth_bias_enable(bias_on)
         .depth_bias_constant_factor(units)
         .depth_bias_slope_factor(factor)
+        .depth_bias_clamp(clamp)
         .line_width(1.0);
     if key.provoking_last {
         raster = raster.push_next(&mut provoking);

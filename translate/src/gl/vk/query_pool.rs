@@ -26,6 +26,9 @@ pub(crate) enum SlotKind {
     Timestamp,
     /// Pipeline statistics counting `GEOMETRY_SHADER_PRIMITIVES`.
     GeometryPrimitives,
+    /// `TRANSFORM_FEEDBACK_STREAM_EXT` of one vertex stream (its primitives needed: every
+    /// primitive the stream received while transform feedback was active).
+    XfbStream(u32),
 }
 
 /// One query slot: a pool (by index) and a query in it.
@@ -33,6 +36,21 @@ pub(crate) enum SlotKind {
 pub(crate) struct Slot {
     pool: usize,
     pub index: u32,
+}
+
+/// The result of query `index` of `pool`, `T` being what its query type writes (64-bit
+/// values); `None` if it is not available.
+fn read_one<T: Copy + Default>(device: &Device, pool: vk::QueryPool, index: u32) -> Option<T> {
+    let mut out = [T::default()];
+    // SAFETY: the pool belongs to this device; one query's result, of `T`'s size (the query
+    // type's values as `TYPE_64`), is written into `out`.
+    unsafe {
+        device
+            .raw()
+            .get_query_pool_results(pool, index, &mut out, vk::QueryResultFlags::TYPE_64)
+    }
+    .ok()
+    .map(|()| out[0])
 }
 
 /// Queries per pool: GL programs keep a handful of queries in flight per frame.
@@ -80,6 +98,10 @@ impl QueryPools {
                     SlotKind::GeometryPrimitives => (
                         vk::QueryType::PIPELINE_STATISTICS,
                         vk::QueryPipelineStatisticFlags::GEOMETRY_SHADER_PRIMITIVES,
+                    ),
+                    SlotKind::XfbStream(_) => (
+                        vk::QueryType::TRANSFORM_FEEDBACK_STREAM_EXT,
+                        vk::QueryPipelineStatisticFlags::empty(),
                     ),
                 };
                 let info = vk::QueryPoolCreateInfo::default()
@@ -132,19 +154,15 @@ impl QueryPools {
 
     /// The 64-bit result of `slot`, which an epoch that completed wrote; `None` if the device
     /// does not have it (a lost device).
+    /// (A stream query's result is its second value, the primitives needed.)
     pub(crate) fn read(&self, device: &Device, slot: Slot) -> Option<u64> {
-        let mut out = [0u64; 1];
-        // SAFETY: the pool belongs to this device; one 64-bit value is written into `out`.
-        unsafe {
-            device.raw().get_query_pool_results(
-                self.pools[slot.pool].raw,
-                slot.index,
-                &mut out,
-                vk::QueryResultFlags::TYPE_64,
-            )
+        let pool = &self.pools[slot.pool];
+        match pool.kind {
+            SlotKind::XfbStream(_) => {
+                read_one::<[u64; 2]>(device, pool.raw, slot.index).map(|[_written, needed]| needed)
+            }
+            _ => read_one::<u64>(device, pool.raw, slot.index),
         }
-        .ok()
-        .map(|()| out[0])
     }
 
     /// Hands every pool to the device's deferred destruction (context teardown).

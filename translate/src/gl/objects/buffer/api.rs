@@ -29,10 +29,14 @@ fn is_buffer_target(target: GLenum) -> bool {
 }
 
 impl Context {
-    /// The name bound to a buffer target; `GL_INVALID_ENUM` for unknown targets.
+    /// The name bound to a buffer target, or the buffer a DSA command names for it (`dsa`);
+    /// `GL_INVALID_ENUM` for unknown targets.
     pub(crate) fn bound_buffer(&self, target: GLenum) -> GlResult<u32> {
         if !is_buffer_target(target) {
             return invalid_enum("buffer target", target);
+        }
+        if let Some(name) = self.dsa.buffer_for(target) {
+            return Ok(name);
         }
         Ok(match target {
             GL_ARRAY_BUFFER => self.array_buffer,
@@ -204,11 +208,7 @@ impl Context {
             if vao.element_buffer == name && vao.element_retained.is_none() {
                 vao.element_buffer = 0;
             }
-            for a in vao.attribs.iter_mut() {
-                if a.buffer == name {
-                    a.buffer = 0;
-                }
-            }
+            vao.rename_buffer(name, 0);
             self.generic_bindings.retain(|_, b| *b != name);
             self.detach_buffer_from_textures(name);
             for b in self.uniform_bindings.iter_mut() {

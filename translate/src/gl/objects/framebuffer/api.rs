@@ -88,6 +88,12 @@ impl Context {
         }
     }
 
+    /// The renderbuffer `GL_RENDERBUFFER` commands act on: the bound one, or the one a DSA
+    /// command names (`dsa`).
+    fn edited_renderbuffer(&self) -> u32 {
+        self.dsa.renderbuffer.unwrap_or(self.renderbuffer)
+    }
+
     /// `glRenderbufferStorage` (`glRenderbufferStorageMultisample` with 0 samples).
     pub fn renderbuffer_storage(
         &mut self,
@@ -125,7 +131,7 @@ impl Context {
                     max_integer_samples(&device)
                 ));
             }
-            let name = self.renderbuffer;
+            let name = self.edited_renderbuffer();
             let rb = self
                 .renderbuffers
                 .get_mut(name)
@@ -181,10 +187,11 @@ impl Context {
             if target != GL_RENDERBUFFER {
                 return invalid_enum("glGetRenderbufferParameteriv target", target);
             }
+            let name = self.edited_renderbuffer();
             let rb = self
                 .renderbuffers
-                .get(self.renderbuffer)
-                .filter(|_| self.renderbuffer != 0)
+                .get(name)
+                .filter(|_| name != 0)
                 .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
             let row = renderbuffer_row(rb.internal);
             let bits = match lookup(row) {
@@ -291,14 +298,23 @@ impl Context {
         }
     }
 
+    /// The name of the framebuffer bound to `target`, or of the one a DSA command names for it
+    /// (`dsa`); `GL_INVALID_ENUM` for a target that is none.
+    pub(crate) fn framebuffer_bound_to(&self, target: GLenum) -> GlResult<u32> {
+        if let Some(name) = self.dsa.framebuffer_for(target) {
+            return Ok(name);
+        }
+        match target {
+            GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => Ok(self.draw_framebuffer),
+            GL_READ_FRAMEBUFFER => Ok(self.read_framebuffer),
+            t => invalid_enum("framebuffer target", t),
+        }
+    }
+
     /// The framebuffer object bound to `target`: `GL_INVALID_OPERATION` for framebuffer 0,
     /// whose attachments cannot change.
     fn target_framebuffer(&mut self, target: GLenum) -> GlResult<&mut Framebuffer> {
-        let name = match target {
-            GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
-            GL_READ_FRAMEBUFFER => self.read_framebuffer,
-            t => return invalid_enum("framebuffer target", t),
-        };
+        let name = self.framebuffer_bound_to(target)?;
         if name == 0 {
             return invalid_op("framebuffer 0 has no attachments to change");
         }
@@ -496,7 +512,7 @@ impl Context {
     /// `glDrawBuffers` (and `glDrawBuffer` with one entry).
     pub fn draw_buffers(&mut self, bufs: &[GLenum]) {
         let r = (|| {
-            if self.draw_framebuffer == 0 {
+            if self.framebuffer_bound_to(GL_DRAW_FRAMEBUFFER)? == 0 {
                 return match bufs {
                     [GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT | GL_NONE] => {
                         self.default_draw_buffer = bufs[0];
@@ -536,7 +552,7 @@ impl Context {
     /// `glReadBuffer`.
     pub fn read_buffer(&mut self, src: GLenum) {
         let r = (|| {
-            if self.read_framebuffer == 0 {
+            if self.framebuffer_bound_to(GL_READ_FRAMEBUFFER)? == 0 {
                 return match src {
                     GL_BACK | GL_BACK_LEFT | GL_FRONT | GL_FRONT_LEFT | GL_NONE => {
                         self.default_read_buffer = src;
@@ -558,11 +574,7 @@ impl Context {
     /// `glCheckFramebufferStatus`.
     pub fn check_framebuffer_status(&mut self, target: GLenum) -> GLenum {
         let r = (|| {
-            let name = match target {
-                GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
-                GL_READ_FRAMEBUFFER => self.read_framebuffer,
-                t => return invalid_enum("glCheckFramebufferStatus target", t),
-            };
+            let name = self.framebuffer_bound_to(target)?;
             Ok(match self.resolve_framebuffer(name, true) {
                 Ok(_) => GL_FRAMEBUFFER_COMPLETE,
                 Err(status) => status,

@@ -110,11 +110,7 @@ impl Context {
         attachment: GLenum,
         pname: GLenum,
     ) -> GlResult<i32> {
-        let name = match target {
-            GL_FRAMEBUFFER | GL_DRAW_FRAMEBUFFER => self.draw_framebuffer,
-            GL_READ_FRAMEBUFFER => self.read_framebuffer,
-            t => return invalid_enum("glGetFramebufferAttachmentParameteriv target", t),
-        };
+        let name = self.framebuffer_bound_to(target)?;
         let object = if name == 0 {
             let surface = if target == GL_READ_FRAMEBUFFER {
                 &self.read_surface

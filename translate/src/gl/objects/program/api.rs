@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
+use crate::gl::objects::program::binary::LinkInput;
 use crate::gl::objects::program::{
     self, default_block_strides, set_uniform, set_uniform_matrix, stage_enum, stage_of, Program,
     Shader, UniformStorage, ValueKind,
@@ -377,71 +378,92 @@ impl Context {
                     units.push((sh.stage, sh.source.clone()));
                 }
             }
-            let bindings = p.attrib_bindings.clone();
-            let frag_bindings = p.frag_bindings.clone();
-            // Without VK_EXT_transform_feedback nothing is captured (and nothing can begin).
-            let xfb_request = if self.has_transform_feedback() {
-                p.xfb_request.clone()
-            } else {
-                Default::default()
+            let input = LinkInput {
+                units,
+                attrib_bindings: p.attrib_bindings.clone(),
+                frag_bindings: p.frag_bindings.clone(),
+                // Without VK_EXT_transform_feedback nothing is captured (and nothing can begin).
+                xfb: if self.has_transform_feedback() {
+                    p.xfb_request.clone()
+                } else {
+                    Default::default()
+                },
+                separable: p.separable,
             };
             let not_compiled = p
                 .shaders
                 .iter()
                 .filter_map(|s| self.shaders.get(*s))
                 .any(|s| !s.compiled);
-            let device = self.device.clone();
             let result = if not_compiled {
                 Err(program::LinkError::Log(
                     "ERROR: Linking: an attached shader is not compiled\n".to_owned(),
                 ))
+            } else if let Some(log) = self.es_missing_stage(&input) {
+                Err(program::LinkError::Log(log))
             } else {
-                program::link_bound(
-                    &device,
-                    &units,
-                    &bindings,
-                    &frag_bindings,
-                    MAX_VERTEX_ATTRIBS,
-                    self.dialect(),
-                    &xfb_request,
-                )
+                self.link_input(&input)
             };
-            let current = self.program == name;
-            let p = self.program_mut(name)?;
-            match result {
-                Ok((linked, log)) => {
-                    p.uniform_data = vec![0; linked.default_block_size as usize];
-                    p.sampler_units = linked
-                        .samplers
-                        .iter()
-                        .map(|s| vec![0; s.count as usize])
-                        .collect();
-                    p.block_bindings = vec![0; linked.block_count() as usize];
-                    p.storage_bindings = crate::gl::compute::initial_storage_bindings(&linked);
-                    p.image_units = crate::gl::compute::initial_image_units(&linked);
-                    p.linked = Some(Arc::new(linked));
-                    p.link_status = true;
-                    p.log = log;
-                    program::apply_initializers(p);
-                }
-                Err(e) => {
-                    // A failed relink keeps the last good executable in use, as GL says; the
-                    // status and log report the failure. Running out of memory (or losing the
-                    // device) is also GL_OUT_OF_MEMORY (GL_CONTEXT_LOST), and is not remembered:
-                    // the next glLinkProgram starts again from the sources.
-                    p.link_status = false;
-                    p.log = e.log();
-                    if !current {
-                        p.linked = None;
-                    }
-                    if let program::LinkError::Memory(m) = e {
-                        return Err(GlError::Memory(m));
-                    }
-                }
-            }
-            Ok(())
+            self.install_link(name, input, result)
         })();
         self.record(r);
+    }
+
+    /// Links what `input` names with this context's GLSL dialect.
+    pub(crate) fn link_input(
+        &self,
+        input: &LinkInput,
+    ) -> Result<(program::Linked, String), program::LinkError> {
+        program::link_bound(&self.device, input, MAX_VERTEX_ATTRIBS, self.dialect())
+    }
+
+    /// Makes `result` (a link of `input`) program `name`'s executable, status and log.
+    pub(crate) fn install_link(
+        &mut self,
+        name: u32,
+        input: LinkInput,
+        result: Result<(program::Linked, String), program::LinkError>,
+    ) -> GlResult<()> {
+        let current = self.program == name;
+        let p = self.program_mut(name)?;
+        match result {
+            Ok((linked, log)) => {
+                p.uniform_data = vec![0; linked.default_block_size as usize];
+                p.sampler_units = linked
+                    .samplers
+                    .iter()
+                    .map(|s| (0..s.count).map(|i| s.initial_unit + i).collect())
+                    .collect();
+                p.block_bindings = linked
+                    .blocks
+                    .iter()
+                    .flat_map(|b| (0..b.array_size).map(move |i| b.initial_binding + i))
+                    .collect();
+                p.storage_bindings = crate::gl::compute::initial_storage_bindings(&linked);
+                p.image_units = crate::gl::compute::initial_image_units(&linked);
+                p.linked = Some(Arc::new(linked));
+                p.link_input = Some(Arc::new(input));
+                p.link_status = true;
+                p.log = log;
+                program::apply_initializers(p);
+            }
+            Err(e) => {
+                // A failed relink keeps the last good executable in use, as GL says; the
+                // status and log report the failure. Running out of memory (or losing the
+                // device) is also GL_OUT_OF_MEMORY (GL_CONTEXT_LOST), and is not remembered:
+                // the next glLinkProgram starts again from the sources.
+                p.link_status = false;
+                p.log = e.log();
+                if !current {
+                    p.linked = None;
+                    p.link_input = None;
+                }
+                if let program::LinkError::Memory(m) = e {
+                    return Err(GlError::Memory(m));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `glUseProgram`.
@@ -495,6 +517,9 @@ impl Context {
             if let Some(answer) = crate::gl::compute::program_param(linked.map(|l| &**l), pname) {
                 return answer;
             }
+            if let Some(answer) = program::geometry_param(linked.map(|l| &**l), pname) {
+                return answer;
+            }
             let max_len =
                 |it: &mut dyn Iterator<Item = usize>| it.map(|l| l + 1).max().unwrap_or(0) as i32;
             Ok(match pname {
@@ -537,7 +562,10 @@ impl Context {
                         GL_INTERLEAVED_ATTRIBS as i32
                     }
                 }
-                GL_PROGRAM_BINARY_RETRIEVABLE_HINT => 0,
+                GL_PROGRAM_BINARY_RETRIEVABLE_HINT => i32::from(p.binary_hint),
+                crate::gl::objects::program_pipeline::GL_PROGRAM_SEPARABLE => {
+                    i32::from(p.separable)
+                }
                 GL_PROGRAM_BINARY_LENGTH => 0,
                 p => return invalid_enum("glGetProgramiv pname", p),
             })
@@ -616,7 +644,12 @@ impl Context {
         write: impl FnOnce(&mut Program) -> GlResult<()>,
     ) {
         let r = (|| {
-            let name = self.program;
+            // With no program current, a bound program pipeline's active program
+            // (`glActiveShaderProgram`) takes the values.
+            let name = match self.program {
+                0 => self.pipeline_active_program(),
+                name => name,
+            };
             if name == 0 {
                 return invalid_op(format!("{what} with no current program"));
             }

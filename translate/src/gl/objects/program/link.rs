@@ -21,27 +21,24 @@ use std::sync::Arc;
 
 use ash::vk;
 
+use super::binary::LinkInput;
 use super::{
     error_log, sampler_descriptor_type, vk_stages, ActiveAttrib, ActiveUniform, BlockInfo,
     FfUniform, LinkError, Linked, SamplerInfo, UniformStorage, VkObjects,
 };
+use crate::gl::context::limits::ShaderLimits;
 use crate::gl::objects::vertex_array::FfArray;
 use crate::gl::vk::device::Device;
 use crate::glsl::frag_epilogue::{self, Written};
 use crate::glsl::initializers::Initializer;
+use crate::glsl::layout_bindings::{explicit_bindings, Declared};
 use crate::glsl::legacy::{self, Varyings};
-use crate::glsl::xfb::XfbRequest;
 use crate::glsl::Dialect;
 use crate::glsl::{
     self, CompileOptions, GlType, Reflection, SamplerUniform, ScalarKind, Stage, StageMask,
     UniformBlock,
 };
 use arenagl_memory::MemoryError;
-
-/// `GL_MAX_VERTEX_UNIFORM_BLOCKS` (and geometry, fragment), as `glGet` answers it.
-const MAX_STAGE_UNIFORM_BLOCKS: u32 = 12;
-/// `GL_MAX_COMBINED_UNIFORM_BLOCKS`, as `glGet` answers it.
-const MAX_COMBINED_UNIFORM_BLOCKS: u32 = 36;
 
 static NEXT_PROGRAM_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -53,35 +50,41 @@ pub(crate) fn link(
     attrib_bindings: &HashMap<String, u32>,
     max_attribs: u32,
 ) -> Result<(Linked, String), LinkError> {
+    let input = LinkInput {
+        units: units.to_vec(),
+        attrib_bindings: attrib_bindings.clone(),
+        ..LinkInput::default()
+    };
     link_bound(
         device,
-        units,
-        attrib_bindings,
-        &HashMap::new(),
+        &input,
         max_attribs,
-        Dialect::Compatibility,
-        &XfbRequest::default(),
+        // ArenaGL's own programs, which may use any GLSL glslang compiles.
+        Dialect::Compatibility {
+            glsl: glsl::version::NEWEST,
+        },
     )
 }
 
-/// [`link`] with the application's fragment output bindings (`glBindFragDataLocation*`), for a
-/// context compiling `dialect`: the program and glslang's info log.
+/// [`link`] of the application's units with its bindings (attributes, fragment outputs
+/// (`glBindFragDataLocation*`), captured varyings) and `GL_PROGRAM_SEPARABLE`, for a context
+/// compiling `dialect`: the program and glslang's info log. A separable program's stages are
+/// not checked against the stages a link supplies (another program's stages will face them).
 pub(crate) fn link_bound(
     device: &Arc<Device>,
-    units: &[(Stage, String)],
-    attrib_bindings: &HashMap<String, u32>,
-    frag_bindings: &HashMap<String, glsl::FragBinding>,
+    input: &LinkInput,
     max_attribs: u32,
     dialect: Dialect,
-    feedback: &XfbRequest,
 ) -> Result<(Linked, String), LinkError> {
+    let units = &input.units;
+    let attrib_bindings = &input.attrib_bindings;
     let facts = SourceFacts::read(units);
-    let prepared = prepare(units, dialect)?;
-    let mut program = compile(&prepared, frag_bindings)?;
-    let xfb = if feedback.varyings.is_empty() {
+    let prepared = prepare(units, dialect, input.separable)?;
+    let mut program = compile(&prepared, input)?;
+    let xfb = if input.xfb.varyings.is_empty() {
         None
     } else {
-        let (layout, captured) = capture_feedback(&prepared, &program, feedback, frag_bindings)?;
+        let (layout, captured) = capture_feedback(&prepared, &program, input)?;
         program = captured;
         Some(layout)
     };
@@ -92,6 +95,10 @@ pub(crate) fn link_bound(
             .count_instances_from_base()
             .map_err(|e| LinkError::Log(error_log(&e)))?;
     }
+    // Sampler/image/block arrays indexed where the device cannot (`glsl::array_index`).
+    program
+        .lower_array_indexing(indexable(&device.caps().gl4))
+        .map_err(|e| LinkError::Log(error_log(&e)))?;
     // Double inputs: wide ones take two Vulkan locations, all are read through `uvec`s
     // (`glsl::wide_inputs`, `glsl::double_inputs`).
     let stretch = program
@@ -106,6 +113,7 @@ pub(crate) fn link_bound(
         check_stretched_inputs(device, &attribs)?;
     }
     let mut interface = Interface::reflect(r, &facts)?;
+    interface.check_block_limits(&ShaderLimits::of(&device.caps().limits))?;
     crate::gl::compute::check_local_size(device, r.local_size)?;
     interface.storage = crate::gl::compute::storage_block_infos(device, r, units)?;
     interface.images = crate::gl::compute::image_infos(r, units);
@@ -117,9 +125,15 @@ pub(crate) fn link_bound(
         .iter()
         .map(|o| (app_name(&o.name), o.location, o.index))
         .collect();
+    let frag_output_types = r
+        .frag_outputs
+        .iter()
+        .map(|o| (o.ty, o.array_size))
+        .collect();
     let (modules, set_layouts, pipeline_layout) = objects.take();
     let linked = Linked {
         modules,
+        frag_output_types,
         attribs,
         uniforms: interface.uniforms,
         locations: interface.locations,
@@ -141,6 +155,9 @@ pub(crate) fn link_bound(
             program.stages.iter().map(|s| (s.stage, s.spirv.as_slice())),
         ),
         pass_through,
+        geometry: program
+            .stage(Stage::Geometry)
+            .map(|g| glsl::geometry::GeometryLayout::of(&g.spirv)),
         xfb,
         subroutines: program.subroutines.clone(),
         id: NEXT_PROGRAM_ID.fetch_add(1, Ordering::Relaxed),
@@ -163,6 +180,8 @@ struct SourceFacts {
     loose_bools: Vec<(String, u32)>,
     /// Block members declared `bool`/`bvecN`, which SPIR-V stores as `uint`s.
     bool_members: Vec<(String, u32)>,
+    /// `layout(binding = N)` of samplers and uniform blocks (GL_ARB_shading_language_420pack).
+    explicit: Vec<(Declared, u32)>,
 }
 
 impl SourceFacts {
@@ -183,7 +202,20 @@ impl SourceFacts {
                 .iter()
                 .flat_map(|(_, src)| glsl::block_bool_members(src))
                 .collect(),
+            explicit: units
+                .iter()
+                .flat_map(|(_, src)| explicit_bindings(src))
+                .filter(|(d, _)| matches!(d, Declared::Sampler(_) | Declared::UniformBlock(_)))
+                .collect(),
         }
+    }
+
+    /// The explicit binding of the sampler or block `declared` names (0 without one).
+    fn binding_of(&self, declared: &Declared) -> u32 {
+        self.explicit
+            .iter()
+            .find_map(|(d, b)| (d == declared).then_some(*b))
+            .unwrap_or(0)
     }
 }
 
@@ -198,17 +230,26 @@ pub(crate) struct Prepared {
 }
 
 /// Upgrades and completes `units` (see [`upgrade_units`]) and wraps the vertex stage (see
-/// [`link_sources`]); a program that ends up without a vertex or a fragment stage does not link.
-fn prepare(units: &[(Stage, String)], dialect: Dialect) -> Result<Prepared, LinkError> {
+/// [`link_sources`]); a program that ends up without a vertex or a fragment stage does not link,
+/// unless it is `separable` (its stages join other programs' in a program pipeline).
+fn prepare(
+    units: &[(Stage, String)],
+    dialect: Dialect,
+    separable: bool,
+) -> Result<Prepared, LinkError> {
     if units.iter().any(|(s, _)| *s == Stage::Compute) {
         return crate::gl::compute::prepare_compute(units, |src| for_profile(src, dialect));
     }
-    check_tessellation_stages(units)?;
+    if !separable {
+        check_tessellation_stages(units)?;
+    }
     let (upgraded, frag_epilogue) = upgrade_units(units, dialect);
     // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
     // geometry shaders, or nothing) cannot draw.
-    if !upgraded.iter().any(|(s, _)| *s == Stage::Vertex)
-        || !upgraded.iter().any(|(s, _)| *s == Stage::Fragment)
+    if units.is_empty()
+        || !separable
+            && (!upgraded.iter().any(|(s, _)| *s == Stage::Vertex)
+                || !upgraded.iter().any(|(s, _)| *s == Stage::Fragment))
     {
         return Err(LinkError::Log(
             "ERROR: Linking: a program needs a vertex or a fragment shader\n".into(),
@@ -254,17 +295,24 @@ fn pass_through_control(
 /// continuations joined (`glsl::join_continued_lines`: GL takes them in every GLSL version).
 pub(super) fn for_profile(source: &str, dialect: Dialect) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
-    let desktop = |rule: fn(&str) -> Cow<'_, str>| match glsl::join_continued_lines(source) {
-        Cow::Borrowed(s) => rule(s),
-        Cow::Owned(s) => Cow::Owned(rule(&s).into_owned()),
+    // Versions above the context's are marked first, so that is the reason their log gives.
+    let desktop = |ceiling: u32, core: bool| {
+        let joined = glsl::join_continued_lines(source);
+        let marked = glsl::version::mark_above(&joined, ceiling).map_or(joined, Cow::Owned);
+        match (core, marked) {
+            (false, marked) => marked,
+            (true, Cow::Borrowed(s)) => legacy::for_core_profile(s),
+            (true, Cow::Owned(s)) => Cow::Owned(legacy::for_core_profile(&s).into_owned()),
+        }
     };
-    fn as_is(s: &str) -> Cow<'_, str> {
-        Cow::Borrowed(s)
+    // GL_ARB_ES3_compatibility: GLSL ES 3.00 takes the path it takes in an ES 3.0 context.
+    if !matches!(dialect, Dialect::Es { .. }) && glsl::es::is_es_300(source) {
+        return glsl::es::for_es(source, 300);
     }
     match dialect {
-        Dialect::Core => desktop(legacy::for_core_profile),
-        Dialect::Compatibility => desktop(as_is),
-        Dialect::Es { major } => glsl::es::for_es(source, major),
+        Dialect::Core { glsl } => desktop(glsl, true),
+        Dialect::Compatibility { glsl } => desktop(glsl, false),
+        Dialect::Es { glsl: newest } => glsl::es::for_es(source, newest),
     }
 }
 
@@ -394,6 +442,9 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
         .map(|(stage, src)| match last {
             Some((wrapped_stage, wrapper)) if *stage == wrapped_stage => {
                 let mut s = rename_main(src);
+                if *stage == Stage::Vertex {
+                    s = with_point_size_member(&s);
+                }
                 if !wrapped {
                     s.push_str(wrapper);
                     wrapped = true;
@@ -405,6 +456,28 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
         .collect()
 }
 
+/// A vertex unit whose `out gl_PerVertex` redeclaration (GL_ARB_separate_shader_objects)
+/// leaves out `gl_PointSize`, which the depth wrapper writes, with the member added (on the
+/// block's first line, so line numbers hold).
+fn with_point_size_member(source: &str) -> String {
+    let Some(at) = source.find("gl_PerVertex") else {
+        return source.to_owned();
+    };
+    let before = source[..at].trim_end();
+    let Some(open) = source[at..].find('{').map(|i| at + i) else {
+        return source.to_owned();
+    };
+    let close = source[open..].find('}').map_or(source.len(), |i| open + i);
+    if !before.ends_with("out") || source[open..close].contains("gl_PointSize") {
+        return source.to_owned();
+    }
+    format!(
+        "{} float gl_PointSize;{}",
+        &source[..=open],
+        &source[open + 1..]
+    )
+}
+
 /// The wrappers' call of the application's `main`, after which transform feedback copies.
 const WRAPPER_CALL: &str = "    arenagl_user_main();\n";
 
@@ -413,9 +486,9 @@ const WRAPPER_CALL: &str = "    arenagl_user_main();\n";
 fn capture_feedback(
     prepared: &Prepared,
     first: &glsl::Program,
-    request: &XfbRequest,
-    frag_bindings: &HashMap<String, glsl::FragBinding>,
+    input: &LinkInput,
 ) -> Result<(glsl::xfb::XfbLayout, glsl::Program), LinkError> {
+    let request = &input.xfb;
     let log = |e: String| LinkError::Log(format!("ERROR: Linking: {e}\n"));
     let last = [Stage::Geometry, Stage::TessEvaluation, Stage::Vertex]
         .into_iter()
@@ -430,7 +503,7 @@ fn capture_feedback(
         sources,
         frag_epilogue: prepared.frag_epilogue,
     };
-    let mut program = compile(&rewritten, frag_bindings)?;
+    let mut program = compile(&rewritten, input)?;
     let at = spirv(&program).ok_or_else(|| log("no vertex stage".into()))?;
     glsl::xfb::decorate(&mut program.stages[at].spirv, &layout).map_err(log)?;
     Ok((layout, program))
@@ -439,17 +512,18 @@ fn capture_feedback(
 // ---- 3. glslang -------------------------------------------------------------------------------
 
 /// Compiles and links the prepared units; running out of memory in the compiler is transient.
-fn compile(
-    prepared: &Prepared,
-    frag_bindings: &HashMap<String, glsl::FragBinding>,
-) -> Result<glsl::Program, LinkError> {
+fn compile(prepared: &Prepared, input: &LinkInput) -> Result<glsl::Program, LinkError> {
+    let options = CompileOptions {
+        separable: input.separable,
+        ..CompileOptions::default()
+    };
     let refs: Vec<(Stage, &str)> = prepared
         .sources
         .iter()
         .map(|(s, c)| (*s, c.as_str()))
         .collect();
-    let program = glsl::compile_program_bound(&refs, CompileOptions::default(), frag_bindings)
-        .map_err(|e| {
+    let program =
+        glsl::compile_program_bound(&refs, options, &input.frag_bindings).map_err(|e| {
             if e.is_transient() {
                 LinkError::Memory(MemoryError::OutOfHostMemory)
             } else {
@@ -518,6 +592,16 @@ fn check_varyings(device: &Device, program: &glsl::Program) -> Result<(), LinkEr
 /// The application's name of a reflected one (the upgrader's renames undone).
 fn app_name(name: &str) -> String {
     name.replace(legacy::USER_PREFIX, "")
+}
+
+/// The application's name of a reflected sampler or block without any array subscript, as
+/// its declaration spells it.
+fn base_name(name: &str) -> String {
+    let name = app_name(name);
+    match name.find('[') {
+        Some(at) => name[..at].to_owned(),
+        None => name,
+    }
 }
 
 /// GL's name of a reflected uniform: the application's, arrays ending in `[0]`.
@@ -673,15 +757,14 @@ struct Interface {
 
 impl Interface {
     /// The interface of reflection `r`, in GL's order: default-block members, samplers, then
-    /// named-block members; refused when it uses more uniform blocks than GL allows.
+    /// named-block members.
     fn reflect(r: &Reflection, facts: &SourceFacts) -> Result<Self, LinkError> {
         let mut interface = Self::default();
         if let Some(b) = &r.default_block {
             interface.add_default_block(b, &facts.loose_bools);
         }
-        interface.add_samplers(&r.samplers);
-        interface.add_blocks(&r.uniform_blocks, &facts.bool_members);
-        interface.check_block_limits()?;
+        interface.add_samplers(&r.samplers, facts);
+        interface.add_blocks(&r.uniform_blocks, facts);
         Ok(interface)
     }
 
@@ -731,9 +814,10 @@ impl Interface {
     }
 
     /// Sampler uniforms: located, each with its descriptor.
-    fn add_samplers(&mut self, samplers: &[SamplerUniform]) {
+    fn add_samplers(&mut self, samplers: &[SamplerUniform], facts: &SourceFacts) {
         for s in samplers {
             let count = s.array_size.unwrap_or(1).max(1);
+            let initial_unit = facts.binding_of(&Declared::Sampler(base_name(&s.name)));
             self.push_located(
                 gl_uniform_name(&s.name, s.array_size),
                 GlType::Sampler(s.ty),
@@ -745,6 +829,7 @@ impl Interface {
                     binding: s.binding,
                     ty: s.ty,
                     count,
+                    initial_unit,
                 },
                 s.stages,
             ));
@@ -770,7 +855,8 @@ impl Interface {
     }
 
     /// Named uniform blocks and their members (which have no locations).
-    fn add_blocks(&mut self, blocks: &[UniformBlock], bool_members: &[(String, u32)]) {
+    fn add_blocks(&mut self, blocks: &[UniformBlock], facts: &SourceFacts) {
+        let bool_members = &facts.bool_members;
         for b in blocks {
             let mut members = Vec::new();
             for m in &b.members {
@@ -796,13 +882,15 @@ impl Interface {
                 array_size: b.array_size.unwrap_or(1).max(1),
                 stages: b.stages,
                 members,
+                initial_binding: facts.binding_of(&Declared::UniformBlock(base_name(&b.name))),
             });
         }
     }
 
     /// GL_MAX_{VERTEX,TESS_*,GEOMETRY,FRAGMENT}_UNIFORM_BLOCKS and GL_MAX_COMBINED_UNIFORM_BLOCKS (a
     /// block used by several stages counts once per stage).
-    fn check_block_limits(&self) -> Result<(), LinkError> {
+    fn check_block_limits(&self, limits: &ShaderLimits) -> Result<(), LinkError> {
+        let stage_limit = limits.stage_uniform_blocks;
         let mut combined = 0;
         for stage in [
             Stage::Vertex,
@@ -817,16 +905,17 @@ impl Interface {
                 .filter(|b| b.stages.contains(stage))
                 .map(|b| b.array_size)
                 .sum();
-            if used > MAX_STAGE_UNIFORM_BLOCKS {
+            if used > stage_limit {
                 return Err(LinkError::Log(format!(
-                    "ERROR: Linking: the {stage:?} stage uses {used} uniform blocks, more than GL_MAX_*_UNIFORM_BLOCKS ({MAX_STAGE_UNIFORM_BLOCKS})\n"
+                    "ERROR: Linking: the {stage:?} stage uses {used} uniform blocks, more than GL_MAX_*_UNIFORM_BLOCKS ({stage_limit})\n"
                 )));
             }
             combined += used;
         }
-        if combined > MAX_COMBINED_UNIFORM_BLOCKS {
+        if combined > limits.combined_uniform_blocks {
             return Err(LinkError::Log(format!(
-                "ERROR: Linking: {combined} uniform block uses, more than GL_MAX_COMBINED_UNIFORM_BLOCKS ({MAX_COMBINED_UNIFORM_BLOCKS})\n"
+                "ERROR: Linking: {combined} uniform block uses, more than GL_MAX_COMBINED_UNIFORM_BLOCKS ({})\n",
+                limits.combined_uniform_blocks
             )));
         }
         Ok(())
@@ -916,6 +1005,16 @@ fn vulkan_layout(
     Ok(objects)
 }
 
+/// The descriptor arrays `gl4` lets shaders index with non-constant indices.
+fn indexable(gl4: &arenagl_memory::vulkan::Gl4Features) -> glsl::array_index::Indexable {
+    glsl::array_index::Indexable {
+        sampled_images: gl4.shader_sampled_image_array_dynamic_indexing,
+        storage_images: gl4.shader_storage_image_array_dynamic_indexing,
+        uniform_buffers: gl4.shader_uniform_buffer_array_dynamic_indexing,
+        storage_buffers: gl4.shader_storage_buffer_array_dynamic_indexing,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -933,9 +1032,16 @@ mod tests {
     #[test]
     fn a_core_context_marks_the_compatibility_profile() {
         let compat = "#version 330 compatibility\nvoid main() {}\n";
-        assert_eq!(for_profile(compat, Dialect::Compatibility), compat);
-        assert_ne!(for_profile(compat, Dialect::Core), compat);
+        let (core_dialect, compat_dialect) = (
+            Dialect::Core { glsl: 330 },
+            Dialect::Compatibility { glsl: 330 },
+        );
+        assert_eq!(for_profile(compat, compat_dialect), compat);
+        assert_ne!(for_profile(compat, core_dialect), compat);
         let core = "#version 330 core\nvoid main() {}\n";
-        assert_eq!(for_profile(core, Dialect::Core), core);
+        assert_eq!(for_profile(core, core_dialect), core);
+        let newer = "#version 400\nvoid main() {}\n";
+        assert_ne!(for_profile(newer, core_dialect), newer);
+        assert_eq!(for_profile(newer, Dialect::Core { glsl: 400 }), newer);
     }
 }

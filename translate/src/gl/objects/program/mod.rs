@@ -27,6 +27,8 @@
 
 pub(crate) mod api;
 pub(crate) mod arb;
+pub(crate) mod binary;
+pub(crate) mod interface_query;
 pub(crate) mod link;
 pub(crate) mod subroutine;
 pub(crate) mod tess;
@@ -120,7 +122,7 @@ impl Shader {
     /// checked with GLSL ES's rules (`glsl::es`), whose log it keeps.
     pub(crate) fn compile(&mut self, dialect: Dialect) {
         let es_log = match dialect {
-            Dialect::Es { major } => match glsl::es::validate(self.stage, &self.source, major) {
+            Dialect::Es { glsl: v } => match glsl::es::validate(self.stage, &self.source, v) {
                 Ok(log) => Some(log),
                 Err(e) => {
                     self.compiled = false;
@@ -163,6 +165,33 @@ pub(crate) fn stage_of(ty: GLenum) -> Option<Stage> {
         GL_COMPUTE_SHADER => Stage::Compute,
         _ => return None,
     })
+}
+
+/// `glGetProgramiv`'s geometry pnames (`None` for other pnames): `GL_INVALID_OPERATION` when
+/// the program has no linked geometry stage.
+pub(crate) fn geometry_param(linked: Option<&Linked>, pname: GLenum) -> Option<GlResult<i32>> {
+    const GL_GEOMETRY_SHADER_INVOCATIONS: GLenum = 0x887F;
+    if !matches!(
+        pname,
+        GL_GEOMETRY_VERTICES_OUT
+            | GL_GEOMETRY_INPUT_TYPE
+            | GL_GEOMETRY_OUTPUT_TYPE
+            | GL_GEOMETRY_SHADER_INVOCATIONS
+    ) {
+        return None;
+    }
+    let Some(g) = linked.and_then(|l| l.geometry) else {
+        return Some(invalid_op(format!(
+            "glGetProgramiv(0x{pname:x}): the program has no linked geometry shader"
+        )));
+    };
+    let value = match pname {
+        GL_GEOMETRY_VERTICES_OUT => g.vertices_out,
+        GL_GEOMETRY_INPUT_TYPE => g.input,
+        GL_GEOMETRY_OUTPUT_TYPE => g.output,
+        _ => g.invocations,
+    };
+    Some(Ok(value as i32))
 }
 
 pub(crate) fn stage_enum(stage: Stage) -> GLenum {
@@ -276,6 +305,9 @@ pub(crate) struct BlockInfo {
     pub array_size: u32,
     pub stages: StageMask,
     pub members: Vec<usize>,
+    /// The binding point of element 0 at link: `layout(binding = N)`, else 0
+    /// (GL_ARB_shading_language_420pack); element i has N + i.
+    pub initial_binding: u32,
 }
 
 /// A sampler uniform's descriptor.
@@ -285,6 +317,9 @@ pub(crate) struct SamplerInfo {
     /// What it samples (a draw reads the unit's binding of the matching target).
     pub ty: SamplerType,
     pub count: u32,
+    /// The texture unit of element 0 at link: `layout(binding = N)`, else 0
+    /// (GL_ARB_shading_language_420pack); element i reads unit N + i.
+    pub initial_unit: u32,
 }
 
 /// The immutable result of a successful link.
@@ -309,6 +344,8 @@ pub(crate) struct Linked {
     /// Fragment outputs: name, location (the colour attachment it feeds) and index (1: the
     /// second input of dual-source blending).
     pub frag_outputs: Vec<(String, u32, u32)>,
+    /// Each fragment output's type and array length (`interface_query`).
+    pub frag_output_types: Vec<(GlType, Option<u32>)>,
     /// Built-in uniforms of upgraded legacy GLSL, which a draw fills (`compat`).
     pub ff_uniforms: Vec<FfUniform>,
     /// Initial values of loose uniforms declared with initializers (glslang drops them).
@@ -328,6 +365,8 @@ pub(crate) struct Linked {
     /// The control stage ArenaGL supplies to a program with an evaluation stage and no
     /// control stage (`tess::PassThroughControl`).
     pub pass_through: Option<tess::PassThroughControl>,
+    /// The geometry stage's layout (`glsl::geometry`); `None` without a geometry stage.
+    pub geometry: Option<glsl::geometry::GeometryLayout>,
     /// What transform feedback captures (`glsl::xfb`), when `glTransformFeedbackVaryings`
     /// named varyings before the link.
     pub xfb: Option<glsl::xfb::XfbLayout>,
@@ -436,6 +475,14 @@ pub(crate) struct Program {
     pub image_units: Vec<Vec<u32>>,
     /// `glTransformFeedbackVaryings`: what the next link captures.
     pub xfb_request: glsl::xfb::XfbRequest,
+    /// `GL_PROGRAM_SEPARABLE` (`glProgramParameteri`): the next link makes a program for
+    /// program pipeline objects (`objects::program_pipeline`).
+    pub separable: bool,
+    /// `GL_PROGRAM_BINARY_RETRIEVABLE_HINT`.
+    pub binary_hint: bool,
+    /// What the last successful link compiled (pipelines relink stages of several programs
+    /// together from it; `glGetProgramBinary` saves it).
+    pub link_input: Option<Arc<binary::LinkInput>>,
 }
 
 impl Program {
@@ -456,6 +503,9 @@ impl Program {
             storage_bindings: Vec::new(),
             image_units: Vec::new(),
             xfb_request: glsl::xfb::XfbRequest::default(),
+            separable: false,
+            binary_hint: false,
+            link_input: None,
         }
     }
 
@@ -1036,8 +1086,9 @@ fn write_component(data: &mut [u8], at: usize, bits: u64, bytes: u32) {
     }
 }
 
-/// Texture units a context has (`GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS`).
-pub const MAX_TEXTURE_UNITS: u32 = 48;
+/// Texture units a context has (`GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS` on a device that holds
+/// them all, `context::limits`).
+pub const MAX_TEXTURE_UNITS: u32 = crate::gl::context::limits::MAX_COMBINED_TEXTURE_UNITS;
 
 /// Why `linked` with texture units `units` (per sampler, per element) cannot draw: two active
 /// samplers of different types read one texture unit, which GL 3.3 §2.11.7 forbids (the draw

@@ -297,10 +297,26 @@ impl Context {
         }
     }
 
-    /// The texture bound to `target` on the active unit.
+    /// The name of the texture bound to `target` on the active unit, or of the texture a DSA
+    /// command names (`dsa`).
+    pub(crate) fn bound_texture_name(&self, target: TexTarget) -> u32 {
+        (self.dsa.texture)
+            .unwrap_or(self.texture_units[self.active_texture as usize][target.index()])
+    }
+
+    /// The texture bound to `target` on the active unit, or the texture a DSA command names
+    /// (`dsa`).
     pub(crate) fn bound_texture(&mut self, target: TexTarget) -> GlResult<&mut Texture> {
         self.check_target_supported(target)?;
-        let name = self.texture_units[self.active_texture as usize][target.index()];
+        let name = self.bound_texture_name(target);
+        if self.dsa.texture.is_some()
+            && self.textures.get(name).and_then(|t| t.target) != Some(target)
+        {
+            return invalid_op(format!(
+                "texture {name} is not a 0x{:04X} texture",
+                target.gl()
+            ));
+        }
         if name == 0 {
             if self.profile == crate::gl::context::Profile::Compatibility {
                 // The compatibility profile's default texture of the target.
@@ -967,6 +983,7 @@ impl Context {
             // The value's errors come before the binding's (piglit
             // arb_texrect-texture-base-level-error sets them with texture 0 bound).
             set_param(&mut tt.initial_params(), pname, value)?;
+            crate::gl::objects::texture::extensions::check_wrap(&self.device, pname, value)?;
             tt.check_param(pname, value)?;
             let t = self.bound_texture(tt)?;
             set_param(&mut t.params, pname, value)?;
@@ -982,6 +999,8 @@ impl Context {
         let r = (|| {
             self.check_compat_param(pname)?;
             let tt = bind_target(target)?;
+            let first = values.first().copied().unwrap_or(0.0);
+            crate::gl::objects::texture::extensions::check_wrap(&self.device, pname, first)?;
             let t = self.bound_texture(tt)?;
             if pname == GL_TEXTURE_SWIZZLE_RGBA {
                 let [r, g, b, a, ..] = values else {

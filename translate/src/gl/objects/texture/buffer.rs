@@ -332,8 +332,10 @@ impl Context {
 
     /// The buffer texture bound to the active unit (name 0: the compatibility profile's
     /// default one; the core profile has none to change).
+    /// A DSA command's texture (`dsa`) stands in for the bound one.
     pub(crate) fn bound_buffer_texture(&mut self) -> GlResult<&mut TexBuffer> {
-        let name = self.texture_buffers.bound_at(self.active_texture);
+        let name = (self.dsa.texture)
+            .unwrap_or_else(|| self.texture_buffers.bound_at(self.active_texture));
         let t = if name == 0 {
             if self.profile != Profile::Compatibility {
                 return invalid_op("no texture bound to GL_TEXTURE_BUFFER");

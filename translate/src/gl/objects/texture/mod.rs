@@ -19,7 +19,9 @@
 
 pub(crate) mod api;
 pub(crate) mod buffer;
+pub(crate) mod extensions;
 pub(crate) mod internal_format;
+pub(crate) mod internalformat_query;
 pub(crate) mod multisample;
 pub(crate) mod target;
 
@@ -684,7 +686,11 @@ pub(crate) fn set_param(p: &mut TexParams, pname: GLenum, value: f32) -> GlResul
         GL_TEXTURE_WRAP_S | GL_TEXTURE_WRAP_T | GL_TEXTURE_WRAP_R => {
             let v = check(matches!(
                 e,
-                GL_REPEAT | GL_CLAMP_TO_EDGE | GL_CLAMP_TO_BORDER | GL_MIRRORED_REPEAT
+                GL_REPEAT
+                    | GL_CLAMP_TO_EDGE
+                    | GL_CLAMP_TO_BORDER
+                    | GL_MIRRORED_REPEAT
+                    | GL_MIRROR_CLAMP_TO_EDGE
             ))?;
             let i = match pname {
                 GL_TEXTURE_WRAP_S => 0,

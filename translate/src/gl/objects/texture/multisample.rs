@@ -220,7 +220,7 @@ impl Context {
             }
             let count =
                 count.ok_or_else(|| GlError::InvalidOperation(format!("{samples} samples")))?;
-            let bound = self.texture_units[self.active_texture as usize][tt.index()];
+            let bound = self.bound_texture_name(tt);
             if immutable && bound == 0 {
                 return invalid_op("glTexStorage*Multisample on the default texture");
             }

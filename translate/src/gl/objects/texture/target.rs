@@ -208,7 +208,7 @@ impl TexTarget {
                 invalid_enum("rectangle texture min filter", e)
             }
             GL_TEXTURE_WRAP_S | GL_TEXTURE_WRAP_T | GL_TEXTURE_WRAP_R
-                if matches!(e, GL_REPEAT | GL_MIRRORED_REPEAT) =>
+                if matches!(e, GL_REPEAT | GL_MIRRORED_REPEAT | GL_MIRROR_CLAMP_TO_EDGE) =>
             {
                 invalid_enum("rectangle texture wrap mode", e)
             }

@@ -11,11 +11,34 @@ use crate::gl::context::get::Value;
 use crate::gl::context::Context;
 use crate::gl::draw::DrawCall;
 use crate::gl::objects::program::Linked;
+use crate::gl::vk::query_pool::SlotKind;
 use crate::glsl::xfb::XfbRequest;
 
-/// `GL_MAX_VERTEX_STREAMS`: GL_ARB_transform_feedback3's minimum (streams past 0 need a
-/// geometry shader's `EmitStreamVertex`, not implemented).
-const MAX_VERTEX_STREAMS: u32 = 1;
+/// `GL_MAX_VERTEX_STREAMS` at most.
+const MAX_STREAMS: usize = crate::glsl::xfb::MAX_STREAMS as usize;
+
+/// Where a device-counted capture's counter for one vertex stream is: the first buffer
+/// binding the stream writes (its counter at byte 4 × binding) and its bytes per vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StreamCounter {
+    pub binding: u32,
+    pub stride: u32,
+}
+
+/// The counter of each vertex stream `program` captures.
+fn stream_counters(program: &Linked) -> [Option<StreamCounter>; MAX_STREAMS] {
+    let mut out = [None; MAX_STREAMS];
+    let Some(layout) = program.xfb.as_ref() else {
+        return out;
+    };
+    for (binding, (&stride, &stream)) in (0u32..).zip(layout.strides.iter().zip(&layout.streams)) {
+        let slot = out.get_mut(stream as usize);
+        if let Some(slot @ None) = slot.filter(|_| stride > 0) {
+            *slot = Some(StreamCounter { binding, stride });
+        }
+    }
+    out
+}
 
 /// `GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS`.
 const MAX_SEPARATE_ATTRIBS: usize = MAX_BUFFERS;
@@ -24,6 +47,16 @@ impl Context {
     /// Whether this device can capture (VK_EXT_transform_feedback).
     pub(crate) fn has_transform_feedback(&self) -> bool {
         self.device.caps().gl4.transform_feedback && self.device.xfb().is_some()
+    }
+
+    /// `GL_MAX_VERTEX_STREAMS`: four where the device has geometry streams (with at least four
+    /// streams), else GL_ARB_transform_feedback3's minimum, 1.
+    pub(crate) fn max_vertex_streams(&self) -> u32 {
+        if self.device.caps().gl4.transform_feedback_streams {
+            crate::glsl::xfb::MAX_STREAMS
+        } else {
+            1
+        }
     }
 
     /// `GL_INVALID_OPERATION` while a capture is active and not paused (`what` is refused).
@@ -150,7 +183,13 @@ impl Context {
         size: u64,
     ) -> GlResult<()> {
         self.check_feedback_index(index)?;
-        if self.xfb.current().active.is_some() {
+        // The bound object, or the one a DSA command names (`dsa`).
+        let object = self.dsa.transform_feedback;
+        let edited = match object {
+            Some(name) => self.xfb.object(name),
+            None => Some(self.xfb.current()),
+        };
+        if edited.is_some_and(|o| o.active.is_some()) {
             return invalid_op("transform feedback buffers cannot change during a capture");
         }
         if name != 0
@@ -161,13 +200,24 @@ impl Context {
         {
             return invalid_op(format!("{name} is not a name from glGenBuffers"));
         }
-        self.xfb.current_mut().bindings[index as usize] = XfbBinding {
+        let binding = XfbBinding {
             buffer: name,
             offset,
             size,
         };
-        self.generic_bindings
-            .insert(GL_TRANSFORM_FEEDBACK_BUFFER, name);
+        match object {
+            // A DSA command leaves the generic binding point alone.
+            Some(o) => {
+                if let Some(o) = self.xfb.object_mut(o) {
+                    o.bindings[index as usize] = binding;
+                }
+            }
+            None => {
+                self.xfb.current_mut().bindings[index as usize] = binding;
+                self.generic_bindings
+                    .insert(GL_TRANSFORM_FEEDBACK_BUFFER, name);
+            }
+        }
         Ok(())
     }
 
@@ -209,7 +259,7 @@ impl Context {
             vertices: 0,
             dirty: false,
             counter: None,
-            counted_primitives: 0,
+            counted_primitives: [0; MAX_STREAMS],
         });
         Ok(())
     }
@@ -240,12 +290,7 @@ impl Context {
             let captured = object.active.take().map(|a| match a.counter {
                 Some(buffer) => Captured::Counter {
                     buffer,
-                    stride: a
-                        .program
-                        .xfb
-                        .as_ref()
-                        .and_then(|x| x.strides.first().copied())
-                        .unwrap_or(0),
+                    streams: stream_counters(&a.program),
                 },
                 None => Captured::Vertices(a.vertices),
             });
@@ -301,9 +346,10 @@ impl Context {
         instances: i32,
     ) {
         let r = (|| {
-            if stream >= MAX_VERTEX_STREAMS {
+            let max = self.max_vertex_streams();
+            if stream >= max {
                 return invalid_value(format!(
-                    "vertex stream {stream} (GL_MAX_VERTEX_STREAMS is {MAX_VERTEX_STREAMS})"
+                    "vertex stream {stream} (GL_MAX_VERTEX_STREAMS is {max})"
                 ));
             }
             if instances < 0 {
@@ -320,10 +366,13 @@ impl Context {
                 None => {
                     return invalid_op("glDrawTransformFeedback: the object never ended a capture")
                 }
-                Some(Captured::Vertices(n)) => n,
-                Some(Captured::Counter { buffer, stride }) => {
-                    self.counted_vertices(buffer, stride)?
-                }
+                // Counted on the CPU: no geometry stage, so stream 0 alone.
+                Some(Captured::Vertices(n)) if stream == 0 => n,
+                Some(Captured::Vertices(_)) => 0,
+                Some(Captured::Counter { buffer, streams }) => match streams[stream as usize] {
+                    Some(counter) => self.counted_vertices(buffer, counter)?,
+                    None => 0,
+                },
             };
             Ok(DrawCall {
                 mode,
@@ -340,28 +389,50 @@ impl Context {
         }
     }
 
-    /// Adds what a device-counted capture wrote since the last call to an active
-    /// `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query: its counter read back (a wait for the
-    /// GPU, only with such a query active), at the capture's end or pause.
+    /// Before a `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query ends inside a device-counted
+    /// capture: what the capture wrote so far reaches the query (a barrier, then a wait).
+    pub(crate) fn count_written_before_query_end(&mut self) -> GlResult<()> {
+        let counted = self
+            .xfb
+            .current()
+            .active
+            .as_ref()
+            .is_some_and(|a| a.counter.is_some());
+        if !counted {
+            return Ok(());
+        }
+        self.feedback_barrier()?;
+        self.count_device_primitives()
+    }
+
+    /// Adds what a device-counted capture wrote on each vertex stream since the last call to
+    /// that stream's active `GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN` query: the counter of
+    /// the stream's first buffer read back (a wait for the GPU, only with such a query
+    /// active), at the capture's end or pause.
     fn count_device_primitives(&mut self) -> GlResult<()> {
         let Some(a) = self.xfb.current().active.as_ref() else {
             return Ok(());
         };
-        let (Some(counter), true) = (a.counter, self.counting_primitives_written()) else {
+        let Some(counter) = a.counter else {
             return Ok(());
         };
         let per_primitive = super::vertices_per_primitive(a.mode);
-        let stride = a
-            .program
-            .xfb
-            .as_ref()
-            .and_then(|x| x.strides.first().copied())
-            .unwrap_or(0);
-        let primitives = self.counted_vertices(counter, stride)? / per_primitive;
-        if let Some(a) = self.xfb.current_mut().active.as_mut() {
-            let new = primitives.saturating_sub(a.counted_primitives);
-            a.counted_primitives = primitives;
-            self.add_primitives_written(new);
+        let streams = stream_counters(&a.program);
+        for (stream, binding) in (0u32..).zip(streams) {
+            let Some(binding) = binding else { continue };
+            if self
+                .stream_query(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream)
+                .is_none()
+            {
+                continue;
+            }
+            let primitives = self.counted_vertices(counter, binding)? / per_primitive;
+            if let Some(a) = self.xfb.current_mut().active.as_mut() {
+                let seen = &mut a.counted_primitives[stream as usize];
+                let new = primitives.saturating_sub(*seen);
+                *seen = primitives;
+                self.add_to_stream_query(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream, new);
+            }
         }
         Ok(())
     }
@@ -380,7 +451,10 @@ impl Context {
             let active = o
                 .active
                 .and_then(|a| a.counter)
-                .map(|buffer| Captured::Counter { buffer, stride: 0 });
+                .map(|buffer| Captured::Counter {
+                    buffer,
+                    streams: [None; MAX_STREAMS],
+                });
             self.retire_captured(active);
             self.retire_captured(o.captured);
         }
@@ -395,19 +469,21 @@ impl Context {
         }
     }
 
-    /// The vertices a device-counted capture wrote into binding 0: its counter (the byte
+    /// The vertices a device-counted capture wrote into one binding: its counter (the byte
     /// offset reached) read back, a wait for the GPU, over the bytes per vertex.
     fn counted_vertices(
         &mut self,
         buffer: arenagl_memory::BufferHandle,
-        stride: u32,
+        counter: StreamCounter,
     ) -> GlResult<u64> {
+        let StreamCounter { binding, stride } = counter;
         self.end_pass();
         let mut bytes = [0u8; 4];
         let device = self.device.clone();
         let mut locked = device.lock();
+        let at = 4 * u64::from(binding);
         crate::gl::context::error::until_done(|| {
-            locked.manager.read_buffer_range(buffer, 0, &mut bytes)
+            locked.manager.read_buffer_range(buffer, at, &mut bytes)
         })?;
         Ok(u64::from(u32::from_ne_bytes(bytes)) / u64::from(stride.max(1)))
     }
@@ -477,10 +553,10 @@ impl Context {
     /// query command itself): `GL_INVALID_ENUM` for a target no query has, `GL_INVALID_VALUE`
     /// for a stream past `GL_MAX_VERTEX_STREAMS` (or any but 0 for targets without streams).
     pub(crate) fn check_query_stream(&self, target: GLenum, index: u32) -> GlResult<()> {
-        const STREAMS: u32 = MAX_VERTEX_STREAMS;
+        let streams = self.max_vertex_streams();
         match target {
             GL_PRIMITIVES_GENERATED | GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
-                if index < STREAMS =>
+                if index < streams =>
             {
                 Ok(())
             }
@@ -504,41 +580,79 @@ impl Context {
         }
     }
 
-    /// `glBeginQueryIndexed`.
+    /// `glBeginQueryIndexed`: stream 0 is `glBeginQuery`'s query.
     pub fn begin_query_indexed(&mut self, target: GLenum, index: u32, id: u32) {
-        match self.check_query_stream(target, index) {
-            Ok(()) => self.begin_query(target, id),
-            Err(e) => {
-                self.record::<()>(Err(e));
+        let r = self.check_query_stream(target, index).and_then(|()| {
+            if index == 0 {
+                self.begin_query(target, id);
+                return Ok(());
             }
-        }
+            if self.stream_query(target, index).is_some() {
+                return invalid_op(format!(
+                    "glBeginQueryIndexed: a 0x{target:04X} query of stream {index} is active"
+                ));
+            }
+            self.query_for(target, id, "glBeginQueryIndexed")?;
+            self.queries.stream_active.insert((target, index), id);
+            Ok(())
+        });
+        self.record(r);
     }
 
     /// `glEndQueryIndexed`.
     pub fn end_query_indexed(&mut self, target: GLenum, index: u32) {
-        match self.check_query_stream(target, index) {
-            Ok(()) => self.end_query(target),
-            Err(e) => {
-                self.record::<()>(Err(e));
+        let r = self.check_query_stream(target, index).and_then(|()| {
+            if index == 0 {
+                self.end_query(target);
+                return Ok(());
             }
-        }
+            if self.stream_query(target, index).is_none() {
+                return invalid_op(format!(
+                    "glEndQueryIndexed: no 0x{target:04X} query of stream {index} is active"
+                ));
+            }
+            if target == GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN {
+                self.count_written_before_query_end()?;
+            } else {
+                self.pause_segment(SlotKind::XfbStream(index));
+            }
+            let Some(id) = self.queries.stream_active.remove(&(target, index)) else {
+                return invalid_op(format!(
+                    "glEndQueryIndexed: no 0x{target:04X} query of stream {index} is active"
+                ));
+            };
+            let epoch = self.device.lock().manager.recording_epoch();
+            self.set_query_epoch(id, epoch);
+            Ok(())
+        });
+        self.record(r);
     }
 
     /// `glGetQueryIndexediv`.
     pub fn get_query_indexed(&mut self, target: GLenum, index: u32, pname: GLenum) -> Option<i32> {
-        match self.check_query_stream(target, index) {
-            Ok(()) => self.get_queryiv(target, pname),
-            Err(e) => {
-                self.record::<()>(Err(e));
-                None
+        let r = self.check_query_stream(target, index);
+        match (r, index, pname) {
+            (Err(e), _, _) => self.record::<i32>(Err(e)),
+            (Ok(()), 0, _) => self.get_queryiv(target, pname),
+            (Ok(()), _, GL_CURRENT_QUERY) => {
+                Some(self.stream_query(target, index).unwrap_or(0) as i32)
             }
+            (Ok(()), _, GL_QUERY_COUNTER_BITS) => Some(64),
+            (Ok(()), _, p) => self.record::<i32>(invalid_enum("glGetQueryIndexediv pname", p)),
         }
+    }
+
+    /// The object the queries answer for: the bound one, or the one a DSA command names
+    /// (`dsa`).
+    pub(crate) fn feedback_object(&self) -> &TransformFeedback {
+        let selected = self.dsa.transform_feedback.and_then(|n| self.xfb.object(n));
+        selected.unwrap_or_else(|| self.xfb.current())
     }
 
     /// `glGet*` of transform feedback state and limits; `None` for other pnames.
     pub(crate) fn feedback_get(&self, pname: GLenum) -> Option<GlResult<Value>> {
         let int = |v: i64| Some(Ok(Value::Ints(vec![v])));
-        let active = self.xfb.current().active.as_ref();
+        let active = self.feedback_object().active.as_ref();
         match pname {
             GL_TRANSFORM_FEEDBACK_BINDING => int(i64::from(self.xfb.bound)),
             GL_TRANSFORM_FEEDBACK_BUFFER_BINDING => int(i64::from(
@@ -552,7 +666,7 @@ impl Context {
                 Some(Ok(Value::Bools(vec![active.is_some_and(|a| a.paused)])))
             }
             GL_MAX_TRANSFORM_FEEDBACK_BUFFERS => int(MAX_BUFFERS as i64),
-            GL_MAX_VERTEX_STREAMS => int(i64::from(MAX_VERTEX_STREAMS)),
+            GL_MAX_VERTEX_STREAMS => int(i64::from(self.max_vertex_streams())),
             _ => None,
         }
     }
@@ -571,7 +685,7 @@ impl Context {
         ) {
             return None;
         }
-        let Some(b) = self.xfb.current().bindings.get(index as usize) else {
+        let Some(b) = self.feedback_object().bindings.get(index as usize) else {
             return Some(invalid_value(format!("transform feedback binding {index}")));
         };
         Some(Ok(Value::Ints(vec![match pname {

@@ -59,8 +59,9 @@ pub(crate) struct Active {
     pub dirty: bool,
     /// The counter buffer of a device-counted capture (`capture`), once a draw made one.
     pub counter: Option<arenagl_memory::BufferHandle>,
-    /// Primitives of a device-counted capture already added to a primitives-written query.
-    pub counted_primitives: u64,
+    /// Primitives of a device-counted capture already added to a primitives-written query,
+    /// per vertex stream.
+    pub counted_primitives: [u64; crate::glsl::xfb::MAX_STREAMS as usize],
 }
 
 /// A transform feedback object.
@@ -77,11 +78,11 @@ pub(crate) struct TransformFeedback {
 pub(crate) enum Captured {
     /// Vertices, counted on the CPU.
     Vertices(u64),
-    /// The byte offset binding 0 reached is in this counter buffer (at byte 0); `stride`
-    /// bytes per vertex.
+    /// The byte offset each binding reached is in this counter buffer (at byte 4 × binding);
+    /// each vertex stream's count is its first buffer's.
     Counter {
         buffer: arenagl_memory::BufferHandle,
-        stride: u32,
+        streams: [Option<api::StreamCounter>; crate::glsl::xfb::MAX_STREAMS as usize],
     },
 }
 
@@ -115,6 +116,15 @@ impl XfbState {
     /// A capture is active and not paused: draws capture, and the program cannot change.
     pub(crate) fn capturing(&self) -> bool {
         self.current().active.as_ref().is_some_and(|a| !a.paused)
+    }
+
+    /// The object `name` (0: the default) to change, if it exists.
+    pub(crate) fn object_mut(&mut self, name: u32) -> Option<&mut TransformFeedback> {
+        if name == 0 {
+            Some(&mut self.default)
+        } else {
+            self.objects.get_mut(name)
+        }
     }
 
     /// The object `name` (0: the default), if it exists.

@@ -8,31 +8,39 @@ use crate::gl::context::error::{
 };
 use crate::gl::context::Context;
 use crate::gl::objects::vertex_array::{
-    check_pointer, unpack_2_10_10_10, AttribArray, VertexArray, MAX_VERTEX_ATTRIBS,
+    binding, check_pointer, unpack_2_10_10_10, AttribArray, VertexArray, MAX_VERTEX_ATTRIBS,
 };
 
 impl Context {
-    /// The VAO commands act on: the bound one, or the default one of a compatibility context.
+    /// The name of the VAO commands act on: the bound one, or the one a DSA command names
+    /// (`dsa`).
+    pub(crate) fn edited_vao(&self) -> u32 {
+        self.dsa.vertex_array.unwrap_or(self.vertex_array)
+    }
+
+    /// The VAO commands act on: the bound one (or a DSA command's), or the default one of a
+    /// compatibility context.
     pub(crate) fn current_vao(&self) -> Option<&VertexArray> {
-        if self.vertex_array == 0 {
+        if self.edited_vao() == 0 {
             (self.profile == crate::gl::context::Profile::Compatibility)
                 .then_some(&self.default_vertex_array)
         } else {
-            self.vertex_arrays.get(self.vertex_array)
+            self.vertex_arrays.get(self.edited_vao())
         }
     }
 
     /// [`Context::current_vao`] to change: `GL_INVALID_OPERATION` in a core context with none
     /// bound.
     pub(crate) fn current_vao_mut(&mut self) -> GlResult<&mut VertexArray> {
-        if self.vertex_array == 0 {
+        let name = self.edited_vao();
+        if name == 0 {
             if self.profile == crate::gl::context::Profile::Compatibility {
                 return Ok(&mut self.default_vertex_array);
             }
             return invalid_op("no vertex array object is bound (core profile)");
         }
         self.vertex_arrays
-            .get_mut(self.vertex_array)
+            .get_mut(name)
             .ok_or_else(|| GlError::InvalidOperation("the bound vertex array is gone".into()))
     }
 
@@ -40,13 +48,13 @@ impl Context {
     /// (binding it without a VAO is legal even in the core profile; drawing is not).
     pub(crate) fn element_vao(&self) -> &VertexArray {
         self.vertex_arrays
-            .get(self.vertex_array)
+            .get(self.edited_vao())
             .unwrap_or(&self.default_vertex_array)
     }
 
     /// [`Context::element_vao`] to change.
     pub(crate) fn element_vao_mut(&mut self) -> &mut VertexArray {
-        match self.vertex_arrays.get_mut(self.vertex_array) {
+        match self.vertex_arrays.get_mut(self.edited_vao()) {
             Some(v) => v,
             None => &mut self.default_vertex_array,
         }
@@ -176,13 +184,19 @@ impl Context {
             (buffer, offset as u64),
         );
         let vao = self.current_vao_mut()?;
+        vao.point_binding(i, buffer, offset as u64, stride);
         vao.prune();
         Ok(&mut vao.attribs[i])
     }
 
     /// `glVertexAttribDivisor`.
     pub fn vertex_attrib_divisor(&mut self, index: u32, divisor: u32) {
-        self.change_attrib(index, |a| a.divisor = divisor);
+        let r = (|| {
+            let i = Self::attrib_index(index)?;
+            self.current_vao_mut()?.attrib_divisor(i, divisor);
+            Ok(())
+        })();
+        self.record(r);
     }
 
     /// `glVertexAttrib4f` and friends: `words` are the four components' bits.
@@ -234,6 +248,10 @@ impl Context {
                 GL_VERTEX_ATTRIB_ARRAY_DIVISOR => f64::from(a.divisor),
                 GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING => f64::from(vao.buffer_name(a.buffer)),
                 GL_VERTEX_ATTRIB_ARRAY_POINTER => a.offset as f64,
+                binding::GL_VERTEX_ATTRIB_BINDING => vao.bindings.binding_of(i) as f64,
+                binding::GL_VERTEX_ATTRIB_RELATIVE_OFFSET => {
+                    f64::from(vao.bindings.relative_offset(i))
+                }
                 p => return invalid_enum("glGetVertexAttrib pname", p),
             };
             Ok(vec![v])

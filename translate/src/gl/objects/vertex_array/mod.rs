@@ -4,6 +4,7 @@
 //! is). The entry points are in `api`.
 
 pub(crate) mod api;
+pub(crate) mod binding;
 mod long;
 
 pub(crate) use long::{current_value as current_long_value, high_format as long_high_format};
@@ -95,6 +96,9 @@ pub(crate) struct AttribArray {
     /// doubles, for 64-bit inputs.
     pub long: bool,
     pub stride: i32,
+    /// A stride of 0 from a binding point (`binding`): every vertex reads the same element,
+    /// where a pointer's stride of 0 means packed elements.
+    pub zero_stride: bool,
     pub offset: u64,
     pub buffer: u32,
     pub divisor: u32,
@@ -110,6 +114,7 @@ impl Default for AttribArray {
             integer: false,
             long: false,
             stride: 0,
+            zero_stride: false,
             offset: 0,
             buffer: 0,
             divisor: 0,
@@ -135,6 +140,7 @@ impl AttribArray {
             integer,
             long: false,
             stride,
+            zero_stride: false,
             offset,
             buffer,
             divisor: self.divisor,
@@ -143,7 +149,7 @@ impl AttribArray {
 
     /// Bytes between consecutive elements.
     pub(crate) fn effective_stride(&self) -> u32 {
-        if self.stride != 0 {
+        if self.stride != 0 || self.zero_stride {
             return self.stride as u32;
         }
         let comps = if self.size == GL_BGRA as i32 {
@@ -162,7 +168,12 @@ impl AttribArray {
 
     /// Bytes of one element (what a stride of 0 packs).
     pub(crate) fn element_size(&self) -> u32 {
-        AttribArray { stride: 0, ..*self }.effective_stride()
+        AttribArray {
+            stride: 0,
+            zero_stride: false,
+            ..*self
+        }
+        .effective_stride()
     }
 
     /// The alignment Vulkan requires of the element address and stride: the component size
@@ -225,6 +236,8 @@ pub(crate) struct VertexArray {
     pub retained: Vec<Arc<RetainedBuffer>>,
     /// The element array buffer, when it was deleted while this vertex array held it.
     pub element_retained: Option<Arc<RetainedBuffer>>,
+    /// The vertex buffer binding points the generic attributes read (`binding`).
+    pub bindings: binding::VertexBindings,
 }
 
 impl VertexArray {
@@ -244,18 +257,13 @@ impl VertexArray {
 
     /// Whether an array or the element binding names the live buffer `name`.
     pub(crate) fn names_buffer(&self, name: u32) -> bool {
-        self.attribs.iter().any(|a| a.buffer == name)
-            || (self.element_buffer == name && self.element_retained.is_none())
+        self.reads_buffer(name) || (self.element_buffer == name && self.element_retained.is_none())
     }
 
     /// Keeps `r`, the buffer just deleted as `r.name`, wherever this vertex array names it.
     pub(crate) fn retain(&mut self, r: &Arc<RetainedBuffer>) {
-        let mut held = false;
-        for a in self.attribs.iter_mut().filter(|a| a.buffer == r.name) {
-            a.buffer = r.id;
-            held = true;
-        }
-        if held {
+        if self.reads_buffer(r.name) {
+            self.rename_buffer(r.name, r.id);
             self.retained.push(r.clone());
         }
         if self.element_buffer == r.name && self.element_retained.is_none() {
@@ -266,9 +274,11 @@ impl VertexArray {
     /// Lets go of the deleted buffers no array names any more (an array respecified since);
     /// the last vertex array to let go of one retires its storage.
     pub(crate) fn prune(&mut self) {
-        let attribs = &self.attribs;
-        self.retained
-            .retain(|r| attribs.iter().any(|a| a.buffer == r.id));
+        let retained = std::mem::take(&mut self.retained);
+        self.retained = retained
+            .into_iter()
+            .filter(|r| self.reads_buffer(r.id))
+            .collect();
     }
 }
 

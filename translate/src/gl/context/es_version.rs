@@ -1,0 +1,121 @@
+//! Which OpenGL ES 3.x version an ES 3 context reports, derived from what the device offers:
+//! the ES counterpart of `version`'s desktop rule.
+//!
+//! Design decisions:
+//! - A version is claimed only when every feature it adds is offered. Each ES 3.1/3.2 feature
+//!   is a desktop path ArenaGL already has under its ARB/KHR extension name, so the rule reads
+//!   the desktop extension list a context on the same device builds (`Context::new`) and needs
+//!   every name below: a device or a build without one stays at the version below, and the
+//!   version switches on by itself when the missing path lands.
+//! - EGL asks for a version; the context gets the highest ES 3.x it completes (EGL 1.5 §3.7.1:
+//!   any version backwards compatible with the one requested). A request above that version is
+//!   `EGL_BAD_MATCH` (`offers`).
+//! - The GLSL ES version goes with it (ES 3.1 ↔ GLSL ES 3.10).
+
+/// What OpenGL ES 3.1 adds to 3.0, as the desktop extensions that implement it (OpenGL ES 3.1
+/// specification, appendix "Version 3.1": compute shaders, storage buffers, images, atomic
+/// counters, indirect draws, multisample textures, stencil texturing, separate shader objects,
+/// program interface queries, vertex attribute binding, framebuffers without attachments,
+/// explicit uniform locations, GLSL ES 3.10's packing, arrays of arrays, gather and image
+/// sizes).
+const ES_3_1: &[&str] = &[
+    "GL_ARB_compute_shader",
+    "GL_ARB_shader_storage_buffer_object",
+    "GL_ARB_shader_image_load_store",
+    "GL_ARB_shader_atomic_counters",
+    "GL_ARB_shader_image_size",
+    "GL_ARB_draw_indirect",
+    "GL_ARB_texture_multisample",
+    "GL_ARB_texture_storage_multisample",
+    "GL_ARB_stencil_texturing",
+    "GL_ARB_separate_shader_objects",
+    "GL_ARB_program_interface_query",
+    "GL_ARB_vertex_attrib_binding",
+    "GL_ARB_framebuffer_no_attachments",
+    "GL_ARB_explicit_uniform_location",
+    "GL_ARB_shading_language_packing",
+    "GL_ARB_arrays_of_arrays",
+    "GL_ARB_texture_gather",
+];
+
+/// What OpenGL ES 3.2 adds to 3.1 (OpenGL ES 3.2 specification, appendix "Version 3.2": the
+/// Android extension pack — geometry and tessellation shaders, gpu_shader5, sample shading and
+/// multisample interpolation, texture buffers and cube map arrays, per-draw-buffer blending,
+/// advanced blend equations, ASTC LDR — and KHR_debug, robustness, copy image, base-vertex
+/// draws and border clamp).
+const ES_3_2: &[&str] = &[
+    "GL_ARB_tessellation_shader",
+    "GL_ARB_gpu_shader5",
+    "GL_ARB_sample_shading",
+    "GL_ARB_texture_buffer_range",
+    "GL_ARB_texture_cube_map_array",
+    "GL_ARB_draw_buffers_blend",
+    "GL_ARB_draw_elements_base_vertex",
+    "GL_ARB_copy_image",
+    "GL_ARB_texture_border_clamp",
+    "GL_KHR_debug",
+    "GL_KHR_robustness",
+    "GL_KHR_blend_equation_advanced",
+    "GL_KHR_texture_compression_astc_ldr",
+];
+
+/// The ES 3.x minor version a context on a device whose desktop contexts offer `desktop`
+/// reports: 2 when it has all of 3.1 and 3.2, 1 with all of 3.1, else 0. Geometry shaders
+/// (ES 3.2) are in every desktop context here (GL 3.2 core), so they need no name.
+pub(crate) fn es3_minor(desktop: &[&str]) -> u32 {
+    let all = |names: &[&str]| names.iter().all(|n| desktop.contains(n));
+    match (all(ES_3_1), all(ES_3_2)) {
+        (true, true) => 2,
+        (true, false) => 1,
+        _ => 0,
+    }
+}
+
+/// The ES version a context made for a request of `requested` reports, or None when the
+/// device cannot offer it: 2.0 for 2.0, the highest 3.x for any 3.x request (`minor_offered`
+/// from [`es3_minor`]).
+pub(crate) fn offers(requested: (u32, u32), minor_offered: u32) -> Option<(u32, u32)> {
+    match requested {
+        (2, 0) => Some((2, 0)),
+        (3, minor) if minor <= minor_offered => Some((3, minor_offered)),
+        _ => None,
+    }
+}
+
+/// `GL_SHADING_LANGUAGE_VERSION`'s number for ES `major.minor` (2.0 → "1.00", 3.1 → "3.10").
+pub(crate) fn glsl_es(major: u32, minor: u32) -> String {
+    if major >= 3 {
+        format!("{major}.{minor}0")
+    } else {
+        "1.00".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_needs_every_feature_it_adds() {
+        assert_eq!(es3_minor(&[]), 0);
+        assert_eq!(es3_minor(ES_3_1), 1);
+        assert_eq!(es3_minor(&ES_3_1[1..]), 0);
+        let both: Vec<&str> = ES_3_1.iter().chain(ES_3_2).copied().collect();
+        assert_eq!(es3_minor(&both), 2);
+        assert_eq!(es3_minor(&both[1..]), 0, "3.2 needs 3.1");
+        assert_eq!(es3_minor(&both[..both.len() - 1]), 1);
+    }
+
+    #[test]
+    fn a_request_gets_the_highest_compatible_version() {
+        assert_eq!(offers((2, 0), 0), Some((2, 0)));
+        assert_eq!(offers((3, 0), 0), Some((3, 0)));
+        assert_eq!(offers((3, 0), 1), Some((3, 1)));
+        assert_eq!(offers((3, 1), 0), None);
+        assert_eq!(offers((3, 2), 1), None);
+        assert_eq!(offers((3, 2), 2), Some((3, 2)));
+        assert_eq!(offers((1, 1), 2), None);
+        assert_eq!(glsl_es(3, 1), "3.10");
+        assert_eq!(glsl_es(2, 0), "1.00");
+    }
+}

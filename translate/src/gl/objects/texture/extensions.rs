@@ -1,0 +1,69 @@
+//! The texture-side GL 4.2–4.5 extensions this device offers, and the sampling state that only
+//! some devices have: anisotropic filtering (`samplerAnisotropy`) and the mirror-clamp-to-edge
+//! wrap mode (`samplerMirrorClampToEdge`).
+//!
+//! Design decisions:
+//! - Each extension is offered only where its Vulkan feature is enabled on the device; a wrap
+//!   mode the device cannot sample is `GL_INVALID_ENUM`, as it is on a GL without the extension.
+//! - `GL_TEXTURE_MAX_ANISOTROPY` is kept as set (GL clamps it at use); the manager clamps it to
+//!   `maxSamplerAnisotropy` when it makes the sampler.
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::{invalid_enum, GlResult};
+use crate::gl::vk::device::Device;
+
+/// The texture-side extensions `device` supports.
+pub(crate) fn extensions(device: &Device) -> Vec<&'static str> {
+    let mut out = vec![
+        "GL_ARB_copy_image",
+        "GL_ARB_clear_texture",
+        "GL_ARB_get_texture_sub_image",
+        "GL_ARB_internalformat_query",
+    ];
+    if anisotropy(device) {
+        out.push("GL_ARB_texture_filter_anisotropic");
+        out.push("GL_EXT_texture_filter_anisotropic");
+    }
+    if device.caps().gl4.sampler_mirror_clamp_to_edge {
+        out.push("GL_ARB_texture_mirror_clamp_to_edge");
+    }
+    out
+}
+
+/// Whether the device filters anisotropically (`samplerAnisotropy` enabled).
+pub(crate) fn anisotropy(device: &Device) -> bool {
+    device
+        .lock()
+        .manager
+        .device_info()
+        .features
+        .sampler_anisotropy
+}
+
+/// `GL_MAX_TEXTURE_MAX_ANISOTROPY`: the device's limit where it filters anisotropically, else 1.
+pub(crate) fn max_anisotropy(device: &Device) -> f32 {
+    if anisotropy(device) {
+        device.caps().limits.max_sampler_anisotropy.max(1.0)
+    } else {
+        1.0
+    }
+}
+
+/// Refuses a wrap mode the device cannot sample (`GL_MIRROR_CLAMP_TO_EDGE` without
+/// `samplerMirrorClampToEdge`) before `set_param` accepts it.
+pub(crate) fn check_wrap(device: &Device, pname: GLenum, value: f32) -> GlResult<()> {
+    let wrap = matches!(
+        pname,
+        GL_TEXTURE_WRAP_S | GL_TEXTURE_WRAP_T | GL_TEXTURE_WRAP_R
+    );
+    if wrap
+        && value as i32 as GLenum == GL_MIRROR_CLAMP_TO_EDGE
+        && !device.caps().gl4.sampler_mirror_clamp_to_edge
+    {
+        return invalid_enum(
+            "wrap mode without samplerMirrorClampToEdge",
+            GL_MIRROR_CLAMP_TO_EDGE,
+        );
+    }
+    Ok(())
+}
