@@ -537,8 +537,13 @@ mod tests {
 
     /// `spirv-val` accepts the module (skipped where the tool is missing).
     fn assert_valid(words: &[u32]) {
-        let path =
-            std::env::temp_dir().join(format!("arenagl-array-index-{}.spv", std::process::id()));
+        // One file per call: the tests of this module run in parallel in one process.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "arenagl-array-index-{}-{call}.spv",
+            std::process::id()
+        ));
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(&path, bytes).expect("writes");
         let out = std::process::Command::new("spirv-val")
