@@ -15,7 +15,7 @@
 #   scripts/piglit.sh sample SEED COUNT             — compare on COUNT tests drawn at random (with
 #                                                     SEED) from piglit's whole GL and GL ES
 #                                                     list (tests/piglit/sample.py), writing
-#                                                     docs/results/piglit-sample-SEED.md
+#                                                     docs/results/piglit-sample-SEED-COUNT.md
 # PIGLIT_REPORT=FILE puts compare's/report's page elsewhere.
 #
 # Design:
@@ -358,7 +358,7 @@ case $cmd in
       exit 0
     fi
     expected=""  # tests/piglit/expected.txt speaks of the project's own list, not of a sample
-    PIGLIT_REPORT=${PIGLIT_REPORT:-$root_dir/docs/results/piglit-sample-$2.md} compare "$sample_list"
+    PIGLIT_REPORT=${PIGLIT_REPORT:-$root_dir/docs/results/piglit-sample-$2-$3.md} compare "$sample_list"
     ;;
   report) report "${2:-$default_list}" "${3:-?}" ;;
   _one) one "$2" "$3" ;;
