@@ -66,7 +66,22 @@ list_tests() {
   sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' "$1" | grep -v '^$' || true
 }
 
+# Runs "$@" holding $work/fetch.lock: two checks started at once (cargo runs tests/piglit.rs's
+# tests in parallel) must not both download and unpack into the same directory.
+with_fetch_lock() {
+  mkdir -p "$work"
+  (
+    flock 9
+    "$@"
+  ) 9>"$work/fetch.lock"
+}
+
 fetch() {
+  with_fetch_lock fetch_unlocked
+  [ -x "$piglit_dir/bin/shader_runner" ] || die "no shader_runner in $piglit_dir/bin after unpacking"
+}
+
+fetch_unlocked() {
   if [ ! -x "$piglit_dir/bin/shader_runner" ]; then
     command -v apt-get >/dev/null || die "apt-get not found: piglit comes from Debian's package"
     mkdir -p "$work/debs"
@@ -92,11 +107,14 @@ fetch() {
     done
     rm -rf "$pkgroot" && mv "$pkgroot.tmp" "$pkgroot"
   fi
-  [ -x "$piglit_dir/bin/shader_runner" ] || die "no shader_runner in $piglit_dir/bin after unpacking"
 }
 
 # Unpacks the generated .shader_test files LIST names that are not there yet.
 fetch_generated() {
+  with_fetch_lock fetch_generated_unlocked "$1"
+}
+
+fetch_generated_unlocked() {
   local list=$1 missing=()
   while read -r path; do
     [ -e "$piglit_dir/$path" ] || missing+=("./usr/lib/x86_64-linux-gnu/piglit/$path")
