@@ -142,6 +142,17 @@ pub trait Backend {
     fn poll_completed(&mut self) -> Result<Epoch>;
     /// Blocks until `epoch` completes or `timeout` passes; `Ok(false)` on timeout.
     fn wait(&mut self, epoch: Epoch, timeout: Duration) -> Result<bool>;
+    /// Opens a new device like this one (the same physical device and configuration) whose
+    /// epoch clock starts at `completed`: recovery after a loss (`recover.rs`). The lost one
+    /// stays usable for destroying its objects. `Unsupported` where the backend cannot.
+    fn reopen(&self, _completed: Epoch) -> Result<Self>
+    where
+        Self: Sized,
+    {
+        Err(crate::error::MemoryError::Unsupported(
+            "re-opening the device".into(),
+        ))
+    }
 }
 
 /// How one submission attempt is made ([`Backend::submit`] or [`Backend::submit_split`]).

@@ -53,6 +53,7 @@ use crate::error::{MemoryError, Result};
 use crate::fault::{FaultPlan, FaultSite, FaultState};
 use crate::handle::{Handle, Slab};
 use crate::ratelimit::RateLimit;
+use crate::recover::{RecoverPolicy, RecoverState};
 use crate::recycle::RecycleBin;
 use crate::report::ReportState;
 use crate::retire::{Deferred, Horizon};
@@ -110,6 +111,9 @@ pub struct ManagerConfig {
     /// Bytes of released buffers and images kept for reuse by identical requests (the recycle
     /// bin, `recycle.rs`); 0 turns it off.
     pub recycle_bin_bytes: u64,
+    /// Device-loss recovery: whether a lost device may be re-opened, the restore journal's cap,
+    /// the retry budget (`recover.rs`).
+    pub recover: RecoverPolicy,
 }
 
 impl Default for ManagerConfig {
@@ -125,6 +129,7 @@ impl Default for ManagerConfig {
             frame_slots: 2,
             pressure_policy: arenagl_residency::ActionPolicy::default(),
             recycle_bin_bytes: 0,
+            recover: RecoverPolicy::default(),
         }
     }
 }
@@ -179,6 +184,8 @@ struct ViewEntry<R> {
 
 struct SamplerEntry<R> {
     raw: R,
+    /// The request it was made from (a re-opened device makes it again).
+    desc: SamplerDesc,
     last_use: Epoch,
 }
 
@@ -258,6 +265,9 @@ pub struct Manager<B: Backend> {
     pub(crate) telemetry: Option<TelemetryState>,
     /// Owned by `report.rs`, the only file that touches it (the type is opaque elsewhere).
     pub(crate) report: ReportState,
+    /// Owned by `recover.rs` (the restore journal, the re-open policy and its back-off), the
+    /// only file that touches it.
+    pub(crate) recover: RecoverState,
     /// Give the C heap's free pages back whenever device memory grows (`host_heap.rs`).
     trim_host_heap: bool,
     bin: RecycleBin<B::Buffer, B::Image>,
@@ -277,6 +287,7 @@ impl<B: Backend> Manager<B> {
         let policy = config.pressure_policy;
         let budget = config.budget.clone().map(|b| BudgetState::new(b, policy));
         let recycle_bin_bytes = config.recycle_bin_bytes;
+        let recover = RecoverState::new(&config.recover);
         Self {
             backend: ManuallyDrop::new(backend),
             config,
@@ -302,6 +313,7 @@ impl<B: Backend> Manager<B> {
             budget,
             telemetry: None,
             report: ReportState::from_env(),
+            recover,
             trim_host_heap: false,
             bin: RecycleBin::new(recycle_bin_bytes),
         }
@@ -646,6 +658,7 @@ impl<B: Backend> Manager<B> {
         let raw = self.backend.create_sampler(desc)?;
         self.samplers.insert(SamplerEntry {
             raw,
+            desc: desc.clone(),
             last_use: Epoch::ZERO,
         })
     }
@@ -926,6 +939,7 @@ impl<B: Backend> Manager<B> {
             self.backend
                 .flush_buffer(&entry.raw, offset, data.len() as u64)?;
         }
+        self.journal_buffer_write(handle, offset, data);
         Ok(())
     }
 
@@ -969,6 +983,7 @@ impl<B: Backend> Manager<B> {
     /// epoch that used it completes.
     pub fn retire_buffer(&mut self, handle: BufferHandle) -> Result<()> {
         let e = self.buffers.remove(handle)?;
+        self.journal_forget_buffer(handle);
         self.retire(e.last_use, Retired::Buffer(e.raw, e.desc, e.alloc));
         Ok(())
     }
@@ -976,6 +991,7 @@ impl<B: Backend> Manager<B> {
     /// Retires an image and every view of it still alive.
     pub fn retire_image(&mut self, handle: ImageHandle) -> Result<()> {
         let e = self.images.remove(handle)?;
+        self.journal_forget_image(handle);
         for view in e.views {
             if let Ok(v) = self.views.remove(view) {
                 self.retire(v.last_use, Retired::View(v.raw));
@@ -1469,10 +1485,183 @@ impl<B: Backend> Manager<B> {
     }
 }
 
+/// Raw objects made on a re-opened device for the live handles, before they replace the lost
+/// device's (`Manager::move_to_backend`).
+struct Rebuilt<B: Backend> {
+    buffers: Vec<(BufferHandle, B::Buffer, AllocInfo)>,
+    images: Vec<(ImageHandle, B::Image, AllocInfo)>,
+    views: Vec<(ViewHandle, B::View)>,
+    samplers: Vec<(SamplerHandle, B::Sampler)>,
+}
+
+impl<B: Backend> Rebuilt<B> {
+    fn destroy_on(self, backend: &mut B) {
+        self.views
+            .into_iter()
+            .for_each(|(_, v)| backend.destroy_view(v));
+        self.samplers
+            .into_iter()
+            .for_each(|(_, s)| backend.destroy_sampler(s));
+        self.buffers
+            .into_iter()
+            .for_each(|(_, b, _)| backend.destroy_buffer(b));
+        self.images
+            .into_iter()
+            .for_each(|(_, i, _)| backend.destroy_image(i));
+    }
+}
+
+// ---- recovery: the doors `recover.rs` re-opens the device through -----------------------
+impl<B: Backend> Manager<B> {
+    /// Destroys every retired object now, whatever its epoch (the lost device runs nothing
+    /// any more: `recover.rs` checked it is quiescent), and empties the recycle bin.
+    pub(crate) fn release_all_retired(&mut self) {
+        for (_, item) in self.retire_queue.drain_all() {
+            self.stats.pending_release_objects =
+                self.stats.pending_release_objects.saturating_sub(1);
+            self.stats.pending_release_bytes = self
+                .stats
+                .pending_release_bytes
+                .saturating_sub(item.bytes());
+            self.destroy(item);
+        }
+        self.empty_recycle_bin();
+    }
+
+    /// Makes every live object again on `fresh` (same descriptions, same placement class);
+    /// on a failure destroys what it made there and hands `fresh` back.
+    fn rebuild_on(&self, fresh: &mut B) -> Result<Rebuilt<B>> {
+        let mut made = Rebuilt {
+            buffers: Vec::new(),
+            images: Vec::new(),
+            views: Vec::new(),
+            samplers: Vec::new(),
+        };
+        let result = (|| {
+            for (h, e) in self.buffers.iter() {
+                let placement = Placement {
+                    class: e.desc.class,
+                    dedicated: e.alloc.dedicated,
+                };
+                let (raw, alloc) = fresh.create_buffer(&e.desc, placement)?;
+                made.buffers.push((h, raw, alloc));
+            }
+            for (h, e) in self.images.iter() {
+                let placement = Placement {
+                    class: MemoryClass::DeviceImage,
+                    dedicated: e.alloc.dedicated,
+                };
+                let (raw, alloc) = fresh.create_image(&e.desc, placement)?;
+                made.images.push((h, raw, alloc));
+            }
+            for (h, v) in self.views.iter() {
+                let image_desc = &self.images.get(v.image)?.desc;
+                let (_, raw_image, _) = made
+                    .images
+                    .iter()
+                    .find(|(i, ..)| *i == v.image)
+                    .ok_or(MemoryError::Internal("a view's image was not re-created"))?;
+                let raw = fresh.create_view(raw_image, image_desc, &v.desc)?;
+                made.views.push((h, raw));
+            }
+            for (h, s) in self.samplers.iter() {
+                made.samplers.push((h, fresh.create_sampler(&s.desc)?));
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Ok(made),
+            Err(e) => {
+                made.destroy_on(fresh);
+                Err(e)
+            }
+        }
+    }
+
+    /// Moves every live object onto `fresh`, a device re-opened after a loss, under the same
+    /// handles: each gets a new raw object (stamped unused, images back in `UNDEFINED`), the
+    /// lost device's raw objects are destroyed, and the lost device itself is dropped. On a
+    /// failure nothing changed and `fresh` comes back with the error.
+    pub(crate) fn move_to_backend(
+        &mut self,
+        mut fresh: B,
+    ) -> std::result::Result<(), (B, MemoryError)> {
+        let made = match self.rebuild_on(&mut fresh) {
+            Ok(made) => made,
+            Err(e) => return Err((fresh, e)),
+        };
+        let mut old = Rebuilt::<B> {
+            buffers: Vec::new(),
+            images: Vec::new(),
+            views: Vec::new(),
+            samplers: Vec::new(),
+        };
+        for (h, raw) in made.views {
+            if let Ok(e) = self.views.get_mut(h) {
+                e.last_use = Epoch::ZERO;
+                old.views.push((h, std::mem::replace(&mut e.raw, raw)));
+            }
+        }
+        for (h, raw) in made.samplers {
+            if let Ok(e) = self.samplers.get_mut(h) {
+                e.last_use = Epoch::ZERO;
+                old.samplers.push((h, std::mem::replace(&mut e.raw, raw)));
+            }
+        }
+        let mut accounting = Vec::new();
+        for (h, raw, alloc) in made.buffers {
+            if let Ok(e) = self.buffers.get_mut(h) {
+                e.last_use = Epoch::ZERO;
+                let was = std::mem::replace(&mut e.alloc, alloc);
+                accounting.push((e.desc.category, was, alloc));
+                old.buffers
+                    .push((h, std::mem::replace(&mut e.raw, raw), was));
+            }
+        }
+        for (h, raw, alloc) in made.images {
+            if let Ok(e) = self.images.get_mut(h) {
+                e.last_use = Epoch::ZERO;
+                e.layout = vk::ImageLayout::UNDEFINED;
+                let was = std::mem::replace(&mut e.alloc, alloc);
+                accounting.push((e.desc.category, was, alloc));
+                old.images
+                    .push((h, std::mem::replace(&mut e.raw, raw), was));
+            }
+        }
+        for (category, was, now) in accounting {
+            self.account_released(category, &was);
+            self.account_created(category, &now);
+        }
+        old.destroy_on(&mut self.backend);
+        let lost = std::mem::replace(&mut *self.backend, fresh);
+        drop(lost);
+        Ok(())
+    }
+
+    /// The last step of a recovery: every epoch of the lost device counts as complete (it will
+    /// never run), and the latch opens again with a new flag (clients holding the old one keep
+    /// seeing the loss until they fetch the new one).
+    pub(crate) fn reopen_latch(&mut self) {
+        self.clock.observe_completed(self.clock.submitted());
+        self.lost = false;
+        self.lost_flag = LostFlag::default();
+        self.stats.device_lost = false;
+        self.recording_open = false;
+        self.last_proactive_gc = None;
+    }
+
+    /// The live buffers and images (the restore walks them).
+    pub(crate) fn live_resources(&self) -> (Vec<BufferHandle>, Vec<ImageHandle>) {
+        let buffers = self.buffers.iter().map(|(h, _)| h).collect();
+        let images = self.images.iter().map(|(h, _)| h).collect();
+        (buffers, images)
+    }
+}
+
 impl<B: Backend> Manager<B> {
     /// After a loss: whether the device can no longer run anything we gave it (really lost, or
     /// alive and done with everything submitted, waiting a bounded time for that).
-    fn device_quiescent(&mut self) -> bool {
+    pub(crate) fn device_quiescent(&mut self) -> bool {
         let submitted = self.clock.submitted();
         match self.backend.poll_completed() {
             Err(_) => true,

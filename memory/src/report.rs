@@ -143,6 +143,11 @@ pub struct MemoryReport {
     pub staging_bounds: u64,
     /// C-heap trims after device memory grew (`MemoryStats::host_heap_trims`).
     pub host_heap_trims: u64,
+    /// Bytes of the restore journal (`journal.rs`): file-backed and written back, so clean
+    /// pages (part of `rss_file_kib` while resident), never dirty anonymous memory.
+    pub journal_bytes: u64,
+    /// Length of the journal's file.
+    pub journal_file_bytes: u64,
 }
 
 impl fmt::Display for MemoryReport {
@@ -171,7 +176,8 @@ impl fmt::Display for MemoryReport {
             f,
             " staging_arena_kib={} staging_arena_size_kib={} staging_peak_slot_kib={} \
              readback_kib={} scratch_kib={} recycle_bin_kib={} recycle_bin_cap_kib={} \
-             pending_release_kib={} buffer_shadow_kib={} staging_bounds={} host_heap_trims={}",
+             pending_release_kib={} buffer_shadow_kib={} staging_bounds={} host_heap_trims={} \
+             journal_kib={} journal_file_kib={}",
             kib(self.staging_arena_bytes),
             kib(self.staging_arena_size),
             kib(self.staging_peak_slot_bytes),
@@ -183,6 +189,8 @@ impl fmt::Display for MemoryReport {
             kib(self.buffer_shadow_bytes),
             self.staging_bounds,
             self.host_heap_trims,
+            kib(self.journal_bytes),
+            kib(self.journal_file_bytes),
         )
     }
 }
@@ -234,6 +242,8 @@ impl<B: Backend> Manager<B> {
             buffer_shadow_bytes: host_bytes(HostMemory::BufferShadows),
             staging_bounds: stats.staging_bounds,
             host_heap_trims: stats.host_heap_trims,
+            journal_bytes: stats.journal_bytes,
+            journal_file_bytes: stats.journal_file_bytes,
         }
     }
 

@@ -44,6 +44,14 @@ pub struct SimGpu {
     min_free_heap: AtomicU64,
     /// Queue submissions made (a split one counts each part).
     submissions: AtomicU64,
+    /// Re-opens to refuse before one succeeds (`Backend::reopen`).
+    refuse_reopens: AtomicU64,
+    /// Devices opened again after a loss.
+    reopens: AtomicU64,
+    /// The heap a re-opened device gets (0: the configured one).
+    reopened_heap: AtomicU64,
+    /// Objects still alive, or destroyed twice, when a simulated device was dropped.
+    dropped_with_live: AtomicU64,
 }
 
 impl SimGpu {
@@ -51,6 +59,28 @@ impl SimGpu {
     pub fn complete_through(&self, epoch: Epoch) {
         let epoch = epoch.min(self.submitted());
         self.completed.fetch_max(epoch.get(), Ordering::AcqRel);
+    }
+
+    /// Makes the next `n` re-opens fail with `NoDevice` (a device that is slow to come back).
+    pub fn refuse_reopens(&self, n: u64) {
+        self.refuse_reopens.store(n, Ordering::Release);
+    }
+
+    /// Gives devices re-opened from now on a heap of `bytes` (0: the configured heap again): a
+    /// device that comes back smaller, so re-creating the objects runs out of memory.
+    pub fn set_reopened_heap(&self, bytes: u64) {
+        self.reopened_heap.store(bytes, Ordering::Release);
+    }
+
+    /// Devices opened again after a loss so far.
+    pub fn reopens(&self) -> u64 {
+        self.reopens.load(Ordering::Acquire)
+    }
+
+    /// Objects that were still alive (or destroyed twice) when a simulated device was dropped:
+    /// 0 when every device let go of everything it made exactly once.
+    pub fn dropped_with_live(&self) -> u64 {
+        self.dropped_with_live.load(Ordering::Acquire)
     }
 
     /// Completes everything submitted.
@@ -417,5 +447,39 @@ impl Backend for SimBackend {
         }
         self.gpu.complete_through(epoch);
         Ok(self.gpu.completed() >= epoch)
+    }
+
+    /// A new simulated device on the same GPU counters (what the lost one submitted counts as
+    /// done through `completed`), with a fresh heap; ids continue, so the release logs of the
+    /// two never share one. Refused while [`SimGpu::refuse_reopens`] has refusals left.
+    fn reopen(&self, completed: Epoch) -> Result<Self> {
+        let refused =
+            self.gpu
+                .refuse_reopens
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
+        if refused.is_ok() {
+            return Err(MemoryError::NoDevice("simulated: no device yet".into()));
+        }
+        self.gpu.complete_through(completed);
+        self.gpu.reopens.fetch_add(1, Ordering::AcqRel);
+        let heap = self.gpu.reopened_heap.load(Ordering::Acquire);
+        let mut fresh = Self::new(SimConfig {
+            heap_bytes: if heap == 0 {
+                self.config.heap_bytes
+            } else {
+                heap
+            },
+            ..self.config.clone()
+        });
+        fresh.gpu = self.gpu.clone();
+        fresh.next_id = self.next_id + (1 << 32);
+        Ok(fresh)
+    }
+}
+
+impl Drop for SimBackend {
+    fn drop(&mut self) {
+        let bad = self.live_ids.len() as u64 + self.double_destroys;
+        self.gpu.dropped_with_live.fetch_add(bad, Ordering::AcqRel);
     }
 }

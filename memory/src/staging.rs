@@ -30,7 +30,8 @@
 //! - This file owns the manager's `staging` field (a [`StagingState`], opaque elsewhere) and
 //!   reaches the rest of the manager only through its methods. The manager calls three hooks
 //!   here: `staging_submitted` after every submission, `rotate_staging` at every `begin_frame`,
-//!   `release_staging` when it is dropped.
+//!   `release_staging` when it is dropped; `recover.rs` calls `reset_staging` before it moves
+//!   the objects to a re-opened device.
 
 use std::collections::HashMap;
 use std::num::{NonZeroU64, NonZeroUsize};
@@ -407,6 +408,16 @@ impl<B: Backend> Manager<B> {
         }
         self.record_stat(Stat::StagingIdleRewind);
         Ok(given_back)
+    }
+
+    /// Hook: a recovery (`recover.rs`) calls this before it moves the live objects to a
+    /// re-opened device: retires every staging block and the readback buffer (as `Drop` does)
+    /// and starts the arenas afresh, at their current size, on the new device.
+    pub(crate) fn reset_staging(&mut self) {
+        self.release_staging();
+        let size = self.staging.arenas.config().arena_size.get();
+        let slots = self.config().frame_slots;
+        self.staging = StagingState::new(size, slots);
     }
 
     /// Hook: `Manager`'s `Drop` calls this once the device is idle, before it releases

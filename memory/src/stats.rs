@@ -172,6 +172,17 @@ pub struct MemoryStats {
     /// Swapchains created since the device was made: one per window, plus one per rebuild
     /// (resize, out-of-date, recovery).
     pub swapchains_created: u64,
+    /// Bytes the restore journal holds (`journal.rs`): file-backed, written back by the
+    /// kernel, so clean memory, never dirty.
+    pub journal_bytes: u64,
+    /// Length of the journal's file.
+    pub journal_file_bytes: u64,
+    /// Objects with journal entries.
+    pub journal_objects: u64,
+    /// Objects evicted from the journal to stay under its cap (they come back cleared).
+    pub journal_evictions: u64,
+    /// Devices re-opened after a loss (`recover.rs`).
+    pub recoveries: u64,
 }
 
 /// A statistic another file of the crate reports to the manager (`Manager::record_stat`).
@@ -200,6 +211,10 @@ pub(crate) enum Stat {
     OutOfMemory,
     /// Such a call was finally refused (`vulkan/pipeline.rs`).
     Refusal,
+    /// The restore journal's figures now (`recover.rs`).
+    Journal(crate::journal::JournalFigures),
+    /// A lost device was re-opened (`recover.rs`).
+    Recovered,
     /// The OOM ladder's first rung ran for such a call (`vulkan/pipeline.rs`).
     LadderDrain,
     /// Such a call was retried after the first rung (`vulkan/pipeline.rs`).
@@ -248,6 +263,13 @@ impl MemoryStats {
             Stat::StagingBound => self.staging_bounds += 1,
             Stat::OutOfMemory => self.oom_failures += 1,
             Stat::Refusal => self.refusals += 1,
+            Stat::Journal(f) => {
+                self.journal_bytes = f.bytes;
+                self.journal_file_bytes = f.file_bytes;
+                self.journal_objects = f.objects;
+                self.journal_evictions = f.evictions;
+            }
+            Stat::Recovered => self.recoveries += 1,
             Stat::LadderDrain => self.ladder_drains += 1,
             Stat::LadderRetry => self.ladder_retries += 1,
             Stat::BudgetRefusal => {

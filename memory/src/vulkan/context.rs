@@ -175,6 +175,9 @@ pub struct Gl4Features {
     pub fill_mode_non_solid: bool,
     /// `logicOp` (`glLogicOp`).
     pub logic_op: bool,
+    /// `robustBufferAccess` (`GL_ARB_robust_buffer_access_behavior`: out-of-bounds buffer
+    /// reads give zero or in-bounds values, writes are dropped).
+    pub robust_buffer_access: bool,
     /// `depthBiasClamp` (`GL_ARB_polygon_offset_clamp`).
     pub depth_bias_clamp: bool,
     /// `shaderDrawParameters` (Vulkan 1.1: `gl_BaseVertex`, `gl_BaseInstance`, `gl_DrawID`).
@@ -188,6 +191,9 @@ pub struct Gl4Features {
     pub transform_feedback_streams: bool,
     /// `samplerMirrorClampToEdge` (Vulkan 1.2: `GL_ARB_texture_mirror_clamp_to_edge`).
     pub sampler_mirror_clamp_to_edge: bool,
+    /// `shaderOutputViewportIndex` and `shaderOutputLayer` (Vulkan 1.2: `gl_ViewportIndex` and
+    /// `gl_Layer` written by vertex and tessellation stages, GL_ARB_shader_viewport_layer_array).
+    pub shader_output_viewport_index_layer: bool,
 }
 
 impl Gl4Features {
@@ -226,6 +232,7 @@ impl Gl4Features {
             multi_viewport: on(f.multi_viewport),
             fill_mode_non_solid: on(f.fill_mode_non_solid),
             logic_op: on(f.logic_op),
+            robust_buffer_access: on(f.robust_buffer_access),
             depth_bias_clamp: on(f.depth_bias_clamp),
             ..Self::default()
         }
@@ -265,6 +272,7 @@ impl Gl4Features {
             .multi_viewport(self.multi_viewport)
             .fill_mode_non_solid(self.fill_mode_non_solid)
             .logic_op(self.logic_op)
+            .robust_buffer_access(self.robust_buffer_access)
             .depth_bias_clamp(self.depth_bias_clamp)
     }
 }
@@ -318,6 +326,10 @@ pub struct DeviceInfo {
     pub profile: Option<Arc<Profile>>,
     /// The device extensions enabled.
     pub enabled_extensions: Vec<String>,
+    /// `pipelineCacheUUID` and `driverVersion`: what program binaries made on this device are
+    /// tied to (GL_ARB_get_program_binary's header, `translate`'s `program::binary`).
+    pub pipeline_cache_uuid: [u8; 16],
+    pub driver_version: u32,
 }
 
 impl DeviceInfo {
@@ -339,6 +351,8 @@ pub struct DeviceShared {
     pub instance: ash::Instance,
     /// The physical device.
     pub physical: vk::PhysicalDevice,
+    /// Its index among the enumerated devices (a device re-opened after a loss uses the same).
+    pub(crate) physical_index: usize,
     /// Queue family of the one queue.
     pub queue_family: u32,
     /// What was discovered.
@@ -368,6 +382,11 @@ impl DeviceShared {
     /// The validation log, when validation is on.
     pub fn validation(&self) -> Option<&ValidationLog> {
         self.validation.as_deref()
+    }
+
+    /// The validation log itself, to continue in a device re-opened after a loss.
+    pub(crate) fn validation_log(&self) -> Option<Arc<ValidationLog>> {
+        self.validation.clone()
     }
 }
 
@@ -453,6 +472,9 @@ pub(crate) struct OpenOptions {
     pub(crate) profile: Option<Arc<Profile>>,
     pub(crate) force_render_pass: bool,
     pub(crate) force_fences: bool,
+    /// The validation log to continue (a device re-opened after a loss keeps counting in the
+    /// lost one's log).
+    pub(crate) validation_log: Option<Arc<ValidationLog>>,
 }
 
 /// Opens the instance and device.
@@ -505,7 +527,7 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
         }
         layer_names.push(VALIDATION_LAYER.as_ptr());
         ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
-        Some(Arc::new(ValidationLog::default()))
+        Some(options.validation_log.clone().unwrap_or_default())
     } else {
         None
     };
@@ -568,7 +590,8 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
         guard.debug = Some((utils, messenger));
     }
 
-    let (physical, queue_family, info, device_exts) = pick_device(&instance, api, options)?;
+    let (physical, queue_family, info, device_exts, physical_index) =
+        pick_device(&instance, api, options)?;
     let (device, mut features, enabled_extensions) = create_device(
         &instance,
         physical,
@@ -601,6 +624,7 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
             raw: device,
             instance,
             physical,
+            physical_index,
             queue_family,
             info,
             debug,
@@ -647,6 +671,7 @@ type Picked = (
     u32,
     DeviceInfo,
     Vec<vk::ExtensionProperties>,
+    usize,
 );
 
 fn pick_device(instance: &ash::Instance, api: u32, options: &OpenOptions) -> Result<Picked> {
@@ -665,14 +690,14 @@ fn pick_device(instance: &ash::Instance, api: u32, options: &OpenOptions) -> Res
         }
     }
     candidates.sort_by_key(|c| (c.0, c.1));
-    let Some((_, _, pd, (family, exts, info))) = candidates.into_iter().next() else {
+    let Some((_, index, pd, (family, exts, info))) = candidates.into_iter().next() else {
         return Err(MemoryError::NoDevice(if rejected.is_empty() {
             "no Vulkan device found (Debian: mesa-vulkan-drivers provides lavapipe)".into()
         } else {
             rejected.join("; ")
         }));
     };
-    Ok((pd, family, info, exts))
+    Ok((pd, family, info, exts, index))
 }
 
 /// Why a device of Vulkan `api` is below ArenaGL's floor (naming the profile that put it
@@ -743,6 +768,10 @@ fn describe(
         gl4.draw_indirect_count = v12.draw_indirect_count == vk::TRUE && allow("drawIndirectCount");
         gl4.sampler_mirror_clamp_to_edge =
             v12.sampler_mirror_clamp_to_edge == vk::TRUE && allow("samplerMirrorClampToEdge");
+        gl4.shader_output_viewport_index_layer = v12.shader_output_viewport_index == vk::TRUE
+            && v12.shader_output_layer == vk::TRUE
+            && allow("shaderOutputViewportIndex")
+            && allow("shaderOutputLayer");
         let timeline = v12.timeline_semaphore == vk::TRUE && allow("timelineSemaphore");
         let mut exts = instance
             .enumerate_device_extension_properties(pd)
@@ -780,6 +809,8 @@ fn describe(
         let l = &limits;
         let info = DeviceInfo {
             name,
+            pipeline_cache_uuid: props.pipeline_cache_uuid,
+            driver_version: props.driver_version,
             device_type: props.device_type,
             api_version: props.api_version,
             used_api_version: used_api,
@@ -965,7 +996,9 @@ fn create_device(
         .timeline_semaphore(features.timeline_semaphore)
         .host_query_reset(features.host_query_reset)
         .draw_indirect_count(features.gl4.draw_indirect_count)
-        .sampler_mirror_clamp_to_edge(features.gl4.sampler_mirror_clamp_to_edge);
+        .sampler_mirror_clamp_to_edge(features.gl4.sampler_mirror_clamp_to_edge)
+        .shader_output_viewport_index(features.gl4.shader_output_viewport_index_layer)
+        .shader_output_layer(features.gl4.shader_output_viewport_index_layer);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(features.dynamic_rendering)
         .synchronization2(features.synchronization2);

@@ -27,12 +27,13 @@ pub(crate) struct EpochFences {
 }
 
 impl EpochFences {
-    pub(crate) fn new(device: &ash::Device) -> Self {
+    /// Fences for epochs after `completed`.
+    pub(crate) fn new(device: &ash::Device, completed: Epoch) -> Self {
         EpochFences {
             device: device.clone(),
             pending: VecDeque::new(),
             spare: Vec::new(),
-            completed: Epoch::ZERO,
+            completed,
         }
     }
 

@@ -18,6 +18,7 @@ pub mod profile;
 mod render;
 mod render_pass;
 mod resolve;
+mod restore;
 mod suballoc;
 mod submit;
 mod transfer;
@@ -177,11 +178,22 @@ pub struct VulkanBackend {
     submitter: Submitter,
     suballoc: VmaSubAllocator,
     shared: Arc<DeviceShared>,
+    /// What it was opened with (a re-open after a loss uses the same).
+    config: VulkanConfig,
 }
 
 impl VulkanBackend {
     /// Opens the device and creates the pools.
     pub fn open(config: &VulkanConfig) -> Result<Self> {
+        Self::open_at(config, None, Epoch::ZERO)
+    }
+
+    /// Opens the device with `validation_log` continued and the epoch clock at `completed`.
+    fn open_at(
+        config: &VulkanConfig,
+        validation_log: Option<Arc<context::ValidationLog>>,
+        completed: Epoch,
+    ) -> Result<Self> {
         let profile = config
             .profile
             .as_deref()
@@ -194,6 +206,7 @@ impl VulkanBackend {
             profile: profile.map(Arc::new),
             force_render_pass: config.force_render_pass,
             force_fences: config.force_fences,
+            validation_log,
         })?;
         let suballoc = VmaSubAllocator::new(&shared, config.block_size, config.heap_size_limit)?;
         let xfb = shared.info.features.gl4.transform_feedback;
@@ -203,15 +216,19 @@ impl VulkanBackend {
             &shared.raw,
             queue,
             shared.queue_family,
-            shared.info.features.dynamic_rendering,
-            shared.info.features.timeline_semaphore,
+            (
+                shared.info.features.dynamic_rendering,
+                shared.info.features.timeline_semaphore,
+            ),
             xfb,
+            completed,
         )?;
         Ok(Self {
             presenter: present::Presenter::new(&shared),
             submitter,
             suballoc,
             shared,
+            config: config.clone(),
         })
     }
 
@@ -575,6 +592,29 @@ impl Backend for VulkanBackend {
     fn wait(&mut self, epoch: Epoch, timeout: Duration) -> Result<bool> {
         self.submitter.wait(epoch, timeout)
     }
+
+    /// The same physical device with the same configuration (profile, validation, heap
+    /// limit), its validation log continued; refused while windows are open (their surfaces
+    /// and swapchains belong to the lost instance: re-creating them is not done yet) and when
+    /// the new device's features differ from the lost one's.
+    fn reopen(&self, completed: Epoch) -> Result<Self> {
+        if self.presenter.has_windows() {
+            return Err(MemoryError::Unsupported(
+                "re-opening a device with windows open".into(),
+            ));
+        }
+        let config = VulkanConfig {
+            device_index: Some(self.shared.physical_index),
+            ..self.config.clone()
+        };
+        let fresh = Self::open_at(&config, self.shared.validation_log(), completed)?;
+        if fresh.shared.info.features != self.shared.info.features {
+            return Err(MemoryError::NoDevice(
+                "the re-opened device enables other features than the lost one".into(),
+            ));
+        }
+        Ok(fresh)
+    }
 }
 
 /// The budget for this device: the platform profile (`ARENAGL_PROFILE`, else this Linux host
@@ -634,7 +674,9 @@ impl Manager<VulkanBackend> {
     /// `ARENAGL_DEVICE`, `ARENAGL_HEAP_LIMIT_MB`, `ARENAGL_FAULTS`, `ARENAGL_FAULT_*`) and installs the budget
     /// derived from the platform, the device's heaps and `ARENAGL_PROFILE` / `ARENAGL_BUDGET_MB`,
     /// with the pressure policy's `ARENAGL_DEMOTE_AFTER_FRAMES` / `ARENAGL_CRITICAL_RENDER_SCALE`
-    /// and the recycle bin's cap ([`recycle_bin_bytes`]); on a device whose memory is host memory
+    /// the recycle bin's cap ([`recycle_bin_bytes`]) and the recovery policy with its restore
+    /// journal (`ARENAGL_RECOVER`, `ARENAGL_JOURNAL_MB`, `ARENAGL_JOURNAL_DIR`:
+    /// [`crate::recover::RecoverPolicy::from_env`]); on a device whose memory is host memory
     /// (every device-local type host-visible: lavapipe, phones) the C heap is trimmed whenever
     /// device memory grows ([`Manager::set_trim_host_heap`]).
     pub fn from_env() -> Result<Self> {
@@ -651,7 +693,9 @@ impl Manager<VulkanBackend> {
             overrides,
         );
         let bin = recycle_bin_bytes(&budget)?;
+        let recover = crate::recover::RecoverPolicy::from_env(Some(budget.total_bytes))?;
         manager.set_budget(Some(budget));
+        manager.set_recover_policy(recover);
         manager.set_recycle_bin_bytes(bin);
         let host_memory = manager.device_info().unified_memory();
         manager.set_trim_host_heap(host_memory);

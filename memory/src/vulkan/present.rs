@@ -205,6 +205,12 @@ struct Fns {
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl Presenter {
+    /// Whether any window is open (a device re-opened after a loss refuses then:
+    /// `VulkanBackend::reopen`).
+    pub(crate) fn has_windows(&self) -> bool {
+        !self.windows.is_empty()
+    }
+
     pub(crate) fn new(shared: &Arc<DeviceShared>) -> Self {
         let features = &shared.info.features;
         let (entry, instance) = (&shared.entry, &shared.instance);

@@ -70,21 +70,22 @@ pub(crate) struct Submitter {
 impl Submitter {
     /// `dynamic_rendering`: whether rendering instances are begun as dynamic rendering (else
     /// as render passes); `timeline`: whether the epoch clock is a timeline semaphore (else a
-    /// fence per epoch).
+    /// fence per epoch); `completed`: the epoch the clock starts at (a device re-opened after a
+    /// loss continues the lost one's epochs).
     pub(crate) fn new(
         device: &ash::Device,
         queue: vk::Queue,
         family: u32,
-        dynamic_rendering: bool,
-        timeline: bool,
+        (dynamic_rendering, timeline): (bool, bool),
         xfb: Option<ash::ext::transform_feedback::Device>,
+        completed: Epoch,
     ) -> Result<Self> {
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(family)
             .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
         let mut type_info = vk::SemaphoreTypeCreateInfo::default()
             .semaphore_type(vk::SemaphoreType::TIMELINE)
-            .initial_value(0);
+            .initial_value(completed.get());
         let sem_info = vk::SemaphoreCreateInfo::default().push_next(&mut type_info);
         // SAFETY: valid device; the create infos live across the calls; on the second call's
         // failure the first object is destroyed before returning.
@@ -109,7 +110,7 @@ impl Submitter {
                 queue,
                 pool,
                 timeline: semaphore,
-                fences: (!timeline).then(|| EpochFences::new(device)),
+                fences: (!timeline).then(|| EpochFences::new(device, completed)),
                 recording: None,
                 recording_passes: 0,
                 closed: Vec::new(),

@@ -30,6 +30,7 @@ use crate::error::{MemoryError, Result};
 use crate::manager::{BufferHandle, ImageHandle};
 use crate::staging::map_staging;
 use crate::stats::Stat;
+use crate::vulkan::restore::journal_region;
 use crate::vulkan::MemoryManager;
 
 /// How an upload reached the buffer.
@@ -280,6 +281,7 @@ impl MemoryManager {
         }
         memory_barrier(self.device(), cb, TRANSFER_WRITE, ALL_LATER);
         self.record_stat(Stat::StagedBytes(data.len() as u64));
+        self.journal_buffer_write(dst, offset, data);
         Ok(UploadPath::Staged {
             chunks: regions.len() as u32,
         })
@@ -460,6 +462,9 @@ impl MemoryManager {
         .map_err(map_staging)?;
         let layered = region.layer_count > 1;
         let mut copies: Vec<(BufferHandle, vk::BufferImageCopy)> = Vec::new();
+        // The converted texels of each chunk, for the restore journal (`recover.rs`).
+        let journal = self.journal_takes_image(image);
+        let mut journaled: Vec<Vec<u8>> = Vec::new();
         let mut staged_bytes = 0;
         self.bound_staging(chunks.clone().map(|c| c.bytes).sum())?;
         for chunk in chunks {
@@ -472,7 +477,11 @@ impl MemoryManager {
                     bytes,
                     StagingLayout::tight(format),
                 )
-                .map_err(map_staging)
+                .map_err(map_staging)?;
+                if journal {
+                    journaled.push(bytes.to_vec());
+                }
+                Ok(())
             })?;
             staged_bytes += chunk.bytes;
             let t = chunk.texels;
@@ -524,6 +533,9 @@ impl MemoryManager {
             }
         }
         self.record_stat(Stat::StagedBytes(staged_bytes));
+        for ((_, copy), bytes) in copies.iter().zip(&journaled) {
+            self.journal_image_write(image, journal_region(copy), bytes);
+        }
         Ok(())
     }
 
@@ -908,6 +920,7 @@ impl MemoryManager {
                 &back,
             );
         }
+        self.journal_mipmaps(image, base, last);
         Ok(())
     }
 }
