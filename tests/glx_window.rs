@@ -74,6 +74,7 @@ const GLX_HEIGHT: c_int = 0x801E;
 const GLX_PBUFFER_HEIGHT: c_int = 0x8040;
 const GLX_PBUFFER_WIDTH: c_int = 0x8041;
 const GLX_SAMPLES: c_int = 100_001;
+const GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB: c_int = 0x20B2;
 const GLX_WINDOW_BIT: c_int = 1;
 const GLX_PBUFFER_BIT: c_int = 4;
 const GLX_RGBA_BIT: c_int = 1;
@@ -427,6 +428,39 @@ fn window_config(glx: &Glx, d: Display, samples: c_int) -> (P, XVisualInfo) {
     (c, vis)
 }
 
+/// The drawable current on `config` (8-bit, 4×) is multisampled and sRGB-capable
+/// (GLX_ARB_framebuffer_sRGB): `GL_SAMPLES` 4, and `GL_FRAMEBUFFER_SRGB` encodes a clear of
+/// linear 0.25 to 137 (64 without it).
+fn expect_multisampled_srgb(glx: &Glx, gl: &Gl, d: Display, config: P) {
+    assert_eq!(
+        glx.fbconfig_attrib(d, config, GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB),
+        1
+    );
+    let lib = gl.0;
+    let mut samples = 0;
+    // SAFETY: GL calls on the current context; one integer written to a local.
+    unsafe {
+        f!(lib, c"glGetIntegerv": fn(u32, *mut i32))(0x80A9, &mut samples);
+        f!(lib, c"glClearColor": fn(f32, f32, f32, f32))(0.25, 0.25, 0.25, 1.0);
+        f!(lib, c"glClear": fn(u32))(GL_COLOR_BUFFER_BIT);
+    }
+    assert_eq!(samples, 4, "GL_SAMPLES of the multisampled window");
+    let linear = gl.pixel(1, 1)[0];
+    assert!(linear.abs_diff(64) <= 1, "no encoding by default: {linear}");
+    // SAFETY: as above.
+    unsafe {
+        f!(lib, c"glEnable": fn(u32))(0x8DB9); // GL_FRAMEBUFFER_SRGB
+        f!(lib, c"glClear": fn(u32))(GL_COLOR_BUFFER_BIT);
+        f!(lib, c"glDisable": fn(u32))(0x8DB9);
+    }
+    let encoded = gl.pixel(1, 1)[0];
+    assert!(
+        encoded.abs_diff(137) <= 1,
+        "GL_FRAMEBUFFER_SRGB encodes: {encoded}"
+    );
+    assert_eq!(gl.error(), 0, "no GL error");
+}
+
 #[test]
 fn child_core() {
     if std::env::var_os(CHILD_ENV).is_none() {
@@ -527,6 +561,7 @@ fn child_core() {
     assert_eq!(gl.pixel(32, 32), GREEN, "the multisampled triangle");
     glx.swap(d, ms_win);
     assert_eq!(gl.error(), 0, "no GL error");
+    expect_multisampled_srgb(&glx, &gl, d, ms_config);
 
     assert_eq!(glx.make_current(d, 0, 0, null_mut()), 1);
     // SAFETY: drawables and contexts this test made.

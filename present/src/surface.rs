@@ -59,6 +59,15 @@ fn check_surface_type(
     Ok(())
 }
 
+/// EGL_KHR_gl_colorspace: sRGB surfaces exist for the configs with 8-bit colour channels (the
+/// surface stores RGBA8 and draws through an sRGB view); any other config is `EGL_BAD_MATCH`.
+fn check_colorspace(config: Config, colorspace: EGLint) -> EglResult<()> {
+    if colorspace == EGL_GL_COLORSPACE_SRGB && config_desc(config)?.red != 8 {
+        return Err(EglError::BAD_MATCH);
+    }
+    Ok(())
+}
+
 /// Attributes shared by window and pbuffer surfaces; `true` if consumed.
 fn common_attrib(key: EGLint, value: EGLint, colorspace: &mut EGLint) -> EglResult<bool> {
     match key {
@@ -118,6 +127,7 @@ impl Egl {
             if (tex_format == EGL_NO_TEXTURE) != (tex_target == EGL_NO_TEXTURE) {
                 return Err(EglError::BAD_MATCH);
             }
+            check_colorspace(config, colorspace)?;
             if width > MAX_PBUFFER_SIZE || height > MAX_PBUFFER_SIZE {
                 if !largest {
                     return Err(EglError::BAD_ALLOC);
@@ -168,6 +178,7 @@ impl Egl {
                     _ => return Err(EglError::BAD_ATTRIBUTE),
                 }
             }
+            check_colorspace(config, colorspace)?;
             let taken = reg.surfaces.handles().into_iter().any(|h| {
                 reg.surfaces
                     .get(h)

@@ -24,7 +24,7 @@ use arenagl_memory::vulkan::{WaylandWindow, WindowId, XlibWindow};
 use arenagl_memory::{MemoryError, MemoryManager};
 use arenagl_present::EglError;
 use arenagl_translate::gl::{
-    Context as GlContext, Device, DeviceFence, GlError, Profile, SurfaceImages,
+    Context as GlContext, Device, DeviceFence, GlError, Profile, SurfaceFormat, SurfaceImages,
 };
 
 type Shared<T> = Arc<Mutex<T>>;
@@ -267,10 +267,16 @@ pub(crate) fn destroy_context(handle: u64) {
     drop(removed);
 }
 
-/// Creates the images of surface `handle`.
-pub(crate) fn create_surface(handle: u64, width: u32, height: u32) -> Result<(), String> {
+/// Creates the images of surface `handle`, made as `format` says.
+pub(crate) fn create_surface(
+    handle: u64,
+    width: u32,
+    height: u32,
+    format: SurfaceFormat,
+) -> Result<(), String> {
     let device = device()?;
-    let images = SurfaceImages::new(&device, width, height).map_err(|e| e.to_string())?;
+    let images = SurfaceImages::with_format(&device, width, height, 1.0, format)
+        .map_err(|e| e.to_string())?;
     let entry = SurfaceEntry {
         images: Arc::new(images),
         window: None,
@@ -308,6 +314,7 @@ pub(crate) fn create_window_surface(
     native_display: Option<u64>,
     xid: u64,
     vsync: bool,
+    format: SurfaceFormat,
 ) -> Result<(u32, u32), EglError> {
     let device = device().map_err(|e| {
         error_repeated!(error = %e, "eglCreateWindowSurface: no device");
@@ -321,7 +328,7 @@ pub(crate) fn create_window_surface(
         display: std::ptr::without_provenance_mut(display as usize),
         window: xid,
     };
-    open_window(handle, &device, |m| m.create_window(window, vsync))
+    open_window(handle, &device, format, |m| m.create_window(window, vsync))
 }
 
 /// Creates the images and the swapchain of window surface `handle` for the Wayland surface
@@ -335,6 +342,7 @@ pub(crate) unsafe fn create_wayland_surface(
     window: WaylandWindow,
     size: (u32, u32),
     vsync: bool,
+    format: SurfaceFormat,
 ) -> Result<(u32, u32), EglError> {
     let device = device().map_err(|e| {
         error_repeated!(error = %e, "eglCreateWindowSurface: no device");
@@ -344,7 +352,7 @@ pub(crate) unsafe fn create_wayland_surface(
         width: size.0,
         height: size.1,
     };
-    open_window(handle, &device, |m| {
+    open_window(handle, &device, format, |m| {
         // SAFETY: the caller's contract, passed on.
         unsafe { m.create_wayland_window(window, extent, vsync) }
     })
@@ -354,6 +362,7 @@ pub(crate) unsafe fn create_wayland_surface(
 fn open_window(
     handle: u64,
     device: &Arc<Device>,
+    format: SurfaceFormat,
     create: impl FnOnce(&mut MemoryManager) -> Result<WindowId, MemoryError>,
 ) -> Result<(u32, u32), EglError> {
     let (id, extent) = {
@@ -368,7 +377,8 @@ fn open_window(
             }
         }
     };
-    let images = match SurfaceImages::new(device, extent.width, extent.height) {
+    let images = match SurfaceImages::with_format(device, extent.width, extent.height, 1.0, format)
+    {
         Ok(images) => images,
         Err(e) => {
             error_repeated!(error = %e, "eglCreateWindowSurface: no images");
@@ -487,7 +497,7 @@ pub(crate) fn swap_buffers_sized(
         })
         .map(|()| None);
     };
-    let color = images.color.0;
+    let color = images.presented_color().0;
     with_current(Ok(()), |c| {
         if c.is_lost() {
             c.lost_command();
@@ -498,6 +508,7 @@ pub(crate) fn swap_buffers_sized(
             if let Some((width, height)) = stated {
                 m.set_window_size(window, ash::vk::Extent2D { width, height })?;
             }
+            images.record_resolve(m)?;
             m.present(window, color).map(drop)
         });
         frame_outcome(c, r)
@@ -524,10 +535,11 @@ pub(crate) fn swap_buffers_sized(
         return Ok(None);
     }
     let fresh =
-        SurfaceImages::with_scale(&device, extent.width, extent.height, scale).map_err(|e| {
-            error_repeated!(error = %e, "eglSwapBuffers: no images for the resized window");
-            EglError::BAD_ALLOC
-        })?;
+        SurfaceImages::with_format(&device, extent.width, extent.height, scale, images.format)
+            .map_err(|e| {
+                error_repeated!(error = %e, "eglSwapBuffers: no images for the resized window");
+                EglError::BAD_ALLOC
+            })?;
     if rescaled {
         let percent = fresh.scale_percent();
         device

@@ -16,6 +16,7 @@ use arenagl_present::{
     the_device, Config, Context, Device, Display, EglError, EglResult, EglSync, SyncAttrib,
 };
 use arenagl_present::{NativeWindow, Surface};
+use arenagl_translate::gl::SurfaceFormat;
 
 use super::guard::guard;
 use super::{
@@ -501,9 +502,13 @@ pub unsafe extern "C" fn eglCreatePbufferSurface(
                     .unwrap_or(0)
             };
             let (w, h) = (size(EGL_WIDTH), size(EGL_HEIGHT));
-            if let Err(e) =
-                super::bridge::create_surface(surface.to_raw(), w.max(0) as u32, h.max(0) as u32)
-            {
+            let format = surface_format(dpy, cfg, surface);
+            if let Err(e) = super::bridge::create_surface(
+                surface.to_raw(),
+                w.max(0) as u32,
+                h.max(0) as u32,
+                format,
+            ) {
                 error_repeated!(error = %e, "eglCreatePbufferSurface: no images");
                 let _ = instance().destroy_surface(dpy, surface);
                 return fail(EglError::BAD_ALLOC);
@@ -512,6 +517,19 @@ pub unsafe extern "C" fn eglCreatePbufferSurface(
         })();
         handle_or_null(result, Surface::to_raw)
     })
+}
+
+/// How the images of `surface` (made with `cfg`) are made: its `EGL_GL_COLORSPACE` and its
+/// config's `EGL_SAMPLES` (the model validated both, so the fallbacks are never taken).
+fn surface_format(dpy: Display, cfg: Config, surface: Surface) -> SurfaceFormat {
+    let colorspace = instance().query_surface(dpy, surface, EGL_GL_COLORSPACE);
+    let samples = instance()
+        .get_config_attrib(dpy, cfg, EGL_SAMPLES)
+        .unwrap_or(0);
+    SurfaceFormat {
+        srgb: colorspace.ok().flatten() == Some(EGL_GL_COLORSPACE_SRGB),
+        samples: samples.max(0) as u32,
+    }
 }
 
 fn window_surface(
@@ -534,7 +552,8 @@ fn window_surface(
     // The model validated the display, so these answer; the fallbacks are never taken.
     let native = instance().display_native(dpy).unwrap_or(None);
     let vsync = instance().surface_swap_interval(dpy, surface).unwrap_or(1) != 0;
-    match super::bridge::create_window_surface(surface.to_raw(), native, xid, vsync) {
+    let format = surface_format(dpy, cfg, surface);
+    match super::bridge::create_window_surface(surface.to_raw(), native, xid, vsync, format) {
         Ok((w, h)) => {
             let size = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
             instance().set_window_size(surface, size(w), size(h));
@@ -577,11 +596,13 @@ fn wayland_surface(
         surface: std::ptr::with_exposed_provenance_mut(info.surface),
     };
     let size = (info.width, info.height);
+    let format = surface_format(dpy, cfg, surface);
     // SAFETY: `wl_display` was recognised as a `wl_display*` and `info.surface` as a
     // `wl_surface*`; the program keeps both alive while the EGL surface exists (EGL's rule for
     // native objects).
-    let made =
-        unsafe { super::bridge::create_wayland_surface(surface.to_raw(), window, size, vsync) };
+    let made = unsafe {
+        super::bridge::create_wayland_surface(surface.to_raw(), window, size, vsync, format)
+    };
     match made {
         Ok((w, h)) => {
             wayland::claim(surface.to_raw(), native as usize, info);
@@ -607,12 +628,29 @@ unsafe fn platform_window(dpy: EGLDisplay, native_window: *mut c_void) -> u64 {
     unsafe { xid(native_window) }
 }
 
-/// `eglCreateWindowSurface` without attributes, for GLX (which reads the error with
-/// `eglGetError` on NULL).
+/// `eglCreateWindowSurface` for GLX (which reads the error with `eglGetError` on NULL), with
+/// GLX's colorspace ([`glx_colorspace`]).
 pub(crate) fn window_surface_raw(dpy: EGLDisplay, cfg: EGLConfig, xid: u64) -> EGLSurface {
     guard(null_mut(), || {
-        handle_or_null(window_surface(dpy, cfg, xid, &[EGL_NONE]), Surface::to_raw)
+        let attribs = [EGL_GL_COLORSPACE, glx_colorspace(dpy, cfg), EGL_NONE];
+        handle_or_null(window_surface(dpy, cfg, xid, &attribs), Surface::to_raw)
     })
+}
+
+/// Whether surfaces of `cfg` can be sRGB (EGL_KHR_gl_colorspace): the configs with 8-bit
+/// channels (the model refuses the others with `EGL_BAD_MATCH`).
+pub(crate) fn srgb_capable(dpy: Display, cfg: Config) -> bool {
+    instance().get_config_attrib(dpy, cfg, EGL_RED_SIZE) == Ok(8)
+}
+
+/// The `EGL_GL_COLORSPACE` of GLX drawables of `cfg`: sRGB wherever the config can have it, so
+/// those configs are `GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB` (GLX_ARB_framebuffer_sRGB:
+/// `GL_FRAMEBUFFER_SRGB`, off by default, then encodes on the default framebuffer).
+pub(crate) fn glx_colorspace(dpy: EGLDisplay, cfg: EGLConfig) -> EGLint {
+    match (display(dpy), config(cfg)) {
+        (Ok(d), Ok(c)) if srgb_capable(d, c) => EGL_GL_COLORSPACE_SRGB,
+        _ => EGL_GL_COLORSPACE_LINEAR,
+    }
 }
 
 /// `eglCreateWindowSurface`: `win` is an X11 `Window` (XID).

@@ -285,6 +285,11 @@ pub unsafe extern "C" fn glXCreatePbuffer(
             h,
             EGL_LARGEST_PBUFFER,
             EGLint::from(largest),
+            EGL_GL_COLORSPACE,
+            super::super::egl::glx_colorspace(
+                to_ptr(cfg.display.to_raw()),
+                to_ptr(cfg.config.to_raw()),
+            ),
             EGL_NONE,
         ];
         // SAFETY: an `EGL_NONE`-terminated list.

@@ -84,7 +84,10 @@ impl FbConfig {
             GLX_FBCONFIG_ID => self.egl(EGL_CONFIG_ID),
             GLX_USE_GL | GLX_RGBA | GLX_DOUBLEBUFFER => 1,
             GLX_BUFFER_SIZE => self.egl(EGL_BUFFER_SIZE),
-            GLX_LEVEL | GLX_STEREO | GLX_AUX_BUFFERS | GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB => 0,
+            GLX_LEVEL | GLX_STEREO | GLX_AUX_BUFFERS => 0,
+            GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB => {
+                c_int::from(super::super::egl::srgb_capable(self.display, self.config))
+            }
             GLX_RED_SIZE => self.egl(EGL_RED_SIZE),
             GLX_GREEN_SIZE => self.egl(EGL_GREEN_SIZE),
             GLX_BLUE_SIZE => self.egl(EGL_BLUE_SIZE),
