@@ -333,9 +333,9 @@ fn bad_shaders_report_logs_and_hostile_pointers_do_not_crash() {
         let version = CStr::from_ptr(get_string(0x1F02).cast())
             .to_string_lossy()
             .into_owned();
-        // 3.3, or 4.0 where the device completes GL 4.0 (`context/version.rs`).
+        // 3.3, or the 4.x the device's extensions and limits complete (`context/version.rs`).
         assert!(
-            version.starts_with("3.3") || version.starts_with("4.0"),
+            version.starts_with("3.3") || version.starts_with("4."),
             "{version}"
         );
     }

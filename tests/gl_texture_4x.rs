@@ -2,7 +2,9 @@
 //! (GL_ARB_clear_texture), `glGetTextureSubImage` and `glGetCompressedTextureSubImage`
 //! (GL_ARB_get_texture_sub_image), the `GL_MIRROR_CLAMP_TO_EDGE` wrap
 //! (GL_ARB_texture_mirror_clamp_to_edge) read back as drawn pixels, and the anisotropy limit
-//! (GL_ARB_texture_filter_anisotropic). The validation layer must stay silent.
+//! (GL_ARB_texture_filter_anisotropic), the 64-byte grid of mapped pointers
+//! (GL_ARB_map_buffer_alignment) and framebuffers without attachments
+//! (GL_ARB_framebuffer_no_attachments). The validation layer must stay silent.
 
 use std::ffi::c_void;
 use std::ptr::null;
@@ -510,4 +512,220 @@ fn copy_image_between_1d_and_2d_textures() {
     expect(GL_NO_ERROR);
     assert_eq!(sub_image(square, [0, 2, 0], [3, 1, 1]), row[4..16]);
     assert_eq!(sub_image(line, [0; 3], [1, 1, 1]), row[4..8]);
+}
+
+const GL_ARRAY_BUFFER: u32 = 0x8892;
+const GL_MIN_MAP_BUFFER_ALIGNMENT: u32 = 0x90BC;
+const GL_MAP_READ_BIT: u32 = 0x1;
+const GL_MAP_WRITE_BIT: u32 = 0x2;
+const GL_MAP_PERSISTENT_BIT: u32 = 0x40;
+
+/// GL_ARB_map_buffer_alignment: every pointer `glMapBufferRange` returns lies on the buffer's
+/// 64-byte grid — copies of small (shadowed) and large buffers, and persistent storage mapped
+/// in place — and the bytes read and written through it are the buffer's.
+#[test]
+fn mapped_pointers_sit_on_the_64_byte_grid() {
+    let _ctx = gl_harness::context();
+    let get_integer = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    let map = gl!(c"glMapBufferRange": fn(u32, isize, isize, u32) -> *mut c_void);
+    let unmap = gl!(c"glUnmapBuffer": fn(u32) -> u8);
+    let storage = gl!(c"glBufferStorage": fn(u32, isize, *const c_void, u32));
+    let get_sub = gl!(c"glGetBufferSubData": fn(u32, isize, isize, *mut c_void));
+    let mut alignment = 0;
+    // SAFETY: out-pointer to a local.
+    unsafe { get_integer(GL_MIN_MAP_BUFFER_ALIGNMENT, &mut alignment) };
+    assert_eq!(alignment, 64);
+    let check = |offset: isize, access: u32| {
+        // SAFETY: the range lies inside the bound buffer; the pointer is read only through
+        // `len` bytes of the mapping.
+        unsafe {
+            let p = map(GL_ARRAY_BUFFER, offset, 5, access);
+            expect(GL_NO_ERROR);
+            assert_eq!(
+                (p as usize).wrapping_sub(offset as usize) % 64,
+                0,
+                "offset {offset}"
+            );
+            assert_eq!(*p.cast::<u8>(), (offset % 251) as u8, "byte at {offset}");
+            *p.cast::<u8>() = 0xEE;
+            assert_eq!(unmap(GL_ARRAY_BUFFER), 1);
+            let mut back = 0u8;
+            get_sub(GL_ARRAY_BUFFER, offset, 1, (&mut back as *mut u8).cast());
+            assert_eq!(back, 0xEE);
+        }
+    };
+    for size in [4096usize, 256 << 10] {
+        let bytes: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
+        gl_harness::buffer_with(GL_ARRAY_BUFFER, &bytes);
+        for offset in [0, 1, 63, 65, 1000, 4000] {
+            check(offset, GL_MAP_READ_BIT | GL_MAP_WRITE_BIT);
+        }
+    }
+    let bytes: Vec<u8> = (0..4096).map(|i| (i % 251) as u8).collect();
+    let persistent = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT;
+    let gen_buffers = gl!(c"glGenBuffers": fn(i32, *mut u32));
+    let bind_buffer = gl!(c"glBindBuffer": fn(u32, u32));
+    // SAFETY: `bytes` holds 4096 bytes; out-pointer to a local.
+    unsafe {
+        let mut b = 0;
+        gen_buffers(1, &mut b);
+        bind_buffer(GL_ARRAY_BUFFER, b);
+        storage(GL_ARRAY_BUFFER, 4096, bytes.as_ptr().cast(), persistent);
+    }
+    expect(GL_NO_ERROR);
+    for offset in [0, 3, 64, 1001] {
+        check(offset, persistent);
+    }
+}
+
+const GL_FRAMEBUFFER: u32 = 0x8D40;
+const GL_FRAMEBUFFER_COMPLETE: u32 = 0x8CD5;
+const GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 = 0x8CD7;
+const GL_FRAMEBUFFER_DEFAULT_WIDTH: u32 = 0x9310;
+const GL_FRAMEBUFFER_DEFAULT_HEIGHT: u32 = 0x9311;
+const GL_FRAMEBUFFER_DEFAULT_SAMPLES: u32 = 0x9313;
+const GL_MAX_FRAMEBUFFER_WIDTH: u32 = 0x9315;
+const GL_SAMPLES: u32 = 0x80A9;
+const GL_SAMPLES_PASSED: u32 = 0x8914;
+const GL_QUERY_RESULT: u32 = 0x8866;
+
+/// GL_ARB_framebuffer_no_attachments: a framebuffer object with no attachments is complete
+/// once it has a default width and height, draws into that area (an occlusion query counts
+/// its samples, clipped to it whatever the viewport), rounds its default samples up, and
+/// refuses the default framebuffer, bad names and values out of range.
+#[test]
+fn framebuffers_without_attachments_draw_at_their_default_size() {
+    let _ctx = gl_harness::context();
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let status = gl!(c"glCheckFramebufferStatus": fn(u32) -> u32);
+    let param = gl!(c"glFramebufferParameteri": fn(u32, u32, i32));
+    let get_param = gl!(c"glGetFramebufferParameteriv": fn(u32, u32, *mut i32));
+    let get_integer = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    let gen_queries = gl!(c"glGenQueries": fn(i32, *mut u32));
+    let begin = gl!(c"glBeginQuery": fn(u32, u32));
+    let end = gl!(c"glEndQuery": fn(u32));
+    let result = gl!(c"glGetQueryObjectuiv": fn(u32, u32, *mut u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let fs = "#version 330\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+    let program = gl_harness::program(VS, fs);
+    let (mut fb, mut q, mut vao, mut v, mut max, mut passed) = (0, 0, 0, -1, 0, 0u32);
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        param(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_WIDTH, 16);
+        expect(GL_INVALID_OPERATION); // the default framebuffer is bound
+        gen_fbs(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        assert_eq!(
+            status(GL_FRAMEBUFFER),
+            GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT
+        );
+        get_integer(GL_MAX_FRAMEBUFFER_WIDTH, &mut max);
+        assert!(max >= 16384);
+        param(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_WIDTH, max + 1);
+        expect(GL_INVALID_VALUE);
+        param(GL_FRAMEBUFFER, GL_SAMPLES, 1);
+        expect(GL_INVALID_ENUM);
+        param(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_WIDTH, 16);
+        param(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_HEIGHT, 8);
+        expect(GL_NO_ERROR);
+        get_param(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_HEIGHT, &mut v);
+        assert_eq!(v, 8);
+        assert_eq!(status(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+        gen_queries(1, &mut q);
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        use_program(program);
+        // The viewport is the 32×32 pbuffer's; the framebuffer is 16×8.
+        begin(GL_SAMPLES_PASSED, q);
+        draw(GL_TRIANGLES, 0, 3);
+        end(GL_SAMPLES_PASSED);
+        result(q, GL_QUERY_RESULT, &mut passed);
+        expect(GL_NO_ERROR);
+        assert_eq!(passed, 16 * 8);
+        // Three samples round up to a count the device renders.
+        param(GL_FRAMEBUFFER, GL_FRAMEBUFFER_DEFAULT_SAMPLES, 3);
+        get_integer(GL_SAMPLES, &mut v);
+        assert!(v >= 3, "GL_SAMPLES {v}");
+        get_param(GL_FRAMEBUFFER, GL_SAMPLES, &mut max);
+        assert_eq!(max, v);
+    }
+    expect(GL_NO_ERROR);
+}
+
+const GL_DEPTH24_STENCIL8: u32 = 0x88F0;
+const GL_DEPTH_STENCIL: u32 = 0x84F9;
+const GL_DEPTH_STENCIL_ATTACHMENT: u32 = 0x821A;
+const GL_DEPTH_STENCIL_TEXTURE_MODE: u32 = 0x90EA;
+const GL_STENCIL_INDEX: i32 = 0x1901;
+const GL_LINEAR: i32 = 0x2601;
+
+/// GL_ARB_stencil_texturing: a depth/stencil texture whose stencil was cleared to 0x5A samples
+/// 0x5A through a `usampler2D` in `GL_STENCIL_INDEX` mode (nearest filters), is incomplete
+/// (reads 0) with linear filters, and the mode is texture state with GL's value checks.
+#[test]
+fn depth_stencil_textures_sample_their_stencil_indices() {
+    let _ctx = gl_harness::context();
+    let storage = gl!(c"glTexStorage2D": fn(u32, i32, u32, i32, i32));
+    let param = gl!(c"glTexParameteri": fn(u32, u32, i32));
+    let get_param = gl!(c"glGetTexParameteriv": fn(u32, u32, *mut i32));
+    let gen_fbs = gl!(c"glGenFramebuffers": fn(i32, *mut u32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let attach = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let clear = gl!(c"glClearBufferfi": fn(u32, i32, f32, i32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let gen_vaos = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let fs = "#version 330\nuniform usampler2D s;\nout vec4 o;\nvoid main() { o = vec4(float(texture(s, vec2(0.5)).r) / 255.0, 0.0, 0.0, 1.0); }\n";
+    let program = gl_harness::program(VS, fs);
+    let tex = gl_harness::new_texture(GL_TEXTURE_2D);
+    let (mut fb, mut vao, mut mode) = (0, 0, 0);
+    // SAFETY: out-pointers to locals; plain values.
+    unsafe {
+        storage(GL_TEXTURE_2D, 1, GL_DEPTH24_STENCIL8, 4, 4);
+        gen_fbs(1, &mut fb);
+        bind_fb(GL_FRAMEBUFFER, fb);
+        attach(
+            GL_FRAMEBUFFER,
+            GL_DEPTH_STENCIL_ATTACHMENT,
+            GL_TEXTURE_2D,
+            tex,
+            0,
+        );
+        clear(GL_DEPTH_STENCIL, 0, 1.0, 0x5A);
+        bind_fb(GL_FRAMEBUFFER, 0);
+        get_param(GL_TEXTURE_2D, GL_DEPTH_STENCIL_TEXTURE_MODE, &mut mode);
+        assert_eq!(mode as u32, GL_DEPTH_COMPONENT);
+        param(GL_TEXTURE_2D, GL_DEPTH_STENCIL_TEXTURE_MODE, GL_RGBA as i32);
+        expect(GL_INVALID_ENUM);
+        param(
+            GL_TEXTURE_2D,
+            GL_DEPTH_STENCIL_TEXTURE_MODE,
+            GL_STENCIL_INDEX,
+        );
+        param(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+        param(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+        expect(GL_NO_ERROR);
+        gen_vaos(1, &mut vao);
+        bind_vao(vao);
+        use_program(program);
+        draw(GL_TRIANGLES, 0, 3);
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(gl_harness::read_rgba(16, 16, 1, 1)[..2], [0x5A, 0]);
+    // SAFETY: plain values.
+    unsafe {
+        param(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+        draw(GL_TRIANGLES, 0, 3);
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(
+        gl_harness::read_rgba(16, 16, 1, 1)[0],
+        0,
+        "linear filters: incomplete"
+    );
 }

@@ -288,3 +288,160 @@ fn converted_arrays_of_an_indexed_draw_end_at_its_largest_index() {
     expect(GL_NO_ERROR);
     assert_eq!(centre(), [0, 255, 0, 255]);
 }
+
+const GL_MAX_VERTEX_ATTRIBS: u32 = 0x8869;
+const GL_MAX_VERTEX_ATTRIB_BINDINGS: u32 = 0x82DA;
+const GL_INVALID_VALUE: u32 = 0x0501;
+
+/// Program `p`'s info log.
+fn program_log(p: u32) -> String {
+    let log = gl!(c"glGetProgramInfoLog": fn(u32, i32, *mut i32, *mut std::ffi::c_char));
+    let mut buf = vec![0u8; 4096];
+    let mut len = 0;
+    // SAFETY: a 4096-byte buffer and a local length.
+    unsafe { log(p, 4096, &mut len, buf.as_mut_ptr().cast()) };
+    String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned()
+}
+
+fn get_integer(pname: u32) -> i32 {
+    let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
+    let mut v = 0;
+    // SAFETY: one integer into a local.
+    unsafe { get(pname, &mut v) };
+    v
+}
+
+/// A vertex shader reading float inputs `a1`…`a{n-1}` at locations 1…n-1 (`pos` at 0), green
+/// when input `i` holds `i`.
+fn many_inputs_vs(n: u32) -> String {
+    let mut s = String::from("#version 330\nlayout(location = 0) in vec2 pos;\n");
+    for i in 1..n {
+        s.push_str(&format!("layout(location = {i}) in float a{i};\n"));
+    }
+    s.push_str("out vec4 color;\nvoid main() {\n    gl_Position = vec4(pos, 0.0, 1.0);\n    bool ok = true;\n");
+    for i in 1..n {
+        s.push_str(&format!("    ok = ok && a{i} == {i}.0;\n"));
+    }
+    s.push_str("    color = ok ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, 0.0, 0.0, 1.0);\n}\n");
+    s
+}
+
+/// GL_MAX_VERTEX_ATTRIBS is 32 on a device with 32 vertex input attributes (lavapipe): a
+/// program with 32 generic inputs links, and each reads its own array (odd locations) or
+/// current value (even ones); index 32 is `GL_INVALID_VALUE`.
+#[test]
+fn thirty_two_generic_attributes_each_read_their_own_value() {
+    let _ctx = gl_harness::context();
+    let pointer = gl!(c"glVertexAttribPointer": fn(u32, i32, u32, u8, i32, *const c_void));
+    let enable = gl!(c"glEnableVertexAttribArray": fn(u32));
+    let attrib1f = gl!(c"glVertexAttrib1f": fn(u32, f32));
+    let divisor = gl!(c"glVertexAttribDivisor": fn(u32, u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let max = get_integer(GL_MAX_VERTEX_ATTRIBS);
+    assert_eq!(max, 32, "GL_MAX_VERTEX_ATTRIBS");
+    assert!(get_integer(GL_MAX_VERTEX_ATTRIB_BINDINGS) >= max);
+    let (p, linked) = gl_harness::try_program_with(&many_inputs_vs(32), PASS_FS, |_| {});
+    assert!(linked, "{}", program_log(p));
+    // Element i of the buffer is the float i: array i starts there, with a divisor of 1 so all
+    // four vertices (one instance) read that element.
+    let values: Vec<u8> = (0..32).flat_map(|i| (i as f32).to_ne_bytes()).collect();
+    setup(&values);
+    // SAFETY: offsets into the bound buffer (128 bytes); plain values.
+    unsafe {
+        for i in 1..32u32 {
+            if i % 2 == 1 {
+                pointer(i, 1, GL_FLOAT, 0, 0, (4 * i as usize) as *const c_void);
+                enable(i);
+                divisor(i, 1);
+            } else {
+                attrib1f(i, i as f32);
+            }
+        }
+        use_program(p);
+    }
+    draw();
+    expect(GL_NO_ERROR);
+    assert_eq!(centre(), [0, 255, 0, 255]);
+    // SAFETY: plain values.
+    unsafe {
+        attrib1f(32, 1.0);
+        expect(GL_INVALID_VALUE);
+        enable(32);
+        expect(GL_INVALID_VALUE);
+    }
+}
+
+/// A legacy shader's `gl_Vertex` and `gl_Color` take Vulkan locations only when read, after the
+/// generic ones the program uses: attribute 31 beside them draws; 32 generic inputs and
+/// `gl_Color` cannot all fit and fail to link (never a wrong draw).
+#[test]
+fn fixed_function_inputs_fit_beside_high_generic_locations_or_fail_to_link() {
+    let _ctx = gl_harness::context_profile(true);
+    let bind = gl!(c"glBindAttribLocation": fn(u32, u32, *const i8));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let attrib1f = gl!(c"glVertexAttrib1f": fn(u32, f32));
+    let color = gl!(c"glColor4f": fn(f32, f32, f32, f32));
+    let vertex_pointer = gl!(c"glVertexPointer": fn(i32, u32, i32, *const c_void));
+    let enable_client = gl!(c"glEnableClientState": fn(u32));
+    let clear = gl!(c"glClear": fn(u32));
+    let draw_arrays = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    const GL_VERTEX_ARRAY: u32 = 0x8074;
+    // One input bound to 31 with glBindAttribLocation, one declared at 30: glslang places
+    // gl_Vertex and gl_Color after location 30, past the device's 32 unless packed.
+    let vs = "#version 120\n#extension GL_ARB_explicit_attrib_location : require\nattribute float high;\nlayout(location = 30) attribute float next;\nvarying vec4 c;\nvoid main() {\n    gl_Position = gl_Vertex;\n    c = high == 31.0 && next == 30.0 ? gl_Color : vec4(1.0, 0.0, 0.0, 1.0);\n}\n";
+    let fs = "#version 120\nvarying vec4 c;\nvoid main() { gl_FragColor = c; }\n";
+    // SAFETY: NUL-terminated names.
+    let (p, linked) =
+        gl_harness::try_program_with(vs, fs, |p| unsafe { bind(p, 31, c"high".as_ptr()) });
+    assert!(linked, "{}", program_log(p));
+    let strip: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
+    // SAFETY: a client array of 8 floats that outlives the draw; plain values.
+    unsafe {
+        use_program(p);
+        attrib1f(31, 31.0);
+        attrib1f(30, 30.0);
+        color(0.0, 1.0, 0.0, 1.0);
+        vertex_pointer(2, GL_FLOAT, 0, strip.as_ptr().cast());
+        enable_client(GL_VERTEX_ARRAY);
+        clear(GL_COLOR_BUFFER_BIT);
+        draw_arrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(centre(), [0, 255, 0, 255]);
+    // 32 generic inputs (locations 0–31) and gl_Color: 33 Vulkan locations.
+    let mut full = String::from("#version 330 compatibility\n");
+    for i in 0..32 {
+        full.push_str(&format!("layout(location = {i}) in float g{i};\n"));
+    }
+    full.push_str("out vec4 c;\nvoid main() {\n    float s = 0.0;\n");
+    for i in 0..32 {
+        full.push_str(&format!("    s += g{i};\n"));
+    }
+    full.push_str("    gl_Position = vec4(s);\n    c = gl_Color;\n}\n");
+    let fs = "#version 330 compatibility\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
+    let (_, linked) = gl_harness::try_program_with(&full, fs, |_| {});
+    assert!(!linked, "32 generic inputs and gl_Color linked");
+}
+
+/// A `dvec4` takes two Vulkan locations: beside it, an input at GL location 31 still fits the
+/// device's 32 because locations no input uses take none (`glsl::wide_inputs`).
+#[test]
+fn a_wide_double_input_leaves_room_for_location_31() {
+    let _ctx = gl_harness::context();
+    let attrib_l4d = gl!(c"glVertexAttribL4d": fn(u32, f64, f64, f64, f64));
+    let attrib1f = gl!(c"glVertexAttrib1f": fn(u32, f32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let vs = "#version 330\n#extension GL_ARB_gpu_shader_fp64 : require\n#extension GL_ARB_vertex_attrib_64bit : require\nlayout(location = 0) in vec2 pos;\nlayout(location = 1) in dvec4 d;\nlayout(location = 31) in float f;\nout vec4 color;\nvoid main() {\n    gl_Position = vec4(pos, 0.0, 1.0);\n    color = d == dvec4(1.0, 2.0, 3.0, 4.0) && f == 31.0 ? vec4(0.0, 1.0, 0.0, 1.0) : vec4(1.0, 0.0, 0.0, 1.0);\n}\n";
+    let (p, linked) = gl_harness::try_program_with(vs, PASS_FS, |_| {});
+    assert!(linked, "{}", program_log(p));
+    setup(&[0; 4]);
+    // SAFETY: plain values.
+    unsafe {
+        attrib_l4d(1, 1.0, 2.0, 3.0, 4.0);
+        attrib1f(31, 31.0);
+        use_program(p);
+    }
+    draw();
+    expect(GL_NO_ERROR);
+    assert_eq!(centre(), [0, 255, 0, 255]);
+}

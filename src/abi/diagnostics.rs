@@ -116,6 +116,9 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"staged_bytes" => s.staged_bytes,
             b"readback_bytes" => s.readback_bytes,
             b"buffer_to_image_bytes" => s.buffer_to_image_bytes,
+            b"journal_bytes" => s.journal_bytes,
+            b"journal_objects" => s.journal_objects,
+            b"recoveries" => s.recoveries,
             _ => u64::MAX,
         }
     })

@@ -19,8 +19,8 @@ use std::ptr::null;
 
 use arenagl_translate::gl::enums::*;
 use arenagl_translate::gl::{
-    split_u64, Context, DrawCall, FfArray, IndirectDraw, Named, PackDest, PixelBufferTarget, Value,
-    ValueKind,
+    split_u64, Context, DrawCall, FfArray, IndirectDraw, Named, PackDest, PixelBufferTarget,
+    QueryResultType, Value, ValueKind,
 };
 
 use arenagl_translate::gl::debug::{
@@ -140,7 +140,8 @@ enum Unpack<'a> {
     Null,
     /// Client memory.
     Client(&'a [u8]),
-    /// Bytes read from the buffer bound to `GL_PIXEL_UNPACK_BUFFER`.
+    /// Bytes read from the buffer bound to `GL_PIXEL_UNPACK_BUFFER`, or a compressed image
+    /// gathered out of client memory (`compressed`).
     Buffer(Vec<u8>),
 }
 
@@ -191,16 +192,27 @@ unsafe fn unpack<'a>(
 }
 
 /// [`unpack`] for a compressed image of `size` bytes (no type: any offset is aligned; a negative
-/// size reads nothing and the command reports it).
+/// size reads nothing and the command reports it). `(dims, format, extent)` describe the image:
+/// where the `GL_UNPACK_COMPRESSED_BLOCK_*` state gives it a layout (row length, skips in
+/// blocks), the bytes that layout covers are read and its tight image is what the command gets.
 unsafe fn compressed<'a>(
     c: &mut Context,
     call: &str,
     data: *const c_void,
     size: i32,
+    (dims, format, extent): (u32, GLenum, [i32; 3]),
 ) -> Option<Unpack<'a>> {
     let bytes = usize::try_from(size).unwrap_or(0);
-    // SAFETY: as `unpack`'s contract; the caller passes its own arguments through.
-    unsafe { unpack(c, call, data, Some(bytes), GL_UNSIGNED_BYTE) }
+    let Some(layout) = c.compressed_unpack_layout(dims, format, extent, bytes) else {
+        // SAFETY: as `unpack`'s contract; the caller passes its own arguments through.
+        return unsafe { unpack(c, call, data, Some(bytes), GL_UNSIGNED_BYTE) };
+    };
+    // SAFETY: as `unpack`'s contract: under this unpack state GL reads the layout's span.
+    let raw = unsafe { unpack(c, call, data, Some(layout.span()), GL_UNSIGNED_BYTE) }?;
+    Some(match raw.data() {
+        None => Unpack::Null,
+        Some(bytes) => Unpack::Buffer(layout.gather(bytes)),
+    })
 }
 
 unsafe fn string(ptr: *const c_char) -> String {
@@ -488,6 +500,40 @@ unsafe fn get_compressed(
     // SAFETY: the caller's contract above; `room` bytes at most.
     let out = unsafe { slice_mut(pixels.cast::<u8>(), room) };
     c.get_compressed_tex_image(t, level, buf_size, PackDest::Client(out))
+}
+
+/// `glGetQueryObject*v`: with a buffer bound to `GL_QUERY_BUFFER`, `out` is a byte offset into
+/// it and the result is written there as `ty` (never through `out`, not even on a lost
+/// context); otherwise the result, `narrow`ed, is written through `out` (`one` answers
+/// `GL_QUERY_RESULT_AVAILABLE` on a lost context).
+///
+/// # Safety
+/// With no query buffer bound, `out` is null or holds one `T` (GL's contract).
+unsafe fn query_object<T: Copy>(
+    id: u32,
+    pname: GLenum,
+    out: *mut T,
+    ty: QueryResultType,
+    narrow: impl FnOnce(u64) -> T,
+    one: T,
+) {
+    if gl_after_loss(false, |c| c.query_buffer_bound() != 0) {
+        return gl((), |c| {
+            c.query_object_to_buffer(id, None, pname, out as usize as i64, ty)
+        });
+    }
+    let available = || {
+        if pname == GL_QUERY_RESULT_AVAILABLE {
+            // SAFETY: the caller's contract; no query buffer is bound.
+            unsafe { write_values(out, &[one]) }
+        }
+    };
+    gl_or_lost((), available, |c| {
+        if let Some(v) = c.get_query_object(id, pname) {
+            // SAFETY: as above.
+            unsafe { write_values(out, &[narrow(v)]) }
+        }
+    })
 }
 
 /// The client texel of a `glClearTex*Image` call: `None` for a null pointer, else the bytes
@@ -797,6 +843,24 @@ gl_entry_points! {
     fn glIsEnabled(cap: GLenum) -> GLboolean { gl(0, |c| u8::from(c.is_enabled(cap))) }
     fn glViewport(x: i32, y: i32, w: i32, h: i32) { gl((), |c| c.viewport(x, y, w, h)) }
     fn glScissor(x: i32, y: i32, w: i32, h: i32) { gl((), |c| c.scissor(x, y, w, h)) }
+    // GL_ARB_viewport_array (GL 4.1); OES_viewport_array's names end in OES and resolve here,
+    // but its two float depth-range commands.
+    fn glViewportArrayv(first: u32, count: i32, v: *const f32) { gl((), |c| c.viewport_array(first, count, slice(v.cast::<[f32; 4]>(), i64::from(count)))) }
+    fn glViewportIndexedf(i: u32, x: f32, y: f32, w: f32, h: f32) { gl((), |c| c.viewport_array(i, 1, &[[x, y, w, h]])) }
+    fn glViewportIndexedfv(i: u32, v: *const f32) { gl((), |c| c.viewport_array(i, 1, slice(v.cast::<[f32; 4]>(), 1))) }
+    fn glScissorArrayv(first: u32, count: i32, v: *const i32) { gl((), |c| c.scissor_array(first, count, slice(v.cast::<[i32; 4]>(), i64::from(count)))) }
+    fn glScissorIndexed(i: u32, x: i32, y: i32, w: i32, h: i32) { gl((), |c| c.scissor_array(i, 1, &[[x, y, w, h]])) }
+    fn glScissorIndexedv(i: u32, v: *const i32) { gl((), |c| c.scissor_array(i, 1, slice(v.cast::<[i32; 4]>(), 1))) }
+    fn glDepthRangeArrayv(first: u32, count: i32, v: *const f64) { gl((), |c| c.depth_range_array(first, count, slice(v.cast::<[f64; 2]>(), i64::from(count)))) }
+    fn glDepthRangeIndexed(i: u32, n: f64, f: f64) { gl((), |c| c.depth_range_array(i, 1, &[[n, f]])) }
+    fn glDepthRangeArrayfvOES(first: u32, count: i32, v: *const f32) { gl((), |c| { let v: Vec<[f64; 2]> = slice(v.cast::<[f32; 2]>(), i64::from(count)).iter().map(|r| r.map(f64::from)).collect(); c.depth_range_array(first, count, &v) }) }
+    fn glDepthRangeIndexedfOES(i: u32, n: f32, f: f32) { gl((), |c| c.depth_range_array(i, 1, &[[f64::from(n), f64::from(f)]])) }
+    fn glGetFloati_v(pname: GLenum, index: u32, out: *mut f32) {
+        gl((), |c| write_get(c.get_indexed(pname, index), out, |v| v.to_floats().iter().map(|&f| f as f32).collect()))
+    }
+    fn glGetDoublei_v(pname: GLenum, index: u32, out: *mut f64) {
+        gl((), |c| write_get(c.get_indexed(pname, index), out, Value::to_floats))
+    }
     fn glClearColor(r: f32, g: f32, bl: f32, a: f32) { gl((), |c| c.clear_color([r, g, bl, a])) }
     fn glClearDepth(d: f64) { gl((), |c| c.clear_depth(d)) }
     fn glClearDepthf(d: f32) { gl((), |c| c.clear_depth(f64::from(d))) }
@@ -973,21 +1037,22 @@ gl_entry_points! {
         gl((), |c| if let Some(v) = c.get_queryiv(t, pname) { write_values(out, &[v]) })
     }
     fn glGetQueryObjectiv(id: u32, pname: GLenum, out: *mut i32) {
-        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
-        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i32::MAX as u64) as i32]) })
+        query_object(id, pname, out, QueryResultType::Int, |v| v.min(i32::MAX as u64) as i32, 1)
     }
     fn glGetQueryObjectuiv(id: u32, pname: GLenum, out: *mut u32) {
-        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
-        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(u64::from(u32::MAX)) as u32]) })
+        query_object(id, pname, out, QueryResultType::UInt, |v| v.min(u64::from(u32::MAX)) as u32, 1)
     }
     fn glGetQueryObjecti64v(id: u32, pname: GLenum, out: *mut i64) {
-        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
-        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v.min(i64::MAX as u64) as i64]) })
+        query_object(id, pname, out, QueryResultType::Int64, |v| v.min(i64::MAX as u64) as i64, 1)
     }
     fn glGetQueryObjectui64v(id: u32, pname: GLenum, out: *mut u64) {
-        let available = || if pname == GL_QUERY_RESULT_AVAILABLE { write_values(out, &[1]) };
-        gl_or_lost((), available, |c| if let Some(v) = c.get_query_object(id, pname) { write_values(out, &[v]) })
+        query_object(id, pname, out, QueryResultType::UInt64, |v| v, 1)
     }
+    // GL_ARB_query_buffer_object's DSA twins: the result written at `offset` of `buffer`.
+    fn glGetQueryBufferObjectiv(id: u32, buffer: u32, pname: GLenum, offset: isize) { gl((), |c| c.query_object_to_buffer(id, Some(buffer), pname, offset as i64, QueryResultType::Int)) }
+    fn glGetQueryBufferObjectuiv(id: u32, buffer: u32, pname: GLenum, offset: isize) { gl((), |c| c.query_object_to_buffer(id, Some(buffer), pname, offset as i64, QueryResultType::UInt)) }
+    fn glGetQueryBufferObjecti64v(id: u32, buffer: u32, pname: GLenum, offset: isize) { gl((), |c| c.query_object_to_buffer(id, Some(buffer), pname, offset as i64, QueryResultType::Int64)) }
+    fn glGetQueryBufferObjectui64v(id: u32, buffer: u32, pname: GLenum, offset: isize) { gl((), |c| c.query_object_to_buffer(id, Some(buffer), pname, offset as i64, QueryResultType::UInt64)) }
     fn glBeginConditionalRender(id: u32, mode: GLenum) { gl((), |c| c.begin_conditional_render(id, mode)) }
     fn glEndConditionalRender() { gl((), |c| c.end_conditional_render()) }
 
@@ -1464,6 +1529,19 @@ gl_entry_points! {
         gl((), |c| answer(c, |c| c.get_program(p, pname), |v| write_values(out, &[v])))
     }
     fn glGetProgramInfoLog(p: u32, size: i32, len: *mut i32, buf: *mut c_char) { gl((), |c| { if !buf_size_ok(c, "glGetProgramInfoLog", size) { return } answer(c, |c| c.program_info_log(p), |s| write_string(&s, size, len, buf)) }) }
+    // GL_ARB_get_program_binary (GL 4.1), GL_OES_get_program_binary (ES 3.0).
+    fn glGetProgramBinary(p: u32, size: i32, len: *mut i32, format: *mut GLenum, binary: *mut c_void) {
+        gl((), |c| {
+            if let Some((bytes, f)) = c.get_program_binary(p, size) {
+                // SAFETY: `binary` holds `size` bytes, which the binary fits (checked), `len`
+                // and `format` one value each (GL's contract); NULL is skipped.
+                unsafe { write_values(binary.cast::<u8>(), &bytes); write_values(len, &[bytes.len() as i32]); write_values(format, &[f]) };
+            }
+        })
+    }
+    fn glProgramBinary(p: u32, format: GLenum, binary: *const c_void, length: i32) {
+        gl((), |c| c.program_binary(p, format, slice(binary.cast::<u8>(), i64::from(length)), length))
+    }
     fn glGetUniformLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_uniform_location(p, &string(name))) }
     fn glGetAttribLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_attrib_location(p, &string(name))) }
     fn glGetFragDataLocation(p: u32, name: *const c_char) -> i32 { gl(-1, |c| c.get_frag_data_location(p, &string(name))) }
@@ -1861,6 +1939,13 @@ gl_entry_points! {
     fn glClearTexSubImage(tex: u32, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, d: i32, format: GLenum, ty: GLenum, data: *const c_void) {
         gl((), |c| c.clear_tex_sub_image(tex, level, ([x, y, z], [w, h, d]), (format, ty), clear_texel(format, ty, data)))
     }
+    // GL_ARB_clear_buffer_object: `data` is one element of (format, type), or null for zeros.
+    fn glClearBufferData(t: GLenum, internal: GLenum, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| c.clear_buffer_data(t, internal, (format, ty), clear_texel(format, ty, data)))
+    }
+    fn glClearBufferSubData(t: GLenum, internal: GLenum, off: isize, size: isize, format: GLenum, ty: GLenum, data: *const c_void) {
+        gl((), |c| c.clear_buffer_sub_data(t, internal, (off as i64, size as i64), (format, ty), clear_texel(format, ty, data)))
+    }
     fn glGetRenderbufferParameteriv(t: GLenum, p: GLenum, out: *mut i32) {
         gl((), |c| {
             if let Some(v) = c.get_renderbuffer_parameter(t, p) {
@@ -1946,37 +2031,37 @@ gl_entry_points! {
     }
     fn glCompressedTexImage1D(t: GLenum, level: i32, internal: GLenum, w: i32, border: i32, size: i32, data: *const c_void) {
         gl((), |c| {
-            let Some(px) = compressed(c, "glCompressedTexImage1D", data, size) else { return };
+            let Some(px) = compressed(c, "glCompressedTexImage1D", data, size, (1, internal, [w, 1, 1])) else { return };
             c.compressed_tex_image(1, t, level, internal, [w, 1, 1], border, px.data())
         })
     }
     fn glCompressedTexImage2D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, border: i32, size: i32, data: *const c_void) {
         gl((), |c| {
-            let Some(px) = compressed(c, "glCompressedTexImage2D", data, size) else { return };
+            let Some(px) = compressed(c, "glCompressedTexImage2D", data, size, (2, internal, [w, h, 1])) else { return };
             c.compressed_tex_image(2, t, level, internal, [w, h, 1], border, px.data())
         })
     }
     fn glCompressedTexImage3D(t: GLenum, level: i32, internal: GLenum, w: i32, h: i32, depth: i32, border: i32, size: i32, data: *const c_void) {
         gl((), |c| {
-            let Some(px) = compressed(c, "glCompressedTexImage3D", data, size) else { return };
+            let Some(px) = compressed(c, "glCompressedTexImage3D", data, size, (3, internal, [w, h, depth])) else { return };
             c.compressed_tex_image(3, t, level, internal, [w, h, depth], border, px.data())
         })
     }
     fn glCompressedTexSubImage1D(t: GLenum, level: i32, x: i32, w: i32, format: GLenum, size: i32, data: *const c_void) {
         gl((), |c| {
-            let Some(px) = compressed(c, "glCompressedTexSubImage1D", data, size) else { return };
+            let Some(px) = compressed(c, "glCompressedTexSubImage1D", data, size, (1, format, [w, 1, 1])) else { return };
             c.compressed_tex_sub_image(1, t, level, ([x, 0, 0], [w, 1, 1]), format, px.bytes())
         })
     }
     fn glCompressedTexSubImage2D(t: GLenum, level: i32, x: i32, y: i32, w: i32, h: i32, format: GLenum, size: i32, data: *const c_void) {
         gl((), |c| {
-            let Some(px) = compressed(c, "glCompressedTexSubImage2D", data, size) else { return };
+            let Some(px) = compressed(c, "glCompressedTexSubImage2D", data, size, (2, format, [w, h, 1])) else { return };
             c.compressed_tex_sub_image(2, t, level, ([x, y, 0], [w, h, 1]), format, px.bytes())
         })
     }
     fn glCompressedTexSubImage3D(t: GLenum, level: i32, x: i32, y: i32, z: i32, w: i32, h: i32, depth: i32, format: GLenum, size: i32, data: *const c_void) {
         gl((), |c| {
-            let Some(px) = compressed(c, "glCompressedTexSubImage3D", data, size) else { return };
+            let Some(px) = compressed(c, "glCompressedTexSubImage3D", data, size, (3, format, [w, h, depth])) else { return };
             c.compressed_tex_sub_image(3, t, level, ([x, y, z], [w, h, depth]), format, px.bytes())
         })
     }
@@ -2016,6 +2101,8 @@ gl_entry_points! {
     fn glNamedBufferStorage(b: u32, size: isize, data: *const c_void, flags: u32) { named((), "glNamedBufferStorage", Named::Buffer(b), |t| glBufferStorage(t, size, data, flags)) }
     fn glNamedBufferData(b: u32, size: isize, data: *const c_void, usage: GLenum) { named((), "glNamedBufferData", Named::Buffer(b), |t| glBufferData(t, size, data, usage)) }
     fn glNamedBufferSubData(b: u32, off: isize, size: isize, data: *const c_void) { named((), "glNamedBufferSubData", Named::Buffer(b), |t| glBufferSubData(t, off, size, data)) }
+    fn glClearNamedBufferData(b: u32, internal: GLenum, format: GLenum, ty: GLenum, data: *const c_void) { named((), "glClearNamedBufferData", Named::Buffer(b), |t| glClearBufferData(t, internal, format, ty, data)) }
+    fn glClearNamedBufferSubData(b: u32, internal: GLenum, off: isize, size: isize, format: GLenum, ty: GLenum, data: *const c_void) { named((), "glClearNamedBufferSubData", Named::Buffer(b), |t| glClearBufferSubData(t, internal, off, size, format, ty, data)) }
     fn glCopyNamedBufferSubData(r: u32, w: u32, ro: isize, wo: isize, size: isize) {
         named((), "glCopyNamedBufferSubData", Named::BufferPair { read: r, write: w }, |_| glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, ro, wo, size))
     }
@@ -2194,6 +2281,16 @@ gl_entry_points! {
     fn glFramebufferTextureLayer(t: GLenum, a: GLenum, tex: u32, level: i32, layer: i32) { gl((), |c| c.framebuffer_texture_layer(t, a, tex, level, layer)) }
     fn glFramebufferRenderbuffer(t: GLenum, a: GLenum, rt: GLenum, rb: u32) { gl((), |c| c.framebuffer_renderbuffer(t, a, rt, rb)) }
     fn glCheckFramebufferStatus(t: GLenum) -> GLenum { gl(0, |c| c.check_framebuffer_status(t)) }
+    fn glFramebufferParameteri(t: GLenum, pname: GLenum, param: i32) { gl((), |c| c.framebuffer_parameter(t, pname, param)) }
+    fn glGetFramebufferParameteriv(t: GLenum, pname: GLenum, out: *mut i32) {
+        gl((), |c| {
+            if let Some(v) = c.get_framebuffer_parameter(t, pname) {
+                write_values(out, &[v])
+            }
+        })
+    }
+    fn glNamedFramebufferParameteri(fb: u32, pname: GLenum, param: i32) { on_framebuffer((), "glNamedFramebufferParameteri", fb, GL_DRAW_FRAMEBUFFER, |t| glFramebufferParameteri(t, pname, param)) }
+    fn glGetNamedFramebufferParameteriv(fb: u32, pname: GLenum, out: *mut i32) { on_framebuffer((), "glGetNamedFramebufferParameteriv", fb, GL_DRAW_FRAMEBUFFER, |t| glGetFramebufferParameteriv(t, pname, out)) }
     fn glDrawBuffers(n: i32, bufs: *const GLenum) { gl((), |c| { if n < 0 { return c.record_invalid_value("glDrawBuffers n < 0"); } c.draw_buffers(slice(bufs, i64::from(n))) }) }
     fn glDrawBuffer(buf: GLenum) { gl((), |c| c.draw_buffers(&[buf])) }
     fn glClearBufferfv(buffer: GLenum, drawbuffer: i32, value: *const f32) { gl((), |c| c.clear_buffer_fv(buffer, drawbuffer, slice(value, colour_count(buffer, GL_COLOR)))) }

@@ -1,16 +1,18 @@
 //! Block-compressed texture formats decompressed on upload, for devices that lack them (lavapipe
-//! and desktop GPUs have no ETC2/EAC; MoltenVK on older iOS devices has no BC).
+//! and desktop GPUs have no ETC2/EAC; MoltenVK on older iOS devices has no BC; BPTC is decoded
+//! everywhere, like the other BC formats).
 //!
 //! Design decisions:
-//! - Pure decoders ([`bc`], [`etc`]) of one 4×4 block; [`decompress`] walks an image of blocks
+//! - Pure decoders ([`bc`], [`bptc`], [`etc`]) of one 4×4 block; [`decompress`] walks an image of blocks
 //!   and writes tightly packed texels of [`Codec::decoded_format`] (RGBA8, R8/RG8 unorm or
-//!   snorm, R16/RG16 for EAC's 11 bits), which the translator stores like any other texels.
+//!   snorm, R16/RG16 for EAC's 11 bits, RGBA16F for BC6H's half floats), which the translator stores like any other texels.
 //! - Compressed data is tightly packed block rows (GL ignores the unpack state for compressed
 //!   uploads unless the `GL_UNPACK_COMPRESSED_BLOCK_*` parameters are set, which this GL does
 //!   not support); a short buffer is an error, never a panic. Partial blocks at the right and
 //!   bottom edges decode whole and are cropped.
 
 mod bc;
+mod bptc;
 mod etc;
 
 use crate::error::StagingError;
@@ -54,6 +56,13 @@ pub enum Codec {
         /// The signed variant.
         signed: bool,
     },
+    /// BC7 / BPTC unorm (`GL_COMPRESSED_RGBA_BPTC_UNORM` and its sRGB twin).
+    Bc7,
+    /// BC6H / BPTC float.
+    Bc6h {
+        /// `GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT`.
+        signed: bool,
+    },
 }
 
 impl Codec {
@@ -78,6 +87,7 @@ impl Codec {
             Self::EacR11 { signed: true } => a(1, 2, TexelKind::Snorm),
             Self::EacRg11 { signed: false } => a(2, 2, TexelKind::Unorm),
             Self::EacRg11 { signed: true } => a(2, 2, TexelKind::Snorm),
+            Self::Bc6h { .. } => a(4, 2, TexelKind::Float),
             _ => a(4, 1, TexelKind::Unorm),
         }
     }
@@ -107,6 +117,19 @@ impl Codec {
             }
             Self::Bc2 => bc::bc2(b).iter().enumerate().for_each(|(i, t)| place(i, t)),
             Self::Bc3 => bc::bc3(b).iter().enumerate().for_each(|(i, t)| place(i, t)),
+            Self::Bc7 => bptc::bc7(b)
+                .iter()
+                .enumerate()
+                .for_each(|(i, t)| place(i, t)),
+            Self::Bc6h { signed } => {
+                for (i, t) in bptc::bc6h(b, signed).iter().enumerate() {
+                    let mut bytes = [0u8; 8];
+                    for (c, v) in t.iter().enumerate() {
+                        put_int(&mut bytes[2 * c..2 * c + 2], u64::from(*v), 2);
+                    }
+                    place(i, &bytes);
+                }
+            }
             Self::Etc2Rgb | Self::Etc2RgbA1 => {
                 let t = etc::etc2_rgb(b, self == Self::Etc2RgbA1);
                 t.iter().enumerate().for_each(|(i, t)| place(i, t));

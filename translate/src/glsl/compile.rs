@@ -31,7 +31,7 @@ use std::sync::OnceLock;
 use glslang_sys as sys;
 
 use super::{
-    guard, CompileError, CompileOptions, Stage, TargetEnv, DEFAULT_BLOCK_BINDING,
+    extensions, guard, CompileError, CompileOptions, Stage, TargetEnv, DEFAULT_BLOCK_BINDING,
     DEFAULT_BLOCK_NAME, DEFAULT_BLOCK_SET, IMAGE_BINDING_BASE, SAMPLER_BINDING_BASE,
     STORAGE_BLOCK_BINDING_BASE, UNIFORM_BLOCK_BINDING_BASE,
 };
@@ -131,7 +131,8 @@ struct Shader(NonNull<sys::glslang_shader_t>);
 impl Shader {
     fn info_log(&self) -> String {
         // SAFETY: `self.0` is a live shader; the log pointer is valid until the shader changes.
-        unsafe { owned_string(sys::glslang_shader_get_info_log(self.0.as_ptr())) }
+        let log = unsafe { owned_string(sys::glslang_shader_get_info_log(self.0.as_ptr())) };
+        extensions::unmark(log)
     }
 }
 
@@ -483,7 +484,8 @@ fn default_resources() -> sys::glslang_resource_t {
         max_clip_planes: 6,
         max_texture_units: 32,
         max_texture_coords: 32,
-        max_vertex_attribs: 64,
+        // `gl_MaxVertexAttribs`: GL_MAX_VERTEX_ATTRIBS on common devices (`Context::max_vertex_attribs`).
+        max_vertex_attribs: 32,
         max_vertex_uniform_components: 4096,
         max_varying_floats: 64,
         max_vertex_texture_image_units: 32,

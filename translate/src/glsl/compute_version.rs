@@ -15,6 +15,9 @@
 //!   `#version` (with GL_ARB_shader_image_size), followed by a `#line` that restores the
 //!   numbering; below 4.00 it is compiled as 4.00, the first version glslang declares the
 //!   atomic functions in (4.20 for a unit that calls `imageSize`).
+//! - Likewise glslang refuses tessellation units below GLSL 1.50, which GL_ARB_tessellation_shader
+//!   allows from 1.40 (piglit's extension tests are `#version 140`): such a unit is compiled as
+//!   1.50, its directive rewritten in place.
 
 use std::borrow::Cow;
 
@@ -29,6 +32,30 @@ const ATOMICS_VERSION: u32 = 400;
 /// The first desktop version glslang declares `imageSize` in; it also drops `gl_FragColor`
 /// from the core profile, so only a unit that calls `imageSize` is compiled as it.
 const IMAGE_SIZE_VERSION: u32 = 420;
+
+/// The desktop version tessellation units below it are compiled as (glslang's first).
+const TESSELLATION_VERSION: u32 = 150;
+
+/// `source` (a unit of `stage`) with a tessellation unit below 1.50 raised to it in place.
+pub(crate) fn for_tessellation(stage: super::Stage, source: &str) -> Cow<'_, str> {
+    use super::Stage::{TessControl, TessEvaluation};
+    if !matches!(stage, TessControl | TessEvaluation) {
+        return Cow::Borrowed(source);
+    }
+    match read(source) {
+        Some(d)
+            if matches!(d.number, Number::Value(v) if v < TESSELLATION_VERSION) && !d.unoffered =>
+        {
+            let f = d.found;
+            Cow::Owned(format!(
+                "{}#version {TESSELLATION_VERSION}{}",
+                &source[..f.start],
+                &source[f.end..]
+            ))
+        }
+        _ => Cow::Borrowed(source),
+    }
+}
 
 /// What in a unit below 4.30 asks for the extensions (see the module docs).
 const STORAGE_MARKERS: &[&str] = &[
@@ -92,6 +119,17 @@ mod tests {
         assert_eq!(for_storage(c, new), new);
         let es = "#version 310 es\nvoid main() {}\n";
         assert_eq!(for_storage(c, es), es);
+    }
+
+    #[test]
+    fn old_tessellation_units_become_150_in_place() {
+        let t = super::super::Stage::TessControl;
+        let src = "#version 140\n#extension GL_ARB_tessellation_shader : require\n";
+        assert!(for_tessellation(t, src).starts_with("#version 150\n#extension"));
+        let vs = super::super::Stage::Vertex;
+        assert_eq!(for_tessellation(vs, src), src);
+        let new = "#version 400\nvoid main() {}\n";
+        assert_eq!(for_tessellation(t, new), new);
     }
 
     #[test]

@@ -24,7 +24,7 @@
 use std::borrow::Cow;
 use std::ffi::CString;
 
-use super::{guard, legacy, macros, version, CompileError, Stage};
+use super::{guard, legacy, macros, version, CompileError, ExtensionSet, Stage};
 
 /// The GLSL a GL context accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,12 +130,21 @@ fn es_1_00_constants(source: &str) -> Cow<'_, str> {
 /// GLSL ES is `newest`, as `glCompileShader` does there before the unit takes the Vulkan path:
 /// `Ok` holds the ES front end's warnings, a failure's log is in the error (a refused
 /// version's first).
-pub fn validate(stage: Stage, source: &str, newest: u32) -> Result<String, CompileError> {
+pub fn validate(
+    stage: Stage,
+    source: &str,
+    newest: u32,
+    offered: Option<ExtensionSet>,
+) -> Result<String, CompileError> {
     let handed_on = for_es(source, newest);
     guard::check(stage, 0, &handed_on, false)?;
     version::check(stage, 0, &handed_on)?;
     macros::check(stage, 0, source)?;
-    let source = CString::new(source)
+    let source = match offered {
+        Some(e) => Cow::Owned(e.with_preamble(&e.rewrite_directives(source), true)),
+        None => Cow::Borrowed(source),
+    };
+    let source = CString::new(source.into_owned())
         .map_err(|_| guard::source_error(stage, 0, 0, "NUL character in shader source"))?;
     super::on_compiler_stack(move || super::compile::validate_es_unit(stage, &source))
 }
@@ -160,14 +169,15 @@ mod tests {
 
     #[test]
     fn es_sources_validate_with_es_rules() {
-        assert!(validate(Stage::Vertex, VS_100, 100).is_ok());
-        assert!(validate(Stage::Fragment, FS_100, 100).is_ok());
-        assert!(validate(Stage::Fragment, FS_300, 300).is_ok());
+        assert!(validate(Stage::Vertex, VS_100, 100, None).is_ok());
+        assert!(validate(Stage::Fragment, FS_100, 100, None).is_ok());
+        assert!(validate(Stage::Fragment, FS_300, 300, None).is_ok());
         // GLSL ES 1.00 fragment shaders have no default float precision.
         let log = log_of(validate(
             Stage::Fragment,
             "uniform float a;\nvoid main() { gl_FragColor = vec4(a); }\n",
             100,
+            None,
         ));
         assert!(log.contains("precision"), "{log}");
         // `texture` is not a GLSL ES 1.00 built-in.
@@ -176,6 +186,7 @@ mod tests {
             "precision mediump float;\nuniform sampler2D s;\n\
              void main() { gl_FragColor = texture(s, vec2(0.0)); }\n",
             100,
+            None,
         ));
         assert!(log.contains("texture"), "{log}");
     }
@@ -189,7 +200,7 @@ mod tests {
             ("#version 310 es\nvoid main() {}\n", 300, "GLSL 3.10 ES is not supported in an OpenGL ES 3.0 context (it needs an OpenGL ES 3.1 context)"),
             ("#version 320 es\nvoid main() {}\n", 310, "GLSL 3.20 ES is not supported in an OpenGL ES 3.1 context (it needs an OpenGL ES 3.2 context). Supported versions are: 1.00 ES, 3.00 ES, 3.10 ES"),
         ] {
-            let log = log_of(validate(Stage::Vertex, src, newest));
+            let log = log_of(validate(Stage::Vertex, src, newest, None));
             assert!(
                 log.starts_with("ERROR: 0:1: '#version' : ") && log.contains(expected),
                 "{src}: {log}"
@@ -200,7 +211,7 @@ mod tests {
     /// A unit as `glCompileShader` runs it in an ES context whose newest GLSL ES is `newest`:
     /// the ES check, then the Vulkan path.
     fn compile_es(stage: Stage, src: &str, newest: u32) -> Result<String, CompileError> {
-        validate(stage, src, newest)?;
+        validate(stage, src, newest, None)?;
         let upgraded = legacy::upgrade(stage, &for_es(src, newest), Default::default()).source;
         crate::glsl::compile_shader(stage, &upgraded, Default::default())
     }
@@ -270,7 +281,7 @@ mod tests {
                 "#version 300 es\nprecision mediump float;\nout vec4 o;\n\
                  void main() {{ float {w} = 1.0; o = vec4({w}); }}\n"
             );
-            if validate(Stage::Fragment, &src, 300).is_err() {
+            if validate(Stage::Fragment, &src, 300, None).is_err() {
                 continue;
             }
             let handed_on = for_es(&src, 300);

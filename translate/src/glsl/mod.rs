@@ -41,9 +41,11 @@ pub mod array_index;
 mod block_structs;
 mod compile;
 mod compute_version;
+mod derivative_control;
 mod double_inputs;
 mod error;
 pub mod es;
+mod extensions;
 pub mod fixed_function;
 mod fp64_version;
 mod frag_coord;
@@ -53,11 +55,12 @@ pub mod geometry;
 mod guard;
 pub mod initializers;
 mod instance_id;
+pub(crate) mod layer_viewport;
 pub mod layout_bindings;
 pub mod legacy;
 mod macros;
 mod num_samples;
-mod per_vertex;
+pub(crate) mod per_vertex;
 mod pp;
 mod rect;
 mod reflect;
@@ -78,6 +81,7 @@ use std::ffi::CString;
 pub use block_structs::{bool_members as block_bool_members, loose_bool_uniforms};
 pub use error::CompileError;
 pub use es::Dialect;
+pub use extensions::ExtensionSet;
 pub use frag_coord::{FragCoordLayout, HEIGHT_CONSTANT as FRAG_COORD_HEIGHT_CONSTANT};
 pub use frag_outputs::FragBinding;
 pub use guard::{MAX_NESTING, MAX_PREPROCESSED_BYTES, MAX_SOURCE_BYTES, MAX_STATEMENT_OPERATORS};
@@ -185,6 +189,9 @@ pub struct CompileOptions {
     /// A separable program (GL_ARB_separate_shader_objects): its stages' interfaces are not
     /// checked against each other at the link (the stages of other programs meet them).
     pub separable: bool,
+    /// The GLSL extensions of the GL context compiling the units (`extensions`): macros and
+    /// `#extension` for those only. `None`: every extension glslang knows (ArenaGL's own units).
+    pub extensions: Option<ExtensionSet>,
 }
 
 /// One stage's SPIR-V module.
@@ -247,7 +254,7 @@ pub fn compile_shader(
 ) -> Result<String, CompileError> {
     let (lowered, _) = subroutine::lower_units(vec![(stage, std::borrow::Cow::Borrowed(source))])?;
     let lowered = num_samples::lower_units(lowered);
-    let source = checked_source(stage, 0, &lowered[0].1)?;
+    let source = checked_source(stage, 0, &lowered[0].1, &options)?;
     on_compiler_stack(move || compile::compile_unit(stage, 0, &source, &options))
 }
 
@@ -278,7 +285,9 @@ pub fn compile_program_bound(
     let sources = lowered
         .iter()
         .enumerate()
-        .map(|(unit, (stage, source))| Ok((*stage, checked_source(*stage, unit, source)?)))
+        .map(|(unit, (stage, source))| {
+            Ok((*stage, checked_source(*stage, unit, source, &options)?))
+        })
         .collect::<Result<Vec<_>, CompileError>>()?;
     on_compiler_stack(move || {
         let units: Vec<_> = sources.iter().map(|(s, c)| (*s, c.as_c_str())).collect();
@@ -338,16 +347,49 @@ fn on_compiler_stack<T: Send>(
     })
 }
 
-/// The raw-source guards (`guard`, `macros`), then the C string glslang reads.
-fn checked_source(stage: Stage, unit: usize, source: &str) -> Result<CString, CompileError> {
+/// The raw-source guards (`guard`, `macros`), the context's `#extension` rules (`extensions`,
+/// before ArenaGL adds directives of its own) and, last, its macros, then the C string glslang
+/// reads.
+fn checked_source(
+    stage: Stage,
+    unit: usize,
+    source: &str,
+    options: &CompileOptions,
+) -> Result<CString, CompileError> {
     guard::check(stage, unit, source, false)?;
     version::check(stage, unit, source)?;
     macros::check(stage, unit, source)?;
-    let source = compute_version::for_storage(stage, source);
+    let source = match stage {
+        Stage::Vertex | Stage::TessEvaluation => layer_viewport::enable_vertex_outputs(source),
+        _ => std::borrow::Cow::Borrowed(source),
+    };
+    let source = match &options.extensions {
+        Some(offered) => offered.rewrite_directives(&source),
+        None => source,
+    };
+    let source = compute_version::for_tessellation(stage, &source);
+    let source = compute_version::for_storage(stage, &source);
     let source = per_vertex::enable_redeclaration(&source);
     let source = fp64_version::for_fp64(&source);
+    let offers = |name: &str| (options.extensions.as_ref()).is_none_or(|e| e.offers(name));
+    let declares_layer_viewport = match stage {
+        Stage::Fragment => offers(layer_viewport::EXTENSION),
+        _ => layer_viewport::VERTEX_EXTENSIONS.iter().any(|e| offers(e)),
+    };
+    let source = if declares_layer_viewport {
+        layer_viewport::lower(stage, &source)
+    } else {
+        source
+    };
+    // After `layer_viewport`, whose `GL_EXT_spirv_intrinsics` stays on past this block.
+    let source = derivative_control::declare(stage, &source);
     let sized = initializers::size_initialized_arrays(&source);
-    CString::new(block_structs::hoist(&sized).into_owned())
+    let hoisted = block_structs::hoist(&sized);
+    let source = match &options.extensions {
+        Some(offered) => offered.with_preamble(&hoisted, false),
+        None => hoisted.into_owned(),
+    };
+    CString::new(source)
         .map_err(|_| guard::source_error(stage, unit, 0, "NUL character in shader source"))
 }
 

@@ -19,7 +19,7 @@ const BUILTIN: &str = "gl_NumSamples";
 
 /// Where the declaration goes: the end of the last top-level `;` or `}` before token `first`,
 /// else the start of the unit's first token.
-fn declaration_point(t: &[Token], first: usize) -> usize {
+pub(super) fn declaration_point(t: &[Token], first: usize) -> usize {
     let mut depth = 0usize;
     let mut at = t.first().map_or(0, |k| k.start);
     for k in &t[..first] {

@@ -255,8 +255,12 @@ fn blank_extension_lines(source: &str) -> String {
     source
         .split_inclusive('\n')
         .map(|line| {
+            // Only `#extension` directives: `#if defined GL_ARB_shader_subroutine` stays.
             let t = line.trim_start();
-            if t.starts_with('#') && t.contains("GL_ARB_shader_subroutine") {
+            let directive = t.strip_prefix('#').map(str::trim_start);
+            if directive.is_some_and(|d| d.starts_with("extension"))
+                && t.contains("GL_ARB_shader_subroutine")
+            {
                 blank(line)
             } else {
                 line.to_owned()

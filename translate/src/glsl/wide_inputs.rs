@@ -12,8 +12,13 @@
 //! - GL's attribute locations stay the GLSL ones (reflection reads the module before the
 //!   stretch); the GL layer maps each input's first location through [`Stretch::location`] and
 //!   steps a matrix's or array's further locations by [`vulkan_slots`].
-//! - A module without wide inputs is left untouched. The double inputs are then read through
-//!   32-bit integer inputs at the same locations (`double_inputs`).
+//! - The same map packs the inputs: GLSL locations no input covers take no Vulkan location.
+//!   The Vulkan locations a program may use are few (`maxVertexInputAttributes`, 32 on common
+//!   devices, all of them needed for GL_MAX_VERTEX_ATTRIBS 32) and glslang places the inputs it
+//!   maps itself (an upgraded legacy shader's `arena_ff_*`) after the explicit ones, so
+//!   `layout(location = 31)` beside `gl_Vertex` still fits. A module whose inputs are already
+//!   packed and narrow is left untouched. The double inputs are then read through 32-bit
+//!   integer inputs at the same locations (`double_inputs`).
 #![deny(unsafe_code, clippy::unwrap_used, clippy::expect_used)]
 
 use super::spirv::{decoration as deco, op, Module, ParseError, StorageClass, Type};
@@ -31,15 +36,26 @@ pub fn vulkan_slots(ty: GlType) -> u32 {
 /// How GLSL vertex-input locations map to Vulkan ones after [`stretch_vertex_inputs`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stretch {
-    /// Per GLSL location (from 0), whether a wide input covers it; empty when none does.
-    wide: Vec<bool>,
+    /// Per GLSL location (from 0), the Vulkan locations it takes: 0 where no input covers it,
+    /// 2 where a wide input does, else 1; empty when the map is the identity.
+    width: Vec<u8>,
 }
 
 impl Stretch {
     /// The Vulkan location of GLSL location `glsl`.
     pub fn location(&self, glsl: u32) -> u32 {
-        let below = self.wide.iter().take(glsl as usize).filter(|&&w| w).count();
-        glsl + below as u32
+        let below: u32 = self
+            .width
+            .iter()
+            .take(glsl as usize)
+            .map(|&w| u32::from(w))
+            .sum();
+        below + glsl.saturating_sub(self.width.len() as u32)
+    }
+
+    /// Whether the map changes no location.
+    fn is_identity(&self) -> bool {
+        self.width.iter().all(|&w| w == 1)
     }
 }
 
@@ -76,22 +92,23 @@ pub(crate) fn stretch_vertex_inputs(words: &mut [u32]) -> Result<Stretch, ParseE
             })
         })
         .collect();
-    if !inputs.iter().any(|i| i.wide) {
-        return Ok(Stretch::default());
-    }
     let end = inputs
         .iter()
         .map(|i| i.location.saturating_add(i.span))
         .max()
         .unwrap_or(0)
         .min(1 << 16);
-    let mut wide = vec![false; end as usize];
-    for i in inputs.iter().filter(|i| i.wide) {
-        let from = (i.location as usize).min(wide.len());
-        let to = (i.location.saturating_add(i.span) as usize).min(wide.len());
-        wide[from..to].iter_mut().for_each(|w| *w = true);
+    let mut width = vec![0u8; end as usize];
+    for i in &inputs {
+        let from = (i.location as usize).min(width.len());
+        let to = (i.location.saturating_add(i.span) as usize).min(width.len());
+        let w = if i.wide { 2 } else { 1 };
+        width[from..to].iter_mut().for_each(|x| *x = (*x).max(w));
     }
-    let stretch = Stretch { wide };
+    let stretch = Stretch { width };
+    if stretch.is_identity() {
+        return Ok(Stretch::default());
+    }
     let mut at = 5;
     while at < words.len() {
         let count = ((words[at] >> 16) as usize).max(1);
@@ -158,12 +175,18 @@ mod tests {
     #[test]
     fn wide_locations_take_two_vulkan_locations() {
         let s = Stretch {
-            wide: vec![true, false, true, true],
+            width: vec![2, 1, 2, 2],
         };
         assert_eq!(
             (0..5).map(|l| s.location(l)).collect::<Vec<_>>(),
             [0, 2, 3, 5, 7]
         );
+        // Locations no input covers take none: 31 follows 1 and 2.
+        let packed = Stretch {
+            width: [vec![1, 1], vec![0; 29], vec![1]].concat(),
+        };
+        assert_eq!(packed.location(31), 2);
+        assert_eq!(packed.location(32), 3);
         assert_eq!(Stretch::default().location(3), 3);
         assert_eq!(vulkan_slots(GlType::DVec3), 2);
         assert_eq!(vulkan_slots(GlType::DMat4x2), 1);

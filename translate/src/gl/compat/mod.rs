@@ -992,11 +992,8 @@ impl Context {
                 self.compat.raster.1 = false;
                 return;
             }
-            let vp = self.pipeline_state.viewport;
-            let (n, f) = (
-                self.pipeline_state.depth_range[0],
-                self.pipeline_state.depth_range[1],
-            );
+            let vp = self.pipeline_state.viewports.rect[0];
+            let [n, f] = self.pipeline_state.viewports.depth_range[0];
             let ndc = [clip[0] / w, clip[1] / w, clip[2] / w];
             self.compat.raster = (
                 [
@@ -1017,10 +1014,7 @@ impl Context {
             self.compat.raster_color = self.current_attribs[FfArray::Color.slot()]
                 .words
                 .map(f32::from_bits);
-            let (n, f) = (
-                self.pipeline_state.depth_range[0],
-                self.pipeline_state.depth_range[1],
-            );
+            let [n, f] = self.pipeline_state.viewports.depth_range[0];
             let depth = (n + f64::from(z.clamp(0.0, 1.0)) * (f - n)) as f32;
             self.compat.raster = ([x, y, depth, 1.0], true);
         });

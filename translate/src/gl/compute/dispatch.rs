@@ -60,12 +60,17 @@ impl Context {
         self.record_dispatch(&program, pipeline, sets, groups, indirect)
     }
 
-    /// The current program, which must be a linked compute program.
+    /// The current program (with none, the bound program pipeline's compute program), which
+    /// must be a linked compute program.
     fn compute_program(&self) -> GlResult<DrawProgram> {
+        let name = match self.program {
+            0 => self.pipeline_compute_program(),
+            current => current,
+        };
         let p = self
             .programs
-            .get(self.program)
-            .filter(|_| self.program != 0)
+            .get(name)
+            .filter(|_| name != 0)
             .ok_or_else(|| GlError::InvalidOperation("dispatch with no current program".into()))?;
         let linked = p.linked("glDispatchCompute")?;
         if !linked.is_compute() {

@@ -39,6 +39,8 @@ const ES_EXTENSIONS: &[&str] = &[
     "GL_OES_standard_derivatives",
     "GL_OES_depth_texture",
     "GL_OES_mapbuffer",
+    // Program binaries (`objects::program::binary`; core in ES 3.0).
+    "GL_OES_get_program_binary",
     "GL_EXT_blend_minmax",
     // Debug output, groups and labels (`debug`), an ES extension since ES 2.0.
     "GL_KHR_debug",

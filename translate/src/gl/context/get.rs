@@ -7,7 +7,7 @@
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, GlResult};
 use crate::gl::context::{Context, MAX_UNIFORM_BUFFER_BINDINGS};
-use crate::gl::objects::vertex_array::MAX_VERTEX_ATTRIBS;
+use crate::gl::objects::vertex_array::binding::MAX_VERTEX_ATTRIB_BINDINGS;
 
 /// A query's answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,16 +62,6 @@ fn bool1(v: bool) -> GlResult<Value> {
     Ok(Value::Bools(vec![v]))
 }
 
-/// A rectangle as x, y, width, height.
-fn rect(r: crate::gl::context::state::Rect) -> GlResult<Value> {
-    Ok(Value::Ints(vec![
-        r.x as i64,
-        r.y as i64,
-        r.width as i64,
-        r.height as i64,
-    ]))
-}
-
 impl Context {
     /// Any `glGet*` query.
     pub fn get(&mut self, pname: GLenum) -> Option<Value> {
@@ -98,6 +88,9 @@ impl Context {
             }
             if let Some(answer) = self.get_vertex_binding(pname, index) {
                 return answer.map(|v| Value::Ints(vec![v]));
+            }
+            if let Some(answer) = self.get_viewport_indexed(pname, index) {
+                return answer;
             }
             Ok(match pname {
                 GL_UNIFORM_BUFFER_BINDING | GL_UNIFORM_BUFFER_START | GL_UNIFORM_BUFFER_SIZE => {
@@ -156,6 +149,7 @@ impl Context {
             .get_context_info(pname)
             .or_else(|| self.get_limit(pname))
             .or_else(|| self.get_pipeline_state(pname))
+            .or_else(|| self.get_viewports(pname))
             .or_else(|| self.get_binding(pname))
             .or_else(|| self.get_pixel_store(pname))
             .or_else(|| self.get_compute(pname))
@@ -223,9 +217,12 @@ impl Context {
             GL_STEREO => bool1(false),
             GL_IMPLEMENTATION_COLOR_READ_FORMAT => int(i64::from(GL_RGBA)),
             GL_IMPLEMENTATION_COLOR_READ_TYPE => int(i64::from(GL_UNSIGNED_BYTE)),
-            GL_NUM_SHADER_BINARY_FORMATS
-            | GL_NUM_PROGRAM_BINARY_FORMATS
-            | GL_NUM_COMPRESSED_TEXTURE_FORMATS => int(0),
+            GL_NUM_SHADER_BINARY_FORMATS | GL_NUM_COMPRESSED_TEXTURE_FORMATS => int(0),
+            // ArenaGL's one program binary format (`objects::program::binary`).
+            GL_NUM_PROGRAM_BINARY_FORMATS => int(1),
+            GL_PROGRAM_BINARY_FORMATS => {
+                int(i64::from(crate::gl::objects::program::binary::FORMAT))
+            }
             _ => return None,
         })
     }
@@ -274,8 +271,8 @@ impl Context {
                 i64::from(l.max_viewport_dimensions[0]),
                 i64::from(l.max_viewport_dimensions[1]),
             ])),
-            GL_MAX_VERTEX_ATTRIBS => int(i64::from(MAX_VERTEX_ATTRIBS)),
-            GL_MAX_VERTEX_ATTRIB_BINDINGS => int(i64::from(MAX_VERTEX_ATTRIBS)),
+            GL_MAX_VERTEX_ATTRIBS => int(i64::from(self.max_vertex_attribs())),
+            GL_MAX_VERTEX_ATTRIB_BINDINGS => int(i64::from(MAX_VERTEX_ATTRIB_BINDINGS)),
             GL_MAX_TEXTURE_IMAGE_UNITS
             | GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS
             | GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS => int(shader.stage_texture_units.into()),
@@ -293,6 +290,10 @@ impl Context {
             GL_MAX_VERTEX_UNIFORM_VECTORS | GL_MAX_FRAGMENT_UNIFORM_VECTORS => {
                 int(frag_components / 4)
             }
+            // GL_MAX_UNIFORM_LOCATIONS (GL_ARB_explicit_uniform_location).
+            0x826E => int(i64::from(
+                crate::gl::objects::program::uniform_locations::MAX_UNIFORM_LOCATIONS,
+            )),
             GL_MAX_VARYING_COMPONENTS => int(i64::from(
                 l.max_vertex_output_components
                     .min(l.max_fragment_input_components),
@@ -363,6 +364,8 @@ impl Context {
             crate::gl::objects::texture::buffer::GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT => {
                 int(l.min_texel_buffer_offset_alignment as i64)
             }
+            // GL_MIN_MAP_BUFFER_ALIGNMENT (GL_ARB_map_buffer_alignment, `buffer::aligned`).
+            0x90BC => int(crate::gl::objects::buffer::aligned::MAP_ALIGNMENT as i64),
             0x8A31..=0x8A33 => int(frag_components
                 + i64::from(shader.stage_uniform_blocks)
                     * i64::from(l.max_uniform_buffer_range.min(65536))
@@ -374,7 +377,7 @@ impl Context {
             0x8C8A => int(64), // GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
             0x8C8B => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
             0x8C80 => int(4),  // GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
-            _ => return None,
+            _ => return self.framebuffer_limit(pname).map(int),
         })
     }
 
@@ -386,8 +389,6 @@ impl Context {
             GL_POINT_SIZE => Ok(Value::Floats(vec![f64::from(f.point_size)])),
             GL_LINE_WIDTH => Ok(Value::Floats(vec![f64::from(f.line_width)])),
             GL_MIN_SAMPLE_SHADING_VALUE => Ok(Value::Floats(vec![f64::from(f.min_sample_shading)])),
-            GL_VIEWPORT => rect(f.viewport),
-            GL_SCISSOR_BOX => rect(f.scissor),
             GL_COLOR_CLEAR_VALUE => Ok(Value::Colors(
                 f.clear_color.iter().map(|&c| f64::from(c)).collect(),
             )),
@@ -396,7 +397,6 @@ impl Context {
             GL_COLOR_WRITEMASK => Ok(Value::Bools(f.color_mask[0].to_vec())),
             GL_DEPTH_WRITEMASK => bool1(f.depth_mask),
             GL_DEPTH_FUNC => int(i64::from(f.depth_func)),
-            GL_DEPTH_RANGE => Ok(Value::Colors(f.depth_range.to_vec())),
             // The non-indexed queries answer draw buffer 0's state.
             GL_BLEND_SRC_RGB
             | GL_BLEND_SRC
@@ -480,6 +480,7 @@ impl Context {
                     .copied()
                     .unwrap_or(0),
             )),
+            GL_QUERY_BUFFER_BINDING => int(i64::from(self.query_buffer_bound())),
             GL_VERTEX_ARRAY_BINDING => int(i64::from(self.vertex_array)),
             GL_CURRENT_PROGRAM => int(i64::from(self.program)),
             crate::gl::objects::program_pipeline::GL_PROGRAM_PIPELINE_BINDING => {
@@ -554,7 +555,7 @@ impl Context {
             GL_PACK_SKIP_PIXELS => int(i64::from(self.pack.skip_pixels)),
             GL_UNPACK_SWAP_BYTES => bool1(self.unpack.swap_bytes),
             GL_PACK_SWAP_BYTES => bool1(self.pack.swap_bytes),
-            _ => return None,
+            _ => return self.block_store_value(pname).map(int),
         })
     }
 }

@@ -80,6 +80,19 @@ impl Context {
     pub(crate) fn shader_limits(&self) -> ShaderLimits {
         ShaderLimits::of(&self.device.caps().limits)
     }
+
+    /// `GL_MAX_VERTEX_ATTRIBS`: the device's vertex input attributes and bindings (a draw binds
+    /// one per Vulkan location), at most the slots a vertex array holds.
+    pub(crate) fn max_vertex_attribs(&self) -> u32 {
+        vertex_attrib_limit(&self.device.caps().limits)
+    }
+}
+
+/// [`Context::max_vertex_attribs`] of a device with `l`.
+pub(crate) fn vertex_attrib_limit(l: &vk::PhysicalDeviceLimits) -> u32 {
+    l.max_vertex_input_attributes
+        .min(l.max_vertex_input_bindings)
+        .min(crate::gl::objects::vertex_array::MAX_VERTEX_ATTRIBS)
 }
 
 #[cfg(test)]
@@ -96,6 +109,20 @@ mod tests {
             max_descriptor_set_uniform_buffers: per_set,
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn vertex_attributes_are_the_device_inputs_up_to_32() {
+        let inputs = |attributes, bindings| vk::PhysicalDeviceLimits {
+            max_vertex_input_attributes: attributes,
+            max_vertex_input_bindings: bindings,
+            ..Default::default()
+        };
+        assert_eq!(vertex_attrib_limit(&inputs(32, 32)), 32);
+        assert_eq!(vertex_attrib_limit(&inputs(64, 64)), 32);
+        // Vulkan's minimums; a draw takes a binding per location, so the fewer counts.
+        assert_eq!(vertex_attrib_limit(&inputs(16, 16)), 16);
+        assert_eq!(vertex_attrib_limit(&inputs(32, 16)), 16);
     }
 
     #[test]

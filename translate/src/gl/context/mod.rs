@@ -16,6 +16,7 @@ pub(crate) mod names;
 pub(crate) mod share_group;
 pub(crate) mod state;
 pub(crate) mod version;
+pub(crate) mod viewports;
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -149,6 +150,9 @@ pub struct Context {
     pub(crate) pipeline_state: PipelineState,
     pub(crate) unpack: PixelStore,
     pub(crate) pack: PixelStore,
+    /// `GL_UNPACK_COMPRESSED_BLOCK_*` / `GL_PACK_COMPRESSED_BLOCK_*` (`pixel/compressed_store.rs`).
+    pub(crate) unpack_blocks: crate::gl::pixel::compressed_store::BlockStore,
+    pub(crate) pack_blocks: crate::gl::pixel::compressed_store::BlockStore,
     pub(crate) surface: Option<Arc<SurfaceImages>>,
     pub(crate) read_surface: Option<Arc<SurfaceImages>>,
     pub(crate) made_current: bool,
@@ -286,6 +290,12 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_texture_storage_multisample",
     // Immutable and persistently mapped buffers (buffer_storage.rs).
     "GL_ARB_buffer_storage",
+    // Mapped pointers on a 64-byte grid (objects/buffer/aligned.rs).
+    "GL_ARB_map_buffer_alignment",
+    // Buffers filled with one element (objects/buffer/clear.rs).
+    "GL_ARB_clear_buffer_object",
+    // Query results written into buffers (objects/query_buffer.rs).
+    "GL_ARB_query_buffer_object",
     // Buffer-texture ranges (texture_buffer.rs; buffer textures themselves are GL 3.1 core,
     // and GL_ARB_texture_buffer_object's legacy formats are not supported).
     "GL_ARB_texture_buffer_range",
@@ -303,19 +313,22 @@ const EXTENSIONS: &[&str] = &[
     // interface queries (objects/program/interface_query.rs).
     "GL_ARB_separate_shader_objects",
     "GL_ARB_program_interface_query",
+    // `layout(location = N) uniform` (objects/program/uniform_locations.rs).
+    "GL_ARB_explicit_uniform_location",
 ];
 
 /// GLSL-only extensions of GL 4.2–4.5 that glslang compiles to what Vulkan runs, with no API of
 /// their own (`layout(binding)` of GL_ARB_shading_language_420pack is read at link,
-/// `glsl::layout_bindings`).
-/// Not yet: GL_ARB_derivative_control (glslang declares `dFdxFine` and its siblings only from
-/// GLSL 4.00), GL_ARB_shader_texture_image_samples (`textureSamples` fails piglit),
+/// `glsl::layout_bindings`; GL_ARB_derivative_control's functions below GLSL 4.00:
+/// `glsl::derivative_control`).
+/// Not yet: GL_ARB_shader_texture_image_samples (`textureSamples` fails piglit),
 /// GL_ARB_shader_draw_parameters (`gl_BaseVertexARB`/`gl_DrawIDARB` read wrong values) and
 /// GL_ARB_cull_distance (glslang refuses `gl_CullDistance` redeclarations below GLSL 4.50).
 const GLSL_EXTENSIONS: &[&str] = &[
     "GL_ARB_shading_language_420pack",
     "GL_ARB_shading_language_packing",
     "GL_ARB_conservative_depth",
+    "GL_ARB_derivative_control",
 ];
 
 /// The GLSL-only extensions a context offers, given the `offered` ones so far: those of
@@ -395,11 +408,20 @@ impl Context {
         extensions.extend(crate::gl::compute::extensions(&device));
         extensions.extend(crate::gl::draw::indirect::extensions(&device));
         extensions.extend(crate::gl::objects::texture::extensions::extensions(&device));
+        // Framebuffers without attachments (objects/framebuffer/params.rs), at GL's limits.
+        if crate::gl::objects::framebuffer::params::supported(&device) {
+            extensions.push("GL_ARB_framebuffer_no_attachments");
+        }
         if device.caps().gl4.image_cube_array {
             extensions.push("GL_ARB_texture_cube_map_array");
         }
         if device.caps().gl4.sample_rate_shading {
             extensions.push("GL_ARB_sample_shading");
+        }
+        // Out-of-bounds buffer reads by shaders and vertex fetch give zero or in-bounds values
+        // (`robustBufferAccess`, docs/gl.md "Draws").
+        if device.caps().gl4.robust_buffer_access {
+            extensions.push("GL_ARB_robust_buffer_access_behavior");
         }
         if device.caps().gl4.depth_bias_clamp {
             extensions.push("GL_ARB_polygon_offset_clamp");
@@ -415,8 +437,18 @@ impl Context {
         {
             extensions.push("GL_ARB_gpu_shader5");
         }
+        // Per-index viewports, depth ranges and scissors (`viewports`, `draw::viewport`).
+        extensions.extend(viewports::extensions(&device));
         extensions.extend(glsl_extensions(&extensions));
         extensions.extend(crate::gl::dsa::extensions());
+        // ES 2.0's commands, queries and formats on desktop (`context::es`), the GLSL 4.1
+        // precision rules (what Vulkan's SPIR-V precision already guarantees), and program
+        // binaries (`objects::program::binary`).
+        extensions.extend([
+            "GL_ARB_ES2_compatibility",
+            "GL_ARB_shader_precision",
+            "GL_ARB_get_program_binary",
+        ]);
         // Built but incomplete extensions leave the list here, before they could count towards
         // a version (`experimental`).
         experimental::filter(&mut extensions);
@@ -497,6 +529,8 @@ impl Context {
             pipeline_state: PipelineState::new(0, 0),
             unpack: PixelStore::default(),
             pack: PixelStore::default(),
+            unpack_blocks: Default::default(),
+            pack_blocks: Default::default(),
             surface: None,
             read_surface: None,
             made_current: false,
@@ -639,13 +673,7 @@ impl Context {
         if !self.made_current {
             if let Some(s) = &draw {
                 let (w, h) = (s.width as i32, s.height as i32);
-                self.pipeline_state.viewport = crate::gl::context::state::Rect {
-                    x: 0,
-                    y: 0,
-                    width: w,
-                    height: h,
-                };
-                self.pipeline_state.scissor = self.pipeline_state.viewport;
+                self.pipeline_state.viewports.set_drawable_size(w, h);
             }
             self.made_current = true;
         }
@@ -758,6 +786,10 @@ impl Context {
             self.pipeline_state.blend.enabled = if on { u8::MAX } else { 0 };
             return;
         }
+        if cap == GL_SCISSOR_TEST {
+            self.set_scissor_test(on);
+            return;
+        }
         let r = self
             .check_capability(cap)
             .and_then(|()| self.pipeline_state.capability(cap).map(|f| *f = on));
@@ -781,6 +813,9 @@ impl Context {
         }
         if cap == GL_BLEND {
             return self.pipeline_state.blend.enabled & 1 != 0;
+        }
+        if cap == GL_SCISSOR_TEST {
+            return self.pipeline_state.viewports.scissor_on(0);
         }
         let r = self
             .check_capability(cap)
@@ -811,9 +846,12 @@ impl Context {
         Ok(i)
     }
 
-    /// `glEnablei` / `glDisablei`: in GL 3.3 only `GL_BLEND` is indexed (per draw buffer).
+    /// `glEnablei` / `glDisablei`: `GL_BLEND` per draw buffer, `GL_SCISSOR_TEST` per viewport.
     pub fn set_capability_indexed(&mut self, cap: GLenum, index: u32, on: bool) {
         let r = (|| {
+            if cap == GL_SCISSOR_TEST {
+                return self.set_scissor_test_indexed(index, on);
+            }
             if cap != GL_BLEND {
                 return invalid_enum("glEnablei/glDisablei capability", cap);
             }
@@ -828,39 +866,16 @@ impl Context {
     /// `glIsEnabledi`.
     pub fn is_enabled_indexed(&mut self, cap: GLenum, index: u32) -> bool {
         let r = (|| {
+            if cap == GL_SCISSOR_TEST {
+                let i = self.viewport_index(index)?;
+                return Ok(self.pipeline_state.viewports.scissor_on(i));
+            }
             if cap != GL_BLEND {
                 return invalid_enum("glIsEnabledi capability", cap);
             }
             Ok(self.pipeline_state.blend.enabled & (1 << Self::draw_buffer_index(index)?) != 0)
         })();
         self.record(r).unwrap_or(false)
-    }
-
-    /// `glViewport`.
-    pub fn viewport(&mut self, x: i32, y: i32, width: i32, height: i32) {
-        let r = crate::gl::context::state::check_size(width, height).map(|()| {
-            let max = self.device.caps().limits.max_viewport_dimensions;
-            self.pipeline_state.viewport = crate::gl::context::state::Rect {
-                x,
-                y,
-                width: width.min(max[0] as i32),
-                height: height.min(max[1] as i32),
-            };
-        });
-        self.record(r);
-    }
-
-    /// `glScissor`.
-    pub fn scissor(&mut self, x: i32, y: i32, width: i32, height: i32) {
-        let r = crate::gl::context::state::check_size(width, height).map(|()| {
-            self.pipeline_state.scissor = crate::gl::context::state::Rect {
-                x,
-                y,
-                width,
-                height,
-            };
-        });
-        self.record(r);
     }
 
     /// `glClearColor`.
@@ -899,11 +914,6 @@ impl Context {
         let r =
             crate::gl::vk::conv::compare_op(func).map(|_| self.pipeline_state.depth_func = func);
         self.record(r);
-    }
-
-    /// `glDepthRange`.
-    pub fn depth_range(&mut self, near: f64, far: f64) {
-        self.pipeline_state.depth_range = [clamp_unit(near), clamp_unit(far)];
     }
 
     /// `glBlendFuncSeparate` (and `glBlendFunc` with the same factors twice): every draw
@@ -1140,6 +1150,10 @@ impl Context {
 
     /// `glPixelStorei`.
     pub fn pixel_store(&mut self, pname: GLenum, value: i32) {
+        if let Some(r) = self.block_store_param(pname, value) {
+            self.record(r);
+            return;
+        }
         let r = (|| {
             let unpack = matches!(
                 pname,

@@ -119,7 +119,6 @@ pub(crate) struct PipelineState {
     pub depth_test: bool,
     pub depth_mask: bool,
     pub depth_func: GLenum,
-    pub depth_range: [f64; 2],
     pub stencil_test: bool,
     pub stencil: [StencilFace; 2],
     pub cull_face: bool,
@@ -129,9 +128,9 @@ pub(crate) struct PipelineState {
     pub polygon_offset: [f32; 2],
     /// `glPolygonOffsetClamp`'s clamp (0: none).
     pub polygon_offset_clamp: f32,
-    pub scissor_test: bool,
-    pub scissor: Rect,
-    pub viewport: Rect,
+    /// Viewports, depth ranges, scissor boxes and scissor tests, per index
+    /// (GL_ARB_viewport_array, `context::viewports`).
+    pub viewports: crate::gl::context::viewports::Viewports,
     pub clear_color: [f32; 4],
     pub clear_depth: f64,
     pub clear_stencil: i32,
@@ -158,12 +157,6 @@ pub(crate) struct PipelineState {
 impl PipelineState {
     /// GL's initial state; viewport and scissor start as the first drawable's size.
     pub(crate) fn new(width: i32, height: i32) -> Self {
-        let whole = Rect {
-            x: 0,
-            y: 0,
-            width,
-            height,
-        };
         Self {
             blend: Blend::INITIAL,
             blend_color: [0.0; 4],
@@ -171,7 +164,6 @@ impl PipelineState {
             depth_test: false,
             depth_mask: true,
             depth_func: GL_LESS,
-            depth_range: [0.0, 1.0],
             stencil_test: false,
             stencil: [StencilFace::default(); 2],
             cull_face: false,
@@ -180,9 +172,7 @@ impl PipelineState {
             polygon_offset_fill: false,
             polygon_offset: [0.0, 0.0],
             polygon_offset_clamp: 0.0,
-            scissor_test: false,
-            scissor: whole,
-            viewport: whole,
+            viewports: crate::gl::context::viewports::Viewports::new(width, height),
             clear_color: [0.0; 4],
             clear_depth: 1.0,
             clear_stencil: 0,
@@ -218,14 +208,14 @@ impl PipelineState {
     }
 
     /// The flag `glEnable(cap)` / `glDisable(cap)` sets; `GL_INVALID_ENUM` for others.
-    /// `GL_BLEND`, which is per draw buffer, is `blend_enabled`/`set_blend_enabled`.
+    /// `GL_BLEND`, which is per draw buffer, is `blend_enabled`/`set_blend_enabled`;
+    /// `GL_SCISSOR_TEST`, per viewport, is `Context::set_scissor_test`.
     pub(crate) fn capability(&mut self, cap: GLenum) -> GlResult<&mut bool> {
         Ok(match cap {
             GL_DEPTH_TEST => &mut self.depth_test,
             GL_STENCIL_TEST => &mut self.stencil_test,
             GL_CULL_FACE => &mut self.cull_face,
             GL_POLYGON_OFFSET_FILL => &mut self.polygon_offset_fill,
-            GL_SCISSOR_TEST => &mut self.scissor_test,
             GL_DITHER => &mut self.dither,
             GL_MULTISAMPLE => &mut self.multisample,
             GL_PRIMITIVE_RESTART => &mut self.primitive_restart,

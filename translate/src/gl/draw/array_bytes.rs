@@ -77,6 +77,8 @@ pub(super) fn needs_float_conversion(
 ) -> Option<usize> {
     match arr.ty {
         GL_INT | GL_UNSIGNED_INT if !arr.integer => Some(4),
+        // GL_ARB_ES2_compatibility's 16.16 fixed point, which Vulkan has no format for.
+        GL_FIXED => Some(4),
         // `glVertexAttribLPointer` doubles are read as they are (`vertex_array::long`).
         GL_DOUBLE if !arr.long => Some(8),
         _ => None,
@@ -95,6 +97,9 @@ pub(super) fn to_floats(
         let x = match (arr.ty, arr.normalized) {
             (GL_DOUBLE, _) => f64::from_ne_bytes(b.try_into().unwrap_or([0; 8])) as f32,
             (GL_INT, false) => i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f32,
+            (GL_FIXED, _) => {
+                (f64::from(i32::from_ne_bytes(b.try_into().unwrap_or([0; 4]))) / 65536.0) as f32
+            }
             (GL_INT, true) => (i32::from_ne_bytes(b.try_into().unwrap_or([0; 4])) as f64
                 / i32::MAX as f64)
                 .max(-1.0) as f32,

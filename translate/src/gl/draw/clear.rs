@@ -81,7 +81,8 @@ impl Context {
         if self.render_discarded() || self.pipeline_state.rasterizer_discard {
             return Ok(());
         }
-        let area = self.scissor_area();
+        // Clears see index 0's scissor only (GL_ARB_viewport_array).
+        let area = self.pipeline_state.viewports.scissor_area(0);
         let Some(rect) = clip(target.to_image(area), target.width, target.height) else {
             return Ok(());
         };

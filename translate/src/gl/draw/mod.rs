@@ -49,6 +49,7 @@ pub(crate) mod resources;
 pub(crate) mod target;
 pub(crate) mod validate;
 pub(crate) mod vertex_input;
+pub(crate) mod viewport;
 
 pub(crate) use clear::{ClearColor, ClearRequest};
 
@@ -192,7 +193,7 @@ impl Context {
         let Some(max_vertex) = assembly.max_vertex(&call) else {
             return Ok(()); // nothing left to draw after lowering
         };
-        let scissor = self.draw_scissor(&target);
+        let viewports = self.draw_viewports(&target, &program.linked);
         let vertex = self.vertex_input(&call, &program.linked, &vao, max_vertex)?;
         self.encoder.profile.mark(Phase::VertexInput);
         self.check_blend_state(target.colors.len())?;
@@ -211,8 +212,8 @@ impl Context {
         }
         // An empty viewport or scissor draws nothing, but its primitives were counted (and
         // are captured).
-        let Some(scissor) = scissor.or_else(|| feedback.as_ref().map(|_| vk::Rect2D::default()))
-        else {
+        let empty = || viewport::DrawViewports::empty(self.viewport_count(&program.linked));
+        let Some(viewports) = viewports.or_else(|| feedback.as_ref().map(|_| empty())) else {
             return Ok(());
         };
         self.encoder.profile.mark(Phase::Validate);
@@ -233,7 +234,7 @@ impl Context {
         self.encoder.profile.mark(Phase::Target);
         let sets = self.descriptor_sets(&program.linked, &resources)?;
         self.encoder.profile.mark(Phase::Descriptors);
-        self.record_draw(&call, &target, scissor, &program, &resources, sets)?;
+        self.record_draw(&call, &target, &viewports, &program, &resources, sets)?;
         self.encoder.profile.mark(Phase::Record);
         Ok(())
     }

@@ -10,21 +10,21 @@
 //!   (lavapipe, MoltenVK and most mobile drivers pay per command recorded). Both are forgotten
 //!   with a new pass or an internal draw.
 //! - The pass is looked up (and begun) only here, after everything that could end it.
-//! - A default framebuffer rendered at a reduced scale maps GL's window coordinates onto its
-//!   smaller images: the viewport is scaled exactly, the scissor rounded outwards.
+//! - Viewports and scissors (the viewport array, scaled for a reduced render scale) are
+//!   `draw::viewport`'s.
 
 use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::GlResult;
-use crate::gl::context::state::Rect;
 use crate::gl::context::Context;
 use crate::gl::draw::descriptors::DescriptorSets;
 use crate::gl::draw::profile::Phase;
 use crate::gl::draw::resources::DrawResources;
 use crate::gl::draw::validate::DrawProgram;
 use crate::gl::draw::vertex_input::{Assembly, DrawIndices};
-use crate::gl::draw::{clip, DrawCall};
+use crate::gl::draw::viewport::DrawViewports;
+use crate::gl::draw::DrawCall;
 use crate::gl::objects::framebuffer::Target;
 use crate::gl::objects::program::Linked;
 use crate::gl::vk::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
@@ -32,9 +32,7 @@ use crate::gl::vk::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribut
 /// What the encoder remembers of the last draw in its pass (`Encoder::recorded`).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct RecordedState {
-    /// x, y, width, height, min depth, max depth.
-    viewport: [f32; 6],
-    scissor: vk::Rect2D,
+    viewports: DrawViewports,
     blend_constants: [f32; 4],
     line_width: Option<f32>,
     stencil_reference: [u32; 2],
@@ -44,33 +42,6 @@ pub(super) struct RecordedState {
 }
 
 impl Context {
-    /// The GL rectangle the scissor state lets through: the scissor box when the test is on,
-    /// else an unbounded one.
-    pub(super) fn scissor_area(&self) -> Rect {
-        if self.pipeline_state.scissor_test {
-            self.pipeline_state.scissor
-        } else {
-            Rect {
-                x: 0,
-                y: 0,
-                width: i32::MAX,
-                height: i32::MAX,
-            }
-        }
-    }
-
-    /// The draw's scissor rectangle in the target's images: the scissor box when the test is
-    /// on, else the whole target. None when the viewport or the rectangle is empty (the draw
-    /// then records nothing but still generates primitives).
-    pub(super) fn draw_scissor(&self, target: &Target) -> Option<vk::Rect2D> {
-        let scissor_area = self.scissor_area();
-        if self.pipeline_state.viewport.width == 0 || self.pipeline_state.viewport.height == 0 {
-            None
-        } else {
-            clip(target.to_image(scissor_area), target.width, target.height)
-        }
-    }
-
     /// The pipeline key of a draw of `linked` into `target` with the given vertex input.
     pub(super) fn pipeline_key(
         &self,
@@ -174,6 +145,7 @@ impl Context {
                 0
             },
             default_levels: self.default_levels(linked, topo),
+            viewport_count: self.viewport_count(linked),
         }
     }
 
@@ -182,7 +154,7 @@ impl Context {
         &mut self,
         call: &DrawCall,
         target: &Target,
-        scissor: vk::Rect2D,
+        viewports: &DrawViewports,
         program: &DrawProgram,
         resources: &DrawResources,
         sets: DescriptorSets,
@@ -191,10 +163,9 @@ impl Context {
         // Opening query segments records into the open pass and never ends it.
         self.segments_at_draw(program.has_geometry_shader())?;
         self.encoder.profile.mark(Phase::Pass);
-        let viewport = self.draw_viewport(target);
         let pipeline = resources.pipeline;
         let layout = program.linked.pipeline_layout;
-        let mut now = self.recorded_state(&viewport, scissor);
+        let mut now = self.recorded_state(viewports);
         now.set0 = sets.set0.map(|set| (layout, set));
         let last = self.encoder.recorded.take();
         let vb = &resources.vertex_buffers;
@@ -212,7 +183,7 @@ impl Context {
                 raw.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
                 self.encoder.pipeline = pipeline;
             }
-            record_dynamic_state(raw, cb, &viewport, last.as_ref(), &now);
+            record_dynamic_state(raw, cb, last.as_ref(), &now);
             record_descriptor_sets(raw, cb, layout, last.as_ref(), &now, sets.set1);
             if bind_vertex_buffers {
                 raw.cmd_bind_vertex_buffers(cb, 0, &vb.raw, &vb.offsets);
@@ -243,45 +214,16 @@ impl Context {
         Ok(())
     }
 
-    /// The GL viewport as a Vulkan one in the target's images.
-    fn draw_viewport(&self, target: &Target) -> vk::Viewport {
-        let vp = self.pipeline_state.viewport;
-        // A default framebuffer rendered at a reduced scale maps GL's window coordinates onto
-        // its smaller images (exactly: viewports are fractional).
-        let (sx, sy) = target.scale();
-        // Vulkan bounds the viewport's corners to viewportBoundsRange (GL leaves a viewport far
-        // off the drawable legal): keep the size, slide the origin inside the range.
-        let bounds = self.device.caps().limits.viewport_bounds_range;
-        let place =
-            |origin: f32, size: f32| origin.clamp(bounds[0], (bounds[1] - size).max(bounds[0]));
-        vk::Viewport {
-            x: place(vp.x as f32 * sx, vp.width as f32 * sx),
-            y: place(vp.y as f32 * sy, vp.height as f32 * sy),
-            width: vp.width as f32 * sx,
-            height: vp.height as f32 * sy,
-            min_depth: self.pipeline_state.depth_range[0] as f32,
-            max_depth: self.pipeline_state.depth_range[1] as f32,
-        }
-    }
-
     /// The dynamic state this draw records, to compare with the last (`record_draw` fills in
     /// the vertex buffers and set 0).
-    fn recorded_state(&self, viewport: &vk::Viewport, scissor: vk::Rect2D) -> RecordedState {
+    fn recorded_state(&self, viewports: &DrawViewports) -> RecordedState {
         let caps = self.device.caps();
         let line_width = caps.wide_lines.then(|| {
             let range = caps.limits.line_width_range;
             self.pipeline_state.line_width.clamp(range[0], range[1])
         });
         RecordedState {
-            viewport: [
-                viewport.x,
-                viewport.y,
-                viewport.width,
-                viewport.height,
-                viewport.min_depth,
-                viewport.max_depth,
-            ],
-            scissor,
+            viewports: *viewports,
             blend_constants: self.pipeline_state.blend_color,
             line_width,
             set0: None,
@@ -307,18 +249,17 @@ fn changed(last: Option<&RecordedState>, differs: &dyn Fn(&RecordedState) -> boo
 unsafe fn record_dynamic_state(
     raw: &ash::Device,
     cb: vk::CommandBuffer,
-    viewport: &vk::Viewport,
     last: Option<&RecordedState>,
     now: &RecordedState,
 ) {
     let line_width = now.line_width;
     // SAFETY: as the caller guarantees.
     unsafe {
-        if changed(last, &|l| l.viewport != now.viewport) {
-            raw.cmd_set_viewport(cb, 0, &[*viewport]);
+        if changed(last, &|l| l.viewports.viewports_differ(&now.viewports)) {
+            now.viewports.record_viewports(raw, cb);
         }
-        if changed(last, &|l| l.scissor != now.scissor) {
-            raw.cmd_set_scissor(cb, 0, &[now.scissor]);
+        if changed(last, &|l| l.viewports.scissors_differ(&now.viewports)) {
+            now.viewports.record_scissors(raw, cb);
         }
         if changed(last, &|l| l.blend_constants != now.blend_constants) {
             raw.cmd_set_blend_constants(cb, &now.blend_constants);

@@ -221,11 +221,25 @@ impl Context {
         if let Some(t) = object {
             t.last_sampled.set(self.pressure.frame);
         }
+        // GL_DEPTH_STENCIL_TEXTURE_MODE: a depth/stencil texture in stencil mode samples
+        // unsigned stencil indices, with nearest filters only (`texture/stencil.rs`).
+        let stencil = object
+            .and_then(|t| Some(t.storage.as_ref()?.samples_stencil(&t.params)))
+            .unwrap_or(false);
         let tex = object.filter(|t| {
-            t.is_complete(sampler_object)
-                && t.storage.as_ref().is_some_and(|st| {
-                    crate::gl::objects::texture::sampled_kind(st.format) == s.ty.kind
+            let kind = if stencil {
+                SampledKind::UInt
+            } else {
+                t.storage.as_ref().map_or(SampledKind::Float, |st| {
+                    crate::gl::objects::texture::sampled_kind(st.format)
                 })
+            };
+            let filters = sampler_object.unwrap_or(&t.params);
+            t.is_complete(sampler_object)
+                && t.storage.is_some()
+                && kind == s.ty.kind
+                && (!stencil
+                    || crate::gl::objects::texture::stencil::stencil_filters_complete(filters))
         });
         // GLSL 1.10/1.20 programs of a compatibility context see a depth texture
         // through GL_DEPTH_TEXTURE_MODE (the swizzle applies after it).
@@ -259,8 +273,16 @@ impl Context {
             Some(v) => v,
             None => (dummy.0, dummy.1, arenagl_memory::SamplerDesc::default()),
         };
-        // GL_TEXTURE_SWIZZLE_*: a view with that component mapping, cached per texture.
-        if let Some(swizzle) = swizzle.filter(|&sw| sw != IDENTITY_SWIZZLE) {
+        if let (true, Some(swizzle)) = (stencil, swizzle) {
+            let object = match default {
+                Some(t) => self.default_textures.get_mut(t.index()),
+                None => self.textures.get_mut(name),
+            };
+            if let Some(st) = object.and_then(|t| t.storage.as_mut()) {
+                view = st.stencil_view(&mut locked.manager, swizzle)?;
+            }
+        } else if let Some(swizzle) = swizzle.filter(|&sw| sw != IDENTITY_SWIZZLE) {
+            // GL_TEXTURE_SWIZZLE_*: a view with that component mapping, cached per texture.
             let object = match default {
                 Some(t) => self.default_textures.get_mut(t.index()),
                 None => self.textures.get_mut(name),

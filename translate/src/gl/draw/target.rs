@@ -140,23 +140,36 @@ impl Context {
             } else {
                 self.default_read_buffer
             };
-            // The surface's images are single-sampled, one level, one layer.
+            // The surface's images: one level, one layer, the config's samples.
             let whole = |(image, view), format| Bound {
                 image,
                 view,
                 format,
                 level: 0,
                 layer: 0,
-                samples: 1,
+                samples: s.samples,
             };
-            let color = (selected != GL_NONE).then(|| whole(s.color, s.color_format));
+            // An sRGB surface encodes what is drawn while GL_FRAMEBUFFER_SRGB is enabled (always
+            // in ES); reads see its bytes as stored.
+            let encode =
+                draw && (self.pipeline_state.framebuffer_srgb || self.es_version().is_some());
+            let color = match s.srgb_view {
+                Some(view) if encode => (s.color.0, view),
+                _ => s.color,
+            };
+            let format = if encode {
+                s.gl_color_format()
+            } else {
+                s.color_format
+            };
+            let color = (selected != GL_NONE).then(|| whole(color, format));
             return Ok(Target {
                 width: s.render_width,
                 height: s.render_height,
                 gl_size: (s.width, s.height),
                 colors: vec![color],
                 depth_stencil: Some(whole(s.depth, s.depth_format)),
-                samples: 1,
+                samples: s.samples,
             });
         }
         let fb = self
@@ -197,7 +210,16 @@ impl Context {
             None => None,
         };
         if size.is_none() {
-            return Err(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
+            // GL_ARB_framebuffer_no_attachments: the default geometry, where it has a size.
+            size = Some(
+                fb.defaults
+                    .size()
+                    .ok_or(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT)?,
+            );
+            samples = Some(crate::gl::objects::framebuffer::params::rounded_samples(
+                &self.device,
+                fb.defaults.samples,
+            ));
         }
         if !self.sample_locations_agree(&fb) {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
@@ -217,12 +239,10 @@ impl Context {
                     colors.push(None);
                     continue;
                 }
-                match named(buffer) {
-                    Some(Some(b)) => colors.push(Some(*b)),
-                    // OpenGL ES has no draw-buffer completeness rule: the output is discarded.
-                    _ if self.es_major().is_some() => colors.push(None),
-                    _ => return Err(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER),
-                }
+                // Neither OpenGL ES nor GL 4.1 (GL_ARB_ES2_compatibility, which every context
+                // offers) has a draw-buffer completeness rule: an output whose draw buffer
+                // names no attachment is discarded.
+                colors.push(named(buffer).and_then(|b| *b));
             }
         } else {
             for (i, b) in attached.iter().enumerate() {

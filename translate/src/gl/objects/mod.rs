@@ -8,6 +8,7 @@ pub(crate) mod invalidate;
 pub(crate) mod program;
 pub(crate) mod program_pipeline;
 pub(crate) mod query;
+pub(crate) mod query_buffer;
 pub(crate) mod sampler;
 pub(crate) mod sync;
 pub(crate) mod texture;

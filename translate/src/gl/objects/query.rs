@@ -368,32 +368,41 @@ impl Context {
         self.record(r)
     }
 
-    /// `glGetQueryObject*v`: the value as a 64-bit unsigned integer (the C edge narrows it).
+    /// `glGetQueryObject*v`: the value as a 64-bit unsigned integer (the C edge narrows it);
+    /// None after an error, and for `GL_QUERY_RESULT_NO_WAIT` while the result is not
+    /// available (GL then writes nothing).
     pub fn get_query_object(&mut self, id: u32, pname: GLenum) -> Option<u64> {
-        let r = (|| {
-            if !self.queries.objects.exists(id) {
-                return invalid_op(format!("glGetQueryObject: {id} is not a query object"));
-            }
-            // GL_QUERY_TARGET (GL 4.5): the target the query was created or first begun with.
-            if pname == 0x82EA {
-                return Ok(self
-                    .queries
+        let r = self.query_object_value(id, pname);
+        self.record(r).flatten()
+    }
+
+    /// The value `glGetQueryObject*v` of `pname` answers for query `id`, with its errors; None:
+    /// `GL_QUERY_RESULT_NO_WAIT` of a result that is not available yet.
+    pub(crate) fn query_object_value(&mut self, id: u32, pname: GLenum) -> GlResult<Option<u64>> {
+        if !self.queries.objects.exists(id) {
+            return invalid_op(format!("glGetQueryObject: {id} is not a query object"));
+        }
+        // GL_QUERY_TARGET (GL 4.5): the target the query was created or first begun with.
+        if pname == 0x82EA {
+            return Ok(Some(
+                self.queries
                     .objects
                     .get(id)
-                    .map_or(0, |q| u64::from(q.target)));
-            }
-            if self.queries.is_active(id) {
-                return invalid_op(format!("glGetQueryObject: query {id} is active"));
-            }
-            match pname {
-                GL_QUERY_RESULT => self.query_result(id, true).map(|r| r.unwrap_or(0)),
-                GL_QUERY_RESULT_AVAILABLE => {
-                    self.query_result(id, false).map(|r| u64::from(r.is_some()))
-                }
-                p => invalid_enum("glGetQueryObject pname", p),
-            }
-        })();
-        self.record(r)
+                    .map_or(0, |q| u64::from(q.target)),
+            ));
+        }
+        if self.queries.is_active(id) {
+            return invalid_op(format!("glGetQueryObject: query {id} is active"));
+        }
+        match pname {
+            GL_QUERY_RESULT => self.query_result(id, true).map(|r| Some(r.unwrap_or(0))),
+            GL_QUERY_RESULT_AVAILABLE => self
+                .query_result(id, false)
+                .map(|r| Some(u64::from(r.is_some()))),
+            // GL_ARB_query_buffer_object: the result if available, else nothing.
+            GL_QUERY_RESULT_NO_WAIT => self.query_result(id, false),
+            p => invalid_enum("glGetQueryObject pname", p),
+        }
     }
 
     /// The result of the (inactive) query `id`: waits for it when `wait`, else `None` while it

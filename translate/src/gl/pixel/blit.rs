@@ -155,8 +155,9 @@ impl Context {
                 }
             }
         }
-        let scissor = if self.pipeline_state.scissor_test {
-            let r = self.pipeline_state.scissor;
+        // Blits see index 0's scissor only (GL_ARB_viewport_array).
+        let scissor = if self.pipeline_state.viewports.scissor_on(0) {
+            let r = self.pipeline_state.viewports.scissor[0];
             (
                 r.x,
                 r.y,
@@ -335,7 +336,7 @@ impl Context {
 
     /// A single-sampled image of `src`'s depth/stencil format holding sample 0 of each pixel of
     /// its `width × height` level (retire it after use, as `resolve_to_temporary`).
-    fn resolve_depth_stencil_to_temporary(
+    pub(crate) fn resolve_depth_stencil_to_temporary(
         &mut self,
         src: Bound,
         width: u32,

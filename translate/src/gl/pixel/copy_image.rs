@@ -405,7 +405,7 @@ fn invalid_enum_msg<T>(why: String) -> GlResult<T> {
     Err(GlError::InvalidEnum(why))
 }
 
-/// Whether `internal` names a compressed format (S3TC, RGTC, ETC2/EAC, generic compressed).
+/// Whether `internal` names a compressed format (S3TC, RGTC, ETC2/EAC, BPTC, generic compressed).
 fn is_compressed(internal: GLenum) -> bool {
     matches!(
         internal,
@@ -413,6 +413,7 @@ fn is_compressed(internal: GLenum) -> bool {
             | 0x8C4C..=0x8C4F // sRGB S3TC
             | 0x8DBB..=0x8DBE // RGTC
             | 0x9270..=0x9279 // ETC2 / EAC
+            | 0x8E8C..=0x8E8F // BPTC
             | 0x84E9..=0x84EE // generic compressed
             | 0x8C48 | 0x8C49 | 0x8225 | 0x8226
     )

@@ -29,7 +29,7 @@ use ash::vk;
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
-use crate::gl::objects::framebuffer::Target;
+use crate::gl::objects::framebuffer::{Bound, Target};
 use crate::gl::objects::texture::target::TexTarget;
 
 const GL_RGBA_INTEGER: GLenum = 0x8D99;
@@ -222,9 +222,34 @@ impl Context {
                 "{call}: the read framebuffer is not complete (status 0x{status:04X})"
             ))
         })?;
+        if read.samples > 1 && fb == 0 {
+            return self.resolved_default_read(read);
+        }
         if read.samples > 1 {
             return invalid_op(format!("{call} from a multisampled read framebuffer"));
         }
+        Ok(read)
+    }
+
+    /// A multisampled default read framebuffer as reads see it (GL 4.6 §18.2.1 refuses only
+    /// multisampled framebuffer objects): its colour resolved into the surface's single-sampled
+    /// image, read from there.
+    fn resolved_default_read(&mut self, mut read: Target) -> GlResult<Target> {
+        let Some(surface) = self.read_surface.clone() else {
+            return Ok(read);
+        };
+        self.end_pass();
+        surface.record_resolve(&mut self.device.lock().manager)?;
+        let (image, view) = surface.presented_color();
+        for b in read.colors.iter_mut().flatten() {
+            *b = Bound {
+                image,
+                view,
+                samples: 1,
+                ..*b
+            };
+        }
+        read.samples = 1;
         Ok(read)
     }
 

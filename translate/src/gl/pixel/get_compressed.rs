@@ -14,10 +14,10 @@
 //!   ArenaGL has no block encoder. Reading such a level back compressed is
 //!   `GL_INVALID_OPERATION` with a log that says why (a documented gap: a compressed level
 //!   written by those paths can be read with `glGetTexImage`).
-//! - The pack state's `GL_PACK_COMPRESSED_BLOCK_*` parameters
-//!   (ARB_compressed_texture_pixel_storage) are not offered, so the layout is always the
-//!   default one; with a buffer bound to `GL_PIXEL_PACK_BUFFER` the pointer is an offset into
-//!   it (`pixel/buffer.rs` checks it).
+//! - The blocks are written in GL's default layout unless the pack state's
+//!   `GL_PACK_COMPRESSED_BLOCK_*` parameters (ARB_compressed_texture_pixel_storage) make the
+//!   row length, image height and skips apply (`compressed_store.rs`); with a buffer bound to
+//!   `GL_PIXEL_PACK_BUFFER` the pointer is an offset into it (`pixel/buffer.rs` checks it).
 
 use crate::gl::context::enums::GLenum;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlResult};
@@ -25,7 +25,31 @@ use crate::gl::context::Context;
 use crate::gl::objects::texture::internal_format::codec;
 use crate::gl::objects::texture::target::TexTarget;
 use crate::gl::objects::texture::Texture;
+use crate::gl::pixel::compressed_store::BlockLayout;
 use crate::gl::pixel::get_tex_image::PackDest;
+
+/// Kept blocks (a level's, or a box of one) and where the pack state puts them.
+pub(crate) struct KeptImage {
+    pub(crate) blocks: Vec<u8>,
+    pub(crate) layout: Option<BlockLayout>,
+    /// The command's dimensionality, for the pack state's rules.
+    pub(crate) dims: u32,
+}
+
+impl KeptImage {
+    /// The bytes the command writes into (from the pointer on).
+    fn bytes(&self) -> usize {
+        self.layout.map_or(self.blocks.len(), |l| l.span())
+    }
+
+    /// Writes the blocks into `out` ([`Self::bytes`] long).
+    fn write(&self, out: &mut [u8]) {
+        match &self.layout {
+            Some(layout) => layout.scatter(&self.blocks, out),
+            None => out.copy_from_slice(&self.blocks),
+        }
+    }
+}
 
 /// A box of a level in whole blocks: offset and extent in blocks, slices as they are.
 struct BlockBox {
@@ -108,7 +132,7 @@ impl Context {
         self.compressed_level(target, level)
             .ok()
             .flatten()
-            .map_or(0, |b| b.len())
+            .map_or(0, |k| k.bytes())
     }
 
     /// `glGetCompressedTexImage` (`glGetnCompressedTexImage` when `buf_size` is given).
@@ -120,35 +144,46 @@ impl Context {
         dest: PackDest<'_>,
     ) {
         let r = (|| {
-            let Some(blocks) = self.compressed_level(target, level)? else {
+            let Some(kept) = self.compressed_level(target, level)? else {
                 return Ok(());
             };
-            if buf_size.is_some_and(|n| (n.max(0) as usize) < blocks.len()) {
-                return invalid_op(format!(
-                    "glGetnCompressedTexImage: bufSize is below the image's {} bytes",
-                    blocks.len()
-                ));
-            }
-            match dest {
-                PackDest::Client(out) => match out.get_mut(..blocks.len()) {
-                    Some(out) => out.copy_from_slice(&blocks),
-                    None => return invalid_op("client memory shorter than the compressed image"),
-                },
-                PackDest::Buffer(offset) => self.pack_into_buffer(
-                    "glGetCompressedTexImage",
-                    (offset, blocks.len(), 0),
-                    |_, out| out.copy_from_slice(&blocks),
-                ),
-            }
-            Ok(())
+            self.pack_kept("glGetCompressedTexImage", &kept, buf_size, dest)
         })();
         self.record(r);
+    }
+
+    /// Writes `kept` to `dest` under the pack state, after GL's checks on the skips and on
+    /// `buf_size` (the `glGetn*`/`glGet*Texture*` commands' room).
+    pub(crate) fn pack_kept(
+        &mut self,
+        call: &str,
+        kept: &KeptImage,
+        buf_size: Option<i32>,
+        dest: PackDest<'_>,
+    ) -> GlResult<()> {
+        self.pack_blocks.check_skips(kept.dims, &self.pack)?;
+        let bytes = kept.bytes();
+        if buf_size.is_some_and(|n| (n.max(0) as usize) < bytes) {
+            return invalid_op(format!(
+                "{call}: bufSize is below the image's {bytes} bytes"
+            ));
+        }
+        match dest {
+            PackDest::Client(out) => match out.get_mut(..bytes) {
+                Some(out) => kept.write(out),
+                None => return invalid_op("client memory shorter than the compressed image"),
+            },
+            PackDest::Buffer(offset) => {
+                self.pack_into_buffer(call, (offset, bytes, 0), |_, out| kept.write(out))
+            }
+        }
+        Ok(())
     }
 
     /// The blocks of the bound texture's `level` of `target`: `None` for no image (nothing is
     /// written, no error); GL's target and level errors, `GL_INVALID_OPERATION` for a level
     /// that is not compressed or whose blocks ArenaGL does not have.
-    fn compressed_level(&mut self, target: GLenum, level: i32) -> GlResult<Option<Vec<u8>>> {
+    fn compressed_level(&mut self, target: GLenum, level: i32) -> GlResult<Option<KeptImage>> {
         let (tt, face) = match TexTarget::from_image(target) {
             Some((tt, face)) if !tt.is_multisample() => (tt, face),
             _ => return invalid_enum("glGetCompressedTexImage target", target),
@@ -165,11 +200,23 @@ impl Context {
         if !s.face_level_defined(face, level as u32) {
             return Ok(None);
         }
-        if codec(s.internal).is_none() {
+        let Some(codec) = codec(s.internal) else {
             return invalid_op("glGetCompressedTexImage of a texture that is not compressed");
-        }
+        };
+        let [w, h, _] = s.level_size(level as u32);
+        let dims = tt.dims();
         match t.blocks.get(&(face, level as u32)) {
-            Some(blocks) => Ok(Some(blocks.clone())),
+            Some(blocks) => {
+                let blocks = blocks.clone();
+                let slice_bytes = codec.image_bytes(w, h, 1).unwrap_or(0).max(1) as usize;
+                let slices = (blocks.len() / slice_bytes) as u32;
+                let layout = self.compressed_pack_layout(dims, codec, [w, h, slices]);
+                Ok(Some(KeptImage {
+                    blocks,
+                    layout,
+                    dims,
+                }))
+            }
             None => invalid_op(
                 "glGetCompressedTexImage: this level's texels were not given as compressed \
                  blocks (ArenaGL has no block encoder; glGetTexImage reads them)",

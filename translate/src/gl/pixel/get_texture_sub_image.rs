@@ -23,6 +23,7 @@ use crate::gl::objects::texture::api::{image_region, limits_of};
 use crate::gl::objects::texture::internal_format::codec;
 use crate::gl::objects::texture::target::TexTarget;
 use crate::gl::objects::texture::Texture;
+use crate::gl::pixel::get_compressed::KeptImage;
 use crate::gl::pixel::get_tex_image::{classify, Level, PackDest};
 
 /// The box a sub-image query reads: offset and size in GL axes.
@@ -210,37 +211,30 @@ impl Context {
         dest: PackDest<'_>,
     ) {
         let r = (|| {
-            let blocks = self.compressed_sub_blocks(name, level, area)?;
-            if blocks.is_empty() {
+            let kept = self.compressed_sub_blocks(name, level, area)?;
+            if kept.blocks.is_empty() {
                 return Ok(());
             }
-            if (buf_size.max(0) as usize) < blocks.len() {
-                return invalid_op(format!(
-                    "glGetCompressedTextureSubImage: bufSize is below the box's {} bytes",
-                    blocks.len()
-                ));
-            }
-            match dest {
-                PackDest::Client(out) => match out.get_mut(..blocks.len()) {
-                    Some(out) => out.copy_from_slice(&blocks),
-                    None => return invalid_op("client memory shorter than the compressed box"),
-                },
-                PackDest::Buffer(offset) => self.pack_into_buffer(
-                    "glGetCompressedTextureSubImage",
-                    (offset, blocks.len(), 0),
-                    |_, out| out.copy_from_slice(&blocks),
-                ),
-            }
-            Ok(())
+            self.pack_kept(
+                "glGetCompressedTextureSubImage",
+                &kept,
+                Some(buf_size),
+                dest,
+            )
         })();
         self.record(r);
     }
 
-    /// The checked box's blocks, slice after slice (empty for an empty box).
-    fn compressed_sub_blocks(&self, name: u32, level: i32, area: SubBox) -> GlResult<Vec<u8>> {
+    /// The checked box's blocks, slice after slice (empty for an empty box), and where the pack
+    /// state puts them.
+    fn compressed_sub_blocks(&self, name: u32, level: i32, area: SubBox) -> GlResult<KeptImage> {
         let (t, tt, level) = self.sub_image_texture(name, level, area)?;
         let Some(s) = t.storage.as_ref() else {
-            return Ok(Vec::new());
+            return Ok(KeptImage {
+                blocks: Vec::new(),
+                layout: None,
+                dims: tt.dims(),
+            });
         };
         let Some(codec) = codec(s.internal) else {
             return invalid_op(
@@ -250,8 +244,13 @@ impl Context {
         let extent = s.level_size(level);
         check_block_grid(area, extent)?;
         let (offset, size) = area;
+        let empty = KeptImage {
+            blocks: Vec::new(),
+            layout: None,
+            dims: tt.dims(),
+        };
         if size.contains(&0) {
-            return Ok(Vec::new());
+            return Ok(empty);
         }
         let bb = codec.block_bytes() as usize;
         let slice_bytes = extent[0].div_ceil(4) as usize * extent[1].div_ceil(4) as usize * bb;
@@ -272,6 +271,11 @@ impl Context {
             };
             out.extend(blocks_of_box(whole, extent, area, bb));
         }
-        Ok(out)
+        let size = size.map(|v| v as u32);
+        Ok(KeptImage {
+            blocks: out,
+            layout: self.compressed_pack_layout(empty.dims, codec, size),
+            ..empty
+        })
     }
 }

@@ -7,6 +7,7 @@
 pub(crate) mod blit;
 pub(crate) mod buffer;
 pub(crate) mod clear_texture;
+pub(crate) mod compressed_store;
 pub(crate) mod copy_image;
 pub(crate) mod copy_tex_image;
 pub(crate) mod get_compressed;

@@ -10,6 +10,7 @@ use ash::vk;
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, GlError, GlResult};
 use crate::gl::context::Context;
+use crate::gl::objects::framebuffer::Bound;
 
 /// Whether `format` is one of the depth/stencil pixel formats.
 pub(crate) fn is_depth_stencil_format(format: GLenum) -> bool {
@@ -155,27 +156,34 @@ impl Context {
             rect.extent.height,
         );
         self.end_pass();
+        // A multisampled default framebuffer (the only multisampled one reads reach) is read
+        // as sample 0 of each pixel, resolved into a temporary first.
+        let temporary = if ds.samples > 1 {
+            Some(self.resolve_depth_stencil_to_temporary(ds, target.width, target.height)?)
+        } else {
+            None
+        };
+        let ds = Bound {
+            image: temporary.unwrap_or(ds.image),
+            samples: 1,
+            ..ds
+        };
         let device = self.device.clone();
         let (depth, stencil) = {
             let mut locked = device.lock();
-            let depth = if want_depth {
-                let raw = locked.manager.read_image_plane(
-                    ds.image,
-                    &region,
-                    vk::ImageAspectFlags::DEPTH,
-                )?;
-                depth_values(ds.format, &raw)
-            } else {
-                Vec::new()
+            let mut plane = |wanted: bool, aspect| {
+                if wanted {
+                    locked.manager.read_image_plane(ds.image, &region, aspect)
+                } else {
+                    Ok(Vec::new())
+                }
             };
-            let stencil = if want_stencil {
-                locked
-                    .manager
-                    .read_image_plane(ds.image, &region, vk::ImageAspectFlags::STENCIL)?
-            } else {
-                Vec::new()
-            };
-            (depth, stencil)
+            let depth = plane(want_depth, vk::ImageAspectFlags::DEPTH);
+            let stencil = plane(want_stencil, vk::ImageAspectFlags::STENCIL);
+            if let Some(image) = temporary {
+                let _ = locked.manager.retire_image(image);
+            }
+            (depth_values(ds.format, &depth?), stencil?)
         };
         // Pixels clipped away at the left/bottom shift where the first one lands.
         let skip_x = self.pack.skip_pixels as usize + (rect.offset.x - x) as usize;

@@ -276,26 +276,24 @@ impl Context {
         if target.width == 0 || target.height == 0 {
             return Ok(());
         }
-        let vp = crate::gl::context::state::Rect {
-            x: 0,
-            y: 0,
-            width: target.width as i32,
-            height: target.height as i32,
+        let vp = crate::gl::context::viewports::ViewportRect {
+            x: 0.0,
+            y: 0.0,
+            width: target.width as f32,
+            height: target.height as f32,
         };
-        let (n, f) = (
-            self.pipeline_state.depth_range[0],
-            self.pipeline_state.depth_range[1],
-        );
+        let [n, f] = self.pipeline_state.viewports.depth_range[0];
         let ndc_z = if f != n {
             ((2.0 * f64::from(z) - (f + n)) / (f - n)) as f32
         } else {
             0.0
         };
-        let cx = |x: f32| 2.0 * (x - vp.x as f32) / vp.width as f32 - 1.0;
-        let cy = |y: f32| 2.0 * (y - vp.y as f32) / vp.height as f32 - 1.0;
+        let cx = |x: f32| 2.0 * (x - vp.x) / vp.width - 1.0;
+        let cy = |y: f32| 2.0 * (y - vp.y) / vp.height - 1.0;
         // Saved state, restored after the draw whatever it returns.
         let program = std::mem::take(&mut self.program);
-        let viewport = std::mem::replace(&mut self.pipeline_state.viewport, vp);
+        // The fixed-function program writes no viewport index: viewport 0 is the one drawn.
+        let viewport = std::mem::replace(&mut self.pipeline_state.viewports.rect[0], vp);
         let matrices = self.compat.matrices.clone();
         let enables = std::mem::replace(&mut self.compat.texture_enables, [0; FF_TEXTURE_UNITS]);
         let lighting = self.compat.caps.insert(GL_LIGHTING, false);
@@ -314,7 +312,7 @@ impl Context {
         }
         let r = self.draw_immediate_triangles(&vertices);
         self.program = program;
-        self.pipeline_state.viewport = viewport;
+        self.pipeline_state.viewports.rect[0] = viewport;
         self.compat.matrices = matrices;
         self.compat.texture_enables = enables;
         match lighting {

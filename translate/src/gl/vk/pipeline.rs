@@ -105,6 +105,7 @@ impl PipelineKey {
             patch_control_points: 0,
             default_levels: [0; 6],
             subroutines: Vec::new(),
+            viewport_count: 1,
         }
     }
 }
@@ -167,6 +168,9 @@ pub(crate) struct PipelineKey {
     /// Per stage with shader subroutines, the selection as `(constant id, subroutine index)`
     /// (`program::subroutine`); empty for programs without subroutines.
     pub subroutines: Vec<(crate::glsl::Stage, Vec<(u32, u32)>)>,
+    /// Viewports and scissors (dynamic): `GL_MAX_VIEWPORTS` for a program writing
+    /// `gl_ViewportIndex`, else 1 (`draw::viewport`).
+    pub viewport_count: u32,
 }
 
 /// The specialization constant ids of the vertex wrapper (`program::link::DEPTH_WRAPPER`): the point
@@ -285,8 +289,8 @@ pub(crate) fn build(
         .patch_control_points(key.patch_control_points)
         .push_next(&mut domain_origin);
     let viewport = vk::PipelineViewportStateCreateInfo::default()
-        .viewport_count(1)
-        .scissor_count(1);
+        .viewport_count(key.viewport_count.max(1))
+        .scissor_count(key.viewport_count.max(1));
     let (bias_on, factor, units, clamp) = match key.polygon_offset {
         Some((f, u, c)) => (
             true,

@@ -25,6 +25,7 @@ fn is_buffer_target(target: GLenum) -> bool {
             | GL_SHADER_STORAGE_BUFFER
             | GL_ATOMIC_COUNTER_BUFFER
             | GL_DISPATCH_INDIRECT_BUFFER
+            | GL_QUERY_BUFFER
     )
 }
 
@@ -413,13 +414,15 @@ impl Context {
             }
             // The client copy is as large as the mapping: refuse rather than abort when the
             // process cannot hold it.
-            let mut data = Vec::new();
-            data.try_reserve_exact(length as usize).map_err(|_| {
+            let mut data = crate::gl::objects::buffer::aligned::MapCopy::zeroed(
+                offset as u64,
+                length as usize,
+            )
+            .map_err(|_| {
                 GlError::Memory(arenagl_memory::MemoryError::InvalidRequest(format!(
                     "no host memory for a {length}-byte mapping"
                 )))
             })?;
-            data.resize(length as usize, 0);
             let invalidate =
                 access & (GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT) != 0;
             if !invalidate {

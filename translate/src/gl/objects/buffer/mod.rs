@@ -8,7 +8,8 @@
 //!   the classic orphaning idiom never waits and never races with a pending draw.
 //! - `glBufferSubData` goes through the manager's `upload_buffer`: a direct write when the
 //!   buffer is idle and host-visible, otherwise a staged copy recorded in order with the draws.
-//! - `glMapBufferRange` hands out a client-side copy (read back first for `GL_MAP_READ_BIT`);
+//! - `glMapBufferRange` hands out a client-side copy (read back first for `GL_MAP_READ_BIT`),
+//!   placed so that `(pointer - offset) % 64 == 0` (GL_ARB_map_buffer_alignment, `aligned`);
 //!   `glUnmapBuffer` / `glFlushMappedBufferRange` upload what was written. The pointer stays valid
 //!   until unmap, as GL promises.
 //! - Small buffers (up to [`SHADOW_LIMIT`]) keep a CPU shadow and live in host-visible
@@ -23,7 +24,9 @@
 //!   manager's own persistent mapping, so the pointer stays valid across draws and the GPU
 //!   reads exactly what the application wrote.
 
+pub(crate) mod aligned;
 pub(crate) mod api;
+pub(crate) mod clear;
 pub(crate) mod storage;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -40,7 +43,8 @@ pub(crate) struct Mapping {
     pub offset: u64,
     pub length: u64,
     pub access: u32,
-    pub data: Vec<u8>,
+    /// The host copy handed out (on the 64-byte grid, `aligned`).
+    pub data: aligned::MapCopy,
     /// Ranges already flushed explicitly (relative to the mapping).
     pub flushed: Vec<(u64, u64)>,
     /// The pointer handed out is the storage's own persistent mapping (`data` is empty):

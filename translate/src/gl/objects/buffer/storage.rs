@@ -195,7 +195,7 @@ pub(crate) fn map_in_place(
         offset,
         length,
         access,
-        data: Vec::new(),
+        data: crate::gl::objects::buffer::aligned::MapCopy::empty(),
         flushed: Vec::new(),
         direct: true,
     });

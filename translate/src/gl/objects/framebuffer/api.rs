@@ -447,16 +447,21 @@ impl Context {
         let Some(tt) = t.target else {
             return invalid_op(format!("texture {texture} has never been bound"));
         };
+        // GL 4.5 (and Mesa's core profile) lets glFramebufferTextureLayer name a cube map's
+        // face as its layer; the compatibility profile keeps GL 3.0's refusal.
+        let cube_layers =
+            tt == TexTarget::Cube && self.profile != crate::gl::context::Profile::Compatibility;
         match expected {
             Some(e) if e != tt => return invalid_op("texture target mismatch"),
-            None if !matches!(
-                tt,
-                TexTarget::D3
-                    | TexTarget::D1Array
-                    | TexTarget::D2Array
-                    | TexTarget::D2MultisampleArray
-                    | TexTarget::CubeArray
-            ) =>
+            None if !cube_layers
+                && !matches!(
+                    tt,
+                    TexTarget::D3
+                        | TexTarget::D1Array
+                        | TexTarget::D2Array
+                        | TexTarget::D2MultisampleArray
+                        | TexTarget::CubeArray
+                ) =>
             {
                 return invalid_op("glFramebufferTextureLayer needs a 3D or array texture")
             }
@@ -586,15 +591,30 @@ impl Context {
     // ---- queries of the bound framebuffer --------------------------------------------------
 
     /// `GL_SAMPLES` of the draw framebuffer: 0 unless its attachments are multisampled
-    /// (the default framebuffer's images are single-sampled).
+    /// (the default framebuffer's are when its EGL config has `EGL_SAMPLES` > 1).
     pub(crate) fn draw_framebuffer_samples(&self) -> u32 {
-        let Some(fb) = self
-            .framebuffers
-            .get(self.draw_framebuffer)
-            .filter(|_| self.draw_framebuffer != 0)
-        else {
+        self.framebuffer_samples(self.draw_framebuffer)
+    }
+
+    /// `GL_SAMPLES` of framebuffer `name` (0: the default framebuffer).
+    pub(crate) fn framebuffer_samples(&self, name: u32) -> u32 {
+        if name == 0 {
+            return self
+                .surface
+                .as_ref()
+                .map_or(0, |s| if s.samples > 1 { s.samples } else { 0 });
+        }
+        let Some(fb) = self.framebuffers.get(name) else {
             return 0;
         };
+        if fb.points().all(Option::is_none) {
+            // No attachments: the default samples, as a draw rounds them (`params`).
+            let n = crate::gl::objects::framebuffer::params::rounded_samples(
+                &self.device,
+                fb.defaults.samples,
+            );
+            return if n > 1 { n } else { 0 };
+        }
         fb.colors
             .iter()
             .chain([&fb.depth, &fb.stencil])

@@ -6,6 +6,7 @@
 //! `retained`.
 
 pub(crate) mod api;
+pub(crate) mod params;
 pub(crate) mod query;
 pub(crate) mod retained;
 
@@ -22,7 +23,28 @@ use crate::gl::vk::device::Device;
 // through the framebuffer (draw, pixel, pressure, vk).
 pub(crate) use crate::gl::objects::texture::internal_format::{has_stencil, is_depth_format};
 
+/// How an EGL surface's images are made, from its config and attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SurfaceFormat {
+    /// `EGL_GL_COLORSPACE_SRGB` (or an sRGB-capable GLX config): the colour buffer holds
+    /// sRGB-encoded values, written encoded while `GL_FRAMEBUFFER_SRGB` is enabled (always in
+    /// OpenGL ES, which has no switch).
+    pub srgb: bool,
+    /// `EGL_SAMPLES` of the config: 0 or 1 single-sampled; more renders multisampled and
+    /// resolves at the swap (and for reads). A count the device cannot render falls back to
+    /// the nearest one it can (`pick_samples`), or single-sampled.
+    pub samples: u32,
+}
+
 /// The images behind an EGL surface: what framebuffer 0 draws into.
+///
+/// Design: the colour image is always stored `R8G8B8A8_UNORM`, so the present's blit, reads
+/// and resolves copy its bytes unchanged; an sRGB surface's image is created mutable-format
+/// and drawn through an `R8G8B8A8_SRGB` view, which encodes (and blends in linear space) —
+/// the bytes that reach the window are the encoded ones, which is what sRGB means for a
+/// display. A multisampled surface renders into multisampled colour and depth/stencil
+/// images; `resolve` is the single-sampled colour image the swap presents and reads use,
+/// filled by the memory manager's resolve just before each.
 pub struct SurfaceImages {
     device: Arc<Device>,
     /// The size GL sees (the window's, the pbuffer's).
@@ -32,11 +54,28 @@ pub struct SurfaceImages {
     /// reduced scale under memory pressure (`pressure/render_scale.rs`; the present blit scales up).
     pub render_width: u32,
     pub render_height: u32,
+    /// What draws render into (multisampled on a multisampled surface).
     pub color: (ImageHandle, ViewHandle),
     pub depth: (ImageHandle, ViewHandle),
     pub color_format: vk::Format,
     pub depth_format: vk::Format,
+    /// The encoding view of an sRGB surface's colour image (`R8G8B8A8_SRGB`).
+    pub srgb_view: Option<ViewHandle>,
+    /// The single-sampled colour image of a multisampled surface.
+    pub resolve: Option<(ImageHandle, ViewHandle)>,
+    /// Samples per pixel of `color` and `depth` (1: single-sampled).
+    pub samples: u32,
+    /// What the images were made for (the resize path makes new ones alike).
+    pub format: SurfaceFormat,
 }
+
+/// The usage of every colour image of a surface.
+const SURFACE_COLOR_USAGE: vk::ImageUsageFlags = vk::ImageUsageFlags::from_raw(
+    vk::ImageUsageFlags::COLOR_ATTACHMENT.as_raw()
+        | vk::ImageUsageFlags::TRANSFER_SRC.as_raw()
+        | vk::ImageUsageFlags::TRANSFER_DST.as_raw()
+        | vk::ImageUsageFlags::SAMPLED.as_raw(),
+);
 
 impl SurfaceImages {
     /// The device the images belong to.
@@ -44,18 +83,31 @@ impl SurfaceImages {
         &self.device
     }
 
-    /// A colour (RGBA8) and depth/stencil pair of `width × height` (at least 1×1).
+    /// A linear, single-sampled colour (RGBA8) and depth/stencil pair of `width × height`
+    /// (at least 1×1).
     pub fn new(device: &Arc<Device>, width: u32, height: u32) -> Result<Self, GlError> {
-        Self::with_scale(device, width, height, 1.0)
+        Self::with_format(device, width, height, 1.0, SurfaceFormat::default())
     }
 
-    /// Images for a GL size of `width × height` rendered at `scale` of it (clamped to
-    /// `[0.25, 1]`; each side at least 1 pixel).
+    /// Linear, single-sampled images for a GL size of `width × height` rendered at `scale` of
+    /// it (see [`SurfaceImages::with_format`]).
     pub fn with_scale(
         device: &Arc<Device>,
         width: u32,
         height: u32,
         scale: f32,
+    ) -> Result<Self, GlError> {
+        Self::with_format(device, width, height, scale, SurfaceFormat::default())
+    }
+
+    /// Images of `format` for a GL size of `width × height` rendered at `scale` of it (clamped
+    /// to `[0.25, 1]`; each side at least 1 pixel).
+    pub fn with_format(
+        device: &Arc<Device>,
+        width: u32,
+        height: u32,
+        scale: f32,
+        format: SurfaceFormat,
     ) -> Result<Self, GlError> {
         let (gl_width, gl_height) = (width.max(1), height.max(1));
         let scale = if scale.is_finite() {
@@ -65,45 +117,20 @@ impl SurfaceImages {
         };
         let scaled = |v: u32| ((v as f32 * scale).round() as u32).clamp(1, v);
         let (width, height) = (scaled(gl_width), scaled(gl_height));
-        let color_format = vk::Format::R8G8B8A8_UNORM;
-        let depth_format = device.caps().depth_stencil_format;
-        let mut locked = device.lock();
-        let color = locked.image_with_view(
-            &ImageDesc::new_2d(
-                color_format,
-                width,
-                height,
-                1,
-                vk::ImageUsageFlags::COLOR_ATTACHMENT
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-                    | vk::ImageUsageFlags::TRANSFER_DST
-                    | vk::ImageUsageFlags::SAMPLED,
-                Category::RenderTarget,
-            )
-            .named("EGL surface colour"),
-            &ViewDesc::color_2d(1),
-        )?;
-        let depth = match locked.image_with_view(
-            &ImageDesc::new_2d(
-                depth_format,
-                width,
-                height,
-                1,
-                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-                    | vk::ImageUsageFlags::TRANSFER_DST,
-                Category::RenderTarget,
-            )
-            .named("EGL surface depth/stencil"),
-            &depth_view(),
-        ) {
-            Ok(d) => d,
+        let samples = if format.samples > 1 {
+            pick_samples(device, format.samples).unwrap_or_else(|| max_samples(device))
+        } else {
+            1
+        };
+        let mut made = SurfaceParts::default();
+        let (color, depth) = match made.allocate(device, (width, height), samples, format.srgb) {
+            Ok(pair) => pair,
             Err(e) => {
-                let _ = locked.manager.retire_image(color.0);
-                return Err(e.into());
+                made.retire(device);
+                return Err(e);
             }
         };
-        drop(locked);
+        let color_format = vk::Format::R8G8B8A8_UNORM;
         Ok(Self {
             device: device.clone(),
             width: gl_width,
@@ -113,8 +140,135 @@ impl SurfaceImages {
             color,
             depth,
             color_format,
-            depth_format,
+            depth_format: device.caps().depth_stencil_format,
+            srgb_view: made.srgb_view,
+            resolve: made.resolve,
+            samples,
+            format: SurfaceFormat {
+                srgb: format.srgb,
+                samples: format.samples,
+            },
         })
+    }
+
+    /// The single-sampled colour image that holds what was drawn (after the resolve of a
+    /// multisampled surface): what a swap presents and what reads read.
+    pub fn presented_color(&self) -> (ImageHandle, ViewHandle) {
+        self.resolve.unwrap_or(self.color)
+    }
+
+    /// The internal format GL reports for the colour buffer (`GL_SRGB8_ALPHA8` for an sRGB
+    /// surface: its `GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING` is `GL_SRGB`).
+    pub(crate) fn gl_color_format(&self) -> vk::Format {
+        if self.srgb_view.is_some() {
+            vk::Format::R8G8B8A8_SRGB
+        } else {
+            self.color_format
+        }
+    }
+
+    /// Records the resolve of a multisampled surface's colour into `resolve` (nothing for a
+    /// single-sampled one). Outside any render pass.
+    pub fn record_resolve(
+        &self,
+        manager: &mut arenagl_memory::MemoryManager,
+    ) -> Result<(), arenagl_memory::MemoryError> {
+        let Some(resolve) = self.resolve else {
+            return Ok(());
+        };
+        let side = |image| arenagl_memory::BlitSide {
+            image,
+            mip_level: 0,
+            layer: 0,
+            corners: [
+                vk::Offset3D { x: 0, y: 0, z: 0 },
+                vk::Offset3D {
+                    x: self.render_width as i32,
+                    y: self.render_height as i32,
+                    z: 1,
+                },
+            ],
+        };
+        manager.resolve_image(side(self.color.0), side(resolve.0))
+    }
+}
+
+/// An image and its whole view.
+type ImageAndView = (ImageHandle, ViewHandle);
+
+/// The images of a surface as they are made, so a failure part-way retires what was made.
+#[derive(Default)]
+struct SurfaceParts {
+    color: Option<ImageAndView>,
+    depth: Option<ImageAndView>,
+    srgb_view: Option<ViewHandle>,
+    resolve: Option<ImageAndView>,
+}
+
+impl SurfaceParts {
+    fn allocate(
+        &mut self,
+        device: &Arc<Device>,
+        (width, height): (u32, u32),
+        samples: u32,
+        srgb: bool,
+    ) -> Result<(ImageAndView, ImageAndView), GlError> {
+        let count = vk::SampleCountFlags::from_raw(samples);
+        let mut locked = device.lock();
+        let mut color_desc = ImageDesc::new_2d(
+            vk::Format::R8G8B8A8_UNORM,
+            width,
+            height,
+            1,
+            SURFACE_COLOR_USAGE,
+            Category::RenderTarget,
+        )
+        .named("EGL surface colour");
+        if srgb {
+            color_desc.flags |= vk::ImageCreateFlags::MUTABLE_FORMAT;
+        }
+        let single = color_desc.clone();
+        color_desc.samples = count;
+        if samples > 1 {
+            // Multisampled images cannot be sampled through GL's default framebuffer.
+            color_desc.usage &= !vk::ImageUsageFlags::SAMPLED;
+            self.resolve = Some(locked.image_with_view(
+                &single.named("EGL surface colour (resolved)"),
+                &ViewDesc::color_2d(1),
+            )?);
+        }
+        let color = locked.image_with_view(&color_desc, &ViewDesc::color_2d(1))?;
+        self.color = Some(color);
+        if srgb {
+            let view = ViewDesc {
+                format: vk::Format::R8G8B8A8_SRGB,
+                ..ViewDesc::color_2d(1)
+            };
+            self.srgb_view = Some(locked.manager.create_view(color.0, &view)?);
+        }
+        let mut depth_desc = ImageDesc::new_2d(
+            device.caps().depth_stencil_format,
+            width,
+            height,
+            1,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::TRANSFER_DST,
+            Category::RenderTarget,
+        )
+        .named("EGL surface depth/stencil");
+        depth_desc.samples = count;
+        let depth = locked.image_with_view(&depth_desc, &depth_view())?;
+        self.depth = Some(depth);
+        Ok((color, depth))
+    }
+
+    /// Retires whatever was made (the views go with their images).
+    fn retire(self, device: &Arc<Device>) {
+        let mut locked = device.lock();
+        for (image, _) in [self.color, self.depth, self.resolve].into_iter().flatten() {
+            let _ = locked.manager.retire_image(image);
+        }
     }
 }
 
@@ -130,6 +284,9 @@ impl Drop for SurfaceImages {
         let mut locked = self.device.lock();
         let _ = locked.manager.retire_image(self.color.0);
         let _ = locked.manager.retire_image(self.depth.0);
+        if let Some((image, _)) = self.resolve {
+            let _ = locked.manager.retire_image(image);
+        }
     }
 }
 
@@ -176,6 +333,8 @@ pub(crate) struct Framebuffer {
     pub stencil: Option<Attachment>,
     pub draw_buffers: [GLenum; MAX_COLOR_ATTACHMENTS],
     pub read_buffer: GLenum,
+    /// The default geometry of a framebuffer with no attachments (`params`).
+    pub defaults: params::Defaults,
 }
 
 impl Framebuffer {
@@ -206,6 +365,7 @@ impl Default for Framebuffer {
             stencil: None,
             draw_buffers,
             read_buffer: GL_COLOR_ATTACHMENT0,
+            defaults: params::Defaults::default(),
         }
     }
 }

@@ -117,10 +117,14 @@ impl Context {
             } else {
                 &self.surface
             };
-            let formats = surface.as_ref().map(|s| (s.color_format, s.depth_format));
+            let formats = surface
+                .as_ref()
+                .map(|s| (s.gl_color_format(), s.depth_format));
             let format = match attachment {
-                // GL_FRONT_LEFT, GL_BACK_LEFT: the one colour buffer.
+                // GL_FRONT_LEFT, GL_BACK_LEFT: the one colour buffer; OpenGL ES names it
+                // GL_BACK (ES 3.0 §6.1.13).
                 0x0400 | 0x0402 => formats.map(|f| f.0),
+                0x0405 if self.es_version().is_some() => formats.map(|f| f.0),
                 // GL_FRONT_RIGHT, GL_BACK_RIGHT: no stereo.
                 0x0401 | 0x0403 => None,
                 // GL_DEPTH, GL_STENCIL.

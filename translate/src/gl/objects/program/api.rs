@@ -10,7 +10,6 @@ use crate::gl::objects::program::{
     self, default_block_strides, set_uniform, set_uniform_matrix, stage_enum, stage_of, Program,
     Shader, UniformStorage, ValueKind,
 };
-use crate::gl::objects::vertex_array::MAX_VERTEX_ATTRIBS;
 use crate::glsl::ScalarKind;
 
 /// A uniform's value as `glGetUniform*` reads it: its components' bits (a 32-bit component's
@@ -145,8 +144,20 @@ impl Context {
     /// `glCompileShader`.
     pub fn compile_shader(&mut self, name: u32) {
         let dialect = self.dialect();
-        let r = self.shader_mut(name).map(|s| s.compile(dialect));
+        let offered = self.glsl_extensions();
+        let r = self.shader_mut(name).map(|s| s.compile(dialect, offered));
         self.record(r);
+    }
+
+    /// The GLSL extensions this context offers (those of `GL_EXTENSIONS`): the only ones its
+    /// shaders see macros and `#extension` for (`glsl::ExtensionSet`).
+    pub(crate) fn glsl_extensions(&self) -> crate::glsl::ExtensionSet {
+        crate::glsl::ExtensionSet::offering(
+            self.strings
+                .extensions
+                .iter()
+                .filter_map(|e| e.to_str().ok()),
+        )
     }
 
     /// `glIsShader`.
@@ -314,7 +325,7 @@ impl Context {
     /// `glBindAttribLocation` (applies at the next link).
     pub fn bind_attrib_location(&mut self, program: u32, index: u32, name: &str) {
         let r = (|| {
-            if index >= MAX_VERTEX_ATTRIBS {
+            if index >= self.max_vertex_attribs() {
                 return invalid_value(format!("attribute location {index}"));
             }
             if name.starts_with("gl_") {
@@ -401,6 +412,12 @@ impl Context {
                 ))
             } else if let Some(log) = self.es_missing_stage(&input) {
                 Err(program::LinkError::Log(log))
+            } else if let Some(why) = input
+                .separable
+                .then(|| crate::gl::objects::program_pipeline::separable_link_problem(&input))
+                .flatten()
+            {
+                Err(program::LinkError::Log(format!("ERROR: Linking: {why}\n")))
             } else {
                 self.link_input(&input)
             };
@@ -414,7 +431,13 @@ impl Context {
         &self,
         input: &LinkInput,
     ) -> Result<(program::Linked, String), program::LinkError> {
-        program::link_bound(&self.device, input, MAX_VERTEX_ATTRIBS, self.dialect())
+        program::link_bound(
+            &self.device,
+            input,
+            self.max_vertex_attribs(),
+            self.dialect(),
+            Some(self.glsl_extensions()),
+        )
     }
 
     /// Makes `result` (a link of `input`) program `name`'s executable, status and log.
@@ -444,6 +467,7 @@ impl Context {
                 p.linked = Some(Arc::new(linked));
                 p.link_input = Some(Arc::new(input));
                 p.link_status = true;
+                p.linked_binary_hint = p.binary_hint;
                 p.log = log;
                 program::apply_initializers(p);
             }
@@ -562,11 +586,11 @@ impl Context {
                         GL_INTERLEAVED_ATTRIBS as i32
                     }
                 }
-                GL_PROGRAM_BINARY_RETRIEVABLE_HINT => i32::from(p.binary_hint),
+                GL_PROGRAM_BINARY_RETRIEVABLE_HINT => i32::from(p.linked_binary_hint),
                 crate::gl::objects::program_pipeline::GL_PROGRAM_SEPARABLE => {
                     i32::from(p.separable)
                 }
-                GL_PROGRAM_BINARY_LENGTH => 0,
+                GL_PROGRAM_BINARY_LENGTH => return self.program_binary_length(name),
                 p => return invalid_enum("glGetProgramiv pname", p),
             })
         }

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::binary::LinkInput;
+use super::binary::{Code, LayoutBinding, LinkInput};
 use super::{
     error_log, sampler_descriptor_type, vk_stages, ActiveAttrib, ActiveUniform, BlockInfo,
     FfUniform, LinkError, Linked, SamplerInfo, UniformStorage, VkObjects,
@@ -41,6 +41,11 @@ use crate::glsl::{
 use arenagl_memory::MemoryError;
 
 static NEXT_PROGRAM_ID: AtomicU64 = AtomicU64::new(1);
+
+/// A new program's unique id (`Linked::id`).
+pub(super) fn next_program_id() -> u64 {
+    NEXT_PROGRAM_ID.fetch_add(1, Ordering::Relaxed)
+}
 
 /// Links `units` into a program's interface and Vulkan layout: for the programs ArenaGL links
 /// for itself, whose sources follow the compatibility profile's rules.
@@ -63,28 +68,31 @@ pub(crate) fn link(
         Dialect::Compatibility {
             glsl: glsl::version::NEWEST,
         },
+        None,
     )
 }
 
 /// [`link`] of the application's units with its bindings (attributes, fragment outputs
 /// (`glBindFragDataLocation*`), captured varyings) and `GL_PROGRAM_SEPARABLE`, for a context
-/// compiling `dialect`: the program and glslang's info log. A separable program's stages are
-/// not checked against the stages a link supplies (another program's stages will face them).
+/// compiling `dialect` and offering the GLSL extensions `offered` (`None`: all glslang knows):
+/// the program and glslang's info log. A separable program's stages are not checked against the
+/// stages a link supplies (another program's stages will face them).
 pub(crate) fn link_bound(
     device: &Arc<Device>,
     input: &LinkInput,
     max_attribs: u32,
     dialect: Dialect,
+    offered: Option<glsl::ExtensionSet>,
 ) -> Result<(Linked, String), LinkError> {
     let units = &input.units;
     let attrib_bindings = &input.attrib_bindings;
     let facts = SourceFacts::read(units);
     let prepared = prepare(units, dialect, input.separable)?;
-    let mut program = compile(&prepared, input)?;
+    let mut program = compile(&prepared, input, offered)?;
     let xfb = if input.xfb.varyings.is_empty() {
         None
     } else {
-        let (layout, captured) = capture_feedback(&prepared, &program, input)?;
+        let (layout, captured) = capture_feedback(&prepared, &program, input, offered)?;
         program = captured;
         Some(layout)
     };
@@ -99,8 +107,8 @@ pub(crate) fn link_bound(
     program
         .lower_array_indexing(indexable(&device.caps().gl4))
         .map_err(|e| LinkError::Log(error_log(&e)))?;
-    // Double inputs: wide ones take two Vulkan locations, all are read through `uvec`s
-    // (`glsl::wide_inputs`, `glsl::double_inputs`).
+    // Vertex inputs packed (unused locations take no Vulkan location), wide double ones take
+    // two, doubles are read through `uvec`s (`glsl::wide_inputs`, `glsl::double_inputs`).
     let stretch = program
         .lower_double_vertex_inputs()
         .map_err(|e| LinkError::Log(error_log(&e)))?;
@@ -109,17 +117,26 @@ pub(crate) fn link_bound(
     for a in &mut attribs {
         a.shader_location = stretch.location(a.shader_location);
     }
-    if stretch != glsl::wide_inputs::Stretch::default() {
-        check_stretched_inputs(device, &attribs)?;
-    }
+    check_vulkan_inputs(device, &attribs)?;
     let mut interface = Interface::reflect(r, &facts)?;
     interface.check_block_limits(&ShaderLimits::of(&device.caps().limits))?;
     crate::gl::compute::check_local_size(device, r.local_size)?;
     interface.storage = crate::gl::compute::storage_block_infos(device, r, units)?;
     interface.images = crate::gl::compute::image_infos(r, units);
     interface.add_images();
+    interface.place_explicit_locations(&facts.explicit_locations)?;
     let pass_through = pass_through_control(&program)?;
-    let objects = vulkan_layout(device, &program.stages, &interface)?;
+    let code = Code {
+        stages: program
+            .stages
+            .iter()
+            .map(|s| (s.stage, s.spirv.clone()))
+            .collect(),
+        sets: interface
+            .set_layout_bindings()
+            .map(|set| set.iter().map(LayoutBinding::of).collect()),
+    };
+    let objects = vulkan_layout(device, &code)?;
     let frag_outputs = r
         .frag_outputs
         .iter()
@@ -155,12 +172,16 @@ pub(crate) fn link_bound(
             program.stages.iter().map(|s| (s.stage, s.spirv.as_slice())),
         ),
         pass_through,
+        writes_viewport_index: glsl::layer_viewport::writes_viewport_index(
+            program.stages.iter().map(|s| (s.stage, s.spirv.as_slice())),
+        ),
         geometry: program
             .stage(Stage::Geometry)
             .map(|g| glsl::geometry::GeometryLayout::of(&g.spirv)),
         xfb,
         subroutines: program.subroutines.clone(),
-        id: NEXT_PROGRAM_ID.fetch_add(1, Ordering::Relaxed),
+        code,
+        id: next_program_id(),
         pipelines_built: AtomicBool::new(false),
         device: device.clone(),
     };
@@ -182,6 +203,8 @@ struct SourceFacts {
     bool_members: Vec<(String, u32)>,
     /// `layout(binding = N)` of samplers and uniform blocks (GL_ARB_shading_language_420pack).
     explicit: Vec<(Declared, u32)>,
+    /// `layout(location = N) uniform` (GL_ARB_explicit_uniform_location): name, location.
+    explicit_locations: Vec<(String, u32)>,
 }
 
 impl SourceFacts {
@@ -206,6 +229,10 @@ impl SourceFacts {
                 .iter()
                 .flat_map(|(_, src)| explicit_bindings(src))
                 .filter(|(d, _)| matches!(d, Declared::Sampler(_) | Declared::UniformBlock(_)))
+                .collect(),
+            explicit_locations: units
+                .iter()
+                .flat_map(|(_, src)| glsl::rendezvous::explicit_uniform_locations(src))
                 .collect(),
         }
     }
@@ -443,7 +470,7 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
             Some((wrapped_stage, wrapper)) if *stage == wrapped_stage => {
                 let mut s = rename_main(src);
                 if *stage == Stage::Vertex {
-                    s = with_point_size_member(&s);
+                    s = glsl::per_vertex::with_point_size_member(&s);
                 }
                 if !wrapped {
                     s.push_str(wrapper);
@@ -456,28 +483,6 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
         .collect()
 }
 
-/// A vertex unit whose `out gl_PerVertex` redeclaration (GL_ARB_separate_shader_objects)
-/// leaves out `gl_PointSize`, which the depth wrapper writes, with the member added (on the
-/// block's first line, so line numbers hold).
-fn with_point_size_member(source: &str) -> String {
-    let Some(at) = source.find("gl_PerVertex") else {
-        return source.to_owned();
-    };
-    let before = source[..at].trim_end();
-    let Some(open) = source[at..].find('{').map(|i| at + i) else {
-        return source.to_owned();
-    };
-    let close = source[open..].find('}').map_or(source.len(), |i| open + i);
-    if !before.ends_with("out") || source[open..close].contains("gl_PointSize") {
-        return source.to_owned();
-    }
-    format!(
-        "{} float gl_PointSize;{}",
-        &source[..=open],
-        &source[open + 1..]
-    )
-}
-
 /// The wrappers' call of the application's `main`, after which transform feedback copies.
 const WRAPPER_CALL: &str = "    arenagl_user_main();\n";
 
@@ -487,6 +492,7 @@ fn capture_feedback(
     prepared: &Prepared,
     first: &glsl::Program,
     input: &LinkInput,
+    offered: Option<glsl::ExtensionSet>,
 ) -> Result<(glsl::xfb::XfbLayout, glsl::Program), LinkError> {
     let request = &input.xfb;
     let log = |e: String| LinkError::Log(format!("ERROR: Linking: {e}\n"));
@@ -503,7 +509,7 @@ fn capture_feedback(
         sources,
         frag_epilogue: prepared.frag_epilogue,
     };
-    let mut program = compile(&rewritten, input)?;
+    let mut program = compile(&rewritten, input, offered)?;
     let at = spirv(&program).ok_or_else(|| log("no vertex stage".into()))?;
     glsl::xfb::decorate(&mut program.stages[at].spirv, &layout).map_err(log)?;
     Ok((layout, program))
@@ -512,9 +518,14 @@ fn capture_feedback(
 // ---- 3. glslang -------------------------------------------------------------------------------
 
 /// Compiles and links the prepared units; running out of memory in the compiler is transient.
-fn compile(prepared: &Prepared, input: &LinkInput) -> Result<glsl::Program, LinkError> {
+fn compile(
+    prepared: &Prepared,
+    input: &LinkInput,
+    offered: Option<glsl::ExtensionSet>,
+) -> Result<glsl::Program, LinkError> {
     let options = CompileOptions {
         separable: input.separable,
+        extensions: offered,
         ..CompileOptions::default()
     };
     let refs: Vec<(Stage, &str)> = prepared
@@ -621,8 +632,10 @@ fn attrib_slots(ty: GlType, array_size: Option<u32>) -> u32 {
     columns * array_size.unwrap_or(1).max(1)
 }
 
-/// The Vulkan locations (and bindings: one each) stretched double inputs take fit the device.
-fn check_stretched_inputs(device: &Device, attribs: &[ActiveAttrib]) -> Result<(), LinkError> {
+/// The Vulkan locations (and bindings: one each) the vertex inputs take once packed and
+/// stretched (`glsl::wide_inputs`) fit the device: generic inputs, double ones, and the
+/// fixed-function arrays an upgraded legacy shader reads, together.
+fn check_vulkan_inputs(device: &Device, attribs: &[ActiveAttrib]) -> Result<(), LinkError> {
     let l = &device.caps().limits;
     let limit = l
         .max_vertex_input_attributes
@@ -635,7 +648,7 @@ fn check_stretched_inputs(device: &Device, attribs: &[ActiveAttrib]) -> Result<(
     if end > limit {
         return Err(LinkError::Log(format!(
             "ERROR: Linking: the vertex inputs take {end} Vulkan locations (a dvec3 or dvec4 \
-             takes two); this device reads {limit}\n"
+             takes two, and each gl_Vertex, gl_Color, … read one); this device reads {limit}\n"
         )));
     }
     Ok(())
@@ -660,11 +673,26 @@ fn claim(taken: &mut [bool], loc: u32, slots: u32) -> bool {
 
 /// The active vertex inputs with their GL locations: fixed-function inputs read their own
 /// slots past the generic ones; the others take their bound location first, then the
-/// compiler's where free, then the next free slots.
+/// compiler's where free, then the next free slots. When that leaves no room (glslang places
+/// inputs without a `layout(location)` where it likes, which can split the free slots: three
+/// inputs of 20, 3 and 1 locations in 32), the inputs without a bound location are placed
+/// again, largest first, in the free slots.
 fn assign_attributes(
     r: &Reflection,
     attrib_bindings: &HashMap<String, u32>,
     max_attribs: u32,
+) -> Result<Vec<ActiveAttrib>, LinkError> {
+    place_attributes(r, attrib_bindings, max_attribs, true)
+        .or_else(|_| place_attributes(r, attrib_bindings, max_attribs, false))
+}
+
+/// [`assign_attributes`], keeping the compiler's locations where free when `compiler_first`,
+/// else placing the unbound inputs largest first.
+fn place_attributes(
+    r: &Reflection,
+    attrib_bindings: &HashMap<String, u32>,
+    max_attribs: u32,
+    compiler_first: bool,
 ) -> Result<Vec<ActiveAttrib>, LinkError> {
     let mut taken = vec![false; max_attribs as usize];
     let mut attribs: Vec<ActiveAttrib> = r
@@ -694,14 +722,23 @@ fn assign_attributes(
         }
     }
     for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
-        if claim(&mut taken, a.shader_location, a.slots) {
+        if compiler_first && claim(&mut taken, a.shader_location, a.slots) {
             a.gl_location = a.shader_location;
         }
     }
-    for a in attribs.iter_mut().filter(|a| a.gl_location == u32::MAX) {
+    let mut unplaced: Vec<&mut ActiveAttrib> = attribs
+        .iter_mut()
+        .filter(|a| a.gl_location == u32::MAX)
+        .collect();
+    if !compiler_first {
+        unplaced.sort_by_key(|a| std::cmp::Reverse(a.slots));
+    }
+    for a in unplaced {
         let Some(free) = (0..max_attribs).find(|&l| fits(&taken, l, a.slots)) else {
             return Err(LinkError::Log(format!(
-                "ERROR: Linking: too many vertex attributes ({max_attribs} locations)\n"
+                "ERROR: Linking: no room for attribute {} ({} locations) among \
+                 GL_MAX_VERTEX_ATTRIBS {max_attribs}\n",
+                a.name, a.slots
             )));
         };
         claim(&mut taken, free, a.slots);
@@ -756,6 +793,17 @@ struct Interface {
 }
 
 impl Interface {
+    /// GL_ARB_explicit_uniform_location: the located uniforms moved to their
+    /// `layout(location = N)` (`uniform_locations`), the others around them.
+    fn place_explicit_locations(&mut self, explicit: &[(String, u32)]) -> Result<(), LinkError> {
+        if explicit.is_empty() {
+            return Ok(());
+        }
+        self.locations = super::uniform_locations::place(&mut self.uniforms, explicit)
+            .map_err(|why| LinkError::Log(format!("ERROR: Linking: {why}\n")))?;
+        Ok(())
+    }
+
     /// The interface of reflection `r`, in GL's order: default-block members, samplers, then
     /// named-block members.
     fn reflect(r: &Reflection, facts: &SourceFacts) -> Result<Self, LinkError> {
@@ -972,26 +1020,24 @@ fn create_object<T>(
         .map_err(LinkError::Memory)
 }
 
-/// The program's Vulkan objects: a module per stage, the set layouts of `interface`, and the
-/// pipeline layout. Each goes through the manager: the `pipeline` fault rules apply, out of
+/// The program's Vulkan objects: a module per stage of `code`, its set layouts, and the
+/// pipeline layout (for a link, and for a program binary, `binary`). Each goes through the manager: the `pipeline` fault rules apply, out of
 /// memory runs the ladder's first rung, device loss latches; what is left is transient, and
 /// what was made before a failure is destroyed with the returned error.
-fn vulkan_layout(
-    device: &Arc<Device>,
-    stages: &[glsl::StageModule],
-    interface: &Interface,
-) -> Result<VkObjects, LinkError> {
+pub(super) fn vulkan_layout(device: &Arc<Device>, code: &Code) -> Result<VkObjects, LinkError> {
     let mut objects = VkObjects::new(device.clone());
-    for stage in stages {
-        let info = vk::ShaderModuleCreateInfo::default().code(&stage.spirv);
+    for (stage, spirv) in &code.stages {
+        let info = vk::ShaderModuleCreateInfo::default().code(spirv);
         let m = create_object(device, |raw| {
-            // SAFETY: valid device; the SPIR-V came from glslang and passed its validation.
+            // SAFETY: valid device; the SPIR-V came from glslang and passed its validation (a
+            // program binary's passed its checksum: it is what a link here made).
             unsafe { raw.create_shader_module(&info, None) }
         })?;
-        objects.modules.push((stage.stage, m));
+        objects.modules.push((*stage, m));
     }
-    for (i, bindings) in interface.set_layout_bindings().iter().enumerate() {
-        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(bindings);
+    for (i, set) in code.sets.iter().enumerate() {
+        let bindings: Vec<_> = set.iter().map(LayoutBinding::vk).collect();
+        let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
         objects.set_layouts[i] = create_object(device, |raw| {
             // SAFETY: valid device; bindings are unique per set (the compiler guarantees it).
             unsafe { raw.create_descriptor_set_layout(&info, None) }

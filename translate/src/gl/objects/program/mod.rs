@@ -32,6 +32,7 @@ pub(crate) mod interface_query;
 pub(crate) mod link;
 pub(crate) mod subroutine;
 pub(crate) mod tess;
+pub(crate) mod uniform_locations;
 
 pub(crate) use link::{link, link_bound};
 
@@ -118,23 +119,30 @@ impl Shader {
         }
     }
 
-    /// `glCompileShader` in a context compiling `dialect`. In an ES context the unit is first
-    /// checked with GLSL ES's rules (`glsl::es`), whose log it keeps.
-    pub(crate) fn compile(&mut self, dialect: Dialect) {
+    /// `glCompileShader` in a context compiling `dialect` and offering the GLSL extensions
+    /// `offered`. In an ES context the unit is first checked with GLSL ES's rules (`glsl::es`),
+    /// whose log it keeps.
+    pub(crate) fn compile(&mut self, dialect: Dialect, offered: glsl::ExtensionSet) {
         let es_log = match dialect {
-            Dialect::Es { glsl: v } => match glsl::es::validate(self.stage, &self.source, v) {
-                Ok(log) => Some(log),
-                Err(e) => {
-                    self.compiled = false;
-                    self.log = error_log(&e);
-                    return;
+            Dialect::Es { glsl: v } => {
+                match glsl::es::validate(self.stage, &self.source, v, Some(offered)) {
+                    Ok(log) => Some(log),
+                    Err(e) => {
+                        self.compiled = false;
+                        self.log = error_log(&e);
+                        return;
+                    }
                 }
-            },
+            }
             _ => None,
         };
         let source = link::for_profile(&self.source, dialect);
         let source = legacy::upgrade(self.stage, &source, Varyings::default()).source;
-        match glsl::compile_shader(self.stage, &source, CompileOptions::default()) {
+        let options = CompileOptions {
+            extensions: Some(offered),
+            ..CompileOptions::default()
+        };
+        match glsl::compile_shader(self.stage, &source, options) {
             Ok(log) => {
                 self.compiled = true;
                 self.log = es_log.unwrap_or(log);
@@ -365,6 +373,9 @@ pub(crate) struct Linked {
     /// The control stage ArenaGL supplies to a program with an evaluation stage and no
     /// control stage (`tess::PassThroughControl`).
     pub pass_through: Option<tess::PassThroughControl>,
+    /// A stage before the rasteriser writes `gl_ViewportIndex`: draws use every viewport
+    /// (`draw::viewport`).
+    pub writes_viewport_index: bool,
     /// The geometry stage's layout (`glsl::geometry`); `None` without a geometry stage.
     pub geometry: Option<glsl::geometry::GeometryLayout>,
     /// What transform feedback captures (`glsl::xfb`), when `glTransformFeedbackVaryings`
@@ -372,6 +383,8 @@ pub(crate) struct Linked {
     pub xfb: Option<glsl::xfb::XfbLayout>,
     /// Each stage's shader subroutines (`subroutine`), empty without any.
     pub subroutines: Vec<(Stage, glsl::subroutine::StageSubroutines)>,
+    /// What the Vulkan objects were made from (`glGetProgramBinary` saves it, `binary`).
+    pub code: binary::Code,
     /// A unique id (pipelines are cached per linked program).
     pub id: u64,
     /// Whether a pipeline was ever built from it (`pipeline::build`): every command that uses
@@ -478,8 +491,10 @@ pub(crate) struct Program {
     /// `GL_PROGRAM_SEPARABLE` (`glProgramParameteri`): the next link makes a program for
     /// program pipeline objects (`objects::program_pipeline`).
     pub separable: bool,
-    /// `GL_PROGRAM_BINARY_RETRIEVABLE_HINT`.
+    /// `GL_PROGRAM_BINARY_RETRIEVABLE_HINT` as `glProgramParameteri` set it, and as the last
+    /// successful link (or `glProgramBinary`) took it: queries report the latter.
     pub binary_hint: bool,
+    pub linked_binary_hint: bool,
     /// What the last successful link compiled (pipelines relink stages of several programs
     /// together from it; `glGetProgramBinary` saves it).
     pub link_input: Option<Arc<binary::LinkInput>>,
@@ -505,6 +520,7 @@ impl Program {
             xfb_request: glsl::xfb::XfbRequest::default(),
             separable: false,
             binary_hint: false,
+            linked_binary_hint: false,
             link_input: None,
         }
     }
@@ -611,8 +627,8 @@ impl Linked {
             .ok()
             .and_then(|l| self.locations.get(l))
         {
-            Some(&at) => Ok(at),
-            None => invalid_op(format!(
+            Some(&at) if at.0 != uniform_locations::FREE.0 => Ok(at),
+            _ => invalid_op(format!(
                 "{what}: location {location} is not a uniform of the current program"
             )),
         }
@@ -868,6 +884,14 @@ fn uniform_written(
         return Ok(None);
     }
     let linked = program.linked(what)?.clone();
+    // An explicitly placed uniform the link found inactive: ignored, as -1 is
+    // (GL_ARB_explicit_uniform_location).
+    let reserved = usize::try_from(location)
+        .ok()
+        .and_then(|l| linked.locations.get(l));
+    if reserved == Some(&uniform_locations::RESERVED) {
+        return Ok(None);
+    }
     let (index, element) = linked.uniform_at(what, location)?;
     let u = &linked.uniforms[index];
     if count > 1 && u.size == 1 {
@@ -1096,9 +1120,17 @@ pub const MAX_TEXTURE_UNITS: u32 = crate::gl::context::limits::MAX_COMBINED_TEXT
 /// target they read, as Mesa does: `sampler2D`, `isampler2D` and `sampler2DShadow` may share a
 /// unit, `sampler2D` and `sampler3D` may not.
 pub(crate) fn sampler_unit_conflict(linked: &Linked, units: &[Vec<u32>]) -> Option<String> {
+    samplers_unit_conflict(linked.samplers.iter().zip(units))
+}
+
+/// [`sampler_unit_conflict`] over samplers of several programs (a program pipeline's stages),
+/// each with the units its elements read.
+pub(crate) fn samplers_unit_conflict<'a>(
+    samplers: impl Iterator<Item = (&'a SamplerInfo, &'a Vec<u32>)>,
+) -> Option<String> {
     let mut seen: [Option<SamplerType>; MAX_TEXTURE_UNITS as usize] =
         [None; MAX_TEXTURE_UNITS as usize];
-    for (s, elements) in linked.samplers.iter().zip(units) {
+    for (s, elements) in samplers {
         for &unit in elements.iter().take(s.count as usize) {
             let Some(slot) = seen.get_mut(unit as usize) else {
                 continue;

@@ -9,14 +9,17 @@
 //! - Stages of *different* programs are relinked together into one executable ([`Combined`],
 //!   cached in the pipeline until one of its programs is relinked): glslang then matches the
 //!   interfaces (by location, else by name, `gl_PerVertex` redeclarations included) and the
-//!   depth remap lands on the last vertex-processing stage, as it must. A draw copies every
-//!   stage program's uniform values, sampler units and block bindings into the combined
-//!   executable's by name, in pipeline order (so a name declared by two stage programs takes
-//!   the later stage's value: the one gap against GL's per-program uniform name spaces).
+//!   depth remap lands on the last vertex-processing stage, as it must.
+//! - Each program keeps its own uniform name space: a uniform or uniform block name that two
+//!   stage programs declare is renamed in each of them before the combined link
+//!   ([`Namespace`], `glsl::rendezvous::rename_globals`). A draw copies every stage program's
+//!   uniform values, sampler and image units and block bindings into the combined executable
+//!   by (renamed) name.
 //! - Pipelines are container objects: each context has its own (`Context::pipelines`).
 
 pub(crate) mod api;
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::gl::context::error::{invalid_op, GlError, GlResult};
@@ -25,7 +28,7 @@ use crate::gl::context::Context;
 use crate::gl::draw::validate::DrawProgram;
 use crate::gl::objects::program::binary::LinkInput;
 use crate::gl::objects::program::{Linked, Program, UniformStorage};
-use crate::glsl::Stage;
+use crate::glsl::{rendezvous, Stage};
 
 /// `glUseProgramStages` bits.
 pub(crate) const GL_VERTEX_SHADER_BIT: u32 = 0x0001;
@@ -74,6 +77,28 @@ struct Combined {
     /// `Linked::id` of each slot's program (0: none).
     key: [u64; 6],
     linked: Arc<Linked>,
+    namespaces: Vec<Namespace>,
+}
+
+/// How one stage program's uniform names read in a combined executable: the names it shares
+/// with another stage program carry its own suffix there.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Namespace {
+    program: u32,
+    suffix: String,
+    renamed: HashSet<String>,
+}
+
+impl Namespace {
+    /// `name` (a uniform's GL name, `a.b[2]`, or a block's) in the combined executable.
+    fn map(&self, name: &str) -> String {
+        let end = name.find(['.', '[']).unwrap_or(name.len());
+        if self.renamed.contains(&name[..end]) {
+            format!("{}{}{}", &name[..end], self.suffix, &name[end..])
+        } else {
+            name.to_owned()
+        }
+    }
 }
 
 /// A context's pipeline objects and its binding (`glBindProgramPipeline`).
@@ -138,7 +163,45 @@ impl Context {
         if vertex_processing && stages[slot(Stage::Vertex)] == 0 {
             return Some("tessellation or geometry stages without a vertex stage".into());
         }
-        split_program(stages)
+        split_program(stages).or_else(|| self.stage_sampler_conflict(stages))
+    }
+
+    /// Two samplers of different types reading one texture unit, in any of `stages`' programs
+    /// (each program's samplers counted once).
+    fn stage_sampler_conflict(&self, stages: &[u32; 6]) -> Option<String> {
+        let mut programs: Vec<&Program> = Vec::new();
+        for &p in stages.iter().filter(|&&p| p != 0) {
+            let program = self.programs.get(p)?;
+            if !programs.iter().any(|q| std::ptr::eq(*q, program)) {
+                programs.push(program);
+            }
+        }
+        let samplers = programs.iter().flat_map(|p| {
+            let linked = p.linked.as_deref();
+            linked
+                .into_iter()
+                .flat_map(|l| l.samplers.iter())
+                .zip(&p.sampler_units)
+        });
+        crate::gl::objects::program::samplers_unit_conflict(samplers)
+    }
+
+    /// The executable whose varyings transform feedback captures through the bound pipeline:
+    /// its last vertex-processing stage's program's; None without one.
+    pub(crate) fn pipeline_feedback_program(&self) -> Option<Arc<Linked>> {
+        let pipeline = self.pipelines.names.get(self.pipelines.bound)?;
+        let graphics = graphics_programs(&pipeline.stages);
+        let &(_, last) = last_vertex_processing(&graphics)?;
+        self.programs.get(last)?.linked.clone()
+    }
+
+    /// The bound pipeline's compute program, which `glDispatchCompute*` runs with no program
+    /// current (0: none).
+    pub(crate) fn pipeline_compute_program(&self) -> u32 {
+        self.pipelines
+            .names
+            .get(self.pipelines.bound)
+            .map_or(0, |p| p.stages[slot(Stage::Compute)])
     }
 
     /// The draw state of the bound program pipeline; None without one.
@@ -164,11 +227,11 @@ impl Context {
         if graphics.iter().all(|&(_, p)| p == graphics[0].1) {
             return self.program_draw_state(graphics[0].1).map(Some);
         }
-        let linked = self.combined_executable(bound, &graphics)?;
+        let (linked, namespaces) = self.combined_executable(bound, &graphics)?;
         let mut state = initial_draw_state(linked);
-        for &(_, name) in &graphics {
-            let program = self.stage_program(name)?;
-            copy_program_state(&program, &mut state);
+        for ns in &namespaces {
+            let program = self.stage_program(ns.program)?;
+            copy_program_state(&program, ns, &mut state);
         }
         if let Some(why) =
             crate::gl::objects::program::sampler_unit_conflict(&state.linked, &state.sampler_units)
@@ -194,13 +257,14 @@ impl Context {
         }
     }
 
-    /// The executable of `graphics`' stages linked together: the pipeline's cached one while
-    /// its programs keep their executables, else a new link.
+    /// The executable of `graphics`' stages linked together (with each stage program's name
+    /// space in it): the pipeline's cached one while its programs keep their executables, else
+    /// a new link.
     fn combined_executable(
         &mut self,
         pipeline: u32,
         graphics: &[(Stage, u32)],
-    ) -> GlResult<Arc<Linked>> {
+    ) -> GlResult<(Arc<Linked>, Vec<Namespace>)> {
         let mut key = [0u64; 6];
         for &(stage, name) in graphics {
             key[slot(stage)] = self.stage_program(name)?.linked.id;
@@ -209,12 +273,13 @@ impl Context {
             p.combined
                 .as_ref()
                 .filter(|c| c.key == key)
-                .map(|c| c.linked.clone())
+                .map(|c| (c.linked.clone(), c.namespaces.clone()))
         });
-        if let Some(linked) = cached {
-            return Ok(linked);
+        if let Some(cached) = cached {
+            return Ok(cached);
         }
-        let input = self.combined_input(graphics)?;
+        let namespaces = self.namespaces(graphics)?;
+        let input = self.combined_input(graphics, &namespaces)?;
         let linked = match self.link_input(&input) {
             Ok((linked, _)) => Arc::new(linked),
             Err(crate::gl::objects::program::LinkError::Memory(m)) => {
@@ -231,41 +296,122 @@ impl Context {
             p.combined = Some(Combined {
                 key,
                 linked: linked.clone(),
+                namespaces: namespaces.clone(),
             });
         }
-        Ok(linked)
+        Ok((linked, namespaces))
+    }
+
+    /// The name space of each distinct program of `graphics`, in pipeline order: the uniform
+    /// and uniform block names it shares with another of them get the suffix `_arenagl_pI`.
+    fn namespaces(&self, graphics: &[(Stage, u32)]) -> GlResult<Vec<Namespace>> {
+        let mut programs: Vec<u32> = Vec::new();
+        for &(_, name) in graphics {
+            if !programs.contains(&name) {
+                programs.push(name);
+            }
+        }
+        let mut declared = Vec::with_capacity(programs.len());
+        let mut count: HashMap<String, usize> = HashMap::new();
+        for &name in &programs {
+            let names = global_uniform_names(self.stage_program(name)?.linked);
+            for n in &names {
+                *count.entry(n.clone()).or_default() += 1;
+            }
+            declared.push(names);
+        }
+        Ok(programs
+            .iter()
+            .zip(declared)
+            .enumerate()
+            .map(|(i, (&program, names))| Namespace {
+                program,
+                suffix: format!("_arenagl_p{i}"),
+                renamed: names.into_iter().filter(|n| count[n] > 1).collect(),
+            })
+            .collect())
     }
 
     /// Each stage's units from its program, with the vertex program's attribute bindings, the
     /// fragment program's output bindings and the last vertex-processing program's capture.
-    fn combined_input(&self, graphics: &[(Stage, u32)]) -> GlResult<LinkInput> {
+    fn combined_input(
+        &self,
+        graphics: &[(Stage, u32)],
+        namespaces: &[Namespace],
+    ) -> GlResult<LinkInput> {
         let mut input = LinkInput {
             separable: true,
             ..LinkInput::default()
         };
         for (i, &(stage, name)) in graphics.iter().enumerate() {
             let p = self.stage_program(name)?;
+            let ns = namespaces.iter().find(|n| n.program == name);
             // Located inputs meet the previous stage's outputs by location, whatever their
             // names (`glsl::rendezvous`).
             input
                 .units
-                .extend(p.input.units.iter().filter(|(s, _)| *s == stage).map(
-                    |(s, src)| match i {
-                        0 => (*s, src.clone()),
-                        _ => (*s, crate::glsl::rendezvous::rename_located_inputs(src)),
-                    },
-                ));
+                .extend(
+                    p.input
+                        .units
+                        .iter()
+                        .filter(|(s, _)| *s == stage)
+                        .map(|(s, src)| {
+                            let src = match ns {
+                                Some(ns) => {
+                                    rendezvous::rename_globals(src, &ns.renamed, &ns.suffix)
+                                }
+                                None => src.clone(),
+                            };
+                            match i {
+                                0 => (*s, src),
+                                _ => (*s, rendezvous::rename_located_inputs(&src)),
+                            }
+                        }),
+                );
             match stage {
                 Stage::Vertex => input.attrib_bindings = p.input.attrib_bindings.clone(),
                 Stage::Fragment => input.frag_bindings = p.input.frag_bindings.clone(),
-                _ => input.xfb = p.input.xfb.clone(),
+                _ => {}
             }
-            if stage == Stage::Vertex && input.xfb.varyings.is_empty() {
-                input.xfb = p.input.xfb.clone();
-            }
+        }
+        if let Some(&(_, last)) = last_vertex_processing(graphics) {
+            input.xfb = self.stage_program(last)?.input.xfb.clone();
         }
         Ok(input)
     }
+}
+
+/// Why separable program `input` does not link, by the rules GL keeps between the stages of
+/// one program (the link itself leaves them to the pipeline): an input of one of its stages
+/// that the stage before does not write, a `gl_PerVertex` use without a redeclaration.
+pub(crate) fn separable_link_problem(input: &LinkInput) -> Option<String> {
+    let mut previous: Option<&str> = None;
+    for (stage, _) in STAGES.iter().filter(|(s, _)| *s != Stage::Compute) {
+        let mut units = input.units.iter().filter(|(s, _)| s == stage);
+        let Some((_, source)) = units.next() else {
+            continue;
+        };
+        // One unit per stage is compared (a stage of several units is left to the link).
+        if let Some(why) = previous.and_then(|p| rendezvous::unmatched_input(p, source)) {
+            return Some(format!("the {stage:?} stage's {why}"));
+        }
+        previous = Some(source.as_str()).filter(|_| units.next().is_none());
+    }
+    crate::glsl::per_vertex::unredeclared_between_stages(&input.units)
+}
+
+/// The global names `linked`'s uniforms and uniform blocks take: loose uniforms' first name
+/// component and block names without their array index.
+fn global_uniform_names(linked: &Linked) -> HashSet<String> {
+    let head = |n: &str| n[..n.find(['.', '[']).unwrap_or(n.len())].to_owned();
+    let loose = linked
+        .uniforms
+        .iter()
+        .filter(|u| !matches!(u.storage, UniformStorage::Block { .. }))
+        .map(|u| head(&u.name));
+    loose
+        .chain(linked.blocks.iter().map(|b| head(&b.name)))
+        .collect()
 }
 
 /// A program bound to two stages with another program's stage between them (GL 4.1's
@@ -296,6 +442,12 @@ fn graphics_programs(stages: &[u32; 6]) -> Vec<(Stage, u32)> {
         .collect()
 }
 
+/// The last stage before the rasteriser among `graphics` (in pipeline order), with its
+/// program.
+fn last_vertex_processing(graphics: &[(Stage, u32)]) -> Option<&(Stage, u32)> {
+    graphics.iter().rev().find(|(s, _)| *s != Stage::Fragment)
+}
+
 /// A fresh executable's draw state: zeroed uniforms, unit 0 samplers, its initial bindings.
 fn initial_draw_state(linked: Arc<Linked>) -> DrawProgram {
     DrawProgram {
@@ -313,11 +465,12 @@ fn initial_draw_state(linked: Arc<Linked>) -> DrawProgram {
 }
 
 /// Copies `from`'s uniform values, sampler and image units and block bindings into the
-/// combined executable's `to`, matching by name.
-fn copy_program_state(from: &StageProgram<'_>, to: &mut DrawProgram) {
+/// combined executable's `to`, matching by name (as `ns` renamed them there).
+fn copy_program_state(from: &StageProgram<'_>, ns: &Namespace, to: &mut DrawProgram) {
     let (src, dst) = (&**from.linked, to.linked.clone());
     for u in &src.uniforms {
-        let Some(d) = dst.uniforms.iter().find(|d| d.name == u.name) else {
+        let name = ns.map(&u.name);
+        let Some(d) = dst.uniforms.iter().find(|d| d.name == name) else {
             continue;
         };
         match (u.storage, d.storage) {
@@ -350,8 +503,9 @@ fn copy_program_state(from: &StageProgram<'_>, to: &mut DrawProgram) {
     }
     for (i, b) in src.blocks.iter().enumerate() {
         let index = src.blocks[..i].iter().map(|b| b.array_size).sum::<u32>();
-        let to_index = dst.block_index(&b.name);
-        let name0 = format!("{}[0]", b.name);
+        let block_name = ns.map(&b.name);
+        let to_index = dst.block_index(&block_name);
+        let name0 = format!("{block_name}[0]");
         let to_index = if to_index == crate::gl::context::enums::GL_INVALID_INDEX {
             dst.block_index(&name0)
         } else {

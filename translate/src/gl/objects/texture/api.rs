@@ -570,6 +570,7 @@ impl Context {
                 crate::gl::objects::texture::internal_format::codec(internal).ok_or_else(|| {
                     GlError::InvalidEnum(format!("compressed internal format 0x{internal:04X}"))
                 })?;
+            self.unpack_blocks.check_skips(dims, &self.unpack)?;
             let gl = gl_size(dims, size[0], size[1], size[2]);
             if gl.iter().any(|&v| v < 0) {
                 return invalid_value(format!("size {gl:?}"));
@@ -612,6 +613,7 @@ impl Context {
             let (tt, face) = image_target(target, dims)?;
             let codec = crate::gl::objects::texture::internal_format::codec(format)
                 .ok_or_else(|| GlError::InvalidEnum(format!("compressed format 0x{format:04X}")))?;
+            self.unpack_blocks.check_skips(dims, &self.unpack)?;
             let size = gl_size(dims, size[0], size[1], size[2]);
             let offset = [offset[0], offset[1], offset[2]];
             let t = self.bound_texture(tt)?;
@@ -1132,6 +1134,9 @@ impl Context {
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
                 GL_DEPTH_TEXTURE_MODE => vec![p.depth_mode as f32],
                 GL_GENERATE_MIPMAP => vec![if p.generate_mipmap { 1.0 } else { 0.0 }],
+                crate::gl::objects::texture::stencil::GL_DEPTH_STENCIL_TEXTURE_MODE => {
+                    vec![crate::gl::objects::texture::stencil::mode_value(p.stencil_mode) as f32]
+                }
                 p => return invalid_enum("glGetTexParameter pname", p),
             })
         })();
@@ -1341,8 +1346,33 @@ pub(crate) fn upload(
     if let Some(bits) = narrow {
         round_to_bits(&mut texels, bits);
     }
+    if let (true, arenagl_staging::TexelFormat::Array { bytes, .. }) =
+        (unsigned_float(s.internal), texel)
+    {
+        clamp_negatives(&mut texels, usize::from(bytes));
+    }
     upload_texels(locked, &texels, texel.texel_bytes() as u8)?;
     Ok(())
+}
+
+/// Formats whose values GL keeps non-negative though they are stored as signed floats:
+/// `GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT` (GL compresses a negative value to 0).
+fn unsigned_float(internal: GLenum) -> bool {
+    internal == 0x8E8F
+}
+
+/// Sets every negative float component (of `component_bytes`: halves or singles) to 0.
+fn clamp_negatives(texels: &mut [u8], component_bytes: usize) {
+    for c in texels.chunks_exact_mut(component_bytes) {
+        let negative = match *c {
+            [a, b] => u16::from_ne_bytes([a, b]) & 0x8000 != 0,
+            [a, b, x, y] => f32::from_ne_bytes([a, b, x, y]).is_sign_negative(),
+            _ => false,
+        };
+        if negative {
+            c.fill(0);
+        }
+    }
 }
 
 /// Rounds 8-bit RGBA texels to `bits` per channel (kept as 8-bit values: 1 bit is 0 or 255);

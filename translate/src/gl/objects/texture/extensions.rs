@@ -19,6 +19,12 @@ pub(crate) fn extensions(device: &Device) -> Vec<&'static str> {
         "GL_ARB_clear_texture",
         "GL_ARB_get_texture_sub_image",
         "GL_ARB_internalformat_query",
+        // BC7/BC6H decoded on upload like the other compressed formats (staging's `bptc`).
+        "GL_ARB_texture_compression_bptc",
+        // Block-counted row lengths and skips of compressed images (`pixel/compressed_store.rs`).
+        "GL_ARB_compressed_texture_pixel_storage",
+        // Stencil indices sampled from depth/stencil textures (`stencil.rs`).
+        "GL_ARB_stencil_texturing",
     ];
     if anisotropy(device) {
         out.push("GL_ARB_texture_filter_anisotropic");

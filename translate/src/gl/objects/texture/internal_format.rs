@@ -444,6 +444,10 @@ formats! {
     GL_COMPRESSED_SIGNED_R11_EAC = 0x9271: Red [11, 0, 0, 0, 0, 0, 0, 0] Snorm false R16S;
     GL_COMPRESSED_RG11_EAC = 0x9272: Rg [11, 11, 0, 0, 0, 0, 0, 0] Unorm false RG16;
     GL_COMPRESSED_SIGNED_RG11_EAC = 0x9273: Rg [11, 11, 0, 0, 0, 0, 0, 0] Snorm false RG16S;
+    GL_COMPRESSED_RGBA_BPTC_UNORM = 0x8E8C: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM = 0x8E8D: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT = 0x8E8E: Rgb [16, 16, 16, 0, 0, 0, 0, 0] Float false RGBA16F;
+    GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT = 0x8E8F: Rgb [16, 16, 16, 0, 0, 0, 0, 0] Float false RGBA16F;
 }
 
 /// The block compression of a specific compressed internal format (`None` for the rest,
@@ -465,6 +469,9 @@ pub(crate) fn codec(internal: GLenum) -> Option<Codec> {
         0x9271 => Codec::EacR11 { signed: true },
         0x9272 => Codec::EacRg11 { signed: false },
         0x9273 => Codec::EacRg11 { signed: true },
+        0x8E8C | 0x8E8D => Codec::Bc7,
+        0x8E8E => Codec::Bc6h { signed: true },
+        0x8E8F => Codec::Bc6h { signed: false },
         _ => return None,
     })
 }
@@ -547,9 +554,11 @@ pub(crate) fn texel_format(format: vk::Format) -> Option<TexelFormat> {
         F::R32G32B32A32_SFLOAT => a(4, 4, Float),
         F::R32_UINT => a(1, 4, UInt),
         F::R32G32_UINT => a(2, 4, UInt),
+        F::R32G32B32_UINT => a(3, 4, UInt),
         F::R32G32B32A32_UINT => a(4, 4, UInt),
         F::R32_SINT => a(1, 4, SInt),
         F::R32G32_SINT => a(2, 4, SInt),
+        F::R32G32B32_SINT => a(3, 4, SInt),
         F::R32G32B32A32_SINT => a(4, 4, SInt),
         F::A2B10G10R10_UNORM_PACK32 => TexelFormat::Rgb10A2 { integer: false },
         F::A2B10G10R10_UINT_PACK32 => TexelFormat::Rgb10A2 { integer: true },

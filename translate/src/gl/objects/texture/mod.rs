@@ -23,6 +23,7 @@ pub(crate) mod extensions;
 pub(crate) mod internal_format;
 pub(crate) mod internalformat_query;
 pub(crate) mod multisample;
+pub(crate) mod stencil;
 pub(crate) mod target;
 
 use std::collections::HashMap;
@@ -59,6 +60,9 @@ pub(crate) struct TexParams {
     /// `GL_GENERATE_MIPMAP` (compatibility profile): a change to the base level regenerates
     /// the levels above it (`Context::auto_generate_mipmap`).
     pub generate_mipmap: bool,
+    /// `GL_DEPTH_STENCIL_TEXTURE_MODE` is `GL_STENCIL_INDEX`: a depth/stencil texture samples
+    /// its stencil indices (`stencil.rs`).
+    pub stencil_mode: bool,
 }
 
 impl Default for TexParams {
@@ -79,6 +83,7 @@ impl Default for TexParams {
             swizzle: [GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA],
             depth_mode: GL_LUMINANCE,
             generate_mipmap: false,
+            stencil_mode: false,
         }
     }
 }
@@ -717,6 +722,10 @@ pub(crate) fn set_param(p: &mut TexParams, pname: GLenum, value: f32) -> GlResul
         }
         GL_TEXTURE_COMPARE_FUNC => p.compare_func = check((GL_NEVER..=GL_ALWAYS).contains(&e))?,
         GL_GENERATE_MIPMAP => p.generate_mipmap = value != 0.0,
+        stencil::GL_DEPTH_STENCIL_TEXTURE_MODE => match stencil::mode_of(e) {
+            Some(mode) => p.stencil_mode = mode,
+            None => return invalid_enum("GL_DEPTH_STENCIL_TEXTURE_MODE value", e),
+        },
         GL_DEPTH_TEXTURE_MODE => {
             p.depth_mode = check(matches!(e, GL_LUMINANCE | GL_INTENSITY | GL_ALPHA | GL_RED))?
         }

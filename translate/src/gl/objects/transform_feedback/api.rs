@@ -266,11 +266,12 @@ impl Context {
 
     /// The linked program current for a capture (`GL_INVALID_OPERATION` without one).
     fn feedback_program(&self) -> GlResult<Arc<Linked>> {
-        let linked = self
-            .programs
-            .get(self.program)
-            .and_then(|p| p.linked.clone())
-            .filter(|_| self.program != 0);
+        let linked = match self.program {
+            // GL_ARB_separate_shader_objects: the bound pipeline's last vertex-processing
+            // stage's program.
+            0 => self.pipeline_feedback_program(),
+            current => self.programs.get(current).and_then(|p| p.linked.clone()),
+        };
         linked.ok_or_else(|| {
             crate::gl::context::error::GlError::InvalidOperation(
                 "glBeginTransformFeedback without a linked program".into(),

@@ -8,7 +8,7 @@ use crate::gl::context::error::{
 };
 use crate::gl::context::Context;
 use crate::gl::objects::vertex_array::{
-    binding, check_pointer, unpack_2_10_10_10, AttribArray, VertexArray, MAX_VERTEX_ATTRIBS,
+    binding, check_pointer, unpack_2_10_10_10, AttribArray, VertexArray,
 };
 
 impl Context {
@@ -103,10 +103,11 @@ impl Context {
         }
     }
 
-    pub(super) fn attrib_index(index: u32) -> GlResult<usize> {
-        if index >= MAX_VERTEX_ATTRIBS {
+    pub(super) fn attrib_index(&self, index: u32) -> GlResult<usize> {
+        let max = self.max_vertex_attribs();
+        if index >= max {
             return invalid_value(format!(
-                "vertex attribute {index} (GL_MAX_VERTEX_ATTRIBS is {MAX_VERTEX_ATTRIBS})"
+                "vertex attribute {index} (GL_MAX_VERTEX_ATTRIBS is {max})"
             ));
         }
         Ok(index as usize)
@@ -121,7 +122,7 @@ impl Context {
     /// a bad index, or of no vertex array bound).
     fn change_attrib(&mut self, index: u32, change: impl FnOnce(&mut AttribArray)) {
         let r = (|| {
-            let i = Self::attrib_index(index)?;
+            let i = self.attrib_index(index)?;
             change(&mut self.current_vao_mut()?.attribs[i]);
             Ok(())
         })();
@@ -167,7 +168,7 @@ impl Context {
         stride: i32,
         offset: usize,
     ) -> GlResult<&mut AttribArray> {
-        let i = Self::attrib_index(index)?;
+        let i = self.attrib_index(index)?;
         check_pointer(size, ty, integer, stride)?;
         if stride > self.device.caps().limits.max_vertex_input_binding_stride as i32 {
             return invalid_value(format!("stride {stride} above GL_MAX_VERTEX_ATTRIB_STRIDE"));
@@ -192,7 +193,7 @@ impl Context {
     /// `glVertexAttribDivisor`.
     pub fn vertex_attrib_divisor(&mut self, index: u32, divisor: u32) {
         let r = (|| {
-            let i = Self::attrib_index(index)?;
+            let i = self.attrib_index(index)?;
             self.current_vao_mut()?.attrib_divisor(i, divisor);
             Ok(())
         })();
@@ -201,7 +202,9 @@ impl Context {
 
     /// `glVertexAttrib4f` and friends: `words` are the four components' bits.
     pub fn vertex_attrib(&mut self, index: u32, words: [u32; 4]) {
-        let r = Self::attrib_index(index).map(|i| self.current_attribs[i].words = words);
+        let r = self
+            .attrib_index(index)
+            .map(|i| self.current_attribs[i].words = words);
         self.record(r);
     }
 
@@ -216,7 +219,8 @@ impl Context {
     ) {
         let r = match unpack_2_10_10_10(ty, n, normalized, word) {
             None => invalid_enum("glVertexAttribP type", ty),
-            Some(v) => Self::attrib_index(index)
+            Some(v) => self
+                .attrib_index(index)
                 .map(|i| self.current_attribs[i].words = v.map(f32::to_bits)),
         };
         self.record(r);
@@ -225,7 +229,7 @@ impl Context {
     /// `glGetVertexAttribiv`/`fv` (as f64 values; `GL_CURRENT_VERTEX_ATTRIB` gives 4).
     pub fn get_vertex_attrib(&mut self, index: u32, pname: GLenum) -> Vec<f64> {
         let r = (|| {
-            let i = Self::attrib_index(index)?;
+            let i = self.attrib_index(index)?;
             if pname == GL_CURRENT_VERTEX_ATTRIB {
                 return Ok(self.current_attribs[i]
                     .words

@@ -24,8 +24,10 @@ use crate::gl::objects::vertex_array::{
     check_pointer, AttribArray, VertexArray, MAX_VERTEX_ATTRIBS,
 };
 
-/// Binding points per vertex array (`GL_MAX_VERTEX_ATTRIB_BINDINGS`).
-pub const MAX_VERTEX_ATTRIB_BINDINGS: u32 = 16;
+/// Binding points per vertex array (`GL_MAX_VERTEX_ATTRIB_BINDINGS`): one per generic
+/// attribute, which `glVertexAttribPointer(i, …)` points binding `i` for. GL-side only: a draw
+/// gives every Vulkan location a binding of its own.
+pub const MAX_VERTEX_ATTRIB_BINDINGS: u32 = MAX_VERTEX_ATTRIBS;
 /// The largest `relativeoffset` (`GL_MAX_VERTEX_ATTRIB_RELATIVE_OFFSET`, GL's minimum).
 pub const MAX_VERTEX_ATTRIB_RELATIVE_OFFSET: u32 = 2047;
 
@@ -201,7 +203,7 @@ impl Context {
         relative_offset: u32,
     ) {
         let r = (|| {
-            let i = Self::attrib_index(index)?;
+            let i = self.attrib_index(index)?;
             match kind {
                 FormatKind::Long if ty != GL_DOUBLE => {
                     return invalid_enum("glVertexAttribLFormat type", ty)
@@ -238,7 +240,7 @@ impl Context {
     /// `glVertexAttribBinding`: generic attribute `index` reads binding point `binding`.
     pub fn vertex_attrib_binding(&mut self, index: u32, binding: u32) {
         let r = (|| {
-            let i = Self::attrib_index(index)?;
+            let i = self.attrib_index(index)?;
             let b = binding_index("glVertexAttribBinding", binding)?;
             let vao = self.current_vao_mut()?;
             vao.bindings.reads[i] = Some(b as u8);

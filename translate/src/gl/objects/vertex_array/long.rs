@@ -88,7 +88,8 @@ impl Context {
     /// `glVertexAttribL{1,2,3,4}d(v)`: `values` are the four components (GL fills missing ones
     /// with 0, 0, 1).
     pub fn vertex_attrib_l(&mut self, index: u32, values: [f64; 4]) {
-        let r = Self::attrib_index(index)
+        let r = self
+            .attrib_index(index)
             .map(|i| self.current_attribs[i].long = values.map(f64::to_bits));
         self.record(r);
     }
@@ -99,7 +100,7 @@ impl Context {
         if pname != GL_CURRENT_VERTEX_ATTRIB {
             return self.get_vertex_attrib(index, pname);
         }
-        let r = Self::attrib_index(index).map(|i| {
+        let r = self.attrib_index(index).map(|i| {
             self.current_attribs[i]
                 .long
                 .iter()

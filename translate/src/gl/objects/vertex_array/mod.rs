@@ -18,8 +18,9 @@ use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlResul
 use crate::gl::objects::buffer::{Buffer, RetainedBuffer};
 use crate::glsl::ScalarKind;
 
-/// Vertex attribute slots per VAO (`GL_MAX_VERTEX_ATTRIBS`).
-pub const MAX_VERTEX_ATTRIBS: u32 = 16;
+/// Generic vertex attribute slots per VAO: the most `GL_MAX_VERTEX_ATTRIBS` can be (the device's
+/// limit may be lower: `Context::max_vertex_attribs`).
+pub const MAX_VERTEX_ATTRIBS: u32 = 32;
 
 /// The compatibility profile's fixed-function arrays (`glVertexPointer`, …), kept after the
 /// generic slots: upgraded legacy shaders read them as `arena_ff_*` inputs (see
@@ -225,7 +226,7 @@ pub(crate) fn elements_that_fit(size: u64, offset: u64, stride: u32, element: u3
 }
 
 /// A vertex array object.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct VertexArray {
     /// Generic slots, then the fixed-function ones ([`FfArray::slot`]).
     pub attribs: [AttribArray; ATTRIB_SLOTS],
@@ -238,6 +239,18 @@ pub(crate) struct VertexArray {
     pub element_retained: Option<Arc<RetainedBuffer>>,
     /// The vertex buffer binding points the generic attributes read (`binding`).
     pub bindings: binding::VertexBindings,
+}
+
+impl Default for VertexArray {
+    fn default() -> Self {
+        Self {
+            attribs: [AttribArray::default(); ATTRIB_SLOTS],
+            element_buffer: 0,
+            retained: Vec::new(),
+            element_retained: None,
+            bindings: binding::VertexBindings::default(),
+        }
+    }
 }
 
 impl VertexArray {

@@ -1,0 +1,83 @@
+//! GL_ARB_stencil_texturing: `GL_DEPTH_STENCIL_TEXTURE_MODE`, which makes a depth/stencil
+//! texture sample its stencil indices (unsigned integers, through `usampler*`) instead of
+//! its depths.
+//!
+//! Design decisions:
+//! - The mode is texture state ([`TexParams::stencil_mode`], not sampler state). A draw that
+//!   samples a depth/stencil texture in stencil mode binds a view of the image's stencil
+//!   aspect, which Vulkan samples as unsigned integers; its component mapping gives GL's
+//!   (S, 0, 0, 1) under the texture's `GL_TEXTURE_SWIZZLE_*`.
+//! - The view is cached with the texture's swizzle views ([`TexImage::swizzle_views`]) under
+//!   the swizzle with [`STENCIL_KEY`] set, a bit no GL swizzle source has, so it is made once
+//!   and retired with the image like them.
+//! - GL 4.6 §8.17: in stencil mode, filters other than `GL_NEAREST` (and
+//!   `GL_NEAREST_MIPMAP_NEAREST` for minification) make the texture incomplete.
+
+use arenagl_memory::ViewHandle;
+use ash::vk;
+
+use crate::gl::context::enums::*;
+use crate::gl::context::error::GlResult;
+use crate::gl::objects::texture::internal_format::has_stencil;
+use crate::gl::objects::texture::{compose_swizzle, full_view, TexImage, TexParams};
+
+/// `GL_DEPTH_STENCIL_TEXTURE_MODE`.
+pub(crate) const GL_DEPTH_STENCIL_TEXTURE_MODE: GLenum = 0x90EA;
+
+/// Marks a swizzle-view key as the stencil view's.
+const STENCIL_KEY: GLenum = 0x8000_0000;
+
+/// What a stencil index samples as before the texture's swizzle: (S, 0, 0, 1).
+const STENCIL_SWIZZLE: [GLenum; 4] = [GL_RED, GL_ZERO, GL_ZERO, GL_ONE];
+
+impl TexImage {
+    /// Whether a texture with `params` samples this image's stencil indices.
+    pub(crate) fn samples_stencil(&self, params: &TexParams) -> bool {
+        params.stencil_mode && has_stencil(self.format)
+    }
+
+    /// The view of the stencil aspect with `swizzle` (`GL_TEXTURE_SWIZZLE_*`) applied.
+    pub(crate) fn stencil_view(
+        &mut self,
+        manager: &mut arenagl_memory::MemoryManager,
+        swizzle: [GLenum; 4],
+    ) -> GlResult<ViewHandle> {
+        let key = swizzle.map(|c| c | STENCIL_KEY);
+        if let Some(v) = self.swizzle_views.get(&key) {
+            return Ok(*v);
+        }
+        let layers = self.target.vk_extent(self.size).1;
+        let composed = compose_swizzle(STENCIL_SWIZZLE, swizzle);
+        let mut desc = full_view(self.target, self.levels, layers, self.format, composed);
+        desc.aspect = vk::ImageAspectFlags::STENCIL;
+        let view = manager.create_view(self.image, &desc)?;
+        self.swizzle_views.insert(key, view);
+        Ok(view)
+    }
+}
+
+/// GL's completeness rule for stencil sampling: nearest filters only (`params` is the
+/// sampling state in effect: the unit's sampler object's, or the texture's).
+pub(crate) fn stencil_filters_complete(params: &TexParams) -> bool {
+    params.mag_filter == GL_NEAREST
+        && matches!(params.min_filter, GL_NEAREST | GL_NEAREST_MIPMAP_NEAREST)
+}
+
+/// `glTexParameter(GL_DEPTH_STENCIL_TEXTURE_MODE)`'s value as the stencil flag; `None` for a
+/// value that is neither mode.
+pub(crate) fn mode_of(value: GLenum) -> Option<bool> {
+    match value {
+        GL_DEPTH_COMPONENT => Some(false),
+        GL_STENCIL_INDEX => Some(true),
+        _ => None,
+    }
+}
+
+/// The mode's GL value, for `glGetTexParameter`.
+pub(crate) fn mode_value(stencil: bool) -> GLenum {
+    if stencil {
+        GL_STENCIL_INDEX
+    } else {
+        GL_DEPTH_COMPONENT
+    }
+}
