@@ -1712,15 +1712,15 @@ gl_entry_points! {
     fn glUniform2dv(l: i32, n: i32, v: *const f64) { uniform_v(l, ValueKind::Double, 2, n, v.cast()) }
     fn glUniform3dv(l: i32, n: i32, v: *const f64) { uniform_v(l, ValueKind::Double, 3, n, v.cast()) }
     fn glUniform4dv(l: i32, n: i32, v: *const f64) { uniform_v(l, ValueKind::Double, 4, n, v.cast()) }
-    fn glUniformMatrix2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 2, 2, n, t, v) }
-    fn glUniformMatrix3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 3, 3, n, t, v) }
-    fn glUniformMatrix4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 4, 4, n, t, v) }
-    fn glUniformMatrix2x3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 2, 3, n, t, v) }
-    fn glUniformMatrix3x2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 3, 2, n, t, v) }
-    fn glUniformMatrix2x4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 2, 4, n, t, v) }
-    fn glUniformMatrix4x2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 4, 2, n, t, v) }
-    fn glUniformMatrix3x4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 3, 4, n, t, v) }
-    fn glUniformMatrix4x3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md(l, 4, 3, n, t, v) }
+    fn glUniformMatrix2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 2, 2, n, t, v) }
+    fn glUniformMatrix3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 3, 3, n, t, v) }
+    fn glUniformMatrix4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 4, 4, n, t, v) }
+    fn glUniformMatrix2x3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 2, 3, n, t, v) }
+    fn glUniformMatrix3x2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 3, 2, n, t, v) }
+    fn glUniformMatrix2x4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 2, 4, n, t, v) }
+    fn glUniformMatrix4x2dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 4, 2, n, t, v) }
+    fn glUniformMatrix3x4dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 3, 4, n, t, v) }
+    fn glUniformMatrix4x3dv(l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m(l, 4, 3, n, t, v) }
     fn glGetUniformdv(p: u32, loc: i32, out: *mut f64) { gl((), |c| write_values(out, &c.get_uniform(p, loc).doubles())) }
     // GL_ARB_gpu_shader_int64: 64-bit integer uniforms.
     fn glUniform1i64ARB(l: i32, x: i64) { uniform_64(l, ValueKind::Int64, &[x as u64]) }
@@ -1783,15 +1783,15 @@ gl_entry_points! {
     fn glProgramUniform2dv(p: u32, l: i32, n: i32, v: *const f64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Double, 2, n, v.cast()) }
     fn glProgramUniform3dv(p: u32, l: i32, n: i32, v: *const f64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Double, 3, n, v.cast()) }
     fn glProgramUniform4dv(p: u32, l: i32, n: i32, v: *const f64) { uniform_v_in(UniformTarget::Program(p), l, ValueKind::Double, 4, n, v.cast()) }
-    fn glProgramUniformMatrix2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 2, 2, n, t, v) }
-    fn glProgramUniformMatrix3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 3, 3, n, t, v) }
-    fn glProgramUniformMatrix4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 4, 4, n, t, v) }
-    fn glProgramUniformMatrix2x3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 2, 3, n, t, v) }
-    fn glProgramUniformMatrix3x2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 3, 2, n, t, v) }
-    fn glProgramUniformMatrix2x4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 2, 4, n, t, v) }
-    fn glProgramUniformMatrix4x2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 4, 2, n, t, v) }
-    fn glProgramUniformMatrix3x4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 3, 4, n, t, v) }
-    fn glProgramUniformMatrix4x3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_md_in(UniformTarget::Program(p), l, 4, 3, n, t, v) }
+    fn glProgramUniformMatrix2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 2, 2, n, t, v) }
+    fn glProgramUniformMatrix3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 3, 3, n, t, v) }
+    fn glProgramUniformMatrix4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 4, 4, n, t, v) }
+    fn glProgramUniformMatrix2x3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 2, 3, n, t, v) }
+    fn glProgramUniformMatrix3x2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 3, 2, n, t, v) }
+    fn glProgramUniformMatrix2x4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 2, 4, n, t, v) }
+    fn glProgramUniformMatrix4x2dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 4, 2, n, t, v) }
+    fn glProgramUniformMatrix3x4dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 3, 4, n, t, v) }
+    fn glProgramUniformMatrix4x3dv(p: u32, l: i32, n: i32, t: GLboolean, v: *const f64) { uniform_m_in(UniformTarget::Program(p), l, 4, 3, n, t, v) }
     fn glProgramUniform1i64ARB(p: u32, l: i32, x: i64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Int64, &[x as u64]) }
     fn glProgramUniform2i64ARB(p: u32, l: i32, x: i64, y: i64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Int64, &[x as u64, y as u64]) }
     fn glProgramUniform3i64ARB(p: u32, l: i32, x: i64, y: i64, z: i64) { uniform_64_in(UniformTarget::Program(p), l, ValueKind::Int64, &[x as u64, y as u64, z as u64]) }
@@ -2471,41 +2471,6 @@ fn uniform_64_in(to: UniformTarget, l: i32, kind: ValueKind, values: &[u64]) {
     })
 }
 
-/// `glUniformMatrix{C}x{R}dv`.
-///
-/// # Safety
-/// `v` holds `n` matrices (GL's contract).
-unsafe fn uniform_md(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *const f64) {
-    // SAFETY: passed on from the caller.
-    unsafe { uniform_md_in(UniformTarget::Current, l, cols, rows, n, t, v) }
-}
-
-/// # Safety
-/// `v` holds `n` matrices (GL's contract).
-unsafe fn uniform_md_in(
-    to: UniformTarget,
-    l: i32,
-    cols: u32,
-    rows: u32,
-    n: i32,
-    t: GLboolean,
-    v: *const f64,
-) {
-    gl((), |c| {
-        // SAFETY: `v` holds `n` matrices (GL's contract).
-        let data = unsafe { slice(v, i64::from(n) * i64::from(cols * rows)) };
-        if data.len() < (n.max(0) as usize) * (cols * rows) as usize {
-            return c.record_invalid_value("glUniformMatrix*dv: NULL value");
-        }
-        match to {
-            UniformTarget::Current => c.uniform_matrix_double(l, (cols, rows), n, b(t), data),
-            UniformTarget::Program(p) => {
-                c.program_uniform_matrix_double(p, l, (cols, rows), n, b(t), data)
-            }
-        }
-    })
-}
-
 /// `glVertexAttribL{n}dv`: `n` doubles from `v`, the rest 0, 0, 1.
 unsafe fn vertex_attrib_lv(i: u32, n: usize, v: *const f64) {
     gl((), |c| {
@@ -2520,36 +2485,94 @@ unsafe fn vertex_attrib_lv(i: u32, n: usize, v: *const f64) {
     })
 }
 
+/// The element of a `glUniformMatrix*` array (`f32` for `…fv`, `f64` for `…dv`): where the
+/// matrices go once the pointer is checked.
+trait MatrixElement: Copy {
+    /// The command family, for the error message.
+    const COMMAND: &'static str;
+    fn write(
+        c: &mut Context,
+        to: UniformTarget,
+        l: i32,
+        shape: (u32, u32),
+        n: i32,
+        transpose: bool,
+        data: &[Self],
+    );
+}
+
+impl MatrixElement for f32 {
+    const COMMAND: &'static str = "glUniformMatrix*fv";
+    fn write(
+        c: &mut Context,
+        to: UniformTarget,
+        l: i32,
+        shape: (u32, u32),
+        n: i32,
+        t: bool,
+        data: &[f32],
+    ) {
+        match to {
+            UniformTarget::Current => c.uniform_matrix(l, shape.0, shape.1, n, t, data),
+            UniformTarget::Program(p) => c.program_uniform_matrix(p, l, shape, n, t, data),
+        }
+    }
+}
+
+impl MatrixElement for f64 {
+    const COMMAND: &'static str = "glUniformMatrix*dv";
+    fn write(
+        c: &mut Context,
+        to: UniformTarget,
+        l: i32,
+        shape: (u32, u32),
+        n: i32,
+        t: bool,
+        data: &[f64],
+    ) {
+        match to {
+            UniformTarget::Current => c.uniform_matrix_double(l, shape, n, t, data),
+            UniformTarget::Program(p) => c.program_uniform_matrix_double(p, l, shape, n, t, data),
+        }
+    }
+}
+
+/// `glUniformMatrix{C}x{R}{f,d}v` on the current program.
+///
 /// # Safety
 /// `v` holds `n` matrices (GL's contract).
-unsafe fn uniform_m(l: i32, cols: u32, rows: u32, n: i32, t: GLboolean, v: *const f32) {
+unsafe fn uniform_m<T: MatrixElement>(
+    l: i32,
+    cols: u32,
+    rows: u32,
+    n: i32,
+    t: GLboolean,
+    v: *const T,
+) {
     // SAFETY: passed on from the caller.
     unsafe { uniform_m_in(UniformTarget::Current, l, cols, rows, n, t, v) }
 }
 
+/// `glUniformMatrix*` / `glProgramUniformMatrix*` into `to`.
+///
 /// # Safety
 /// `v` holds `n` matrices (GL's contract).
-unsafe fn uniform_m_in(
+unsafe fn uniform_m_in<T: MatrixElement>(
     to: UniformTarget,
     l: i32,
     cols: u32,
     rows: u32,
     n: i32,
     t: GLboolean,
-    v: *const f32,
+    v: *const T,
 ) {
     gl((), |c| {
         // SAFETY: `v` holds `n` matrices (GL's contract).
         let data = unsafe { slice(v, i64::from(n) * i64::from(cols * rows)) };
         if data.len() < (n.max(0) as usize) * (cols * rows) as usize {
-            return c.record_invalid_value("glUniformMatrix*fv: NULL value");
+            return c.record_invalid_value(&format!("{}: NULL value", T::COMMAND));
         }
-        match to {
-            UniformTarget::Current => c.uniform_matrix(l, cols, rows, n, b(t), data),
-            UniformTarget::Program(p) => {
-                c.program_uniform_matrix(p, l, (cols, rows), n, b(t), data)
-            }
-        }
+        T::write(c, to, l, (cols, rows), n, b(t), data)
     })
 }
 
