@@ -235,3 +235,26 @@ fn the_compatibility_profile_compiles_in_a_compatibility_context() {
     }
     assert_eq!(error(), 0);
 }
+
+#[test]
+fn deleting_a_negative_count_of_names_is_an_invalid_value_and_deletes_nothing() {
+    let _current = context();
+    let is_buffer = gl!(c"glIsBuffer": fn(u32) -> u8);
+    let name = buffer(GL_ARRAY_BUFFER, 4, 0);
+    let deletes = [
+        gl!(c"glDeleteBuffers": fn(i32, *const u32)),
+        gl!(c"glDeleteVertexArrays": fn(i32, *const u32)),
+        gl!(c"glDeleteProgramPipelines": fn(i32, *const u32)),
+        gl!(c"glDeleteTextures": fn(i32, *const u32)),
+        gl!(c"glDeleteSamplers": fn(i32, *const u32)),
+        gl!(c"glDeleteFramebuffers": fn(i32, *const u32)),
+        gl!(c"glDeleteRenderbuffers": fn(i32, *const u32)),
+    ];
+    for delete in deletes {
+        // SAFETY: a negative count reads no names; the pointer is a local.
+        unsafe { delete(-1, &name) };
+        expect(GL_INVALID_VALUE);
+    }
+    // SAFETY: plain query.
+    assert_eq!(unsafe { is_buffer(name) }, 1, "the buffer survives");
+}

@@ -348,6 +348,20 @@ unsafe fn gen(n: i32, out: *mut u32, f: impl FnOnce(&mut Context, i32) -> Vec<u3
     });
 }
 
+/// `glDelete*(n, names)`: `GL_INVALID_VALUE` for a negative `n`, else `f` on the `n` names.
+///
+/// # Safety
+/// `ns` holds `n` names (GL's contract).
+unsafe fn delete(command: &str, n: i32, ns: *const u32, f: impl FnOnce(&mut Context, &[u32])) {
+    gl((), |c| {
+        if n < 0 {
+            return c.record_invalid_value(&format!("{command}: n < 0"));
+        }
+        // SAFETY: passed on from the caller.
+        f(c, unsafe { names(n, ns) })
+    })
+}
+
 unsafe fn names<'a>(n: i32, ptr: *const u32) -> &'a [u32] {
     // SAFETY: passed on from the caller.
     unsafe { slice(ptr, i64::from(n)) }
@@ -1058,14 +1072,7 @@ gl_entry_points! {
 
     // Buffers.
     fn glGenBuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_buffers(n)) }
-    fn glDeleteBuffers(n: i32, ns: *const u32) {
-        gl((), |c| {
-            if n < 0 {
-                return c.record_invalid_value("glDeleteBuffers: n < 0");
-            }
-            c.delete_buffers(names(n, ns))
-        })
-    }
+    fn glDeleteBuffers(n: i32, ns: *const u32) { delete("glDeleteBuffers", n, ns, |c, ns| c.delete_buffers(ns)) }
     fn glIsBuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_buffer(n))) }
     fn glBindBuffer(t: GLenum, n: u32) { gl((), |c| c.bind_buffer(t, n)) }
     fn glBindBufferBase(t: GLenum, i: u32, n: u32) { gl((), |c| c.bind_buffer_range(t, i, n, 0, 0, true)) }
@@ -1136,14 +1143,7 @@ gl_entry_points! {
 
     // Vertex arrays.
     fn glGenVertexArrays(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_vertex_arrays(n)) }
-    fn glDeleteVertexArrays(n: i32, ns: *const u32) {
-        gl((), |c| {
-            if n < 0 {
-                return c.record_invalid_value("glDeleteVertexArrays: n < 0");
-            }
-            c.delete_vertex_arrays(names(n, ns))
-        })
-    }
+    fn glDeleteVertexArrays(n: i32, ns: *const u32) { delete("glDeleteVertexArrays", n, ns, |c, ns| c.delete_vertex_arrays(ns)) }
     fn glIsVertexArray(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_vertex_array(n))) }
     fn glBindVertexArray(n: u32) { gl((), |c| c.bind_vertex_array(n)) }
     fn glEnableVertexAttribArray(i: u32) { gl((), |c| c.set_vertex_attrib_array(i, true)) }
@@ -1465,14 +1465,7 @@ gl_entry_points! {
     }
     fn glGenProgramPipelines(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_program_pipelines(n)) }
     fn glCreateProgramPipelines(n: i32, out: *mut u32) { gen(n, out, |c, n| c.create_program_pipelines(n)) }
-    fn glDeleteProgramPipelines(n: i32, ns: *const u32) {
-        gl((), |c| {
-            if n < 0 {
-                return c.record_invalid_value("glDeleteProgramPipelines: n < 0");
-            }
-            c.delete_program_pipelines(names(n, ns))
-        })
-    }
+    fn glDeleteProgramPipelines(n: i32, ns: *const u32) { delete("glDeleteProgramPipelines", n, ns, |c, ns| c.delete_program_pipelines(ns)) }
     fn glIsProgramPipeline(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_program_pipeline(n))) }
     fn glBindProgramPipeline(n: u32) { gl((), |c| c.bind_program_pipeline(n)) }
     fn glUseProgramStages(pipe: u32, stages: u32, p: u32) { gl((), |c| c.use_program_stages(pipe, stages, p)) }
@@ -1824,14 +1817,7 @@ gl_entry_points! {
 
     // Textures.
     fn glGenTextures(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_textures(n)) }
-    fn glDeleteTextures(n: i32, ns: *const u32) {
-        gl((), |c| {
-            if n < 0 {
-                return c.record_invalid_value("glDeleteTextures: n < 0");
-            }
-            c.delete_textures(names(n, ns))
-        })
-    }
+    fn glDeleteTextures(n: i32, ns: *const u32) { delete("glDeleteTextures", n, ns, |c, ns| c.delete_textures(ns)) }
     fn glIsTexture(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_texture(n))) }
     fn glActiveTexture(u: GLenum) { gl((), |c| c.active_texture(u)) }
     fn glBindTexture(t: GLenum, n: u32) { gl((), |c| c.bind_texture(t, n)) }
@@ -1961,14 +1947,7 @@ gl_entry_points! {
         })
     }
     fn glGenSamplers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_samplers(n)) }
-    fn glDeleteSamplers(n: i32, ns: *const u32) {
-        gl((), |c| {
-            if n < 0 {
-                return c.record_invalid_value("glDeleteSamplers: n < 0");
-            }
-            c.delete_samplers(names(n, ns))
-        })
-    }
+    fn glDeleteSamplers(n: i32, ns: *const u32) { delete("glDeleteSamplers", n, ns, |c, ns| c.delete_samplers(ns)) }
     fn glIsSampler(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_sampler(n))) }
     fn glBindSampler(unit: u32, n: u32) { gl((), |c| c.bind_sampler(unit, n)) }
     fn glSamplerParameteri(s: u32, p: GLenum, v: i32) { gl((), |c| c.sampler_parameter(s, p, &[v as f32])) }
@@ -2265,14 +2244,7 @@ gl_entry_points! {
 
     // Framebuffers.
     fn glGenFramebuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_framebuffers(n)) }
-    fn glDeleteFramebuffers(n: i32, ns: *const u32) {
-        gl((), |c| {
-            if n < 0 {
-                return c.record_invalid_value("glDeleteFramebuffers: n < 0");
-            }
-            c.delete_framebuffers(names(n, ns))
-        })
-    }
+    fn glDeleteFramebuffers(n: i32, ns: *const u32) { delete("glDeleteFramebuffers", n, ns, |c, ns| c.delete_framebuffers(ns)) }
     fn glIsFramebuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_framebuffer(n))) }
     fn glBindFramebuffer(t: GLenum, n: u32) { gl((), |c| c.bind_framebuffer(t, n)) }
     fn glFramebufferTexture2D(t: GLenum, a: GLenum, tt: GLenum, tex: u32, level: i32) { gl((), |c| c.framebuffer_texture_2d(t, a, tt, tex, level)) }
@@ -2299,14 +2271,7 @@ gl_entry_points! {
     fn glClearBufferfi(buffer: GLenum, drawbuffer: i32, depth: f32, stencil: i32) { gl((), |c| c.clear_buffer_fi(buffer, drawbuffer, depth, stencil)) }
     fn glReadBuffer(src: GLenum) { gl((), |c| c.read_buffer(src)) }
     fn glGenRenderbuffers(n: i32, out: *mut u32) { gen(n, out, |c, n| c.gen_renderbuffers(n)) }
-    fn glDeleteRenderbuffers(n: i32, ns: *const u32) {
-        gl((), |c| {
-            if n < 0 {
-                return c.record_invalid_value("glDeleteRenderbuffers: n < 0");
-            }
-            c.delete_renderbuffers(names(n, ns))
-        })
-    }
+    fn glDeleteRenderbuffers(n: i32, ns: *const u32) { delete("glDeleteRenderbuffers", n, ns, |c, ns| c.delete_renderbuffers(ns)) }
     fn glIsRenderbuffer(n: u32) -> GLboolean { gl(0, |c| u8::from(c.is_renderbuffer(n))) }
     fn glBindRenderbuffer(t: GLenum, n: u32) { gl((), |c| c.bind_renderbuffer(t, n)) }
     fn glRenderbufferStorage(t: GLenum, f: GLenum, w: i32, h: i32) { gl((), |c| c.renderbuffer_storage(t, 0, f, w, h)) }
