@@ -28,7 +28,7 @@
 //!   context first passes its units through [`for_core_profile`], which marks a directive
 //!   naming the compatibility profile the same way.
 
-use super::{version, Stage};
+use super::{gpu_shader4, version, Stage};
 
 /// Prefix of every name the upgrader introduces.
 pub const FF_PREFIX: &str = "arena_ff_";
@@ -147,6 +147,9 @@ fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: 
     );
     // GL_ARB_texture_cube_map_array gives any GLSL the lookups of its sampler types.
     let cube_array = enables(source, &["GL_ARB_texture_cube_map_array"]);
+    // GL_EXT_gpu_shader4 gives GLSL 1.10/1.20 much of 1.30 under its own names (`gpu_shader4`).
+    let gpu_shader4 = enables(source, &[gpu_shader4::NAME]);
+    let mut gpu4 = gpu_shader4::Gpu4::default();
     let mut used: Vec<&'static Builtin> = Vec::new();
     let mut helpers: Vec<&'static str> = Vec::new();
     let mut body = String::with_capacity(source.len() + 64);
@@ -161,6 +164,19 @@ fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: 
     let mut shadow_calls = ShadowCalls::default();
     let rewritten = rewrite_identifiers(rest, |ident, out| {
         shadow_calls.before(ident, out);
+        if gpu_shader4 {
+            match gpu4.map(stage, ident, function(stage, ident).is_some(), out) {
+                gpu_shader4::Mapped::No => {}
+                gpu_shader4::Mapped::Done => return,
+                gpu_shader4::Mapped::Shadow => {
+                    if !helpers.contains(&DEPTH_MODE) {
+                        helpers.push(DEPTH_MODE);
+                    }
+                    return shadow_calls.after_function("arena_ff_shadow");
+                }
+                gpu_shader4::Mapped::Function(to) => return out.push_str(to),
+            }
+        }
         if let Some(b) = builtin(stage, ident) {
             if !used.iter().any(|u| std::ptr::eq(*u, b)) {
                 used.push(b);
@@ -188,7 +204,8 @@ fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: 
                 .iter()
                 .any(|&(name, since)| name == ident && version < since)
                 && !(bit_encoding && BIT_ENCODING.contains(&ident))
-                && !(cube_array && CUBE_ARRAY_LOOKUPS.contains(&ident)) =>
+                && !(cube_array && CUBE_ARRAY_LOOKUPS.contains(&ident))
+                && !(gpu_shader4 && gpu_shader4::BUILT_INS.contains(&ident)) =>
             {
                 out.push_str(USER_PREFIX);
                 out.push_str(ident);
@@ -196,7 +213,11 @@ fn upgrade_unit(stage: Stage, source: &str, vertex_outputs: Varyings, epilogue: 
             _ => out.push_str(ident),
         }
     });
-    body.push_str(&rewritten);
+    if gpu_shader4 {
+        body.push_str(&gpu_shader4::finish(&rewritten));
+    } else {
+        body.push_str(&rewritten);
+    }
 
     let mut varyings = Varyings::default();
     for b in &used {

@@ -53,6 +53,7 @@ pub mod frag_epilogue;
 mod frag_outputs;
 pub mod geometry;
 mod guard;
+mod gpu_shader4;
 pub mod initializers;
 mod instance_id;
 pub(crate) mod layer_viewport;

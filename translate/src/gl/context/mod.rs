@@ -365,6 +365,9 @@ impl Context {
         if profile == Profile::Compatibility {
             extensions.extend_from_slice(COMPAT_EXTENSIONS);
         }
+    // GLSL 1.30's integers, outputs and lookups in GLSL 1.10/1.20 (`glsl::gpu_shader4`); its API
+    // is GL 3.0's under EXT names.
+    "GL_EXT_gpu_shader4",
         // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
         if device.caps().depth_clamp {
             extensions.push("GL_ARB_depth_clamp");
