@@ -3,7 +3,10 @@
 //!
 //! Design decisions:
 //! - The first suitable device wins, preferring discrete > integrated > virtual > CPU; suitable
-//!   means Vulkan 1.2+ and a graphics queue. `ARENAGL_DEVICE=N`
+//!   means Vulkan 1.1+ (with `VK_KHR_create_renderpass2` below 1.2) and a graphics queue. A
+//!   Vulkan 1.1 device is created with 1.1 structures only (no
+//!   `VkPhysicalDeviceVulkan11/12Features`): the 1.2 features it has come from their extensions
+//!   (`LaterFeatures`). `ARENAGL_DEVICE=N`
 //!   picks the Nth enumerated device instead. A device that falls short is refused with a
 //!   message naming what it lacks (and the profile that took it away, if any).
 //! - `ARENAGL_VK_PROFILE` clamps the device to a Vulkan-Profiles document ([`Profile`]): the
@@ -304,7 +307,7 @@ pub struct DeviceInfo {
     pub device_type: vk::PhysicalDeviceType,
     /// The Vulkan version the device reports.
     pub api_version: u32,
-    /// The Vulkan version ArenaGL uses (min of instance, device and 1.3).
+    /// The Vulkan version ArenaGL uses (min of instance, device, profile and 1.3; at least 1.1).
     pub used_api_version: u32,
     /// Limits the manager validates against.
     pub limits: DeviceLimits,
@@ -487,9 +490,9 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
     let instance_version = unsafe { entry.try_enumerate_instance_version() }
         .map_err(|r| map_init("vkEnumerateInstanceVersion", r))?
         .unwrap_or(vk::API_VERSION_1_0);
-    if instance_version < vk::API_VERSION_1_2 {
+    if instance_version < vk::API_VERSION_1_1 {
         return Err(MemoryError::NoDevice(format!(
-            "the Vulkan loader offers {}.{}, ArenaGL needs 1.2",
+            "the Vulkan loader offers {}.{}, ArenaGL needs 1.1",
             vk::api_version_major(instance_version),
             vk::api_version_minor(instance_version)
         )));
@@ -700,20 +703,107 @@ fn pick_device(instance: &ash::Instance, api: u32, options: &OpenOptions) -> Res
     Ok((pd, family, info, exts, index))
 }
 
-/// Why a device of Vulkan `api` is below ArenaGL's floor (naming the profile that put it
-/// there), or `None`. Timeline semaphores and dynamic rendering have fallbacks (a fence per
-/// epoch, render passes); the Vulkan 1.2 API itself (SPIR-V 1.5, the 1.2 feature structures)
-/// does not yet.
+/// Why a device of Vulkan `api` is below ArenaGL's floor, Vulkan 1.1 (naming the profile that
+/// put it there), or `None`. What 1.2 and 1.3 add has fallbacks: a fence per epoch for timeline
+/// semaphores, render passes for dynamic rendering, SPIR-V 1.3 for 1.5.
 fn below_floor(api: u32, profile: Option<&Arc<Profile>>) -> Option<String> {
-    if api >= vk::API_VERSION_1_2 {
+    if api >= vk::API_VERSION_1_1 {
         return None;
     }
-    let by = profile.map_or(String::new(), |p| format!(" under profile {}", p.name));
     Some(format!(
-        "ArenaGL needs Vulkan 1.2; the device is Vulkan {}.{}{by}",
+        "ArenaGL needs Vulkan 1.1; the device is Vulkan {}.{}{}",
         vk::api_version_major(api),
-        vk::api_version_minor(api)
+        vk::api_version_minor(api),
+        by_profile(profile)
     ))
+}
+
+fn by_profile(profile: Option<&Arc<Profile>>) -> String {
+    profile.map_or(String::new(), |p| format!(" under profile {}", p.name))
+}
+
+/// Why a device of Vulkan `api` with extensions `exts` cannot render, or `None`: below Vulkan
+/// 1.2 the render-pass fallback creates its passes through `VK_KHR_create_renderpass2` (render
+/// pass 2 is core in 1.2; dynamic rendering in 1.3).
+fn missing_for_version(
+    api: u32,
+    exts: &[vk::ExtensionProperties],
+    profile: Option<&Arc<Profile>>,
+) -> Option<String> {
+    if api >= vk::API_VERSION_1_2 || has_extension(exts, ash::khr::create_renderpass2::NAME) {
+        return None;
+    }
+    Some(format!(
+        "ArenaGL needs VK_KHR_create_renderpass2 on a Vulkan 1.1 device{}",
+        by_profile(profile)
+    ))
+}
+
+/// The features of Vulkan 1.1 and 1.2 ArenaGL uses: from the `VkPhysicalDeviceVulkan11/12Features`
+/// structures on a Vulkan 1.2 device; on a 1.1 device (which has neither structure) from the
+/// 1.1 feature structure and the extensions that became 1.2, or absent.
+#[derive(Debug, Clone, Copy, Default)]
+struct LaterFeatures {
+    shader_draw_parameters: bool,
+    host_query_reset: bool,
+    draw_indirect_count: bool,
+    sampler_mirror_clamp_to_edge: bool,
+    shader_output_viewport_index_layer: bool,
+    timeline_semaphore: bool,
+}
+
+impl LaterFeatures {
+    /// # Safety
+    /// `pd` belongs to `instance`.
+    unsafe fn query(
+        instance: &ash::Instance,
+        pd: vk::PhysicalDevice,
+        api: u32,
+        exts: &[vk::ExtensionProperties],
+        allow: &dyn Fn(&str) -> bool,
+    ) -> Self {
+        if api >= vk::API_VERSION_1_2 {
+            let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
+            let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
+            let mut f2 = vk::PhysicalDeviceFeatures2::default()
+                .push_next(&mut v11)
+                .push_next(&mut v12);
+            // SAFETY: the caller's `pd`; the chain lives across the call.
+            unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+            let on = |b: vk::Bool32, member: &str| b == vk::TRUE && allow(member);
+            return Self {
+                shader_draw_parameters: on(v11.shader_draw_parameters, "shaderDrawParameters"),
+                host_query_reset: on(v12.host_query_reset, "hostQueryReset"),
+                draw_indirect_count: on(v12.draw_indirect_count, "drawIndirectCount"),
+                sampler_mirror_clamp_to_edge: on(
+                    v12.sampler_mirror_clamp_to_edge,
+                    "samplerMirrorClampToEdge",
+                ),
+                shader_output_viewport_index_layer: on(
+                    v12.shader_output_viewport_index,
+                    "shaderOutputViewportIndex",
+                ) && on(
+                    v12.shader_output_layer,
+                    "shaderOutputLayer",
+                ),
+                timeline_semaphore: on(v12.timeline_semaphore, "timelineSemaphore"),
+            };
+        }
+        let mut draw_parameters = vk::PhysicalDeviceShaderDrawParametersFeatures::default();
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut draw_parameters);
+        // SAFETY: as above (the structure is core in Vulkan 1.1).
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        Self {
+            shader_draw_parameters: draw_parameters.shader_draw_parameters == vk::TRUE
+                && allow("shaderDrawParameters"),
+            // The extension has no feature bit: enabling it is the feature.
+            sampler_mirror_clamp_to_edge: has_extension(
+                exts,
+                ash::khr::sampler_mirror_clamp_to_edge::NAME,
+            ),
+            ..Self::default()
+        }
+    }
 }
 
 fn describe(
@@ -742,15 +832,24 @@ fn describe(
         let timestamp_valid_bits = families
             .get(family as usize)
             .map_or(0, |f| f.timestamp_valid_bits);
-        let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
-        let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
-        let mut f2 = vk::PhysicalDeviceFeatures2::default()
-            .push_next(&mut v11)
-            .push_next(&mut v12);
+        let mut exts = instance
+            .enumerate_device_extension_properties(pd)
+            .map_err(|r| format!("{name}: {r}"))?;
+        if let Some(p) = profile {
+            exts.retain(|e| {
+                e.extension_name_as_c_str()
+                    .is_ok_and(|n| p.allows_extension(&n.to_string_lossy()))
+            });
+        }
+        if let Some(why) = missing_for_version(used_api, &exts, profile) {
+            return Err(format!("{name}: {why}"));
+        }
+        let mut f2 = vk::PhysicalDeviceFeatures2::default();
         instance.get_physical_device_features2(pd, &mut f2);
         if let Some(p) = profile {
             p.mask_core_features(&mut f2.features);
         }
+        let later = LaterFeatures::query(instance, pd, used_api, &exts, &allow);
         let mut gl4 = Gl4Features::from_core(&f2.features);
         let anisotropy = f2.features.sampler_anisotropy == vk::TRUE;
         let geometry = f2.features.geometry_shader == vk::TRUE;
@@ -762,28 +861,15 @@ fn describe(
         let depth_clamp = f2.features.depth_clamp == vk::TRUE;
         let independent_blend = f2.features.independent_blend == vk::TRUE;
         let large_points = f2.features.large_points == vk::TRUE;
-        let host_query_reset = v12.host_query_reset == vk::TRUE && allow("hostQueryReset");
-        gl4.shader_draw_parameters =
-            v11.shader_draw_parameters == vk::TRUE && allow("shaderDrawParameters");
-        gl4.draw_indirect_count = v12.draw_indirect_count == vk::TRUE && allow("drawIndirectCount");
-        gl4.sampler_mirror_clamp_to_edge =
-            v12.sampler_mirror_clamp_to_edge == vk::TRUE && allow("samplerMirrorClampToEdge");
-        gl4.shader_output_viewport_index_layer = v12.shader_output_viewport_index == vk::TRUE
-            && v12.shader_output_layer == vk::TRUE
-            && allow("shaderOutputViewportIndex")
-            && allow("shaderOutputLayer");
-        let timeline = v12.timeline_semaphore == vk::TRUE && allow("timelineSemaphore");
-        let mut exts = instance
-            .enumerate_device_extension_properties(pd)
-            .map_err(|r| format!("{name}: {r}"))?;
-        if let Some(p) = profile {
-            exts.retain(|e| {
-                e.extension_name_as_c_str()
-                    .is_ok_and(|n| p.allows_extension(&n.to_string_lossy()))
-            });
-        }
-        let mut v11 = vk::PhysicalDeviceVulkan11Properties::default();
-        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut v11);
+        let host_query_reset = later.host_query_reset;
+        gl4.shader_draw_parameters = later.shader_draw_parameters;
+        gl4.draw_indirect_count = later.draw_indirect_count;
+        gl4.sampler_mirror_clamp_to_edge = later.sampler_mirror_clamp_to_edge;
+        gl4.shader_output_viewport_index_layer = later.shader_output_viewport_index_layer;
+        let timeline = later.timeline_semaphore;
+        // `maxMemoryAllocationSize` (VkPhysicalDeviceMaintenance3Properties: core in 1.1).
+        let mut maintenance3 = vk::PhysicalDeviceMaintenance3Properties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut maintenance3);
         instance.get_physical_device_properties2(pd, &mut p2);
         let mem = instance.get_physical_device_memory_properties(pd);
         let heaps = mem.memory_heaps[..mem.memory_heap_count as usize]
@@ -801,7 +887,7 @@ fn describe(
             })
             .collect();
         let mut limits = props.limits;
-        let mut max_allocation = v11.max_memory_allocation_size;
+        let mut max_allocation = maintenance3.max_memory_allocation_size;
         if let Some(p) = profile {
             p.clamp_limits(&mut limits);
             max_allocation = p.clamp_max_allocation_size(max_allocation);
@@ -880,6 +966,15 @@ fn create_device(
     features.push_descriptor = want(ash::khr::push_descriptor::NAME);
     features.memory_budget = want(ash::ext::memory_budget::NAME);
     features.xlib_present = want(ash::khr::swapchain::NAME);
+    let core12 = info.used_api_version >= vk::API_VERSION_1_2;
+    if !core12 {
+        // What Vulkan 1.2 made core, as the extensions a 1.1 device has (`describe` refused
+        // one without render pass 2 and took the mirror clamp from the extension's presence).
+        want(ash::khr::create_renderpass2::NAME);
+        if features.gl4.sampler_mirror_clamp_to_edge {
+            want(ash::khr::sampler_mirror_clamp_to_edge::NAME);
+        }
+    }
 
     let mut v13_query = vk::PhysicalDeviceVulkan13Features::default();
     if core13 {
@@ -1004,12 +1099,19 @@ fn create_device(
         .synchronization2(features.synchronization2);
     let mut eds =
         vk::PhysicalDeviceExtendedDynamicStateFeaturesEXT::default().extended_dynamic_state(true);
+    // A Vulkan 1.1 device has neither VkPhysicalDeviceVulkan11Features nor ...12Features: its
+    // one later feature ArenaGL uses has the structure of 1.1 itself.
+    let mut draw_parameters = vk::PhysicalDeviceShaderDrawParametersFeatures::default()
+        .shader_draw_parameters(features.gl4.shader_draw_parameters);
     let mut create = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
         .enabled_extension_names(&names)
-        .enabled_features(&core)
-        .push_next(&mut v11)
-        .push_next(&mut v12);
+        .enabled_features(&core);
+    if core12 {
+        create = create.push_next(&mut v11).push_next(&mut v12);
+    } else {
+        create = create.push_next(&mut draw_parameters);
+    }
     if core13 {
         create = create.push_next(&mut v13);
     }

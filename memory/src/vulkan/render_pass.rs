@@ -14,7 +14,8 @@
 //!   may the framebuffer.
 //! - Pipelines need a *compatible* render pass ([`RenderPasses::compatible`]): the same formats
 //!   and sample counts; load operations and layouts do not matter for compatibility.
-//! - Passes are created with render pass 2 (core in Vulkan 1.2, ArenaGL's floor), so that
+//! - Passes are created with render pass 2 (core in Vulkan 1.2; on a Vulkan 1.1 device through
+//!   `VK_KHR_create_renderpass2`, which the device then must have: [`Create2`]), so that
 //!   depth/stencil resolves (`VkSubpassDescriptionDepthStencilResolve`) work as colour ones do.
 
 use std::collections::HashMap;
@@ -22,6 +23,7 @@ use std::collections::HashMap;
 use ash::vk;
 
 use crate::error::{MemoryError, Result};
+use crate::vulkan::context::DeviceShared;
 use crate::vulkan::conv::map_alloc;
 
 /// What the cache needs to know about a view (the pass only names raw views).
@@ -61,9 +63,50 @@ struct FramebufferKey {
     layers: u32,
 }
 
+/// Where `vkCreateRenderPass2` comes from: the core of Vulkan 1.2, or `VK_KHR_create_renderpass2`
+/// on a Vulkan 1.1 device (the context enables the extension there and refuses a 1.1 device
+/// without it).
+pub(crate) enum Create2 {
+    Core,
+    Khr(ash::khr::create_renderpass2::Device),
+}
+
+impl Create2 {
+    /// The source for `shared`'s device.
+    pub(crate) fn of(shared: &DeviceShared) -> Self {
+        if shared.info.used_api_version >= vk::API_VERSION_1_2 {
+            Create2::Core
+        } else {
+            Create2::Khr(ash::khr::create_renderpass2::Device::new(
+                &shared.instance,
+                &shared.raw,
+            ))
+        }
+    }
+
+    /// # Safety
+    /// `info` is a valid create info for `device`, the device this source was made for.
+    unsafe fn create(
+        &self,
+        device: &ash::Device,
+        info: &vk::RenderPassCreateInfo2,
+    ) -> Result<vk::RenderPass> {
+        // SAFETY: the caller's contract; the KHR loader was made for `device` with the
+        // extension enabled (`Create2::of`).
+        let made = unsafe {
+            match self {
+                Create2::Core => device.create_render_pass2(info, None),
+                Create2::Khr(khr) => khr.create_render_pass2(info, None),
+            }
+        };
+        made.map_err(|r| map_alloc("vkCreateRenderPass2", r))
+    }
+}
+
 /// The cached render passes and framebuffers of the fallback.
 pub(crate) struct RenderPasses {
     device: ash::Device,
+    create2: Create2,
     views: HashMap<vk::ImageView, ViewFacts>,
     passes: HashMap<PassKey, vk::RenderPass>,
     framebuffers: HashMap<FramebufferKey, vk::Framebuffer>,
@@ -107,9 +150,10 @@ impl<'a> Attachments<'a> {
 }
 
 impl RenderPasses {
-    pub(crate) fn new(device: &ash::Device) -> Self {
+    pub(crate) fn new(device: &ash::Device, create2: Create2) -> Self {
         RenderPasses {
             device: device.clone(),
+            create2,
             views: HashMap::new(),
             passes: HashMap::new(),
             framebuffers: HashMap::new(),
@@ -228,7 +272,7 @@ impl RenderPasses {
         if let Some(&p) = self.passes.get(key) {
             return Ok(p);
         }
-        let p = create_pass(&self.device, key)?;
+        let p = create_pass(&self.device, &self.create2, key)?;
         self.passes.insert(key.clone(), p);
         Ok(p)
     }
@@ -352,7 +396,7 @@ fn depth_aspects(stencil: bool) -> vk::ImageAspectFlags {
     }
 }
 
-fn create_pass(device: &ash::Device, key: &PassKey) -> Result<vk::RenderPass> {
+fn create_pass(device: &ash::Device, create2: &Create2, key: &PassKey) -> Result<vk::RenderPass> {
     let mut attachments = Vec::new();
     let mut colors = Vec::new();
     let mut resolves = Vec::new();
@@ -435,10 +479,9 @@ fn create_pass(device: &ash::Device, key: &PassKey) -> Result<vk::RenderPass> {
     if key.depth_resolve.is_some() {
         info = info.dependencies(&resolve_after_writes);
     }
-    // SAFETY: valid device of Vulkan 1.2 or later (ArenaGL's floor), where render pass 2 is
-    // core; the create info and its arrays live across the call.
-    unsafe { device.create_render_pass2(&info, None) }
-        .map_err(|r| map_alloc("vkCreateRenderPass2", r))
+    // SAFETY: `create2` was made for `device`; the create info and its arrays live across the
+    // call.
+    unsafe { create2.create(device, &info) }
 }
 
 fn create_framebuffer(device: &ash::Device, key: &FramebufferKey) -> Result<vk::Framebuffer> {

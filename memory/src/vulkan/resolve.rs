@@ -156,6 +156,12 @@ impl MemoryManager {
                 s.extent, s.format, s.samples, d.extent, d.format, d.samples
             )));
         }
+        if self.device_info().used_api_version < vk::API_VERSION_1_2 {
+            // Depth/stencil resolve modes are Vulkan 1.2 (VK_KHR_depth_stencil_resolve).
+            return Err(MemoryError::Unsupported(
+                "depth/stencil resolves need Vulkan 1.2".into(),
+            ));
+        }
         let (width, height) = level_size(&s, src_level);
         let view = |level: u32, layer: u32| ViewDesc {
             aspect,

@@ -182,6 +182,50 @@ fn representative_buffer(class: MemoryClass) -> vk::BufferCreateInfo<'static> {
     vk::BufferCreateInfo::default().size(65536).usage(usage)
 }
 
+/// What [`create_info_for`]'s automatic usage asks for `class`, as explicit property flags
+/// (`vmaFindMemoryTypeIndex` without a resource cannot take the automatic usages).
+fn explicit_flags(class: MemoryClass) -> vk_mem::AllocationCreateInfo {
+    use vk::MemoryPropertyFlags as P;
+    let (required_flags, preferred_flags) = match class {
+        MemoryClass::DeviceImage | MemoryClass::DeviceBuffer => (P::empty(), P::DEVICE_LOCAL),
+        MemoryClass::Upload | MemoryClass::Transient => (P::HOST_VISIBLE, P::HOST_COHERENT),
+        MemoryClass::Readback => (P::HOST_VISIBLE, P::HOST_CACHED),
+    };
+    vk_mem::AllocationCreateInfo {
+        required_flags,
+        preferred_flags,
+        ..Default::default()
+    }
+}
+
+/// The memory types a representative resource of `class` may live in, from one created and
+/// destroyed here (no memory is bound). VMA's `vmaFindMemoryTypeIndexFor*Info` would ask
+/// `vkGetDevice*MemoryRequirements` instead, a Vulkan 1.3 command that ash hands it as a
+/// panicking stub on a device of an older version.
+fn representative_type_bits(device: &ash::Device, class: MemoryClass) -> Result<u32> {
+    // SAFETY: valid device; the create infos describe valid resources, each destroyed right
+    // after its requirements are read and never bound or used.
+    unsafe {
+        if class == MemoryClass::DeviceImage {
+            let image = device
+                .create_image(&representative_image(), None)
+                .map_err(|r| map_alloc("vkCreateImage", r))?;
+            let bits = device.get_image_memory_requirements(image).memory_type_bits;
+            device.destroy_image(image, None);
+            Ok(bits)
+        } else {
+            let buffer = device
+                .create_buffer(&representative_buffer(class), None)
+                .map_err(|r| map_alloc("vkCreateBuffer", r))?;
+            let bits = device
+                .get_buffer_memory_requirements(buffer)
+                .memory_type_bits;
+            device.destroy_buffer(buffer, None);
+            Ok(bits)
+        }
+    }
+}
+
 fn representative_image() -> vk::ImageCreateInfo<'static> {
     vk::ImageCreateInfo::default()
         .image_type(vk::ImageType::TYPE_2D)
@@ -251,16 +295,23 @@ impl VmaSubAllocator {
         let mut classes = Vec::with_capacity(MemoryClass::ALL.len());
         for class in MemoryClass::ALL {
             let create = create_info_for(class, false, false);
-            // SAFETY: the create infos describe valid resources; nothing is created.
-            let memory_type = unsafe {
-                if class == MemoryClass::DeviceImage {
-                    allocator.find_memory_type_index_for_image_info(representative_image(), &create)
-                } else {
-                    allocator.find_memory_type_index_for_buffer_info(
-                        &representative_buffer(class),
-                        &create,
-                    )
+            let memory_type = if shared.info.used_api_version >= vk::API_VERSION_1_3 {
+                // SAFETY: the create infos describe valid resources; nothing is created.
+                unsafe {
+                    if class == MemoryClass::DeviceImage {
+                        allocator
+                            .find_memory_type_index_for_image_info(representative_image(), &create)
+                    } else {
+                        allocator.find_memory_type_index_for_buffer_info(
+                            &representative_buffer(class),
+                            &create,
+                        )
+                    }
                 }
+            } else {
+                let bits = representative_type_bits(&shared.raw, class)?;
+                // SAFETY: the allocator is valid; `bits` are a real resource's memory types.
+                unsafe { allocator.find_memory_type_index(bits, &explicit_flags(class)) }
             }
             .map_err(|r| map_alloc("vmaFindMemoryTypeIndex", r))?;
             let pool = match pool_types.iter().position(|&t| t == memory_type) {

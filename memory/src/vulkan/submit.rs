@@ -27,7 +27,7 @@ use ash::vk;
 use crate::error::{MemoryError, Result};
 use crate::vulkan::conv::{map_alloc, map_queue};
 use crate::vulkan::epoch_fences::EpochFences;
-use crate::vulkan::render_pass::RenderPasses;
+use crate::vulkan::render_pass::{Create2, RenderPasses};
 use crate::Epoch;
 
 /// Rendering instances per command buffer before the next one starts a new segment.
@@ -77,7 +77,7 @@ impl Submitter {
         queue: vk::Queue,
         family: u32,
         (dynamic_rendering, timeline): (bool, bool),
-        xfb: Option<ash::ext::transform_feedback::Device>,
+        (xfb, create_pass2): (Option<ash::ext::transform_feedback::Device>, Create2),
         completed: Epoch,
     ) -> Result<Self> {
         let pool_info = vk::CommandPoolCreateInfo::default()
@@ -121,7 +121,7 @@ impl Submitter {
                 xfb,
                 in_flight: VecDeque::new(),
                 spare: Vec::new(),
-                passes: (!dynamic_rendering).then(|| RenderPasses::new(device)),
+                passes: (!dynamic_rendering).then(|| RenderPasses::new(device, create_pass2)),
             })
         }
     }

@@ -15,6 +15,7 @@
 //!   GL_SHADING_LANGUAGE_VERSION, i)` lists them ([`glsl_versions`]).
 
 use super::Context;
+use crate::gl::vk::device::Device;
 
 impl Context {
     /// The desktop GL version this context reports (read back from its `GL_VERSION`).
@@ -157,12 +158,86 @@ const LADDER: [((u32, u32), &[&str]); 7] = [
     ((4, 6), GL_4_6),
 ];
 
-/// The GL version (major, minor) a context with `extensions` reports on a device whose shader
-/// limits reach GL 4.0's (`limits_reach_4_0`): the highest 4.x whose promoted extensions, and
-/// every lower version's, are all offered; otherwise 3.3 (which every context here completes).
-pub(crate) fn desktop(extensions: &[&str], limits_reach_4_0: bool) -> (u32, u32) {
-    if !limits_reach_4_0 {
-        return (3, 3);
+/// Whether a device (and the extensions a context on it offers) has one feature.
+type Has = fn(&Device, &[&str]) -> bool;
+
+/// A version and the features it adds, each named, with how to tell whether a device has it.
+type Rung = ((u32, u32), &'static [(&'static str, Has)]);
+
+/// What GL 3.0–3.3 add that a Vulkan device may lack (OpenGL 3.3 specification, appendices
+/// G–J), each with the device feature, limit or format support it takes. The rest of what they
+/// add (integer and float textures, instancing, UBOs, sampler objects, base-vertex draws, …)
+/// is in Vulkan 1.1's core, or emulated where it is not (byte indices are widened, instance
+/// divisors above 1 computed in the shader), so it needs no check. GL 2.1 is the floor: every
+/// device ArenaGL opens completes it.
+const BELOW_4: [Rung; 4] = [
+    (
+        (3, 0),
+        &[
+            ("transform feedback", |_, e| {
+                e.contains(&"GL_EXT_transform_feedback")
+            }),
+            ("8 draw buffers", |d, _| {
+                d.caps().limits.max_color_attachments >= 8
+            }),
+        ],
+    ),
+    (
+        (3, 1),
+        &[("buffer textures", |d, _| texture_buffer_formats(d))],
+    ),
+    (
+        (3, 2),
+        &[
+            ("geometry shaders", |d, _| d.caps().geometry_shader),
+            ("depth clamp", |_, e| e.contains(&"GL_ARB_depth_clamp")),
+            ("provoking vertex", |_, e| {
+                e.contains(&"GL_ARB_provoking_vertex")
+            }),
+        ],
+    ),
+    (
+        (3, 3),
+        &[
+            ("dual-source blending", |_, e| {
+                e.contains(&"GL_ARB_blend_func_extended")
+            }),
+            ("timer queries", |d, _| d.caps().timestamp_bits > 0),
+        ],
+    ),
+];
+
+/// GL 3.1's buffer textures: every format of the buffer-texture table but the three-component
+/// ones (GL 4.0's `GL_ARB_texture_buffer_object_rgb32`) sampled from texel buffers.
+fn texture_buffer_formats(device: &Device) -> bool {
+    let locked = device.lock();
+    (0x8000..0x9000)
+        .filter_map(crate::gl::objects::texture::buffer::buffer_format)
+        .filter(|&(_, texel)| texel != 12)
+        .all(|(format, _)| locked.manager.supports_texel_buffer(format))
+}
+
+/// The highest of GL 2.1–3.3 whose features (and every lower version's, [`BELOW_4`]) `device`
+/// and the `extensions` of a context on it have.
+pub(crate) fn below_4(device: &Device, extensions: &[&str]) -> (u32, u32) {
+    BELOW_4
+        .iter()
+        .take_while(|(_, features)| features.iter().all(|(_, has)| has(device, extensions)))
+        .last()
+        .map_or((2, 1), |(version, _)| *version)
+}
+
+/// The GL version (major, minor) a context with `extensions` reports, given the highest of
+/// GL 2.1–3.3 its device completes (`below_4`, [`below_4`]) and whether its shader limits reach
+/// GL 4.0's (`limits_reach_4_0`): below 3.3 that version; else the highest 4.x whose promoted
+/// extensions, and every lower version's, are all offered; otherwise 3.3.
+pub(crate) fn desktop(
+    extensions: &[&str],
+    below_4: (u32, u32),
+    limits_reach_4_0: bool,
+) -> (u32, u32) {
+    if below_4 < (3, 3) || !limits_reach_4_0 {
+        return below_4;
     }
     LADDER
         .iter()
@@ -171,19 +246,29 @@ pub(crate) fn desktop(extensions: &[&str], limits_reach_4_0: bool) -> (u32, u32)
         .map_or((3, 3), |(version, _)| *version)
 }
 
-/// `GL_VERSION` for `version` and the profile's name.
+/// `GL_VERSION` for `version` and the profile's name (GL 3.2 introduced profiles: none is
+/// named below it).
 pub(crate) fn version_string((major, minor): (u32, u32), profile: &str) -> String {
+    if (major, minor) < (3, 2) {
+        return format!("{major}.{minor} ArenaGL 0.1");
+    }
     format!("{major}.{minor} ({profile} Profile) ArenaGL 0.1")
 }
 
-/// `GL_SHADING_LANGUAGE_VERSION` for a desktop GL version (3.3 → "3.30", 4.0 → "4.00").
-pub(crate) fn glsl_string((major, minor): (u32, u32)) -> String {
-    format!("{major}.{minor}0")
+/// `GL_SHADING_LANGUAGE_VERSION` for a desktop GL version (2.1 → "1.20", 3.3 → "3.30").
+pub(crate) fn glsl_string(version: (u32, u32)) -> String {
+    let n = glsl_number(version);
+    format!("{}.{:02}", n / 100, n % 100)
 }
 
-/// The `#version` number of a desktop GL version's GLSL (3.3 → 330, 4.5 → 450).
+/// The `#version` number of a desktop GL version's GLSL (2.1 → 120, 3.2 → 150, 3.3 → 330,
+/// 4.5 → 450: GLSL numbers follow GL's from 3.3).
 pub(crate) fn glsl_number((major, minor): (u32, u32)) -> u32 {
-    major * 100 + minor * 10
+    match (major, minor) {
+        (2, m) => 110 + m * 10,
+        (3, m) if m < 3 => 130 + m * 10,
+        _ => major * 100 + minor * 10,
+    }
 }
 
 /// What `glGetStringi(GL_SHADING_LANGUAGE_VERSION, i)` lists for a desktop GL version: every
@@ -216,10 +301,10 @@ mod tests {
 
     #[test]
     fn a_version_needs_every_extension_it_promoted() {
-        assert_eq!(desktop(GL_4_0, true), (4, 0));
+        assert_eq!(desktop(GL_4_0, (3, 3), true), (4, 0));
         let all_but_one = &GL_4_0[1..];
-        assert_eq!(desktop(all_but_one, true), (3, 3));
-        assert_eq!(desktop(&[], true), (3, 3));
+        assert_eq!(desktop(all_but_one, (3, 3), true), (3, 3));
+        assert_eq!(desktop(&[], (3, 3), true), (3, 3));
         assert_eq!(glsl_string((4, 0)), "4.00");
         assert_eq!(glsl_string((3, 3)), "3.30");
         assert_eq!(
@@ -231,17 +316,27 @@ mod tests {
     #[test]
     fn the_highest_complete_rung_is_claimed() {
         for (i, (version, _)) in LADDER.iter().enumerate() {
-            assert_eq!(desktop(&through(i), true), *version);
+            assert_eq!(desktop(&through(i), (3, 3), true), *version);
         }
         // 4.2's extensions without 4.1's one missing: 4.0.
         let mut gap = through(2);
         gap.retain(|e| *e != "GL_ARB_viewport_array");
-        assert_eq!(desktop(&gap, true), (4, 0));
+        assert_eq!(desktop(&gap, (3, 3), true), (4, 0));
     }
 
     #[test]
     fn limits_below_gl_4_0_keep_3_3() {
-        assert_eq!(desktop(&through(6), false), (3, 3));
+        assert_eq!(desktop(&through(6), (3, 3), false), (3, 3));
+    }
+
+    #[test]
+    fn a_device_below_3_3_gets_its_own_version_whatever_its_extensions() {
+        assert_eq!(desktop(&through(6), (2, 1), true), (2, 1));
+        assert_eq!(desktop(&through(6), (3, 1), true), (3, 1));
+        assert_eq!(glsl_string((2, 1)), "1.20");
+        assert_eq!(glsl_string((3, 2)), "1.50");
+        assert_eq!(version_string((2, 1), "Core"), "2.1 ArenaGL 0.1");
+        assert_eq!(glsl_versions((2, 1))[0], "120");
     }
 
     #[test]

@@ -15,15 +15,15 @@
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_value, GlError, GlResult};
-use crate::gl::context::state::MAX_DRAW_BUFFERS;
 use crate::gl::context::Context;
 use crate::gl::draw::{ClearColor, ClearRequest};
 
 impl Context {
     /// `glClearBufferfv`: `GL_COLOR` (4 floats) or `GL_DEPTH` (1).
     pub fn clear_buffer_fv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[f32]) {
+        let max = self.max_draw_buffers();
         let r = match buffer {
-            GL_COLOR => color(drawbuffer, value, ClearColor::Float),
+            GL_COLOR => color(max, drawbuffer, value, ClearColor::Float),
             GL_DEPTH => single(buffer, drawbuffer, value)
                 .map(|depth| depth.map(|d| depth_stencil(Some(d), None))),
             b => invalid_enum("glClearBufferfv buffer", b),
@@ -33,8 +33,9 @@ impl Context {
 
     /// `glClearBufferiv`: `GL_COLOR` (4 signed integers) or `GL_STENCIL` (1).
     pub fn clear_buffer_iv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[i32]) {
+        let max = self.max_draw_buffers();
         let r = match buffer {
-            GL_COLOR => color(drawbuffer, value, ClearColor::Int),
+            GL_COLOR => color(max, drawbuffer, value, ClearColor::Int),
             GL_STENCIL => single(buffer, drawbuffer, value)
                 .map(|stencil| stencil.map(|s| depth_stencil(None, Some(s as u32)))),
             b => invalid_enum("glClearBufferiv buffer", b),
@@ -44,8 +45,9 @@ impl Context {
 
     /// `glClearBufferuiv`: `GL_COLOR` only (4 unsigned integers).
     pub fn clear_buffer_uiv(&mut self, buffer: GLenum, drawbuffer: i32, value: &[u32]) {
+        let max = self.max_draw_buffers();
         let r = match buffer {
-            GL_COLOR => color(drawbuffer, value, ClearColor::Uint),
+            GL_COLOR => color(max, drawbuffer, value, ClearColor::Uint),
             b => invalid_enum("glClearBufferuiv buffer", b),
         };
         self.clear_with(r);
@@ -82,14 +84,15 @@ impl Context {
     }
 }
 
-/// A `GL_COLOR` clear of draw buffer `drawbuffer` to the four values of `value`, as `kind`
-/// takes them (`None`, nothing to clear, when there are not four).
+/// A `GL_COLOR` clear of draw buffer `drawbuffer` (below `max_draw_buffers`) to the four
+/// values of `value`, as `kind` takes them (`None`, nothing to clear, when there are not four).
 fn color<T: Copy>(
+    max_draw_buffers: u32,
     drawbuffer: i32,
     value: &[T],
     kind: fn([T; 4]) -> ClearColor,
 ) -> GlResult<Option<ClearRequest>> {
-    let slot = color_slot(drawbuffer)?;
+    let slot = color_slot(max_draw_buffers, drawbuffer)?;
     Ok(<[T; 4]>::try_from(value).ok().map(|c| ClearRequest {
         colors: vec![(slot, kind(c))],
         depth: None,
@@ -112,10 +115,11 @@ fn depth_stencil(depth: Option<f32>, stencil: Option<u32>) -> ClearRequest {
     }
 }
 
-/// A `GL_COLOR` draw buffer index: `GL_INVALID_VALUE` outside `0..GL_MAX_DRAW_BUFFERS`.
-fn color_slot(drawbuffer: i32) -> GlResult<usize> {
-    match usize::try_from(drawbuffer) {
-        Ok(i) if i < MAX_DRAW_BUFFERS => Ok(i),
+/// A `GL_COLOR` draw buffer index: `GL_INVALID_VALUE` outside `0..GL_MAX_DRAW_BUFFERS`
+/// (`max_draw_buffers`, the device's, which a profile may clamp below the state arrays').
+fn color_slot(max_draw_buffers: u32, drawbuffer: i32) -> GlResult<usize> {
+    match u32::try_from(drawbuffer) {
+        Ok(i) if i < max_draw_buffers => Ok(i as usize),
         _ => invalid_value(format!("glClearBuffer draw buffer {drawbuffer}")),
     }
 }

@@ -5,19 +5,23 @@
 //!   rule routes only memory and submission through the manager). Their destruction is deferred
 //!   to the recording epoch like every other object a pending command buffer may use.
 //! - A slot is reset from the host (`vkResetQueryPool`, `hostQueryReset`) when it is handed
-//!   out, never with `vkCmdResetQueryPool`: that command is illegal inside a render pass, and a
-//!   GL query must be able to start a new slot in the middle of one. A slot returns to the free
-//!   list stamped with the epoch that last wrote it and is reused only once that epoch completed.
+//!   out: `vkCmdResetQueryPool` is illegal inside a render pass, and a GL query must be able to
+//!   start a new slot in the middle of one. A slot returns to the free list stamped with the
+//!   epoch that last wrote it and is reused only once that epoch completed.
+//! - Without `hostQueryReset` (Vulkan 1.1 devices) slots are reset by `vkCmdResetQueryPool`
+//!   ahead of need, outside any render pass, into a *stock* ([`QueryPools::restock`], which the
+//!   draw path calls before it opens the pass a segment will count in): a batch at a time (a
+//!   new pool's every slot, or every reusable one), so few passes are broken for it.
 //! - Slots are reference-counted, so a segment can be shared by every GL query that needs the
 //!   same counter at once (Vulkan allows only one active query of a type in a command buffer).
 
 use std::collections::HashMap;
 
-use arenagl_memory::Epoch;
+use arenagl_memory::{Epoch, MemoryError};
 use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
-use crate::gl::vk::device::{Device, Retired};
+use crate::gl::vk::device::{Device, Locked, Retired};
 
 /// The Vulkan query types GL queries are built from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,65 +73,149 @@ pub(crate) struct QueryPools {
     free: Vec<(Slot, Epoch)>,
     /// Live slots and how many GL queries hold each.
     refs: HashMap<Slot, u32>,
+    /// Without `hostQueryReset`: slots reset by a recorded command and not handed out yet.
+    stock: Vec<Slot>,
 }
 
 impl QueryPools {
     /// A reset slot of `kind`, held once. `completed` is the manager's completed epoch.
+    /// Without `hostQueryReset` it comes from the stock, restocked here if empty (which ends
+    /// the open render pass: callers inside one restock first).
     pub(crate) fn acquire(
         &mut self,
         device: &Device,
         kind: SlotKind,
         completed: Epoch,
     ) -> GlResult<Slot> {
-        let found = self
-            .free
-            .iter()
-            .position(|(s, epoch)| self.pools[s.pool].kind == kind && *epoch <= completed);
-        let slot = match found {
-            Some(i) => self.free.swap_remove(i).0,
-            None => {
-                let (ty, statistics) = match kind {
-                    SlotKind::Occlusion => (
-                        vk::QueryType::OCCLUSION,
-                        vk::QueryPipelineStatisticFlags::empty(),
-                    ),
-                    SlotKind::Timestamp => (
-                        vk::QueryType::TIMESTAMP,
-                        vk::QueryPipelineStatisticFlags::empty(),
-                    ),
-                    SlotKind::GeometryPrimitives => (
-                        vk::QueryType::PIPELINE_STATISTICS,
-                        vk::QueryPipelineStatisticFlags::GEOMETRY_SHADER_PRIMITIVES,
-                    ),
-                    SlotKind::XfbStream(_) => (
-                        vk::QueryType::TRANSFORM_FEEDBACK_STREAM_EXT,
-                        vk::QueryPipelineStatisticFlags::empty(),
-                    ),
-                };
-                let info = vk::QueryPoolCreateInfo::default()
-                    .query_type(ty)
-                    .pipeline_statistics(statistics)
-                    .query_count(POOL_SIZE);
-                // SAFETY: valid device; the create info lives across the call.
-                let raw = unsafe { device.raw().create_query_pool(&info, None) }
-                    .map_err(|r| GlError::vulkan("vkCreateQueryPool", r))?;
-                let pool = self.pools.len();
-                self.pools.push(Pool { raw, kind });
-                self.free
-                    .extend((1..POOL_SIZE).map(|index| (Slot { pool, index }, Epoch::ZERO)));
-                Slot { pool, index: 0 }
-            }
-        };
-        // SAFETY: the pool belongs to this device; the slot is not used by any pending command
-        // buffer (its last epoch completed, or it was never used), and `hostQueryReset` is
-        // enabled (the context refuses queries without it).
-        unsafe {
-            device
-                .raw()
-                .reset_query_pool(self.pools[slot.pool].raw, slot.index, 1)
+        let slot = if device.caps().host_query_reset {
+            let slot = match self.take_free(kind, completed) {
+                Some(slot) => slot,
+                None => self.create_pool(device, kind)?.0,
+            };
+            // SAFETY: the pool belongs to this device; the slot is not used by any pending
+            // command buffer (its last epoch completed, or it was never used), and
+            // `hostQueryReset` is enabled.
+            unsafe {
+                device
+                    .raw()
+                    .reset_query_pool(self.pools[slot.pool].raw, slot.index, 1)
+            };
+            slot
+        } else {
+            self.restock(device, kind, completed)?;
+            let i = self
+                .stock
+                .iter()
+                .position(|s| self.pools[s.pool].kind == kind)
+                .ok_or(GlError::Memory(MemoryError::Internal(
+                    "query slot stock empty",
+                )))?;
+            self.stock.swap_remove(i)
         };
         self.refs.insert(slot, 1);
         Ok(slot)
+    }
+
+    /// Without `hostQueryReset`: makes sure a slot of `kind` reset by a recorded
+    /// `vkCmdResetQueryPool` is in stock. Recording the reset ends the open render pass, so
+    /// the draw path calls this before opening the pass a segment will begin in. Nothing to do
+    /// with `hostQueryReset`.
+    pub(crate) fn restock(
+        &mut self,
+        device: &Device,
+        kind: SlotKind,
+        completed: Epoch,
+    ) -> GlResult<()> {
+        let stocked = self.stock.iter().any(|s| self.pools[s.pool].kind == kind);
+        if device.caps().host_query_reset || stocked {
+            return Ok(());
+        }
+        let mut batch: Vec<Slot> = std::iter::from_fn(|| self.take_free(kind, completed)).collect();
+        let fresh = if batch.is_empty() {
+            let (_, pool) = self.create_pool(device, kind)?;
+            // The new pool's other slots join the batch (one reset command for all).
+            self.free.retain(|(s, _)| s.pool != pool);
+            batch = (0..POOL_SIZE).map(|index| Slot { pool, index }).collect();
+            Some(pool)
+        } else {
+            None
+        };
+        let mut locked = device.lock();
+        let cb = match locked.manager.recording_command_buffer() {
+            Ok(cb) => cb,
+            Err(e) => {
+                drop(locked);
+                self.free
+                    .extend(batch.into_iter().map(|s| (s, Epoch::ZERO)));
+                return Err(e.into());
+            }
+        };
+        // SAFETY: `cb` is recording outside any render pass (`recording_command_buffer` ended
+        // the open one); every slot's pool belongs to this device and no pending command
+        // buffer uses the slot (its last epoch completed, or it was never used).
+        unsafe {
+            match fresh {
+                Some(pool) => {
+                    device
+                        .raw()
+                        .cmd_reset_query_pool(cb, self.pools[pool].raw, 0, POOL_SIZE)
+                }
+                None => {
+                    for s in &batch {
+                        device
+                            .raw()
+                            .cmd_reset_query_pool(cb, self.pools[s.pool].raw, s.index, 1);
+                    }
+                }
+            }
+        }
+        self.stock.extend(batch);
+        Ok(())
+    }
+
+    /// A free slot of `kind` whose last epoch completed, taken off the free list.
+    fn take_free(&mut self, kind: SlotKind, completed: Epoch) -> Option<Slot> {
+        let i = self
+            .free
+            .iter()
+            .position(|(s, epoch)| self.pools[s.pool].kind == kind && *epoch <= completed)?;
+        Some(self.free.swap_remove(i).0)
+    }
+
+    /// Creates a pool of `kind`; returns its first slot (handed out) and the pool's index. Its
+    /// other slots join the free list.
+    fn create_pool(&mut self, device: &Device, kind: SlotKind) -> GlResult<(Slot, usize)> {
+        let raw = create_raw(device, kind)?;
+        let pool = self.pools.len();
+        self.pools.push(Pool { raw, kind });
+        self.free
+            .extend((1..POOL_SIZE).map(|index| (Slot { pool, index }, Epoch::ZERO)));
+        Ok((Slot { pool, index: 0 }, pool))
+    }
+
+    /// After a device recovery: every pool, made on the device of generation `lost`, is
+    /// destroyed there and made again (reset) on the device in use, so the slots GL queries
+    /// hold stay valid; what they counted on the lost device is gone.
+    pub(crate) fn forget_lost_device(&mut self, device: &Device, locked: &mut Locked, lost: u64) {
+        for pool in &mut self.pools {
+            let old = std::mem::replace(&mut pool.raw, vk::QueryPool::null());
+            match create_raw(device, pool.kind) {
+                Ok(raw) => {
+                    if device.caps().host_query_reset {
+                        // SAFETY: a new pool of this device, used by nothing yet, and
+                        // `hostQueryReset` is enabled.
+                        unsafe { device.raw().reset_query_pool(raw, 0, POOL_SIZE) };
+                    }
+                    pool.raw = raw;
+                }
+                Err(e) => tracing::warn!(error = %e, "a query pool could not be made again"),
+            }
+            locked.retire_from(lost, Retired::QueryPool(old));
+        }
+        // Without `hostQueryReset` the stocked slots' resets were on the lost device: they go
+        // back to the free list, to be reset by command when restocked.
+        let stocked = self.stock.drain(..).map(|s| (s, Epoch::ZERO));
+        self.free.extend(stocked);
     }
 
     /// One more holder of `slot`.
@@ -173,5 +261,35 @@ impl QueryPools {
         }
         self.free.clear();
         self.refs.clear();
+        self.stock.clear();
     }
+}
+
+/// A new pool of `POOL_SIZE` queries of `kind` on the device in use.
+fn create_raw(device: &Device, kind: SlotKind) -> GlResult<vk::QueryPool> {
+    let (ty, statistics) = match kind {
+        SlotKind::Occlusion => (
+            vk::QueryType::OCCLUSION,
+            vk::QueryPipelineStatisticFlags::empty(),
+        ),
+        SlotKind::Timestamp => (
+            vk::QueryType::TIMESTAMP,
+            vk::QueryPipelineStatisticFlags::empty(),
+        ),
+        SlotKind::GeometryPrimitives => (
+            vk::QueryType::PIPELINE_STATISTICS,
+            vk::QueryPipelineStatisticFlags::GEOMETRY_SHADER_PRIMITIVES,
+        ),
+        SlotKind::XfbStream(_) => (
+            vk::QueryType::TRANSFORM_FEEDBACK_STREAM_EXT,
+            vk::QueryPipelineStatisticFlags::empty(),
+        ),
+    };
+    let info = vk::QueryPoolCreateInfo::default()
+        .query_type(ty)
+        .pipeline_statistics(statistics)
+        .query_count(POOL_SIZE);
+    // SAFETY: valid device; the create info lives across the call.
+    unsafe { device.raw().create_query_pool(&info, None) }
+        .map_err(|r| GlError::vulkan("vkCreateQueryPool", r))
 }
