@@ -3,7 +3,8 @@
 //! result it can really return, a real GL program — `arenagl scene` on a pbuffer, `arenagl demo --window` under
 //! `Xvfb` for the swapchain calls — either keeps running and produces the same picture, or ends
 //! with the documented GL/EGL error: never a crash, a panic, a validation error or a hang (every
-//! run is killed after a bounded time and that fails the test).
+//! run is killed after a bounded time and that fails the test). With `ARENAGL_RECOVER=1` a
+//! lost device is replaced inside the same context and the program ends with the same picture.
 
 #[path = "common/child.rs"]
 mod child;
@@ -120,6 +121,30 @@ fn pbuffer_programs_absorb_single_failures_and_report_persistent_ones() {
         assert!(
             got == expected,
             "[{faults}]: the picture differs from the run without faults"
+        );
+    }
+    // With recovery on, a device lost at a frame's submission is replaced in the same
+    // context: the program ends normally with the same picture, and the lost device is
+    // destroyed only after everything made on it (validation would say otherwise).
+    for (i, faults) in ["submit@2=device_lost", "submit@3=device_lost"]
+        .into_iter()
+        .enumerate()
+    {
+        let png = format!("recovered-{i}.png");
+        let mut command = scene(&dir, &png);
+        command.env("ARENAGL_RECOVER", "1");
+        let r = run(command, faults, "scene");
+        assert!(r.success, "[{faults}] recovered\n{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr
+                .contains("GL contexts continue on the recovered device"),
+            "[{faults}]: the device was replaced\n{}",
+            r.stderr
+        );
+        let got = std::fs::read(dir.join(&png)).expect("PNG");
+        assert!(
+            got == expected,
+            "[{faults}]: the recovered picture differs from the run without faults"
         );
     }
     // Persistent failures and device loss end the program with the documented error.

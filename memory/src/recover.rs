@@ -26,11 +26,14 @@
 //!   stays latched, as without recovery); an `Unsupported` answer (windows open, a backend
 //!   that cannot re-open) gives up at once. Each class of failure is logged once.
 //! - **Clients** learn of a recovery through [`Manager::recoveries`]; the device-lost latch
-//!   opens with a new [`crate::LostFlag`], so a client that still holds the old flag (one that
-//!   does not re-create its own device objects yet) keeps seeing the loss.
-//! - `ARENAGL_RECOVER=1` turns recovery and the journal on. It is off by default until the GL
-//!   contexts re-create their own device objects after a recovery (they do not yet, so the
-//!   journal would only cost a copy of every upload); then it becomes opt-out with `0`.
+//!   opens with a new [`crate::LostFlag`], so a client that still holds the old flag keeps
+//!   seeing the loss until it fetches the new one. A client that made its own objects on the
+//!   device holds it open with a `DeviceHold` (`vulkan::restore`) until it destroyed them: the
+//!   GL translator re-creates its pipelines, layouts and pools per device generation
+//!   (`docs/robustness.md`, "Recovery inside the context").
+//! - `ARENAGL_RECOVER=1` turns recovery and the journal on. It stays opt-in: the journal copies
+//!   every client upload into its file, which costs an upload-heavy frame about a quarter to a
+//!   half more time on lavapipe (`docs/robustness.md` has the figures).
 //!   `ARENAGL_JOURNAL_MB` caps the
 //!   journal (default a quarter of the budget); `ARENAGL_JOURNAL_DIR` places its file.
 

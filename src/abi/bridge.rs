@@ -62,7 +62,8 @@ pub(crate) fn device() -> Result<Arc<Device>, String> {
     // The fault plan's counters continue on the new device: `submit@3=device_lost` fires once
     // per process, not once per device.
     let faults = match &*slot {
-        DeviceSlot::Open(d) if !d.is_lost() => return Ok(d.clone()),
+        // A lost device is replaced behind its handles when recovery is on.
+        DeviceSlot::Open(d) if d.recover() => return Ok(d.clone()),
         DeviceSlot::Failed(e) => return Err(e.clone()),
         DeviceSlot::Open(lost) => Some(lost.lock().manager.fault_state()),
         DeviceSlot::Unopened => None,
@@ -257,7 +258,10 @@ pub(crate) fn retain_fences(exists: impl Fn(u64) -> bool) {
 /// Whether the GL context of EGL context `handle` is on a lost device.
 pub(crate) fn context_lost(handle: u64) -> bool {
     let ctx = lock(contexts()).get(&handle).cloned();
-    ctx.is_some_and(|c| lock(&c).is_lost())
+    ctx.is_some_and(|c| {
+        let c = lock(&c);
+        c.is_lost() && !c.recovers_from_loss()
+    })
 }
 
 /// Forgets EGL context `handle` (a thread that has it current keeps it until released).
@@ -488,7 +492,7 @@ pub(crate) fn swap_buffers_sized(
         .map(|e| (e.images.clone(), e.window));
     let Some((images, Some(window))) = entry else {
         return with_current(Ok(()), |c| {
-            if c.is_lost() {
+            if !c.usable_after_loss() {
                 c.lost_command();
                 return Err(EglError::CONTEXT_LOST);
             }
@@ -499,7 +503,7 @@ pub(crate) fn swap_buffers_sized(
     };
     let color = images.presented_color().0;
     with_current(Ok(()), |c| {
-        if c.is_lost() {
+        if !c.usable_after_loss() {
             c.lost_command();
             return Err(EglError::CONTEXT_LOST);
         }
@@ -567,6 +571,11 @@ fn frame_outcome(c: &mut GlContext, r: Result<(), GlError>) -> Result<(), EglErr
     let Err(e) = r else {
         return Ok(());
     };
+    if e.code() == arenagl_translate::gl::enums::GL_CONTEXT_LOST && c.recovers_from_loss() {
+        // The frame is dropped; the next command recovers the device.
+        c.record::<()>(Err(e));
+        return Ok(());
+    }
     let egl = match &e {
         GlError::Memory(MemoryError::DeviceLost) => Some(EglError::CONTEXT_LOST),
         GlError::Memory(m) if m.is_out_of_memory() => None,
@@ -580,6 +589,14 @@ fn frame_outcome(c: &mut GlContext, r: Result<(), GlError>) -> Result<(), EglErr
     };
     c.record::<()>(Err(e));
     egl.map_or(Ok(()), Err)
+}
+
+/// Runs `f` on the GL context of EGL context `handle` (current anywhere or not: another
+/// thread's command finishes first); `None` when it has no GL context.
+pub(crate) fn with_context<T>(handle: u64, f: impl FnOnce(&mut GlContext) -> T) -> Option<T> {
+    let ctx = lock(contexts()).get(&handle).cloned()?;
+    let mut ctx = lock(&ctx);
+    Some(ctx.run_shared(f))
 }
 
 /// Runs `f` on this thread's current GL context; without one, returns `default` (GL commands

@@ -181,3 +181,39 @@ impl RestoreContents for MemoryManager {
         self.submit().map(|_| ())
     }
 }
+
+/// Keeps one Vulkan device (and its instance) open: a client that made its own objects on the
+/// device (the GL translator's pipelines, layouts, descriptor and query pools) holds one, so a
+/// device replaced by [`crate::Manager::recover`] is destroyed only after the client destroyed
+/// what it made on it (Vulkan requires every child gone before `vkDestroyDevice`). Destroying
+/// objects of a lost device is allowed; nothing else should be done with it.
+#[derive(Clone)]
+pub struct DeviceHold(std::sync::Arc<crate::vulkan::context::DeviceShared>);
+
+impl DeviceHold {
+    /// The held device.
+    pub fn raw(&self) -> &ash::Device {
+        &self.0.raw
+    }
+
+    /// The instance it was created from (for loading device-extension commands).
+    pub fn instance(&self) -> &ash::Instance {
+        &self.0.instance
+    }
+}
+
+impl std::fmt::Debug for DeviceHold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("DeviceHold")
+            .field(&self.0.raw.handle())
+            .finish()
+    }
+}
+
+impl MemoryManager {
+    /// A hold on the device now open (see [`DeviceHold`]); a recovery opens a new one, so a
+    /// client fetches it again when [`crate::Manager::recoveries`] moves.
+    pub fn device_hold(&self) -> DeviceHold {
+        DeviceHold(self.backend().shared.clone())
+    }
+}

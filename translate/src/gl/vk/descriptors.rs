@@ -10,7 +10,7 @@ use arenagl_memory::Epoch;
 use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
-use crate::gl::vk::device::{Device, Retired};
+use crate::gl::vk::device::{Device, Locked, Retired};
 
 const SETS_PER_POOL: u32 = 1024;
 
@@ -160,6 +160,19 @@ impl DescriptorPools {
             !idle
         });
         (before - self.retired.len()) as u64
+    }
+
+    /// After a device recovery: every pool, made on the device of generation `lost`, is
+    /// destroyed there (it runs nothing any more); new pools are made on first need.
+    pub(crate) fn forget_lost_device(&mut self, locked: &mut Locked, lost: u64) {
+        for p in self
+            .current
+            .take()
+            .into_iter()
+            .chain(self.retired.drain(..))
+        {
+            locked.retire_from(lost, Retired::DescriptorPool(p.raw));
+        }
     }
 
     /// Gives every pool back (destroyed once its epoch completes).

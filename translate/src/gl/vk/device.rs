@@ -12,11 +12,21 @@
 //!   the completion of the epoch being recorded: they wait on the manager's retire primitive
 //!   ([`RetireQueue`]), drained under the manager's release horizon, exactly like the manager's
 //!   own retired objects (after a device loss too: only what the device can no longer run).
+//! - **Generations** (device-loss recovery, `docs/robustness.md`): after the manager replaced a
+//!   lost `VkDevice` ([`Device::recover`]), everything the translator made on the lost one
+//!   belongs to an older [`Generation`]. The device-wide caches (pipelines, the retire queue)
+//!   are emptied on the lost device at once; objects held elsewhere (a program's modules and
+//!   layouts, a context's descriptor and query pools, buffer-texture views) carry the number
+//!   of the generation that made them, are destroyed on that generation's device, and are made
+//!   again lazily on the new one. A lost device stays open (a [`DeviceHold`]) until the
+//!   `Device` drops, so every object made on it can still be destroyed first.
 
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use arenagl_memory::recover::Recovery;
 use arenagl_memory::retire::RetireQueue;
-use arenagl_memory::vulkan::{DeviceInfo, Gl4Features};
+use arenagl_memory::vulkan::{DeviceHold, DeviceInfo, Gl4Features};
 use arenagl_memory::{
     Epoch, ImageDesc, ImageHandle, LostFlag, MemoryError, MemoryManager, SamplerDesc,
     SamplerHandle, ViewDesc, ViewHandle,
@@ -116,7 +126,12 @@ pub(crate) struct CachedPipeline {
 /// The manager plus the locked state that goes with it.
 pub struct Locked {
     pub manager: MemoryManager,
-    pub(crate) retire_queue: RetireQueue<Retired>,
+    /// Retired objects and the generation whose device made them.
+    pub(crate) retire_queue: RetireQueue<(u64, Retired)>,
+    /// The generation now in use (as [`Device::generation`]).
+    generation: u64,
+    /// The devices of earlier generations, to destroy what was made on them.
+    lost_devices: Vec<(u64, ash::Device)>,
     /// Every pipeline built, by the state it was built for (shared by all contexts).
     pub(crate) pipelines: FastHashMap<PipelineKey, CachedPipeline>,
     samplers: Vec<(SamplerDesc, SamplerHandle)>,
@@ -130,16 +145,55 @@ pub struct Locked {
 // one thread at a time touches the manager, its queue and its command buffers.
 unsafe impl Send for Locked {}
 
-/// One Vulkan device shared by the process's GL contexts.
-pub struct Device {
-    inner: Mutex<Locked>,
+/// One `VkDevice` the manager opened: the first, or one that replaced a lost one. What the
+/// translator needs from it besides memory lives here too.
+pub struct Generation {
+    /// 0 for the first device, then one more per recovery.
+    number: u64,
     raw: ash::Device,
-    caps: DeviceCaps,
     pipeline_cache: vk::PipelineCache,
-    /// The manager's device-lost latch, readable without the lock.
+    /// The manager's device-lost latch for this device, readable without the lock.
     lost: LostFlag,
     /// VK_EXT_transform_feedback's commands, where the device has the extension.
     xfb: Option<ash::ext::transform_feedback::Device>,
+    /// Keeps the device open while objects made on it may live.
+    _hold: DeviceHold,
+}
+
+impl Generation {
+    /// The generation of the device `manager` has open now.
+    fn open(manager: &MemoryManager, number: u64, xfb: bool) -> Result<Generation, GlError> {
+        let raw = manager.device().clone();
+        let cache_info = vk::PipelineCacheCreateInfo::default();
+        // SAFETY: valid device; the create info lives across the call.
+        let pipeline_cache = unsafe { raw.create_pipeline_cache(&cache_info, None) }
+            .map_err(|r| GlError::vulkan("vkCreatePipelineCache", r))?;
+        let xfb = xfb.then(|| {
+            ash::ext::transform_feedback::Device::new(manager.instance(), manager.device())
+        });
+        Ok(Generation {
+            number,
+            raw,
+            pipeline_cache,
+            lost: manager.lost_flag(),
+            xfb,
+            _hold: manager.device_hold(),
+        })
+    }
+}
+
+/// One Vulkan device shared by the process's GL contexts.
+pub struct Device {
+    inner: Mutex<Locked>,
+    caps: DeviceCaps,
+    /// The generation in use: points into `generations`.
+    current: AtomicPtr<Generation>,
+    /// Every generation so far, appended only (see `current`), dropped with the device. Boxed
+    /// so that each stays at one address while the vector grows (`current` points at it).
+    #[allow(clippy::vec_box)]
+    generations: Mutex<Vec<Box<Generation>>>,
+    /// Whether the manager may re-open a lost device (`ARENAGL_RECOVER`).
+    recover_enabled: bool,
 }
 
 impl Device {
@@ -152,7 +206,6 @@ impl Device {
 
     /// Wraps an existing manager.
     pub fn with_manager(manager: MemoryManager) -> Result<Arc<Device>, GlError> {
-        let raw = manager.device().clone();
         let info: &DeviceInfo = manager.device_info();
         let depth_stencil_format = [
             vk::Format::D24_UNORM_S8_UINT,
@@ -195,32 +248,120 @@ impl Device {
             geometry_shader: info.features.geometry_shader,
             gl4: info.features.gl4,
         };
-        let lost = manager.lost_flag();
+        crate::glsl::TargetEnv::set_device(info.used_api_version);
         if caps.gl4.transform_feedback {
             crate::gl::objects::buffer::FEEDBACK_USAGE
                 .store(true, std::sync::atomic::Ordering::Relaxed);
         }
-        let xfb = caps.gl4.transform_feedback.then(|| {
-            ash::ext::transform_feedback::Device::new(manager.instance(), manager.device())
-        });
-        let cache_info = vk::PipelineCacheCreateInfo::default();
-        // SAFETY: valid device; the create info lives across the call.
-        let pipeline_cache = unsafe { raw.create_pipeline_cache(&cache_info, None) }
-            .map_err(|r| GlError::vulkan("vkCreatePipelineCache", r))?;
+        let first = Box::new(Generation::open(&manager, 0, caps.gl4.transform_feedback)?);
+        let recover_enabled = manager.recover_policy().enabled;
+        let mut generations = vec![first];
+        let current = AtomicPtr::new(&mut *generations[0] as *mut Generation);
         Ok(Arc::new(Device {
             inner: Mutex::new(Locked {
                 manager,
                 retire_queue: RetireQueue::new(),
+                generation: 0,
+                lost_devices: Vec::new(),
                 pipelines: FastHashMap::default(),
                 samplers: Vec::new(),
                 syncs: crate::gl::objects::sync::SyncTable::default(),
             }),
-            raw,
             caps,
-            pipeline_cache,
-            lost,
-            xfb,
+            current,
+            generations: Mutex::new(generations),
+            recover_enabled,
         }))
+    }
+
+    /// The generation in use.
+    fn current(&self) -> &Generation {
+        // SAFETY: `current` always points at a boxed generation in `generations`, which only
+        // grows and is dropped with `self`: the box (and so the pointee) lives as long as
+        // `self`, and a generation is never mutated after it was published.
+        unsafe { &*self.current.load(Ordering::Acquire) }
+    }
+
+    /// The number of the generation in use: it moves when [`Device::recover`] replaced a lost
+    /// device. A holder of objects made on the device compares it with theirs.
+    pub fn generation(&self) -> u64 {
+        self.current().number
+    }
+
+    /// Whether a lost device may be replaced (`ARENAGL_RECOVER`).
+    pub fn recover_enabled(&self) -> bool {
+        self.recover_enabled
+    }
+
+    /// The raw device of generation `number` (the current one when it is unknown), to destroy
+    /// what was made on it.
+    pub(crate) fn raw_of(&self, number: u64) -> &ash::Device {
+        let generations = self
+            .generations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let found = generations
+            .iter()
+            .find(|g| g.number == number)
+            .map(|g| &g.raw as *const ash::Device);
+        drop(generations);
+        match found {
+            // SAFETY: as in `current`: the boxed generation lives as long as `self`.
+            Some(raw) => unsafe { &*raw },
+            None => self.raw(),
+        }
+    }
+
+    /// After a device loss: replaces the lost device by a new one behind the same handles
+    /// (`Manager::recover`: buffers, images, views and samplers come back, refilled from the
+    /// restore journal), after destroying the device-wide caches made on the lost one, and
+    /// starts a new [`Generation`]. Returns whether the device works now (also when another
+    /// context recovered it first); `false` when recovery is off, backing off or gave up.
+    pub fn recover(&self) -> bool {
+        let mut locked = self.lock();
+        let old = self.current();
+        if locked.manager.is_lost() {
+            if !self.recover_enabled {
+                return false;
+            }
+            locked.forget_generation(&old.raw);
+            match locked.manager.recover() {
+                Ok(Recovery::Recovered(_)) | Ok(Recovery::NotLost) => {}
+                Ok(Recovery::Later(_)) | Ok(Recovery::GaveUp) => return false,
+                Err(e) => {
+                    tracing::warn!(error = %e, "device recovery failed");
+                    return false;
+                }
+            }
+        } else if !old.lost.is_lost() {
+            // Not lost, or another context already moved to the recovered device.
+            return true;
+        }
+        let number = old.number + 1;
+        let fresh =
+            match Generation::open(&locked.manager, number, self.caps.gl4.transform_feedback) {
+                Ok(g) => Box::new(g),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the recovered device has no pipeline cache");
+                    return false;
+                }
+            };
+        locked.lost_devices.push((old.number, old.raw.clone()));
+        locked.generation = number;
+        let mut generations = self
+            .generations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        generations.push(fresh);
+        let newest = generations.last_mut().map(|g| &mut **g as *mut Generation);
+        if let Some(ptr) = newest {
+            self.current.store(ptr, Ordering::Release);
+        }
+        tracing::warn!(
+            generation = number,
+            "GL contexts continue on the recovered device"
+        );
+        true
     }
 
     /// Locks the manager. A panic while it was held (caught at the C edge) leaves the state as
@@ -230,15 +371,16 @@ impl Device {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The raw device, for creating non-memory objects and recording.
+    /// The raw device (of the generation in use), for creating non-memory objects and
+    /// recording.
     pub fn raw(&self) -> &ash::Device {
-        &self.raw
+        &self.current().raw
     }
 
     /// Whether the device was lost (the manager's latch), without taking the lock: every GL
     /// call checks it, and sync objects report "signalled" once it is set.
     pub fn is_lost(&self) -> bool {
-        self.lost.is_lost()
+        self.current().lost.is_lost()
     }
 
     pub fn caps(&self) -> &DeviceCaps {
@@ -247,11 +389,11 @@ impl Device {
 
     /// VK_EXT_transform_feedback's commands (`None` without the extension).
     pub(crate) fn xfb(&self) -> Option<&ash::ext::transform_feedback::Device> {
-        self.xfb.as_ref()
+        self.current().xfb.as_ref()
     }
 
     pub(crate) fn pipeline_cache(&self) -> vk::PipelineCache {
-        self.pipeline_cache
+        self.current().pipeline_cache
     }
 }
 
@@ -297,15 +439,48 @@ impl Locked {
         stale.len() as u64
     }
 
-    /// Destroys `item` once `epoch` completes.
+    /// Destroys `item` (made on the device in use) once `epoch` completes.
     pub(crate) fn retire_at(&mut self, epoch: Epoch, item: Retired) {
-        self.retire_queue.push(epoch, item);
+        self.retire_queue.push(epoch, (self.generation, item));
     }
 
-    /// Destroys `item` once the epoch being recorded completes.
+    /// Destroys `item` (made on the device in use) once the epoch being recorded completes.
     pub(crate) fn retire(&mut self, item: Retired) {
+        self.retire_from(self.generation, item);
+    }
+
+    /// Destroys `item`, made on the device of generation `generation`, once the epoch being
+    /// recorded completes (at once when that device was replaced: it runs nothing any more).
+    pub(crate) fn retire_from(&mut self, generation: u64, item: Retired) {
+        if generation != self.generation {
+            if let Some((_, raw)) = self.lost_devices.iter().find(|(g, _)| *g == generation) {
+                destroy(raw, item);
+                return;
+            }
+        }
         let epoch = self.manager.recording_epoch();
-        self.retire_queue.push(epoch, item);
+        self.retire_queue.push(epoch, (generation, item));
+    }
+
+    /// The generation in use (as [`Device::generation`], under the lock).
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Before the manager replaces a lost device: destroys on it every cached pipeline and
+    /// every retired object (a lost device runs nothing, so none is still in use).
+    fn forget_generation(&mut self, lost: &ash::Device) {
+        for (_, p) in self.pipelines.drain() {
+            destroy(lost, Retired::Pipeline(p.raw));
+        }
+        for (_, (generation, item)) in self.retire_queue.drain_all() {
+            let raw = self
+                .lost_devices
+                .iter()
+                .find(|(g, _)| *g == generation)
+                .map_or(lost, |(_, raw)| raw);
+            destroy(raw, item);
+        }
     }
 
     /// Defers the destruction of every pipeline built for the linked program `id`.
@@ -327,8 +502,13 @@ impl Locked {
     /// completed, or the device can no longer run them).
     pub(crate) fn collect(&mut self, device: &ash::Device) {
         let horizon = self.manager.release_horizon();
-        for (_, item) in self.retire_queue.drain(horizon) {
-            destroy(device, item);
+        for (_, (generation, item)) in self.retire_queue.drain(horizon) {
+            let raw = self
+                .lost_devices
+                .iter()
+                .find(|(g, _)| *g == generation && generation != self.generation)
+                .map_or(device, |(_, raw)| raw);
+            destroy(raw, item);
         }
     }
 
@@ -378,18 +558,43 @@ fn destroy(device: &ash::Device, item: Retired) {
 
 impl Drop for Device {
     fn drop(&mut self) {
+        let current = self.current().raw.clone();
         let locked = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
         let _ = locked.manager.collect_garbage_blocking();
         for (_, p) in locked.pipelines.drain() {
-            destroy(&self.raw, Retired::Pipeline(p.raw));
+            destroy(&current, Retired::Pipeline(p.raw));
         }
-        for (_, item) in locked.retire_queue.drain_all() {
-            destroy(&self.raw, item);
+        let items = locked.retire_queue.drain_all();
+        for (_, (generation, item)) in items {
+            destroy(locked_raw(locked, generation, &current), item);
         }
         for (_, s) in locked.samplers.drain(..) {
             let _ = locked.manager.retire_sampler(s);
         }
-        // SAFETY: the cache belongs to this device; nothing uses it once the contexts are gone.
-        unsafe { self.raw.destroy_pipeline_cache(self.pipeline_cache, None) };
+        let generations = self
+            .generations
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        for g in generations.iter() {
+            // SAFETY: the cache belongs to that generation's device, still open (its hold);
+            // nothing uses it once the contexts are gone.
+            unsafe { g.raw.destroy_pipeline_cache(g.pipeline_cache, None) };
+        }
     }
+}
+
+/// The device of generation `generation` (`current` for the generation in use).
+fn locked_raw<'a>(
+    locked: &'a Locked,
+    generation: u64,
+    current: &'a ash::Device,
+) -> &'a ash::Device {
+    if generation == locked.generation {
+        return current;
+    }
+    locked
+        .lost_devices
+        .iter()
+        .find(|(g, _)| *g == generation)
+        .map_or(current, |(_, raw)| raw)
 }

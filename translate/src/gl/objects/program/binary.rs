@@ -842,6 +842,7 @@ impl Saved {
             _ => None,
         };
         let objects = link::vulkan_layout(device, &self.code)?;
+        let generation = objects.generation();
         let (modules, set_layouts, pipeline_layout) = objects.take();
         let linked = Linked {
             modules,
@@ -874,9 +875,20 @@ impl Saved {
             code: self.code,
             id: link::next_program_id(),
             pipelines_built: AtomicBool::new(false),
+            generation,
             device: device.clone(),
         };
         Ok((linked, self.input))
+    }
+}
+
+impl Linked {
+    /// The same program made again on the device now in use, from its SPIR-V and tables as a
+    /// program binary loads (after a recovery replaced the device its objects were made on).
+    pub(crate) fn remade(&self, device: &Arc<Device>) -> Result<Linked, LinkError> {
+        Saved::of(self, &LinkInput::default())
+            .into_linked(device)
+            .map(|(linked, _)| linked)
     }
 }
 

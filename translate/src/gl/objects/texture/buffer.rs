@@ -100,6 +100,8 @@ pub(crate) fn buffer_format(internal: GLenum) -> Option<(vk::Format, u64)> {
 struct CachedView {
     key: ViewKey,
     raw: vk::BufferView,
+    /// The device generation it was made on (a recovered device makes it again).
+    generation: u64,
 }
 
 /// What a texel-buffer view is made of.
@@ -141,7 +143,7 @@ impl TexBuffer {
     /// Gives the cached view back (destroyed once the epoch being recorded completes).
     pub(crate) fn release(&mut self, locked: &mut Locked) {
         if let Some(v) = self.view.take() {
-            locked.retire(Retired::BufferView(v.raw));
+            locked.retire_from(v.generation, Retired::BufferView(v.raw));
         }
     }
 
@@ -179,7 +181,11 @@ impl TexBuffer {
         };
         // Stamps the buffer for the recording epoch: its retire waits for this draw.
         let raw_buffer = locked.manager.use_buffer(storage)?.raw();
-        if let Some(v) = self.view.filter(|v| v.key == key) {
+        let generation = locked.generation();
+        if let Some(v) = self
+            .view
+            .filter(|v| v.key == key && v.generation == generation)
+        {
             return Ok(Some(v.raw));
         }
         self.release(locked);
@@ -195,7 +201,11 @@ impl TexBuffer {
         // most maxTexelBufferElements texels.
         let raw = unsafe { device.create_buffer_view(&info, None) }
             .map_err(|r| GlError::vulkan("vkCreateBufferView", r))?;
-        self.view = Some(CachedView { key, raw });
+        self.view = Some(CachedView {
+            key,
+            raw,
+            generation,
+        });
         Ok(Some(raw))
     }
 }
@@ -286,6 +296,17 @@ impl TextureBufferUnits {
                 let _ = locked.manager.retire_buffer(buffer);
                 Err(e)
             }
+        }
+    }
+
+    /// After a device recovery: the stand-in's views, made on the device of generation
+    /// `lost`, are destroyed there; the stand-in is made again on first need.
+    pub(crate) fn forget_lost_device(&mut self, locked: &mut Locked, lost: u64) {
+        if let Some((buffer, views)) = self.dummy.take() {
+            for v in views.into_iter().filter(|v| *v != vk::BufferView::null()) {
+                locked.retire_from(lost, Retired::BufferView(v));
+            }
+            let _ = locked.manager.retire_buffer(buffer);
         }
     }
 
