@@ -68,7 +68,9 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 /// without a budget), `pressure_level` (0 normal … 3 over), `demotions`, `demoted_bytes`,
 /// `restorations`, `evictions` (objects the 64-frame prune released), `cache_trims`,
 /// `render_scale_percent` (the last window rescale; 0 before any), `staged_bytes`,
-/// `readback_bytes`, `buffer_to_image_bytes` (pixel unpack buffers copied on the device), and
+/// `readback_bytes`, `buffer_to_image_bytes` (pixel unpack buffers copied on the device);
+/// `pipelines_built`, `shader_modules_created` and `uniform_branch_modules` (the
+/// translator's, process wide: `gl::vk::pipeline::build_counts`); and
 /// more (the match below). `u64::MAX` for an unknown
 /// name, NULL, or no open device.
 ///
@@ -119,6 +121,11 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"journal_bytes" => s.journal_bytes,
             b"journal_objects" => s.journal_objects,
             b"recoveries" => s.recoveries,
+            b"pipelines_built" => arenagl_translate::gl::build_counts().pipelines,
+            b"shader_modules_created" => arenagl_translate::gl::build_counts().shader_modules,
+            b"uniform_branch_modules" => {
+                arenagl_translate::gl::build_counts().uniform_branch_modules
+            }
             _ => u64::MAX,
         }
     })

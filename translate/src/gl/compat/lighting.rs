@@ -316,7 +316,7 @@ pub(crate) fn vertex_glsl(key: &LightingKey) -> (String, String) {
             "vec3(0.0, 0.0, 1.0)"
         };
         s.push_str(&format!(
-            "    {{\n        vec4 p = arena_ff_LightPosition[{i}];\n        vec3 vp = p.w != 0.0 ? p.xyz / p.w - eye3 : p.xyz;\n        float d = length(vp);\n        vp = normalize(vp);\n        vec4 k = arena_ff_LightAttenuation[{i}];\n        float att = p.w != 0.0 ? 1.0 / (k.x + k.y * d + k.z * d * d) : 1.0;\n        vec4 spot = arena_ff_LightSpot[{i}];\n        if (k.w > -1.5) {{\n            float c = dot(-vp, normalize(spot.xyz));\n            att *= c >= k.w ? pow(max(c, 0.0), spot.w) : 0.0;\n        }}\n        float ndotl = max(dot(n, vp), 0.0);\n        vec3 h = normalize(vp + {view});\n        float spec = ndotl > 0.0 ? pow(max(dot(n, h), 0.0), arena_ff_MatShininess.x) : 0.0;\n        lit += att * ({ambient}.rgb * arena_ff_LightAmbient[{i}].rgb + ndotl * {diffuse}.rgb * arena_ff_LightDiffuse[{i}].rgb + spec * {specular}.rgb * arena_ff_LightSpecular[{i}].rgb);\n    }}\n"
+            "    {{\n        vec4 p = arena_ff_LightPosition[{i}];\n        float positional = p.w != 0.0 ? 1.0 : 0.0;\n        vec3 vp = p.xyz / (p.w + (1.0 - positional)) - positional * eye3;\n        float d = length(vp);\n        vp = normalize(vp);\n        vec4 k = arena_ff_LightAttenuation[{i}];\n        float att = 1.0 / mix(1.0, k.x + k.y * d + k.z * d * d, positional);\n        vec4 spot = arena_ff_LightSpot[{i}];\n        float c = dot(-vp, normalize(spot.xyz));\n        float spotted = c >= k.w ? pow(max(c, 0.0), spot.w) : 0.0;\n        att *= k.w > -1.5 ? spotted : 1.0;\n        float ndotl = max(dot(n, vp), 0.0);\n        vec3 h = normalize(vp + {view});\n        float spec = ndotl > 0.0 ? pow(max(dot(n, h), 0.0), arena_ff_MatShininess.x) : 0.0;\n        lit += att * ({ambient}.rgb * arena_ff_LightAmbient[{i}].rgb + ndotl * {diffuse}.rgb * arena_ff_LightDiffuse[{i}].rgb + spec * {specular}.rgb * arena_ff_LightSpecular[{i}].rgb);\n    }}\n"
         ));
     }
     s.push_str(&format!(
@@ -473,5 +473,27 @@ mod tests {
         assert!(!body.contains("arena_ff_LightPosition[1]"));
         assert!(body.contains("gl_Color.rgb * arena_ff_LightDiffuse[0]"));
         assert!(body.contains("n = normalize(n)"));
+    }
+
+    /// lavapipe recompiles a shader that branches on uniforms alone whenever its uniforms are
+    /// rebound, per draw (`glsl::uniform_branches`): glxgears ran at 1–3 FPS on such a branch.
+    #[test]
+    fn the_generated_lighting_never_branches_on_uniforms_alone() {
+        for (lights, local_viewer) in [(0b1, false), (0b1011_0001, true)] {
+            let key = LightingKey {
+                lights,
+                color_material: GL_AMBIENT_AND_DIFFUSE,
+                local_viewer,
+                normalize: true,
+            };
+            let reads = crate::glsl::legacy::Varyings::FRONT_COLOR;
+            let vs = crate::glsl::fixed_function::ff_vertex_source(reads, Some(vertex_glsl(&key)));
+            let vs = crate::glsl::legacy::upgrade(crate::glsl::Stage::Vertex, &vs, reads).source;
+            assert_eq!(
+                crate::glsl::uniform_branches::tests::count(&vs),
+                0,
+                "lights {lights:#b}:\n{vs}"
+            );
+        }
     }
 }

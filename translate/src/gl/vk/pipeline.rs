@@ -18,6 +18,8 @@
 //! - The attachments' sample count is part of the key (`rasterizationSamples` must equal it);
 //!   alpha-to-coverage is baked in with it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use ash::vk;
 
 use arenagl_memory::MemoryManager;
@@ -89,6 +91,7 @@ impl PipelineKey {
             },
             cull_mode: 0,
             front_face_cw: true,
+            depth_zero_to_one: false,
             polygon_offset: None,
             depth_clamp: false,
             rasterizer_discard: false,
@@ -96,6 +99,7 @@ impl PipelineKey {
             samples: 1,
             alpha_to_coverage: false,
             min_sample_shading: None,
+            sample_mask: u32::MAX,
             no_dst_alpha: 0,
             frag_coord_height: 0,
             alpha_func: crate::glsl::frag_epilogue::ALPHA_ALWAYS,
@@ -126,6 +130,9 @@ pub(crate) struct PipelineKey {
     pub depth_stencil: DepthStencilKey,
     pub cull_mode: u32,
     pub front_face_cw: bool,
+    /// `glClipControl(…, GL_ZERO_TO_ONE)`: the last pre-rasterisation stage leaves depth as
+    /// it is (`glsl::depth_remap::ZERO_TO_ONE_CONSTANT`).
+    pub depth_zero_to_one: bool,
     /// (factor, units, clamp) bit patterns when GL_POLYGON_OFFSET_FILL is on.
     pub polygon_offset: Option<(u32, u32, u32)>,
     pub depth_clamp: bool,
@@ -140,6 +147,9 @@ pub(crate) struct PipelineKey {
     /// `minSampleShading` (bits) with `sampleShadingEnable`: `GL_SAMPLE_SHADING` on a
     /// multisampled target, where the device has `sampleRateShading`.
     pub min_sample_shading: Option<u32>,
+    /// `pSampleMask`: `glSampleMaski`'s word under `GL_SAMPLE_MASK` on a multisampled target,
+    /// else every sample.
+    pub sample_mask: u32,
     /// Bit i: colour attachment i's GL format has no alpha, so blending reads destination
     /// alpha as 1 (`blend_dst_alpha`).
     pub no_dst_alpha: u8,
@@ -173,7 +183,55 @@ pub(crate) struct PipelineKey {
     pub viewport_count: u32,
 }
 
-/// The specialization constant ids of the vertex wrapper (`program::link::DEPTH_WRAPPER`): the point
+/// Graphics pipelines and shader modules the translator has created since the process started.
+static PIPELINES_BUILT: AtomicU64 = AtomicU64::new(0);
+static SHADER_MODULES_CREATED: AtomicU64 = AtomicU64::new(0);
+static UNIFORM_BRANCH_MODULES: AtomicU64 = AtomicU64::new(0);
+
+/// How many graphics pipelines and shader modules (what a driver compiles) the translator has
+/// created so far, process wide: a steady scene must stop adding to them after its first frame (lavapipe compiles every
+/// new pipeline with LLVM). Tests read them through `arenagl_memory_stat`; with
+/// `ARENAGL_LOG=arenagl_translate::gl::vk::pipeline=debug` each creation is logged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BuildCounts {
+    pub pipelines: u64,
+    pub shader_modules: u64,
+    /// Shader modules with a branch on uniform values alone, which lavapipe recompiles
+    /// whenever their uniforms are rebound (`glsl::uniform_branches`).
+    pub uniform_branch_modules: u64,
+}
+
+/// The counts so far.
+pub fn build_counts() -> BuildCounts {
+    BuildCounts {
+        pipelines: PIPELINES_BUILT.load(Ordering::Relaxed),
+        shader_modules: SHADER_MODULES_CREATED.load(Ordering::Relaxed),
+        uniform_branch_modules: UNIFORM_BRANCH_MODULES.load(Ordering::Relaxed),
+    }
+}
+
+/// Counts a shader module just created from `spirv` (every `vkCreateShaderModule` of the
+/// translator), and whether it branches on uniform values alone.
+pub(crate) fn note_shader_module(spirv: &[u32]) {
+    let n = SHADER_MODULES_CREATED.fetch_add(1, Ordering::Relaxed) + 1;
+    let branches = crate::glsl::uniform_branches::uniform_branches(spirv);
+    if branches > 0 {
+        UNIFORM_BRANCH_MODULES.fetch_add(1, Ordering::Relaxed);
+    }
+    tracing::debug!(
+        total = n,
+        uniform_branches = branches,
+        "shader module created"
+    );
+}
+
+/// Counts a graphics pipeline just built for the linked program `program`.
+pub(crate) fn note_pipeline(program: u64) {
+    let n = PIPELINES_BUILT.fetch_add(1, Ordering::Relaxed) + 1;
+    tracing::debug!(total = n, program, "pipeline built");
+}
+
+/// The specialization constant ids of the vertex wrapper (`program::link::depth_wrapper`): the point
 /// size, and whether the shader's own `gl_PointSize` is kept.
 pub(crate) const POINT_SIZE_CONSTANTS: [u32; 2] = [7340, 7341];
 
@@ -220,7 +278,15 @@ pub(crate) fn build(
                 crate::glsl::Stage::Vertex => vec![
                     (POINT_SIZE_CONSTANTS[0], size_bits),
                     (POINT_SIZE_CONSTANTS[1], u32::from(program_size)),
+                    (
+                        crate::glsl::depth_remap::ZERO_TO_ONE_CONSTANT,
+                        u32::from(key.depth_zero_to_one),
+                    ),
                 ],
+                crate::glsl::Stage::TessEvaluation | crate::glsl::Stage::Geometry => vec![(
+                    crate::glsl::depth_remap::ZERO_TO_ONE_CONSTANT,
+                    u32::from(key.depth_zero_to_one),
+                )],
                 crate::glsl::Stage::Fragment => vec![
                     (FRAG_COORD_HEIGHT_CONSTANT, frag_coord_height),
                     (ALPHA_FUNC_CONSTANT, key.alpha_func),
@@ -320,7 +386,9 @@ pub(crate) fn build(
     if key.provoking_last {
         raster = raster.push_next(&mut provoking);
     }
+    let sample_mask = [key.sample_mask];
     let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+        .sample_mask(&sample_mask)
         .rasterization_samples(vk::SampleCountFlags::from_raw(key.samples.max(1)))
         .alpha_to_coverage_enable(key.alpha_to_coverage && key.samples > 1)
         .sample_shading_enable(key.min_sample_shading.is_some())
@@ -379,6 +447,7 @@ pub(crate) fn build(
     // across the call.
     let pipeline = unsafe { manager.create_graphics_pipeline(cache, &info) }?;
     linked.note_pipeline_built();
+    note_pipeline(key.program);
     Ok(pipeline)
 }
 

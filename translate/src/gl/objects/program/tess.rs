@@ -115,6 +115,7 @@ impl PassThroughControl {
             // SAFETY: valid device; the SPIR-V came from glslang and passed its validation.
             unsafe { raw.create_shader_module(&info, None) }
         })?;
+        crate::gl::vk::pipeline::note_shader_module(&spirv);
         modules.push((vertices, module));
         Ok(module)
     }
