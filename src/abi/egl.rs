@@ -293,6 +293,9 @@ fn check_native_window(dpy: Display, cfg: Config, xid: u64) -> EglResult<()> {
 pub extern "C" fn eglTerminate(dpy: EGLDisplay) -> EGLBoolean {
     guard(EGL_FALSE, || {
         let result = display(dpy).and_then(|d| instance().terminate(d));
+        if let (Ok(()), Some(d)) = (&result, Display::from_raw(to_word(dpy))) {
+            arenagl_translate::gl::destroy_display_images(d.to_raw());
+        }
         if result.is_ok() {
             super::bridge::retain_fences(|h| {
                 EglSync::from_raw(h).is_some_and(|s| instance().sync_exists(s))
@@ -1189,6 +1192,119 @@ pub unsafe extern "C" fn eglGetSyncAttribKHR(
     })
 }
 
+// Images (EGL 1.5 §3.9, EGL_KHR_image_base, EGL_KHR_gl_texture_2D_image). The images
+// themselves, and the GL side that uses them, are the translator's (`texture/egl_image.rs`).
+
+/// `EGLImage` / `EGLImageKHR`.
+pub type EGLImage = *mut c_void;
+/// `EGL_GL_TEXTURE_2D` (`EGL_GL_TEXTURE_2D_KHR`).
+const EGL_GL_TEXTURE_2D: EGLenum = 0x30B1;
+/// `EGL_GL_TEXTURE_LEVEL` (`EGL_GL_TEXTURE_LEVEL_KHR`).
+const EGL_GL_TEXTURE_LEVEL: i64 = 0x30BC;
+/// `EGL_IMAGE_PRESERVED_KHR`: accepted; texels are always preserved here.
+const EGL_IMAGE_PRESERVED: i64 = 0x30D2;
+
+/// The texture level an image attribute list names (0 by default); `EGL_BAD_PARAMETER` for
+/// another attribute.
+fn image_level<T: arenagl_present::attrib::AttribWord>(attribs: &[T]) -> EglResult<i32> {
+    let mut level = 0;
+    for pair in attribs.chunks_exact(2) {
+        match pair[0].to_i64() {
+            EGL_GL_TEXTURE_LEVEL => {
+                level = i32::try_from(pair[1].to_i64()).or_else(|_| fail(EglError::BAD_MATCH))?
+            }
+            EGL_IMAGE_PRESERVED => {}
+            _ => return fail(EglError::BAD_PARAMETER),
+        }
+    }
+    Ok(level)
+}
+
+fn create_image<T: arenagl_present::attrib::AttribWord>(
+    dpy: EGLDisplay,
+    ctx: EGLContext,
+    target: EGLenum,
+    buffer: *mut c_void,
+    attribs: &[T],
+) -> EglResult<u64> {
+    let d = display(dpy)?;
+    // Checks the display (initialised) and that the context is one of its contexts.
+    instance().query_context(d, context(ctx)?, EGL_CONTEXT_CLIENT_TYPE)?;
+    if target != EGL_GL_TEXTURE_2D {
+        return fail(EglError::BAD_PARAMETER);
+    }
+    let level = image_level(attribs)?;
+    let texture = u32::try_from(to_word(buffer)).or_else(|_| fail(EglError::BAD_PARAMETER))?;
+    let made = super::bridge::with_context(to_word(ctx), |c| {
+        c.create_egl_image(d.to_raw(), texture, level)
+    });
+    match made {
+        Some(Ok(image)) => instance().record(Ok(image)),
+        Some(Err(arenagl_translate::gl::EglImageError::BadMatch)) => fail(EglError::BAD_MATCH),
+        Some(Err(_)) | None => fail(EglError::BAD_PARAMETER),
+    }
+}
+
+/// `eglCreateImage`: `EGL_GL_TEXTURE_2D` images of a context's texture.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLAttrib` list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateImage(
+    dpy: EGLDisplay,
+    ctx: EGLContext,
+    target: EGLenum,
+    buffer: *mut c_void,
+    attrib_list: *const EGLAttrib,
+) -> EGLImage {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        handle_or_null(create_image(dpy, ctx, target, buffer, &attribs), |h| h)
+    })
+}
+
+/// `eglCreateImageKHR`: as `eglCreateImage`, with an `EGLint` list.
+///
+/// # Safety
+/// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLint` list.
+#[no_mangle]
+pub unsafe extern "C" fn eglCreateImageKHR(
+    dpy: EGLDisplay,
+    ctx: EGLContext,
+    target: EGLenum,
+    buffer: *mut c_void,
+    attrib_list: *const EGLint,
+) -> EGLImage {
+    guard(null_mut(), || {
+        // SAFETY: the caller's obligation, passed on.
+        let attribs = unsafe { super::attrib_list(attrib_list) };
+        handle_or_null(create_image(dpy, ctx, target, buffer, &attribs), |h| h)
+    })
+}
+
+/// `eglDestroyImage`: an image of another display, or none, is `EGL_BAD_PARAMETER`.
+#[no_mangle]
+pub extern "C" fn eglDestroyImage(dpy: EGLDisplay, image: EGLImage) -> EGLBoolean {
+    guard(EGL_FALSE, || {
+        boolean((|| {
+            let d = display(dpy)?;
+            // Checks the display is initialised.
+            instance().query_string(Some(d), EGL_VENDOR)?;
+            if !arenagl_translate::gl::destroy_egl_image(d.to_raw(), to_word(image)) {
+                return fail(EglError::BAD_PARAMETER);
+            }
+            instance().record(Ok(()))
+        })())
+    })
+}
+
+/// `eglDestroyImageKHR`.
+#[no_mangle]
+pub extern "C" fn eglDestroyImageKHR(dpy: EGLDisplay, image: EGLImage) -> EGLBoolean {
+    eglDestroyImage(dpy, image)
+}
+
 // eglGetProcAddress.
 
 proc_table!(
@@ -1239,6 +1355,10 @@ proc_table!(
     eglWaitSyncKHR,
     eglGetSyncAttrib,
     eglGetSyncAttribKHR,
+    eglCreateImage,
+    eglCreateImageKHR,
+    eglDestroyImage,
+    eglDestroyImageKHR,
     eglGetProcAddress,
 );
 

@@ -47,6 +47,7 @@ pub use copy::CopySide;
 pub use present::{Presented, WaylandWindow, WindowId, XlibWindow};
 pub use profile::Profile;
 pub use render::StreamRange;
+pub use restore::DeviceHold;
 pub use transfer::{format_aspects, ImageRegion, UploadPath};
 
 /// How to open the Vulkan device.
@@ -220,7 +221,7 @@ impl VulkanBackend {
                 shared.info.features.dynamic_rendering,
                 shared.info.features.timeline_semaphore,
             ),
-            xfb,
+            (xfb, render_pass::Create2::of(&shared)),
             completed,
         )?;
         Ok(Self {
@@ -501,6 +502,18 @@ impl Backend for VulkanBackend {
                 base_array_layer: desc.base_array_layer,
                 layer_count: desc.layer_count,
             });
+        // A view in another format of a mutable-format image (texture views, UNORM views of
+        // sRGB images) is used only as its format allows: the image's usage without what the
+        // view format lacks the features for (storage for sRGB formats, for example).
+        let mut usage = vk::ImageViewUsageCreateInfo::default().usage(view_usage(
+            image_desc.usage,
+            self.shared.format_properties(format),
+        ));
+        let info = if format == image.format {
+            info
+        } else {
+            info.push_next(&mut usage)
+        };
         // SAFETY: the manager checked the range against the image it belongs to.
         let view = unsafe { self.shared.raw.create_image_view(&info, None) }
             .map_err(|r| map_alloc("vkCreateImageView", r))?;
@@ -810,4 +823,22 @@ impl Manager<VulkanBackend> {
             .map(|v| v.error_count())
             .unwrap_or(0)
     }
+}
+
+/// The part of an image's `usage` that a view of a format with `props` may have (the
+/// view-usage rule of `vkCreateImageView`: each usage needs its format feature).
+fn view_usage(usage: vk::ImageUsageFlags, props: vk::FormatProperties) -> vk::ImageUsageFlags {
+    use vk::FormatFeatureFlags as F;
+    use vk::ImageUsageFlags as U;
+    let features = props.optimal_tiling_features;
+    let needs = [
+        (U::SAMPLED, F::SAMPLED_IMAGE),
+        (U::STORAGE, F::STORAGE_IMAGE),
+        (U::COLOR_ATTACHMENT, F::COLOR_ATTACHMENT),
+        (U::DEPTH_STENCIL_ATTACHMENT, F::DEPTH_STENCIL_ATTACHMENT),
+    ];
+    needs
+        .iter()
+        .filter(|(_, feature)| !features.contains(*feature))
+        .fold(usage, |u, (flag, _)| u & !*flag)
 }

@@ -109,7 +109,7 @@ impl SharedObjects {
 /// Retires a texture's image and its buffer-texture view.
 pub(crate) fn release_texture(mut t: Texture, locked: &mut Locked) {
     if let Some(s) = t.storage {
-        let _ = locked.manager.retire_image(s.image);
+        s.release(&mut locked.manager);
     }
     if let Some(b) = t.buffer.as_mut() {
         b.release(locked);

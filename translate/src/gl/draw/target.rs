@@ -18,8 +18,15 @@ use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::{Attachment, Bound, Target};
 
 impl Context {
-    /// The single-level, single-layer view of a texture level used as an attachment.
-    fn texture_level(&mut self, name: u32, level: u32, layer: u32) -> Result<Bound, GLenum> {
+    /// The single-level, single-layer view of a texture level used as an attachment; `linear`:
+    /// an sRGB texture is drawn through a UNORM view of its (mutable-format) image, so nothing
+    /// encodes (`GL_FRAMEBUFFER_SRGB` off, `texture/storage.rs`).
+    fn texture_level(
+        &mut self,
+        name: u32,
+        (level, layer): (u32, u32),
+        linear: bool,
+    ) -> Result<Bound, GLenum> {
         let device = self.device.clone();
         let t = self
             .textures
@@ -37,10 +44,20 @@ impl Context {
         if !s.face_level_defined(face, level) || layer >= s.attachable_layers(level) {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
         }
-        let view = match s.level_views.get(&(level, layer)) {
+        let unorm = linear
+            .then(|| crate::gl::objects::texture::storage::srgb_to_unorm(s.format))
+            .flatten();
+        let format = unorm.unwrap_or(s.format);
+        // UNORM views are cached beside the others, under the layer with its top bit set.
+        let key = (level, layer | if unorm.is_some() { 1 << 31 } else { 0 });
+        let view = match s.level_views.get(&key) {
             Some(v) => *v,
             None => {
-                let mut desc = crate::gl::objects::texture::attachment_view(level, layer, s.format);
+                // A view's level and layer lie at its origin in the shared image.
+                let (vk_level, vk_layer) = (s.vk_level(level), s.vk_layer(layer));
+                let mut desc =
+                    crate::gl::objects::texture::attachment_view(vk_level, vk_layer, format);
+                desc.format = format;
                 // A 1D image (1D and 1D array textures) takes 1D views only.
                 if s.target.image_type() == ash::vk::ImageType::TYPE_1D {
                     desc.view_type = ash::vk::ImageViewType::TYPE_1D;
@@ -50,24 +67,24 @@ impl Context {
                     .manager
                     .create_view(s.image, &desc)
                     .map_err(|_| GL_FRAMEBUFFER_UNSUPPORTED)?;
-                s.level_views.insert((level, layer), v);
+                s.level_views.insert(key, v);
                 v
             }
         };
         Ok(Bound {
             image: s.image,
             view,
-            format: s.format,
-            level,
-            layer,
+            format,
+            level: s.vk_level(level),
+            layer: s.vk_layer(layer),
             samples: s.samples.max(1),
         })
     }
 
-    fn attachment(&mut self, a: Attachment) -> Result<(Bound, u32, u32), GLenum> {
+    fn attachment(&mut self, a: Attachment, linear: bool) -> Result<(Bound, u32, u32), GLenum> {
         match a {
             Attachment::Texture { name, level, layer } => {
-                let b = self.texture_level(name, level, layer)?;
+                let b = self.texture_level(name, (level, layer), linear)?;
                 let size = self
                     .textures
                     .get(name)
@@ -187,11 +204,14 @@ impl Context {
             samples = Some(n);
             Ok(())
         };
+        // sRGB colour textures encode what is drawn only while GL_FRAMEBUFFER_SRGB is enabled
+        // (always in ES); reads see their bytes as stored.
+        let linear = draw && !(self.pipeline_state.framebuffer_srgb || self.es_version().is_some());
         // Every colour attachment, by attachment index.
         let mut attached = [None; crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS];
         for (i, a) in fb.colors.iter().enumerate() {
             let Some(a) = a else { continue };
-            let (b, w, h) = self.attachment(*a)?;
+            let (b, w, h) = self.attachment(*a, linear)?;
             if crate::gl::objects::framebuffer::is_depth_format(b.format) {
                 return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
             }
@@ -200,7 +220,7 @@ impl Context {
         }
         let depth_stencil = match fb.depth.or(fb.stencil) {
             Some(a) => {
-                let (b, w, h) = self.attachment(a)?;
+                let (b, w, h) = self.attachment(a, false)?;
                 if !crate::gl::objects::framebuffer::is_depth_format(b.format) {
                     return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
                 }

@@ -237,7 +237,9 @@ impl Context {
         let Some(image) = t
             .storage
             .as_ref()
-            .filter(|s| stored_as_given(s))
+            // A shared image (a texture view's) may have another format or origin: the
+            // general path converts and places it.
+            .filter(|s| stored_as_given(s) && !s.shared.is_shared())
             .map(|s| s.image)
         else {
             return false;

@@ -302,7 +302,7 @@ impl Context {
         let Some(s) = t.storage.as_ref() else {
             return Ok(());
         };
-        let (dst_image, dst_format, info) = (s.image, s.format, s.info);
+        let (dst_image, dst_format, info, origin) = (s.image, s.format, s.info, s.origin);
         let src = if info.is_depth_stencil() {
             read.depth_stencil
         } else {
@@ -325,7 +325,9 @@ impl Context {
             _ => 0,
         };
         let one_d = matches!(tt, TexTarget::D1 | TexTarget::D1Array);
-        let same_place = src.image == dst_image && src.level == level && src.layer == layer;
+        // In the image's levels and layers (a texture view's lie at its origin).
+        let (vk_level, vk_layer) = (origin.level + level, origin.layer + layer);
+        let same_place = src.image == dst_image && src.level == vk_level && src.layer == vk_layer;
         if info.is_depth_stencil() {
             if same_place {
                 warn_unsupported("a depth/stencil copy onto its source");
@@ -357,8 +359,8 @@ impl Context {
         };
         let dst_side = arenagl_memory::BlitSide {
             image: dst_image,
-            mip_level: level,
-            layer,
+            mip_level: vk_level,
+            layer: vk_layer,
             corners: [
                 corner(c.dst[0], c.dst[1], 0),
                 corner(c.dst[0] + c.size[0] as i32, c.dst[1] + c.size[1] as i32, 1),

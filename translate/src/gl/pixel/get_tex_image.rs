@@ -179,6 +179,8 @@ impl Context {
         }
         let size = s.level_size(level);
         let region = crate::gl::objects::texture::api::image_region(tt, face, level, [0; 3], size);
+        // A texture view's levels and layers lie at its origin in the shared image.
+        let region = s.vk_region(&region);
         Ok(Some(Level {
             image: s.image,
             format: s.format,

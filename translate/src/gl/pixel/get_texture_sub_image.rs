@@ -104,7 +104,8 @@ impl Context {
             format: s.format,
             info: s.info,
             target,
-            region: image_region(target, 0, level, offset, size),
+            // A texture view's levels and layers lie at its origin in the shared image.
+            region: s.vk_region(&image_region(target, 0, level, offset, size)),
             size,
         }))
     }

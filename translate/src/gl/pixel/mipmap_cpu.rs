@@ -18,6 +18,7 @@ use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
 use crate::gl::context::Context;
+use crate::gl::objects::texture::storage::Origin;
 use crate::gl::objects::texture::target::TexTarget;
 
 /// One level's texels as RGBA: `slices` images (layers, faces or 3D slices) of `w × h`.
@@ -72,22 +73,24 @@ impl Level {
     }
 }
 
-/// The whole of `level` (every layer or face) of an image of `target` whose level has GL size
-/// `size`.
-fn whole_level(target: TexTarget, level: u32, size: [u32; 3]) -> ImageRegion {
+/// The whole of `level` (every layer or face) of a texture of `target` whose level has GL size
+/// `size` and whose levels and layers start at `origin` in its image (texture views).
+fn whole_level(target: TexTarget, origin: Origin, level: u32, size: [u32; 3]) -> ImageRegion {
     let (extent, layers) = target.vk_extent(size);
-    let mut r = ImageRegion::rect(level, 0, 0, extent.width, extent.height);
+    let mut r = ImageRegion::rect(origin.level + level, 0, 0, extent.width, extent.height);
+    r.base_layer = origin.layer;
     r.extent.depth = extent.depth;
     r.layer_count = layers;
     r
 }
 
 impl Context {
-    /// Levels `base + 1 ..= last` of `image` (`format`, `target`, level-0 GL size `size`),
+    /// Levels `base + 1 ..= last` of `image` (`format`, `target`, level-0 GL size `size`, the
+    /// texture's levels and layers at `origin` in the image),
     /// each box-filtered from the one before on the CPU.
     pub(crate) fn generate_mipmaps_on_cpu(
         &mut self,
-        (image, format, target): (ImageHandle, vk::Format, TexTarget),
+        (image, format, target, origin): (ImageHandle, vk::Format, TexTarget, Origin),
         size_of: impl Fn(u32) -> [u32; 3],
         base: u32,
         last: u32,
@@ -106,7 +109,7 @@ impl Context {
         };
         let device = self.device.clone();
         let mut locked = device.lock();
-        let region = whole_level(target, base, size_of(base));
+        let region = whole_level(target, origin, base, size_of(base));
         let (w, h) = (region.extent.width as usize, region.extent.height as usize);
         let slices = (region.extent.depth * region.layer_count) as usize;
         let mut raw = vec![0u8; w * h * slices * bytes];
@@ -125,7 +128,7 @@ impl Context {
         };
         for l in base + 1..=last {
             level = level.halved(target == TexTarget::D3);
-            let region = whole_level(target, l, size_of(l));
+            let region = whole_level(target, origin, l, size_of(l));
             let out = encode(texel, &level.texels, bytes);
             locked.manager.upload_image(
                 image,

@@ -108,6 +108,7 @@ fn demotable(t: &Texture, drop: u32, linear_blit: impl Fn(vk::Format) -> bool) -
         return false;
     };
     st.demotion.is_none()
+        && st.exclusive()
         && st.target == TexTarget::D2
         && t.params.uses_mipmaps()
         && t.params.base_level == 0
@@ -291,6 +292,9 @@ impl Context {
             *bits >>= drop;
         }
         st.image = image;
+        // Demotion keeps to textures that share nothing (`demotable`): the old image was
+        // retired above, the new one is this texture's alone.
+        st.shared = crate::gl::objects::texture::storage::ImageRef::new(image);
         st.view = view;
         st.size = new_size;
         st.levels = new_levels;
@@ -466,6 +470,9 @@ fn restore_image(manager: &mut arenagl_memory::MemoryManager, st: &mut TexImage)
     st.level_views.clear();
     st.swizzle_views.clear();
     st.image = image;
+    // Demotion keeps to textures that share nothing (`demotable`): the old image was
+    // retired above, the new one is this texture's alone.
+    st.shared = crate::gl::objects::texture::storage::ImageRef::new(image);
     st.view = view;
     st.size = d.size;
     st.levels = d.levels;

@@ -15,7 +15,9 @@ use crate::gl::context::error::{
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::Attachment;
 use crate::gl::objects::texture::internal_format::{is_depth_format, FormatInfo};
+use crate::gl::objects::texture::storage::{wants_mutable_format, ImageRef, Origin};
 use crate::gl::objects::texture::target::TexTarget;
+use crate::gl::objects::texture::view::{GL_TEXTURE_VIEW_MIN_LEVEL, GL_TEXTURE_VIEW_NUM_LAYERS};
 use crate::gl::objects::texture::{
     full_view, image_desc_for, integer_answers, integer_border, integer_values, set_param,
     storage_format, BorderColor, Storage, TexImage, Texture,
@@ -520,12 +522,14 @@ impl Context {
             let mut locked = device.lock();
             if size.contains(&0) {
                 if let Some(s) = t.storage.take() {
-                    let _ = locked.manager.retire_image(s.image);
+                    s.release(&mut locked.manager);
                 }
                 return Ok(());
             }
+            // A shared image (an EGL image's) is orphaned, not written: the texture gets its own.
             let reuse = t.storage.as_ref().is_some_and(|s| {
-                s.format == vk_format
+                !s.shared.is_shared()
+                    && s.format == vk_format
                     && s.format_swizzle == storage.info.swizzle(vk_format)
                     && level < s.levels
                     && s.level_size(level) == size
@@ -535,7 +539,7 @@ impl Context {
                 let levels = full_levels(tt, base);
                 let s = new_storage(&mut locked, tt, &storage, internal as GLenum, base, levels)?;
                 if let Some(old) = t.storage.replace(s) {
-                    let _ = locked.manager.retire_image(old.image);
+                    old.release(&mut locked.manager);
                 }
             }
             let Some(s) = t.storage.as_mut() else {
@@ -668,10 +672,32 @@ impl Context {
     ) -> GlResult<()> {
         let device = self.device.clone();
         let (tt, face) = image_target(target, dims)?;
+        let t = self.bound_texture(tt)?;
+        t.store_blocks(
+            &device,
+            (tt, face, level as u32),
+            (offset, size),
+            codec,
+            data,
+        )
+    }
+}
+
+impl Texture {
+    /// Decompresses `data` (blocks of `codec` covering `size` texels) into the box at `offset`
+    /// of (`face`, `level`) of this `tt` texture, converted to its storage format, and keeps the
+    /// blocks (`glGetCompressedTexImage`, `glCopyImageSubData`). No storage: nothing.
+    pub(crate) fn store_blocks(
+        &mut self,
+        device: &crate::gl::vk::device::Device,
+        (tt, face, level): (TexTarget, u32, u32),
+        (offset, size): ([i32; 3], [u32; 3]),
+        codec: arenagl_staging::Codec,
+        data: &[u8],
+    ) -> GlResult<()> {
         let decoded = arenagl_staging::decompress(codec, data, size[0], size[1], size[2])
             .map_err(|e| GlError::InvalidValue(format!("compressed data: {e}")))?;
-        let t = self.bound_texture(tt)?;
-        let Some(s) = t.storage.as_ref() else {
+        let Some(s) = self.storage.as_ref() else {
             return Ok(());
         };
         let from = codec.decoded_format();
@@ -688,7 +714,7 @@ impl Context {
             }
             out
         };
-        let region = image_region(tt, face, level as u32, offset, size);
+        let region = s.vk_region(&image_region(tt, face, level, offset, size));
         let tight = PixelStore {
             alignment: arenagl_staging::PixelAlignment::One,
             ..PixelStore::default()
@@ -701,9 +727,9 @@ impl Context {
             &tight,
             ClientFormat::Texels(bytes),
         )?;
-        let level_size = s.level_size(level as u32);
-        t.keep_blocks(
-            (face, level as u32),
+        let level_size = s.level_size(level);
+        self.keep_blocks(
+            (face, level),
             level_size,
             (offset.map(|v| v as u32), size),
             codec.block_bytes(),
@@ -711,7 +737,9 @@ impl Context {
         );
         Ok(())
     }
+}
 
+impl Context {
     /// `glTexStorage1D/2D/3D`: every level at once, immutable afterwards.
     pub fn tex_storage(
         &mut self,
@@ -754,13 +782,10 @@ impl Context {
                 return invalid_op("the texture's storage is already immutable");
             }
             let mut locked = device.lock();
-            let mut s = new_storage(&mut locked, tt, &storage, internal, size, levels as u32)?;
-            s.immutable = true;
-            for level in 0..levels as u32 {
-                s.define_all_faces(level);
-            }
+            let levels = levels as u32;
+            let s = new_immutable_storage(&mut locked, tt, &storage, internal, size, levels)?;
             if let Some(old) = t.storage.replace(s) {
-                let _ = locked.manager.retire_image(old.image);
+                old.release(&mut locked.manager);
             }
             t.blocks.clear();
             Ok(())
@@ -929,14 +954,19 @@ impl Context {
                 return Ok(());
             }
             let (image, format, size) = (s.image, s.format, (s.size[0], s.size[1]));
+            let origin = s.origin;
             let sizes: Vec<[u32; 3]> = (0..s.levels).map(|l| s.level_size(l)).collect();
-            let (blittable, features) = {
+            let (blittable, features, own_format) = {
                 let locked = device.lock();
                 (
                     locked.manager.supports_linear_blit(format),
                     locked.manager.format_features(format),
+                    same_format_as_image(&locked, image, format),
                 )
             };
+            // A texture view filters its own levels and layers in its own format: on the CPU
+            // (blits and the drawing path see the whole image in its format), but for depth.
+            let whole_image = own_format && origin == Origin::default();
             let depth = is_depth_format(format);
             let renderable = features.contains(if depth {
                 vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT
@@ -948,14 +978,16 @@ impl Context {
             // are filtered on the CPU.
             if tt == TexTarget::D2
                 && renderable
+                && whole_image
                 && crate::gl::pixel::mipmap_fallback::use_shader(format, blittable)
             {
                 self.generate_mipmaps_by_shader(image, format, size, base, last)?;
-            } else if blittable {
+            } else if blittable && (whole_image || depth) {
+                let (base, last) = (origin.level + base, origin.level + last);
                 device.lock().manager.generate_mipmaps(image, base, last)?;
             } else if !depth {
                 self.generate_mipmaps_on_cpu(
-                    (image, format, tt),
+                    (image, format, tt, origin),
                     |l| sizes.get(l as usize).copied().unwrap_or([1, 1, 1]),
                     base,
                     last,
@@ -1117,8 +1149,25 @@ impl Context {
         let r = (|| {
             self.check_compat_param(pname)?;
             let tt = bind_target(target)?;
-            let t = self.bound_texture(tt)?;
-            let immutable = t.storage.as_ref().filter(|s| s.immutable).map(|s| s.levels);
+            // The core profile's texture object 0 cannot be changed, but it answers queries
+            // with its initial state (GL 4.6 table 23.15), as Mesa's does.
+            let initial;
+            let t: &Texture = if self.bound_texture_name(tt) == 0
+                && self.profile != crate::gl::context::Profile::Compatibility
+            {
+                initial = Texture {
+                    params: tt.initial_params(),
+                    ..Texture::default()
+                };
+                &initial
+            } else {
+                self.bound_texture(tt)?
+            };
+            let immutable = t
+                .storage
+                .as_ref()
+                .filter(|s| s.immutable)
+                .map(|s| s.immutable_levels);
             let p = t.params;
             if let Some(value) = p.sampling_value(pname) {
                 return Ok(value);
@@ -1132,6 +1181,13 @@ impl Context {
                 GL_TEXTURE_SWIZZLE_RGBA => p.swizzle.iter().map(|&c| c as f32).collect(),
                 GL_TEXTURE_IMMUTABLE_FORMAT => vec![if immutable.is_some() { 1.0 } else { 0.0 }],
                 GL_TEXTURE_IMMUTABLE_LEVELS => vec![immutable.unwrap_or(0) as f32],
+                GL_TEXTURE_VIEW_MIN_LEVEL..=GL_TEXTURE_VIEW_NUM_LAYERS => {
+                    vec![t
+                        .storage
+                        .as_ref()
+                        .and_then(|s| s.view_query(pname))
+                        .unwrap_or(0) as f32]
+                }
                 GL_DEPTH_TEXTURE_MODE => vec![p.depth_mode as f32],
                 GL_GENERATE_MIPMAP => vec![if p.generate_mipmap { 1.0 } else { 0.0 }],
                 crate::gl::objects::texture::stencil::GL_DEPTH_STENCIL_TEXTURE_MODE => {
@@ -1209,14 +1265,50 @@ fn new_storage(
     size: [u32; 3],
     levels: u32,
 ) -> GlResult<TexImage> {
+    storage_image(locked, target, storage, internal, size, levels, false)
+}
+
+/// [`new_storage`] of `glTexStorage*`: immutable, every level defined.
+fn new_immutable_storage(
+    locked: &mut crate::gl::vk::device::Locked,
+    target: TexTarget,
+    storage: &Storage,
+    internal: GLenum,
+    size: [u32; 3],
+    levels: u32,
+) -> GlResult<TexImage> {
+    let mut s = storage_image(locked, target, storage, internal, size, levels, true)?;
+    s.immutable = true;
+    s.immutable_levels = levels;
+    for level in 0..levels {
+        s.define_all_faces(level);
+    }
+    Ok(s)
+}
+
+/// The image of [`new_storage`] (`immutable`: for `glTexStorage*`, which may be viewed in
+/// other formats and targets, `storage.rs`).
+fn storage_image(
+    locked: &mut crate::gl::vk::device::Locked,
+    target: TexTarget,
+    storage: &Storage,
+    internal: GLenum,
+    size: [u32; 3],
+    levels: u32,
+    immutable: bool,
+) -> GlResult<TexImage> {
     let format = storage.format;
-    let desc = image_desc_for(target, format, size, levels, storage.renderable);
+    let mut desc = image_desc_for(target, format, size, levels, storage.renderable);
+    desc.flags |= view_flags(target, internal, format, size, immutable);
     let layers = desc.array_layers;
     let swizzle = storage.info.swizzle(format);
     let (image, view) =
         locked.image_with_view(&desc, &full_view(target, levels, layers, format, swizzle))?;
     Ok(TexImage {
         image,
+        shared: ImageRef::new(image),
+        origin: Origin::default(),
+        immutable_levels: 0,
         view,
         format,
         internal,
@@ -1235,6 +1327,26 @@ fn new_storage(
     })
 }
 
+/// The create flags that let an image of `internal` (stored as `format`) be seen in other
+/// formats and targets (`storage.rs`): mutable format, and cube-compatible layers for a
+/// square immutable 2D array (cube views).
+pub(crate) fn view_flags(
+    target: TexTarget,
+    internal: GLenum,
+    format: vk::Format,
+    size: [u32; 3],
+    immutable: bool,
+) -> vk::ImageCreateFlags {
+    let mut flags = vk::ImageCreateFlags::empty();
+    if wants_mutable_format(internal, format, immutable) {
+        flags |= vk::ImageCreateFlags::MUTABLE_FORMAT;
+    }
+    if immutable && target == TexTarget::D2Array && size[0] == size[1] && size[2] >= 6 {
+        flags |= vk::ImageCreateFlags::CUBE_COMPATIBLE;
+    }
+    flags
+}
+
 /// GL 4.6 §8.17: an immutable texture's base level lies in [0, levels - 1] and its max level
 /// in [base, levels - 1] (clamped when set, as Mesa does, so queries see the clamp).
 fn clamp_immutable_levels(t: &mut Texture) {
@@ -1243,6 +1355,18 @@ fn clamp_immutable_levels(t: &mut Texture) {
         t.params.base_level = t.params.base_level.clamp(0, last);
         t.params.max_level = t.params.max_level.clamp(t.params.base_level, last);
     }
+}
+
+/// Whether `image` is stored in `format` itself (not a texture view's other format of it).
+pub(crate) fn same_format_as_image(
+    locked: &crate::gl::vk::device::Locked,
+    image: arenagl_memory::ImageHandle,
+    format: vk::Format,
+) -> bool {
+    locked
+        .manager
+        .image_info(image)
+        .is_ok_and(|i| i.desc.format == format)
 }
 
 /// Whether `internal` names a sized format (what `glTexStorage*` requires): not a base
@@ -1293,6 +1417,10 @@ pub(crate) fn upload(
     (format, ty): (GLenum, GLenum),
 ) -> GlResult<()> {
     let unpack = unpack_for(tt, unpack);
+    // The region in the image's levels and layers (a view's lie at its origin); the manager
+    // converts only into the image's own format, so a view in another one converts here.
+    let region = &s.vk_region(region);
+    let own_format = same_format_as_image(locked, s.image, s.format);
     // Texels converted here are tightly packed, `bytes` each.
     let upload_texels = |locked: &mut crate::gl::vk::device::Locked, texels: &[u8], bytes| {
         let tight = PixelStore {
@@ -1318,6 +1446,7 @@ pub(crate) fn upload(
     let pair = check_pair(&s.info, format, ty)?;
     let narrow = s.info.narrow_in_rgba8(s.format);
     let eight_bit = narrow.is_none()
+        && own_format
         && matches!(
             s.format,
             vk::Format::R8G8B8A8_UNORM
@@ -1431,7 +1560,9 @@ pub(crate) fn read_color_of(
     );
     // Luminance reads take the general path: its pack sums R + G + B, as glReadPixels must
     // (the byte tables' rule is glGetTexImage's L = R).
-    let bytewise = eight_bit && !pair.has_luminance();
+    // The manager converts from the image's own format only (a texture view may have another).
+    let bytewise =
+        eight_bit && !pair.has_luminance() && same_format_as_image(locked, src.image, src.format);
     if let (true, None, Some(client)) = (bytewise, rebase, ClientFormat::from_gl(format, ty)) {
         crate::gl::context::error::until_done(|| {
             locked

@@ -25,6 +25,8 @@ pub(crate) fn extensions(device: &Device) -> Vec<&'static str> {
         "GL_ARB_compressed_texture_pixel_storage",
         // Stencil indices sampled from depth/stencil textures (`stencil.rs`).
         "GL_ARB_stencil_texturing",
+        // Textures over another texture's image, format and range (`view.rs`).
+        "GL_ARB_texture_view",
     ];
     if anisotropy(device) {
         out.push("GL_ARB_texture_filter_anisotropic");

@@ -19,12 +19,15 @@
 
 pub(crate) mod api;
 pub(crate) mod buffer;
+pub(crate) mod egl_image;
 pub(crate) mod extensions;
 pub(crate) mod internal_format;
 pub(crate) mod internalformat_query;
 pub(crate) mod multisample;
 pub(crate) mod stencil;
+pub(crate) mod storage;
 pub(crate) mod target;
+pub(crate) mod view;
 
 use std::collections::HashMap;
 
@@ -231,7 +234,14 @@ impl TexParams {
 
 /// The storage a texture's levels live in.
 pub(crate) struct TexImage {
+    /// The manager image (the handle [`TexImage::shared`] holds, copied for short access).
     pub image: ImageHandle,
+    /// This texture's reference to its image, which views and EGL images share (`storage.rs`).
+    pub shared: storage::ImageRef,
+    /// Where the texture's level 0 and layer 0 lie in the image (non-zero for views).
+    pub origin: storage::Origin,
+    /// `GL_TEXTURE_IMMUTABLE_LEVELS` (a view keeps its original's; 0 while mutable).
+    pub immutable_levels: u32,
     pub view: ViewHandle,
     pub format: vk::Format,
     /// The internal format as the application named it (what queries report).
@@ -338,19 +348,20 @@ impl TexImage {
 
     /// The sampling view of the whole image with `swizzle` as its component mapping (made on
     /// first use, kept until the image is retired with its views).
+    /// `window`: the levels the view spans instead of all (see [`Texture::level_window`]).
     pub(crate) fn swizzled_view(
         &mut self,
         manager: &mut arenagl_memory::MemoryManager,
         swizzle: [GLenum; 4],
+        window: Option<LevelWindow>,
     ) -> GlResult<ViewHandle> {
-        if let Some(v) = self.swizzle_views.get(&swizzle) {
+        let key = LevelWindow::key(window, swizzle);
+        if let Some(v) = self.swizzle_views.get(&key) {
             return Ok(*v);
         }
-        let layers = self.target.vk_extent(self.size).1;
-        let composed = compose_swizzle(self.format_swizzle, swizzle);
-        let desc = full_view(self.target, self.levels, layers, self.format, composed);
+        let desc = LevelWindow::apply(window, self.sampling_view_desc(None, swizzle));
         let view = manager.create_view(self.image, &desc)?;
-        self.swizzle_views.insert(swizzle, view);
+        self.swizzle_views.insert(key, view);
         Ok(view)
     }
 
@@ -410,7 +421,54 @@ impl TexImage {
     }
 }
 
+/// The levels a sampling view spans when they are not all the image's: GL's base level to its
+/// effective maximum level (`GL_TEXTURE_BASE_LEVEL`, `GL_TEXTURE_MAX_LEVEL`), so that lods,
+/// `textureSize`, `texelFetch` and `textureQueryLevels` count from the base level as GL's do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LevelWindow {
+    pub first: u32,
+    pub count: u32,
+}
+
+impl LevelWindow {
+    /// The swizzle-view cache key of a view with `swizzle` over `window`: the window in the
+    /// high bits of the first two components, which no GL swizzle source has.
+    pub(crate) fn key(window: Option<Self>, swizzle: [GLenum; 4]) -> [GLenum; 4] {
+        let mut key = swizzle;
+        if let Some(w) = window {
+            key[0] |= (w.first + 1) << 16;
+            key[1] |= w.count << 16;
+        }
+        key
+    }
+
+    /// `desc` narrowed to `window`'s levels.
+    pub(crate) fn apply(window: Option<Self>, mut desc: ViewDesc) -> ViewDesc {
+        if let Some(w) = window {
+            desc.base_mip_level += w.first;
+            desc.mip_level_count = w.count;
+        }
+        desc
+    }
+}
+
 impl Texture {
+    /// The levels sampling sees when they are not all the image's (`None`: all of them, or a
+    /// target without mipmaps).
+    pub(crate) fn level_window(&self) -> Option<LevelWindow> {
+        let s = self.storage.as_ref()?;
+        if !s.target.has_mipmaps() || s.levels == 0 {
+            return None;
+        }
+        let last_level = s.levels - 1;
+        let first = (self.params.base_level.max(0) as u32).min(last_level);
+        let last = (self.params.max_level.max(0) as u32).clamp(first, last_level);
+        (first != 0 || last != last_level).then_some(LevelWindow {
+            first,
+            count: last - first + 1,
+        })
+    }
+
     /// Whether sampling with the current parameters reads defined levels only (GL 3.3 §3.8.14;
     /// a cube map needs every face of each level). A bound sampler object's filter decides
     /// whether mipmaps are needed (`sampler`).
@@ -446,19 +504,19 @@ impl Texture {
         max_anisotropy_supported: bool,
     ) -> SamplerDesc {
         let p = sampler.unwrap_or(&self.params);
-        let levels = &self.params;
-        let base = levels.base_level.max(0) as f32;
+        // The view spans the base level to the effective maximum level (`level_window`), and
+        // Vulkan's lods count from the view's first level, as GL's count from the base level.
+        let top = match (self.level_window(), &self.storage) {
+            (Some(w), _) => w.count - 1,
+            (None, Some(s)) => s.levels - 1,
+            (None, None) => 0,
+        } as f32;
         let (min_lod, max_lod) = if p.uses_mipmaps() {
-            let top = (levels.max_level.max(0) as f32)
-                .min(self.storage.as_ref().map_or(0.0, |s| (s.levels - 1) as f32));
-            (
-                (base + p.min_lod.max(0.0)).min(top),
-                (base + p.max_lod).clamp(base, top),
-            )
+            (p.min_lod.max(0.0).min(top), p.max_lod.clamp(0.0, top))
         } else {
             // Non-mipmapped minification samples the base level only: Vulkan's idiom is a
-            // lod clamp of [base, base + 0.25].
-            (base, base + 0.25)
+            // lod clamp of [0, 0.25].
+            (0.0, 0.25)
         };
         // Depth formats keep to the built-in colours (a custom colour must match the view's
         // format, which for depth views Vulkan restricts): the nearest one is chosen then.

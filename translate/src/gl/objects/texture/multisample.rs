@@ -230,7 +230,7 @@ impl Context {
             }
             let mut locked = device.lock();
             if let Some(old) = t.storage.take() {
-                let _ = locked.manager.retire_image(old.image);
+                old.release(&mut locked.manager);
             }
             if w == 0 || h == 0 || layers == 0 {
                 return Ok(());
@@ -239,11 +239,17 @@ impl Context {
             let mut desc =
                 image_desc_for(tt, format, gl_size, 1, true).named("GL multisample texture");
             desc.samples = vk::SampleCountFlags::from_raw(count);
+            desc.flags |= crate::gl::objects::texture::api::view_flags(
+                tt, internal, format, gl_size, immutable,
+            );
             let swizzle = info.swizzle(format);
             let view = full_view(tt, 1, desc.array_layers, format, swizzle);
             let (image, view) = locked.image_with_view(&desc, &view)?;
             let mut s = TexImage {
                 image,
+                shared: crate::gl::objects::texture::storage::ImageRef::new(image),
+                origin: crate::gl::objects::texture::storage::Origin::default(),
+                immutable_levels: u32::from(immutable),
                 view,
                 format,
                 internal,

@@ -19,7 +19,7 @@ use ash::vk;
 use crate::gl::context::enums::*;
 use crate::gl::context::error::GlResult;
 use crate::gl::objects::texture::internal_format::has_stencil;
-use crate::gl::objects::texture::{compose_swizzle, full_view, TexImage, TexParams};
+use crate::gl::objects::texture::{LevelWindow, TexImage, TexParams};
 
 /// `GL_DEPTH_STENCIL_TEXTURE_MODE`.
 pub(crate) const GL_DEPTH_STENCIL_TEXTURE_MODE: GLenum = 0x90EA;
@@ -36,19 +36,20 @@ impl TexImage {
         params.stencil_mode && has_stencil(self.format)
     }
 
-    /// The view of the stencil aspect with `swizzle` (`GL_TEXTURE_SWIZZLE_*`) applied.
+    /// The view of the stencil aspect with `swizzle` (`GL_TEXTURE_SWIZZLE_*`) applied, over
+    /// `window`'s levels where given.
     pub(crate) fn stencil_view(
         &mut self,
         manager: &mut arenagl_memory::MemoryManager,
         swizzle: [GLenum; 4],
+        window: Option<LevelWindow>,
     ) -> GlResult<ViewHandle> {
-        let key = swizzle.map(|c| c | STENCIL_KEY);
+        let key = LevelWindow::key(window, swizzle).map(|c| c | STENCIL_KEY);
         if let Some(v) = self.swizzle_views.get(&key) {
             return Ok(*v);
         }
-        let layers = self.target.vk_extent(self.size).1;
-        let composed = compose_swizzle(STENCIL_SWIZZLE, swizzle);
-        let mut desc = full_view(self.target, self.levels, layers, self.format, composed);
+        let full = self.sampling_view_desc(Some(STENCIL_SWIZZLE), swizzle);
+        let mut desc = LevelWindow::apply(window, full);
         desc.aspect = vk::ImageAspectFlags::STENCIL;
         let view = manager.create_view(self.image, &desc)?;
         self.swizzle_views.insert(key, view);
