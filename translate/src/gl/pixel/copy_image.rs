@@ -30,6 +30,8 @@ const GL_RENDERBUFFER_TARGET: GLenum = 0x8D41;
 /// One side of the copy, resolved.
 #[derive(Debug, Clone, Copy)]
 struct Side {
+    /// The texture's or renderbuffer's name.
+    name: u32,
     image: arenagl_memory::ImageHandle,
     format: vk::Format,
     internal: GLenum,
@@ -37,8 +39,10 @@ struct Side {
     samples: u32,
     /// GL limits of the box: width, height, and depth (slices, layers or faces).
     limits: [u32; 3],
-    /// Vulkan mip level.
+    /// GL level (of the texture, a view's counted from its first).
     level: u32,
+    /// Where a texture view's first level and layer lie in its image (0, 0 otherwise).
+    origin: (u32, u32),
     /// The texture's target (`None`: a renderbuffer, a 2D image).
     target: Option<TexTarget>,
 }
@@ -62,6 +66,12 @@ fn view_class(internal: GLenum) -> Option<u32> {
         // R16F, RG8UI, R16UI, RG8I, R16I, RG8, R16, RG8_SNORM, R16_SNORM
         0x822D | 0x8238 | 0x8234 | 0x8237 | 0x8233 | 0x822B | 0x822A | 0x8F95 | 0x8F98 => 16,
         0x8232 | 0x8231 | 0x8229 | 0x8F94 => 8, // R8UI, R8I, R8, R8_SNORM
+        // The compressed classes (numbered apart from the bit sizes): RGTC1, RGTC2,
+        // BPTC_UNORM, BPTC_FLOAT.
+        0x8DBB | 0x8DBC => 1001,
+        0x8DBD | 0x8DBE => 1002,
+        0x8E8C | 0x8E8D => 1003,
+        0x8E8E | 0x8E8F => 1004,
         _ => return None,
     })
 }
@@ -90,18 +100,21 @@ impl Context {
             (dst_name, dst_target, dst_level, dst_xyz),
             size,
         );
-        if self.record(r).is_some() && dst_target != GL_RENDERBUFFER {
+        // A destination written as blocks keeps them; any other write forgets them.
+        if self.record(r) == Some(false) && dst_target != GL_RENDERBUFFER {
             self.forget_level_blocks(Some(dst_name), dst_target, dst_level);
         }
     }
 
+    /// The copy; `Ok(true)` when the destination was written as compressed blocks (and keeps
+    /// them).
     #[allow(clippy::type_complexity)]
     fn copy_image_inner(
         &mut self,
         (src_name, src_target, src_level, src_xyz): (u32, GLenum, i32, [i32; 3]),
         (dst_name, dst_target, dst_level, dst_xyz): (u32, GLenum, i32, [i32; 3]),
         size: [i32; 3],
-    ) -> GlResult<()> {
+    ) -> GlResult<bool> {
         let src = self.copy_side(src_name, src_target, src_level, "src")?;
         let dst = self.copy_side(dst_name, dst_target, dst_level, "dst")?;
         if size.iter().any(|&v| v < 0) {
@@ -121,8 +134,14 @@ impl Context {
             if xyz.iter().any(|&v| v < 0) {
                 return invalid_value(format!("glCopyImageSubData {which} offset {xyz:?}"));
             }
-            let outside =
-                (0..3).any(|a| xyz[a] as u64 + size[a] as u64 > u64::from(side.limits[a]));
+            // Texels of an uncompressed source fill whole blocks of a compressed destination,
+            // whose last blocks may reach past a level size that is no multiple of 4.
+            let limits = if which == "dst" && dst.compressed && !src.compressed {
+                side.block_limits()
+            } else {
+                side.limits
+            };
+            let outside = (0..3).any(|a| xyz[a] as u64 + size[a] as u64 > u64::from(limits[a]));
             if outside {
                 return invalid_value(format!(
                     "glCopyImageSubData {which} box {xyz:?} {size:?} outside {:?}",
@@ -160,9 +179,20 @@ impl Context {
                 src.internal, dst.internal
             ));
         }
-        if mixed {
-            warn_unsupported("a copy between compressed and uncompressed formats");
-            return Ok(());
+        if size.contains(&0) {
+            return Ok(false);
+        }
+        if src.compressed || dst.compressed {
+            self.end_pass();
+            if self.copy_blocks((&src, src_xyz), (&dst, dst_xyz), size)? {
+                return Ok(true);
+            }
+            // Without the source's blocks only a copy within one format can move the
+            // decoded texels as they are.
+            if src.internal != dst.internal {
+                warn_unsupported("a copy from a compressed level whose blocks ArenaGL lacks");
+                return Ok(false);
+            }
         }
         let depth = crate::gl::objects::framebuffer::is_depth_format(src.format)
             || crate::gl::objects::framebuffer::is_depth_format(dst.format);
@@ -174,26 +204,30 @@ impl Context {
         };
         if !exact {
             warn_unsupported("a copy between formats stored with different texel sizes");
-            return Ok(());
-        }
-        if size.contains(&0) {
-            return Ok(());
+            return Ok(false);
         }
         self.end_pass();
         if src.is_1d() != dst.is_1d() {
-            return self.copy_through_host((&src, src_xyz), (&dst, dst_xyz), size);
+            self.copy_through_host((&src, src_xyz), (&dst, dst_xyz), size)?;
+            return Ok(false);
         }
-        let side = |s: &Side, xyz: [i32; 3]| arenagl_memory::CopySide {
-            image: s.image,
-            mip_level: s.level,
-            offset: xyz.map(|v| v as u32),
+        let side = |s: &Side, xyz: [i32; 3]| {
+            let mut offset = xyz.map(|v| v as u32);
+            if s.target != Some(TexTarget::D3) {
+                offset[2] += s.origin.1;
+            }
+            arenagl_memory::CopySide {
+                image: s.image,
+                mip_level: s.level + s.origin.0,
+                offset,
+            }
         };
         self.device.lock().manager.copy_image(
             side(&src, src_xyz),
             side(&dst, dst_xyz),
             size.map(|v| v as u32),
         )?;
-        Ok(())
+        Ok(false)
     }
 
     /// Resolves and validates one side (`which`: "src" or "dst", for the logs).
@@ -242,6 +276,7 @@ impl Context {
                 return invalid_value(format!("glCopyImageSubData {which} level {level}"));
             }
             return Ok(Side {
+                name,
                 image,
                 format: rb.format,
                 internal: rb.internal,
@@ -249,6 +284,7 @@ impl Context {
                 samples: rb.samples.max(1),
                 limits: [rb.width, rb.height, 1],
                 level: 0,
+                origin: (0, 0),
                 target: None,
             });
         }
@@ -311,6 +347,7 @@ impl Context {
         let compressed = crate::gl::objects::texture::internal_format::lookup(s.internal)
             .is_some_and(|_| is_compressed(s.internal));
         Ok(Side {
+            name,
             image: s.image,
             format: s.format,
             internal: s.internal,
@@ -318,6 +355,7 @@ impl Context {
             samples: s.samples.max(1),
             limits,
             level,
+            origin: (s.origin.level, s.origin.layer),
             target: Some(s.target),
         })
     }
@@ -336,7 +374,7 @@ impl Side {
     fn region(&self, xyz: [i32; 3], size: [i32; 3]) -> arenagl_memory::ImageRegion {
         use crate::gl::objects::texture::api::image_region;
         let size_u = size.map(|v| v as u32);
-        match self.target.unwrap_or(TexTarget::D2) {
+        let mut region = match self.target.unwrap_or(TexTarget::D2) {
             TexTarget::D1Array => image_region(
                 TexTarget::D1Array,
                 0,
@@ -348,7 +386,11 @@ impl Side {
                 image_region(TexTarget::D2Array, 0, self.level, xyz, size_u)
             }
             t => image_region(t, 0, self.level, xyz, size_u),
-        }
+        };
+        // A texture view's levels and layers in its image.
+        region.mip_level += self.origin.0;
+        region.base_layer += self.origin.1;
+        region
     }
 }
 
@@ -365,38 +407,242 @@ impl Context {
         let bytes = storage_texel_bytes(src.format).ok_or_else(|| {
             GlError::InvalidOperation(format!("glCopyImageSubData of {:?}", src.format))
         })?;
-        let count: usize = size.iter().map(|&v| v as usize).product();
-        let mut texels = vec![0u8; count * bytes as usize];
-        let tight = arenagl_staging::PixelStore {
-            alignment: arenagl_staging::PixelAlignment::One,
-            ..arenagl_staging::PixelStore::default()
+        let count = size.map(|v| v as u32);
+        let texels = self.read_box(src, src_xyz, count, bytes)?;
+        self.write_box(dst, dst_xyz, count, bytes, &texels)
+    }
+}
+
+impl Side {
+    /// The limits with width and height rounded up to whole 4×4 blocks.
+    fn block_limits(&self) -> [u32; 3] {
+        let [w, h, d] = self.limits;
+        [w.next_multiple_of(4), h.next_multiple_of(4), d]
+    }
+
+    /// The box of blocks the texel box `size` at `xyz` covers: one texel of an uncompressed
+    /// image is one block.
+    fn block_count(&self, size: [i32; 3]) -> [u32; 3] {
+        let [w, h, d] = size.map(|v| v as u32);
+        if self.compressed {
+            [w.div_ceil(4), h.div_ceil(4), d]
+        } else {
+            [w, h, d]
+        }
+    }
+
+    /// The texel box `blocks` cover from `xyz`: on a compressed image, clipped to the level.
+    fn texel_box(&self, xyz: [i32; 3], blocks: [u32; 3]) -> [u32; 3] {
+        if !self.compressed {
+            return blocks;
+        }
+        let clip = |a: usize| (blocks[a] * 4).min(self.limits[a].saturating_sub(xyz[a] as u32));
+        [clip(0), clip(1), blocks[2]]
+    }
+
+    /// The (face, slice) that copy-box slice `z` is in the kept blocks: a cube map's faces
+    /// are kept apart, any other target's slices or layers one after another.
+    fn face_slice(&self, z: u32) -> (u32, u32) {
+        if self.target == Some(TexTarget::Cube) {
+            (z, 0)
+        } else {
+            (0, z)
+        }
+    }
+}
+
+impl Context {
+    /// A copy from or into a compressed image moved as blocks: the source's kept blocks (or an
+    /// uncompressed source's texels, one per block) are written into the destination as its
+    /// texels, or, compressed, decoded into it and kept. `Ok(false)`: the source's blocks are
+    /// not known (or its storage does not hold one block per texel), nothing was written.
+    fn copy_blocks(
+        &mut self,
+        (src, src_xyz): (&Side, [i32; 3]),
+        (dst, dst_xyz): (&Side, [i32; 3]),
+        size: [i32; 3],
+    ) -> GlResult<bool> {
+        let Some(bytes) = block_bytes(src).filter(|&b| Some(b) == block_bytes(dst)) else {
+            return Ok(false);
         };
+        let count = src.block_count(size);
+        let Some(blocks) = self.read_blocks(src, src_xyz, count, bytes)? else {
+            return Ok(false);
+        };
+        self.write_blocks(dst, dst_xyz, count, &blocks)?;
+        Ok(true)
+    }
+
+    /// `count` blocks of `bytes` from `xyz` of `side`, x fastest: an uncompressed image's
+    /// texels, or a compressed one's kept blocks (`None` where a slice has none).
+    fn read_blocks(
+        &mut self,
+        side: &Side,
+        xyz: [i32; 3],
+        count: [u32; 3],
+        bytes: u32,
+    ) -> GlResult<Option<Vec<u8>>> {
+        if !side.compressed {
+            return self.read_box(side, xyz, count, bytes).map(Some);
+        }
+        let Some(t) = self.textures.get(side.name) else {
+            return Ok(None);
+        };
+        let [lw, lh, _] = side.limits.map(|v| v.div_ceil(4) as usize);
+        let (bb, row) = (bytes as usize, count[0] as usize * bytes as usize);
+        let mut out = Vec::with_capacity(row * count[1] as usize * count[2] as usize);
+        for z in 0..count[2] {
+            let (face, slice) = side.face_slice(xyz[2] as u32 + z);
+            let Some(level) = t.blocks.get(&(face, side.level)) else {
+                return Ok(None);
+            };
+            for y in 0..count[1] as usize {
+                let by = xyz[1] as usize / 4 + y;
+                let at = ((slice as usize * lh + by) * lw + xyz[0] as usize / 4) * bb;
+                match level.get(at..at + row) {
+                    Some(r) => out.extend_from_slice(r),
+                    None => return Ok(None),
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// Writes `blocks` (`count` of them, x fastest) at `xyz` of `side`: as texels of an
+    /// uncompressed image, decoded into a compressed one (which keeps them).
+    fn write_blocks(
+        &mut self,
+        side: &Side,
+        xyz: [i32; 3],
+        count: [u32; 3],
+        blocks: &[u8],
+    ) -> GlResult<()> {
+        if !side.compressed {
+            let bytes = (blocks.len() / count.iter().product::<u32>().max(1) as usize) as u32;
+            return self.write_box(side, xyz, count, bytes, blocks);
+        }
+        let codec = crate::gl::objects::texture::internal_format::codec(side.internal)
+            .ok_or_else(|| GlError::InvalidOperation(format!("0x{:04X}", side.internal)))?;
+        let tt = side.target.unwrap_or(TexTarget::D2);
+        let texels = side.texel_box(xyz, count);
+        let device = self.device.clone();
+        let t = self
+            .textures
+            .get_mut(side.name)
+            .ok_or_else(|| GlError::InvalidValue(format!("texture {}", side.name)))?;
+        if tt != TexTarget::Cube {
+            return t.store_blocks(&device, (tt, 0, side.level), (xyz, texels), codec, blocks);
+        }
+        let face_bytes = blocks.len() / count[2].max(1) as usize;
+        for (z, face) in blocks.chunks_exact(face_bytes.max(1)).enumerate() {
+            let at = (tt, xyz[2] as u32 + z as u32, side.level);
+            let one = [texels[0], texels[1], 1];
+            t.store_blocks(&device, at, ([xyz[0], xyz[1], 0], one), codec, face)?;
+        }
+        Ok(())
+    }
+
+    /// The texels of the box `count` at `xyz` of an uncompressed `side` (`bytes` each), read
+    /// into host memory tightly packed.
+    fn read_box(
+        &mut self,
+        side: &Side,
+        xyz: [i32; 3],
+        count: [u32; 3],
+        bytes: u32,
+    ) -> GlResult<Vec<u8>> {
+        let texels: usize = count.iter().map(|&v| v as usize).product();
+        let mut out = vec![0u8; texels * bytes as usize];
         let client = arenagl_staging::ClientFormat::Texels(bytes as u8);
         let device = self.device.clone();
         let mut locked = device.lock();
-        let from = src.region(src_xyz, size);
+        let from = side.region(xyz, count.map(|v| v as i32));
         crate::gl::context::error::until_done(|| {
             locked
                 .manager
-                .read_image(src.image, &from, &tight, client, &mut texels)
+                .read_image(side.image, &from, &tight(), client, &mut out)
         })?;
         locked.collect(device.raw());
-        let to = dst.region(dst_xyz, size);
-        locked
+        Ok(out)
+    }
+
+    /// Writes tightly packed `texels` (`bytes` each) into the box `count` at `xyz` of an
+    /// uncompressed `side`.
+    fn write_box(
+        &mut self,
+        side: &Side,
+        xyz: [i32; 3],
+        count: [u32; 3],
+        bytes: u32,
+        texels: &[u8],
+    ) -> GlResult<()> {
+        let client = arenagl_staging::ClientFormat::Texels(bytes as u8);
+        let to = side.region(xyz, count.map(|v| v as i32));
+        self.device
+            .lock()
             .manager
-            .upload_image(dst.image, &to, &texels, &tight, client)?;
+            .upload_image(side.image, &to, texels, &tight(), client)?;
         Ok(())
     }
 }
 
+/// Client memory with no row padding.
+fn tight() -> arenagl_staging::PixelStore {
+    arenagl_staging::PixelStore {
+        alignment: arenagl_staging::PixelAlignment::One,
+        ..arenagl_staging::PixelStore::default()
+    }
+}
+
+/// Bytes per block of a compressed side, per texel of an uncompressed one (`None`: storage
+/// that does not hold the texel's bits as they are).
+fn block_bytes(side: &Side) -> Option<u32> {
+    if side.compressed {
+        return crate::gl::objects::texture::internal_format::codec(side.internal)
+            .map(|c| c.block_bytes());
+    }
+    let bits = block_class(side.internal)?;
+    storage_texel_bytes(side.format).filter(|&b| b * 8 == bits)
+}
+
 fn block_class(internal: GLenum) -> Option<u32> {
     Some(match internal {
-        // DXT3, DXT5 (and sRGB), RGTC2 (signed too); RGBA32UI, RGBA32I, RGBA32F.
-        0x83F2 | 0x83F3 | 0x8C4E | 0x8C4F | 0x8DBD | 0x8DBE | 0x8D70 | 0x8D82 | 0x8814 => 128,
-        // DXT1 RGB/RGBA (and sRGB), RGTC1 (signed too); RGBA16F, RG32F, RGBA16UI, RG32UI,
-        // RGBA16I, RG32I, RGBA16, RGBA16_SNORM.
-        0x83F0 | 0x83F1 | 0x8C4C | 0x8C4D | 0x8DBB | 0x8DBC | 0x881A | 0x8230 | 0x8D76 | 0x823C
-        | 0x8D88 | 0x823B | 0x805B | 0x8F9B => 64,
+        // DXT3, DXT5 (and sRGB), RGTC2 (signed too), BPTC (all four), RG11_EAC (signed too),
+        // RGBA8_ETC2_EAC (and sRGB); RGBA32UI, RGBA32I, RGBA32F.
+        0x83F2
+        | 0x83F3
+        | 0x8C4E
+        | 0x8C4F
+        | 0x8DBD
+        | 0x8DBE
+        | 0x8E8C..=0x8E8F
+        | 0x9272
+        | 0x9273
+        | 0x9278
+        | 0x9279
+        | 0x8D70
+        | 0x8D82
+        | 0x8814 => 128,
+        // DXT1 RGB/RGBA (and sRGB), RGTC1 (signed too), R11_EAC (signed too), RGB8_ETC2 and
+        // its punch-through alpha (and sRGB); RGBA16F, RG32F, RGBA16UI, RG32UI, RGBA16I, RG32I,
+        // RGBA16, RGBA16_SNORM.
+        0x83F0
+        | 0x83F1
+        | 0x8C4C
+        | 0x8C4D
+        | 0x8DBB
+        | 0x8DBC
+        | 0x9270
+        | 0x9271
+        | 0x9274..=0x9277
+        | 0x881A
+        | 0x8230
+        | 0x8D76
+        | 0x823C
+        | 0x8D88
+        | 0x823B
+        | 0x805B
+        | 0x8F9B => 64,
         _ => return None,
     })
 }
