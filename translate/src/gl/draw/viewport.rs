@@ -121,17 +121,24 @@ impl Context {
         draws.then_some(out)
     }
 
-    /// A GL viewport and depth range as a Vulkan viewport in `target`'s images.
+    /// A GL viewport and depth range as a Vulkan viewport in `target`'s images; flipped
+    /// (from its top edge, negative height) under `glClipControl(GL_UPPER_LEFT, …)`.
     fn image_viewport(&self, target: &Target, vp: ViewportRect, depth: [f64; 2]) -> [f32; 6] {
         let (sx, sy) = target.scale();
         let bounds = self.device.caps().limits.viewport_bounds_range;
         let place =
             |origin: f32, size: f32| origin.clamp(bounds[0], (bounds[1] - size).max(bounds[0]));
+        let (y, height) = (place(vp.y * sy, vp.height * sy), vp.height * sy);
+        let (y, height) = if self.pipeline_state.clip_control.upper_left() {
+            (y + height, -height)
+        } else {
+            (y, height)
+        };
         [
             place(vp.x * sx, vp.width * sx),
-            place(vp.y * sy, vp.height * sy),
+            y,
             vp.width * sx,
-            vp.height * sy,
+            height,
             depth[0] as f32,
             depth[1] as f32,
         ]

@@ -96,6 +96,9 @@ pub(crate) fn link_bound(
         program = captured;
         Some(layout)
     };
+    program
+        .remap_geometry_depth()
+        .map_err(|e| LinkError::Log(error_log(&e)))?;
     check_varyings(device, &program)?;
     if device.caps().gl4.shader_draw_parameters {
         // GL_ARB_base_instance: gl_InstanceID counts from 0 (`glsl::instance_id`).
@@ -147,6 +150,7 @@ pub(crate) fn link_bound(
         .iter()
         .map(|o| (o.ty, o.array_size))
         .collect();
+    let generation = objects.generation();
     let (modules, set_layouts, pipeline_layout) = objects.take();
     let linked = Linked {
         modules,
@@ -183,6 +187,7 @@ pub(crate) fn link_bound(
         code,
         id: next_program_id(),
         pipelines_built: AtomicBool::new(false),
+        generation,
         device: device.clone(),
     };
     Ok((linked, program.info_log))
@@ -443,37 +448,52 @@ fn rename_main(source: &str) -> String {
     out
 }
 
-/// The vertex stage's `main` around the application's: GL's depth range remapped to Vulkan's,
-/// and the point size written from the specialization constants `vk::pipeline` sets.
-const DEPTH_WRAPPER: &str = "\nlayout(constant_id = 7340) const float arenagl_point_size = 1.0;\nlayout(constant_id = 7341) const bool arenagl_program_point_size = false;\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n    if (!arenagl_program_point_size) {\n        gl_PointSize = arenagl_point_size;\n    }\n}\n";
-
-/// The evaluation stage's `main` around the application's when it is the last stage before
-/// rasterisation: GL's depth range remapped to Vulkan's. (No point size: writing it from a
-/// tessellation stage needs `shaderTessellationAndGeometryPointSize`; points are 1 pixel.)
-const TESS_DEPTH_WRAPPER: &str = "\nvoid arenagl_user_main();\nvoid main() {\n    arenagl_user_main();\n    gl_Position.z = (gl_Position.z + gl_Position.w) * 0.5;\n}\n";
+/// The `main` of the last stage before rasterisation when it is the vertex or the evaluation
+/// stage, around the application's: GL's depth range remapped to Vulkan's unless
+/// `glClipControl` chose `GL_ZERO_TO_ONE` (`glsl::depth_remap`'s constant). The vertex stage's
+/// also writes the point size from the specialization constants `vk::pipeline` sets; the
+/// evaluation stage's does not (writing it from a tessellation stage needs
+/// `shaderTessellationAndGeometryPointSize`; points are 1 pixel).
+fn depth_wrapper(stage: Stage) -> String {
+    let point_size = stage == Stage::Vertex;
+    let mut s = String::from("\n");
+    if point_size {
+        s.push_str("layout(constant_id = 7340) const float arenagl_point_size = 1.0;\nlayout(constant_id = 7341) const bool arenagl_program_point_size = false;\n");
+    }
+    s.push_str(glsl::depth_remap::GLSL_DECLARATION);
+    s.push_str("void arenagl_user_main();\nvoid main() {\n");
+    s.push_str(WRAPPER_CALL);
+    s.push_str(glsl::depth_remap::GLSL_REMAP);
+    if point_size {
+        s.push_str("    if (!arenagl_program_point_size) {\n        gl_PointSize = arenagl_point_size;\n    }\n");
+    }
+    s.push_str("}\n");
+    s
+}
 
 /// The sources glslang links: the units of the last stage before rasterisation rewritten for
 /// Vulkan's depth range, when that stage is the vertex or the tessellation evaluation stage.
 fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
     let has = |stage: Stage| units.iter().any(|(s, _)| *s == stage);
+    // A geometry stage's SPIR-V is remapped after the link (`glsl::depth_remap`).
     let last = if has(Stage::Geometry) {
         None
     } else if has(Stage::TessEvaluation) {
-        Some((Stage::TessEvaluation, TESS_DEPTH_WRAPPER))
+        Some(Stage::TessEvaluation)
     } else {
-        Some((Stage::Vertex, DEPTH_WRAPPER))
+        Some(Stage::Vertex)
     };
     let mut wrapped = false;
     units
         .iter()
         .map(|(stage, src)| match last {
-            Some((wrapped_stage, wrapper)) if *stage == wrapped_stage => {
+            Some(wrapped_stage) if *stage == wrapped_stage => {
                 let mut s = rename_main(src);
                 if *stage == Stage::Vertex {
                     s = glsl::per_vertex::with_point_size_member(&s);
                 }
                 if !wrapped {
-                    s.push_str(wrapper);
+                    s.push_str(&depth_wrapper(wrapped_stage));
                     wrapped = true;
                 }
                 (*stage, s)
@@ -1033,6 +1053,7 @@ pub(super) fn vulkan_layout(device: &Arc<Device>, code: &Code) -> Result<VkObjec
             // program binary's passed its checksum: it is what a link here made).
             unsafe { raw.create_shader_module(&info, None) }
         })?;
+        crate::gl::vk::pipeline::note_shader_module(spirv);
         objects.modules.push((*stage, m));
     }
     for (i, set) in code.sets.iter().enumerate() {
