@@ -91,6 +91,18 @@ impl MemoryManager {
     /// Whether buffers of `format` may be read as uniform texel buffers (buffer textures);
     /// cached like [`MemoryManager::format_features`].
     pub fn supports_texel_buffer(&self, format: vk::Format) -> bool {
+        self.buffer_features(format)
+            .contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
+    }
+
+    /// Whether vertex buffers may hold attributes of `format`.
+    pub fn supports_vertex_buffer(&self, format: vk::Format) -> bool {
+        self.buffer_features(format)
+            .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
+    }
+
+    /// The buffer features of `format`, cached like [`MemoryManager::format_features`].
+    fn buffer_features(&self, format: vk::Format) -> vk::FormatFeatureFlags {
         type Cache = HashMap<(u64, i32), vk::FormatFeatureFlags>;
         static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
         let shared = &self.backend().shared;
@@ -101,15 +113,14 @@ impl MemoryManager {
             .unwrap_or_else(PoisonError::into_inner)
             .get(&key)
             .copied();
-        let features = known.unwrap_or_else(|| {
+        known.unwrap_or_else(|| {
             let f = shared.format_properties(format).buffer_features;
             cache
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .insert(key, f);
             f
-        });
-        features.contains(vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER)
+        })
     }
 
     /// Whether images of `format` may be sampled with linear filtering.

@@ -100,14 +100,28 @@ pub(super) unsafe fn global_barrier(
 impl Context {
     /// Ends the render pass and records every shader write so far against every later access.
     pub(crate) fn shader_write_barrier(&mut self) -> GlResult<()> {
+        self.barrier_after(SHADER_WRITES)
+    }
+
+    /// Ends the render pass and records the `earlier` writes against every later access.
+    fn barrier_after(&mut self, earlier: Scope) -> GlResult<()> {
         self.end_pass();
         let device = self.device.clone();
         let mut locked = device.lock();
         let cb = locked.manager.recording_command_buffer()?;
         // SAFETY: the manager's recording command buffer, outside any pass (fetching it ended
         // the open one).
-        unsafe { global_barrier(device.raw(), cb, SHADER_WRITES, LATER_ACCESS) };
+        unsafe { global_barrier(device.raw(), cb, earlier, LATER_ACCESS) };
         Ok(())
+    }
+
+    /// `glTextureBarrier` (GL_ARB_texture_barrier): texels written by earlier draws (as
+    /// attachments, or by shaders) can be fetched by later ones. The render pass ends — a
+    /// draw never reads, through a texture, what its own pass wrote — and every earlier write
+    /// is made visible to every later access.
+    pub fn texture_barrier(&mut self) {
+        let r = self.barrier_after(ALL_WRITES);
+        self.record(r);
     }
 
     /// `glMemoryBarrierByRegion`: as `glMemoryBarrier` for the bits it allows.

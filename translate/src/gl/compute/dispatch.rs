@@ -140,7 +140,8 @@ impl Context {
         } else {
             None
         };
-        let (images, texels) = self.sampler_descriptors(&mut locked, &device, program, &dummies)?;
+        let (images, texels) =
+            self.sampler_descriptors(&mut locked, &device, program, &dummies, &[])?;
         let buffers = self.uniform_block_descriptors(&mut locked, program)?;
         let storage = self.storage_descriptors(&mut locked, program)?;
         let storage_images = self.storage_image_descriptors(&mut locked, program)?;

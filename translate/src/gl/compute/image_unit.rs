@@ -64,7 +64,7 @@ impl Default for ImageUnit {
 /// R32UI, R16UI, R8UI; RGBA32I, RGBA16I, RGBA8I, RG32I, RG16I, RG8I, R32I, R16I, R8I; RGBA16,
 /// RGB10_A2, RGBA8, RG16, RG8, R16, R8; RGBA16_SNORM, RGBA8_SNORM, RG16_SNORM, RG8_SNORM,
 /// R16_SNORM, R8_SNORM.
-const IMAGE_FORMATS: &[GLenum] = &[
+pub(crate) const IMAGE_FORMATS: &[GLenum] = &[
     0x8814, 0x881A, 0x8230, 0x822F, 0x8C3A, 0x822E, 0x822D, // float
     0x8D70, 0x8D76, 0x906F, 0x8D7C, 0x823C, 0x823A, 0x8238, 0x8236, 0x8234, 0x8232, // uint
     0x8D82, 0x8D88, 0x8D8E, 0x823B, 0x8239, 0x8237, 0x8235, 0x8233, 0x8231, // int
@@ -265,11 +265,14 @@ impl Context {
         }
         let layers = st.target.vk_extent(st.size).1;
         let is_3d = st.target == TexTarget::D3;
-        let desc = unit_view_desc(u, dim, layers, is_3d, st.format).ok_or_else(|| {
+        let mut desc = unit_view_desc(u, dim, layers, is_3d, st.format).ok_or_else(|| {
             crate::gl::context::error::GlError::InvalidOperation(format!(
                 "image {name}: unit {unit}'s texture does not fit its {dim:?} type"
             ))
         })?;
+        // A texture view's levels and layers lie at its origin in the shared image.
+        desc.base_mip_level = st.vk_level(desc.base_mip_level);
+        desc.base_array_layer = st.vk_layer(desc.base_array_layer);
         let image = st.image;
         if locked.manager.image_layout(image)? != vk::ImageLayout::GENERAL {
             locked.manager.transition_image(

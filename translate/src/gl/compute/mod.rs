@@ -35,7 +35,7 @@
 
 mod barrier;
 mod dispatch;
-mod image_unit;
+pub(crate) mod image_unit;
 mod limits;
 mod pipeline;
 mod storage;

@@ -355,6 +355,7 @@ pub const GL_RASTERIZER_DISCARD: GLenum = 0x8C89;
 pub const GL_FRAMEBUFFER_SRGB: GLenum = 0x8DB9;
 pub const GL_CLIP_DISTANCE0: GLenum = 0x3000;
 pub const GL_SAMPLE_MASK: GLenum = 0x8E51;
+pub const GL_SAMPLE_MASK_VALUE: GLenum = 0x8E52;
 
 // Per-fragment state.
 pub const GL_NEVER: GLenum = 0x0200;
@@ -571,6 +572,7 @@ pub const GL_NUM_SHADER_BINARY_FORMATS: GLenum = 0x8DF9;
 pub const GL_NUM_PROGRAM_BINARY_FORMATS: GLenum = 0x87FE;
 pub const GL_PROGRAM_BINARY_FORMATS: GLenum = 0x87FF;
 pub const GL_NUM_COMPRESSED_TEXTURE_FORMATS: GLenum = 0x86A2;
+pub const GL_COMPRESSED_TEXTURE_FORMATS: GLenum = 0x86A3;
 pub const GL_PROVOKING_VERTEX: GLenum = 0x8E4F;
 pub const GL_LAST_VERTEX_CONVENTION: GLenum = 0x8E4E;
 pub const GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION: GLenum = 0x8E4C;
@@ -623,6 +625,11 @@ pub const GL_QUERY_WAIT: GLenum = 0x8E13;
 pub const GL_QUERY_NO_WAIT: GLenum = 0x8E14;
 pub const GL_QUERY_BY_REGION_WAIT: GLenum = 0x8E15;
 pub const GL_QUERY_BY_REGION_NO_WAIT: GLenum = 0x8E16;
+// GL_ARB_conditional_render_inverted.
+pub const GL_QUERY_WAIT_INVERTED: GLenum = 0x8E17;
+pub const GL_QUERY_NO_WAIT_INVERTED: GLenum = 0x8E18;
+pub const GL_QUERY_BY_REGION_WAIT_INVERTED: GLenum = 0x8E19;
+pub const GL_QUERY_BY_REGION_NO_WAIT_INVERTED: GLenum = 0x8E1A;
 
 // glGetActiveUniformsiv.
 pub const GL_UNIFORM_TYPE: GLenum = 0x8A37;

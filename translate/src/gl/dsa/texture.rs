@@ -71,7 +71,7 @@ impl Context {
         self.record(r);
     }
 
-    fn bind_texture_unit_inner(&mut self, unit: u32, name: u32) -> GlResult<()> {
+    pub(crate) fn bind_texture_unit_inner(&mut self, unit: u32, name: u32) -> GlResult<()> {
         if unit >= MAX_TEXTURE_UNITS {
             return invalid_value(format!("glBindTextureUnit unit {unit}"));
         }

@@ -6,6 +6,7 @@
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{gen_count, invalid_enum, GlResult};
 use crate::gl::context::Context;
+use crate::gl::objects::multi_bind::VertexBuffers;
 use crate::gl::objects::vertex_array::binding::{
     GL_VERTEX_ATTRIB_RELATIVE_OFFSET, GL_VERTEX_BINDING_OFFSET,
 };
@@ -63,31 +64,15 @@ impl Context {
         vao: u32,
         first: u32,
         count: i32,
-        buffers: Option<(&[u32], &[i64], &[i32])>,
+        buffers: Option<VertexBuffers>,
     ) {
         const CALL: &str = "glVertexArrayVertexBuffers";
-        let Ok(n) = u32::try_from(count) else {
-            return self.record_invalid_value("glVertexArrayVertexBuffers: count < 0");
-        };
         if self.dsa_select(CALL, Named::VertexArray(vao)).is_none() {
             return;
         }
-        let mut result = Ok(());
-        for i in 0..n as usize {
-            let (buffer, offset, stride) = match buffers {
-                Some((b, o, s)) => (b[i], o[i], s[i]),
-                None => (0, 0, 16),
-            };
-            let r = if buffer != 0 && !self.buffers.exists(buffer) {
-                not_created(CALL, "buffer", buffer)
-            } else {
-                let index = first.saturating_add(i as u32);
-                self.bind_vertex_buffer_checked(CALL, index, buffer, offset, stride)
-            };
-            result = result.and(r);
-        }
+        let r = self.bind_vertex_buffers_checked(CALL, first, count, buffers);
         self.dsa_release();
-        self.record(result);
+        self.record(r);
     }
 
     /// `glGetVertexArrayIndexed64iv`: `GL_VERTEX_BINDING_OFFSET` of binding point `index` of

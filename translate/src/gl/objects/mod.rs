@@ -5,6 +5,7 @@
 pub(crate) mod buffer;
 pub(crate) mod framebuffer;
 pub(crate) mod invalidate;
+pub(crate) mod multi_bind;
 pub(crate) mod program;
 pub(crate) mod program_pipeline;
 pub(crate) mod query;

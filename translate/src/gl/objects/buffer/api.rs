@@ -144,7 +144,22 @@ impl Context {
         size: i64,
         whole: bool,
     ) {
-        let r = (|| {
+        let r = self.bind_indexed_buffer(target, index, name, offset, size, whole);
+        self.record(r);
+    }
+
+    /// [`Context::bind_buffer_range`] without recording the error (`glBindBuffersBase`/`Range`
+    /// run it once per binding, `objects::multi_bind`).
+    pub(crate) fn bind_indexed_buffer(
+        &mut self,
+        target: GLenum,
+        index: u32,
+        name: u32,
+        offset: i64,
+        size: i64,
+        whole: bool,
+    ) -> GlResult<()> {
+        (|| {
             if Context::is_storage_target(target) {
                 let range = (!whole).then_some((offset, size));
                 return self.bind_storage_range(target, index, name, range);
@@ -189,8 +204,7 @@ impl Context {
             };
             self.generic_bindings.insert(GL_UNIFORM_BUFFER, name);
             Ok(())
-        })();
-        self.record(r);
+        })()
     }
 
     /// `glDeleteBuffers`.

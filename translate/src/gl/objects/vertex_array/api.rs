@@ -8,7 +8,7 @@ use crate::gl::context::error::{
 };
 use crate::gl::context::Context;
 use crate::gl::objects::vertex_array::{
-    binding, check_pointer, unpack_2_10_10_10, AttribArray, VertexArray,
+    binding, check_pointer, packed_float, unpack_2_10_10_10, AttribArray, VertexArray,
 };
 
 impl Context {
@@ -208,7 +208,8 @@ impl Context {
         self.record(r);
     }
 
-    /// `glVertexAttribP{n}ui`: `n` components of a packed 2_10_10_10_REV word.
+    /// `glVertexAttribP{n}ui`: `n` components of a packed 2_10_10_10_REV or (`n` up to 3)
+    /// 10F_11F_11F_REV word.
     pub fn vertex_attrib_packed(
         &mut self,
         index: u32,
@@ -217,7 +218,11 @@ impl Context {
         normalized: bool,
         word: u32,
     ) {
-        let r = match unpack_2_10_10_10(ty, n, normalized, word) {
+        let value = match ty {
+            packed_float::GL_UNSIGNED_INT_10F_11F_11F_REV => packed_float::unpack(n, word),
+            _ => unpack_2_10_10_10(ty, n, normalized, word),
+        };
+        let r = match value {
             None => invalid_enum("glVertexAttribP type", ty),
             Some(v) => self
                 .attrib_index(index)

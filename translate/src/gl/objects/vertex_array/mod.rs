@@ -6,6 +6,9 @@
 pub(crate) mod api;
 pub(crate) mod binding;
 mod long;
+pub(crate) mod packed_float;
+
+use packed_float::GL_UNSIGNED_INT_10F_11F_11F_REV;
 
 pub(crate) use long::{current_value as current_long_value, high_format as long_high_format};
 
@@ -161,7 +164,9 @@ impl AttribArray {
         match self.ty {
             GL_BYTE | GL_UNSIGNED_BYTE => comps,
             GL_SHORT | GL_UNSIGNED_SHORT | GL_HALF_FLOAT => 2 * comps,
-            GL_INT_2_10_10_10_REV | GL_UNSIGNED_INT_2_10_10_10_REV => 4,
+            GL_INT_2_10_10_10_REV
+            | GL_UNSIGNED_INT_2_10_10_10_REV
+            | GL_UNSIGNED_INT_10F_11F_11F_REV => 4,
             GL_DOUBLE => 8 * comps,
             _ => 4 * comps,
         }
@@ -320,6 +325,7 @@ pub(crate) fn check_pointer(size: i32, ty: GLenum, integer: bool, stride: i32) -
                     | GL_FIXED
                     | GL_INT_2_10_10_10_REV
                     | GL_UNSIGNED_INT_2_10_10_10_REV
+                    | GL_UNSIGNED_INT_10F_11F_11F_REV
             )
     };
     if !ok_type {
@@ -339,6 +345,9 @@ pub(crate) fn check_pointer(size: i32, ty: GLenum, integer: bool, stride: i32) -
     }
     if matches!(ty, GL_INT_2_10_10_10_REV | GL_UNSIGNED_INT_2_10_10_10_REV) && size != 4 {
         return invalid_op("packed 2_10_10_10 attributes need size 4");
+    }
+    if ty == GL_UNSIGNED_INT_10F_11F_11F_REV && size != 3 {
+        return invalid_op("packed 10F_11F_11F attributes need size 3");
     }
     Ok(())
 }
@@ -455,6 +464,7 @@ pub(crate) fn vertex_format(a: &AttribArray) -> Option<vk::Format> {
         (GL_INT_2_10_10_10_REV, true) => Some(F::A2B10G10R10_SNORM_PACK32),
         (GL_UNSIGNED_INT_2_10_10_10_REV, false) => Some(F::A2B10G10R10_USCALED_PACK32),
         (GL_INT_2_10_10_10_REV, false) => Some(F::A2B10G10R10_SSCALED_PACK32),
+        (GL_UNSIGNED_INT_10F_11F_11F_REV, _) => Some(packed_float::VERTEX_FORMAT),
         _ => None,
     }
 }
