@@ -18,6 +18,10 @@
 //!   (3.00 ES in ES 2.0, 3.10 ES below ES 3.1, 3.20 ES below 3.2: the ES version rule,
 //!   `context::es_version`, decides which the device offers). 3.10 and 3.20 ES units are handed
 //!   on as they are: glslang targets Vulkan from them, as a desktop context compiles them.
+//! - The reference front end judges 1.00 and 3.00 ES units only. From 3.10 ES glslang's Vulkan
+//!   path applies the ES rules itself (it compiles the unit as ES), and the reference front end
+//!   must not see such a unit: without a client API it aborts on ES 3.10's atomic counter
+//!   built-ins (an assertion in glslang, which would end the application).
 //! - A desktop context keeps its own rules for ES sources (`legacy`, `version`): 1.00 upgraded
 //!   like 1.10, 3.00 ES refused, 3.10/3.20 ES compiled.
 
@@ -140,6 +144,12 @@ pub fn validate(
     guard::check(stage, 0, &handed_on, false)?;
     version::check(stage, 0, &handed_on)?;
     macros::check(stage, 0, source)?;
+    if version::read(source)
+        .is_some_and(|d| matches!(d.number, version::Number::Value(v) if v >= 310))
+    {
+        // Judged by the Vulkan path's ES front end (see the module comment).
+        return Ok(String::new());
+    }
     let source = match offered {
         Some(e) => Cow::Owned(e.with_preamble(&e.rewrite_directives(source), true)),
         None => Cow::Borrowed(source),
@@ -189,6 +199,20 @@ mod tests {
             None,
         ));
         assert!(log.contains("texture"), "{log}");
+    }
+
+    #[test]
+    fn es_3_10_atomic_counters_are_left_to_the_vulkan_path() {
+        let fs = "#version 310 es\nprecision highp float;\n\
+                  layout(binding = 0) uniform atomic_uint c;\nout vec4 o;\n\
+                  void main() { o = vec4(float(atomicCounterIncrement(c))); }\n";
+        let r = compile_es(Stage::Fragment, fs, 310);
+        assert!(r.is_ok(), "{r:?}");
+        // atomicCounter() and atomicCounterDecrement() still abort in glslang's Vulkan path
+        // (`context::es_version`'s ES 3.1 gap).
+        // ES rules still hold there: no default float precision in a fragment shader.
+        let bad = fs.replace("precision highp float;\n", "");
+        assert!(compile_es(Stage::Fragment, &bad, 310).is_err());
     }
 
     #[test]

@@ -50,12 +50,107 @@ const ES_EXTENSIONS: &[&str] = &[
 /// `GL_R11F_G11F_B10F` renderable, as the desktop paths render them).
 const ES3_EXTENSIONS: &[&str] = &["GL_EXT_color_buffer_float"];
 
-/// The `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION` strings and extensions of an ES context.
-pub(crate) fn es_strings(major: u32, minor: u32) -> (String, String, Vec<&'static str>) {
+/// ES extensions that are a desktop path under another name: (ES name, the lowest ES version
+/// it is offered in, the desktop extension whose entry points, enums and GLSL implement it).
+/// The ES entry points are the desktop ones with an `EXT`/`OES` suffix (`src/abi/gl.rs`
+/// resolves them), the GLSL is glslang's for the ES name, and the targets, capabilities and
+/// primitive modes ES would refuse are admitted by name (`es_offers`).
+const ES_MAPPED: &[(&str, (u32, u32), &str)] = &[
+    ("GL_EXT_base_instance", (3, 0), "GL_ARB_base_instance"),
+    (
+        "GL_EXT_draw_elements_base_vertex",
+        (2, 0),
+        "GL_ARB_draw_elements_base_vertex",
+    ),
+    (
+        "GL_OES_draw_elements_base_vertex",
+        (2, 0),
+        "GL_ARB_draw_elements_base_vertex",
+    ),
+    (
+        "GL_EXT_texture_border_clamp",
+        (2, 0),
+        "GL_ARB_texture_border_clamp",
+    ),
+    (
+        "GL_OES_texture_border_clamp",
+        (2, 0),
+        "GL_ARB_texture_border_clamp",
+    ),
+    (
+        "GL_EXT_draw_buffers_indexed",
+        (3, 0),
+        "GL_ARB_draw_buffers_blend",
+    ),
+    (
+        "GL_OES_draw_buffers_indexed",
+        (3, 0),
+        "GL_ARB_draw_buffers_blend",
+    ),
+    ("GL_OES_sample_shading", (3, 0), "GL_ARB_sample_shading"),
+    ("GL_OES_sample_variables", (3, 0), "GL_ARB_sample_shading"),
+    (
+        "GL_OES_shader_multisample_interpolation",
+        (3, 0),
+        "GL_ARB_gpu_shader5",
+    ),
+    (
+        "GL_OES_texture_storage_multisample_2d_array",
+        (3, 1),
+        "GL_ARB_texture_storage_multisample",
+    ),
+    (
+        "GL_OES_shader_image_atomic",
+        (3, 1),
+        "GL_ARB_shader_image_load_store",
+    ),
+    ("GL_EXT_shader_io_blocks", (3, 1), ""),
+    ("GL_OES_shader_io_blocks", (3, 1), ""),
+    ("GL_EXT_gpu_shader5", (3, 1), "GL_ARB_gpu_shader5"),
+    ("GL_OES_gpu_shader5", (3, 1), "GL_ARB_gpu_shader5"),
+    (
+        "GL_EXT_texture_buffer",
+        (3, 1),
+        "GL_ARB_texture_buffer_range",
+    ),
+    (
+        "GL_OES_texture_buffer",
+        (3, 1),
+        "GL_ARB_texture_buffer_range",
+    ),
+    (
+        "GL_EXT_texture_cube_map_array",
+        (3, 1),
+        "GL_ARB_texture_cube_map_array",
+    ),
+    (
+        "GL_OES_texture_cube_map_array",
+        (3, 1),
+        "GL_ARB_texture_cube_map_array",
+    ),
+    // Geometry shaders are in every desktop context here (GL 3.2 core): no name to need.
+    ("GL_EXT_geometry_shader", (3, 1), ""),
+    ("GL_OES_geometry_shader", (3, 1), ""),
+    ("GL_EXT_copy_image", (3, 0), "GL_ARB_copy_image"),
+    ("GL_OES_copy_image", (3, 0), "GL_ARB_copy_image"),
+    ("GL_KHR_robustness", (2, 0), "GL_KHR_robustness"),
+];
+
+/// The `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION` strings and extensions of an ES context on
+/// a device whose desktop contexts offer `desktop`.
+pub(crate) fn es_strings(
+    major: u32,
+    minor: u32,
+    desktop: &[&str],
+) -> (String, String, Vec<&'static str>) {
     let mut extensions = ES_EXTENSIONS.to_vec();
     if major >= 3 {
         extensions.extend_from_slice(ES3_EXTENSIONS);
     }
+    let mapped = ES_MAPPED.iter().filter(|(_, version, path)| {
+        (major, minor) >= *version && (path.is_empty() || desktop.contains(path))
+    });
+    extensions.extend(mapped.map(|(name, _, _)| *name));
     (
         format!("OpenGL ES {major}.{minor} ArenaGL 0.1"),
         format!("OpenGL ES GLSL ES {}", es_version::glsl_es(major, minor)),
@@ -132,8 +227,8 @@ fn is_es3_state(pname: GLenum) -> bool {
 impl Context {
     /// An OpenGL ES context on `device` for a request of `major.minor` (2.0 or 3.x, as EGL
     /// checked): 2.0, or the highest ES 3.x the device offers (`es_version`). A 3.x request
-    /// above what the device offers gets 3.0: the caller compares [`Context::api`] with the
-    /// request (EGL refuses it).
+    /// above what the device offers gets 3.0 (2.0 without ES 3.0): the caller compares
+    /// [`Context::api`] with the request (EGL refuses it).
     pub fn new_es(
         device: std::sync::Arc<crate::gl::vk::device::Device>,
         major: u32,
@@ -143,11 +238,17 @@ impl Context {
         let desktop: Vec<String> = (ctx.strings.extensions.iter())
             .map(|e| e.to_string_lossy().into_owned())
             .collect();
-        let desktop: Vec<&str> = desktop.iter().map(String::as_str).collect();
+        let mut desktop: Vec<&str> = desktop.iter().map(String::as_str).collect();
+        desktop.extend(es_version::named_experimental().map(|n| -> &str { n }));
         let offered = es_version::es3_minor(&desktop);
-        let (major, minor) = es_version::offers((major, minor), offered).unwrap_or((major, 0));
+        // A device without ES 3.0 gives ES 2.0 whatever is asked (EGL refuses a 3.x request).
+        let (major, minor) = match es_version::offers((major, minor), offered) {
+            _ if !es_version::es3_offered(&desktop) => (2, 0),
+            Some(version) => version,
+            None => (major, 0),
+        };
         ctx.api = Api::Es { major, minor };
-        let (version, glsl, extensions) = es_strings(major, minor);
+        let (version, glsl, extensions) = es_strings(major, minor, &desktop);
         ctx.strings.set(&version, &glsl, &extensions);
         ctx
     }
@@ -200,6 +301,17 @@ impl Context {
         }
     }
 
+    /// `GL_COMPRESSED_TEXTURE_FORMATS`: in an ES 3.x context the ten ETC2/EAC formats ES 3.0
+    /// requires (OpenGL ES 3.0 §3.8.6, table 3.19; decoded where the device lacks them), none
+    /// elsewhere (desktop GL lists only formats for general use, and ArenaGL names none).
+    pub(crate) fn compressed_texture_formats(&self) -> Vec<i64> {
+        const ETC2_EAC: std::ops::RangeInclusive<i64> = 0x9270..=0x9279;
+        match self.es_major() {
+            Some(3..) => ETC2_EAC.collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// `GL_INVALID_OPERATION` for a desktop-only command in an ES context.
     pub(crate) fn es_lacks_command(&self, name: &str) -> GlResult<()> {
         match self.api {
@@ -231,7 +343,12 @@ impl Context {
             cap,
             GL_RASTERIZER_DISCARD | GL_PRIMITIVE_RESTART_FIXED_INDEX
         );
-        if es2 || (major >= 3 && es3) {
+        let later = match cap {
+            GL_SAMPLE_MASK => self.es_at_least(3, 1),
+            GL_SAMPLE_SHADING => self.es_offers(&["GL_OES_sample_shading"], 2),
+            _ => false,
+        };
+        if es2 || (major >= 3 && es3) || later {
             Ok(())
         } else {
             invalid_enum("capability (not in OpenGL ES)", cap)
@@ -250,17 +367,18 @@ impl Context {
 
     /// The link log of a program ES refuses for its stages: a program that is not separable
     /// needs a vertex and a fragment shader in OpenGL ES (ES 3.0 §2.11.3), where desktop GL
-    /// supplies the fixed-function stage a program lacks. None elsewhere.
+    /// supplies the fixed-function stage a program lacks; a compute program (ES 3.1) has only
+    /// its compute shader. None elsewhere.
     pub(crate) fn es_missing_stage(
         &self,
         input: &crate::gl::objects::program::binary::LinkInput,
     ) -> Option<String> {
         use crate::glsl::Stage;
         self.es_major()?;
-        if input.separable {
+        let has = |stage| input.units.iter().any(|(s, _)| *s == stage);
+        if input.separable || has(Stage::Compute) {
             return None;
         }
-        let has = |stage| input.units.iter().any(|(s, _)| *s == stage);
         let missing = [(Stage::Vertex, "vertex"), (Stage::Fragment, "fragment")]
             .into_iter()
             .find(|(stage, _)| !has(*stage))?;
@@ -270,23 +388,69 @@ impl Context {
         ))
     }
 
-    /// Texture targets ES lacks (1D, rectangle, buffer, multisample; 3D and 2D arrays in ES
-    /// 2.0) are `GL_INVALID_ENUM` there.
+    /// Whether this is an ES context of version `major.minor` or later.
+    fn es_at_least(&self, major: u32, minor: u32) -> bool {
+        self.es_version().is_some_and(|v| v >= (major, minor))
+    }
+
+    /// Whether this ES context is ES 3.`core_minor` or later (where the feature is core), or
+    /// offers one of `extensions`.
+    fn es_offers(&self, extensions: &[&str], core_minor: u32) -> bool {
+        self.es_at_least(3, core_minor)
+            || (self.strings.extensions.iter())
+                .any(|e| e.to_str().is_ok_and(|e| extensions.contains(&e)))
+    }
+
+    /// Texture targets ES lacks (1D, rectangle; 3D and 2D arrays in ES 2.0; 2D multisample
+    /// before ES 3.1; multisample arrays, buffers and cube map arrays before ES 3.2 without
+    /// their extension) are `GL_INVALID_ENUM` there.
     pub(crate) fn es_check_texture_target(&self, target: GLenum) -> GlResult<()> {
         let Some(major) = self.es_major() else {
             return Ok(());
         };
-        let es3 = matches!(target, GL_TEXTURE_3D | GL_TEXTURE_2D_ARRAY);
-        if matches!(target, GL_TEXTURE_2D | GL_TEXTURE_CUBE_MAP) || (es3 && major >= 3) {
+        let offered = match target {
+            GL_TEXTURE_2D | GL_TEXTURE_CUBE_MAP => true,
+            GL_TEXTURE_3D | GL_TEXTURE_2D_ARRAY => major >= 3,
+            GL_TEXTURE_2D_MULTISAMPLE => self.es_at_least(3, 1),
+            GL_TEXTURE_2D_MULTISAMPLE_ARRAY => {
+                self.es_offers(&["GL_OES_texture_storage_multisample_2d_array"], 2)
+            }
+            GL_TEXTURE_BUFFER => {
+                self.es_offers(&["GL_EXT_texture_buffer", "GL_OES_texture_buffer"], 2)
+            }
+            GL_TEXTURE_CUBE_MAP_ARRAY => self.es_offers(
+                &[
+                    "GL_EXT_texture_cube_map_array",
+                    "GL_OES_texture_cube_map_array",
+                ],
+                2,
+            ),
+            _ => false,
+        };
+        if offered {
             Ok(())
         } else {
             invalid_enum("texture target (not in OpenGL ES)", target)
         }
     }
 
-    /// Primitive modes ES lacks (quads, polygons, adjacency) are `GL_INVALID_ENUM` there.
+    /// Primitive modes ES lacks (quads, polygons; adjacency and patches before ES 3.2 without
+    /// the geometry or tessellation shader extension) are `GL_INVALID_ENUM` there.
     pub(crate) fn es_check_mode(&self, mode: GLenum) -> GlResult<()> {
         if self.es_major().is_none() || mode <= GL_TRIANGLE_FAN {
+            return Ok(());
+        }
+        let offered = match mode {
+            GL_LINES_ADJACENCY..=GL_TRIANGLE_STRIP_ADJACENCY => {
+                self.es_offers(&["GL_EXT_geometry_shader", "GL_OES_geometry_shader"], 2)
+            }
+            GL_PATCHES => self.es_offers(
+                &["GL_EXT_tessellation_shader", "GL_OES_tessellation_shader"],
+                2,
+            ),
+            _ => false,
+        };
+        if offered {
             Ok(())
         } else {
             invalid_enum("primitive mode (not in OpenGL ES)", mode)
@@ -363,10 +527,22 @@ mod tests {
 
     #[test]
     fn es_strings_name_the_version_and_no_desktop_extension() {
-        let (v, g, ext) = es_strings(3, 0);
+        let desktop = ["GL_ARB_base_instance", "GL_ARB_texture_buffer_range"];
+        let (v, g, ext) = es_strings(3, 0, &desktop);
         assert_eq!(v, "OpenGL ES 3.0 ArenaGL 0.1");
         assert_eq!(g, "OpenGL ES GLSL ES 3.00");
-        assert_eq!(es_strings(2, 0).1, "OpenGL ES GLSL ES 1.00");
+        assert_eq!(es_strings(2, 0, &desktop).1, "OpenGL ES GLSL ES 1.00");
+        assert!(ext.contains(&"GL_EXT_base_instance"));
+        assert!(
+            !ext.contains(&"GL_EXT_texture_buffer"),
+            "an ES 3.1 extension"
+        );
+        assert!(
+            !ext.contains(&"GL_EXT_draw_elements_base_vertex"),
+            "no desktop path"
+        );
+        let ext = es_strings(3, 1, &desktop).2;
+        assert!(ext.contains(&"GL_EXT_texture_buffer") && ext.contains(&"GL_OES_texture_buffer"));
         assert!(ext.iter().all(|e| ["GL_OES_", "GL_EXT_", "GL_KHR_"]
             .iter()
             .any(|p| e.starts_with(p))));

@@ -124,6 +124,8 @@ pub(crate) struct PipelineState {
     pub cull_face: bool,
     pub cull_mode: GLenum,
     pub front_face: GLenum,
+    /// `glClipControl`'s origin and depth mode (`context::clip_control`).
+    pub clip_control: crate::gl::context::clip_control::ClipControl,
     pub polygon_offset_fill: bool,
     pub polygon_offset: [f32; 2],
     /// `glPolygonOffsetClamp`'s clamp (0: none).
@@ -152,6 +154,10 @@ pub(crate) struct PipelineState {
     /// `GL_SAMPLE_SHADING` and `glMinSampleShading`'s fraction (GL_ARB_sample_shading).
     pub sample_shading: bool,
     pub min_sample_shading: f32,
+    /// `GL_SAMPLE_MASK` and `glSampleMaski`'s word (GL 3.2, OpenGL ES 3.1; one word:
+    /// `GL_MAX_SAMPLE_MASK_WORDS`).
+    pub sample_mask: bool,
+    pub sample_mask_value: u32,
 }
 
 impl PipelineState {
@@ -169,6 +175,7 @@ impl PipelineState {
             cull_face: false,
             cull_mode: GL_BACK,
             front_face: GL_CCW,
+            clip_control: Default::default(),
             polygon_offset_fill: false,
             polygon_offset: [0.0, 0.0],
             polygon_offset_clamp: 0.0,
@@ -192,6 +199,8 @@ impl PipelineState {
             provoking_vertex: GL_LAST_VERTEX_CONVENTION,
             sample_shading: false,
             min_sample_shading: 0.0,
+            sample_mask: false,
+            sample_mask_value: u32::MAX,
         }
     }
 
@@ -227,6 +236,7 @@ impl PipelineState {
             GL_FRAMEBUFFER_SRGB => &mut self.framebuffer_srgb,
             GL_SAMPLE_ALPHA_TO_COVERAGE => &mut self.sample_alpha_to_coverage,
             GL_SAMPLE_SHADING => &mut self.sample_shading,
+            GL_SAMPLE_MASK => &mut self.sample_mask,
             _ => return invalid_enum("glEnable/glDisable capability", cap),
         })
     }
@@ -251,7 +261,6 @@ pub(crate) fn is_ignored_capability(cap: GLenum) -> bool {
             | GL_COLOR_LOGIC_OP
             | GL_POLYGON_OFFSET_LINE
             | GL_POLYGON_OFFSET_POINT
-            | GL_SAMPLE_MASK
     ) || (GL_CLIP_DISTANCE0..GL_CLIP_DISTANCE0 + 8).contains(&cap)
 }
 
