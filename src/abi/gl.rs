@@ -27,6 +27,7 @@ use arenagl_translate::gl::debug::{
     DebugMessage, DebugProc, Labelled, MAX_DEBUG_MESSAGE_LENGTH, MAX_LABEL_LENGTH,
 };
 use arenagl_translate::gl::FormatKind;
+use arenagl_translate::gl::{BufferRanges, VertexBuffers};
 
 use super::bridge::with_current;
 use super::debug::debug_text;
@@ -44,7 +45,9 @@ fn gl<T: Copy>(failure: T, f: impl FnOnce(&mut Context) -> T) -> T {
 
 /// [`gl`] for the queries a polling loop waits on, which GL answers even after a reset
 /// (GL 4.6 §2.3.2.1: "a value indicating completion"): on a lost context `lost` runs — it
-/// writes that answer — and `GL_CONTEXT_LOST` is generated as for every other command.
+/// writes that answer — and `GL_CONTEXT_LOST` is generated as for every other command. A
+/// context without reset notification recovers a lost device first and runs the command
+/// (`Context::usable_after_loss`, docs/robustness.md).
 fn gl_or_lost<T: Copy>(
     failure: T,
     lost: impl FnOnce() -> T,
@@ -52,7 +55,7 @@ fn gl_or_lost<T: Copy>(
 ) -> T {
     let allowed_in_begin_end = super::begin_end::current_allowed();
     gl_after_loss(failure, |c| {
-        if c.is_lost() {
+        if !c.usable_after_loss() {
             c.lost_command();
             lost()
         } else if !allowed_in_begin_end && c.in_begin_end() {
@@ -897,12 +900,14 @@ gl_entry_points! {
     fn glBlendColor(r: f32, g: f32, bl: f32, a: f32) { gl((), |c| c.blend_color([r, g, bl, a])) }
     fn glCullFace(m: GLenum) { gl((), |c| c.cull_face(m)) }
     fn glFrontFace(m: GLenum) { gl((), |c| c.front_face(m)) }
+    fn glClipControl(origin: GLenum, depth: GLenum) { gl((), |c| c.clip_control(origin, depth)) }
     fn glPolygonOffset(f: f32, u: f32) { gl((), |c| c.polygon_offset(f, u)) }
     fn glPolygonOffsetClamp(f: f32, u: f32, clamp: f32) { gl((), |c| c.polygon_offset_clamp(f, u, clamp)) }
     fn glPolygonMode(face: GLenum, mode: GLenum) { gl((), |c| c.polygon_mode(face, mode)) }
     fn glLineWidth(w: f32) { gl((), |c| c.line_width(w)) }
     fn glPointSize(s: f32) { gl((), |c| c.point_size(s)) }
     fn glMinSampleShading(v: f32) { gl((), |c| c.min_sample_shading(v)) }
+    fn glSampleMaski(index: u32, mask: u32) { gl((), |c| c.sample_maski(index, mask)) }
     fn glMinSampleShadingARB(v: f32) { glMinSampleShading(v) }
     fn glStencilFunc(f: GLenum, r: i32, m: u32) { gl((), |c| c.stencil_func_separate(GL_FRONT_AND_BACK, f, r, m)) }
     fn glStencilFuncSeparate(face: GLenum, f: GLenum, r: i32, m: u32) { gl((), |c| c.stencil_func_separate(face, f, r, m)) }
@@ -2047,6 +2052,8 @@ gl_entry_points! {
     fn glTexStorage1D(t: GLenum, levels: i32, internal: GLenum, w: i32) { gl((), |c| c.tex_storage(1, t, levels, internal, [w, 1, 1])) }
     fn glTexStorage2D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32) { gl((), |c| c.tex_storage(2, t, levels, internal, [w, h, 1])) }
     fn glTexStorage3D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32, d: i32) { gl((), |c| c.tex_storage(3, t, levels, internal, [w, h, d])) }
+    fn glEGLImageTargetTexture2DOES(t: GLenum, image: *mut c_void) { gl((), |c| c.egl_image_target_texture_2d(t, image as usize as u64)) }
+    fn glTextureView(tex: u32, t: GLenum, orig: u32, internal: GLenum, min_level: u32, levels: u32, min_layer: u32, layers: u32) { gl((), |c| c.texture_view(tex, t, orig, internal, (min_level, levels), (min_layer, layers))) }
     fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
     fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }
     fn glTexParameteriv(t: GLenum, p: GLenum, v: *const i32) {
@@ -2066,6 +2073,7 @@ gl_entry_points! {
     fn glGetTexParameterIuiv(t: GLenum, p: GLenum, out: *mut u32) { gl((), |c| { let v = c.get_tex_parameter_integer(t, p, false); write_values(out, &v) }) }
     fn glGetTexParameterfv(t: GLenum, p: GLenum, out: *mut f32) { gl((), |c| { let v = c.get_tex_parameter(t, p); write_values(out, &v) }) }
     fn glGetTexLevelParameteriv(t: GLenum, level: i32, p: GLenum, out: *mut i32) { gl((), |c| answer(c, |c| c.get_tex_level_parameter(t, level, p), |v| write_values(out, &[v]))) }
+    fn glGetTexLevelParameterfv(t: GLenum, level: i32, p: GLenum, out: *mut f32) { gl((), |c| answer(c, |c| c.get_tex_level_parameter(t, level, p), |v| write_values(out, &[v as f32]))) }
 
     // Direct state access (GL_ARB_direct_state_access; `translate::gl::dsa`): each command is its
     // bind-to-edit twin run on the object it names (`named`).
@@ -2211,19 +2219,13 @@ gl_entry_points! {
     fn glGetNamedRenderbufferParameteriv(rb: u32, p: GLenum, out: *mut i32) { named((), "glGetNamedRenderbufferParameteriv", Named::Renderbuffer(rb), |t| glGetRenderbufferParameteriv(t, p, out)) }
     fn glEnableVertexArrayAttrib(vao: u32, i: u32) { named((), "glEnableVertexArrayAttrib", Named::VertexArray(vao), |_| glEnableVertexAttribArray(i)) }
     fn glDisableVertexArrayAttrib(vao: u32, i: u32) { named((), "glDisableVertexArrayAttrib", Named::VertexArray(vao), |_| glDisableVertexAttribArray(i)) }
-    fn glVertexArrayVertexBuffer(vao: u32, index: u32, b: u32, offset: isize, stride: i32) {
-        gl((), |c| c.vertex_array_vertex_buffers(vao, index, 1, Some((&[b], &[offset as i64], &[stride]))))
-    }
+    fn glVertexArrayVertexBuffer(vao: u32, index: u32, b: u32, offset: isize, stride: i32) { named((), "glVertexArrayVertexBuffer", Named::VertexArray(vao), |_| glBindVertexBuffer(index, b, offset, stride)) }
     fn glVertexArrayVertexBuffers(vao: u32, first: u32, count: i32, bs: *const u32, offsets: *const isize, strides: *const i32) {
         gl((), |c| {
-            let n = i64::from(count);
-            let offsets: Vec<i64> = slice(offsets, n).iter().map(|&o| o as i64).collect();
-            let (bs, strides) = (slice(bs, n), slice(strides, n));
-            // NULL buffers unbind; otherwise all three arrays hold `count` values.
-            let given = (!bs.is_empty()).then_some((bs, offsets.as_slice(), strides));
-            if given.is_some_and(|(b, o, s)| b.len() != o.len() || b.len() != s.len()) {
-                return c.record_invalid_value("glVertexArrayVertexBuffers: NULL offsets or strides");
-            }
+            // SAFETY: GL's contract: NULL, or `count` elements each.
+            let arrays = unsafe { vertex_buffer_arrays(count, bs, offsets, strides) };
+            let (buffers, offsets, strides) = (arrays.0, arrays.1.as_slice(), arrays.2);
+            let given = (!buffers.is_empty()).then_some(VertexBuffers { buffers, offsets, strides });
             c.vertex_array_vertex_buffers(vao, first, count, given)
         })
     }
@@ -2377,6 +2379,108 @@ gl_entry_points! {
             c.read_pixels(x, y, w, h, format, ty, slice_mut(out.cast::<u8>(), bytes as i64))
         })
     }
+
+    // GL 4.4/4.5 extensions (translate/src/gl/objects/multi_bind.rs and siblings).
+    fn glTextureBarrier() { gl((), |c| c.texture_barrier()) }
+    // GL 3.2's attachment of a whole texture level (what GL_ARB_texture_barrier's piglit tests
+    // attach with); layered attachments as `glNamedFramebufferTexture` has them.
+    fn glFramebufferTexture(t: GLenum, a: GLenum, tex: u32, level: i32) { gl((), |c| c.framebuffer_texture_whole(t, a, tex, level)) }
+    // GL_KHR_robustness (GL 4.5): reads bounded by the caller's buffer size; one that would
+    // write past it is GL_INVALID_OPERATION and writes nothing.
+    fn glReadnPixels(x: i32, y: i32, w: i32, h: i32, format: GLenum, ty: GLenum, buf_size: i32, out: *mut c_void) {
+        let fits = gl(false, |c| {
+            let into_client = !c.pixel_buffer_bound(PixelBufferTarget::Pack);
+            let needed = c.client_image_bytes(w, h, format, ty, true);
+            let bytes = needed.filter(|_| into_client).unwrap_or(0) as u64;
+            bounded(c, "glReadnPixels", buf_size, bytes)
+        });
+        if fits {
+            glReadPixels(x, y, w, h, format, ty, out)
+        }
+    }
+    fn glGetnUniformfv(p: u32, loc: i32, buf_size: i32, out: *mut f32) { gl((), |c| { let v = c.get_uniform(p, loc).floats(); write_bounded(c, "glGetnUniformfv", buf_size, out, &v) }) }
+    fn glGetnUniformiv(p: u32, loc: i32, buf_size: i32, out: *mut i32) { gl((), |c| { let v = c.get_uniform(p, loc).ints(); write_bounded(c, "glGetnUniformiv", buf_size, out, &v) }) }
+    fn glGetnUniformuiv(p: u32, loc: i32, buf_size: i32, out: *mut u32) { gl((), |c| { let v = c.get_uniform(p, loc).uints(); write_bounded(c, "glGetnUniformuiv", buf_size, out, &v) }) }
+    fn glGetnUniformdv(p: u32, loc: i32, buf_size: i32, out: *mut f64) { gl((), |c| { let v = c.get_uniform(p, loc).doubles(); write_bounded(c, "glGetnUniformdv", buf_size, out, &v) }) }
+    // GL_ARB_multi_bind: a NULL array unbinds the whole run.
+    fn glBindBuffersBase(target: GLenum, first: u32, count: i32, buffers: *const u32) {
+        gl((), |c| c.bind_buffers(target, first, count, optional_slice(buffers, count), None))
+    }
+    fn glBindBuffersRange(target: GLenum, first: u32, count: i32, buffers: *const u32, offsets: *const isize, sizes: *const isize) {
+        gl((), |c| {
+            let buffers = optional_slice(buffers, count);
+            let offsets: Vec<i64> = slice(offsets, count.into()).iter().map(|&o| o as i64).collect();
+            let sizes: Vec<i64> = slice(sizes, count.into()).iter().map(|&s| s as i64).collect();
+            let ranges = BufferRanges { offsets: &offsets, sizes: &sizes };
+            c.bind_buffers(target, first, count, buffers, Some(ranges))
+        })
+    }
+    fn glBindTextures(first: u32, count: i32, textures: *const u32) { gl((), |c| c.bind_textures(first, count, optional_slice(textures, count))) }
+    fn glBindSamplers(first: u32, count: i32, samplers: *const u32) { gl((), |c| c.bind_samplers(first, count, optional_slice(samplers, count))) }
+    fn glBindImageTextures(first: u32, count: i32, textures: *const u32) { gl((), |c| c.bind_image_textures(first, count, optional_slice(textures, count))) }
+    fn glBindVertexBuffers(first: u32, count: i32, bs: *const u32, offsets: *const isize, strides: *const i32) {
+        gl((), |c| {
+            // SAFETY: GL's contract: NULL, or `count` elements each.
+            let arrays = unsafe { vertex_buffer_arrays(count, bs, offsets, strides) };
+            let (buffers, offsets, strides) = (arrays.0, arrays.1.as_slice(), arrays.2);
+            let given = (!buffers.is_empty()).then_some(VertexBuffers { buffers, offsets, strides });
+            c.bind_vertex_buffers(first, count, given)
+        })
+    }
+}
+
+/// Whether `bytes` fit a robust read's `buf_size` (GL_INVALID_OPERATION recorded otherwise).
+fn bounded(c: &mut Context, call: &str, buf_size: i32, bytes: u64) -> bool {
+    let fits = bytes <= u64::try_from(buf_size).unwrap_or(0);
+    if !fits {
+        c.record_invalid_operation(&format!(
+            "{call}: {bytes} bytes do not fit bufSize {buf_size}"
+        ));
+    }
+    fits
+}
+
+/// `glGetn*v`: `values` into `out` when they fit `buf_size` bytes.
+///
+/// # Safety
+/// `out` has room for `buf_size` bytes (GL's contract).
+unsafe fn write_bounded<T: Copy>(
+    c: &mut Context,
+    call: &str,
+    buf_size: i32,
+    out: *mut T,
+    values: &[T],
+) {
+    if bounded(c, call, buf_size, std::mem::size_of_val(values) as u64) {
+        // SAFETY: the values fit the caller's `buf_size` bytes.
+        unsafe { write_values(out, values) }
+    }
+}
+
+/// A multi-bind command's array of `count` names: `None` for NULL (the command unbinds).
+///
+/// # Safety
+/// `ptr` is NULL or points to `count` readable elements (GL's contract).
+unsafe fn optional_slice<'a, T>(ptr: *const T, count: i32) -> Option<&'a [T]> {
+    // SAFETY: passed on from the caller.
+    (!ptr.is_null()).then(|| unsafe { slice(ptr, count.into()) })
+}
+
+/// `glBindVertexBuffers`' three arrays as slices of `count` (empty for NULL buffers; a NULL
+/// offsets or strides array reads as too short, which the command refuses per binding).
+///
+/// # Safety
+/// Each pointer is NULL or points to `count` readable elements (GL's contract).
+unsafe fn vertex_buffer_arrays<'a>(
+    count: i32,
+    buffers: *const u32,
+    offsets: *const isize,
+    strides: *const i32,
+) -> (&'a [u32], Vec<i64>, &'a [i32]) {
+    let n = i64::from(count);
+    // SAFETY: passed on from the caller.
+    let (b, o, s) = unsafe { (slice(buffers, n), slice(offsets, n), slice(strides, n)) };
+    (b, o.iter().map(|&o| o as i64).collect(), s)
 }
 
 /// `glUniform*v`: `v` holds `n × comps` values of `kind`, as 32-bit words (two a 64-bit value).

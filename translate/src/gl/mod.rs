@@ -53,15 +53,20 @@ pub use draw::indirect::IndirectDraw;
 pub use draw::DrawCall;
 pub use dsa::Named;
 pub use objects::framebuffer::{SurfaceFormat, SurfaceImages, MAX_COLOR_ATTACHMENTS};
+pub use objects::multi_bind::{BufferRanges, VertexBuffers};
 pub use objects::program::{split_u64, ValueKind, MAX_TEXTURE_UNITS};
 pub use objects::query_buffer::QueryResultType;
 pub use objects::sync::DeviceFence;
+pub use objects::texture::egl_image::{
+    destroy_display_images, destroy_egl_image, is_egl_image, EglImageError,
+};
 pub use objects::vertex_array::binding::FormatKind;
 pub use objects::vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
 pub use pixel::buffer::PixelBufferTarget;
 pub use pixel::compressed_store::BlockLayout;
 pub use pixel::get_tex_image::PackDest;
 pub use vk::device::{Device, DeviceCaps};
+pub use vk::pipeline::{build_counts, BuildCounts};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

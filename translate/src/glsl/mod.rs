@@ -41,6 +41,7 @@ pub mod array_index;
 mod block_structs;
 mod compile;
 mod compute_version;
+pub(crate) mod depth_remap;
 mod derivative_control;
 mod double_inputs;
 mod error;
@@ -52,8 +53,8 @@ mod frag_coord;
 pub mod frag_epilogue;
 mod frag_outputs;
 pub mod geometry;
-mod guard;
 mod gpu_shader4;
+mod guard;
 pub mod initializers;
 mod instance_id;
 pub(crate) mod layer_viewport;
@@ -63,6 +64,7 @@ mod macros;
 mod num_samples;
 pub(crate) mod per_vertex;
 mod pp;
+mod query_levels;
 mod rect;
 mod reflect;
 pub(crate) mod rendezvous;
@@ -71,6 +73,7 @@ mod spirv;
 pub mod subroutine;
 pub mod tess;
 mod types;
+pub(crate) mod uniform_branches;
 mod varyings;
 pub(crate) mod version;
 pub mod wide_inputs;
@@ -164,17 +167,38 @@ impl FromIterator<Stage> for StageMask {
     }
 }
 
-/// The Vulkan environment the SPIR-V is for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The Vulkan environment the SPIR-V is for. The default is the process's device's
+/// ([`TargetEnv::set_device`]; Vulkan 1.2 until a device says otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TargetEnv {
     /// Vulkan 1.1, SPIR-V 1.3.
     Vulkan1_1,
     /// Vulkan 1.2, SPIR-V 1.5.
-    #[default]
     Vulkan1_2,
 }
 
+/// Whether the process's device is a Vulkan 1.1 one (`TargetEnv::set_device`).
+static DEVICE_IS_VULKAN_1_1: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+impl Default for TargetEnv {
+    fn default() -> Self {
+        if DEVICE_IS_VULKAN_1_1.load(std::sync::atomic::Ordering::Relaxed) {
+            Self::Vulkan1_1
+        } else {
+            Self::Vulkan1_2
+        }
+    }
+}
+
 impl TargetEnv {
+    /// Makes the environment of the process's one Vulkan device (of API version `api`) the
+    /// default of every compilation: SPIR-V 1.3 for a Vulkan 1.1 device, 1.5 from 1.2 on.
+    pub fn set_device(api: u32) {
+        let v1_1 = api < ash::vk::API_VERSION_1_2;
+        DEVICE_IS_VULKAN_1_1.store(v1_1, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// The `--target-env` name `spirv-val` knows it by.
     pub fn spirv_val_name(self) -> &'static str {
         match self {
@@ -218,6 +242,20 @@ pub struct Program {
 }
 
 impl Program {
+    /// GL's clip-space depth remapped to Vulkan's before every vertex the geometry stage emits
+    /// (`depth_remap`); the vertex and evaluation stages are wrapped in GLSL instead.
+    pub fn remap_geometry_depth(&mut self) -> Result<(), CompileError> {
+        for stage in self
+            .stages
+            .iter_mut()
+            .filter(|s| s.stage == Stage::Geometry)
+        {
+            depth_remap::remap_emitted_depth(&mut stage.spirv)
+                .map_err(|e| CompileError::Internal(format!("geometry SPIR-V unreadable: {e}")))?;
+        }
+        Ok(())
+    }
+
     /// Makes the vertex stage's `gl_InstanceID` count from 0 whatever the draw's base instance
     /// (`instance_id`); needs the device's `shaderDrawParameters`.
     pub fn count_instances_from_base(&mut self) -> Result<(), CompileError> {
@@ -313,6 +351,8 @@ pub fn compile_program_bound(
         for stage in linked.stages.iter_mut() {
             rect::lower_rect_images(&mut stage.words)
                 .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
+            query_levels::extract_images(&mut stage.words)
+                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
         }
         Ok(Program {
             stages: linked
@@ -360,6 +400,8 @@ fn checked_source(
     guard::check(stage, unit, source, false)?;
     version::check(stage, unit, source)?;
     macros::check(stage, unit, source)?;
+    // Read before `extensions` blanks the directive glslang does not know.
+    let query_levels = query_levels::wanted(source);
     let source = match stage {
         Stage::Vertex | Stage::TessEvaluation => layer_viewport::enable_vertex_outputs(source),
         _ => std::borrow::Cow::Borrowed(source),
@@ -384,6 +426,11 @@ fn checked_source(
     };
     // After `layer_viewport`, whose `GL_EXT_spirv_intrinsics` stays on past this block.
     let source = derivative_control::declare(stage, &source);
+    let source = if query_levels && offers(query_levels::EXTENSION) {
+        std::borrow::Cow::Owned(query_levels::declare(&source))
+    } else {
+        source
+    };
     let sized = initializers::size_initialized_arrays(&source);
     let hoisted = block_structs::hoist(&sized);
     let source = match &options.extensions {

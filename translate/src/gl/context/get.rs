@@ -63,6 +63,16 @@ fn bool1(v: bool) -> GlResult<Value> {
 }
 
 impl Context {
+    /// `GL_MAX_DRAW_BUFFERS` (= `GL_MAX_COLOR_ATTACHMENTS`): the device's colour attachments,
+    /// at most the state arrays' size.
+    pub(crate) fn max_draw_buffers(&self) -> u32 {
+        self.device
+            .caps()
+            .limits
+            .max_color_attachments
+            .min(crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS as u32)
+    }
+
     /// Any `glGet*` query.
     pub fn get(&mut self, pname: GLenum) -> Option<Value> {
         let r = self.get_inner(pname);
@@ -101,6 +111,10 @@ impl Context {
                         GL_UNIFORM_BUFFER_START => b.offset as i64,
                         _ => b.size as i64,
                     }])
+                }
+                GL_SAMPLE_MASK_VALUE => {
+                    check(1)?; // GL_MAX_SAMPLE_MASK_WORDS
+                    Value::Ints(vec![i64::from(self.pipeline_state.sample_mask_value)])
                 }
                 GL_COLOR_WRITEMASK => {
                     check(crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS)?;
@@ -150,6 +164,7 @@ impl Context {
             .or_else(|| self.get_limit(pname))
             .or_else(|| self.get_pipeline_state(pname))
             .or_else(|| self.get_viewports(pname))
+            .or_else(|| self.get_clip_control(pname))
             .or_else(|| self.get_binding(pname))
             .or_else(|| self.get_pixel_store(pname))
             .or_else(|| self.get_compute(pname))
@@ -217,7 +232,11 @@ impl Context {
             GL_STEREO => bool1(false),
             GL_IMPLEMENTATION_COLOR_READ_FORMAT => int(i64::from(GL_RGBA)),
             GL_IMPLEMENTATION_COLOR_READ_TYPE => int(i64::from(GL_UNSIGNED_BYTE)),
-            GL_NUM_SHADER_BINARY_FORMATS | GL_NUM_COMPRESSED_TEXTURE_FORMATS => int(0),
+            GL_NUM_SHADER_BINARY_FORMATS => int(0),
+            GL_NUM_COMPRESSED_TEXTURE_FORMATS => {
+                int(self.compressed_texture_formats().len() as i64)
+            }
+            GL_COMPRESSED_TEXTURE_FORMATS => Ok(Value::Ints(self.compressed_texture_formats())),
             // ArenaGL's one program binary format (`objects::program::binary`).
             GL_NUM_PROGRAM_BINARY_FORMATS => int(1),
             GL_PROGRAM_BINARY_FORMATS => {
@@ -320,10 +339,9 @@ impl Context {
             0x8E5B => Ok(Value::Floats(vec![f64::from(l.min_interpolation_offset)])), // GL_MIN_FRAGMENT_INTERPOLATION_OFFSET
             0x8E5C => Ok(Value::Floats(vec![f64::from(l.max_interpolation_offset)])), // GL_MAX_FRAGMENT_INTERPOLATION_OFFSET
             0x8E5D => int(i64::from(l.sub_pixel_interpolation_offset_bits)), // GL_FRAGMENT_INTERPOLATION_OFFSET_BITS
-            GL_MAX_DRAW_BUFFERS | GL_MAX_COLOR_ATTACHMENTS => int(i64::from(
-                l.max_color_attachments
-                    .min(crate::gl::objects::framebuffer::MAX_COLOR_ATTACHMENTS as u32),
-            )),
+            GL_MAX_DRAW_BUFFERS | GL_MAX_COLOR_ATTACHMENTS => {
+                int(i64::from(self.max_draw_buffers()))
+            }
             GL_MAX_DUAL_SOURCE_DRAW_BUFFERS => int(i64::from(self.device.caps().dual_src_blend)),
             GL_MAX_SAMPLES => int(i64::from(crate::gl::objects::framebuffer::max_samples(
                 &self.device,
@@ -347,6 +365,11 @@ impl Context {
             )])),
             GL_MAX_TEXTURE_BUFFER_SIZE => int(i64::from(l.max_texel_buffer_elements)),
             GL_MAX_CLIP_DISTANCES => int(i64::from(l.max_clip_distances.min(8))),
+            // GL_CONTEXT_ROBUST_ACCESS (GL 4.5, KHR_robustness): every context reads buffers
+            // robustly where the device does (`robustBufferAccess`).
+            0x90F3 => Ok(Value::Bools(vec![
+                self.device.caps().gl4.robust_buffer_access,
+            ])),
             GL_MAX_SERVER_WAIT_TIMEOUT => int(0),
             GL_MAX_PROGRAM_TEXEL_OFFSET => int(i64::from(l.max_texel_offset)),
             GL_MIN_PROGRAM_TEXEL_OFFSET => int(i64::from(l.min_texel_offset)),

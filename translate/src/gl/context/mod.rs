@@ -4,6 +4,7 @@
 //! flag (see `error`); the C ABI turns pointers into slices and calls these. Objects are the
 //! context's own unless it shares them (`share_group`).
 
+pub(crate) mod clip_control;
 pub mod debug;
 pub mod enums;
 pub(crate) mod error;
@@ -13,6 +14,7 @@ pub(crate) mod experimental;
 pub(crate) mod get;
 pub(crate) mod limits;
 pub(crate) mod names;
+mod recovery;
 pub(crate) mod share_group;
 pub(crate) mod state;
 pub(crate) mod version;
@@ -188,6 +190,8 @@ pub struct Context {
     /// Made with `GL_LOSE_CONTEXT_ON_RESET` as its reset notification strategy (EGL's
     /// `EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY`); `GL_NO_RESET_NOTIFICATION` otherwise.
     pub(crate) lose_context_on_reset: bool,
+    /// The device generation this context's Vulkan objects belong to (`recovery`).
+    device_generation: u64,
     /// `glPatchParameter*` (GL_ARB_tessellation_shader, `draw::patch`).
     pub(crate) patch: crate::gl::draw::patch::PatchState,
     /// GL_KHR_debug: messages, callback, groups, labels (`debug`).
@@ -244,6 +248,8 @@ const EXTENSIONS: &[&str] = &[
     "GL_EXT_packed_depth_stencil",
     "GL_EXT_texture_edge_clamp",
     "GL_EXT_texture_sRGB",
+    // sRGB attachments encode only while GL_FRAMEBUFFER_SRGB is on (`draw/target.rs`).
+    "GL_ARB_framebuffer_sRGB",
     "GL_ARB_vertex_array_object",
     "GL_ARB_uniform_buffer_object",
     "GL_ARB_map_buffer_range",
@@ -315,6 +321,8 @@ const EXTENSIONS: &[&str] = &[
     "GL_ARB_program_interface_query",
     // `layout(location = N) uniform` (objects/program/uniform_locations.rs).
     "GL_ARB_explicit_uniform_location",
+    // glClipControl (context/clip_control.rs, glsl/depth_remap.rs).
+    "GL_ARB_clip_control",
 ];
 
 /// GLSL-only extensions of GL 4.2–4.5 that glslang compiles to what Vulkan runs, with no API of
@@ -329,6 +337,8 @@ const GLSL_EXTENSIONS: &[&str] = &[
     "GL_ARB_shading_language_packing",
     "GL_ARB_conservative_depth",
     "GL_ARB_derivative_control",
+    // `textureQueryLevels` below GLSL 4.30 (`glsl::query_levels`).
+    "GL_ARB_texture_query_levels",
 ];
 
 /// The GLSL-only extensions a context offers, given the `offered` ones so far: those of
@@ -355,19 +365,20 @@ const COMPAT_EXTENSIONS: &[&str] = &[
     "GL_ARB_vertex_shader",
     "GL_ARB_window_pos",
     "GL_EXT_texture_env_combine",
+    // GLSL 1.30's integers, outputs and lookups in GLSL 1.10/1.20 (`glsl::gpu_shader4`); its API
+    // is GL 3.0's under EXT names.
+    "GL_EXT_gpu_shader4",
 ];
 
 impl Context {
     /// A context on `device`.
     pub fn new(device: Arc<Device>, profile: Profile) -> Context {
         let renderer = format!("ArenaGL on Vulkan ({})", device.caps().name);
+        let device_generation = device.generation();
         let mut extensions: Vec<&str> = EXTENSIONS.to_vec();
         if profile == Profile::Compatibility {
             extensions.extend_from_slice(COMPAT_EXTENSIONS);
         }
-    // GLSL 1.30's integers, outputs and lookups in GLSL 1.10/1.20 (`glsl::gpu_shader4`); its API
-    // is GL 3.0's under EXT names.
-    "GL_EXT_gpu_shader4",
         // Extensions that need a device feature (`DeviceCaps`) are advertised only with it.
         if device.caps().depth_clamp {
             extensions.push("GL_ARB_depth_clamp");
@@ -444,6 +455,18 @@ impl Context {
         extensions.extend(viewports::extensions(&device));
         extensions.extend(glsl_extensions(&extensions));
         extensions.extend(crate::gl::dsa::extensions());
+        // GL 4.4/4.5: runs of bindings in one call (`objects::multi_bind`), draws that read
+        // what they render to after `glTextureBarrier` (`draw::feedback_loop`), inverted
+        // conditional rendering (`objects::query`).
+        extensions.extend(crate::gl::objects::vertex_array::packed_float::extensions(
+            &device,
+        ));
+        extensions.extend([
+            "GL_ARB_multi_bind",
+            "GL_ARB_texture_barrier",
+            "GL_ARB_conditional_render_inverted",
+            "GL_KHR_robustness",
+        ]);
         // ES 2.0's commands, queries and formats on desktop (`context::es`), the GLSL 4.1
         // precision rules (what Vulkan's SPIR-V precision already guarantees), and program
         // binaries (`objects::program::binary`).
@@ -458,7 +481,8 @@ impl Context {
         // The version the extensions and the shader limits complete (`version`), and the GLSL
         // version with it: extensions pushed below this line do not count towards it.
         let limits_reach_4_0 = limits::ShaderLimits::of(&device.caps().limits).reach_gl_4_0();
-        let desktop = version::desktop(&extensions, limits_reach_4_0);
+        let below_4 = version::below_4(&device, &extensions);
+        let desktop = version::desktop(&extensions, below_4, limits_reach_4_0);
         // GL_ARB_gpu_shader_int64 is written against GLSL 4.00, and glslang refuses its types
         // below it: advertised once the context offers 4.00.
         if device.caps().gl4.shader_int64 && desktop >= (4, 0) {
@@ -557,6 +581,7 @@ impl Context {
             share_members: Vec::new(),
             tombstones: Vec::new(),
             lose_context_on_reset: false,
+            device_generation,
             patch: Default::default(),
             debug: Default::default(),
             flush_on_release: true,
@@ -574,6 +599,11 @@ impl Context {
             Ok(v) => Some(v),
             Err(e) => {
                 let code = e.code();
+                if self.absorbs_loss(code) {
+                    // The work is dropped; the next command recovers (`recovery`).
+                    tracing::warn!(error = %e, "the device was lost; the context recovers");
+                    return None;
+                }
                 if code == GL_CONTEXT_LOST {
                     self.lost = true;
                 }
@@ -1096,6 +1126,15 @@ impl Context {
         };
     }
 
+    /// `glSampleMaski`: the sample mask's word `index` (only word 0 exists:
+    /// `GL_MAX_SAMPLE_MASK_WORDS` is 1), applied to multisampled draws under `GL_SAMPLE_MASK`.
+    pub fn sample_maski(&mut self, index: u32, mask: u32) {
+        if index >= 1 {
+            return self.record_invalid_value("glSampleMaski index >= GL_MAX_SAMPLE_MASK_WORDS");
+        }
+        self.pipeline_state.sample_mask_value = mask;
+    }
+
     /// `glPointSize`.
     pub fn point_size(&mut self, s: f32) {
         if s <= 0.0 || s.is_nan() {
@@ -1318,6 +1357,9 @@ fn clamp_unit(v: f64) -> f64 {
 
 impl Drop for Context {
     fn drop(&mut self) {
+        // What this context made on a device replaced since its last command is given back
+        // to that device (`recovery`).
+        self.run_shared(|c| c.follow_recovery());
         self.end_pass();
         // Deleted objects this context's framebuffers keep alive live in the shared tables:
         // deleting the framebuffers lets them go before the group outlives this context.

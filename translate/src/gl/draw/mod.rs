@@ -38,6 +38,7 @@ pub(crate) mod blend_dst_alpha;
 pub(crate) mod clear;
 pub(crate) mod clear_buffer;
 pub(crate) mod descriptors;
+pub(crate) mod feedback_loop;
 pub(crate) mod indirect;
 pub(crate) mod lower;
 pub(crate) mod masked_clear;
@@ -108,6 +109,16 @@ impl Encoder {
     /// The id of the rendering instance this context last began (it may have ended since).
     pub(crate) fn open_pass(&self) -> Option<u64> {
         self.pass
+    }
+
+    /// After a device recovery: forgets every Vulkan object of the lost device it caches
+    /// (pipeline, descriptor sets, the recorded state); the open pass died with the device.
+    pub(crate) fn forget_lost_device(&mut self) {
+        let profile = std::mem::take(&mut self.profile);
+        *self = Encoder {
+            profile,
+            ..Encoder::default()
+        };
     }
 
     /// Ends the open render pass, if this context's is the one open.
@@ -227,7 +238,7 @@ impl Context {
         self.encoder.profile.mark(Phase::PipelineKey);
         // Everything that may allocate, stream or transition, before the pass.
         let mut resources =
-            self.draw_resources(&call, &program, &key, &vertex.sources, &assembly)?;
+            self.draw_resources(&call, &program, &key, &vertex.sources, &assembly, &target)?;
         resources.feedback = feedback;
         self.encoder.profile.mark(Phase::Resources);
         self.prepare_attachments(&target)?;

@@ -15,6 +15,7 @@ use ash::vk;
 
 use crate::gl::context::error::{GlError, GlResult};
 use crate::gl::context::Context;
+use crate::gl::draw::feedback_loop::attachment_ready;
 use crate::gl::objects::framebuffer::Target;
 
 impl Context {
@@ -42,7 +43,8 @@ impl Context {
     pub(super) fn prepare_attachments(&mut self, target: &Target) -> GlResult<()> {
         let mut locked = self.device.lock();
         for b in target.colors.iter().flatten() {
-            if locked.manager.image_layout(b.image)? != vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL {
+            let optimal = vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL;
+            if !attachment_ready(locked.manager.image_layout(b.image)?, optimal) {
                 locked.manager.transition_image(
                     b.image,
                     vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
@@ -55,9 +57,8 @@ impl Context {
             }
         }
         if let Some(d) = target.depth_stencil {
-            if locked.manager.image_layout(d.image)?
-                != vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL
-            {
+            let optimal = vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL;
+            if !attachment_ready(locked.manager.image_layout(d.image)?, optimal) {
                 locked.manager.transition_image(
                     d.image,
                     vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
@@ -85,32 +86,39 @@ impl Context {
                 }
             }
         }
+        // Each attachment in its current layout (`GENERAL` in a feedback loop).
         let mut views = Vec::new();
         for b in &target.colors {
             views.push(match b {
-                Some(b) => Some(locked.manager.use_view(b.view)?.raw()),
+                Some(b) => Some((
+                    locked.manager.use_view(b.view)?.raw(),
+                    locked.manager.image_layout(b.image)?,
+                )),
                 None => None,
             });
         }
         let colors: Vec<vk::RenderingAttachmentInfo> = views
             .iter()
             .map(|v| match v {
-                Some(view) => vk::RenderingAttachmentInfo::default()
+                Some((view, layout)) => vk::RenderingAttachmentInfo::default()
                     .image_view(*view)
-                    .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                    .image_layout(*layout)
                     .load_op(vk::AttachmentLoadOp::LOAD)
                     .store_op(vk::AttachmentStoreOp::STORE),
                 None => vk::RenderingAttachmentInfo::default(),
             })
             .collect();
         let depth_view = match target.depth_stencil {
-            Some(d) => Some(locked.manager.use_view(d.view)?.raw()),
+            Some(d) => Some((
+                locked.manager.use_view(d.view)?.raw(),
+                locked.manager.image_layout(d.image)?,
+            )),
             None => None,
         };
-        let depth = depth_view.map(|v| {
+        let depth = depth_view.map(|(v, layout)| {
             vk::RenderingAttachmentInfo::default()
                 .image_view(v)
-                .image_layout(vk::ImageLayout::DEPTH_STENCIL_ATTACHMENT_OPTIMAL)
+                .image_layout(layout)
                 .load_op(vk::AttachmentLoadOp::LOAD)
                 .store_op(vk::AttachmentStoreOp::STORE)
         });

@@ -102,7 +102,9 @@ impl Context {
                 0
             },
             // GL's orientation is kept (see `state`): GL_CCW is Vulkan's clockwise.
-            front_face_cw: f.front_face == GL_CCW,
+            // … and under `GL_UPPER_LEFT` the viewport's flip flips it back (`clip_control`).
+            front_face_cw: (f.front_face == GL_CCW) != f.clip_control.upper_left(),
+            depth_zero_to_one: f.clip_control.zero_to_one(),
             polygon_offset: f.polygon_offset_fill.then(|| {
                 (
                     f.polygon_offset[0].to_bits(),
@@ -128,6 +130,11 @@ impl Context {
                 && target.samples > 1
                 && self.device.caps().gl4.sample_rate_shading)
                 .then(|| f.min_sample_shading.to_bits()),
+            sample_mask: if f.sample_mask && f.multisample && target.samples > 1 {
+                f.sample_mask_value
+            } else {
+                u32::MAX
+            },
             frag_coord_height: if linked.frag_coord_upper_left {
                 target.height
             } else {
@@ -159,6 +166,8 @@ impl Context {
         resources: &DrawResources,
         sets: DescriptorSets,
     ) -> GlResult<()> {
+        // Without hostQueryReset the segments' slots are reset by a command, outside the pass.
+        self.restock_segments(program.has_geometry_shader())?;
         let cb = self.pass_for(target)?;
         // Opening query segments records into the open pass and never ends it.
         self.segments_at_draw(program.has_geometry_shader())?;

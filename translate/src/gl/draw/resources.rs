@@ -26,6 +26,7 @@ use crate::gl::draw::profile::Phase;
 use crate::gl::draw::validate::DrawProgram;
 use crate::gl::draw::vertex_input::{self, Assembly, DrawIndices, VertexBuffers, VertexSource};
 use crate::gl::draw::DrawCall;
+use crate::gl::objects::framebuffer::Target;
 use crate::gl::objects::program::Linked;
 use crate::gl::objects::texture::target::TexTarget;
 use crate::gl::objects::texture::IDENTITY_SWIZZLE;
@@ -70,6 +71,7 @@ impl Context {
         key: &PipelineKey,
         sources: &[VertexSource],
         assembly: &Assembly,
+        target: &Target,
     ) -> GlResult<DrawResources> {
         let linked = &program.linked;
         let device = self.device.clone();
@@ -86,7 +88,10 @@ impl Context {
         } else {
             None
         };
-        let (images, texels) = self.sampler_descriptors(&mut locked, &device, program, &dummies)?;
+        // Textures it renders to are sampled in `GENERAL` (`feedback_loop`).
+        let attached = super::feedback_loop::attached_images(target);
+        let (images, texels) =
+            self.sampler_descriptors(&mut locked, &device, program, &dummies, &attached)?;
         let buffers = self.uniform_block_descriptors(&mut locked, program)?;
         let storage = self.storage_descriptors(&mut locked, program)?;
         let storage_images = self.storage_image_descriptors(&mut locked, program)?;
@@ -153,6 +158,7 @@ impl Context {
         device: &Device,
         program: &DrawProgram,
         dummies: &[(ImageHandle, ViewHandle)],
+        attached: &[ImageHandle],
     ) -> GlResult<(ImageInfos, TexelInfos)> {
         let linked = &program.linked;
         let sampler_units = &program.sampler_units;
@@ -180,7 +186,8 @@ impl Context {
             let mut infos = Vec::new();
             for e in 0..s.count as usize {
                 let unit = unit_of(si, e);
-                infos.push(self.sampled_image(locked, linked, si, unit, dummies[si])?);
+                let dummy = dummies[si];
+                infos.push(self.sampled_image(locked, linked, (si, unit), dummy, attached)?);
             }
             image_infos.push((s.binding, infos));
         }
@@ -193,9 +200,9 @@ impl Context {
         &mut self,
         locked: &mut Locked,
         linked: &Linked,
-        si: usize,
-        unit: usize,
+        (si, unit): (usize, usize),
         dummy: (ImageHandle, ViewHandle),
+        attached: &[ImageHandle],
     ) -> GlResult<vk::DescriptorImageInfo> {
         let compat = self.profile == Profile::Compatibility;
         let s = &linked.samplers[si];
@@ -273,33 +280,33 @@ impl Context {
             Some(v) => v,
             None => (dummy.0, dummy.1, arenagl_memory::SamplerDesc::default()),
         };
+        // GL_TEXTURE_BASE_LEVEL/MAX_LEVEL narrowing the levels (`Texture::level_window`).
+        let window = tex.and_then(|t| t.level_window());
         if let (true, Some(swizzle)) = (stencil, swizzle) {
             let object = match default {
                 Some(t) => self.default_textures.get_mut(t.index()),
                 None => self.textures.get_mut(name),
             };
             if let Some(st) = object.and_then(|t| t.storage.as_mut()) {
-                view = st.stencil_view(&mut locked.manager, swizzle)?;
+                view = st.stencil_view(&mut locked.manager, swizzle, window)?;
             }
-        } else if let Some(swizzle) = swizzle.filter(|&sw| sw != IDENTITY_SWIZZLE) {
+        } else if let Some(swizzle) =
+            swizzle.filter(|&sw| sw != IDENTITY_SWIZZLE || window.is_some())
+        {
             // GL_TEXTURE_SWIZZLE_*: a view with that component mapping, cached per texture.
             let object = match default {
                 Some(t) => self.default_textures.get_mut(t.index()),
                 None => self.textures.get_mut(name),
             };
             if let Some(st) = object.and_then(|t| t.storage.as_mut()) {
-                view = st.swizzled_view(&mut locked.manager, swizzle)?;
+                view = st.swizzled_view(&mut locked.manager, swizzle, window)?;
             }
         }
-        if locked.manager.image_layout(image)? != vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL {
-            locked.manager.transition_image(
-                image,
-                vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                (
-                    self.device.caps().shader_stages(),
-                    vk::AccessFlags::SHADER_READ,
-                ),
-            )?;
+        let layout = super::feedback_loop::sampled_layout(image, attached);
+        if locked.manager.image_layout(image)? != layout {
+            let stages = self.device.caps().shader_stages();
+            let scope = super::feedback_loop::sampling_scope(layout, stages);
+            locked.manager.transition_image(image, layout, scope)?;
         }
         let mut desc = desc;
         if s.ty.kind != SampledKind::Float {
@@ -321,7 +328,7 @@ impl Context {
         Ok(vk::DescriptorImageInfo {
             sampler: raw_sampler,
             image_view: raw_view,
-            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            image_layout: layout,
         })
     }
 

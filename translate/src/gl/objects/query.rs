@@ -91,6 +91,18 @@ pub(crate) struct QueryState {
 }
 
 impl QueryState {
+    /// After a device recovery: the pools, made on the device of generation `lost`, are made
+    /// again on the device in use (`QueryPools::forget_lost_device`).
+    pub(crate) fn forget_lost_device(
+        &mut self,
+        device: &crate::gl::vk::device::Device,
+        locked: &mut crate::gl::vk::device::Locked,
+        lost: u64,
+    ) {
+        self.open.clear();
+        self.pools.forget_lost_device(device, locked, lost);
+    }
+
     /// Whether query `id` is active (on any target or vertex stream).
     fn is_active(&self, id: u32) -> bool {
         let mut all = self.active.values().chain(self.stream_active.values());
@@ -236,13 +248,6 @@ impl Context {
                     q.target
                 ));
             }
-        }
-        let counted_on_cpu = matches!(
-            target,
-            GL_PRIMITIVES_GENERATED | GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
-        );
-        if !counted_on_cpu && !self.device.caps().host_query_reset {
-            return invalid_op("queries need hostQueryReset, which this device lacks");
         }
         if matches!(target, GL_TIME_ELAPSED | GL_TIMESTAMP)
             && self.device.caps().timestamp_bits == 0
@@ -550,7 +555,7 @@ impl Context {
     /// `glGetInteger64v(GL_TIMESTAMP)`: the GPU time in nanoseconds once every earlier command
     /// reached the GPU (written, submitted and waited for).
     pub(crate) fn current_timestamp(&mut self) -> GlResult<i64> {
-        if self.device.caps().timestamp_bits == 0 || !self.device.caps().host_query_reset {
+        if self.device.caps().timestamp_bits == 0 {
             return Ok(0);
         }
         let slot = self.write_timestamp()?;
@@ -691,73 +696,101 @@ impl Context {
     /// occlusion queries; geometry-shader primitives for `GL_PRIMITIVES_GENERATED` when the
     /// draw's program has a geometry shader).
     pub(crate) fn segments_at_draw(&mut self, geometry_shader: bool) -> GlResult<()> {
-        if self.queries.active.is_empty() && self.queries.stream_active.is_empty() {
+        let kinds = self.segment_kinds(geometry_shader);
+        for kind in kinds {
+            self.open_segment(kind, geometry_shader)?;
+        }
+        Ok(())
+    }
+
+    /// Without `hostQueryReset`: stocks a slot reset by a command for every segment a draw may
+    /// open (`QueryPools::restock`), before the draw opens its pass, since recording the reset
+    /// ends a pass. Nothing to do with `hostQueryReset` or no active query.
+    pub(crate) fn restock_segments(&mut self, geometry_shader: bool) -> GlResult<()> {
+        if self.device.caps().host_query_reset {
             return Ok(());
         }
-        let caps = self.device.caps().clone();
-        let kinds = [
+        let device = self.device.clone();
+        let completed = device.lock().manager.completed_epoch();
+        for kind in self.segment_kinds(geometry_shader) {
+            self.queries.pools.restock(&device, kind, completed)?;
+        }
+        Ok(())
+    }
+
+    /// The segment kinds with an active query at a draw.
+    fn segment_kinds(&self, geometry_shader: bool) -> Vec<SlotKind> {
+        if self.queries.active.is_empty() && self.queries.stream_active.is_empty() {
+            return Vec::new();
+        }
+        let caps = self.device.caps();
+        [
             SlotKind::Occlusion,
             SlotKind::GeometryPrimitives,
             SlotKind::XfbStream(0),
             SlotKind::XfbStream(1),
             SlotKind::XfbStream(2),
             SlotKind::XfbStream(3),
-        ];
-        for kind in kinds {
-            let active = self.segment_queries(kind, geometry_shader, &caps);
-            if active.is_empty() {
-                continue;
-            }
-            let Some(pass) = self.encoder.open_pass() else {
-                return Ok(());
-            };
-            if self
+        ]
+        .into_iter()
+        .filter(|&kind| !self.segment_queries(kind, geometry_shader, caps).is_empty())
+        .collect()
+    }
+
+    /// Opens a segment of `kind` in the open rendering instance unless one is open there.
+    fn open_segment(&mut self, kind: SlotKind, geometry_shader: bool) -> GlResult<()> {
+        let caps = self.device.caps().clone();
+        let active = self.segment_queries(kind, geometry_shader, &caps);
+        let Some(pass) = self.encoder.open_pass() else {
+            return Ok(());
+        };
+        if active.is_empty()
+            || self
                 .queries
                 .open
                 .iter()
                 .any(|&(k, p, _)| k == kind && p == pass)
-            {
-                continue;
-            }
-            // A segment of an instance that ended was ended with it.
-            self.queries.open.retain(|&(k, _, _)| k != kind);
-            let precise = kind == SlotKind::Occlusion
-                && caps.occlusion_precise
-                && active.iter().any(|&(t, _)| t == GL_SAMPLES_PASSED);
-            let flags = if precise {
-                vk::QueryControlFlags::PRECISE
-            } else {
-                vk::QueryControlFlags::empty()
-            };
-            let device = self.device.clone();
-            let completed = device.lock().manager.completed_epoch();
-            let slot = self.queries.pools.acquire(&device, kind, completed)?;
-            let pool = self.queries.pools.raw(slot);
-            let mut locked = device.lock();
-            let epoch = locked.manager.recording_epoch();
-            let begun = match kind {
-                SlotKind::XfbStream(stream) => locked
-                    .manager
-                    .begin_pass_query_indexed(pass, pool, slot.index, stream),
-                _ => locked
-                    .manager
-                    .begin_pass_query(pass, pool, slot.index, flags),
-            };
-            drop(locked);
-            if let Err(e) = begun {
-                self.queries.pools.release(slot, epoch);
-                return Err(e.into());
-            }
-            for (_, q) in active {
-                if let Some(o) = self.queries.objects.get_mut(q) {
-                    o.slots.push(slot);
-                    self.queries.pools.retain(slot);
-                }
-            }
-            // The segment is held by the queries now, not by its acquisition.
-            self.queries.pools.release(slot, epoch);
-            self.queries.open.push((kind, pass, slot));
+        {
+            return Ok(());
         }
+        // A segment of an instance that ended was ended with it.
+        self.queries.open.retain(|&(k, _, _)| k != kind);
+        let precise = kind == SlotKind::Occlusion
+            && caps.occlusion_precise
+            && active.iter().any(|&(t, _)| t == GL_SAMPLES_PASSED);
+        let flags = if precise {
+            vk::QueryControlFlags::PRECISE
+        } else {
+            vk::QueryControlFlags::empty()
+        };
+        let device = self.device.clone();
+        let completed = device.lock().manager.completed_epoch();
+        let slot = self.queries.pools.acquire(&device, kind, completed)?;
+        let pool = self.queries.pools.raw(slot);
+        let mut locked = device.lock();
+        let epoch = locked.manager.recording_epoch();
+        let begun = match kind {
+            SlotKind::XfbStream(stream) => locked
+                .manager
+                .begin_pass_query_indexed(pass, pool, slot.index, stream),
+            _ => locked
+                .manager
+                .begin_pass_query(pass, pool, slot.index, flags),
+        };
+        drop(locked);
+        if let Err(e) = begun {
+            self.queries.pools.release(slot, epoch);
+            return Err(e.into());
+        }
+        for (_, q) in active {
+            if let Some(o) = self.queries.objects.get_mut(q) {
+                o.slots.push(slot);
+                self.queries.pools.retain(slot);
+            }
+        }
+        // The segment is held by the queries now, not by its acquisition.
+        self.queries.pools.release(slot, epoch);
+        self.queries.open.push((kind, pass, slot));
         Ok(())
     }
 
@@ -771,9 +804,8 @@ impl Context {
         geometry_shader: bool,
         caps: &crate::gl::vk::device::DeviceCaps,
     ) -> Vec<(GLenum, u32)> {
-        let statistics = geometry_shader && caps.pipeline_statistics && caps.host_query_reset;
-        let streams =
-            geometry_shader && caps.gl4.transform_feedback_streams && caps.host_query_reset;
+        let statistics = geometry_shader && caps.pipeline_statistics;
+        let streams = geometry_shader && caps.gl4.transform_feedback_streams;
         let by_stream = streams && self.xfb.capturing();
         let generated = |stream| {
             self.stream_query(GL_PRIMITIVES_GENERATED, stream)
@@ -811,9 +843,13 @@ impl Context {
     /// `glBeginConditionalRender`.
     pub fn begin_conditional_render(&mut self, id: u32, mode: GLenum) {
         let r = (|| {
-            let wait = match mode {
-                GL_QUERY_WAIT | GL_QUERY_BY_REGION_WAIT => true,
-                GL_QUERY_NO_WAIT | GL_QUERY_BY_REGION_NO_WAIT => false,
+            // GL_ARB_conditional_render_inverted: the `*_INVERTED` modes draw when the
+            // query saw nothing (when its result is not available yet, `NO_WAIT` draws).
+            let (wait, inverted) = match mode {
+                GL_QUERY_WAIT | GL_QUERY_BY_REGION_WAIT => (true, false),
+                GL_QUERY_NO_WAIT | GL_QUERY_BY_REGION_NO_WAIT => (false, false),
+                GL_QUERY_WAIT_INVERTED | GL_QUERY_BY_REGION_WAIT_INVERTED => (true, true),
+                GL_QUERY_NO_WAIT_INVERTED | GL_QUERY_BY_REGION_NO_WAIT_INVERTED => (false, true),
                 m => return invalid_enum("glBeginConditionalRender mode", m),
             };
             if self.queries.conditional.is_some() {
@@ -832,7 +868,9 @@ impl Context {
             if self.queries.active.values().any(|&a| a == id) {
                 return invalid_op(format!("glBeginConditionalRender: query {id} is active"));
             }
-            let skip = self.query_result(id, wait)?.is_some_and(|r| r == 0);
+            let skip = self
+                .query_result(id, wait)?
+                .is_some_and(|r| (r == 0) != inverted);
             self.queries.conditional = Some((id, skip));
             Ok(())
         })();

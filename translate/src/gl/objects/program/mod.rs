@@ -391,6 +391,9 @@ pub(crate) struct Linked {
     /// a program binds one of its pipelines first, so until then no command references its
     /// modules or layouts.
     pipelines_built: AtomicBool,
+    /// The device generation its Vulkan objects were made on (`vk::device`): after a
+    /// recovery the context makes the program again from `code` (`Linked::remade`).
+    pub(crate) generation: u64,
     device: Arc<Device>,
 }
 
@@ -417,6 +420,7 @@ impl Drop for Linked {
     fn drop(&mut self) {
         let objects = VkObjects {
             device: self.device.clone(),
+            generation: self.generation,
             modules: std::mem::take(&mut self.modules)
                 .into_iter()
                 .chain(self.pass_through.as_mut().into_iter().flat_map(|p| {
@@ -437,8 +441,9 @@ impl Drop for Linked {
         let mut locked = self.device.lock();
         locked.forget_pipelines_of(self.id);
         if self.pipelines_built.load(Ordering::Relaxed) {
+            let generation = self.generation;
             for g in objects.into_retired() {
-                locked.retire(g);
+                locked.retire_from(generation, g);
             }
         } else {
             drop(objects);
@@ -537,6 +542,8 @@ impl Program {
 /// deleted program no command used).
 struct VkObjects {
     device: Arc<Device>,
+    /// The device generation they are made on.
+    generation: u64,
     modules: Vec<(Stage, vk::ShaderModule)>,
     set_layouts: [vk::DescriptorSetLayout; 2],
     pipeline_layout: vk::PipelineLayout,
@@ -545,11 +552,17 @@ struct VkObjects {
 impl VkObjects {
     fn new(device: Arc<Device>) -> Self {
         Self {
+            generation: device.generation(),
             device,
             modules: Vec::new(),
             set_layouts: [vk::DescriptorSetLayout::null(); 2],
             pipeline_layout: vk::PipelineLayout::null(),
         }
+    }
+
+    /// The device generation the objects are made on.
+    fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The objects as retired objects (nothing is destroyed when `self` drops then).
@@ -588,7 +601,7 @@ impl VkObjects {
 
 impl Drop for VkObjects {
     fn drop(&mut self) {
-        let raw = self.device.raw();
+        let raw = self.device.raw_of(self.generation);
         // SAFETY: these objects were created on this device, by a link that failed or for a
         // program no command used (no pipeline was ever built from it): nothing references
         // them.
