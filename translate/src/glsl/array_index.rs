@@ -509,6 +509,7 @@ fn rename_phi_parents(insts: &mut [Vec<u32>], old: u32, new: u32) {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::glsl::spirv_testing::{assert_valid, count};
     use crate::glsl::{compile_program, CompileOptions, Stage};
 
     const VS: &str = "#version 150\nvoid main() { gl_Position = vec4(0.0); }\n";
@@ -525,39 +526,6 @@ mod tests {
             .expect("fragment")
             .spirv
             .clone()
-    }
-
-    fn count(words: &[u32], code: u16) -> usize {
-        split(words)
-            .expect("splits")
-            .iter()
-            .filter(|i| opcode(i) == code)
-            .count()
-    }
-
-    /// `spirv-val` accepts the module (skipped where the tool is missing).
-    fn assert_valid(words: &[u32]) {
-        // One file per call: the tests of this module run in parallel in one process.
-        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "arenagl-array-index-{}-{call}.spv",
-            std::process::id()
-        ));
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        std::fs::write(&path, bytes).expect("writes");
-        let out = std::process::Command::new("spirv-val")
-            .args(["--target-env", "vulkan1.2"])
-            .arg(&path)
-            .output();
-        let _ = std::fs::remove_file(&path);
-        if let Ok(out) = out {
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
     }
 
     fn capability(words: &[u32], cap: u32) -> bool {

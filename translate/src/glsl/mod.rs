@@ -70,6 +70,8 @@ mod reflect;
 pub(crate) mod rendezvous;
 mod scan;
 mod spirv;
+#[cfg(test)]
+mod spirv_testing;
 pub mod subroutine;
 pub mod tess;
 mod types;
