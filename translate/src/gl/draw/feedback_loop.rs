@@ -13,20 +13,29 @@
 use arenagl_memory::ImageHandle;
 use ash::vk;
 
-use crate::gl::objects::framebuffer::Target;
+use crate::gl::objects::framebuffer::{Target, MAX_COLOR_ATTACHMENTS};
 
-/// The images `target` renders to (colour, then depth/stencil).
-pub(crate) fn attached_images(target: &Target) -> Vec<ImageHandle> {
-    let colors = target.colors.iter().flatten();
-    colors
-        .chain(&target.depth_stencil)
-        .map(|b| b.image)
-        .collect()
+/// How many images a draw can render to: every colour attachment and the depth/stencil one.
+const ATTACHED: usize = MAX_COLOR_ATTACHMENTS + 1;
+
+/// The images `target` renders to (colour, then depth/stencil). A fixed array, not a `Vec`: it
+/// is made for every draw, and a steady-state draw stays within its allocation bound
+/// (`tests/draw_allocations.rs`).
+pub(crate) fn attached_images(target: &Target) -> [Option<ImageHandle>; ATTACHED] {
+    let mut out = [None; ATTACHED];
+    let all = target.colors.iter().flatten().chain(&target.depth_stencil);
+    for (slot, bound) in out.iter_mut().zip(all) {
+        *slot = Some(bound.image);
+    }
+    out
 }
 
 /// The layout a sampled `image` takes for a draw rendering to `attached`.
-pub(crate) fn sampled_layout(image: ImageHandle, attached: &[ImageHandle]) -> vk::ImageLayout {
-    if attached.contains(&image) {
+pub(crate) fn sampled_layout(
+    image: ImageHandle,
+    attached: &[Option<ImageHandle>],
+) -> vk::ImageLayout {
+    if attached.contains(&Some(image)) {
         vk::ImageLayout::GENERAL
     } else {
         vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL

@@ -158,7 +158,7 @@ impl Context {
         device: &Device,
         program: &DrawProgram,
         dummies: &[(ImageHandle, ViewHandle)],
-        attached: &[ImageHandle],
+        attached: &[Option<ImageHandle>],
     ) -> GlResult<(ImageInfos, TexelInfos)> {
         let linked = &program.linked;
         let sampler_units = &program.sampler_units;
@@ -202,7 +202,7 @@ impl Context {
         linked: &Linked,
         (si, unit): (usize, usize),
         dummy: (ImageHandle, ViewHandle),
-        attached: &[ImageHandle],
+        attached: &[Option<ImageHandle>],
     ) -> GlResult<vk::DescriptorImageInfo> {
         let compat = self.profile == Profile::Compatibility;
         let s = &linked.samplers[si];
