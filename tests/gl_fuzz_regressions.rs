@@ -361,7 +361,6 @@ fn framebuffer_with_texture(tex_fmt: i32) -> (u32, u32) {
 }
 
 #[test]
-#[ignore = "finding: sampling a texture that is the current framebuffer's colour attachment (a GL feedback loop: undefined values, not invalid Vulkan) binds it in the attachment layout (VUID-VkDescriptorImageInfo-imageLayout-00344, VUID-vkCmdDraw-None-02699)"]
 fn sampling_the_bound_colour_attachment_uses_the_wrong_image_layout() {
     let ctx = context();
     draw_setup(
@@ -370,6 +369,53 @@ fn sampling_the_bound_colour_attachment_uses_the_wrong_image_layout() {
     framebuffer_with_texture(0x8058); // RGBA8, bound to unit 0 and attached.
     draw_arrays(4, 0, 3);
     assert_eq!(error(), 0);
+    ctx.check();
+}
+
+#[test]
+fn blending_skips_integer_colour_buffers() {
+    // GL_BLEND on with an RGBA8UI colour buffer: GL skips blending there, and Vulkan forbids
+    // enabling it for a format without blend support (VUID-VkGraphicsPipelineCreateInfo-renderPass-06062).
+    let ctx = context();
+    draw_setup(
+        "#version 330 core\nout uvec4 color;\nvoid main() { color = uvec4(7u, 8u, 9u, 10u); }\n",
+    );
+    let (mut fbo, mut tex) = (0, 0);
+    let mut px = [0u32; 4];
+    // SAFETY: locals and scalars; NULL texture data; `px` holds one RGBA_INTEGER/UNSIGNED_INT
+    // pixel.
+    unsafe {
+        gl!(c"glGenTextures": fn(i32, *mut u32))(1, &mut tex);
+        gl!(c"glBindTexture": fn(u32, u32))(0x0DE1, tex);
+        gl!(c"glTexImage2D": fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void))(
+            0x0DE1,
+            0,
+            0x8D7C,
+            32,
+            32,
+            0,
+            0x8D99,
+            0x1401,
+            null(), // GL_RGBA8UI, GL_RGBA_INTEGER
+        );
+        gl!(c"glGenFramebuffers": fn(i32, *mut u32))(1, &mut fbo);
+        gl!(c"glBindFramebuffer": fn(u32, u32))(0x8D40, fbo);
+        gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32))(0x8D40, 0x8CE0, 0x0DE1, tex, 0);
+        gl!(c"glEnable": fn(u32))(0x0BE2); // GL_BLEND
+        draw_arrays(4, 0, 3);
+        gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut c_void))(
+            3,
+            3,
+            1,
+            1,
+            0x8D99, // GL_RGBA_INTEGER
+            0x1405, // GL_UNSIGNED_INT
+            px.as_mut_ptr().cast(),
+        );
+        gl!(c"glDeleteFramebuffers": fn(i32, *const u32))(1, &fbo);
+    }
+    assert_eq!(error(), 0);
+    assert_eq!(px, [7, 8, 9, 10], "the integer colour buffer's pixel");
     ctx.check();
 }
 

@@ -531,11 +531,7 @@ const MAX_CLIENT: usize = 8 << 20;
 /// are not generated, so the fuzzer keeps finding new things and the suite stays green until
 /// they are fixed. `ARENAGL_FUZZ_ALL=1` generates them anyway. Remove an entry when its
 /// regression test passes.
-const KNOWN_FINDINGS: &[(&str, &[u32])] = &[
-    // Sampling a texture attached to the current framebuffer (a feedback loop) uses the wrong
-    // image layout: textures made for framebuffers are kept apart from sampled ones.
-    ("feedback_loops_use_the_wrong_image_layout", &[]),
-];
+const KNOWN_FINDINGS: &[(&str, &[u32])] = &[];
 
 /// Whether the finding `name` is still avoided (see `KNOWN_FINDINGS`).
 fn known(name: &str) -> bool {

@@ -548,7 +548,12 @@ fn depth_stencil_state(
 fn blend_attachments(key: &PipelineKey) -> GlResult<Vec<vk::PipelineColorBlendAttachmentState>> {
     (0..key.color_formats.len())
         .map(|i| {
-            let enabled = key.blend.enabled & (1 << i) != 0;
+            // GL blends only fixed- and floating-point colour buffers: an integer one skips
+            // blending (GL 4.6 §17.3.6), and Vulkan forbids enabling it there.
+            let integer = crate::gl::objects::texture::internal_format::is_integer_format(
+                key.color_formats[i],
+            );
+            let enabled = key.blend.enabled & (1 << i) != 0 && !integer;
             // A disabled attachment's factors are ignored; the initial ones keep every
             // attachment state identical where `independentBlend` is absent.
             let b = match key.blend.funcs.get(i) {
