@@ -315,9 +315,11 @@ report() {
       echo "## ArenaGL's most common reasons for a non-pass (from tests/piglit/expected.txt)"
       echo
       echo "| tests | reason |"
+      # (awk reads all of sort's output: `head` would close the pipe early, and with pipefail
+      # sort's SIGPIPE would end the report here.)
       echo "|---|---|"
       awk -F' [|] ' '!/^#/ && NF >= 3 && $2 != "pass" {c[$3]++} END {for (r in c) printf "%d\t%s\n", c[r], r}' \
-        "$expected" | sort -t$'\t' -k1,1nr -k2 | head -25 | awk -F'\t' '{printf "| %d | %s |\n", $1, $2}'
+        "$expected" | sort -t$'\t' -k1,1nr -k2 | awk -F'\t' 'NR <= 25 {printf "| %d | %s |\n", $1, $2}'
     fi
     echo
     echo "## Per test"
