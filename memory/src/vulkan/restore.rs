@@ -188,7 +188,7 @@ impl RestoreContents for MemoryManager {
 /// what it made on it (Vulkan requires every child gone before `vkDestroyDevice`). Destroying
 /// objects of a lost device is allowed; nothing else should be done with it.
 #[derive(Clone)]
-pub struct DeviceHold(std::sync::Arc<crate::vulkan::context::DeviceShared>);
+pub struct DeviceHold(crate::sync::Arc<crate::vulkan::context::DeviceShared>);
 
 impl DeviceHold {
     /// The held device.
