@@ -33,6 +33,45 @@ unsafe fn proc<F: Copy>(get: unsafe extern "C" fn(*const c_char) -> P, name: &CS
     unsafe { std::mem::transmute_copy(&p) }
 }
 
+/// `EGL_KHR_image_base`'s functions through glvnd's stubs: an image of a 2D texture of the
+/// current context `ctx`, destroyed once (the second time is `EGL_BAD_PARAMETER`).
+///
+/// # Safety
+/// `get` is glvnd's `eglGetProcAddress`; `dpy` is initialised and `ctx` current on it.
+unsafe fn images_reach_arenagl(get: unsafe extern "C" fn(*const c_char) -> P, dpy: P, ctx: P) {
+    const EGL_GL_TEXTURE_2D: EGLenum = 0x30B1;
+    const GL_TEXTURE_2D: u32 = 0x0DE1;
+    type TexImage = unsafe extern "C" fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void);
+    // SAFETY: each type is the function's C signature from the EGL and GL headers.
+    let (gen, bind, tex_image, create, destroy, get_error) = unsafe {
+        (
+            proc::<unsafe extern "C" fn(i32, *mut u32)>(get, c"glGenTextures"),
+            proc::<unsafe extern "C" fn(u32, u32)>(get, c"glBindTexture"),
+            proc::<TexImage>(get, c"glTexImage2D"),
+            proc::<unsafe extern "C" fn(P, P, EGLenum, P, *const EGLint) -> P>(
+                get,
+                c"eglCreateImageKHR",
+            ),
+            proc::<unsafe extern "C" fn(P, P) -> u32>(get, c"eglDestroyImageKHR"),
+            proc::<unsafe extern "C" fn() -> EGLint>(get, c"eglGetError"),
+        )
+    };
+    // SAFETY: GL and EGL calls on the current context with a local out-pointer; the texture
+    // has no data pointer (NULL: uninitialised texels).
+    unsafe {
+        let mut texture = 0;
+        gen(1, &mut texture);
+        bind(GL_TEXTURE_2D, texture);
+        tex_image(GL_TEXTURE_2D, 0, 0x8058, 4, 4, 0, 0x1908, 0x1401, null());
+        let buffer = texture as usize as P;
+        let image = create(dpy, ctx, EGL_GL_TEXTURE_2D, buffer, null());
+        assert!(!image.is_null(), "eglCreateImageKHR: {:#x}", get_error());
+        assert_eq!(destroy(dpy, image), 1);
+        assert_eq!(destroy(dpy, image), 0);
+        assert_eq!(get_error(), EGL_BAD_PARAMETER);
+    }
+}
+
 #[test]
 fn khr_sync_and_damage_functions_reach_arenagl_through_glvnd() {
     let Some(system) = system_libegl() else {
@@ -133,6 +172,7 @@ fn khr_sync_and_damage_functions_reach_arenagl_through_glvnd() {
         assert_eq!(damage(dpy, surface, rects.as_ptr(), 1), 1);
         assert_eq!(damage(dpy, surface, rects.as_ptr(), -1), 0);
         assert_eq!(get_error(), EGL_BAD_PARAMETER);
+        images_reach_arenagl(get, dpy, ctx);
         // A display no vendor owns: glvnd's stub answers EGL_BAD_DISPLAY.
         assert!(create_sync(0x1234 as P, EGL_SYNC_FENCE, null()).is_null());
         assert_eq!(get_error(), EGL_BAD_DISPLAY);

@@ -26,7 +26,8 @@ pub const EXTENSIONS: &str = "EGL_KHR_create_context EGL_KHR_no_config_context \
      EGL_KHR_surfaceless_context EGL_KHR_fence_sync EGL_KHR_wait_sync EGL_EXT_buffer_age \
      EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage EGL_EXT_present_opaque \
      EGL_KHR_context_flush_control EGL_EXT_create_context_robustness EGL_KHR_gl_colorspace \
-     EGL_KHR_image_base EGL_KHR_gl_texture_2D_image";
+     EGL_KHR_image_base EGL_KHR_gl_texture_2D_image EGL_KHR_gl_texture_cubemap_image \
+     EGL_KHR_gl_renderbuffer_image";
 /// Client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`): platforms and devices are
 /// client-side, per EGL_EXT_client_extensions.
 pub const CLIENT_EXTENSIONS: &str = "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_device \

@@ -1192,13 +1192,18 @@ pub unsafe extern "C" fn eglGetSyncAttribKHR(
     })
 }
 
-// Images (EGL 1.5 §3.9, EGL_KHR_image_base, EGL_KHR_gl_texture_2D_image). The images
+// Images (EGL 1.5 §3.9, EGL_KHR_image_base, EGL_KHR_gl_texture_2D_image,
+// EGL_KHR_gl_texture_cubemap_image, EGL_KHR_gl_renderbuffer_image). The images
 // themselves, and the GL side that uses them, are the translator's (`texture/egl_image.rs`).
 
 /// `EGLImage` / `EGLImageKHR`.
 pub type EGLImage = *mut c_void;
 /// `EGL_GL_TEXTURE_2D` (`EGL_GL_TEXTURE_2D_KHR`).
 const EGL_GL_TEXTURE_2D: EGLenum = 0x30B1;
+/// `EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X`; the other five faces follow it.
+const EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X: EGLenum = 0x30B3;
+/// `EGL_GL_RENDERBUFFER` (`EGL_GL_RENDERBUFFER_KHR`).
+const EGL_GL_RENDERBUFFER: EGLenum = 0x30B9;
 /// `EGL_GL_TEXTURE_LEVEL` (`EGL_GL_TEXTURE_LEVEL_KHR`).
 const EGL_GL_TEXTURE_LEVEL: i64 = 0x30BC;
 /// `EGL_IMAGE_PRESERVED_KHR`: accepted; texels are always preserved here.
@@ -1230,22 +1235,34 @@ fn create_image<T: arenagl_present::attrib::AttribWord>(
     let d = display(dpy)?;
     // Checks the display (initialised) and that the context is one of its contexts.
     instance().query_context(d, context(ctx)?, EGL_CONTEXT_CLIENT_TYPE)?;
-    if target != EGL_GL_TEXTURE_2D {
-        return fail(EglError::BAD_PARAMETER);
-    }
+    use arenagl_translate::gl::EglImageSource;
     let level = image_level(attribs)?;
-    let texture = u32::try_from(to_word(buffer)).or_else(|_| fail(EglError::BAD_PARAMETER))?;
-    let made = super::bridge::with_context(to_word(ctx), |c| {
-        c.create_egl_image(d.to_raw(), texture, level)
-    });
+    let name = u32::try_from(to_word(buffer)).or_else(|_| fail(EglError::BAD_PARAMETER))?;
+    let face = target.wrapping_sub(EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X);
+    let source = match target {
+        EGL_GL_TEXTURE_2D => EglImageSource::Texture2D {
+            texture: name,
+            level,
+        },
+        _ if face < 6 => EglImageSource::CubeFace {
+            texture: name,
+            face,
+            level,
+        },
+        EGL_GL_RENDERBUFFER => EglImageSource::Renderbuffer(name),
+        _ => return fail(EglError::BAD_PARAMETER),
+    };
+    let made =
+        super::bridge::with_context(to_word(ctx), |c| c.create_egl_image(d.to_raw(), source));
     match made {
         Some(Ok(image)) => instance().record(Ok(image)),
         Some(Err(arenagl_translate::gl::EglImageError::BadMatch)) => fail(EglError::BAD_MATCH),
+        Some(Err(arenagl_translate::gl::EglImageError::BadAccess)) => fail(EglError::BAD_ACCESS),
         Some(Err(_)) | None => fail(EglError::BAD_PARAMETER),
     }
 }
 
-/// `eglCreateImage`: `EGL_GL_TEXTURE_2D` images of a context's texture.
+/// `eglCreateImage`: images of a context's 2D texture, cube-map face or renderbuffer.
 ///
 /// # Safety
 /// `attrib_list` is NULL or an `EGL_NONE`-terminated `EGLAttrib` list.

@@ -2053,6 +2053,7 @@ gl_entry_points! {
     fn glTexStorage2D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32) { gl((), |c| c.tex_storage(2, t, levels, internal, [w, h, 1])) }
     fn glTexStorage3D(t: GLenum, levels: i32, internal: GLenum, w: i32, h: i32, d: i32) { gl((), |c| c.tex_storage(3, t, levels, internal, [w, h, d])) }
     fn glEGLImageTargetTexture2DOES(t: GLenum, image: *mut c_void) { gl((), |c| c.egl_image_target_texture_2d(t, image as usize as u64)) }
+    fn glEGLImageTargetRenderbufferStorageOES(t: GLenum, image: *mut c_void) { gl((), |c| c.egl_image_target_renderbuffer_storage(t, image as usize as u64)) }
     fn glTextureView(tex: u32, t: GLenum, orig: u32, internal: GLenum, min_level: u32, levels: u32, min_layer: u32, layers: u32) { gl((), |c| c.texture_view(tex, t, orig, internal, (min_level, levels), (min_layer, layers))) }
     fn glTexParameteri(t: GLenum, p: GLenum, v: i32) { gl((), |c| c.tex_parameter(t, p, v as f32)) }
     fn glTexParameterf(t: GLenum, p: GLenum, v: f32) { gl((), |c| c.tex_parameter(t, p, v)) }

@@ -130,7 +130,7 @@ impl Dispatched {
     }
 }
 
-static DISPATCHED: [Dispatched; 10] = [
+static DISPATCHED: [Dispatched; 12] = [
     Dispatched::new(
         c"eglQueryDisplayAttribEXT",
         dispatch_query_display_attrib as *mut c_void,
@@ -168,6 +168,15 @@ static DISPATCHED: [Dispatched; 10] = [
     Dispatched::new(
         c"eglSwapBuffersWithDamageEXT",
         dispatch_swap_buffers_with_damage_ext as *mut c_void,
+    ),
+    // EGL_KHR_image_base's functions (glvnd dispatches only EGL 1.5's `eglCreateImage`).
+    Dispatched::new(
+        c"eglCreateImageKHR",
+        dispatch_create_image_khr as *mut c_void,
+    ),
+    Dispatched::new(
+        c"eglDestroyImageKHR",
+        dispatch_destroy_image_khr as *mut c_void,
     ),
 ];
 
@@ -532,6 +541,20 @@ display_stub!(
     EGL_FALSE
 );
 
+display_stub!(
+    /// Vendor-neutral `eglCreateImageKHR`.
+    dispatch_create_image_khr = DISPATCHED[10],
+    fn(ctx: EGLContext, target: EGLenum, buffer: *mut c_void, attrib_list: *const EGLint)
+        -> *mut c_void,
+    null_mut()
+);
+display_stub!(
+    /// Vendor-neutral `eglDestroyImageKHR`.
+    dispatch_destroy_image_khr = DISPATCHED[11],
+    fn(image: *mut c_void) -> EGLBoolean,
+    EGL_FALSE
+);
+
 // The functions glvnd requires that ArenaGL does not support: each checks the display as
 // every EGL function does, then fails with the spec's error for the unsupported case.
 
@@ -732,6 +755,9 @@ mod tests {
             );
         }
         // SAFETY: NUL-terminated.
-        assert!(unsafe { get_dispatch_address(c"eglCreateImageKHR".as_ptr()) }.is_null());
+        let stub = unsafe { get_dispatch_address(c"eglCreateImageKHR".as_ptr()) };
+        assert_eq!(stub, dispatch_create_image_khr as *mut c_void);
+        // SAFETY: NUL-terminated.
+        assert!(unsafe { get_dispatch_address(c"eglCreateImage".as_ptr()) }.is_null());
     }
 }

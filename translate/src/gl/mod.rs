@@ -58,7 +58,7 @@ pub use objects::program::{split_u64, ValueKind, MAX_TEXTURE_UNITS};
 pub use objects::query_buffer::QueryResultType;
 pub use objects::sync::DeviceFence;
 pub use objects::texture::egl_image::{
-    destroy_display_images, destroy_egl_image, is_egl_image, EglImageError,
+    destroy_display_images, destroy_egl_image, is_egl_image, EglImageError, EglImageSource,
 };
 pub use objects::vertex_array::binding::FormatKind;
 pub use objects::vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};

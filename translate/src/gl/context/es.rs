@@ -44,6 +44,8 @@ const ES_EXTENSIONS: &[&str] = &[
     "GL_EXT_blend_minmax",
     // Debug output, groups and labels (`debug`), an ES extension since ES 2.0.
     "GL_KHR_debug",
+    // EGL images as textures and renderbuffers (`objects::texture::egl_image`).
+    "GL_OES_EGL_image",
 ];
 
 /// The extensions an ES 3.x context adds: float colour buffers (`GL_R16F` … `GL_RGBA32F`,

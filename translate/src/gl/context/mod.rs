@@ -475,6 +475,8 @@ impl Context {
             "GL_ARB_shader_precision",
             "GL_ARB_get_program_binary",
         ]);
+        // EGL images as textures and renderbuffers (`objects::texture::egl_image`).
+        extensions.push("GL_OES_EGL_image");
         // Built but incomplete extensions leave the list here, before they could count towards
         // a version (`experimental`).
         experimental::filter(&mut extensions);

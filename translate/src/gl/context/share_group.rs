@@ -98,10 +98,8 @@ impl SharedObjects {
         for t in self.textures.drain() {
             release_texture(t, locked);
         }
-        for r in self.renderbuffers.drain() {
-            if let Some((image, _)) = r.storage {
-                let _ = locked.manager.retire_image(image);
-            }
+        for mut rb in self.renderbuffers.drain() {
+            rb.release_storage(&mut locked.manager);
         }
     }
 }
@@ -312,8 +310,8 @@ impl Context {
                 }
             }
             SharedKind::Renderbuffer => {
-                if let Some((image, _)) = self.renderbuffers.remove(name).and_then(|r| r.storage) {
-                    let _ = device.lock().manager.retire_image(image);
+                if let Some(mut rb) = self.renderbuffers.remove(name) {
+                    rb.release_storage(&mut device.lock().manager);
                 }
             }
             SharedKind::Sampler => {

@@ -82,8 +82,8 @@ impl Context {
                 .renderbuffers
                 .remove(name)
                 .and_then(|rb| self.keep_deleted_renderbuffer(name, rb));
-            if let Some((image, _)) = released.and_then(|rb| rb.storage) {
-                let _ = device.lock().manager.retire_image(image);
+            if let Some(mut rb) = released {
+                rb.release_storage(&mut device.lock().manager);
             }
         }
     }
@@ -137,9 +137,7 @@ impl Context {
                 .get_mut(name)
                 .ok_or_else(|| GlError::InvalidOperation("no renderbuffer bound".into()))?;
             let mut locked = device.lock();
-            if let Some((old, _)) = rb.storage.take() {
-                let _ = locked.manager.retire_image(old);
-            }
+            rb.release_storage(&mut locked.manager);
             rb.format = format;
             rb.internal = internal;
             rb.samples = if count > 1 { count } else { 0 };

@@ -17,6 +17,7 @@ use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{GlError, GlResult};
+use crate::gl::objects::texture::storage::ImageRef;
 use crate::gl::vk::device::Device;
 
 // The format predicates live with the formats; these names stay for the rooms that reach them
@@ -387,9 +388,25 @@ pub(crate) struct Renderbuffer {
     /// The name the renderbuffer was deleted as, while framebuffers that were not bound keep
     /// it alive (`retained`); it is then filed under a private id no GL call accepts.
     pub deleted_as: Option<u32>,
+    /// The image's shared reference once an EGL image holds it too (its source or target,
+    /// `texture/egl_image.rs`): the last holder retires it.
+    pub shared: Option<ImageRef>,
 }
 
 impl Renderbuffer {
+    /// Lets go of the storage: retires the image, or drops this holder's reference to a
+    /// shared one.
+    pub(crate) fn release_storage(&mut self, manager: &mut arenagl_memory::MemoryManager) {
+        let storage = self.storage.take();
+        match (self.shared.take(), storage) {
+            (Some(shared), _) => shared.release(manager),
+            (None, Some((image, _))) => {
+                let _ = manager.retire_image(image);
+            }
+            (None, None) => {}
+        }
+    }
+
     /// Whether GL calls may reach this renderbuffer by the name it is filed under.
     pub(crate) fn named(&self) -> bool {
         self.deleted_as.is_none()

@@ -150,8 +150,8 @@ impl Context {
                 }
             }
             Attached::Renderbuffer(id) => {
-                if let Some((image, _)) = self.renderbuffers.remove(id).and_then(|r| r.storage) {
-                    let _ = locked.manager.retire_image(image);
+                if let Some(mut rb) = self.renderbuffers.remove(id) {
+                    rb.release_storage(&mut locked.manager);
                 }
             }
         }

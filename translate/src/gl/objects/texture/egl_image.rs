@@ -17,19 +17,21 @@
 //!   `glTexSubImage*` and rendering write the shared texels, which every sibling sees.
 //! - Errors (EGL_KHR_gl_texture_2D_image): a name that is no 2D texture, texture 0, or an
 //!   attribute other than `EGL_GL_TEXTURE_LEVEL` is `EGL_BAD_PARAMETER`; a level the texture
-//!   has not specified `EGL_BAD_MATCH`. On the GL side a target other than `GL_TEXTURE_2D` is
+//!   has not specified `EGL_BAD_MATCH`; a texture that is already a sibling of a live image
+//!   (its source or a target) `EGL_BAD_ACCESS`. On the GL side a target other than `GL_TEXTURE_2D` is
 //!   `GL_INVALID_ENUM`, an image that is not one `GL_INVALID_VALUE`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use arenagl_memory::{MemoryManager, ViewDesc};
 use ash::vk;
 
 use crate::gl::context::enums::*;
-use crate::gl::context::error::{invalid_enum, invalid_value};
+use crate::gl::context::error::{invalid_enum, invalid_op, GlError, GlResult};
 use crate::gl::context::Context;
-use crate::gl::objects::texture::internal_format::FormatInfo;
+use crate::gl::objects::texture::internal_format::{self, FormatInfo};
 use crate::gl::objects::texture::storage::{ImageRef, Origin, Window};
 use crate::gl::objects::texture::target::TexTarget;
 use crate::gl::objects::texture::TexImage;
@@ -42,6 +44,8 @@ pub enum EglImageError {
     BadParameter,
     /// `EGL_BAD_MATCH`.
     BadMatch,
+    /// `EGL_BAD_ACCESS`: the texture is already a sibling of a live EGL image.
+    BadAccess,
 }
 
 /// One level of a texture's image, as an EGL image keeps it.
@@ -88,15 +92,60 @@ pub fn destroy_display_images(display: u64) {
     }
 }
 
+/// What `eglCreateImage` makes an image of (its `target` and `buffer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EglImageSource {
+    /// `EGL_GL_TEXTURE_2D`: a level of a 2D texture.
+    Texture2D { texture: u32, level: i32 },
+    /// `EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X + face`: a level of one face of a cube map.
+    CubeFace { texture: u32, face: u32, level: i32 },
+    /// `EGL_GL_RENDERBUFFER`: a single-sampled renderbuffer.
+    Renderbuffer(u32),
+}
+
 impl Context {
-    /// `eglCreateImage(…, EGL_GL_TEXTURE_2D, texture, {EGL_GL_TEXTURE_LEVEL: level})` on this
-    /// context (module comment): the new image's value.
+    /// `eglCreateImage` of `source` on this context (module comment): the new image's value.
     pub fn create_egl_image(
         &mut self,
         display: u64,
-        texture: u32,
-        level: i32,
+        source: EglImageSource,
     ) -> Result<u64, EglImageError> {
+        let (shared, origin, size, format) = match source {
+            EglImageSource::Texture2D { texture, level } => {
+                self.texture_image_source(texture, TexTarget::D2, 0, level)?
+            }
+            EglImageSource::CubeFace {
+                texture,
+                face,
+                level,
+            } => self.texture_image_source(texture, TexTarget::Cube, face, level)?,
+            EglImageSource::Renderbuffer(name) => self.renderbuffer_image_source(name)?,
+        };
+        if is_sibling(&shared) {
+            return Err(EglImageError::BadAccess);
+        }
+        let source = Source {
+            shared,
+            origin,
+            size,
+            format,
+            display,
+            device: self.device.clone(),
+        };
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let id = NEXT.fetch_add(1, Ordering::Relaxed);
+        table().insert(id, source);
+        Ok(id)
+    }
+
+    /// The image, window and format of `level` of `face` of texture `texture` of `target`.
+    fn texture_image_source(
+        &mut self,
+        texture: u32,
+        target: TexTarget,
+        face: u32,
+        level: i32,
+    ) -> Result<SourceParts, EglImageError> {
         let named = self.textures.get(texture).is_some_and(|t| t.named());
         if texture == 0 || !named {
             return Err(EglImageError::BadParameter);
@@ -107,36 +156,45 @@ impl Context {
         let Some(t) = self.textures.get(texture) else {
             return Err(EglImageError::BadParameter);
         };
-        let Some(s) = t
-            .storage
-            .as_ref()
-            .filter(|_| t.target == Some(TexTarget::D2))
-        else {
+        let Some(s) = t.storage.as_ref().filter(|_| t.target == Some(target)) else {
             return Err(EglImageError::BadParameter);
         };
-        if level < 0 || !s.level_defined(level as u32) {
+        if level < 0 || !s.face_level_defined(face, level as u32) {
             return Err(EglImageError::BadMatch);
         }
         let level = level as u32;
-        let source = Source {
-            shared: s.shared.clone(),
-            origin: Origin {
-                level: s.vk_level(level),
-                layer: s.origin.layer,
-            },
-            size: s.level_size(level),
-            format: (s.format, s.internal, s.info),
-            display,
-            device: self.device.clone(),
+        let origin = Origin {
+            level: s.vk_level(level),
+            layer: s.vk_layer(face),
         };
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        table().insert(id, source);
-        Ok(id)
+        let [w, h, _] = s.level_size(level);
+        let format = (s.format, s.internal, s.info);
+        Ok((s.shared.clone(), origin, [w, h, 1], format))
+    }
+
+    /// A renderbuffer's image (it becomes shared: the renderbuffer keeps one reference).
+    fn renderbuffer_image_source(&mut self, name: u32) -> Result<SourceParts, EglImageError> {
+        let rb = self
+            .renderbuffers
+            .get_mut(name)
+            .filter(|rb| name != 0 && rb.named())
+            .ok_or(EglImageError::BadParameter)?;
+        let (Some((image, _)), 0) = (rb.storage, rb.samples) else {
+            return Err(EglImageError::BadParameter);
+        };
+        let row = crate::gl::objects::framebuffer::renderbuffer_row(rb.internal);
+        let info = internal_format::lookup(row).ok_or(EglImageError::BadParameter)?;
+        let shared = rb
+            .shared
+            .get_or_insert_with(|| ImageRef::new(image))
+            .clone();
+        let format = (rb.format, rb.internal, info);
+        Ok((shared, Origin::default(), [rb.width, rb.height, 1], format))
     }
 
     /// `glEGLImageTargetTexture2DOES`: the texture bound to `target` takes `image`'s texels as
-    /// its one level (its previous storage is let go).
+    /// its one level (its previous storage is let go). An image the device cannot sample (a
+    /// depth renderbuffer's) is `GL_INVALID_OPERATION`.
     pub fn egl_image_target_texture_2d(&mut self, target: GLenum, image: u64) {
         let r = (|| {
             if target != GL_TEXTURE_2D {
@@ -147,9 +205,9 @@ impl Context {
             self.bound_texture(TexTarget::D2)?;
             let storage = {
                 let map = table();
-                let Some(src) = map.get(&image) else {
-                    return invalid_value(format!("{image:#x} is not an EGL image"));
-                };
+                let src = live_source(&map, image)?;
+                let mut locked = device.lock();
+                require_usage(&locked.manager, src, vk::ImageUsageFlags::SAMPLED)?;
                 let window = Window {
                     origin: src.origin,
                     target: TexTarget::D2,
@@ -158,7 +216,7 @@ impl Context {
                     format: src.format,
                     samples: (1, true),
                 };
-                TexImage::over_shared(&mut device.lock().manager, &src.shared, window)?
+                TexImage::over_shared(&mut locked.manager, &src.shared, window)?
             };
             let t = self.bound_texture(TexTarget::D2)?;
             t.blocks.clear();
@@ -169,6 +227,79 @@ impl Context {
         })();
         self.record(r);
     }
+
+    /// `glEGLImageTargetRenderbufferStorageOES`: the bound renderbuffer takes `image` as its
+    /// storage (its previous storage is let go). An image the device cannot render to is
+    /// `GL_INVALID_OPERATION`.
+    pub fn egl_image_target_renderbuffer_storage(&mut self, target: GLenum, image: u64) {
+        let r = (|| {
+            if target != GL_RENDERBUFFER {
+                return invalid_enum("glEGLImageTargetRenderbufferStorageOES target", target);
+            }
+            let device = self.device.clone();
+            let name = self.renderbuffer;
+            if name == 0 {
+                return invalid_op("no renderbuffer bound");
+            }
+            let map = table();
+            let src = live_source(&map, image)?;
+            let mut locked = device.lock();
+            let depth = internal_format::is_depth_format(src.format.0);
+            let attachment = if depth {
+                vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+            } else {
+                vk::ImageUsageFlags::COLOR_ATTACHMENT
+            };
+            require_usage(&locked.manager, src, attachment)?;
+            let mut desc = if depth {
+                crate::gl::objects::framebuffer::depth_view()
+            } else {
+                ViewDesc::color_2d(1)
+            };
+            desc.format = src.format.0;
+            desc.base_mip_level = src.origin.level;
+            desc.base_array_layer = src.origin.layer;
+            let view = locked.manager.create_view(src.shared.image(), &desc)?;
+            let Some(rb) = self.renderbuffers.get_mut(name) else {
+                return invalid_op("no renderbuffer bound");
+            };
+            rb.release_storage(&mut locked.manager);
+            rb.storage = Some((src.shared.image(), view));
+            rb.shared = Some(src.shared.clone());
+            (rb.format, rb.internal) = (src.format.0, src.format.1);
+            (rb.width, rb.height, rb.samples) = (src.size[0], src.size[1], 0);
+            Ok(())
+        })();
+        self.record(r);
+    }
+}
+
+/// An image's parts: its shared image, where its level lies, its size and format.
+type SourceParts = (ImageRef, Origin, [u32; 3], (vk::Format, GLenum, FormatInfo));
+
+/// The live image `image`, or `GL_INVALID_VALUE`.
+fn live_source(map: &HashMap<u64, Source>, image: u64) -> GlResult<&Source> {
+    map.get(&image)
+        .ok_or_else(|| GlError::InvalidValue(format!("{image:#x} is not an EGL image")))
+}
+
+/// `GL_INVALID_OPERATION` unless `src`'s image was made with `usage`.
+fn require_usage(
+    manager: &MemoryManager,
+    src: &Source,
+    usage: vk::ImageUsageFlags,
+) -> GlResult<()> {
+    let info = manager.image_info(src.shared.image())?;
+    if info.desc.usage.contains(usage) {
+        Ok(())
+    } else {
+        invalid_op(format!("the EGL image cannot be used as {usage:?}"))
+    }
+}
+
+/// Whether `shared` is the image of a live EGL image (its source, or a target of it).
+fn is_sibling(shared: &ImageRef) -> bool {
+    table().values().any(|s| s.shared.image() == shared.image())
 }
 
 /// Whether `image` names a live EGL image of `display` (for the EGL entry points' checks).
