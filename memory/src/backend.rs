@@ -77,6 +77,11 @@ pub trait Backend {
     fn limits(&self) -> &DeviceLimits;
     /// Device-memory counters (live objects, `vkAllocateMemory` calls, block bytes).
     fn device_memory(&self) -> DeviceMemoryCounters;
+    /// `VK_EXT_memory_budget`'s budget for the heap allocations come from, read now; `None`
+    /// where the device has no such figure.
+    fn heap_budget(&self) -> Option<u64> {
+        None
+    }
 
     /// Checks that the device supports `desc` (format, usage, extent, samples).
     fn check_image(&self, desc: &ImageDesc) -> Result<()>;

@@ -14,12 +14,22 @@
 //!   restoration) and queues the rest (demotion, cache trimming, render scale) for the translator
 //!   and presenter, which collect them with [`Manager::take_pressure_actions`].
 //! - This file owns the manager's `budget` field (a [`BudgetState`], opaque elsewhere) and
-//!   reaches the rest of the manager only through its methods. The manager calls two hooks
-//!   here: `admit_under_budget` before every new allocation, `update_pressure` at every
-//!   `begin_frame`.
+//!   reaches the rest of the manager only through its methods. The manager calls three hooks
+//!   here: `admit_under_budget` before every new allocation, `refresh_signals` and then
+//!   `update_pressure` at every `begin_frame`.
+//! - A budget installed with its inputs ([`Manager::set_live_budget`], what `from_env` does) is
+//!   derived again whenever a live signal moves an input: the cgroup limit of the measured
+//!   Linux host, a launcher's available bytes (the crash line becomes footprint + usage +
+//!   available), `VK_EXT_memory_budget`'s figure. Signals that say "pressure" set the monitor's
+//!   floor instead of shrinking the budget, so the level's actions run once and a game that
+//!   must load its next chunks may still allocate up to the budget.
 
+use std::time::Instant;
+
+use arenagl_residency::signals::{SignalReader, Signals};
 use arenagl_residency::{
-    Action, ActionPolicy, Budget, Category, Level, PressureMonitor, Thresholds, Usage,
+    Action, ActionPolicy, Budget, BudgetInputs, Category, Level, PressureMonitor, Profile,
+    Thresholds, Usage,
 };
 
 use crate::backend::Backend;
@@ -34,6 +44,21 @@ pub(crate) struct BudgetState {
     budget: Budget,
     monitor: PressureMonitor,
     pending: Vec<Action>,
+    /// What the budget is derived from again when a live signal moves it (`None`: a fixed
+    /// budget, which signals can hold at a pressure floor but not move).
+    live: Option<Live>,
+}
+
+/// The inputs of a live budget and the reader of the signals that move them.
+struct Live {
+    inputs: BudgetInputs,
+    reader: SignalReader,
+    /// The profile as derived at start-up: each frame's crash line starts from it.
+    profile: Profile,
+    /// The cgroup limit the profile was made under.
+    cgroup: Option<u64>,
+    /// The footprint the inputs were given (`None`: the platform default for the crash line).
+    footprint: Option<u64>,
 }
 
 /// What a client did under pressure, reported to the manager for its statistics and the
@@ -59,6 +84,7 @@ impl BudgetState {
             budget,
             monitor,
             pending: Vec::new(),
+            live: None,
         }
     }
 }
@@ -75,6 +101,51 @@ impl<B: Backend> Manager<B> {
         let policy = self.pressure_policy();
         self.budget = budget.map(|b| BudgetState::new(b, policy));
         self.update_pressure();
+    }
+
+    /// Installs a budget derived from `inputs` that live platform signals move each frame
+    /// (`reader`, [`arenagl_residency::signals`]): a cgroup `memory.max` change or a launcher's
+    /// available-bytes report re-derives it, `VK_EXT_memory_budget` is read again, and PSI,
+    /// cgroup events and trim levels hold the pressure level at a floor.
+    pub fn set_live_budget(&mut self, inputs: BudgetInputs, mut reader: SignalReader) {
+        let cgroup = reader.poll(Instant::now()).cgroup_limit_bytes;
+        self.set_budget(Some(Budget::derive(&inputs)));
+        if let Some(state) = self.budget.as_mut() {
+            state.live = Some(Live {
+                profile: inputs.profile.clone(),
+                footprint: inputs.non_gpu_footprint_bytes,
+                inputs,
+                reader,
+                cgroup,
+            });
+        }
+    }
+
+    /// Hook: `Manager::begin_frame` calls this before [`Manager::update_pressure`]. Reads the
+    /// platform's signals and applies them: a new floor, and a budget derived again when its
+    /// inputs moved (module `signals` of the residency crate says which signals do what).
+    pub(crate) fn refresh_signals(&mut self) {
+        let heap_budget = self.backend().heap_budget();
+        let usage = self.usage().total();
+        let Some(state) = self.budget.as_mut() else {
+            return;
+        };
+        let Some(live) = state.live.as_mut() else {
+            return;
+        };
+        let signals = live.reader.poll(Instant::now());
+        state.monitor.set_floor(signals.floor);
+        if let Some(budget) = live.rederive(&signals, heap_budget, usage) {
+            if budget.total_bytes != state.budget.total_bytes {
+                tracing::debug!(
+                    from = state.budget.total_bytes,
+                    to = budget.total_bytes,
+                    binding = budget.derivation.binding.name(),
+                    "live signals moved the budget"
+                );
+            }
+            state.budget = budget;
+        }
     }
 
     /// Replaces the pressure policy (demotion age, mip levels dropped, render scale at
@@ -280,5 +351,53 @@ impl<B: Backend> Manager<B> {
             usage,
             budget,
         })
+    }
+}
+
+impl Live {
+    /// The budget derived again when `signals`, `heap_budget` or (while a launcher reports
+    /// available bytes) `usage` move its inputs; `None` when nothing moved.
+    fn rederive(
+        &mut self,
+        signals: &Signals,
+        heap_budget: Option<u64>,
+        usage: u64,
+    ) -> Option<Budget> {
+        let mut moved = false;
+        if signals.cgroup_limit_bytes != self.cgroup && self.profile.is_linux_host() {
+            self.cgroup = signals.cgroup_limit_bytes;
+            self.profile = Profile::linux_host_with_cgroup(self.cgroup);
+            moved = true;
+        }
+        // With a report of available bytes, the crash line is what the process holds now (its
+        // footprint, kept at the start-up figure, and the GPU memory in use) plus what it may
+        // still take.
+        let (crash_line, footprint) = match signals.available_bytes {
+            Some(available) => {
+                let footprint = self
+                    .footprint
+                    .unwrap_or_else(|| self.profile.default_footprint_bytes());
+                let line = footprint.saturating_add(usage).saturating_add(available);
+                (line, Some(footprint))
+            }
+            None => (self.profile.crash_limit_bytes, self.footprint),
+        };
+        if crash_line != self.inputs.profile.crash_limit_bytes
+            || footprint != self.inputs.non_gpu_footprint_bytes
+        {
+            self.inputs.non_gpu_footprint_bytes = footprint;
+            self.inputs.profile = Profile {
+                crash_limit_bytes: crash_line,
+                ..self.profile.clone()
+            };
+            moved = true;
+        }
+        if let Some(vulkan) = self.inputs.vulkan.as_mut() {
+            if heap_budget.is_some() && vulkan.heap_budget_bytes != heap_budget {
+                vulkan.heap_budget_bytes = heap_budget;
+                moved = true;
+            }
+        }
+        moved.then(|| Budget::derive(&self.inputs))
     }
 }

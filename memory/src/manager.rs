@@ -30,8 +30,9 @@
 //!   release of everything.
 //! - `budget.rs`, `admit_under_budget(category, bytes)`: in `create_buffer` and `create_image`,
 //!   before a new allocation (not when the recycle bin supplies the object).
-//! - `budget.rs`, `update_pressure()`: in `begin_frame`, after the drain, unless the device is
-//!   lost.
+//! - `budget.rs`, `refresh_signals()` then `update_pressure()`: in `begin_frame`, after the
+//!   drain, unless the device is lost (the platform's memory signals first, so a signal moves
+//!   the level in the same frame).
 //! - `telemetry.rs`, `publish_frame()`: at the end of every `begin_frame`, lost or not.
 //! - `telemetry.rs`, `telemetry_event(kind, bytes)`: when the OOM ladder or the allocation-count
 //!   cap refuses an allocation.
@@ -1348,6 +1349,7 @@ impl<B: Backend> Manager<B> {
         let expired = self.bin.next_frame();
         self.destroy_binned(expired);
         if !self.lost {
+            self.refresh_signals();
             self.update_pressure();
             self.rotate_staging()?;
         }

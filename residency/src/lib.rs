@@ -12,6 +12,9 @@
 //!   trail, and admission of allocations.
 //! - [`pressure`]: Normal → Warn → Critical → Over with hysteresis, and the actions each level
 //!   asks of the memory manager, the translator and the presenter.
+//! - [`signals`]: what the platform says about memory each frame — cgroup v2 `memory.max` and
+//!   `memory.events`, Linux PSI, and the launcher's trim levels and available bytes — as a
+//!   moving limit and a pressure floor.
 //! - [`telemetry`]: the memory-mapped page a running process publishes its figures into every
 //!   frame, and the reader `arenagl top` / `arenagl record` attach with; [`seqlock`] is the
 //!   lock-free protocol that keeps its snapshots whole. The only `unsafe` in the crate is the
@@ -69,6 +72,7 @@ pub mod overrides;
 pub mod pressure;
 pub mod profiles;
 pub mod seqlock;
+pub mod signals;
 pub mod telemetry;
 
 pub use budget::{

@@ -311,6 +311,8 @@ pub struct PressureMonitor {
     level: Level,
     usage_bytes: u64,
     budget_bytes: u64,
+    /// The level the platform asks for at least (`signals`), Normal when it asks nothing.
+    floor: Level,
 }
 
 impl PressureMonitor {
@@ -327,7 +329,21 @@ impl PressureMonitor {
             level: Level::Normal,
             usage_bytes: 0,
             budget_bytes: budget.total_bytes,
+            floor: Level::Normal,
         }
+    }
+
+    /// Holds the level at `floor` or above from the next update, whatever the usage (a platform
+    /// signal, `signals`): entering it emits that level's actions once, and when the floor
+    /// drops the level falls back by usage with the usual hysteresis. A floor never reaches
+    /// Over, which only refuses allocations: it is capped at Critical.
+    pub fn set_floor(&mut self, floor: Level) {
+        self.floor = floor.min(Level::Critical);
+    }
+
+    /// The floor in force ([`PressureMonitor::set_floor`]).
+    pub fn floor(&self) -> Level {
+        self.floor
     }
 
     /// Feeds the current usage per category and the current budget (which may change, e.g. when
@@ -342,7 +358,8 @@ impl PressureMonitor {
         self.budget_bytes = budget_bytes;
         let target = self
             .thresholds
-            .next_level(self.level, usage_bytes, budget_bytes);
+            .next_level(self.level, usage_bytes, budget_bytes)
+            .max(self.floor);
         let mut transitions = Vec::new();
         let mut actions = Vec::new();
         while self.level != target {
@@ -413,9 +430,16 @@ impl PressureMonitor {
                 let exit = u128::from(self.budget_bytes)
                     * u128::from(self.thresholds.exit_bp(Level::Critical))
                     / u128::from(BASIS_POINTS);
-                let bytes_to_free =
-                    u64::try_from(u128::from(self.usage_bytes).saturating_sub(exit))
-                        .unwrap_or(u64::MAX);
+                let over = u64::try_from(u128::from(self.usage_bytes).saturating_sub(exit))
+                    .unwrap_or(u64::MAX);
+                // Held there by the platform (a floor), give back a quarter of what is in use
+                // even when usage is far below the line.
+                let asked = if self.floor >= Level::Critical {
+                    self.usage_bytes / 4
+                } else {
+                    0
+                };
+                let bytes_to_free = over.max(asked);
                 actions.extend([
                     Action::DemoteTextures {
                         bytes_to_free,
@@ -731,5 +755,29 @@ mod tests {
             prop_assert_eq!(m.admit(category, bytes).is_ok(), admitted);
             prop_assert_eq!(m.would_exceed(bytes), !admitted);
         }
+    }
+
+    #[test]
+    fn a_floor_holds_the_level_and_lifts_by_usage() {
+        let budget = Budget::fixed(1000);
+        let mut m = PressureMonitor::new(&budget);
+        assert_eq!(m.update_totals(100, 1000).level, Level::Normal);
+        m.set_floor(Level::Critical);
+        let up = m.update_totals(100, 1000);
+        assert_eq!(up.level, Level::Critical);
+        assert_eq!(up.transitions.len(), 2, "Warn then Critical, each once");
+        assert!(up.actions.contains(&Action::TrimCaches));
+        let asked = up.actions.iter().find_map(|a| match a {
+            Action::DemoteTextures { bytes_to_free, .. } => Some(*bytes_to_free),
+            _ => None,
+        });
+        assert_eq!(asked, Some(25), "a quarter of the usage");
+        let held = m.update_totals(100, 1000);
+        assert_eq!(held.level, Level::Critical);
+        assert!(held.transitions.is_empty(), "actions run once");
+        m.set_floor(Level::Over);
+        assert_eq!(m.floor(), Level::Critical, "never Over");
+        m.set_floor(Level::Normal);
+        assert_eq!(m.update_totals(100, 1000).level, Level::Normal);
     }
 }

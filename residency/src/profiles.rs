@@ -345,8 +345,19 @@ impl Profile {
     /// This Linux machine, measured now: the tighter of the cgroup v2 limit and the available
     /// RAM reported by `sysinfo`.
     pub fn linux_host() -> Profile {
+        Profile::linux_host_with_cgroup(cgroup::read_cgroup_v2_limit())
+    }
+
+    /// This Linux machine's RAM measured now, under the cgroup limit `cgroup_limit` (read
+    /// elsewhere: a live `memory.max`, `signals`).
+    pub fn linux_host_with_cgroup(cgroup_limit: Option<u64>) -> Profile {
         let (total, available) = host_memory();
-        Profile::linux(cgroup::read_cgroup_v2_limit(), total, available)
+        Profile::linux(cgroup_limit, total, available)
+    }
+
+    /// Whether this is the measured Linux host (not a named device profile).
+    pub fn is_linux_host(&self) -> bool {
+        self.name == LINUX_HOST
     }
 
     /// A Linux profile from measured numbers (the pure half of [`Profile::linux_host`]).

@@ -53,6 +53,7 @@ mod debug;
 pub mod diagnostics;
 pub mod egl;
 pub mod gl;
+pub mod launcher;
 pub mod glvnd;
 pub mod glx;
 pub(crate) mod guard;

@@ -325,6 +325,20 @@ impl Backend for VulkanBackend {
         self.suballoc.counters()
     }
 
+    fn heap_budget(&self) -> Option<u64> {
+        let info = &self.shared.info;
+        if !info.features.memory_budget {
+            return None;
+        }
+        let (index, _) = info
+            .heaps
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.device_local)
+            .max_by_key(|(_, h)| h.size)?;
+        self.suballoc.fresh_heap_budgets().get(index).copied()
+    }
+
     fn check_image(&self, desc: &ImageDesc) -> Result<()> {
         // SAFETY: plain query on the physical device this backend was opened on.
         let props = unsafe {
@@ -638,7 +652,17 @@ pub fn derive_budget(
     heap_budget: Option<u64>,
     overrides: arenagl_residency::EnvOverrides,
 ) -> arenagl_residency::Budget {
-    use arenagl_residency::{Budget, BudgetInputs, Profile, VulkanMemory};
+    arenagl_residency::Budget::derive(&budget_inputs(info, heap_budget, overrides))
+}
+
+/// What [`derive_budget`] derives from (kept by the manager, which derives again when a live
+/// signal moves one of them: `budget.rs`).
+pub fn budget_inputs(
+    info: &DeviceInfo,
+    heap_budget: Option<u64>,
+    overrides: arenagl_residency::EnvOverrides,
+) -> arenagl_residency::BudgetInputs {
+    use arenagl_residency::{BudgetInputs, Profile, VulkanMemory};
     let heap = info
         .heaps
         .iter()
@@ -646,14 +670,13 @@ pub fn derive_budget(
         .map(|h| h.size)
         .max()
         .unwrap_or(0);
-    let inputs = BudgetInputs::new(Profile::linux_host())
+    BudgetInputs::new(Profile::linux_host())
         .with_vulkan(VulkanMemory {
             device_local_heap_bytes: heap,
             unified: info.unified_memory(),
             heap_budget_bytes: heap_budget,
         })
-        .with_overrides(overrides);
-    Budget::derive(&inputs)
+        .with_overrides(overrides)
 }
 
 /// The recycle bin's cap for a device under `budget`: `ARENAGL_RECYCLE_BIN_MB` (0 turns the bin
@@ -700,14 +723,16 @@ impl Manager<VulkanBackend> {
         let mut manager = Self::new(&VulkanConfig::from_env(), config)?;
         let overrides = arenagl_residency::EnvOverrides::from_env()
             .map_err(|e| MemoryError::InvalidRequest(e.to_string()))?;
-        let budget = derive_budget(
+        let inputs = budget_inputs(
             manager.device_info(),
             manager.heap_budget_bytes(),
             overrides,
         );
+        let budget = arenagl_residency::Budget::derive(&inputs);
         let bin = recycle_bin_bytes(&budget)?;
         let recover = crate::recover::RecoverPolicy::from_env(Some(budget.total_bytes))?;
-        manager.set_budget(Some(budget));
+        let reader = arenagl_residency::signals::SignalReader::from_env();
+        manager.set_live_budget(inputs, reader);
         manager.set_recover_policy(recover);
         manager.set_recycle_bin_bytes(bin);
         let host_memory = manager.device_info().unified_memory();
@@ -788,17 +813,7 @@ impl Manager<VulkanBackend> {
     /// `VK_EXT_memory_budget`'s budget for the largest device-local heap, when the device has
     /// the extension.
     pub fn heap_budget_bytes(&self) -> Option<u64> {
-        let info = self.device_info();
-        if !info.features.memory_budget {
-            return None;
-        }
-        let (index, _) = info
-            .heaps
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.device_local)
-            .max_by_key(|(_, h)| h.size)?;
-        self.backend().suballoc.heap_budgets().get(index).copied()
+        self.backend().heap_budget()
     }
 
     /// Allocations placed outside their class's pool because of their memory requirements.

@@ -127,6 +127,8 @@ pub(crate) struct VmaSubAllocator {
     counters: Arc<MemoryCounters>,
     device: ash::Device,
     fallbacks: u64,
+    /// The frame index VMA is told before a budget read, so it fetches a fresh figure.
+    budget_frame: std::sync::atomic::AtomicU32,
 }
 
 /// `host_visible`: the class's pool lies in host-visible memory (unified memory), so device
@@ -354,6 +356,7 @@ impl VmaSubAllocator {
             counters,
             device: shared.raw.clone(),
             fallbacks: 0,
+            budget_frame: std::sync::atomic::AtomicU32::new(0),
         })
     }
 
@@ -378,6 +381,20 @@ impl VmaSubAllocator {
             .get_heap_budgets()
             .map(|budgets| budgets.iter().map(|b| b.budget).collect())
             .unwrap_or_default()
+    }
+
+    /// [`VmaSubAllocator::heap_budgets`] read fresh from the driver: VMA fetches
+    /// `VK_EXT_memory_budget`'s figures again when it is told a new frame index.
+    pub(crate) fn fresh_heap_budgets(&self) -> Vec<u64> {
+        let frame = self
+            .budget_frame
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // SAFETY: VMA synchronises its budget bookkeeping internally; the index is any value.
+        unsafe {
+            self.allocator
+                .set_current_frame_index(frame.wrapping_add(1))
+        };
+        self.heap_budgets()
     }
 
     /// Allocations that could not use their class's pool.
