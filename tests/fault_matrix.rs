@@ -3,8 +3,9 @@
 //! result it can really return, a real GL program — `arenagl scene` on a pbuffer, `arenagl demo --window` under
 //! `Xvfb` for the swapchain calls — either keeps running and produces the same picture, or ends
 //! with the documented GL/EGL error: never a crash, a panic, a validation error or a hang (every
-//! run is killed after a bounded time and that fails the test). With `ARENAGL_RECOVER=1` a
-//! lost device is replaced inside the same context and the program ends with the same picture.
+//! run is killed after a bounded time and that fails the test). A lost device is replaced
+//! inside the same context (recovery is on by default) and the program ends with the same
+//! picture; with `ARENAGL_RECOVER=0` it ends with the documented error.
 
 #[path = "common/child.rs"]
 mod child;
@@ -123,17 +124,15 @@ fn pbuffer_programs_absorb_single_failures_and_report_persistent_ones() {
             "[{faults}]: the picture differs from the run without faults"
         );
     }
-    // With recovery on, a device lost at a frame's submission is replaced in the same
-    // context: the program ends normally with the same picture, and the lost device is
+    // Recovery is on by default: a device lost at a frame's submission is replaced in the
+    // same context: the program ends normally with the same picture, and the lost device is
     // destroyed only after everything made on it (validation would say otherwise).
     for (i, faults) in ["submit@2=device_lost", "submit@3=device_lost"]
         .into_iter()
         .enumerate()
     {
         let png = format!("recovered-{i}.png");
-        let mut command = scene(&dir, &png);
-        command.env("ARENAGL_RECOVER", "1");
-        let r = run(command, faults, "scene");
+        let r = run(scene(&dir, &png), faults, "scene");
         assert!(r.success, "[{faults}] recovered\n{}{}", r.stdout, r.stderr);
         assert!(
             r.stderr
@@ -147,7 +146,8 @@ fn pbuffer_programs_absorb_single_failures_and_report_persistent_ones() {
             "[{faults}]: the recovered picture differs from the run without faults"
         );
     }
-    // Persistent failures and device loss end the program with the documented error.
+    // Persistent failures, and device loss with recovery off (`ARENAGL_RECOVER=0`: the
+    // latch), end the program with the documented error.
     for (faults, says) in [
         // The surface's images are the first allocation: eglCreatePbufferSurface refuses.
         ("alloc%1=oom_device", "EGL_BAD_ALLOC"),
@@ -161,7 +161,9 @@ fn pbuffer_programs_absorb_single_failures_and_report_persistent_ones() {
         // A plan that does not parse: no device, a clear error, nothing injected silently.
         ("submit@x=device_lost", "ARENAGL_FAULTS"),
     ] {
-        let r = run(scene(&dir, "fail.png"), faults, "scene");
+        let mut command = scene(&dir, "fail.png");
+        command.env("ARENAGL_RECOVER", "0");
+        let r = run(command, faults, "scene");
         assert!(!r.success, "[{faults}] must fail\n{}", r.stdout);
         assert!(
             r.stderr.contains(says),
@@ -212,7 +214,19 @@ fn window_programs_survive_acquire_and_present_failures() {
         "the swapchain degrade ladder ran\n{}",
         r.stderr
     );
-    // Device loss and a lost surface end the run with the EGL error of eglSwapBuffers.
+    // A device lost at an acquire or a present is replaced (recovery is on by default): the
+    // window's surface and swapchain are made again on the new device and every frame runs.
+    for faults in ["acquire@3=device_lost", "present@3=device_lost"] {
+        let r = run(demo(&server.name, &dir, 6), faults, "demo --window");
+        assert!(r.success, "[{faults}] recovered\n{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stdout.contains("frames=6"),
+            "[{faults}]: all frames ran\n{}",
+            r.stdout
+        );
+    }
+    // Device loss with recovery off, and a lost surface, end the run with the EGL error of
+    // eglSwapBuffers.
     for (faults, says) in [
         ("acquire@3=device_lost", "EGL_CONTEXT_LOST"),
         ("present@3=device_lost", "EGL_CONTEXT_LOST"),
@@ -222,7 +236,9 @@ fn window_programs_survive_acquire_and_present_failures() {
         ("swapchain%1=oom_device", "EGL_BAD_ALLOC"),
         ("swapchain@1=surface_lost", "EGL_BAD_NATIVE_WINDOW"),
     ] {
-        let r = run(demo(&server.name, &dir, 6), faults, "demo --window");
+        let mut command = demo(&server.name, &dir, 6);
+        command.env("ARENAGL_RECOVER", "0");
+        let r = run(command, faults, "demo --window");
         assert!(!r.success, "[{faults}] must fail\n{}", r.stdout);
         assert!(
             r.stderr.contains(says) || r.stdout.contains(says),

@@ -43,6 +43,9 @@ const GL_VIEWPORT: u32 = 0x0BA2;
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> MutexGuard<'static, ()> {
+    // These tests check the device-lost latch: recovery's opt-out (`tests/recover.rs` checks
+    // recovery). Set before any test opens the process's device.
+    std::env::set_var("ARENAGL_RECOVER", "0");
     SERIAL.lock().unwrap_or_else(PoisonError::into_inner)
 }
 

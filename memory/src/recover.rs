@@ -23,17 +23,18 @@
 //! - **Retry with back-off, budgeted**: a failed attempt (device still busy, no device,
 //!   different features, out of memory while re-creating) waits `first_backoff`, doubling up to
 //!   `max_backoff`, and after `max_attempts` failures in a row recovery gives up (the manager
-//!   stays latched, as without recovery); an `Unsupported` answer (windows open, a backend
-//!   that cannot re-open) gives up at once. Each class of failure is logged once.
+//!   stays latched, as without recovery); an `Unsupported` answer (a backend that cannot
+//!   re-open) gives up at once. Each class of failure is logged once.
 //! - **Clients** learn of a recovery through [`Manager::recoveries`]; the device-lost latch
 //!   opens with a new [`crate::LostFlag`], so a client that still holds the old flag keeps
 //!   seeing the loss until it fetches the new one. A client that made its own objects on the
 //!   device holds it open with a `DeviceHold` (`vulkan::restore`) until it destroyed them: the
 //!   GL translator re-creates its pipelines, layouts and pools per device generation
 //!   (`docs/robustness.md`, "Recovery inside the context").
-//! - `ARENAGL_RECOVER=1` turns recovery and the journal on. It stays opt-in: the journal copies
-//!   every client upload into its file, which costs an upload-heavy frame about a quarter to a
-//!   half more time on lavapipe (`docs/robustness.md` has the figures).
+//! - Recovery and the journal are on by default; `ARENAGL_RECOVER=0` turns both off (the
+//!   latch alone). The journal copies every client upload into its file: on a release build
+//!   that costs the synthetic upload-bound scene about a tenth more time per frame and the
+//!   game-like scene nothing measurable (`docs/robustness.md` has the figures).
 //!   `ARENAGL_JOURNAL_MB` caps the
 //!   journal (default a quarter of the budget); `ARENAGL_JOURNAL_DIR` places its file.
 
@@ -76,7 +77,7 @@ impl Default for RecoverPolicy {
     }
 }
 
-/// The variable that turns recovery off (`0`).
+/// The variable that turns recovery off (`0`); recovery is on without it.
 pub const RECOVER_VAR: &str = "ARENAGL_RECOVER";
 /// The variable that caps the restore journal, in MiB (`0`: no journal).
 pub const JOURNAL_MB_VAR: &str = "ARENAGL_JOURNAL_MB";
@@ -85,11 +86,11 @@ pub const JOURNAL_DIR_VAR: &str = "ARENAGL_JOURNAL_DIR";
 
 impl RecoverPolicy {
     /// The policy from the environment for a device under a budget of `budget_bytes`:
-    /// [`RECOVER_VAR`], [`JOURNAL_MB_VAR`] (default a quarter of the budget, 256 MiB without
+    /// [`RECOVER_VAR`] (on unless `0`), [`JOURNAL_MB_VAR`] (default a quarter of the budget, 256 MiB without
     /// one), [`JOURNAL_DIR_VAR`].
     pub fn from_env(budget_bytes: Option<u64>) -> Result<Self> {
         const MIB: u64 = 1 << 20;
-        let enabled = std::env::var(RECOVER_VAR).is_ok_and(|v| v.trim() == "1");
+        let enabled = std::env::var(RECOVER_VAR).map_or(true, |v| v.trim() != "0");
         let journal_bytes = match std::env::var(JOURNAL_MB_VAR) {
             Ok(v) => v.trim().parse::<u64>().map(|mb| mb * MIB).map_err(|_| {
                 MemoryError::InvalidRequest(format!(
@@ -310,7 +311,7 @@ impl<B: Backend> Manager<B> {
         let r = &mut self.recover;
         r.failures += 1;
         if matches!(error, MemoryError::Unsupported(_)) {
-            // Waiting cannot help (windows open, a backend that cannot re-open).
+            // Waiting cannot help (a backend that cannot re-open).
             r.failures = r.failures.max(r.policy.max_attempts);
         }
         if !r.logged.contains(&class) {

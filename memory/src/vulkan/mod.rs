@@ -621,25 +621,22 @@ impl Backend for VulkanBackend {
     }
 
     /// The same physical device with the same configuration (profile, validation, heap
-    /// limit), its validation log continued; refused while windows are open (their surfaces
-    /// and swapchains belong to the lost instance: re-creating them is not done yet) and when
-    /// the new device's features differ from the lost one's.
+    /// limit), its validation log continued, and every open window's surface made again on
+    /// the new instance (`Presenter::adopt_windows`: same window ids, swapchains made at each
+    /// window's next present); refused when the new device's features differ from the lost
+    /// one's.
     fn reopen(&self, completed: Epoch) -> Result<Self> {
-        if self.presenter.has_windows() {
-            return Err(MemoryError::Unsupported(
-                "re-opening a device with windows open".into(),
-            ));
-        }
         let config = VulkanConfig {
             device_index: Some(self.shared.physical_index),
             ..self.config.clone()
         };
-        let fresh = Self::open_at(&config, self.shared.validation_log(), completed)?;
+        let mut fresh = Self::open_at(&config, self.shared.validation_log(), completed)?;
         if fresh.shared.info.features != self.shared.info.features {
             return Err(MemoryError::NoDevice(
                 "the re-opened device enables other features than the lost one".into(),
             ));
         }
+        fresh.presenter.adopt_windows(&self.presenter)?;
         Ok(fresh)
     }
 }

@@ -149,8 +149,24 @@ struct Chain {
     last_epoch: Epoch,
 }
 
+/// The native window a surface was made from: kept so that a device re-opened after a loss
+/// (`VulkanBackend::reopen`) can make the window's surface again on its new instance.
+#[derive(Debug, Clone, Copy)]
+enum Native {
+    Xlib(XlibWindow),
+    Wayland(WaylandWindow),
+}
+
+// SAFETY: the pointers are opaque handles of the window system, never dereferenced here: they
+// are only passed to `vkCreate*SurfaceKHR` under the manager's `&mut`, from whichever thread
+// holds it, which the window system's own rules for these handles allow (the client keeps them
+// alive until the window is destroyed: EGL's rule for native handles, `create_wayland_window`'s
+// contract).
+unsafe impl Send for Native {}
+
 struct Window {
     surface: vk::SurfaceKHR,
+    native: Native,
     /// The size the client stated, for surfaces that leave it to the swapchain (Wayland).
     stated: Option<vk::Extent2D>,
     chain: Option<Chain>,
@@ -163,6 +179,25 @@ struct Window {
 }
 
 impl Window {
+    /// A window of `surface` without a swapchain yet (made at its first present).
+    fn new(
+        surface: vk::SurfaceKHR,
+        native: Native,
+        stated: Option<vk::Extent2D>,
+        vsync: bool,
+    ) -> Self {
+        Self {
+            surface,
+            native,
+            stated,
+            chain: None,
+            stale: true,
+            vsync,
+            acquire: Vec::new(),
+            next_acquire: 0,
+        }
+    }
+
     /// The epoch of the window's last frame: every frame waited on an acquire semaphore stamped
     /// with its epoch, and the chain remembers its last blit.
     fn last_frame(&self) -> Epoch {
@@ -205,12 +240,6 @@ struct Fns {
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl Presenter {
-    /// Whether any window is open (a device re-opened after a loss refuses then:
-    /// `VulkanBackend::reopen`).
-    pub(crate) fn has_windows(&self) -> bool {
-        !self.windows.is_empty()
-    }
-
     pub(crate) fn new(shared: &Arc<DeviceShared>) -> Self {
         let features = &shared.info.features;
         let (entry, instance) = (&shared.entry, &shared.instance);
@@ -232,6 +261,92 @@ impl Presenter {
             retired: RetireQueue::new(),
             chains_created: 0,
         }
+    }
+
+    /// Creates a surface of `native` on this presenter's instance.
+    ///
+    /// # Safety
+    /// `native`'s handles are live objects of the window system (an Xlib `Display*` and one of
+    /// its windows; a `wl_display*` and one of its `wl_surface*`s).
+    unsafe fn make_surface(&self, native: Native) -> Result<vk::SurfaceKHR> {
+        let fns = self.fns()?;
+        match native {
+            Native::Xlib(window) => {
+                let xlib = fns.xlib.as_ref().ok_or_else(|| {
+                    MemoryError::Unsupported(
+                        "presenting to X11 windows needs VK_KHR_xlib_surface".into(),
+                    )
+                })?;
+                let info = vk::XlibSurfaceCreateInfoKHR::default()
+                    .dpy(window.display)
+                    .window(window.window as vk::Window);
+                // SAFETY: the caller's contract (live display and window); the info lives
+                // across the call.
+                unsafe { xlib.create_xlib_surface(&info, None) }
+                    .map_err(|r| map_present("vkCreateXlibSurfaceKHR", r))
+            }
+            Native::Wayland(window) => {
+                let wayland = fns.wayland.as_ref().ok_or_else(|| {
+                    MemoryError::Unsupported(
+                        "presenting to Wayland surfaces needs VK_KHR_wayland_surface".into(),
+                    )
+                })?;
+                let info = vk::WaylandSurfaceCreateInfoKHR::default()
+                    .display(window.display)
+                    .surface(window.surface);
+                // SAFETY: the caller's contract (live objects of one connection); the info
+                // lives across the call.
+                unsafe { wayland.create_wayland_surface(&info, None) }
+                    .map_err(|r| map_present("vkCreateWaylandSurfaceKHR", r))
+            }
+        }
+    }
+
+    /// `Ok` when the manager's queue can present to `surface` (made on this instance).
+    fn check_support(&self, surface: vk::SurfaceKHR) -> Result<()> {
+        let fns = self.fns()?;
+        // SAFETY: the surface was created on this instance and is alive.
+        let supported = unsafe {
+            fns.surface.get_physical_device_surface_support(
+                self.shared.physical,
+                self.shared.queue_family,
+                surface,
+            )
+        };
+        match supported {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(MemoryError::Unsupported(
+                "the queue cannot present to this window".into(),
+            )),
+            Err(r) => Err(map_present("vkGetPhysicalDeviceSurfaceSupportKHR", r)),
+        }
+    }
+
+    /// After a device loss, on the presenter of the re-opened device: makes a surface for every
+    /// window of the `lost` presenter, under the same ids, with the stated size and swap
+    /// interval; each window's swapchain is made at its next present. The lost presenter keeps
+    /// its own surfaces and swapchains, destroyed with it. On failure nothing is kept here.
+    pub(crate) fn adopt_windows(&mut self, lost: &Presenter) -> Result<()> {
+        for (&id, old) in &lost.windows {
+            // SAFETY: the window's native handles are live until it is destroyed (the contract
+            // under which it was made), and it is not destroyed yet.
+            let made = unsafe { self.make_surface(old.native) };
+            let checked = made.and_then(|surface| {
+                let w = Window::new(surface, old.native, old.stated, old.vsync);
+                self.windows.insert(id, w);
+                self.check_support(surface)
+            });
+            if let Err(e) = checked {
+                for (_, w) in std::mem::take(&mut self.windows) {
+                    self.retire_window(w, Epoch::ZERO);
+                }
+                self.release(Horizon::All);
+                return Err(e);
+            }
+        }
+        self.next_id = lost.next_id;
+        self.chains_created = lost.chains_created;
+        Ok(())
     }
 
     fn fns(&self) -> Result<&Fns> {
@@ -583,18 +698,11 @@ impl MemoryManager {
         if self.is_lost() {
             return Err(MemoryError::DeviceLost);
         }
-        let fns = self.backend().presenter.fns()?;
-        let xlib = fns.xlib.as_ref().ok_or_else(|| {
-            MemoryError::Unsupported("presenting to X11 windows needs VK_KHR_xlib_surface".into())
-        })?;
-        let info = vk::XlibSurfaceCreateInfoKHR::default()
-            .dpy(window.display)
-            .window(window.window as vk::Window);
+        let native = Native::Xlib(window);
         // SAFETY: the caller guarantees `display` is a live Xlib connection and `window` one of
-        // its windows (EGL's rule for native handles); the info lives across the call.
-        let surface = unsafe { xlib.create_xlib_surface(&info, None) }
-            .map_err(|r| map_present("vkCreateXlibSurfaceKHR", r))?;
-        self.adopt_surface(surface, None, vsync)
+        // its windows that outlives the window made here (EGL's rule for native handles).
+        let surface = unsafe { self.backend().presenter.make_surface(native) }?;
+        self.adopt_surface(surface, native, None, vsync)
     }
 
     /// Creates the surface of a Wayland `wl_surface` and its swapchain at `extent` (the size the
@@ -614,20 +722,11 @@ impl MemoryManager {
         if self.is_lost() {
             return Err(MemoryError::DeviceLost);
         }
-        let fns = self.backend().presenter.fns()?;
-        let wayland = fns.wayland.as_ref().ok_or_else(|| {
-            MemoryError::Unsupported(
-                "presenting to Wayland surfaces needs VK_KHR_wayland_surface".into(),
-            )
-        })?;
-        let info = vk::WaylandSurfaceCreateInfoKHR::default()
-            .display(window.display)
-            .surface(window.surface);
-        // SAFETY: the caller's contract: both pointers are live objects of one connection; the
-        // info lives across the call.
-        let surface = unsafe { wayland.create_wayland_surface(&info, None) }
-            .map_err(|r| map_present("vkCreateWaylandSurfaceKHR", r))?;
-        self.adopt_surface(surface, Some(extent), vsync)
+        let native = Native::Wayland(window);
+        // SAFETY: the caller's contract: both pointers are live objects of one connection that
+        // outlive the window.
+        let surface = unsafe { self.backend().presenter.make_surface(native) }?;
+        self.adopt_surface(surface, native, Some(extent), vsync)
     }
 
     /// Makes a window of a freshly created `surface` (checking that the queue can present to
@@ -635,43 +734,22 @@ impl MemoryManager {
     fn adopt_surface(
         &mut self,
         surface: vk::SurfaceKHR,
+        native: Native,
         stated: Option<vk::Extent2D>,
         vsync: bool,
     ) -> Result<WindowId> {
         let completed = self.completed_epoch();
         let horizon = self.release_horizon();
         let p = &mut self.backend_mut().presenter;
-        let fns = p.fns()?;
-        // SAFETY: the surface was just created on this instance.
-        let supported = unsafe {
-            fns.surface.get_physical_device_surface_support(
-                p.shared.physical,
-                p.shared.queue_family,
-                surface,
-            )
-        };
-        if !matches!(supported, Ok(true)) {
+        if let Err(e) = p.check_support(surface) {
             p.retired.push(completed, Retired::Surface(surface));
             p.release(horizon);
-            return Err(match supported {
-                Err(r) => map_present("vkGetPhysicalDeviceSurfaceSupportKHR", r),
-                Ok(_) => MemoryError::Unsupported("the queue cannot present to this window".into()),
-            });
+            return Err(e);
         }
         let id = WindowId(p.next_id);
         p.next_id += 1;
-        p.windows.insert(
-            id.0,
-            Window {
-                surface,
-                stated,
-                chain: None,
-                stale: true,
-                vsync,
-                acquire: Vec::new(),
-                next_acquire: 0,
-            },
-        );
+        p.windows
+            .insert(id.0, Window::new(surface, native, stated, vsync));
         match self.rebuild_chain(id, completed) {
             Ok(built) => {
                 if built {

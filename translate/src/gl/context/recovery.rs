@@ -22,6 +22,8 @@ use std::sync::Arc;
 
 use crate::gl::context::enums::GL_CONTEXT_LOST;
 use crate::gl::context::Context;
+use crate::gl::objects::program::Linked;
+use crate::gl::objects::transform_feedback::TransformFeedback;
 
 impl Context {
     /// Whether a lost device is recovered for this context rather than reported (no reset
@@ -78,14 +80,32 @@ impl Context {
         self.clear_program = None;
         self.mipmap_programs = [None, None];
         self.compat.programs.clear();
-        self.remake_programs(generation);
+        let remade = self.remake_programs(generation);
+        self.follow_captures(&remade);
+    }
+
+    /// Points every active transform feedback capture at its program made again (a capture
+    /// keeps the program current at `glBeginTransformFeedback`; `remade` pairs each program's
+    /// lost-device `Linked` with its new one). A capture whose program could not be made again
+    /// ends: GL leaves what it would have written undefined after a reset.
+    fn follow_captures(&mut self, remade: &[(Arc<Linked>, Arc<Linked>)]) {
+        let generation = self.device_generation;
+        let xfb = &mut self.xfb;
+        for name in xfb.objects.created() {
+            if let Some(object) = xfb.objects.get_mut(name) {
+                follow_capture(object, remade, generation);
+            }
+        }
+        follow_capture(&mut xfb.default, remade, generation);
     }
 
     /// Makes every linked program of the namespace whose Vulkan objects belong to an earlier
     /// device generation again on the device in use. A program that cannot be made again
     /// (out of memory) is left unlinked with a log saying why.
-    fn remake_programs(&mut self, generation: u64) {
+    /// Returns each program's (lost, remade) pair.
+    fn remake_programs(&mut self, generation: u64) -> Vec<(Arc<Linked>, Arc<Linked>)> {
         let device = self.device.clone();
+        let mut remade = Vec::new();
         for name in self.programs.created() {
             let Some(program) = self.programs.get_mut(name) else {
                 continue;
@@ -97,7 +117,11 @@ impl Context {
                 continue;
             }
             match old.remade(&device) {
-                Ok(linked) => program.linked = Some(Arc::new(linked)),
+                Ok(linked) => {
+                    let linked = Arc::new(linked);
+                    remade.push((old.clone(), linked.clone()));
+                    program.linked = Some(linked);
+                }
                 Err(e) => {
                     tracing::warn!(program = name, error = ?e, "a program could not be made again after the device recovery");
                     program.linked = None;
@@ -108,5 +132,26 @@ impl Context {
                 }
             }
         }
+        remade
+    }
+}
+
+/// One transform feedback object's capture after a recovery to device `generation` (see
+/// `Context::follow_captures`).
+fn follow_capture(
+    object: &mut TransformFeedback,
+    remade: &[(Arc<Linked>, Arc<Linked>)],
+    generation: u64,
+) {
+    let Some(active) = object.active.as_mut() else {
+        return;
+    };
+    match remade
+        .iter()
+        .find(|(old, _)| Arc::ptr_eq(old, &active.program))
+    {
+        Some((_, new)) => active.program = new.clone(),
+        None if active.program.generation != generation => object.active = None,
+        None => {}
     }
 }

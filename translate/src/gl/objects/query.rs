@@ -60,6 +60,8 @@ pub(crate) struct QueryObject {
     epoch: Epoch,
     /// The result, once read.
     result: Option<u64>,
+    /// Begun on a device that was lost since: its result is 0 (`QueryState::forget_lost_device`).
+    reset: bool,
 }
 
 impl QueryObject {
@@ -71,6 +73,7 @@ impl QueryObject {
             primitives: 0,
             epoch: Epoch::ZERO,
             result: None,
+            reset: false,
         }
     }
 }
@@ -101,6 +104,13 @@ impl QueryState {
     ) {
         self.open.clear();
         self.pools.forget_lost_device(device, locked, lost);
+        // What the queries counted on the lost device is gone: each one not read yet answers
+        // available with 0 (an active one when it ends), until it begins again.
+        for id in self.objects.created() {
+            if let Some(q) = self.objects.get_mut(id) {
+                q.reset = true;
+            }
+        }
     }
 
     /// Whether query `id` is active (on any target or vertex stream).
@@ -264,6 +274,7 @@ impl Context {
         let old_epoch = q.epoch;
         q.primitives = 0;
         q.result = None;
+        q.reset = false;
         q.epoch = epoch;
         for s in old {
             self.queries.pools.release(s, old_epoch);
@@ -414,6 +425,8 @@ impl Context {
     /// is not available. Either way its epoch is submitted first.
     fn query_result(&mut self, id: u32, wait: bool) -> GlResult<Option<u64>> {
         let (epoch, cached) = match self.queries.objects.get(id) {
+            // Begun on a lost device: available, with 0, without waiting.
+            Some(q) if q.reset => (q.epoch, Some(0)),
             Some(q) => (q.epoch, q.result),
             None => return invalid_op(format!("{id} is not a query object")),
         };
