@@ -4,35 +4,25 @@
 //! (`translate/src/gl/context/es.rs`'s `ES_MAPPED`): their entry points, targets and GLSL ES
 //! directives, and pixels drawn through them.
 //!
-//! The ES version rule (`context/es_version.rs`) claims ES 3.1 only when every desktop feature
-//! it needs is offered. While one of them is still being built, `ARENAGL_EXPERIMENTAL` naming
-//! it lets the rule count it (`context/experimental.rs`): these tests name
-//! GL_ARB_arrays_of_arrays (ES 3.1's arrays of arrays, which glslang compiles in GLSL ES 3.10)
-//! and the open ES 3.1 gap (`es_version::ES_3_1_GAPS`: atomic counter reads and decrements in
-//! GLSL ES 3.10) before their first context, so they test the rest of ES 3.1 now.
+//! The ES version rule (`context/es_version.rs`) claims ES 3.1 on a device that offers every
+//! desktop path it needs, as lavapipe does.
 
-use std::ffi::{c_char, c_void, CStr, CString};
-use std::ptr::null;
-use std::sync::OnceLock;
+use std::ffi::{c_void, CStr};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
+#[path = "common/es.rs"]
+mod es_harness;
 
-use gl_harness::{context_with, expect, f, read_rgba, Current};
-
-const EGL_OPENGL_ES_API: u32 = 0x30A0;
-const EGL_OPENGL_ES3_BIT: i32 = 0x40;
-const EGL_CONTEXT_MAJOR_VERSION: i32 = 0x3098;
-const EGL_CONTEXT_MINOR_VERSION: i32 = 0x30FB;
-const EGL_NONE: i32 = 0x3038;
+use es_harness::{compile, es_context, extensions, integer, string, use_program};
+use gl_harness::{expect, f, read_rgba};
 
 const GL_NO_ERROR: u32 = 0;
 const GL_INVALID_ENUM: u32 = 0x0500;
 const GL_INVALID_VALUE: u32 = 0x0501;
 const GL_VERSION: u32 = 0x1F02;
 const GL_EXTENSIONS: u32 = 0x1F03;
-const GL_NUM_EXTENSIONS: u32 = 0x821D;
 const GL_TRIANGLES: u32 = 0x0004;
 const GL_LINES_ADJACENCY: u32 = 0x000A;
 const GL_TEXTURE_2D_MULTISAMPLE: u32 = 0x9100;
@@ -53,109 +43,14 @@ const GL_RENDERBUFFER: u32 = 0x8D41;
 const GL_COLOR_BUFFER_BIT: u32 = 0x4000;
 const GL_NEAREST: u32 = 0x2600;
 const GL_SHADER_STORAGE_BUFFER: u32 = 0x90D2;
+const GL_ATOMIC_COUNTER_BUFFER: u32 = 0x92C0;
+const GL_ALL_BARRIER_BITS: u32 = 0xFFFF_FFFF;
 const GL_MAP_READ_BIT: u32 = 0x0001;
 const GL_SHADER_STORAGE_BARRIER_BIT: u32 = 0x2000;
 const GL_BUFFER_UPDATE_BARRIER_BIT: u32 = 0x0200;
 const GL_VERTEX_SHADER: u32 = 0x8B31;
 const GL_FRAGMENT_SHADER: u32 = 0x8B30;
 const GL_COMPUTE_SHADER: u32 = 0x91B9;
-
-/// What `ARENAGL_EXPERIMENTAL` names so that the ES version rule claims ES 3.1 (see the module
-/// comment).
-const ES_3_1_GAPS: &str = "GL_ARB_arrays_of_arrays,GLSL_ES_3_10_atomic_counters";
-
-/// A current OpenGL ES context for a request of 3.`minor` on a 32×32 pbuffer.
-fn es3(minor: i32) -> Current {
-    static EXPERIMENTAL: OnceLock<()> = OnceLock::new();
-    // Every test comes here first, so no other thread reads the environment while it changes.
-    EXPERIMENTAL.get_or_init(|| std::env::set_var("ARENAGL_EXPERIMENTAL", ES_3_1_GAPS));
-    context_with(
-        EGL_OPENGL_ES_API,
-        EGL_OPENGL_ES3_BIT,
-        &[
-            EGL_CONTEXT_MAJOR_VERSION,
-            3,
-            EGL_CONTEXT_MINOR_VERSION,
-            minor,
-            EGL_NONE,
-        ],
-    )
-}
-
-fn string(name: u32) -> String {
-    let get = gl!(c"glGetString": fn(u32) -> *const c_char);
-    // SAFETY: a NUL-terminated string the context keeps (checked for NULL).
-    unsafe {
-        let p = get(name);
-        assert!(!p.is_null());
-        CStr::from_ptr(p).to_string_lossy().into_owned()
-    }
-}
-
-fn integer(pname: u32) -> i32 {
-    let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
-    let mut v = -1;
-    // SAFETY: one integer into a local.
-    unsafe { get(pname, &mut v) };
-    v
-}
-
-/// Every name `glGetStringi(GL_EXTENSIONS, i)` lists.
-fn extensions() -> Vec<String> {
-    let get = gl!(c"glGetStringi": fn(u32, u32) -> *const c_char);
-    (0..integer(GL_NUM_EXTENSIONS) as u32)
-        // SAFETY: indices below GL_NUM_EXTENSIONS give NUL-terminated strings.
-        .map(|i| unsafe { CStr::from_ptr(get(GL_EXTENSIONS, i)) })
-        .map(|s| s.to_string_lossy().into_owned())
-        .collect()
-}
-
-/// Compiles one shader: its name, whether it compiled, and its log.
-fn compile(ty: u32, src: &str) -> (u32, bool, String) {
-    let create = gl!(c"glCreateShader": fn(u32) -> u32);
-    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
-    let compile = gl!(c"glCompileShader": fn(u32));
-    let get = gl!(c"glGetShaderiv": fn(u32, u32, *mut i32));
-    let log = gl!(c"glGetShaderInfoLog": fn(u32, i32, *mut i32, *mut c_char));
-    let text = CString::new(src).expect("no NUL");
-    let mut buf = vec![0u8; 4096];
-    // SAFETY: one NUL-terminated string; out-pointers to locals; `buf` holds 4096 bytes.
-    unsafe {
-        let s = create(ty);
-        let p = text.as_ptr();
-        source(s, 1, &p, null());
-        compile(s);
-        let (mut ok, mut len) = (0, 0);
-        get(s, 0x8B81, &mut ok); // GL_COMPILE_STATUS
-        log(s, buf.len() as i32, &mut len, buf.as_mut_ptr().cast());
-        let log = String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned();
-        (s, ok == 1, log)
-    }
-}
-
-/// Links the given sources into a program (asserting every compile and the link) and uses it.
-fn use_program(units: &[(u32, &str)]) -> u32 {
-    let create = gl!(c"glCreateProgram": fn() -> u32);
-    let attach = gl!(c"glAttachShader": fn(u32, u32));
-    let link = gl!(c"glLinkProgram": fn(u32));
-    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
-    let use_program = gl!(c"glUseProgram": fn(u32));
-    // SAFETY: names from earlier calls; the out-pointer is a local.
-    unsafe {
-        let p = create();
-        for &(ty, src) in units {
-            let (s, ok, log) = compile(ty, src);
-            assert!(ok, "{log}");
-            attach(p, s);
-        }
-        link(p);
-        let mut ok = 0;
-        get(p, 0x8B82, &mut ok); // GL_LINK_STATUS
-        assert_eq!(ok, 1, "link");
-        use_program(p);
-        p
-    }
-}
 
 /// A vertex shader drawing one triangle that covers the viewport, from `gl_VertexID` alone.
 const VS_COVER: &str = "#version 310 es\n\
@@ -206,7 +101,7 @@ fn renderbuffer_framebuffer(samples: i32) -> u32 {
 
 #[test]
 fn an_es_3_1_context_offers_the_mapped_es_extensions_with_their_entry_points() {
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     assert_eq!(string(GL_VERSION), "OpenGL ES 3.1 ArenaGL 0.1");
     let list = extensions();
     assert!(list.iter().all(|e| !e.starts_with("GL_ARB_")), "{list:?}");
@@ -277,7 +172,7 @@ fn an_es_3_1_context_offers_the_mapped_es_extensions_with_their_entry_points() {
 
 #[test]
 fn es_3_1_admits_its_targets_and_capabilities_and_refuses_what_es_lacks() {
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     let bind = gl!(c"glBindTexture": fn(u32, u32));
     let enable = gl!(c"glEnable": fn(u32));
     let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
@@ -311,7 +206,7 @@ fn es_3_1_admits_its_targets_and_capabilities_and_refuses_what_es_lacks() {
 
 #[test]
 fn the_sample_mask_keeps_only_the_masked_samples() {
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     let enable = gl!(c"glEnable": fn(u32));
     let is_enabled = gl!(c"glIsEnabled": fn(u32) -> u8);
     let sample_mask = gl!(c"glSampleMaski": fn(u32, u32));
@@ -372,7 +267,7 @@ fn the_sample_mask_keeps_only_the_masked_samples() {
 
 #[test]
 fn a_2d_multisample_texture_answers_its_level_queries() {
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     let storage = gl!(c"glTexStorage2DMultisample": fn(u32, i32, u32, i32, i32, u8));
     let level_iv = gl!(c"glGetTexLevelParameteriv": fn(u32, i32, u32, *mut i32));
     let level_fv = gl!(c"glGetTexLevelParameterfv": fn(u32, i32, u32, *mut f32));
@@ -399,12 +294,10 @@ fn a_2d_multisample_texture_answers_its_level_queries() {
 
 #[test]
 fn an_es_3_1_compute_shader_fills_a_storage_buffer() {
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     let dispatch = gl!(c"glDispatchCompute": fn(u32, u32, u32));
     let barrier = gl!(c"glMemoryBarrier": fn(u32));
     let bind_base = gl!(c"glBindBufferBase": fn(u32, u32, u32));
-    let map = gl!(c"glMapBufferRange": fn(u32, isize, isize, u32) -> *const u32);
-    let unmap = gl!(c"glUnmapBuffer": fn(u32) -> u8);
     use_program(&[(
         GL_COMPUTE_SHADER,
         "#version 310 es\nlayout(local_size_x = 8) in;\n\
@@ -412,25 +305,128 @@ fn an_es_3_1_compute_shader_fills_a_storage_buffer() {
          void main() { uint i = gl_GlobalInvocationID.x; v[i] = i * i + 1u; }\n",
     )]);
     let ssbo = gl_harness::buffer_with(GL_SHADER_STORAGE_BUFFER, &[0u8; 64]);
-    // SAFETY: the buffer holds 16 uints; the mapping is read within its length, then unmapped.
-    let got: Vec<u32> = unsafe {
+    // SAFETY: a live buffer; plain counts and bits.
+    unsafe {
         bind_base(GL_SHADER_STORAGE_BUFFER, 2, ssbo);
         dispatch(2, 1, 1);
         barrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
-        let p = map(GL_SHADER_STORAGE_BUFFER, 0, 64, GL_MAP_READ_BIT);
-        assert!(!p.is_null());
-        let v = std::slice::from_raw_parts(p, 16).to_vec();
-        unmap(GL_SHADER_STORAGE_BUFFER);
-        v
-    };
+    }
     let want: Vec<u32> = (0..16).map(|i| i * i + 1).collect();
-    assert_eq!(got, want);
+    assert_eq!(read_uints(GL_SHADER_STORAGE_BUFFER, ssbo, 16), want);
+    expect(GL_NO_ERROR);
+}
+
+/// The first `count` uints of `buffer`, read through a mapping on `target`.
+fn read_uints(target: u32, buffer: u32, count: usize) -> Vec<u32> {
+    let bind = gl!(c"glBindBuffer": fn(u32, u32));
+    let map = gl!(c"glMapBufferRange": fn(u32, isize, isize, u32) -> *const u32);
+    let unmap = gl!(c"glUnmapBuffer": fn(u32) -> u8);
+    // SAFETY: the caller's buffer holds `count` uints; the mapping is read within that length
+    // (checked for NULL), then unmapped.
+    unsafe {
+        bind(target, buffer);
+        let p = map(target, 0, (count * 4) as isize, GL_MAP_READ_BIT);
+        assert!(!p.is_null());
+        let v = std::slice::from_raw_parts(p, count).to_vec();
+        unmap(target);
+        v
+    }
+}
+
+/// `buffer_with` for uints.
+fn uint_buffer(target: u32, values: &[u32]) -> u32 {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
+    gl_harness::buffer_with(target, &bytes)
+}
+
+#[test]
+fn glsl_es_3_10_atomic_counters_increment_decrement_and_read() {
+    let _c = es_context(3, 1);
+    let dispatch = gl!(c"glDispatchCompute": fn(u32, u32, u32));
+    let barrier = gl!(c"glMemoryBarrier": fn(u32));
+    let bind_base = gl!(c"glBindBufferBase": fn(u32, u32, u32));
+    // Two counters of binding 1 (offsets 0 and 4): eight invocations count `up` up and `down`
+    // down, keeping what the functions return; then one invocation reads both.
+    let counting = "#version 310 es\nlayout(local_size_x = 8) in;\n\
+         layout(binding = 1, offset = 0) uniform atomic_uint up;\n\
+         layout(binding = 1, offset = 4) uniform atomic_uint down;\n\
+         layout(std430, binding = 0) buffer Out { uint v[]; };\n\
+         void main() {\n\
+           uint i = gl_LocalInvocationIndex;\n\
+           v[i] = atomicCounterIncrement(up);\n\
+           v[8u + i] = atomicCounterDecrement(down);\n\
+         }\n";
+    let reading = "#version 310 es\nlayout(local_size_x = 1) in;\n\
+         layout(binding = 1, offset = 0) uniform atomic_uint up;\n\
+         layout(binding = 1, offset = 4) uniform atomic_uint down;\n\
+         layout(std430, binding = 0) buffer Out { uint v[]; };\n\
+         void main() { v[16] = atomicCounter(up); v[17] = atomicCounter(down); }\n";
+    let counters = uint_buffer(GL_ATOMIC_COUNTER_BUFFER, &[0, 100]);
+    let out = uint_buffer(GL_SHADER_STORAGE_BUFFER, &[0; 18]);
+    for source in [counting, reading] {
+        use_program(&[(GL_COMPUTE_SHADER, source)]);
+        // SAFETY: live buffers; plain counts and bits.
+        unsafe {
+            bind_base(GL_ATOMIC_COUNTER_BUFFER, 1, counters);
+            bind_base(GL_SHADER_STORAGE_BUFFER, 0, out);
+            dispatch(1, 1, 1);
+            barrier(GL_ALL_BARRIER_BITS);
+        }
+    }
+    let got = read_uints(GL_SHADER_STORAGE_BUFFER, out, 18);
+    let (mut ups, mut downs) = (got[..8].to_vec(), got[8..16].to_vec());
+    ups.sort_unstable();
+    downs.sort_unstable();
+    assert_eq!(
+        ups,
+        (0..8).collect::<Vec<u32>>(),
+        "the values before each increment"
+    );
+    assert_eq!(
+        downs,
+        (92..100).collect::<Vec<u32>>(),
+        "the values after each decrement"
+    );
+    assert_eq!(got[16..], [8, 92], "atomicCounter() reads the counts");
+    assert_eq!(read_uints(GL_ATOMIC_COUNTER_BUFFER, counters, 2), [8, 92]);
     expect(GL_NO_ERROR);
 }
 
 #[test]
+fn glsl_es_3_10_arrays_of_arrays_are_uniforms_with_a_location_per_element() {
+    let _c = es_context(3, 1);
+    let uniform4f = gl!(c"glUniform4f": fn(i32, f32, f32, f32, f32));
+    let location = gl!(c"glGetUniformLocation": fn(u32, *const std::ffi::c_char) -> i32);
+    let p = use_program(&[
+        (GL_VERTEX_SHADER, VS_COVER),
+        (
+            GL_FRAGMENT_SHADER,
+            "#version 310 es\nprecision highp float;\nuniform vec4 a[2][3];\nout vec4 o;\n\
+             void main() { o = a[1][2] + vec4(float(a.length() * a[0].length()) / 16.0) * a[0][1]; }\n",
+        ),
+    ]);
+    // SAFETY: NUL-terminated names; locations from the linked program in use.
+    unsafe {
+        let (l12, l01) = (
+            location(p, c"a[1][2]".as_ptr()),
+            location(p, c"a[0][1]".as_ptr()),
+        );
+        assert!(l12 >= 0 && l01 >= 0 && l12 != l01, "{l12} {l01}");
+        assert_eq!(location(p, c"a[2][0]".as_ptr()), -1, "past the outer size");
+        uniform4f(l12, 0.25, 0.0, 0.0, 1.0);
+        uniform4f(l01, 0.0, 1.0, 2.0, 0.0);
+    }
+    expect(GL_NO_ERROR);
+    let _fb = renderbuffer_framebuffer(0);
+    draw_cover();
+    // a[1][2] + 6/16 × a[0][1] = (0.25, 0.375, 0.75, 1).
+    let px = read_rgba(4, 4, 1, 1);
+    gl_harness::assert_rgba8_near([px[0], px[1], px[2], px[3]], [64, 96, 191, 255], "a[1][2]");
+}
+
+#[test]
 fn a_glsl_es_texture_buffer_reads_the_buffer_through_ext_texture_buffer() {
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     let tex_buffer = gl!(c"glTexBufferEXT": fn(u32, u32, u32));
     let data: Vec<u8> = [0.25f32, 0.5, 0.75, 1.0]
         .iter()
@@ -461,7 +457,7 @@ fn a_glsl_es_texture_buffer_reads_the_buffer_through_ext_texture_buffer() {
 
 #[test]
 fn glsl_es_3_10_sees_the_offered_es_extensions_and_refuses_others() {
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     for (src, offered) in [
         (
             "#version 310 es\n#extension GL_OES_sample_variables : require\n\
@@ -508,12 +504,8 @@ fn glsl_es_3_10_sees_the_offered_es_extensions_and_refuses_others() {
 #[test]
 fn an_es_2_0_context_gets_neither_es_3_extensions_nor_es_3_1_targets() {
     // ES 2.0 keeps its extension list: no ES 3.x extension, nor ES 3.1's targets.
-    let _c = context_with(
-        EGL_OPENGL_ES_API,
-        0x0004, // EGL_OPENGL_ES2_BIT
-        &[EGL_CONTEXT_MAJOR_VERSION, 2, EGL_NONE],
-    );
-    let list = extensions_string();
+    let _c = es_context(2, 0);
+    let list = string(GL_EXTENSIONS);
     for name in [
         "GL_EXT_texture_buffer",
         "GL_EXT_base_instance",
@@ -531,9 +523,4 @@ fn an_es_2_0_context_gets_neither_es_3_extensions_nor_es_3_1_targets() {
         enable(GL_SAMPLE_MASK);
         expect(GL_INVALID_ENUM);
     }
-}
-
-/// `glGetString(GL_EXTENSIONS)` (ES 2.0 has no `glGetStringi`).
-fn extensions_string() -> String {
-    string(GL_EXTENSIONS)
 }

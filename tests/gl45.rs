@@ -1,7 +1,9 @@
 //! GL 4.4 and 4.5 extensions through the C ABI, read back through queries and pixels:
 //! GL_ARB_multi_bind (runs of bindings in one call, each binding refused on its own),
 //! GL_ARB_texture_barrier (a draw reads what the draw before the barrier wrote into the texture
-//! it renders to) and GL_ARB_conditional_render_inverted.
+//! it renders to) and GL_ARB_conditional_render_inverted; layered framebuffers (`gl_Layer` picks
+//! the layer, clears reach every layer, completeness), GL_ARB_cull_distance (culling and the
+//! combined limit) and GL_ARB_shader_texture_image_samples (`textureSamples` in GLSL 1.50).
 
 use std::ffi::c_void;
 use std::ptr::null;
@@ -605,4 +607,347 @@ fn robust_reads_refuse_to_write_past_the_buffer() {
         expect(0);
         assert!(robust <= 1);
     }
+}
+
+// ---- Layered framebuffers, GL_ARB_cull_distance, GL_ARB_shader_texture_image_samples ----
+
+const GL_VERTEX_SHADER: u32 = 0x8B31;
+const GL_GEOMETRY_SHADER: u32 = 0x8DD9;
+const GL_FRAGMENT_SHADER: u32 = 0x8B30;
+const GL_TEXTURE_CUBE_MAP: u32 = 0x8513;
+const GL_TEXTURE_CUBE_MAP_POSITIVE_X: u32 = 0x8515;
+const GL_TEXTURE_2D_MULTISAMPLE: u32 = 0x9100;
+const GL_READ_FRAMEBUFFER: u32 = 0x8CA8;
+const GL_DRAW_FRAMEBUFFER: u32 = 0x8CA9;
+const GL_COLOR_ATTACHMENT1: u32 = 0x8CE1;
+const GL_FRAMEBUFFER_COMPLETE: u32 = 0x8CD5;
+const GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: u32 = 0x8DA8;
+const GL_FRAMEBUFFER_ATTACHMENT_LAYERED: u32 = 0x8DA7;
+const GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER: u32 = 0x8CD4;
+const GL_TRIANGLES: u32 = 0x0004;
+const GL_MAX_CULL_DISTANCES: u32 = 0x82F9;
+const GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES: u32 = 0x82FA;
+
+/// Links the `stages` (shader type, source) into a program: the program and whether it linked.
+fn link(stages: &[(u32, &str)]) -> (u32, bool) {
+    let create = gl!(c"glCreateShader": fn(u32) -> u32);
+    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const std::ffi::c_char, *const i32));
+    let compile = gl!(c"glCompileShader": fn(u32));
+    let create_program = gl!(c"glCreateProgram": fn() -> u32);
+    let attach = gl!(c"glAttachShader": fn(u32, u32));
+    let link = gl!(c"glLinkProgram": fn(u32));
+    let get = gl!(c"glGetProgramiv": fn(u32, u32, *mut i32));
+    // SAFETY: NUL-terminated sources with NULL lengths; the out-pointer is a local.
+    unsafe {
+        let p = create_program();
+        for &(ty, src) in stages {
+            let s = create(ty);
+            let c = std::ffi::CString::new(src).expect("no NUL");
+            source(s, 1, &c.as_ptr(), null());
+            compile(s);
+            attach(p, s);
+            let shader_status = gl!(c"glGetShaderiv": fn(u32, u32, *mut i32));
+            let mut compiled = 0;
+            shader_status(s, 0x8B81, &mut compiled);
+            if compiled != 1 {
+                let log = gl!(c"glGetShaderInfoLog": fn(u32, i32, *mut i32, *mut u8));
+                eprintln!("compile log: {}", info_log(log, s));
+            }
+        }
+        link(p);
+        let mut ok = 0;
+        get(p, 0x8B82, &mut ok);
+        if ok != 1 {
+            let log = gl!(c"glGetProgramInfoLog": fn(u32, i32, *mut i32, *mut u8));
+            eprintln!("link log: {}", info_log(log, p));
+        }
+        (p, ok == 1)
+    }
+}
+
+/// The info log of shader or program `object`, through `get_log` (`glGet*InfoLog`).
+fn info_log(get_log: unsafe extern "C" fn(u32, i32, *mut i32, *mut u8), object: u32) -> String {
+    let mut text = vec![0u8; 4096];
+    let mut len = 0;
+    // SAFETY: `text` holds the 4096 bytes the call may write; `len` is a local.
+    unsafe { get_log(object, 4096, &mut len, text.as_mut_ptr()) };
+    String::from_utf8_lossy(&text[..len.clamp(0, 4096) as usize]).into_owned()
+}
+
+/// A texture of `target` made by `glCreateTextures`.
+fn new_texture(target: u32) -> u32 {
+    let create = gl!(c"glCreateTextures": fn(u32, i32, *mut u32));
+    let mut t = 0;
+    // SAFETY: room for one name.
+    unsafe { create(target, 1, &mut t) };
+    t
+}
+
+/// A bound empty vertex array (core profile draws need one; the shaders make the vertices).
+fn bind_empty_vertex_array() {
+    let create = gl!(c"glCreateVertexArrays": fn(i32, *mut u32));
+    let bind = gl!(c"glBindVertexArray": fn(u32));
+    let vao = names(create, 1)[0];
+    // SAFETY: a name glCreateVertexArrays made.
+    unsafe { bind(vao) };
+}
+
+/// A framebuffer object with `texture` (level 0) as its one colour attachment, through
+/// `glNamedFramebufferTexture`: layered for a whole array or cube texture.
+fn framebuffer_of_whole(texture: u32) -> u32 {
+    let create = gl!(c"glCreateFramebuffers": fn(i32, *mut u32));
+    let attach = gl!(c"glNamedFramebufferTexture": fn(u32, u32, u32, i32));
+    let fb = names(create, 1)[0];
+    // SAFETY: names this test made.
+    unsafe { attach(fb, GL_COLOR_ATTACHMENT0, texture, 0) };
+    fb
+}
+
+fn framebuffer_status(fb: u32) -> u32 {
+    let check = gl!(c"glCheckNamedFramebufferStatus": fn(u32, u32) -> u32);
+    // SAFETY: a framebuffer name.
+    unsafe { check(fb, GL_FRAMEBUFFER) }
+}
+
+fn attachment_parameter(fb: u32, attachment: u32, pname: u32) -> i32 {
+    let get = gl!(c"glGetNamedFramebufferAttachmentParameteriv": fn(u32, u32, u32, *mut i32));
+    let mut v = -1;
+    // SAFETY: one integer out.
+    unsafe { get(fb, attachment, pname, &mut v) };
+    v
+}
+
+/// The centre pixel of layer `layer` of level 0 of the 2D array `texture`, read through a
+/// framebuffer that attaches that layer alone.
+fn array_layer_pixel(texture: u32, layer: i32, size: i32) -> [u8; 4] {
+    let create = gl!(c"glCreateFramebuffers": fn(i32, *mut u32));
+    let attach = gl!(c"glNamedFramebufferTextureLayer": fn(u32, u32, u32, i32, i32));
+    let bind = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let fb = names(create, 1)[0];
+    // SAFETY: names this test made.
+    unsafe {
+        attach(fb, GL_COLOR_ATTACHMENT0, texture, 0, layer);
+        bind(GL_READ_FRAMEBUFFER, fb);
+    }
+    assert_eq!(
+        attachment_parameter(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_LAYERED),
+        0,
+        "glFramebufferTextureLayer attaches one layer"
+    );
+    let px = read_rgba(size / 2, size / 2, 1, 1);
+    [px[0], px[1], px[2], px[3]]
+}
+
+const FULLSCREEN_VS: &str = "#version 150\n\
+    void main() {\n\
+      vec2 p = vec2(float(gl_VertexID == 1) * 4.0 - 1.0, float(gl_VertexID == 2) * 4.0 - 1.0);\n\
+      gl_Position = vec4(p, 0.0, 1.0);\n\
+    }\n";
+
+const COLOR_FS: &str = "#version 150\nin vec4 color;\nout vec4 frag;\n\
+    void main() { frag = color; }\n";
+
+/// Each of the first three layers gets the triangle once, in a colour of its own; layer 3 is
+/// left alone.
+const LAYERS_GS: &str = "#version 150\n\
+    layout(triangles) in;\n\
+    layout(triangle_strip, max_vertices = 9) out;\n\
+    out vec4 color;\n\
+    void main() {\n\
+      for (int layer = 0; layer < 3; layer++) {\n\
+        for (int i = 0; i < 3; i++) {\n\
+          gl_Layer = layer;\n\
+          color = vec4(float(layer) * 0.25, 1.0 - float(layer) * 0.25, 0.0, 1.0);\n\
+          gl_Position = gl_in[i].gl_Position;\n\
+          EmitVertex();\n\
+        }\n\
+        EndPrimitive();\n\
+      }\n\
+    }\n";
+
+#[test]
+fn a_layered_framebuffer_renders_where_gl_layer_says_and_clears_every_layer() {
+    let _c = context_4_2();
+    const SIZE: i32 = 8;
+    let storage3 = gl!(c"glTextureStorage3D": fn(u32, i32, u32, i32, i32, i32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let array = new_texture(GL_TEXTURE_2D_ARRAY);
+    // SAFETY: a texture this test made.
+    unsafe { storage3(array, 1, GL_RGBA8, SIZE, SIZE, 4) };
+    let fb = framebuffer_of_whole(array);
+    expect(0);
+    assert_eq!(framebuffer_status(fb), GL_FRAMEBUFFER_COMPLETE);
+    assert_eq!(
+        attachment_parameter(fb, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_LAYERED),
+        1
+    );
+    assert_eq!(
+        attachment_parameter(
+            fb,
+            GL_COLOR_ATTACHMENT0,
+            GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER
+        ),
+        0
+    );
+    let (p, linked) = link(&[
+        (GL_VERTEX_SHADER, FULLSCREEN_VS),
+        (GL_GEOMETRY_SHADER, LAYERS_GS),
+        (GL_FRAGMENT_SHADER, COLOR_FS),
+    ]);
+    assert!(linked, "the layer-selecting program links");
+    bind_empty_vertex_array();
+    // SAFETY: objects this test made; plain state calls.
+    unsafe {
+        bind_fb(GL_DRAW_FRAMEBUFFER, fb);
+        viewport(0, 0, SIZE, SIZE);
+        clear_color(0.0, 0.0, 1.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        use_program(p);
+        draw(GL_TRIANGLES, 0, 3);
+    }
+    expect(0);
+    let drawn = [[0, 255, 0, 255], [64, 191, 0, 255], [128, 128, 0, 255]];
+    for (layer, want) in drawn.iter().enumerate() {
+        let got = array_layer_pixel(array, layer as i32, SIZE);
+        gl_harness::assert_rgba8_near(got, *want, &format!("layer {layer}"));
+    }
+    assert_eq!(
+        array_layer_pixel(array, 3, SIZE),
+        [0, 0, 255, 255],
+        "the clear reached the layer no primitive chose"
+    );
+}
+
+#[test]
+fn a_whole_cube_map_attaches_six_faces_and_mixed_layering_is_incomplete() {
+    let _c = context_4_2();
+    let storage2 = gl!(c"glTextureStorage2D": fn(u32, i32, u32, i32, i32));
+    let attach = gl!(c"glNamedFramebufferTexture": fn(u32, u32, u32, i32));
+    let attach_face = gl!(c"glFramebufferTexture2D": fn(u32, u32, u32, u32, i32));
+    let bind_fb = gl!(c"glBindFramebuffer": fn(u32, u32));
+    let viewport = gl!(c"glViewport": fn(i32, i32, i32, i32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    let cube = new_texture(GL_TEXTURE_CUBE_MAP);
+    let flat = texture(GL_TEXTURE_2D, 4, 4);
+    // SAFETY: a texture this test made.
+    unsafe { storage2(cube, 1, GL_RGBA8, 4, 4) };
+    let fb = framebuffer_of_whole(cube);
+    assert_eq!(framebuffer_status(fb), GL_FRAMEBUFFER_COMPLETE);
+    // SAFETY: objects this test made; plain state calls.
+    unsafe {
+        bind_fb(GL_FRAMEBUFFER, fb);
+        viewport(0, 0, 4, 4);
+        clear_color(1.0, 0.0, 1.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        // A layered and a non-layered attachment together (GL 4.6 §9.4.2).
+        attach(fb, GL_COLOR_ATTACHMENT1, flat, 0);
+    }
+    expect(0);
+    assert_eq!(
+        framebuffer_status(fb),
+        GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS
+    );
+    // SAFETY: as above.
+    unsafe { attach(fb, GL_COLOR_ATTACHMENT1, 0, 0) };
+    for face in 0..6 {
+        // SAFETY: as above; each face alone is an ordinary attachment.
+        unsafe {
+            attach_face(
+                GL_FRAMEBUFFER,
+                GL_COLOR_ATTACHMENT0,
+                GL_TEXTURE_CUBE_MAP_POSITIVE_X + face,
+                cube,
+                0,
+            )
+        };
+        let px = read_rgba(2, 2, 1, 1);
+        assert_eq!(px, [255, 0, 255, 255], "face {face} was cleared");
+    }
+    // A buffer texture has no image to attach.
+    let buffer_texture = new_texture(0x8C2A); // GL_TEXTURE_BUFFER
+                                              // SAFETY: as above.
+    unsafe { attach(fb, GL_COLOR_ATTACHMENT0, buffer_texture, 0) };
+    expect(GL_INVALID_OPERATION);
+}
+
+const CULL_FS: &str =
+    "#version 150\nout vec4 frag;\nvoid main() { frag = vec4(1.0, 1.0, 0.0, 1.0); }\n";
+
+#[test]
+fn cull_distances_cull_whole_primitives_within_the_limits() {
+    let _c = context_4_2();
+    assert_eq!(integer(GL_MAX_CULL_DISTANCES), 8);
+    assert_eq!(integer(GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES), 8);
+    // Instance 0 covers the left half with a negative distance at every vertex (culled);
+    // instance 1 the right half, with a distance negative at one vertex only (kept whole).
+    let vs = "#version 130\n#extension GL_ARB_cull_distance : require\n\
+        out float gl_CullDistance[2];\n\
+        const vec2 corner[3] = vec2[3](vec2(-1.0, -1.0), vec2(0.0, -1.0), vec2(-1.0, 1.0));\n\
+        void main() {\n\
+          gl_Position = vec4(corner[gl_VertexID] + vec2(float(gl_InstanceID), 0.0), 0.0, 1.0);\n\
+          gl_CullDistance[0] = 1.0;\n\
+          bool all_out = gl_InstanceID == 0;\n\
+          gl_CullDistance[1] = all_out || gl_VertexID == 0 ? -1.0 : 1.0;\n\
+        }\n";
+    let (p, linked) = link(&[(GL_VERTEX_SHADER, vs), (GL_FRAGMENT_SHADER, CULL_FS)]);
+    assert!(linked, "a GLSL 1.30 unit enabling the extension links");
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw = gl!(c"glDrawArraysInstanced": fn(u32, i32, i32, i32));
+    let clear_color = gl!(c"glClearColor": fn(f32, f32, f32, f32));
+    let clear = gl!(c"glClear": fn(u32));
+    bind_empty_vertex_array();
+    // SAFETY: a program this test linked; plain state calls.
+    unsafe {
+        clear_color(0.0, 0.0, 0.0, 1.0);
+        clear(GL_COLOR_BUFFER_BIT);
+        use_program(p);
+        draw(GL_TRIANGLES, 0, 3, 2);
+    }
+    expect(0);
+    // The triangles' right angles are at (-1, -1) and (0, -1).
+    assert_eq!(read_rgba(2, 2, 1, 1), [0, 0, 0, 255], "instance 0 culled");
+    assert_eq!(
+        read_rgba(18, 2, 1, 1),
+        [255, 255, 0, 255],
+        "instance 1 kept"
+    );
+    let over = "#version 130\n#extension GL_ARB_cull_distance : require\n\
+        out float gl_CullDistance[5];\nout float gl_ClipDistance[5];\n\
+        void main() { gl_Position = vec4(0.0); }\n";
+    let (_, linked) = link(&[(GL_VERTEX_SHADER, over), (GL_FRAGMENT_SHADER, CULL_FS)]);
+    assert!(!linked, "10 clip and cull distances exceed the combined 8");
+}
+
+#[test]
+fn texture_samples_answers_the_sample_count_below_glsl_4_30() {
+    let _c = context_4_2();
+    let storage = gl!(c"glTextureStorage2DMultisample": fn(u32, i32, u32, i32, i32, u8));
+    let bind_unit = gl!(c"glBindTextureUnit": fn(u32, u32));
+    let use_program = gl!(c"glUseProgram": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let ms = new_texture(GL_TEXTURE_2D_MULTISAMPLE);
+    // SAFETY: a texture this test made.
+    unsafe {
+        storage(ms, 4, GL_RGBA8, 4, 4, 1);
+        bind_unit(0, ms);
+    }
+    let fs = "#version 150\n#extension GL_ARB_shader_texture_image_samples : require\n\
+        uniform sampler2DMS s;\nout vec4 frag;\n\
+        void main() { frag = vec4(float(textureSamples(s)) / 255.0, 0.0, 0.0, 1.0); }\n";
+    let (p, linked) = link(&[(GL_VERTEX_SHADER, FULLSCREEN_VS), (GL_FRAGMENT_SHADER, fs)]);
+    assert!(linked, "textureSamples compiles in GLSL 1.50");
+    bind_empty_vertex_array();
+    // SAFETY: a program this test linked.
+    unsafe {
+        use_program(p);
+        draw(GL_TRIANGLES, 0, 3);
+    }
+    expect(0);
+    assert_eq!(read_rgba(5, 5, 1, 1)[0], 4, "four samples");
 }

@@ -3,44 +3,29 @@
 //! the request with `EGL_BAD_MATCH` otherwise; an ES 3.0 request gets the highest ES 3.x
 //! offered, and its GLSL ES versions follow it.
 
-use std::ffi::{c_char, c_void, CStr, CString};
+use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
 #[macro_use]
 #[path = "common/gl.rs"]
 mod gl_harness;
+#[path = "common/es.rs"]
+mod es_harness;
 
-use gl_harness::{context_with, f, Current};
+use es_harness::{
+    compile, es_context, integer, string, EGL_CONTEXT_MAJOR_VERSION, EGL_CONTEXT_MINOR_VERSION,
+    EGL_NONE, EGL_OPENGL_API, EGL_OPENGL_ES3_BIT, EGL_OPENGL_ES_API,
+};
+use gl_harness::f;
 
 type P = *mut c_void;
 
-const EGL_OPENGL_ES_API: u32 = 0x30A0;
-const EGL_OPENGL_API: u32 = 0x30A2;
-const EGL_OPENGL_ES3_BIT: i32 = 0x40;
-const EGL_CONTEXT_MAJOR_VERSION: i32 = 0x3098;
-const EGL_CONTEXT_MINOR_VERSION: i32 = 0x30FB;
-const EGL_NONE: i32 = 0x3038;
 const EGL_BAD_MATCH: i32 = 0x3009;
 const GL_VERSION: u32 = 0x1F02;
 const GL_SHADING_LANGUAGE_VERSION: u32 = 0x8B8C;
 const GL_MINOR_VERSION: u32 = 0x821C;
 const GL_VERTEX_SHADER: u32 = 0x8B31;
 const GL_COMPUTE_SHADER: u32 = 0x91B9;
-
-/// A current OpenGL ES 3.`minor` context on a 32×32 pbuffer (the request must be offered).
-fn es3(minor: i32) -> Current {
-    context_with(
-        EGL_OPENGL_ES_API,
-        EGL_OPENGL_ES3_BIT,
-        &[
-            EGL_CONTEXT_MAJOR_VERSION,
-            3,
-            EGL_CONTEXT_MINOR_VERSION,
-            minor,
-            EGL_NONE,
-        ],
-    )
-}
 
 /// `eglCreateContext` for OpenGL ES 3.`minor` on an ES 3 pbuffer config: `Ok` when a context
 /// was made (it is destroyed at once), else `eglGetError`'s code. EGL's API is left desktop GL.
@@ -78,47 +63,6 @@ fn try_es3(minor: i32) -> Result<(), i32> {
     }
 }
 
-fn string(name: u32) -> String {
-    let get = gl!(c"glGetString": fn(u32) -> *const c_char);
-    // SAFETY: a NUL-terminated string the context keeps (checked for NULL).
-    unsafe {
-        let p = get(name);
-        assert!(!p.is_null());
-        CStr::from_ptr(p).to_string_lossy().into_owned()
-    }
-}
-
-fn integer(pname: u32) -> i32 {
-    let get = gl!(c"glGetIntegerv": fn(u32, *mut i32));
-    let mut v = -1;
-    // SAFETY: one integer into a local.
-    unsafe { get(pname, &mut v) };
-    v
-}
-
-/// Compiles one shader: whether it compiled, and its log.
-fn compile(ty: u32, src: &str) -> (bool, String) {
-    let create = gl!(c"glCreateShader": fn(u32) -> u32);
-    let source = gl!(c"glShaderSource": fn(u32, i32, *const *const c_char, *const i32));
-    let compile = gl!(c"glCompileShader": fn(u32));
-    let get = gl!(c"glGetShaderiv": fn(u32, u32, *mut i32));
-    let log = gl!(c"glGetShaderInfoLog": fn(u32, i32, *mut i32, *mut c_char));
-    let text = CString::new(src).expect("no NUL");
-    let mut buf = vec![0u8; 4096];
-    // SAFETY: one NUL-terminated string; out-pointers to locals; `buf` holds 4096 bytes.
-    unsafe {
-        let s = create(ty);
-        let p = text.as_ptr();
-        source(s, 1, &p, null());
-        compile(s);
-        let (mut ok, mut len) = (0, 0);
-        get(s, 0x8B81, &mut ok); // GL_COMPILE_STATUS
-        log(s, buf.len() as i32, &mut len, buf.as_mut_ptr().cast());
-        let log = String::from_utf8_lossy(&buf[..len.max(0) as usize]).into_owned();
-        (ok == 1, log)
-    }
-}
-
 const CS_310: &str = "#version 310 es\nlayout(local_size_x = 1) in;\n\
                       layout(std430, binding = 0) buffer Out { uint v[]; };\n\
                       void main() { v[gl_GlobalInvocationID.x] = 7u; }\n";
@@ -126,7 +70,7 @@ const CS_310: &str = "#version 310 es\nlayout(local_size_x = 1) in;\n\
 #[test]
 fn es_3_x_requests_get_the_version_the_device_offers() {
     let offered = {
-        let _c = es3(0);
+        let _c = es_context(3, 0);
         let minor = integer(GL_MINOR_VERSION);
         assert!((0..=2).contains(&minor), "{minor}");
         assert_eq!(
@@ -138,7 +82,7 @@ fn es_3_x_requests_get_the_version_the_device_offers() {
             format!("OpenGL ES GLSL ES 3.{minor}0")
         );
         // GLSL ES 3.10 compiles exactly when the context is ES 3.1 or later.
-        let (ok, log) = compile(GL_COMPUTE_SHADER, CS_310);
+        let (_, ok, log) = compile(GL_COMPUTE_SHADER, CS_310);
         if minor >= 1 {
             assert!(ok, "{log}");
         } else {
@@ -149,7 +93,7 @@ fn es_3_x_requests_get_the_version_the_device_offers() {
         }
         minor
     };
-    let _serial = es3(0); // holds the tests' context lock while EGL is asked directly
+    let _serial = es_context(3, 0); // holds the tests' context lock while EGL is asked directly
     for minor in 1..=2 {
         let made = try_es3(minor);
         if minor <= offered {
@@ -164,17 +108,17 @@ fn es_3_x_requests_get_the_version_the_device_offers() {
 #[test]
 fn an_es_3_1_context_when_offered_reports_3_1_and_compiles_glsl_es_3_10() {
     {
-        let _serial = es3(0);
+        let _serial = es_context(3, 0);
         if try_es3(1).is_err() {
             // Not offered on this device (the ES version rule lacks a feature): the other
             // test checks the refusal.
             return;
         }
     }
-    let _c = es3(1);
+    let _c = es_context(3, 1);
     assert!(integer(GL_MINOR_VERSION) >= 1);
-    let (ok, log) = compile(GL_COMPUTE_SHADER, CS_310);
+    let (_, ok, log) = compile(GL_COMPUTE_SHADER, CS_310);
     assert!(ok, "{log}");
-    let (ok, log) = compile(GL_VERTEX_SHADER, "#version 330\nvoid main() {}\n");
+    let (_, ok, log) = compile(GL_VERTEX_SHADER, "#version 330\nvoid main() {}\n");
     assert!(!ok && log.contains("desktop GLSL"), "{log}");
 }

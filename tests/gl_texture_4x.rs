@@ -431,21 +431,33 @@ fn internalformat_sample_counts_descend_to_the_limits() {
     // SAFETY: `one` holds two values; bufSize 1.
     unsafe { query(GL_RENDERBUFFER, GL_RGBA8, GL_SAMPLES, 1, one.as_mut_ptr()) };
     assert_eq!(one, [max, -1]);
+    // With GL_ARB_internalformat_query2 every texture target and format may be asked: a
+    // target without samples or a format that does not render leaves the buffer alone.
+    let mut untouched = [-1i32; 2];
     // SAFETY: as above.
     unsafe {
-        query(GL_TEXTURE_2D, GL_RGBA8, GL_SAMPLES, 1, one.as_mut_ptr());
-        expect(GL_INVALID_ENUM);
+        query(
+            GL_TEXTURE_2D,
+            GL_RGBA8,
+            GL_SAMPLES,
+            1,
+            untouched.as_mut_ptr(),
+        );
+        expect(GL_NO_ERROR);
         query(
             GL_RENDERBUFFER,
             GL_COMPRESSED_RGBA_S3TC_DXT1_EXT,
             GL_SAMPLES,
             1,
-            one.as_mut_ptr(),
+            untouched.as_mut_ptr(),
         );
-        expect(GL_INVALID_ENUM);
+        expect(GL_NO_ERROR);
         query(GL_RENDERBUFFER, GL_RGBA8, GL_SAMPLES, -1, one.as_mut_ptr());
         expect(GL_INVALID_VALUE);
+        query(0x8D40, GL_RGBA8, GL_SAMPLES, 1, one.as_mut_ptr()); // GL_FRAMEBUFFER
+        expect(GL_INVALID_ENUM);
     }
+    assert_eq!(untouched, [-1, -1]);
 }
 
 #[test]

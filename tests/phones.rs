@@ -96,7 +96,8 @@ fn info_prints_the_device_clamped_by_the_profile() {
     assert!(ok, "arenagl info failed:\n{err}");
     assert!(whole.contains("profile: none"), "{whole}");
     assert!(whole.contains("GL core: "), "{whole}");
-    assert!(whole.contains("ES 3.0: OpenGL ES 3.0"), "{whole}");
+    // An ES 3.0 request gets the highest ES 3.x the device offers.
+    assert!(whole.contains("ES 3.0: OpenGL ES 3."), "{whole}");
     assert!(whole.contains("budget: "), "{whole}");
     let unclamped = enabled_extensions(&whole);
     // lavapipe has push descriptors and transform feedback; the Android 15 minimums do not list

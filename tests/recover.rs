@@ -418,10 +418,8 @@ impl Contexts {
         let make_current = gl!(c"eglMakeCurrent": fn(gl_harness::P, gl_harness::P, gl_harness::P, gl_harness::P) -> u32);
         let (ctx, surface) = self.made[i];
         // SAFETY: live handles of this display.
-        assert_eq!(
-            unsafe { make_current(self.display, surface, surface, ctx) },
-            1
-        );
+        let made = unsafe { make_current(self.display, surface, surface, ctx) };
+        assert_eq!(made, 1);
     }
 }
 

@@ -1870,10 +1870,11 @@ gl_entry_points! {
     fn glGetTexImage(t: GLenum, level: i32, format: GLenum, ty: GLenum, pixels: *mut c_void) {
         gl((), |c| get_tex_image(c, (t, level), (format, ty), None, pixels))
     }
-    // GL_ARB_internalformat_query: at most `bufSize` values are written.
+    // GL_ARB_internalformat_query(2): at most `bufSize` values are written (none where the
+    // buffer is to be left alone); a 64-bit answer (GL_MAX_COMBINED_DIMENSIONS) saturates.
     fn glGetInternalformativ(t: GLenum, internal: GLenum, pname: GLenum, buf_size: i32, out: *mut i32) {
         gl((), |c| {
-            let v: Vec<i32> = c.get_internalformat(t, internal, pname, buf_size).iter().map(|&x| x as i32).collect();
+            let v: Vec<i32> = c.get_internalformat(t, internal, pname, buf_size).iter().map(|&x| x.clamp(i32::MIN.into(), i32::MAX.into()) as i32).collect();
             write_values(out, &v)
         })
     }
@@ -2299,8 +2300,8 @@ gl_entry_points! {
             if n < 0 {
                 return c.record_invalid_value("glMultiDrawArrays: drawcount < 0");
             }
-            for (&f, &k) in slice(first, n.into()).iter().zip(slice(count, n.into())) {
-                c.draw(DrawCall { mode, first: f, count: k, instances: 1, ..DrawCall::default() });
+            for (draw_id, (&f, &k)) in (0u32..).zip(slice(first, n.into()).iter().zip(slice(count, n.into()))) {
+                c.draw(DrawCall { mode, first: f, count: k, instances: 1, draw_id, ..DrawCall::default() });
             }
         })
     }
@@ -2309,8 +2310,8 @@ gl_entry_points! {
             if n < 0 {
                 return c.record_invalid_value("glMultiDrawElements: drawcount < 0");
             }
-            for (&k, &o) in slice(count, n.into()).iter().zip(slice(offs, n.into())) {
-                c.draw(DrawCall { mode, count: k, instances: 1, indexed: Some((ty, o as u64, 0)), ..DrawCall::default() });
+            for (draw_id, (&k, &o)) in (0u32..).zip(slice(count, n.into()).iter().zip(slice(offs, n.into()))) {
+                c.draw(DrawCall { mode, count: k, instances: 1, indexed: Some((ty, o as u64, 0)), draw_id, ..DrawCall::default() });
             }
         })
     }
@@ -2322,7 +2323,7 @@ gl_entry_points! {
             let bases = slice(base, n.into());
             for (i, (&k, &o)) in slice(count, n.into()).iter().zip(slice(offs, n.into())).enumerate() {
                 let b = bases.get(i).copied().unwrap_or(0);
-                c.draw(DrawCall { mode, count: k, instances: 1, indexed: Some((ty, o as u64, b)), ..DrawCall::default() });
+                c.draw(DrawCall { mode, count: k, instances: 1, indexed: Some((ty, o as u64, b)), draw_id: i as u32, ..DrawCall::default() });
             }
         })
     }
@@ -2341,17 +2342,25 @@ gl_entry_points! {
         draw_call(DrawCall { mode, count, instances: n, indexed: Some((ty, off as u64, base)), base_instance, ..DrawCall::default() })
     }
     fn glDrawArraysIndirect(mode: GLenum, indirect: *const c_void) {
-        draw_indirect(IndirectDraw { mode, index_type: None, indirect: indirect as u64, draw_count: 1, stride: 0 })
+        draw_indirect(IndirectDraw { mode, index_type: None, indirect: indirect as u64, draw_count: 1, stride: 0, count: None })
     }
     fn glDrawElementsIndirect(mode: GLenum, ty: GLenum, indirect: *const c_void) {
-        draw_indirect(IndirectDraw { mode, index_type: Some(ty), indirect: indirect as u64, draw_count: 1, stride: 0 })
+        draw_indirect(IndirectDraw { mode, index_type: Some(ty), indirect: indirect as u64, draw_count: 1, stride: 0, count: None })
     }
     fn glMultiDrawArraysIndirect(mode: GLenum, indirect: *const c_void, draw_count: i32, stride: i32) {
-        draw_indirect(IndirectDraw { mode, index_type: None, indirect: indirect as u64, draw_count, stride })
+        draw_indirect(IndirectDraw { mode, index_type: None, indirect: indirect as u64, draw_count, stride, count: None })
     }
     fn glMultiDrawElementsIndirect(mode: GLenum, ty: GLenum, indirect: *const c_void, draw_count: i32, stride: i32) {
-        draw_indirect(IndirectDraw { mode, index_type: Some(ty), indirect: indirect as u64, draw_count, stride })
+        draw_indirect(IndirectDraw { mode, index_type: Some(ty), indirect: indirect as u64, draw_count, stride, count: None })
     }
+    fn glMultiDrawArraysIndirectCount(mode: GLenum, indirect: *const c_void, count: isize, max: i32, stride: i32) {
+        draw_indirect(IndirectDraw { mode, index_type: None, indirect: indirect as u64, draw_count: max, stride, count: Some(count as u64) })
+    }
+    fn glMultiDrawArraysIndirectCountARB(mode: GLenum, indirect: *const c_void, count: isize, max: i32, stride: i32) { glMultiDrawArraysIndirectCount(mode, indirect, count, max, stride) }
+    fn glMultiDrawElementsIndirectCount(mode: GLenum, ty: GLenum, indirect: *const c_void, count: isize, max: i32, stride: i32) {
+        draw_indirect(IndirectDraw { mode, index_type: Some(ty), indirect: indirect as u64, draw_count: max, stride, count: Some(count as u64) })
+    }
+    fn glMultiDrawElementsIndirectCountARB(mode: GLenum, ty: GLenum, indirect: *const c_void, count: isize, max: i32, stride: i32) { glMultiDrawElementsIndirectCount(mode, ty, indirect, count, max, stride) }
     fn glDrawRangeElements(mode: GLenum, start: u32, end: u32, count: i32, ty: GLenum, off: *const c_void) {
         if end < start { return gl((), |c| c.record_invalid_value("glDrawRangeElements end < start")); }
         draw(mode, 0, count, 1, Some((ty, off as u64, 0)))

@@ -13,7 +13,7 @@ use arenagl_translate::gl::enums::*;
 use arenagl_translate::gl::{Context, Device, DrawCall, Profile, ValueKind};
 
 /// Heap allocations a steady-state draw of the scene below may make (see the module docs).
-const MAX_ALLOCATIONS_PER_DRAW: u64 = 16;
+const MAX_ALLOCATIONS_PER_DRAW: u64 = 3;
 
 /// Counts allocations made on threads that have `COUNTING` set.
 struct Counting;

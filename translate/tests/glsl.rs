@@ -91,6 +91,7 @@ fn gl33_program_reflects_exactly() {
         // `alpha` ends at 164, rounded up to 16.
         size: 176,
         array_size: None,
+        dims: Vec::new(),
         stages: vs_and_fs(),
         members: vec![
             member("scale", GlType::Float, 0),
@@ -112,6 +113,7 @@ fn gl33_program_reflects_exactly() {
         binding: UNIFORM_BLOCK_BINDING_BASE,
         size: 144,
         array_size: None,
+        dims: Vec::new(),
         stages: StageMask::of(Stage::Vertex),
         members: vec![
             member("view", GlType::Mat4, 0),
@@ -146,6 +148,7 @@ fn gl33_program_reflects_exactly() {
                 shadow: false,
             },
             array_size: None,
+            dims: Vec::new(),
             stages: StageMask::of(Stage::Fragment),
         }],
         storage_blocks: Vec::new(),

@@ -197,6 +197,10 @@ pub struct Gl4Features {
     /// `shaderOutputViewportIndex` and `shaderOutputLayer` (Vulkan 1.2: `gl_ViewportIndex` and
     /// `gl_Layer` written by vertex and tessellation stages, GL_ARB_shader_viewport_layer_array).
     pub shader_output_viewport_index_layer: bool,
+    /// The shader stages (`vk::ShaderStageFlags` bits) whose subgroups vote
+    /// (`VkPhysicalDeviceSubgroupProperties`: `VOTE` in `supportedOperations`, Vulkan 1.1):
+    /// `GL_ARB_shader_group_vote` votes across them there (`glsl::group_vote`).
+    pub subgroup_vote_stages: u32,
 }
 
 impl Gl4Features {
@@ -869,8 +873,17 @@ fn describe(
         let timeline = later.timeline_semaphore;
         // `maxMemoryAllocationSize` (VkPhysicalDeviceMaintenance3Properties: core in 1.1).
         let mut maintenance3 = vk::PhysicalDeviceMaintenance3Properties::default();
-        let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut maintenance3);
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default()
+            .push_next(&mut maintenance3)
+            .push_next(&mut subgroup);
         instance.get_physical_device_properties2(pd, &mut p2);
+        if subgroup
+            .supported_operations
+            .contains(vk::SubgroupFeatureFlags::VOTE)
+        {
+            gl4.subgroup_vote_stages = subgroup.supported_stages.as_raw();
+        }
         let mem = instance.get_physical_device_memory_properties(pd);
         let heaps = mem.memory_heaps[..mem.memory_heap_count as usize]
             .iter()

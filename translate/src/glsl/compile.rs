@@ -563,6 +563,8 @@ fn default_resources() -> sys::glslang_resource_t {
         max_atomic_counter_buffer_size: 16384,
         max_transform_feedback_buffers: 4,
         max_transform_feedback_interleaved_components: 64,
+        // GL_ARB_cull_distance's limits, as `gl::context::cull_distance` answers them (the
+        // combined one is checked at link, `clip_cull`).
         max_cull_distances: 8,
         max_combined_clip_and_cull_distances: 8,
         max_samples: 4,

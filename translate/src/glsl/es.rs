@@ -107,6 +107,31 @@ fn all_highp(tail: &str) -> String {
     tail.replace(DEFAULT_FLOAT, "precision highp float; precision highp int;")
 }
 
+/// A GLSL ES 3.x unit whose `#version` follows comments or white space, with the directive
+/// moved to the start of the unit. GLSL ES allows comments and white space before it (GLSL ES
+/// 3.00 §3.4); glslang refuses them from 3.00 ES on ("statement must appear first in es-profile
+/// shader"). What preceded the directive becomes spaces on the same lines, so every line keeps
+/// its number. Anything else is unchanged.
+pub(crate) fn version_first(source: &str) -> Cow<'_, str> {
+    let Some(d) = version::read(source) else {
+        return Cow::Borrowed(source);
+    };
+    let es3 = d.profile.as_deref() == Some("es")
+        && matches!(d.number, version::Number::Value(v) if v >= 300);
+    let f = d.found;
+    if !es3 || f.start == 0 {
+        return Cow::Borrowed(source);
+    }
+    let blank: String = (source[..f.start].chars())
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect();
+    Cow::Owned(format!(
+        "{}{blank}{}",
+        &source[f.start..f.end],
+        &source[f.end..]
+    ))
+}
+
 /// Whether `source` declares `#version 300 es` (which a desktop context compiles as an ES 3.0
 /// one does, GL_ARB_ES3_compatibility).
 pub fn is_es_300(source: &str) -> bool {
@@ -150,9 +175,10 @@ pub fn validate(
         // Judged by the Vulkan path's ES front end (see the module comment).
         return Ok(String::new());
     }
+    let source = version_first(source);
     let source = match offered {
-        Some(e) => Cow::Owned(e.with_preamble(&e.rewrite_directives(source), true)),
-        None => Cow::Borrowed(source),
+        Some(e) => Cow::Owned(e.with_preamble(&e.rewrite_directives(&source), true)),
+        None => source,
     };
     let source = CString::new(source.into_owned())
         .map_err(|_| guard::source_error(stage, 0, 0, "NUL character in shader source"))?;
@@ -205,11 +231,10 @@ mod tests {
     fn es_3_10_atomic_counters_are_left_to_the_vulkan_path() {
         let fs = "#version 310 es\nprecision highp float;\n\
                   layout(binding = 0) uniform atomic_uint c;\nout vec4 o;\n\
-                  void main() { o = vec4(float(atomicCounterIncrement(c))); }\n";
+                  void main() { o = vec4(float(atomicCounterIncrement(c)));\n\
+                  o += vec4(float(atomicCounterDecrement(c) + atomicCounter(c))); }\n";
         let r = compile_es(Stage::Fragment, fs, 310);
         assert!(r.is_ok(), "{r:?}");
-        // atomicCounter() and atomicCounterDecrement() still abort in glslang's Vulkan path
-        // (`context::es_version`'s ES 3.1 gap).
         // ES rules still hold there: no default float precision in a fragment shader.
         let bad = fs.replace("precision highp float;\n", "");
         assert!(compile_es(Stage::Fragment, &bad, 310).is_err());
@@ -336,6 +361,27 @@ mod tests {
             Default::default(),
         );
         assert!(r.is_ok(), "{:?}", r.err());
+    }
+
+    #[test]
+    fn comments_before_the_version_keep_every_line() {
+        let src = "/* [config]\n * glsl_version: 3.00 es\n */\n\n#version 300 es\n\
+                   precision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n";
+        let first = version_first(src);
+        assert_eq!(
+            first.lines().next().map(str::trim_end),
+            Some("#version 300 es")
+        );
+        assert_eq!(first.lines().count(), src.lines().count());
+        assert_eq!(first.lines().nth(5), src.lines().nth(5));
+        assert!(validate(Stage::Fragment, src, 300, None).is_ok());
+        assert!(compile_es(Stage::Fragment, src, 300).is_ok());
+        let bad = src.replace("vec4(1.0)", "vec3(1.0)");
+        let log = log_of(compile_es(Stage::Fragment, &bad, 310));
+        assert!(log.contains("0:8:"), "the application's line: {log}");
+        for kept in [VS_100, FS_300, "// desktop\n#version 330\nvoid main() {}\n"] {
+            assert_eq!(version_first(kept), kept);
+        }
     }
 
     #[test]

@@ -57,7 +57,6 @@ const GLSLANG: &[&str] = &[
     "GL_ARB_bindless_texture",
     "GL_ARB_compute_shader",
     "GL_ARB_conservative_depth",
-    "GL_ARB_cull_distance",
     "GL_ARB_derivative_control",
     "GL_ARB_draw_instanced",
     "GL_ARB_enhanced_layouts",
@@ -284,6 +283,9 @@ const LACKING: &[&str] = &[
     "GL_AMD_vertex_shader_viewport_index",
     "GL_ARB_arrays_of_arrays",
     "GL_ARB_compute_variable_group_size",
+    // glslang's `#extension` leaves it out (Versions.cpp): its GLSL comes from GLSL 4.50
+    // (`raise`).
+    "GL_ARB_cull_distance",
     "GL_ARB_draw_buffers",
     "GL_ARB_fragment_layer_viewport",
     "GL_ARB_shader_precision",

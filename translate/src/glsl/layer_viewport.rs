@@ -121,23 +121,42 @@ pub(crate) fn lower(stage: Stage, source: &str) -> Cow<'_, str> {
     else {
         return Cow::Borrowed(source);
     };
-    let insert = declaration_point(&t, first);
-    let f = &d.found;
-    let mut out = String::with_capacity(source.len() + 256);
-    out.push_str(&source[..f.end]);
+    let declarations: String = used
+        .iter()
+        .map(|((name, builtin), capability)| {
+            format!(
+                " spirv_decorate(capabilities = [{capability}], 11, {builtin}) {} {name};",
+                decl.qualifiers
+            )
+        })
+        .collect();
+    Cow::Owned(with_declarations(
+        source,
+        &d.found,
+        declaration_point(&t, first),
+        &declarations,
+    ))
+}
+
+/// `source` with GL_EXT_spirv_intrinsics enabled after its `#version` (`version`, a `#line`
+/// keeping the numbering) and `declarations` inserted at byte `insert` (on its line): how a unit
+/// declares built-ins glslang lacks at its version (here, and `draw_parameters`).
+pub(super) fn with_declarations(
+    source: &str,
+    version: &super::version::Found,
+    insert: usize,
+    declarations: &str,
+) -> String {
+    let mut out = String::with_capacity(source.len() + 64 + declarations.len());
+    out.push_str(&source[..version.end]);
     out.push_str(&format!(
         "\n#extension GL_EXT_spirv_intrinsics : enable\n#line {}",
-        f.line + 1
+        version.line + 1
     ));
-    out.push_str(&source[f.end..insert]);
-    for ((name, builtin), capability) in &used {
-        out.push_str(&format!(
-            " spirv_decorate(capabilities = [{capability}], 11, {builtin}) {} {name};",
-            decl.qualifiers
-        ));
-    }
+    out.push_str(&source[version.end..insert]);
+    out.push_str(declarations);
     out.push_str(&source[insert..]);
-    Cow::Owned(out)
+    out
 }
 
 /// SPIR-V's `BuiltIn ViewportIndex`.

@@ -38,14 +38,19 @@
 //! - Errors distinguish permanent (the source is wrong) from transient (out of resources: retry later, never cache it).
 
 pub mod array_index;
+mod arrays_of_arrays;
+mod atomic_counter_ops;
 mod block_structs;
+mod clip_cull;
 mod compile;
 mod compute_version;
 pub(crate) mod depth_remap;
 mod derivative_control;
 mod double_inputs;
+pub mod draw_parameters;
 mod error;
 pub mod es;
+mod es_counters;
 mod extensions;
 pub mod fixed_function;
 mod fp64_version;
@@ -54,6 +59,7 @@ pub mod frag_epilogue;
 mod frag_outputs;
 pub mod geometry;
 mod gpu_shader4;
+mod group_vote;
 mod guard;
 pub mod initializers;
 mod instance_id;
@@ -65,6 +71,7 @@ mod num_samples;
 pub(crate) mod per_vertex;
 mod pp;
 mod query_levels;
+mod raise;
 mod rect;
 mod reflect;
 pub(crate) mod rendezvous;
@@ -74,6 +81,7 @@ mod spirv;
 mod spirv_testing;
 pub mod subroutine;
 pub mod tess;
+mod texture_samples;
 mod types;
 pub(crate) mod uniform_branches;
 mod varyings;
@@ -268,6 +276,29 @@ impl Program {
         Ok(())
     }
 
+    /// GL_ARB_shader_group_vote's votes onto the core subgroup operations in the stages of
+    /// `voting` (`vk::ShaderStageFlags` bits), onto a group of one elsewhere (`group_vote`).
+    pub fn lower_group_votes(
+        &mut self,
+        voting: impl Fn(Stage) -> bool,
+    ) -> Result<(), CompileError> {
+        for stage in self.stages.iter_mut() {
+            group_vote::lower(&mut stage.spirv, voting(stage.stage))
+                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Gives the vertex stage's `gl_BaseVertexARB` and `gl_DrawIDARB` GL's values through the
+    /// draw's push constants (`draw_parameters`); needs the device's `shaderDrawParameters`.
+    pub fn correct_draw_parameters(&mut self) -> Result<(), CompileError> {
+        for stage in self.stages.iter_mut().filter(|s| s.stage == Stage::Vertex) {
+            draw_parameters::correct_draw_parameters(&mut stage.spirv)
+                .map_err(|e| CompileError::Internal(format!("vertex SPIR-V unreadable: {e}")))?;
+        }
+        Ok(())
+    }
+
     /// Lowers non-constant indices into descriptor arrays of the kinds the device cannot index
     /// (`array_index`, GL_ARB_gpu_shader5).
     pub fn lower_array_indexing(
@@ -348,9 +379,12 @@ pub fn compile_program_bound(
             .iter()
             .map(|s| (s.stage, s.words.as_slice()))
             .collect();
+        clip_cull::check(&views)?;
         let reflection = reflect::reflect(&views)?;
         // After reflection, which must still see the rectangle samplers the GL layer binds.
         for stage in linked.stages.iter_mut() {
+            arrays_of_arrays::flatten(&mut stage.words)
+                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
             rect::lower_rect_images(&mut stage.words)
                 .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
             query_levels::extract_images(&mut stage.words)
@@ -408,15 +442,33 @@ fn checked_source(
         Stage::Vertex | Stage::TessEvaluation => layer_viewport::enable_vertex_outputs(source),
         _ => std::borrow::Cow::Borrowed(source),
     };
+    let offers = |name: &str| (options.extensions.as_ref()).is_none_or(|e| e.offers(name));
+    // Before `extensions` blanks the directives the raise reads.
+    let source = match raise::for_extensions(stage, &source, offers) {
+        std::borrow::Cow::Owned(raised) => std::borrow::Cow::Owned(raised),
+        std::borrow::Cow::Borrowed(_) => source,
+    };
     let source = match &options.extensions {
         Some(offered) => offered.rewrite_directives(&source),
         None => source,
+    };
+    let source = es::version_first(&source);
+    let source = if offers(atomic_counter_ops::EXTENSION) {
+        match atomic_counter_ops::lower(&source) {
+            std::borrow::Cow::Owned(lowered) => std::borrow::Cow::Owned(lowered),
+            std::borrow::Cow::Borrowed(_) => source,
+        }
+    } else {
+        source
+    };
+    let source = match es_counters::lower(&source) {
+        std::borrow::Cow::Owned(lowered) => std::borrow::Cow::Owned(lowered),
+        std::borrow::Cow::Borrowed(_) => source,
     };
     let source = compute_version::for_tessellation(stage, &source);
     let source = compute_version::for_storage(stage, &source);
     let source = per_vertex::enable_redeclaration(&source);
     let source = fp64_version::for_fp64(&source);
-    let offers = |name: &str| (options.extensions.as_ref()).is_none_or(|e| e.offers(name));
     let declares_layer_viewport = match stage {
         Stage::Fragment => offers(layer_viewport::EXTENSION),
         _ => layer_viewport::VERTEX_EXTENSIONS.iter().any(|e| offers(e)),
@@ -426,10 +478,21 @@ fn checked_source(
     } else {
         source
     };
+    let source = if offers(draw_parameters::EXTENSION) {
+        draw_parameters::declare(stage, &source)
+    } else {
+        source
+    };
     // After `layer_viewport`, whose `GL_EXT_spirv_intrinsics` stays on past this block.
     let source = derivative_control::declare(stage, &source);
     let source = if query_levels && offers(query_levels::EXTENSION) {
         std::borrow::Cow::Owned(query_levels::declare(&source))
+    } else {
+        source
+    };
+    // At the version the unit now has (a raise may have reached glslang's own declarations).
+    let source = if offers(texture_samples::EXTENSION) && texture_samples::wanted(&source) {
+        std::borrow::Cow::Owned(texture_samples::declare(&source))
     } else {
         source
     };

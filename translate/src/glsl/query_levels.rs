@@ -54,6 +54,13 @@ mod op {
     pub const PHI: u16 = 245;
 }
 
+/// The image queries glslang is given a sampled image for: this extension's, and
+/// GL_ARB_shader_texture_image_samples's `OpImageQuerySamples` (`texture_samples`).
+const QUERIES: [u16; 2] = [
+    op::IMAGE_QUERY_LEVELS,
+    super::texture_samples::IMAGE_QUERY_SAMPLES,
+];
+
 /// Instructions whose first operands are a result type and a result id and that can yield a
 /// sampled image.
 const TYPED_VALUES: [u16; 7] = [
@@ -141,7 +148,7 @@ pub(crate) fn declare(source: &str) -> String {
     after_version(source, &block, false)
 }
 
-/// Gives every `OpImageQueryLevels` of a sampled image its image through an `OpImage` (see the
+/// Gives every query of [`QUERIES`] of a sampled image its image through an `OpImage` (see the
 /// module docs). Returns whether the module changed.
 pub(crate) fn extract_images(words: &mut Vec<u32>) -> Result<bool, ParseError> {
     let mut insts = split(words)?;
@@ -162,7 +169,7 @@ pub(crate) fn extract_images(words: &mut Vec<u32>) -> Result<bool, ParseError> {
     let mut out: Vec<Vec<u32>> = Vec::with_capacity(insts.len());
     let mut changed = false;
     for mut inst in insts.drain(..) {
-        if opcode(&inst) == op::IMAGE_QUERY_LEVELS && inst.len() == 4 {
+        if QUERIES.contains(&opcode(&inst)) && inst.len() == 4 {
             let operand = inst[3];
             let image_type = value_types
                 .get(&operand)

@@ -74,6 +74,9 @@ pub struct UniformBlock {
     pub size: u32,
     /// `uniform B { … } b[4];` is four GL blocks on one binding with four descriptors.
     pub array_size: Option<u32>,
+    /// `b[2][4]`: every level's length, outermost first (`array_size` is their product, the
+    /// elements in GL's order); empty for a block or a one-dimensional array of blocks.
+    pub dims: Vec<u32>,
     pub stages: StageMask,
     pub members: Vec<BlockMember>,
 }
@@ -87,6 +90,9 @@ pub struct SamplerUniform {
     pub ty: SamplerType,
     /// `uniform sampler2D t[4];` is one binding with four descriptors.
     pub array_size: Option<u32>,
+    /// `t[2][3]`: every level's length, outermost first (`array_size` is their product, the
+    /// elements in GL's order); empty for a sampler or a one-dimensional array of them.
+    pub dims: Vec<u32>,
     pub stages: StageMask,
 }
 
@@ -203,7 +209,25 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
             let Some(Type::Pointer { pointee, .. }) = module.types.get(&var.pointer_type) else {
                 return Err(internal(format!("variable %{} is not a pointer", var.id)));
             };
-            let (ty, array_size) = reader.peel_array(*pointee)?;
+            let descriptor = matches!(
+                var.storage,
+                StorageClass::UniformConstant | StorageClass::Uniform | StorageClass::StorageBuffer
+            );
+            // A descriptor array of arrays is one flat binding (`arrays_of_arrays`).
+            let (ty, array_size, dims) = match super::arrays_of_arrays::levels(&module, *pointee) {
+                Some(_) if descriptor && !super::arrays_of_arrays::referenced(words, var.id) => {
+                    continue;
+                }
+                Some((dims, element)) if descriptor => {
+                    let total = dims.iter().try_fold(1u32, |a, d| a.checked_mul(*d));
+                    let total = total.ok_or_else(|| internal("array of arrays too large"))?;
+                    (element, Some(total), dims)
+                }
+                _ => {
+                    let (ty, array_size) = reader.peel_array(*pointee)?;
+                    (ty, array_size, Vec::new())
+                }
+            };
             let name = module.name(var.id).to_owned();
             match var.storage {
                 StorageClass::Input if stage == Stage::Vertex => {
@@ -267,6 +291,7 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
                         binding,
                         ty: sampler_ty,
                         array_size,
+                        dims: dims.clone(),
                         stages: StageMask::default(),
                     });
                     if (entry.set, entry.binding, entry.ty) != (set, binding, sampler_ty) {
@@ -311,6 +336,7 @@ pub(super) fn reflect(stages: &[(Stage, &[u32])]) -> Result<Reflection, CompileE
                         binding,
                         size,
                         array_size,
+                        dims: dims.clone(),
                         stages: StageMask::of(stage),
                         members,
                     };

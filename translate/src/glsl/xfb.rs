@@ -17,11 +17,18 @@
 //! - Layout follows GL: `GL_INTERLEAVED_ATTRIBS` packs varyings tightly into buffer 0
 //!   (`gl_NextBuffer` moves to the next buffer, `gl_SkipComponentsN` leaves N components),
 //!   `GL_SEPARATE_ATTRIBS` gives varying i buffer i. Every component is 4 bytes (8 for doubles).
+//! - Captures a stage declares itself (GL_ARB_enhanced_layouts' `xfb_*` qualifiers) are read
+//!   from glslang's decorations (`declared`) and captured through the same copies; they
+//!   override `glTransformFeedbackVaryings`.
 //! - Vertex streams (`layout(stream = N)`, `EmitStreamVertex(N)`): a capture's stream is its
 //!   output's `Stream` decoration; one buffer takes one stream (else a link error, as GL says).
 //!   In a geometry stage that uses streams the copies are declared with their stream, and
 //!   `EmitStreamVertex(n)` is routed through a function that assigns stream n's copies first.
 #![deny(unsafe_code, clippy::unwrap_used, clippy::expect_used)]
+
+mod declared;
+
+pub use declared::{may_declare, resolve_declared};
 
 use super::legacy::{FF_PREFIX, USER_PREFIX};
 use super::spirv::{decoration, op, Module, ParseError, StorageClass, Type};
@@ -61,6 +68,11 @@ pub struct XfbVarying {
     pub gl_type: u32,
     /// Array length (1 for a non-array; the component count for `gl_SkipComponentsN`).
     pub size: i32,
+    /// The buffer binding it is captured into (`GL_TRANSFORM_FEEDBACK_BUFFER_INDEX` names the
+    /// binding's place among the bindings written).
+    pub buffer: u32,
+    /// Its byte offset in a captured vertex (`GL_OFFSET`).
+    pub offset: u32,
 }
 
 /// One captured varying: the GLSL expression it is, its type and array length, where it goes.
@@ -518,6 +530,8 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
                     name: name.clone(),
                     gl_type: GL_NONE,
                     size: 0,
+                    buffer,
+                    offset: 0,
                 });
             } else {
                 let n: u32 = match &name["gl_SkipComponents".len()..] {
@@ -527,12 +541,14 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
                     "4" => 4,
                     _ => return Err(format!("{name} is not a transform feedback varying")),
                 };
-                words[buffer as usize] += n;
                 layout.varyings.push(XfbVarying {
                     name: name.clone(),
                     gl_type: GL_NONE,
                     size: n as i32,
+                    buffer,
+                    offset: words[buffer as usize] * 4,
                 });
+                words[buffer as usize] += n;
             }
             continue;
         }
@@ -562,12 +578,14 @@ pub fn resolve(request: &XfbRequest, last_stage: &[u32]) -> Result<XfbLayout, St
             offset: words[buffer as usize] * 4,
             stream,
         });
-        words[buffer as usize] += n;
         layout.varyings.push(XfbVarying {
             name: name.clone(),
             gl_type: ty.gl.gl_enum().unwrap_or(GL_NONE),
             size: array.unwrap_or(1) as i32,
+            buffer,
+            offset: words[buffer as usize] * 4,
         });
+        words[buffer as usize] += n;
     }
     let total: u32 = words.iter().sum();
     if !request.separate && total > MAX_INTERLEAVED_COMPONENTS {
@@ -736,6 +754,8 @@ fn after_leading_directives(src: &str) -> usize {
 /// `XfbStride` and `Offset` to the last vertex stage's SPIR-V.
 pub fn decorate(words: &mut Vec<u32>, layout: &XfbLayout) -> Result<(), String> {
     let bad = |e: ParseError| format!("SPIR-V unreadable: {e}");
+    // Outputs the stage declared captures for keep no `Xfb` decorations of their own.
+    declared::strip(words)?;
     let m = Module::parse(words).map_err(bad)?;
     let mut decorations = Vec::new();
     for (i, c) in layout.copies.iter().enumerate() {

@@ -164,6 +164,8 @@ impl Context {
         groups: Groups,
         indirect: Option<IndirectSource>,
     ) -> GlResult<()> {
+        // Active pipeline statistics queries count the dispatch (`query::statistics`).
+        let statistics = self.dispatch_statistics()?;
         let device = self.device.clone();
         let mut locked = device.lock();
         let indirect = match indirect {
@@ -186,10 +188,18 @@ impl Context {
             if let Some((set1, offset)) = sets.set1 {
                 raw.cmd_bind_descriptor_sets(cb, bind, layout, 1, &[set1], &[offset]);
             }
+            // The statistics slot was reset (from the host, or by a command recorded before
+            // `cb` was fetched) and is begun and ended outside any render pass.
+            if let Some((pool, index)) = statistics {
+                raw.cmd_begin_query(cb, pool, index, vk::QueryControlFlags::empty());
+            }
             match (groups, indirect) {
                 (_, Some((buffer, offset))) => raw.cmd_dispatch_indirect(cb, buffer, offset),
                 (Groups::Direct([x, y, z]), None) => raw.cmd_dispatch(cb, x, y, z),
                 (Groups::Indirect(_), None) => {}
+            }
+            if let Some((pool, index)) = statistics {
+                raw.cmd_end_query(cb, pool, index);
             }
             global_barrier(raw, cb, COMPUTE_WRITES, LATER_ACCESS);
         }

@@ -27,8 +27,11 @@ pub(crate) fn es3_offered(desktop: &[&str]) -> bool {
 /// specification, appendix "Version 3.1": compute shaders, storage buffers, images, atomic
 /// counters, indirect draws, multisample textures, stencil texturing, separate shader objects,
 /// program interface queries, vertex attribute binding, framebuffers without attachments,
-/// explicit uniform locations, GLSL ES 3.10's packing, arrays of arrays, gather and image
-/// sizes).
+/// explicit uniform locations, GLSL ES 3.10's packing, gather and image sizes). GLSL ES 3.10's
+/// arrays of arrays need no desktop name: glslang compiles them in every `#version 310 es`
+/// unit, and reflection reads them as it does in desktop GLSL 4.30 (`GL_ARB_arrays_of_arrays`
+/// is the desktop rule for GLSL below 4.30). Its atomic counter functions are lowered before
+/// glslang (`glsl::es_counters`).
 const ES_3_1: &[&str] = &[
     "GL_ARB_compute_shader",
     "GL_ARB_shader_storage_buffer_object",
@@ -45,18 +48,8 @@ const ES_3_1: &[&str] = &[
     "GL_ARB_framebuffer_no_attachments",
     "GL_ARB_explicit_uniform_location",
     "GL_ARB_shading_language_packing",
-    "GL_ARB_arrays_of_arrays",
     "GL_ARB_texture_gather",
 ];
-
-/// ES 3.1 features with no desktop extension to name that do not work yet: ES 3.1 is not
-/// claimed while one is listed (unless `ARENAGL_EXPERIMENTAL` names it, [`named_experimental`]).
-/// Each says what is missing.
-const ES_3_1_GAPS: &[(&str, &str)] = &[(
-    "GLSL_ES_3_10_atomic_counters",
-    "glslang aborts (an assertion) on atomicCounter() and atomicCounterDecrement() in GLSL ES \
-     3.10 units under Vulkan's relaxed rules; atomicCounterIncrement() works",
-)];
 
 /// What OpenGL ES 3.2 adds to 3.1 (OpenGL ES 3.2 specification, appendix "Version 3.2": the
 /// Android extension pack — geometry and tessellation shaders, gpu_shader5, sample shading and
@@ -84,20 +77,18 @@ const ES_3_2: &[&str] = &[
 /// (ES 3.2) are in every desktop context here (GL 3.2 core), so they need no name.
 pub(crate) fn es3_minor(desktop: &[&str]) -> u32 {
     let all = |names: &[&str]| names.iter().all(|n| desktop.contains(n));
-    let gaps_closed = ES_3_1_GAPS.iter().all(|(n, _)| desktop.contains(n));
-    match (all(ES_3_1) && gaps_closed, all(ES_3_2)) {
+    match (all(ES_3_1), all(ES_3_2)) {
         (true, true) => 2,
         (true, false) => 1,
         _ => 0,
     }
 }
 
-/// The names of [`ES_3_1`], [`ES_3_1_GAPS`] and [`ES_3_2`] that `ARENAGL_EXPERIMENTAL` names:
-/// counted as offered by the ES rule, so a developer can try an ES version whose only gaps are
-/// a desktop extension still being built or a listed gap (`experimental`).
+/// The names of [`ES_3_1`] and [`ES_3_2`] that `ARENAGL_EXPERIMENTAL` names: counted as
+/// offered by the ES rule, so a developer can try an ES version whose only gaps are desktop
+/// extensions still being built (`experimental`).
 pub(crate) fn named_experimental() -> impl Iterator<Item = &'static str> {
-    let gaps = ES_3_1_GAPS.iter().map(|(name, _)| name);
-    (ES_3_1.iter().chain(gaps).chain(ES_3_2))
+    (ES_3_1.iter().chain(ES_3_2))
         .copied()
         .filter(|name| crate::gl::context::experimental::named(name))
 }
@@ -128,15 +119,10 @@ mod tests {
 
     #[test]
     fn a_version_needs_every_feature_it_adds() {
-        let gaps = ES_3_1_GAPS.iter().map(|(name, _)| name);
-        let es_3_1: Vec<&str> = ES_3_1.iter().chain(gaps).copied().collect();
         assert_eq!(es3_minor(&[]), 0);
-        assert_eq!(es3_minor(&es_3_1), 1);
-        assert_eq!(es3_minor(&es_3_1[1..]), 0);
-        if !ES_3_1_GAPS.is_empty() {
-            assert_eq!(es3_minor(ES_3_1), 0, "an open gap keeps ES 3.0");
-        }
-        let both: Vec<&str> = es_3_1.iter().chain(ES_3_2).copied().collect();
+        assert_eq!(es3_minor(ES_3_1), 1);
+        assert_eq!(es3_minor(&ES_3_1[1..]), 0);
+        let both: Vec<&str> = ES_3_1.iter().chain(ES_3_2).copied().collect();
         assert_eq!(es3_minor(&both), 2);
         assert_eq!(es3_minor(&both[1..]), 0, "3.2 needs 3.1");
         assert_eq!(es3_minor(&both[..both.len() - 1]), 1);

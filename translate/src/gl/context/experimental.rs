@@ -11,10 +11,7 @@
 //! - Each entry names what is missing, so the list is also the to-do list (`docs/gl.md`).
 
 /// Extensions built but not complete, with what each lacks.
-pub(crate) const INCOMPLETE: &[(&str, &str)] = &[(
-    "GL_ARB_direct_state_access",
-    "layered glNamedFramebufferTexture",
-)];
+pub(crate) const INCOMPLETE: &[(&str, &str)] = &[];
 
 /// Removes from `extensions` the incomplete ones the environment does not ask for.
 pub(crate) fn filter(extensions: &mut Vec<&'static str>) {

@@ -4,6 +4,7 @@
 //! rules (§2.2.1 of the 3.3 spec: floats to ints round, colours map [-1, 1] to the full int
 //! range, anything non-zero is `GL_TRUE`).
 
+use crate::gl::context::cull_distance;
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, GlResult};
 use crate::gl::context::{Context, MAX_UNIFORM_BUFFER_BINDINGS};
@@ -365,6 +366,14 @@ impl Context {
             )])),
             GL_MAX_TEXTURE_BUFFER_SIZE => int(i64::from(l.max_texel_buffer_elements)),
             GL_MAX_CLIP_DISTANCES => int(i64::from(l.max_clip_distances.min(8))),
+            GL_MAX_CULL_DISTANCES if cull_distance::supported(&self.device) => {
+                int(i64::from(cull_distance::MAX_CULL_DISTANCES))
+            }
+            GL_MAX_COMBINED_CLIP_AND_CULL_DISTANCES if cull_distance::supported(&self.device) => {
+                int(i64::from(
+                    cull_distance::MAX_COMBINED_CLIP_AND_CULL_DISTANCES,
+                ))
+            }
             // GL_CONTEXT_ROBUST_ACCESS (GL 4.5, KHR_robustness): every context reads buffers
             // robustly where the device does (`robustBufferAccess`).
             0x90F3 => Ok(Value::Bools(vec![
@@ -500,6 +509,12 @@ impl Context {
             GL_DRAW_INDIRECT_BUFFER_BINDING => int(i64::from(
                 self.generic_bindings
                     .get(&GL_DRAW_INDIRECT_BUFFER)
+                    .copied()
+                    .unwrap_or(0),
+            )),
+            GL_PARAMETER_BUFFER_BINDING => int(i64::from(
+                self.generic_bindings
+                    .get(&GL_PARAMETER_BUFFER)
                     .copied()
                     .unwrap_or(0),
             )),

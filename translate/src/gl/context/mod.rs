@@ -5,6 +5,7 @@
 //! context's own unless it shares them (`share_group`).
 
 pub(crate) mod clip_control;
+pub(crate) mod cull_distance;
 pub mod debug;
 pub mod enums;
 pub(crate) mod error;
@@ -329,9 +330,6 @@ const EXTENSIONS: &[&str] = &[
 /// their own (`layout(binding)` of GL_ARB_shading_language_420pack is read at link,
 /// `glsl::layout_bindings`; GL_ARB_derivative_control's functions below GLSL 4.00:
 /// `glsl::derivative_control`).
-/// Not yet: GL_ARB_shader_texture_image_samples (`textureSamples` fails piglit),
-/// GL_ARB_shader_draw_parameters (`gl_BaseVertexARB`/`gl_DrawIDARB` read wrong values) and
-/// GL_ARB_cull_distance (glslang refuses `gl_CullDistance` redeclarations below GLSL 4.50).
 const GLSL_EXTENSIONS: &[&str] = &[
     "GL_ARB_shading_language_420pack",
     "GL_ARB_shading_language_packing",
@@ -339,6 +337,10 @@ const GLSL_EXTENSIONS: &[&str] = &[
     "GL_ARB_derivative_control",
     // `textureQueryLevels` below GLSL 4.30 (`glsl::query_levels`).
     "GL_ARB_texture_query_levels",
+    // `textureSamples`/`imageSamples` below GLSL 4.30 (`glsl::texture_samples`).
+    "GL_ARB_shader_texture_image_samples",
+    // Arrays of arrays below GLSL 4.30: such units compile as 4.30 (`glsl::raise`).
+    "GL_ARB_arrays_of_arrays",
 ];
 
 /// The GLSL-only extensions a context offers, given the `offered` ones so far: those of
@@ -347,6 +349,10 @@ fn glsl_extensions(offered: &[&str]) -> Vec<&'static str> {
     let mut out = GLSL_EXTENSIONS.to_vec();
     if offered.contains(&"GL_ARB_shader_image_load_store") {
         out.push("GL_ARB_shader_image_size");
+    }
+    // `atomicCounterAddARB` … `atomicCounterCompSwapARB` (compiled as GLSL 4.50, `glsl::raise`).
+    if offered.contains(&"GL_ARB_shader_atomic_counters") {
+        out.push("GL_ARB_shader_atomic_counter_ops");
     }
     out
 }
@@ -398,6 +404,9 @@ impl Context {
             extensions.push("GL_ARB_transform_feedback2");
             extensions.push("GL_ARB_transform_feedback3");
             extensions.push("GL_ARB_transform_feedback_instanced");
+            // `xfb_*` qualifiers capture without glTransformFeedbackVaryings
+            // (`objects::program::xfb_layout`), `layout(component, offset, align)`.
+            extensions.push("GL_ARB_enhanced_layouts");
             // OpenGL ES 3.0 on desktop (`context::es`): ETC2/EAC (decoded where the device
             // lacks them), fixed-index restart, GL_MAX_ELEMENT_INDEX, GLSL ES 3.00, the
             // conservative occlusion query, and transform feedback, which ES 3.0 needs.
@@ -421,6 +430,7 @@ impl Context {
         }
         extensions.extend(crate::gl::compute::extensions(&device));
         extensions.extend(crate::gl::draw::indirect::extensions(&device));
+        extensions.extend(crate::gl::draw::indirect_count::extensions(&device));
         extensions.extend(crate::gl::objects::texture::extensions::extensions(&device));
         // Framebuffers without attachments (objects/framebuffer/params.rs), at GL's limits.
         if crate::gl::objects::framebuffer::params::supported(&device) {
@@ -453,7 +463,17 @@ impl Context {
         }
         // Per-index viewports, depth ranges and scissors (`viewports`, `draw::viewport`).
         extensions.extend(viewports::extensions(&device));
+        // GL_ARB_pipeline_statistics_query and GL_ARB_transform_feedback_overflow_query
+        // (`objects::query::{statistics, overflow}`).
+        extensions.extend(crate::gl::objects::query::statistics::extensions(&device));
+        extensions.extend(crate::gl::objects::query::overflow::extensions(&device));
         extensions.extend(glsl_extensions(&extensions));
+        // `gl_CullDistance`: such units compile as GLSL 4.50 (`cull_distance`, `glsl::raise`).
+        extensions.extend(cull_distance::extensions(&device));
+        // `gl_BaseVertexARB`, `gl_BaseInstanceARB`, `gl_DrawIDARB` (`glsl::draw_parameters`).
+        if device.caps().gl4.shader_draw_parameters {
+            extensions.push("GL_ARB_shader_draw_parameters");
+        }
         extensions.extend(crate::gl::dsa::extensions());
         // GL 4.4/4.5: runs of bindings in one call (`objects::multi_bind`), draws that read
         // what they render to after `glTextureBarrier` (`draw::feedback_loop`), inverted

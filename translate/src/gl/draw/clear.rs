@@ -153,7 +153,7 @@ impl Context {
         let rects = [vk::ClearRect {
             rect,
             base_array_layer: 0,
-            layer_count: 1,
+            layer_count: target.layers.max(1),
         }];
         // SAFETY: `cb` is inside this context's render pass for `target`; every cleared
         // attachment exists in it and the rect lies inside the render area.

@@ -5,8 +5,9 @@
 //! Design decisions:
 //! - Sets are written once the resources are placed (every handle is live and used for the
 //!   epoch); allocating and writing them records no command, so the pass is looked up after.
-//! - A set is reused rather than written again when the last one this context wrote has the
-//!   same contents, comes from the current pool and belongs to the epoch being recorded. Only
+//! - A set is reused rather than written again when one of the last `SET0_CACHE` this context
+//!   wrote has the same contents, comes from the current pool and belongs to the epoch being
+//!   recorded. Only
 //!   within one epoch: a handle retired in it is not destroyed, so not reused, before the epoch
 //!   completes; across epochs an equal handle may be a new object.
 //! - Set 1's per-draw data is a dynamic offset, so its set only changes with the arena buffer,
@@ -19,6 +20,11 @@ use crate::gl::context::error::GlResult;
 use crate::gl::context::Context;
 use crate::gl::draw::resources::DrawResources;
 use crate::gl::objects::program::Linked;
+
+/// How many set 0s a context remembers for reuse: a frame that cycles through a few programs
+/// and textures (a game's sorted draws) finds each combination again instead of writing a new
+/// set per change.
+pub(super) const SET0_CACHE: usize = 32;
 
 /// Combined image samplers per binding.
 pub(crate) type ImageInfos = Vec<(u32, Vec<vk::DescriptorImageInfo>)>;
@@ -173,11 +179,18 @@ impl Context {
         let (storage_infos, storage_image_infos) = (&infos.storage, &infos.storage_images);
         let layout = linked.set_layouts[0];
         let pool = self.descriptors.touch_current(epoch);
-        let reused = self
-            .encoder
-            .set0
-            .as_ref()
-            .filter(|(c, p, e, _)| Some(*p) == pool && *e == epoch && c.matches(layout, infos))
+        let cache = &mut self.encoder.set0;
+        // Every entry has the same pool and epoch: all go when they change.
+        if cache
+            .first()
+            .is_some_and(|(_, p, e, _)| Some(*p) != pool || *e != epoch)
+        {
+            cache.clear();
+        }
+        let reused = cache
+            .iter()
+            .rev()
+            .find(|(c, _, _, _)| c.matches(layout, infos))
             .map(|(_, _, _, set)| *set);
         let set0 = if infos.is_empty() {
             None
@@ -219,7 +232,14 @@ impl Context {
             // handle is live and stamped for the recording epoch.
             unsafe { self.device.raw().update_descriptor_sets(&writes, &[]) };
             if let Some(p) = self.descriptors.touch_current(epoch) {
-                self.encoder.set0 = Some((contents, p, epoch, set));
+                let cache = &mut self.encoder.set0;
+                if cache.first().is_some_and(|(_, first, _, _)| *first != p) {
+                    cache.clear(); // the allocation began a new pool
+                }
+                if cache.len() == SET0_CACHE {
+                    cache.remove(0);
+                }
+                cache.push((contents, p, epoch, set));
             }
             Some(set)
         };

@@ -23,9 +23,11 @@ use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::{Context, Profile};
 use crate::gl::draw::array_bytes::too_large;
+use crate::gl::draw::indirect_count::DrawCountSource;
 use crate::gl::draw::lower::is_legacy_mode;
 use crate::gl::draw::vertex_input::{arrays_rewritten, restart_lowers, DrawIndices};
 use crate::gl::draw::DrawCall;
+use crate::glsl::draw_parameters::DrawParameters;
 
 /// The most commands one `vkCmdDraw(Indexed)Indirect` takes (Vulkan's minimum
 /// `maxDrawIndirectCount` with `multiDrawIndirect`).
@@ -44,6 +46,17 @@ pub struct IndirectCommands {
     pub draw_count: u32,
     /// Bytes from one command to the next (never 0).
     pub stride: u32,
+    /// Where the device reads how many of `draw_count` commands to draw
+    /// (GL_ARB_indirect_parameters, `indirect_count`); None: all of them.
+    pub count: Option<DrawCountSource>,
+}
+
+/// The raw buffers an indirect draw reads on the device, used for the recording epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct IndirectBuffers {
+    pub commands: vk::Buffer,
+    /// The count's buffer (`IndirectCommands::count`).
+    pub count: Option<vk::Buffer>,
 }
 
 /// One command as GL lays it out.
@@ -136,11 +149,14 @@ pub struct IndirectDraw {
     pub draw_count: i32,
     /// 0: tightly packed.
     pub stride: i32,
+    /// GL_ARB_indirect_parameters: the byte offset of the draw count in `GL_PARAMETER_BUFFER`;
+    /// `draw_count` is then the most commands drawn.
+    pub count: Option<u64>,
 }
 
 impl Context {
     /// `glDrawArraysIndirect`, `glDrawElementsIndirect`, `glMultiDrawArraysIndirect`,
-    /// `glMultiDrawElementsIndirect`.
+    /// `glMultiDrawElementsIndirect`, and their `…Count` forms (`indirect_count`).
     ///
     /// # Safety
     /// In a compatibility context with no `GL_DRAW_INDIRECT_BUFFER` bound, `draw.indirect` is the
@@ -189,6 +205,10 @@ impl Context {
                 draw.indirect
             ));
         }
+        let count_source = match draw.count {
+            Some(offset) => Some(self.draw_count_source(offset)?),
+            None => None,
+        };
         let name = self
             .generic_bindings
             .get(&GL_DRAW_INDIRECT_BUFFER)
@@ -212,7 +232,8 @@ impl Context {
                 std::slice::from_raw_parts(draw.indirect as usize as *const u8, span as usize)
             };
             let commands = decode(bytes, indexed, count, stride);
-            return self.draw_commands(&draw, &commands);
+            let n = self.commands_to_draw(count_source.as_ref(), commands.len())?;
+            return self.draw_commands(&draw, &commands[..n]);
         }
         let b = self
             .buffers
@@ -233,7 +254,8 @@ impl Context {
         if count == 0 {
             return Ok(());
         }
-        if self.indirect_on_device(draw.mode, draw.index_type) {
+        let device_counts = count_source.is_none() || self.device.caps().gl4.draw_indirect_count;
+        if device_counts && self.indirect_on_device(draw.mode, draw.index_type) {
             let call = DrawCall {
                 indexed: draw.index_type.map(|ty| (ty, 0, 0)),
                 indirect: Some(IndirectCommands {
@@ -241,6 +263,7 @@ impl Context {
                     offset: draw.indirect,
                     draw_count: count,
                     stride,
+                    count: count_source,
                 }),
                 ..probe
             };
@@ -249,13 +272,14 @@ impl Context {
         let mut bytes = vec![0u8; span as usize];
         crate::gl::objects::buffer::api::read_range(&self.device, b, draw.indirect, &mut bytes)?;
         let commands = decode(&bytes, indexed, count, stride);
-        self.draw_commands(&draw, &commands)
+        let n = self.commands_to_draw(count_source.as_ref(), commands.len())?;
+        self.draw_commands(&draw, &commands[..n])
     }
 
     /// Draws decoded `commands` as direct draws; the first error is the call's.
     fn draw_commands(&mut self, draw: &IndirectDraw, commands: &[Command]) -> GlResult<()> {
         let mut result = Ok(());
-        for c in commands {
+        for (draw_id, c) in (0u32..).zip(commands) {
             let indexed = match draw.index_type {
                 Some(ty) => Some((ty, u64::from(c.first) * index_size(ty)?, c.base_vertex)),
                 None => None,
@@ -272,6 +296,7 @@ impl Context {
                 indexed,
                 base_instance: c.base_instance,
                 indirect: None,
+                draw_id,
             };
             let r = self.draw_inner(call);
             if result.is_ok() {
@@ -318,22 +343,45 @@ impl Context {
 }
 
 /// Records an indirect draw reading `commands` from `buffer`: in batches of up to
-/// [`MAX_BATCH`] with `multi` (`multiDrawIndirect`), else one command per call.
+/// [`MAX_BATCH`] with `multi` (`multiDrawIndirect`), else one command per call. With
+/// `pushes` (the program reads the draw parameters), each batch first pushes the GL draw index
+/// of its first command; the device's `BaseVertex` is the command's (0 in a non-indexed one).
+/// With a count source, one `vkCmdDraw(Indexed)IndirectCount` of at most `draw_count`.
 ///
 /// # Safety
 /// `cb` is recording inside a render pass with a pipeline, its descriptor sets and vertex
-/// buffers bound; `buffer` is the live storage of `commands.buffer`, made with
-/// `INDIRECT_BUFFER` usage and used for the recording epoch, holding every command; an index
-/// buffer in `indices` is live and used for the recording epoch.
+/// buffers bound, and the index buffer of `indices` (`DrawIndices::index_buffer`);
+/// `buffers` are the live storage of `commands.buffer` and `commands.count`, made with
+/// `INDIRECT_BUFFER` usage and used for the recording epoch, holding every command and the
+/// count, the count only where the device has `drawIndirectCount`; `pushes` is the bound
+/// pipeline's program layout.
 pub(super) unsafe fn record_indirect(
     raw: &ash::Device,
     cb: vk::CommandBuffer,
-    buffer: vk::Buffer,
+    buffers: IndirectBuffers,
     commands: &IndirectCommands,
     indices: &DrawIndices,
     multi: bool,
+    pushes: Option<vk::PipelineLayout>,
 ) {
     let indexed = matches!(indices, DrawIndices::Element { .. });
+    let buffer = buffers.commands;
+    if let (Some(source), Some(count_buffer)) = (commands.count, buffers.count) {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            record_counted(
+                raw,
+                cb,
+                buffers.commands,
+                count_buffer,
+                commands,
+                &source,
+                indices,
+                pushes,
+            )
+        };
+        return;
+    }
     let batch = if multi && commands.stride >= command_size(indexed) {
         MAX_BATCH
     } else {
@@ -341,19 +389,18 @@ pub(super) unsafe fn record_indirect(
     };
     // SAFETY: as the caller guarantees; each batch lies inside the checked command range.
     unsafe {
-        if let DrawIndices::Element {
-            buffer: index_buffer,
-            offset,
-            index_type,
-            ..
-        } = *indices
-        {
-            raw.cmd_bind_index_buffer(cb, index_buffer, offset, index_type);
-        }
         let mut done = 0;
         while done < commands.draw_count {
             let n = (commands.draw_count - done).min(batch);
             let offset = commands.offset + u64::from(done) * u64::from(commands.stride);
+            if let Some(layout) = pushes {
+                let params = DrawParameters {
+                    draw_id: done as i32,
+                    device_base_vertex: i32::from(indexed),
+                    base_vertex: 0,
+                };
+                super::record::push_draw_parameters(raw, cb, layout, &params);
+            }
             match indices {
                 DrawIndices::Element { .. } => {
                     raw.cmd_draw_indexed_indirect(cb, buffer, offset, n, commands.stride)
@@ -365,6 +412,57 @@ pub(super) unsafe fn record_indirect(
                 DrawIndices::Lowered { .. } | DrawIndices::Nothing => {}
             }
             done += n;
+        }
+    }
+}
+
+/// The count-source form of [`record_indirect`]: the device reads the count.
+///
+/// # Safety
+/// As [`record_indirect`], with `count_buffer` the storage of `source.buffer`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn record_counted(
+    raw: &ash::Device,
+    cb: vk::CommandBuffer,
+    buffer: vk::Buffer,
+    count_buffer: vk::Buffer,
+    commands: &IndirectCommands,
+    source: &DrawCountSource,
+    indices: &DrawIndices,
+    pushes: Option<vk::PipelineLayout>,
+) {
+    let (offset, max, stride) = (commands.offset, commands.draw_count, commands.stride);
+    let indexed = matches!(indices, DrawIndices::Element { .. });
+    // SAFETY: as the caller guarantees; the commands and the count lie inside their buffers.
+    unsafe {
+        if let Some(layout) = pushes {
+            let params = DrawParameters {
+                draw_id: 0,
+                device_base_vertex: i32::from(indexed),
+                base_vertex: 0,
+            };
+            super::record::push_draw_parameters(raw, cb, layout, &params);
+        }
+        match indices {
+            DrawIndices::Element { .. } => raw.cmd_draw_indexed_indirect_count(
+                cb,
+                buffer,
+                offset,
+                count_buffer,
+                source.offset,
+                max,
+                stride,
+            ),
+            DrawIndices::Sequential => raw.cmd_draw_indirect_count(
+                cb,
+                buffer,
+                offset,
+                count_buffer,
+                source.offset,
+                max,
+                stride,
+            ),
+            DrawIndices::Lowered { .. } | DrawIndices::Nothing => {}
         }
     }
 }

@@ -88,6 +88,8 @@ impl Context {
         // GL clears never count samples: the triangle below must not reach an occlusion query
         // (ending the query records into the open pass and never ends it).
         self.pause_segment(crate::gl::vk::query_pool::SlotKind::Occlusion);
+        // Nor a pipeline statistics query (GL_ARB_pipeline_statistics_query).
+        self.pause_segment(crate::gl::vk::query_pool::SlotKind::Statistics);
         let viewport = vk::Viewport {
             x: 0.0,
             y: 0.0,

@@ -40,6 +40,7 @@ pub(crate) mod clear_buffer;
 pub(crate) mod descriptors;
 pub(crate) mod feedback_loop;
 pub(crate) mod indirect;
+pub(crate) mod indirect_count;
 pub(crate) mod lower;
 pub(crate) mod masked_clear;
 pub(crate) mod pass;
@@ -47,6 +48,7 @@ pub(crate) mod patch;
 pub(crate) mod profile;
 pub(crate) mod record;
 pub(crate) mod resources;
+pub(crate) mod scratch;
 pub(crate) mod target;
 pub(crate) mod validate;
 pub(crate) mod vertex_input;
@@ -87,12 +89,13 @@ pub(crate) struct Encoder {
     )>,
     /// Set by `end` and read by the context: the device to end the pass on.
     device: Option<Arc<crate::gl::vk::device::Device>>,
-    /// The last texture/uniform-block set written (set 0): its contents, pool, recording epoch
-    /// and set. A draw of the same epoch whose set would be identical reuses it while its pool is
-    /// still the current one (a pool is reset only after it stops being current and its epoch
+    /// The last texture/uniform-block sets written (set 0), oldest first, at most
+    /// `descriptors::SET0_CACHE`: their contents, pool, recording epoch and set. A draw of the
+    /// same epoch whose set would be identical to one reuses it while its pool is still the
+    /// current one (a pool is reset only after it stops being current and its epoch
     /// completes). Only within one epoch: a handle retired in it is not destroyed, so not
     /// reused, before the epoch completes; across epochs an equal handle may be a new object.
-    set0: Option<(Set0Contents, vk::DescriptorPool, Epoch, vk::DescriptorSet)>,
+    set0: Vec<(Set0Contents, vk::DescriptorPool, Epoch, vk::DescriptorSet)>,
     /// The dynamic state and vertex buffers the last draw set in the open pass, so that a draw
     /// records only what changed (lavapipe, MoltenVK and most mobile drivers pay per command
     /// recorded). Forgotten with the pipeline: a new pass or an internal draw.
@@ -101,6 +104,15 @@ pub(crate) struct Encoder {
     /// draw of the same key in the same epoch takes it without hashing the key
     /// (`resources::draw_pipeline`).
     last_pipeline: Option<(crate::gl::vk::pipeline::PipelineKey, Epoch, vk::Pipeline)>,
+    /// The last default-block bytes streamed: the bytes, the epoch and where they lie. A draw
+    /// of the same epoch with the same bytes reads them there (`resources::default_block`), so
+    /// its set 1 offset does not move and is not bound again.
+    last_uniforms: Option<(Vec<u8>, Epoch, arenagl_memory::StreamRange)>,
+    /// The lists the last draw built, emptied for the next (`scratch`).
+    scratch: scratch::DrawScratch,
+    /// Commands the draws of this context recorded (binds, dynamic state, draws): a repeated
+    /// draw of unchanged state records one (`draw_commands_recorded`).
+    commands_recorded: u64,
     /// Per-phase CPU time of this context's draws (`ARENAGL_DRAW_PROFILE=1`).
     pub(crate) profile: profile::DrawProfile,
 }
@@ -117,6 +129,7 @@ impl Encoder {
         let profile = std::mem::take(&mut self.profile);
         *self = Encoder {
             profile,
+            commands_recorded: self.commands_recorded,
             ..Encoder::default()
         };
     }
@@ -150,6 +163,8 @@ pub struct DrawCall {
     /// Set for a draw the device reads from `GL_DRAW_INDIRECT_BUFFER` (`indirect`): `first`,
     /// `count`, `instances` and the base vertex are then in that buffer, not in the call.
     pub indirect: Option<indirect::IndirectCommands>,
+    /// The draw's index in its `glMultiDraw*` call (`gl_DrawIDARB`); 0 for a single draw.
+    pub draw_id: u32,
 }
 
 /// The intersection of a GL rectangle with the target, as a Vulkan rect (None when empty).
@@ -171,6 +186,13 @@ pub(crate) fn clip(r: Rect, w: u32, h: u32) -> Option<vk::Rect2D> {
 }
 
 impl Context {
+    /// How many Vulkan commands (binds, dynamic state, draw commands) this context's draws have
+    /// recorded so far: a draw whose state did not change since the last one in the same
+    /// render pass records only its draw command (issue 20's dirty tracking; tests read it).
+    pub fn draw_commands_recorded(&self) -> u64 {
+        self.encoder.commands_recorded
+    }
+
     /// Every draw call.
     ///
     /// # Safety
@@ -205,7 +227,8 @@ impl Context {
             return Ok(()); // nothing left to draw after lowering
         };
         let viewports = self.draw_viewports(&target, &program.linked);
-        let vertex = self.vertex_input(&call, &program.linked, &vao, max_vertex)?;
+        let input = self.encoder.scratch.vertex_input();
+        let vertex = self.vertex_input(&call, &program.linked, &vao, max_vertex, input)?;
         self.encoder.profile.mark(Phase::VertexInput);
         self.check_blend_state(target.colors.len())?;
         if self.render_discarded() {
@@ -215,9 +238,10 @@ impl Context {
         let feedback = self.feedback_for_draw(&call, assembly.element_extent())?;
         // Under rasterizer discard a draw has no effect but the primitives just counted and
         // what transform feedback captures — unless the device counts them, for a geometry
-        // shader. Not recording it also keeps a discarding pipeline out of a pass whose
+        // shader or an active pipeline statistics query. Not recording it also keeps a discarding pipeline out of a pass whose
         // multisampled attachments its ignored multisample state cannot match.
-        let device_counts = program.has_geometry_shader() && self.counting_primitives();
+        let device_counts = program.has_geometry_shader() && self.counting_primitives()
+            || self.counting_statistics();
         if self.pipeline_state.rasterizer_discard && !device_counts && feedback.is_none() {
             return Ok(());
         }
@@ -228,12 +252,13 @@ impl Context {
             return Ok(());
         };
         self.encoder.profile.mark(Phase::Validate);
+        let formats = self.encoder.scratch.color_formats();
         let key = self.pipeline_key(
             &program.linked,
             &target,
             &assembly,
-            vertex.bindings,
-            vertex.attributes,
+            (vertex.bindings, vertex.attributes),
+            formats,
         );
         self.encoder.profile.mark(Phase::PipelineKey);
         // Everything that may allocate, stream or transition, before the pass.
@@ -247,6 +272,8 @@ impl Context {
         self.encoder.profile.mark(Phase::Descriptors);
         self.record_draw(&call, &target, &viewports, &program, &resources, sets)?;
         self.encoder.profile.mark(Phase::Record);
+        let scratch = &mut self.encoder.scratch;
+        scratch.recycle(program, key, vertex.sources, resources);
         Ok(())
     }
 

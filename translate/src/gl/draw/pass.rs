@@ -130,7 +130,7 @@ impl Context {
                     height: target.height.max(1),
                 },
             })
-            .layer_count(1)
+            .layer_count(target.layers.max(1))
             .color_attachments(&colors);
         if let Some(d) = depth.as_ref() {
             info = info.depth_attachment(d);

@@ -6,7 +6,9 @@
 //!   so one GL state maps to one cached pipeline; viewport, scissor, blend constants, line width
 //!   and stencil references are dynamic state.
 //! - A draw records only what changed since the last draw in the same pass: the bound pipeline
-//!   and the dynamic state and vertex buffers in `Encoder::recorded` are compared first
+//!   and the dynamic state, vertex and index buffers and descriptor sets (set 1 with its
+//!   dynamic offset) in `Encoder::recorded` are compared first, so a draw of unchanged state
+//!   records its draw command alone (`Context::draw_commands_recorded` counts them)
 //!   (lavapipe, MoltenVK and most mobile drivers pay per command recorded). Both are forgotten
 //!   with a new pass or an internal draw.
 //! - The pass is looked up (and begun) only here, after everything that could end it.
@@ -28,6 +30,7 @@ use crate::gl::draw::DrawCall;
 use crate::gl::objects::framebuffer::Target;
 use crate::gl::objects::program::Linked;
 use crate::gl::vk::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
+use crate::glsl::draw_parameters::DrawParameters;
 
 /// What the encoder remembers of the last draw in its pass (`Encoder::recorded`).
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +42,10 @@ pub(super) struct RecordedState {
     vertex_buffers: Vec<(vk::Buffer, u64)>,
     /// The layout set 0 was bound with and the set, when the draw binds one.
     set0: Option<(vk::PipelineLayout, vk::DescriptorSet)>,
+    /// Set 1 and its dynamic offset, as last bound (with set 0's layout: one pipeline layout).
+    set1: Option<(vk::PipelineLayout, vk::DescriptorSet, u32)>,
+    /// The index buffer bound: (buffer, offset, index type).
+    index_buffer: Option<(vk::Buffer, u64, vk::IndexType)>,
 }
 
 impl Context {
@@ -48,8 +55,8 @@ impl Context {
         linked: &Linked,
         target: &Target,
         assembly: &Assembly,
-        bindings: Vec<VertexBinding>,
-        attributes: Vec<VertexAttribute>,
+        (bindings, attributes): (Vec<VertexBinding>, Vec<VertexAttribute>),
+        mut color_formats: Vec<vk::Format>,
     ) -> PipelineKey {
         let topo = assembly.topology;
         let type_max = match assembly.element.as_ref().map(|e| e.index_size) {
@@ -61,6 +68,12 @@ impl Context {
         let restart = assembly.lowered.as_ref().is_some_and(|l| l.restart)
             || type_max.is_some_and(|max| self.pipeline_state.restart_for(max) == Some(max));
         let f = &self.pipeline_state;
+        color_formats.extend(
+            target
+                .colors
+                .iter()
+                .map(|b| b.map_or(vk::Format::UNDEFINED, |b| b.format)),
+        );
         PipelineKey {
             program: linked.id,
             topology: topo.as_raw(),
@@ -73,11 +86,7 @@ impl Context {
                 ),
             bindings,
             attributes,
-            color_formats: target
-                .colors
-                .iter()
-                .map(|b| b.map_or(vk::Format::UNDEFINED, |b| b.format))
-                .collect(),
+            color_formats,
             depth_stencil_format: target
                 .depth_stencil
                 .map_or(vk::Format::UNDEFINED, |b| b.format),
@@ -176,6 +185,8 @@ impl Context {
         let layout = program.linked.pipeline_layout;
         let mut now = self.recorded_state(viewports);
         now.set0 = sets.set0.map(|set| (layout, set));
+        now.set1 = sets.set1.map(|(set, offset)| (layout, set, offset));
+        now.index_buffer = resources.indices.index_buffer();
         let last = self.encoder.recorded.take();
         let vb = &resources.vertex_buffers;
         let pairs = || vb.raw.iter().copied().zip(vb.offsets.iter().copied());
@@ -184,6 +195,7 @@ impl Context {
                 !l.vertex_buffers.iter().copied().eq(pairs())
             });
         let raw = self.device.raw();
+        let mut commands = 0u64;
         // SAFETY: `cb` is inside this context's render pass for `target`; the pipeline was built
         // for exactly these attachment formats; every bound object is live and stamped for the
         // recording epoch; the descriptor sets match the pipeline layout.
@@ -191,30 +203,52 @@ impl Context {
             if self.encoder.pipeline != pipeline {
                 raw.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, pipeline);
                 self.encoder.pipeline = pipeline;
+                commands += 1;
             }
-            record_dynamic_state(raw, cb, last.as_ref(), &now);
-            record_descriptor_sets(raw, cb, layout, last.as_ref(), &now, sets.set1);
+            commands += record_dynamic_state(raw, cb, last.as_ref(), &now);
+            commands += record_descriptor_sets(raw, cb, layout, last.as_ref(), &now);
             if bind_vertex_buffers {
                 raw.cmd_bind_vertex_buffers(cb, 0, &vb.raw, &vb.offsets);
+                commands += 1;
+            }
+            if let Some((buffer, offset, ty)) = now
+                .index_buffer
+                .filter(|_| changed(last.as_ref(), &|l| l.index_buffer != now.index_buffer))
+            {
+                raw.cmd_bind_index_buffer(cb, buffer, offset, ty);
+                commands += 1;
             }
             // Transform feedback is begun after the pipeline is bound and ended right after the
             // draw (`objects::transform_feedback`).
             let xfb = resources.feedback.as_ref().zip(self.device.xfb());
             if let Some((f, loader)) = xfb {
                 f.begin(loader, cb);
+                commands += 1;
             }
+            let pushes = program.linked.pushes_draw_parameters.then_some(layout);
             match (call.indirect, resources.indirect) {
-                (Some(commands), Some(buffer)) => {
+                (Some(commands), Some(buffers)) => {
                     let multi = self.device.caps().gl4.multi_draw_indirect;
                     let indices = &resources.indices;
-                    super::indirect::record_indirect(raw, cb, buffer, &commands, indices, multi)
+                    super::indirect::record_indirect(
+                        raw, cb, buffers, &commands, indices, multi, pushes,
+                    )
                 }
-                _ => record_draw_command(raw, cb, call, &resources.indices),
+                _ => {
+                    if let Some(layout) = pushes {
+                        let params = direct_draw_parameters(call, &resources.indices);
+                        push_draw_parameters(raw, cb, layout, &params);
+                    }
+                    record_draw_command(raw, cb, call, &resources.indices)
+                }
             }
+            commands += 1;
             if let Some((f, loader)) = xfb {
                 f.end(loader, cb);
+                commands += 1;
             }
         }
+        self.encoder.commands_recorded += commands;
         // The last draw's list, refilled: a steady-state draw allocates nothing for it.
         now.vertex_buffers = last.map(|l| l.vertex_buffers).unwrap_or_default();
         now.vertex_buffers.clear();
@@ -236,6 +270,8 @@ impl Context {
             blend_constants: self.pipeline_state.blend_color,
             line_width,
             set0: None,
+            set1: None,
+            index_buffer: None,
             stencil_reference: [
                 self.pipeline_state.stencil[0].reference as u32,
                 self.pipeline_state.stencil[1].reference as u32,
@@ -250,7 +286,7 @@ fn changed(last: Option<&RecordedState>, differs: &dyn Fn(&RecordedState) -> boo
     last.is_none_or(differs)
 }
 
-/// Records the dynamic state in which `now` differs from `last`.
+/// Records the dynamic state in which `now` differs from `last`; returns how many commands.
 ///
 /// # Safety
 ///
@@ -260,59 +296,65 @@ unsafe fn record_dynamic_state(
     cb: vk::CommandBuffer,
     last: Option<&RecordedState>,
     now: &RecordedState,
-) {
+) -> u64 {
     let line_width = now.line_width;
+    let mut commands = 0;
     // SAFETY: as the caller guarantees.
     unsafe {
         if changed(last, &|l| l.viewports.viewports_differ(&now.viewports)) {
             now.viewports.record_viewports(raw, cb);
+            commands += 1;
         }
         if changed(last, &|l| l.viewports.scissors_differ(&now.viewports)) {
             now.viewports.record_scissors(raw, cb);
+            commands += 1;
         }
         if changed(last, &|l| l.blend_constants != now.blend_constants) {
             raw.cmd_set_blend_constants(cb, &now.blend_constants);
+            commands += 1;
         }
         if let Some(width) = line_width.filter(|_| changed(last, &|l| l.line_width != line_width)) {
             raw.cmd_set_line_width(cb, width);
+            commands += 1;
         }
-        if changed(last, &|l| {
-            l.stencil_reference[0] != now.stencil_reference[0]
-        }) {
-            raw.cmd_set_stencil_reference(
-                cb,
-                vk::StencilFaceFlags::FRONT,
-                now.stencil_reference[0],
-            );
-        }
-        if changed(last, &|l| {
-            l.stencil_reference[1] != now.stencil_reference[1]
-        }) {
-            raw.cmd_set_stencil_reference(cb, vk::StencilFaceFlags::BACK, now.stencil_reference[1]);
+        let faces = [vk::StencilFaceFlags::FRONT, vk::StencilFaceFlags::BACK];
+        for (face, flag) in faces.into_iter().enumerate() {
+            let reference = now.stencil_reference[face];
+            if changed(last, &|l| l.stencil_reference[face] != reference) {
+                raw.cmd_set_stencil_reference(cb, flag, reference);
+                commands += 1;
+            }
         }
     }
+    commands
 }
 
-/// Binds the draw's sets: set 0 unless the last draw in the pass bound the same set with the
-/// same layout (a set is never rewritten while its pass is open: see `descriptors`), and set 1,
-/// whose dynamic offset moves every draw; one call when both are bound (set 0 holds no dynamic
-/// descriptor, so `offset` is set 1's).
+/// Binds the draw's sets, each unless the last draw in the pass bound the same with the same
+/// layout: set 0 (a set is never rewritten while its pass is open: see `descriptors`) and set 1
+/// with its dynamic offset (it moves when the draw's default-block bytes do); one call when both
+/// are bound (set 0 holds no dynamic descriptor, so the offset is set 1's). Set 1 is rebound
+/// with set 0, since binding set 0 under another layout may disturb it. Returns how many
+/// commands it recorded.
 ///
 /// # Safety
 ///
 /// `cb` is recording inside a render pass; the sets match `layout`.
+#[inline]
 unsafe fn record_descriptor_sets(
     raw: &ash::Device,
     cb: vk::CommandBuffer,
     layout: vk::PipelineLayout,
     last: Option<&RecordedState>,
     now: &RecordedState,
-    set1: Option<(vk::DescriptorSet, u32)>,
-) {
+) -> u64 {
     let set0 = now
         .set0
         .filter(|_| changed(last, &|l| l.set0 != now.set0))
         .map(|(_, set)| set);
+    let set1 = now
+        .set1
+        .filter(|_| set0.is_some() || changed(last, &|l| l.set1 != now.set1))
+        .map(|(_, set, offset)| (set, offset));
     let graphics = vk::PipelineBindPoint::GRAPHICS;
     // SAFETY: as the caller guarantees.
     unsafe {
@@ -324,8 +366,42 @@ unsafe fn record_descriptor_sets(
             (None, Some((s1, offset))) => {
                 raw.cmd_bind_descriptor_sets(cb, graphics, layout, 1, &[s1], &[offset])
             }
-            (None, None) => {}
+            (None, None) => return 0,
         }
+    }
+    1
+}
+
+/// What a direct draw pushes (`glsl::draw_parameters`): its GL draw index; the device's
+/// `BaseVertex` is GL's only for an indexed command from the element buffer (a lowered list has
+/// the base vertex folded in, and a non-indexed command's is `firstVertex`, where GL's is 0).
+fn direct_draw_parameters(call: &DrawCall, indices: &DrawIndices) -> DrawParameters {
+    let from_elements = matches!(indices, DrawIndices::Element { .. });
+    DrawParameters {
+        draw_id: call.draw_id as i32,
+        device_base_vertex: i32::from(from_elements),
+        base_vertex: match call.indexed {
+            Some((_, _, base)) if !from_elements => base,
+            _ => 0,
+        },
+    }
+}
+
+/// Pushes `params` for a program whose vertex stage reads them.
+///
+/// # Safety
+///
+/// `cb` is recording; `layout` is a program pipeline layout (`program::link::vulkan_layout`,
+/// which carries the vertex range).
+pub(super) unsafe fn push_draw_parameters(
+    raw: &ash::Device,
+    cb: vk::CommandBuffer,
+    layout: vk::PipelineLayout,
+    params: &DrawParameters,
+) {
+    // SAFETY: as the caller guarantees; the bytes are the range's size.
+    unsafe {
+        raw.cmd_push_constants(cb, layout, vk::ShaderStageFlags::VERTEX, 0, &params.bytes());
     }
 }
 
@@ -333,8 +409,8 @@ unsafe fn record_descriptor_sets(
 ///
 /// # Safety
 ///
-/// `cb` is recording inside a render pass with a pipeline, its descriptor sets and vertex
-/// buffers bound; an index buffer in `indices` is live and used for the recording epoch.
+/// `cb` is recording inside a render pass with a pipeline, its descriptor sets, vertex
+/// buffers and index buffer (`DrawIndices::index_buffer`) bound; an index buffer in `indices` is live and used for the recording epoch.
 unsafe fn record_draw_command(
     raw: &ash::Device,
     cb: vk::CommandBuffer,
@@ -344,14 +420,8 @@ unsafe fn record_draw_command(
     // SAFETY: as the caller guarantees.
     unsafe {
         match *indices {
-            DrawIndices::Element {
-                buffer,
-                offset,
-                index_type,
-                count,
-            } => {
+            DrawIndices::Element { count, .. } => {
                 if count > 0 {
-                    raw.cmd_bind_index_buffer(cb, buffer, offset, index_type);
                     raw.cmd_draw_indexed(
                         cb,
                         count,
@@ -362,8 +432,7 @@ unsafe fn record_draw_command(
                     );
                 }
             }
-            DrawIndices::Lowered { range, count } => {
-                raw.cmd_bind_index_buffer(cb, range.buffer, range.offset, vk::IndexType::UINT32);
+            DrawIndices::Lowered { count, .. } => {
                 raw.cmd_draw_indexed(cb, count, call.instances as u32, 0, 0, call.base_instance);
             }
             DrawIndices::Nothing => {} // nothing left after lowering

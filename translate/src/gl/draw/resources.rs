@@ -43,8 +43,9 @@ pub(super) struct DrawResources {
     pub default_range: Option<StreamRange>,
     pub descriptors: Set0Infos,
     pub indices: DrawIndices,
-    /// The storage of an indirect draw's commands (`DrawCall::indirect`), used for the epoch.
-    pub indirect: Option<vk::Buffer>,
+    /// The storage of an indirect draw's commands and count (`DrawCall::indirect`), used for
+    /// the epoch.
+    pub indirect: Option<super::indirect::IndirectBuffers>,
     /// Where the draw captures with transform feedback (`objects::transform_feedback`); set
     /// by the draw after this phase.
     pub feedback: Option<crate::gl::objects::transform_feedback::capture::FeedbackDraw>,
@@ -76,15 +77,16 @@ impl Context {
         let linked = &program.linked;
         let device = self.device.clone();
         // A stand-in per sampler dimensionality the program declares.
-        let mut dummies = Vec::with_capacity(linked.samplers.len());
+        let mut dummies = super::scratch::take(&mut self.encoder.scratch.dummies);
         for s in &linked.samplers {
             dummies.push(self.dummy_texture(TexTarget::of_sampler(s.ty.dim), s.ty.kind)?);
         }
         let mut locked = device.lock();
         let pipeline = self.draw_pipeline(&mut locked, &device, linked, key)?;
-        let placed = vertex_input::stream_vertex_sources(&mut locked, sources)?;
+        let placed = std::mem::take(&mut self.encoder.scratch.placed);
+        let placed = vertex_input::stream_vertex_sources(&mut locked, sources, placed)?;
         let default_range = if linked.default_block_size > 0 {
-            Some(locked.manager.stream(&program.uniform_data, 256)?)
+            Some(self.default_block(&mut locked, &program.uniform_data)?)
         } else {
             None
         };
@@ -96,9 +98,19 @@ impl Context {
         let storage = self.storage_descriptors(&mut locked, program)?;
         let storage_images = self.storage_image_descriptors(&mut locked, program)?;
         let indices = vertex_input::draw_indices(&mut locked, call, assembly)?;
-        let vertex_buffers = vertex_input::raw_vertex_buffers(&mut locked, &placed)?;
+        let vertex_buffers = std::mem::take(&mut self.encoder.scratch.vertex_buffers);
+        let vertex_buffers =
+            vertex_input::raw_vertex_buffers(&mut locked, &placed, vertex_buffers)?;
+        self.encoder.scratch.placed = placed;
+        self.encoder.scratch.dummies = dummies;
         let indirect = match call.indirect {
-            Some(c) => Some(locked.manager.use_buffer(c.buffer)?.raw()),
+            Some(c) => Some(super::indirect::IndirectBuffers {
+                commands: locked.manager.use_buffer(c.buffer)?.raw(),
+                count: match c.count {
+                    Some(source) => Some(locked.manager.use_buffer(source.buffer)?.raw()),
+                    None => None,
+                },
+            }),
             None => None,
         };
         Ok(DrawResources {
@@ -116,6 +128,27 @@ impl Context {
             indirect,
             feedback: None,
         })
+    }
+
+    /// Where the draw's default-block `bytes` lie in the frame's arena: where the last draw's
+    /// were when they are the same bytes and the epoch being recorded is the same (a streamed
+    /// range lives until its epoch completes), else streamed now. The bytes are kept in a
+    /// buffer refilled in place, so a steady-state draw allocates nothing for them.
+    fn default_block(&mut self, locked: &mut Locked, bytes: &[u8]) -> GlResult<StreamRange> {
+        let epoch = locked.manager.recording_epoch();
+        let last = &mut self.encoder.last_uniforms;
+        if let Some((_, _, range)) = last
+            .as_ref()
+            .filter(|(b, e, _)| *e == epoch && b == bytes && !locked.manager.is_lost())
+        {
+            return Ok(*range);
+        }
+        let range = locked.manager.stream(bytes, 256)?;
+        let mut kept = last.take().map(|(kept, _, _)| kept).unwrap_or_default();
+        kept.clear();
+        kept.extend_from_slice(bytes);
+        *last = Some((kept, epoch, range));
+        Ok(range)
     }
 
     /// The draw's pipeline: the last one this context looked up when `key` is the same and the
@@ -162,7 +195,7 @@ impl Context {
     ) -> GlResult<(ImageInfos, TexelInfos)> {
         let linked = &program.linked;
         let sampler_units = &program.sampler_units;
-        let mut image_infos: ImageInfos = Vec::new();
+        let mut image_infos: ImageInfos = super::scratch::take(&mut self.encoder.scratch.images);
         let mut texel_infos: TexelInfos = Vec::new();
         // The texture unit of element `e` of sampler `si`.
         let unit_of = |si: usize, e: usize| {
@@ -183,7 +216,7 @@ impl Context {
                 texel_infos.push((s.binding, views));
                 continue;
             }
-            let mut infos = Vec::new();
+            let mut infos = self.encoder.scratch.image_list();
             for e in 0..s.count as usize {
                 let unit = unit_of(si, e);
                 let dummy = dummies[si];

@@ -24,7 +24,7 @@ impl Context {
     fn texture_level(
         &mut self,
         name: u32,
-        (level, layer): (u32, u32),
+        (level, layer, layered): (u32, u32, bool),
         linear: bool,
     ) -> Result<Bound, GLenum> {
         let device = self.device.clone();
@@ -41,25 +41,43 @@ impl Context {
         } else {
             0
         };
-        if !s.face_level_defined(face, level) || layer >= s.attachable_layers(level) {
+        // GL 4.6 §9.4.1: the format must be renderable (not RGB9_E5, which is also stored
+        // without attachment usage).
+        if !s.face_level_defined(face, level)
+            || layer >= s.attachable_layers(level)
+            || !s.info.renderable()
+        {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
         }
         let unorm = linear
             .then(|| crate::gl::objects::texture::storage::srgb_to_unorm(s.format))
             .flatten();
         let format = unorm.unwrap_or(s.format);
-        // UNORM views are cached beside the others, under the layer with its top bit set.
-        let key = (level, layer | if unorm.is_some() { 1 << 31 } else { 0 });
+        // UNORM views are cached beside the others, under the layer with its top bit set;
+        // layered ones (every layer, `framebuffer::layered`) under the next bit.
+        let key = (
+            level,
+            layer | if unorm.is_some() { 1 << 31 } else { 0 } | if layered { 1 << 30 } else { 0 },
+        );
         let view = match s.level_views.get(&key) {
             Some(v) => *v,
             None => {
                 // A view's level and layer lie at its origin in the shared image.
                 let (vk_level, vk_layer) = (s.vk_level(level), s.vk_layer(layer));
-                let mut desc =
-                    crate::gl::objects::texture::attachment_view(vk_level, vk_layer, format);
+                let one_dimensional = s.target.image_type() == ash::vk::ImageType::TYPE_1D;
+                let mut desc = if layered {
+                    crate::gl::objects::framebuffer::layered::layered_view(
+                        one_dimensional,
+                        (vk_level, vk_layer),
+                        s.attachable_layers(level),
+                        format,
+                    )
+                } else {
+                    crate::gl::objects::texture::attachment_view(vk_level, vk_layer, format)
+                };
                 desc.format = format;
                 // A 1D image (1D and 1D array textures) takes 1D views only.
-                if s.target.image_type() == ash::vk::ImageType::TYPE_1D {
+                if one_dimensional && !layered {
                     desc.view_type = ash::vk::ImageViewType::TYPE_1D;
                 }
                 let v = device
@@ -83,8 +101,13 @@ impl Context {
 
     fn attachment(&mut self, a: Attachment, linear: bool) -> Result<(Bound, u32, u32), GLenum> {
         match a {
-            Attachment::Texture { name, level, layer } => {
-                let b = self.texture_level(name, (level, layer), linear)?;
+            Attachment::Texture {
+                name,
+                level,
+                layer,
+                layered,
+            } => {
+                let b = self.texture_level(name, (level, layer, layered), linear)?;
                 let size = self
                     .textures
                     .get(name)
@@ -125,21 +148,22 @@ impl Context {
     /// GL 4.6 §9.4.2: every attached texture has the same `GL_TEXTURE_FIXED_SAMPLE_LOCATIONS`,
     /// and it is true for all of them when renderbuffers are attached too.
     fn sample_locations_agree(&self, fb: &crate::gl::objects::framebuffer::Framebuffer) -> bool {
-        let mut fixed = Vec::new();
-        let mut renderbuffer = false;
+        let (mut fixed, mut unfixed, mut renderbuffer) = (false, false, false);
         for a in fb.colors.iter().chain([&fb.depth, &fb.stencil]).flatten() {
             match a {
                 Attachment::Renderbuffer(_) => renderbuffer = true,
-                Attachment::Texture { name, .. } => fixed.extend(
-                    self.textures
-                        .get(*name)
-                        .and_then(|t| t.storage.as_ref())
-                        .map(|s| s.fixed_locations),
-                ),
+                Attachment::Texture { name, .. } => {
+                    let texture = self.textures.get(*name);
+                    match texture.and_then(|t| t.storage.as_ref()) {
+                        Some(s) if s.fixed_locations => fixed = true,
+                        Some(_) => unfixed = true,
+                        None => {}
+                    }
+                }
             }
         }
-        let all_fixed = fixed.iter().all(|&f| f);
-        all_fixed || (!renderbuffer && fixed.iter().all(|&f| !f))
+        // Every texture fixed, or none fixed and no renderbuffer (renderbuffers are fixed).
+        !unfixed || (!renderbuffer && !fixed)
     }
 
     /// Resolves framebuffer `name` for drawing (`draw`) or reading; the error is the
@@ -187,6 +211,7 @@ impl Context {
                 colors: vec![color],
                 depth_stencil: Some(whole(s.depth, s.depth_format)),
                 samples: s.samples,
+                layers: 1,
             });
         }
         let fb = self
@@ -244,6 +269,7 @@ impl Context {
         if !self.sample_locations_agree(&fb) {
             return Err(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
         }
+        let layers = self.framebuffer_layers(&fb)?;
         let named = |buffer: GLenum| {
             buffer
                 .checked_sub(GL_COLOR_ATTACHMENT0)
@@ -281,6 +307,7 @@ impl Context {
             colors,
             depth_stencil,
             samples: samples.unwrap_or(1),
+            layers,
         })
     }
 

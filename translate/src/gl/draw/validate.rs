@@ -129,12 +129,22 @@ impl Context {
                 image_units: Vec::new(),
             });
         }
-        self.program_draw_state(self.program)
+        let reuse = self.encoder.scratch.program.take();
+        self.program_draw_state_reusing(self.program, reuse)
     }
 
     /// What a draw needs of program `name`, which must be a linked graphics program whose
     /// samplers do not conflict.
     pub(crate) fn program_draw_state(&self, name: u32) -> GlResult<DrawProgram> {
+        self.program_draw_state_reusing(name, None)
+    }
+
+    /// [`Context::program_draw_state`], refilling `reuse` (the last draw's) when there is one.
+    fn program_draw_state_reusing(
+        &self,
+        name: u32,
+        reuse: Option<DrawProgram>,
+    ) -> GlResult<DrawProgram> {
         let p = self
             .programs
             .get(name)
@@ -148,13 +158,26 @@ impl Context {
         {
             return invalid_op(format!("draw: {why}"));
         }
-        Ok(DrawProgram {
-            linked: linked.clone(),
-            uniform_data: p.uniform_data.clone(),
-            sampler_units: p.sampler_units.clone(),
-            block_bindings: p.block_bindings.clone(),
-            storage_bindings: p.storage_bindings.clone(),
-            image_units: p.image_units.clone(),
+        // The last draw's copy refilled in place: a steady-state draw allocates nothing here
+        // (`scratch::DrawScratch`).
+        Ok(match reuse {
+            Some(mut d) => {
+                d.linked = linked.clone();
+                d.uniform_data.clone_from(&p.uniform_data);
+                d.sampler_units.clone_from(&p.sampler_units);
+                d.block_bindings.clone_from(&p.block_bindings);
+                d.storage_bindings.clone_from(&p.storage_bindings);
+                d.image_units.clone_from(&p.image_units);
+                d
+            }
+            None => DrawProgram {
+                linked: linked.clone(),
+                uniform_data: p.uniform_data.clone(),
+                sampler_units: p.sampler_units.clone(),
+                block_bindings: p.block_bindings.clone(),
+                storage_bindings: p.storage_bindings.clone(),
+                image_units: p.image_units.clone(),
+            },
         })
     }
 

@@ -133,6 +133,7 @@ pub(super) enum VertexSource {
 pub(super) type PlacedVertexBuffer = (BufferHandle, Option<vk::Buffer>, u64);
 
 /// What the draw binds as vertex buffers, in binding order.
+#[derive(Default)]
 pub(super) struct VertexBuffers {
     pub raw: Vec<vk::Buffer>,
     pub offsets: Vec<u64>,
@@ -153,6 +154,24 @@ pub(super) enum DrawIndices {
     Lowered { range: StreamRange, count: u32 },
     /// Lowering left no index to draw.
     Nothing,
+}
+
+impl DrawIndices {
+    /// The index buffer the draw binds: (buffer, offset, index type).
+    pub(super) fn index_buffer(&self) -> Option<(vk::Buffer, u64, vk::IndexType)> {
+        match *self {
+            DrawIndices::Element {
+                buffer,
+                offset,
+                index_type,
+                ..
+            } => Some((buffer, offset, index_type)),
+            DrawIndices::Lowered { range, .. } => {
+                Some((range.buffer, range.offset, vk::IndexType::UINT32))
+            }
+            DrawIndices::Sequential | DrawIndices::Nothing => None,
+        }
+    }
 }
 
 /// What the per-input passes read of a draw's arrays.
@@ -243,8 +262,9 @@ fn aliased_array(vao: &VertexArray, gl_loc: usize) -> AttribArray {
 pub(super) fn stream_vertex_sources(
     locked: &mut Locked,
     sources: &[VertexSource],
+    mut vertex_buffers: Vec<PlacedVertexBuffer>,
 ) -> GlResult<Vec<PlacedVertexBuffer>> {
-    let mut vertex_buffers = Vec::new();
+    vertex_buffers.clear();
     for source in sources {
         match source {
             VertexSource::Buffer(h, offset) => vertex_buffers.push((*h, None, *offset)),
@@ -303,20 +323,18 @@ pub(super) fn draw_indices(
 pub(super) fn raw_vertex_buffers(
     locked: &mut Locked,
     placed: &[PlacedVertexBuffer],
+    mut out: VertexBuffers,
 ) -> GlResult<VertexBuffers> {
-    let mut vb_raw = Vec::new();
-    let mut vb_offsets = Vec::new();
+    out.raw.clear();
+    out.offsets.clear();
     for (h, raw, off) in placed {
-        vb_raw.push(match raw {
+        out.raw.push(match raw {
             Some(r) => *r,
             None => locked.manager.use_buffer(*h)?.raw(),
         });
-        vb_offsets.push(*off);
+        out.offsets.push(*off);
     }
-    Ok(VertexBuffers {
-        raw: vb_raw,
-        offsets: vb_offsets,
-    })
+    Ok(out)
 }
 
 impl Context {
@@ -478,13 +496,13 @@ impl Context {
         linked: &Linked,
         vao: &VertexArray,
         max_vertex: u32,
+        mut input: VertexInput,
     ) -> GlResult<VertexInput> {
         let reads = ArrayReads {
             call,
             vao,
             max_vertex,
         };
-        let mut input = VertexInput::default();
         for a in &linked.attribs {
             for slot in 0..a.slots {
                 self.input_slot(&mut input, &reads, a, slot)?;

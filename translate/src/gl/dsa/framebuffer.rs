@@ -7,6 +7,7 @@
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{gen_count, invalid_op};
 use crate::gl::context::Context;
+use crate::gl::objects::framebuffer::layered::is_layered_target;
 use crate::gl::objects::framebuffer::{Framebuffer, Renderbuffer};
 use crate::gl::objects::texture::target::TexTarget;
 
@@ -27,9 +28,10 @@ impl Context {
         self.record(r).unwrap_or_default()
     }
 
-    /// `glNamedFramebufferTexture`'s attachment of level `level` of the whole texture `texture`
-    /// to the framebuffer `target` answers (0 detaches). Layered attachments (3D, array and
-    /// cube textures whole) are not implemented: `GL_INVALID_OPERATION`, and nothing changes.
+    /// `glFramebufferTexture`/`glNamedFramebufferTexture`: level `level` of the whole texture
+    /// `texture` attached to the framebuffer `target` answers (0 detaches): the one image of a
+    /// 1D, 2D, rectangle or 2D multisample texture, every layer of a 3D, array, cube or
+    /// cube-array one (a layered attachment, `framebuffer::layered`).
     pub fn framebuffer_texture_whole(
         &mut self,
         target: GLenum,
@@ -50,9 +52,14 @@ impl Context {
             (_, Some(tt @ (TexTarget::D2 | TexTarget::Rect | TexTarget::D2Multisample))) => {
                 self.framebuffer_texture_2d(target, attachment, tt.gl(), texture, level)
             }
+            (_, Some(tt)) if is_layered_target(tt) => {
+                let r =
+                    self.attach_texture_layer(target, attachment, texture, Some(tt), level, None);
+                self.record(r).unwrap_or_default()
+            }
             (_, Some(_)) => self
                 .record::<()>(invalid_op(format!(
-                    "{CALL}: layered attachments (texture {texture}) are not implemented"
+                    "{CALL}: texture {texture} (a buffer texture) has no image to attach"
                 )))
                 .unwrap_or_default(),
             (_, None) => self

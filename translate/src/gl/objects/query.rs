@@ -35,6 +35,9 @@
 //!   it, the `*_NO_WAIT` modes use it if it is available and otherwise render (GL allows both).
 //!   While the result is zero, draws and clears are discarded.
 
+pub(crate) mod overflow;
+pub(crate) mod statistics;
+
 use std::collections::HashMap;
 
 use arenagl_memory::Epoch;
@@ -136,6 +139,7 @@ pub(crate) fn check_begin_target(target: GLenum, command: &str) -> GlResult<()> 
         | GL_TIME_ELAPSED
         | GL_PRIMITIVES_GENERATED
         | GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => Ok(()),
+        t if statistics::is_statistic(t) || overflow::is_overflow(t) => Ok(()),
         t => invalid_enum(&format!("{command} target"), t),
     }
 }
@@ -287,6 +291,7 @@ impl Context {
             return invalid_enum("glBeginQuery target (use glQueryCounter)", target);
         }
         check_begin_target(target, "glBeginQuery")?;
+        self.check_device_target(target, "glBeginQuery")?;
         if self.queries.active.contains_key(&target) {
             return invalid_op(format!("glBeginQuery: a 0x{target:04X} query is active"));
         }
@@ -301,6 +306,21 @@ impl Context {
             }
         }
         self.queries.active.insert(target, id);
+        Ok(())
+    }
+
+    /// `GL_INVALID_ENUM` for a target of an extension the device cannot offer.
+    fn check_device_target(&self, target: GLenum, command: &str) -> GlResult<()> {
+        let offered = if statistics::is_statistic(target) {
+            self.device.caps().pipeline_statistics
+        } else if overflow::is_overflow(target) {
+            overflow::extensions(&self.device).is_some()
+        } else {
+            true
+        };
+        if !offered {
+            return invalid_enum(&format!("{command} target"), target);
+        }
         Ok(())
     }
 
@@ -324,7 +344,17 @@ impl Context {
             self.pause_segment(SlotKind::Occlusion);
         }
         if target == GL_PRIMITIVES_GENERATED {
-            self.pause_segment(SlotKind::GeometryPrimitives);
+            self.pause_segment(SlotKind::XfbStream(0));
+        }
+        if target == GL_PRIMITIVES_GENERATED || statistics::is_statistic(target) {
+            self.pause_segment(SlotKind::Statistics);
+        }
+        if target == overflow::GL_TRANSFORM_FEEDBACK_OVERFLOW {
+            for stream in 0..crate::glsl::xfb::MAX_STREAMS {
+                self.pause_segment(SlotKind::XfbStream(stream));
+            }
+        }
+        if target == overflow::GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW {
             self.pause_segment(SlotKind::XfbStream(0));
         }
         if target == GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN {
@@ -376,6 +406,7 @@ impl Context {
                     }
                     // Only ever 0 or 1 (Mesa reports the same).
                     GL_ANY_SAMPLES_PASSED | GL_ANY_SAMPLES_PASSED_CONSERVATIVE => 1,
+                    t if overflow::is_overflow(t) => 1,
                     _ => 64,
                 }),
                 p => invalid_enum("glGetQueryiv pname", p),
@@ -504,7 +535,8 @@ impl Context {
                 .iter()
                 .map(read)
                 .fold(q.primitives, u64::saturating_add),
-            _ => 0,
+            t if overflow::is_overflow(t) => self.overflow_result(q.primitives > 0, &q.slots),
+            t => self.statistic_result(t, &q.slots),
         }
     }
 
@@ -739,7 +771,7 @@ impl Context {
         let caps = self.device.caps();
         [
             SlotKind::Occlusion,
-            SlotKind::GeometryPrimitives,
+            SlotKind::Statistics,
             SlotKind::XfbStream(0),
             SlotKind::XfbStream(1),
             SlotKind::XfbStream(2),
@@ -757,14 +789,27 @@ impl Context {
         let Some(pass) = self.encoder.open_pass() else {
             return Ok(());
         };
-        if active.is_empty()
-            || self
-                .queries
-                .open
-                .iter()
-                .any(|&(k, p, _)| k == kind && p == pass)
-        {
+        if active.is_empty() {
             return Ok(());
+        }
+        if let Some(&(_, _, slot)) = self
+            .queries
+            .open
+            .iter()
+            .find(|&&(k, p, _)| k == kind && p == pass)
+        {
+            // The open segment serves every active query that needs it, unless one began
+            // after it opened (or a draw now needs it for one it did not count for).
+            let held = |q: u32| {
+                self.queries
+                    .objects
+                    .get(q)
+                    .is_some_and(|o| o.slots.contains(&slot))
+            };
+            if active.iter().all(|&(_, q)| held(q)) {
+                return Ok(());
+            }
+            self.pause_segment(kind);
         }
         // A segment of an instance that ended was ended with it.
         self.queries.open.retain(|&(k, _, _)| k != kind);
@@ -834,8 +879,24 @@ impl Context {
                 .filter(|(&t, _)| is_occlusion(t))
                 .map(|(&t, &q)| (t, q))
                 .collect(),
-            SlotKind::GeometryPrimitives if statistics && !by_stream => generated(0),
-            SlotKind::XfbStream(s) if by_stream => generated(s),
+            SlotKind::Statistics => {
+                let mut v: Vec<(GLenum, u32)> = if statistics && !by_stream {
+                    generated(0)
+                } else {
+                    Vec::new()
+                };
+                if caps.pipeline_statistics {
+                    v.extend(self.queries.active_statistics());
+                }
+                v
+            }
+            SlotKind::XfbStream(s) => {
+                let mut v: Vec<(GLenum, u32)> = if by_stream { generated(s) } else { Vec::new() };
+                if self.xfb.capturing() && caps.gl4.transform_feedback_streams {
+                    v.extend(self.overflow_queries(s));
+                }
+                v
+            }
             _ => Vec::new(),
         }
     }
@@ -873,9 +934,9 @@ impl Context {
                     "glBeginConditionalRender: {id} is not a query object"
                 ));
             };
-            if !is_occlusion(q.target) {
+            if !is_occlusion(q.target) && !overflow::is_overflow(q.target) {
                 return invalid_op(format!(
-                    "glBeginConditionalRender: query {id} is not an occlusion query"
+                    "glBeginConditionalRender: query {id} is not an occlusion or overflow query"
                 ));
             }
             if self.queries.active.values().any(|&a| a == id) {

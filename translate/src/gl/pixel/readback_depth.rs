@@ -148,13 +148,6 @@ impl Context {
         let (w, h) = (rect.extent.width as usize, rect.extent.height as usize);
         let (stride, _) = layout(&self.pack, w, h, pixel)
             .ok_or_else(|| GlError::InvalidValue("glReadPixels size overflows".into()))?;
-        let region = ImageRegion::rect(
-            0,
-            rect.offset.x,
-            rect.offset.y,
-            rect.extent.width,
-            rect.extent.height,
-        );
         self.end_pass();
         // A multisampled default framebuffer (the only multisampled one reads reach) is read
         // as sample 0 of each pixel, resolved into a temporary first.
@@ -163,11 +156,25 @@ impl Context {
         } else {
             None
         };
-        let ds = Bound {
-            image: temporary.unwrap_or(ds.image),
-            samples: 1,
-            ..ds
+        let ds = match temporary {
+            Some(image) => Bound {
+                image,
+                samples: 1,
+                level: 0,
+                layer: 0,
+                ..ds
+            },
+            None => ds,
         };
+        // The attached level and layer (array layer, cube face: depth textures are not 3D).
+        let mut region = ImageRegion::rect(
+            ds.level,
+            rect.offset.x,
+            rect.offset.y,
+            rect.extent.width,
+            rect.extent.height,
+        );
+        region.base_layer = ds.layer;
         let device = self.device.clone();
         let (depth, stencil) = {
             let mut locked = device.lock();

@@ -504,9 +504,13 @@ fn vertex_input_descriptions(
             },
         })
         .collect();
+    // Inputs packed into one location by `layout(component)` (GL_ARB_enhanced_layouts) read
+    // parts of one attribute: Vulkan takes one description per location.
+    let mut locations = std::collections::HashSet::new();
     let attributes = key
         .attributes
         .iter()
+        .filter(|a| locations.insert(a.location))
         .map(|a| vk::VertexInputAttributeDescription {
             location: a.location,
             binding: a.binding,

@@ -28,8 +28,9 @@ use crate::gl::vk::device::{Device, Locked, Retired};
 pub(crate) enum SlotKind {
     Occlusion,
     Timestamp,
-    /// Pipeline statistics counting `GEOMETRY_SHADER_PRIMITIVES`.
-    GeometryPrimitives,
+    /// Pipeline statistics counting all eleven statistics (`objects::query::statistics`);
+    /// `GL_PRIMITIVES_GENERATED` reads `GEOMETRY_SHADER_PRIMITIVES` of it.
+    Statistics,
     /// `TRANSFORM_FEEDBACK_STREAM_EXT` of one vertex stream (its primitives needed: every
     /// primitive the stream received while transform feedback was active).
     XfbStream(u32),
@@ -56,6 +57,9 @@ fn read_one<T: Copy + Default>(device: &Device, pool: vk::QueryPool, index: u32)
     .ok()
     .map(|()| out[0])
 }
+
+/// Where `GEOMETRY_SHADER_PRIMITIVES` is among a statistics slot's values (bit 4).
+const GEOMETRY_SHADER_PRIMITIVES_VALUE: usize = 4;
 
 /// Queries per pool: GL programs keep a handful of queries in flight per frame.
 const POOL_SIZE: u32 = 64;
@@ -249,8 +253,29 @@ impl QueryPools {
             SlotKind::XfbStream(_) => {
                 read_one::<[u64; 2]>(device, pool.raw, slot.index).map(|[_written, needed]| needed)
             }
+            SlotKind::Statistics => self
+                .read_statistics(device, slot)
+                .map(|v| v[GEOMETRY_SHADER_PRIMITIVES_VALUE]),
             _ => read_one::<u64>(device, pool.raw, slot.index),
         }
+    }
+
+    /// The (written, needed) primitives of a transform feedback stream slot; `None` for
+    /// another kind of slot or a lost device.
+    pub(crate) fn read_stream(&self, device: &Device, slot: Slot) -> Option<[u64; 2]> {
+        let pool = &self.pools[slot.pool];
+        matches!(pool.kind, SlotKind::XfbStream(_))
+            .then(|| read_one::<[u64; 2]>(device, pool.raw, slot.index))
+            .flatten()
+    }
+
+    /// The eleven values of a statistics slot (in Vulkan's bit order); `None` for another kind
+    /// of slot or a lost device.
+    pub(crate) fn read_statistics(&self, device: &Device, slot: Slot) -> Option<[u64; 11]> {
+        let pool = &self.pools[slot.pool];
+        (pool.kind == SlotKind::Statistics)
+            .then(|| read_one::<[u64; 11]>(device, pool.raw, slot.index))
+            .flatten()
     }
 
     /// Hands every pool to the device's deferred destruction (context teardown).
@@ -276,9 +301,9 @@ fn create_raw(device: &Device, kind: SlotKind) -> GlResult<vk::QueryPool> {
             vk::QueryType::TIMESTAMP,
             vk::QueryPipelineStatisticFlags::empty(),
         ),
-        SlotKind::GeometryPrimitives => (
+        SlotKind::Statistics => (
             vk::QueryType::PIPELINE_STATISTICS,
-            vk::QueryPipelineStatisticFlags::GEOMETRY_SHADER_PRIMITIVES,
+            crate::gl::objects::query::statistics::ALL,
         ),
         SlotKind::XfbStream(_) => (
             vk::QueryType::TRANSFORM_FEEDBACK_STREAM_EXT,

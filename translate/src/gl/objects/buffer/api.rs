@@ -22,6 +22,7 @@ fn is_buffer_target(target: GLenum) -> bool {
             | GL_COPY_READ_BUFFER
             | GL_COPY_WRITE_BUFFER
             | GL_DRAW_INDIRECT_BUFFER
+            | GL_PARAMETER_BUFFER
             | GL_SHADER_STORAGE_BUFFER
             | GL_ATOMIC_COUNTER_BUFFER
             | GL_DISPATCH_INDIRECT_BUFFER

@@ -397,7 +397,7 @@ impl Context {
             } else {
                 face as i32
             };
-            self.attach_texture_layer(target, attachment, texture, Some(tt), level, layer)
+            self.attach_texture_layer(target, attachment, texture, Some(tt), level, Some(layer))
         })();
         self.record(r);
     }
@@ -415,21 +415,22 @@ impl Context {
             if texture == 0 {
                 return self.attach(target, attachment, None);
             }
-            self.attach_texture_layer(target, attachment, texture, None, level, layer)
+            self.attach_texture_layer(target, attachment, texture, None, level, Some(layer))
         })();
         self.record(r);
     }
 
     /// Validates and attaches `(level, layer)` of `texture`; `expected` is the target the
-    /// command names (`None`: any layered target, for `glFramebufferTextureLayer`).
-    fn attach_texture_layer(
+    /// command names (`None`: any layered target, for `glFramebufferTextureLayer`); `layer`
+    /// `None`: every layer, a layered attachment (`glFramebufferTexture`, `layered`).
+    pub(crate) fn attach_texture_layer(
         &mut self,
         target: GLenum,
         attachment: GLenum,
         texture: u32,
         expected: Option<TexTarget>,
         level: i32,
-        layer: i32,
+        layer: Option<i32>,
     ) -> GlResult<()> {
         let limits = self.device.caps().limits;
         // A deleted texture that framebuffers keep is no texture to attach anew.
@@ -477,8 +478,8 @@ impl Context {
             | TexTarget::CubeArray => limits.max_image_array_layers,
             _ => 6,
         };
-        if layer < 0 || layer as u32 >= max_layer {
-            return invalid_value(format!("layer {layer}"));
+        if layer.is_some_and(|l| l < 0 || l as u32 >= max_layer) {
+            return invalid_value(format!("layer {layer:?}"));
         }
         self.attach(
             target,
@@ -486,7 +487,8 @@ impl Context {
             Some(Attachment::Texture {
                 name: texture,
                 level: level as u32,
-                layer: layer as u32,
+                layer: layer.unwrap_or(0) as u32,
+                layered: layer.is_none(),
             }),
         )
     }

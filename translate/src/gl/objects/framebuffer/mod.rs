@@ -6,6 +6,7 @@
 //! `retained`.
 
 pub(crate) mod api;
+pub(crate) mod layered;
 pub(crate) mod params;
 pub(crate) mod query;
 pub(crate) mod retained;
@@ -301,11 +302,14 @@ pub(crate) fn depth_view() -> ViewDesc {
 /// What a framebuffer attachment point refers to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Attachment {
-    /// A level and layer (cube face, array layer, 3D slice) of a texture.
+    /// A level and layer (cube face, array layer, 3D slice) of a texture; `layered`: every
+    /// layer of the level (`glFramebufferTexture` of a 3D, array or cube texture, `layered`),
+    /// with `layer` 0.
     Texture {
         name: u32,
         level: u32,
         layer: u32,
+        layered: bool,
     },
     Renderbuffer(u32),
 }
@@ -535,6 +539,9 @@ pub(crate) struct Target {
     pub depth_stencil: Option<Bound>,
     /// Samples per pixel of every attachment (completeness makes them agree).
     pub samples: u32,
+    /// The layers rendering spans: 1, or those of a layered framebuffer (`layered`), which a
+    /// geometry shader's `gl_Layer` selects among and a clear clears all of.
+    pub layers: u32,
 }
 
 impl Target {

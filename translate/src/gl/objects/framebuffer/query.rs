@@ -10,14 +10,15 @@
 //!   the left buffers, the right ones are absent. A framebuffer object takes the attachment
 //!   points; `GL_DEPTH_STENCIL_ATTACHMENT` with different depth and stencil objects is
 //!   `GL_INVALID_OPERATION`, as is any query but the type and name of an absent attachment.
-//! - Not answered yet: `GL_FRAMEBUFFER_ATTACHMENT_LAYERED` (attachments do not record whether
-//!   they were attached layered); it is `GL_INVALID_ENUM`.
+//! - `GL_FRAMEBUFFER_ATTACHMENT_LAYERED` answers whether a texture was attached whole
+//!   (`layered`); a layered attachment's `GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER` is 0.
 
 use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, GlResult};
 use crate::gl::context::Context;
+use crate::gl::objects::framebuffer::layered::ATTACHMENT_LAYERED;
 use crate::gl::objects::framebuffer::{renderbuffer_row, Attachment, MAX_COLOR_ATTACHMENTS};
 use crate::gl::objects::texture::internal_format::{lookup, Base, FormatInfo};
 use crate::gl::objects::texture::target::TexTarget;
@@ -46,6 +47,7 @@ enum Object {
         name: u32,
         level: u32,
         layer: u32,
+        layered: bool,
         target: Option<TexTarget>,
         internal: GLenum,
     },
@@ -90,13 +92,19 @@ impl Context {
                     internal: rb.map_or(0, |rb| rb.internal),
                 }
             }
-            Some(&Attachment::Texture { name, level, layer }) => {
+            Some(&Attachment::Texture {
+                name,
+                level,
+                layer,
+                layered,
+            }) => {
                 let texture = self.textures.get(name);
                 let storage = texture.and_then(|t| t.storage.as_ref());
                 Object::Texture {
                     name: texture.and_then(|t| t.deleted_as).unwrap_or(name),
                     level,
                     layer,
+                    layered,
                     target: storage.map(|s| s.target).or(texture.and_then(|t| t.target)),
                     internal: storage.map_or(0, |s| s.internal),
                 }
@@ -196,6 +204,10 @@ impl Context {
                 );
                 return Ok(if layered { *layer as i32 } else { 0 });
             }
+            (ATTACHMENT_LAYERED, Object::Texture { layered, .. }) => {
+                return Ok(i32::from(*layered))
+            }
+            (ATTACHMENT_LAYERED, _) => return Ok(0),
             (TEXTURE_LEVEL | TEXTURE_CUBE_MAP_FACE | TEXTURE_LAYER, _) => {
                 return invalid_enum("texture pname of a non-texture attachment", pname)
             }

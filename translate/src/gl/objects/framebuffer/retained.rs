@@ -66,13 +66,20 @@ impl Context {
                     continue;
                 }
                 *point = match (to, *point) {
-                    (Some(id), Some(Attachment::Texture { level, layer, .. })) => {
+                    (
+                        Some(id),
                         Some(Attachment::Texture {
-                            name: id,
                             level,
                             layer,
-                        })
-                    }
+                            layered,
+                            ..
+                        }),
+                    ) => Some(Attachment::Texture {
+                        name: id,
+                        level,
+                        layer,
+                        layered,
+                    }),
                     (Some(id), Some(Attachment::Renderbuffer(_))) => {
                         Some(Attachment::Renderbuffer(id))
                     }

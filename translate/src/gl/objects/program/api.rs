@@ -562,12 +562,7 @@ impl Context {
                 }
                 GL_ACTIVE_UNIFORM_BLOCKS => linked.map_or(0, |l| l.block_count() as i32),
                 GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH => linked.map_or(0, |l| {
-                    max_len(
-                        &mut l
-                            .blocks
-                            .iter()
-                            .map(|b| b.name.len() + if b.array_size > 1 { 6 } else { 0 }),
-                    )
+                    max_len(&mut l.blocks.iter().map(|b| b.max_name_len() + 1))
                 }),
                 GL_TRANSFORM_FEEDBACK_VARYINGS => linked
                     .and_then(|l| l.xfb.as_ref())
@@ -721,7 +716,9 @@ impl Context {
             match u.storage {
                 UniformStorage::Sampler(s) => Ok(UniformValues {
                     kind: ScalarKind::Int,
-                    words: vec![u64::from(p.sampler_units[s][element as usize])],
+                    words: vec![u64::from(
+                        p.sampler_units[s][l.descriptor_element(index, element) as usize],
+                    )],
                 }),
                 UniformStorage::Image(i) => Ok(UniformValues {
                     kind: ScalarKind::Int,
@@ -890,9 +887,7 @@ impl Context {
             Ok(match pname {
                 GL_UNIFORM_BLOCK_BINDING => p.block_bindings[index as usize] as i32,
                 GL_UNIFORM_BLOCK_DATA_SIZE => b.data_size as i32,
-                GL_UNIFORM_BLOCK_NAME_LENGTH => {
-                    (b.name.len() + 1 + if b.array_size > 1 { 5 } else { 0 }) as i32
-                }
+                GL_UNIFORM_BLOCK_NAME_LENGTH => (b.max_name_len() + 1) as i32,
                 GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS => b.members.len() as i32,
                 GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER => {
                     i32::from(b.stages.contains(Stage::Vertex))
@@ -934,11 +929,7 @@ impl Context {
             let (b, e) = l
                 .block_at(index)
                 .ok_or_else(|| GlError::InvalidValue(format!("uniform block index {index}")))?;
-            Ok(if b.array_size > 1 {
-                format!("{}[{e}]", b.name)
-            } else {
-                b.name.clone()
-            })
+            Ok(b.element_name(e))
         })();
         self.record(r)
     }

@@ -77,7 +77,7 @@ pub(crate) const FORMAT: GLenum = 0x4147_4C42;
 /// The first bytes of every binary.
 const MAGIC: [u8; 4] = *b"AGLB";
 /// The payload's layout version: raised whenever [`Saved`] or an encoding changes.
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 3;
 
 /// One descriptor-set layout binding, as the program's layouts were made from it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -615,7 +615,9 @@ impl Wire for XfbLayout {
 wire_struct!(XfbVarying {
     name,
     gl_type,
-    size
+    size,
+    buffer,
+    offset
 });
 wire_struct!(XfbRequest { varyings, separate });
 wire_struct!(SubroutineFunction { name, index });
@@ -652,7 +654,8 @@ wire_struct!(BlockInfo {
     array_size,
     stages,
     members,
-    initial_binding
+    initial_binding,
+    dims
 });
 wire_struct!(SamplerInfo {
     binding,
@@ -867,6 +870,9 @@ impl Saved {
             tess,
             pass_through,
             writes_viewport_index: glsl::layer_viewport::writes_viewport_index(
+                self.code.stages.iter().map(|(s, w)| (*s, w.as_slice())),
+            ),
+            pushes_draw_parameters: glsl::draw_parameters::pushed(
                 self.code.stages.iter().map(|(s, w)| (*s, w.as_slice())),
             ),
             geometry,

@@ -18,6 +18,7 @@ use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, invalid_value, GlError, GlResult};
 use crate::gl::context::Context;
 use crate::gl::objects::program::{Linked, Program, UniformStorage};
+use crate::glsl::xfb::XfbLayout;
 use crate::glsl::{Stage, StageMask};
 
 pub(crate) const GL_UNIFORM: GLenum = 0x92E1;
@@ -28,6 +29,10 @@ pub(crate) const GL_BUFFER_VARIABLE: GLenum = 0x92E5;
 pub(crate) const GL_SHADER_STORAGE_BLOCK: GLenum = 0x92E6;
 pub(crate) const GL_ATOMIC_COUNTER_BUFFER_INTERFACE: GLenum = 0x92C0;
 pub(crate) const GL_TRANSFORM_FEEDBACK_VARYING: GLenum = 0x92F4;
+/// GL_ARB_enhanced_layouts: the buffers transform feedback captures into.
+const GL_TRANSFORM_FEEDBACK_BUFFER_INTERFACE: GLenum = 0x8C8E;
+const GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: GLenum = 0x934B;
+const GL_TRANSFORM_FEEDBACK_BUFFER_STRIDE: GLenum = 0x934C;
 /// `GL_VERTEX_SUBROUTINE` … `GL_COMPUTE_SUBROUTINE`, in [`SUBROUTINE_STAGES`] order.
 const GL_VERTEX_SUBROUTINE: GLenum = 0x92E8;
 /// `GL_VERTEX_SUBROUTINE_UNIFORM` … `GL_COMPUTE_SUBROUTINE_UNIFORM`.
@@ -75,6 +80,8 @@ fn is_property(prop: GLenum) -> bool {
             prop,
             GL_IS_PER_PATCH
                 | GL_LOCATION_COMPONENT
+                | GL_TRANSFORM_FEEDBACK_BUFFER_INDEX
+                | GL_TRANSFORM_FEEDBACK_BUFFER_STRIDE
                 | GL_NUM_COMPATIBLE_SUBROUTINES_PROP
                 | GL_COMPATIBLE_SUBROUTINES_PROP
         )
@@ -91,6 +98,7 @@ enum Interface {
     StorageBlock,
     AtomicCounterBuffer,
     XfbVarying,
+    XfbBuffer,
     Subroutine(Stage),
     SubroutineUniform(Stage),
 }
@@ -111,6 +119,7 @@ impl Interface {
             GL_SHADER_STORAGE_BLOCK => Interface::StorageBlock,
             GL_ATOMIC_COUNTER_BUFFER_INTERFACE => Interface::AtomicCounterBuffer,
             GL_TRANSFORM_FEEDBACK_VARYING => Interface::XfbVarying,
+            GL_TRANSFORM_FEEDBACK_BUFFER_INTERFACE => Interface::XfbBuffer,
             e if (GL_VERTEX_SUBROUTINE..GL_VERTEX_SUBROUTINE + 6).contains(&e) => {
                 Interface::Subroutine(stage_at(GL_VERTEX_SUBROUTINE)?)
             }
@@ -121,16 +130,20 @@ impl Interface {
         })
     }
 
-    /// Whether its resources have names (atomic-counter buffers do not).
+    /// Whether its resources have names (atomic-counter and transform feedback buffers do
+    /// not).
     fn named(self) -> bool {
-        self != Interface::AtomicCounterBuffer
+        !matches!(self, Interface::AtomicCounterBuffer | Interface::XfbBuffer)
     }
 
     /// Whether its resources list active variables (blocks and buffers).
     fn has_variables(self) -> bool {
         matches!(
             self,
-            Interface::UniformBlock | Interface::StorageBlock | Interface::AtomicCounterBuffer
+            Interface::UniformBlock
+                | Interface::StorageBlock
+                | Interface::AtomicCounterBuffer
+                | Interface::XfbBuffer
         )
     }
 }
@@ -194,16 +207,8 @@ fn resources(interface: Interface, program: &Program) -> Vec<Resource> {
         Interface::StorageBlock | Interface::AtomicCounterBuffer => {
             storage_blocks(linked, program, interface == Interface::AtomicCounterBuffer)
         }
-        Interface::XfbVarying => linked.xfb.as_ref().map_or_else(Vec::new, |x| {
-            x.varyings
-                .iter()
-                .map(|v| {
-                    Resource::new(v.name.clone())
-                        .with(GL_TYPE, v.gl_type as i32)
-                        .with(GL_ARRAY_SIZE, v.size)
-                })
-                .collect()
-        }),
+        Interface::XfbVarying => linked.xfb.as_ref().map_or_else(Vec::new, xfb_varyings),
+        Interface::XfbBuffer => linked.xfb.as_ref().map_or_else(Vec::new, xfb_buffers),
         Interface::Subroutine(stage) => linked.subroutines_of(stage).map_or_else(Vec::new, |t| {
             let mut functions: Vec<_> = t.functions.iter().collect();
             functions.sort_by_key(|f| f.index);
@@ -238,6 +243,57 @@ fn resources(interface: Interface, program: &Program) -> Vec<Resource> {
             })
         }
     }
+}
+
+/// The bindings a capture writes, in binding order: those with a captured varying.
+fn written_bindings(x: &XfbLayout) -> Vec<u32> {
+    let mut out: Vec<u32> = x
+        .varyings
+        .iter()
+        .filter(|v| v.gl_type != 0)
+        .map(|v| v.buffer)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+fn xfb_varyings(x: &XfbLayout) -> Vec<Resource> {
+    let bindings = written_bindings(x);
+    x.varyings
+        .iter()
+        .map(|v| {
+            let index = bindings.iter().position(|&b| b == v.buffer);
+            Resource::new(v.name.clone())
+                .with(GL_TYPE, v.gl_type as i32)
+                .with(GL_ARRAY_SIZE, v.size)
+                .with(GL_OFFSET, v.offset as i32)
+                .with(
+                    GL_TRANSFORM_FEEDBACK_BUFFER_INDEX,
+                    index.map_or(-1, |i| i as i32),
+                )
+        })
+        .collect()
+}
+
+/// GL_ARB_enhanced_layouts' `GL_TRANSFORM_FEEDBACK_BUFFER` resources: one per binding written.
+fn xfb_buffers(x: &XfbLayout) -> Vec<Resource> {
+    written_bindings(x)
+        .into_iter()
+        .map(|b| {
+            let members: Vec<i32> = (0i32..)
+                .zip(&x.varyings)
+                .filter(|(_, v)| v.gl_type != 0 && v.buffer == b)
+                .map(|(i, _)| i)
+                .collect();
+            let stride = x.strides.get(b as usize).copied().unwrap_or(0);
+            Resource::new(String::new())
+                .with(GL_BUFFER_BINDING, b as i32)
+                .with(GL_NUM_ACTIVE_VARIABLES, members.len() as i32)
+                .with_list(GL_ACTIVE_VARIABLES, members)
+                .with(GL_TRANSFORM_FEEDBACK_BUFFER_STRIDE, stride as i32)
+        })
+        .collect()
 }
 
 fn uniforms(linked: &Linked) -> Vec<Resource> {
@@ -293,11 +349,7 @@ fn uniform_blocks(linked: &Linked, program: &Program) -> Vec<Resource> {
     let mut out = Vec::new();
     for b in &linked.blocks {
         for e in 0..b.array_size {
-            let name = if b.array_size > 1 {
-                format!("{}[{e}]", b.name)
-            } else {
-                b.name.clone()
-            };
+            let name = b.element_name(e);
             let binding = program.block_bindings.get(out.len()).copied().unwrap_or(0);
             out.push(
                 Resource::new(name)

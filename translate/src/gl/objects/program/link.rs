@@ -89,12 +89,12 @@ pub(crate) fn link_bound(
     let facts = SourceFacts::read(units);
     let prepared = prepare(units, dialect, input.separable)?;
     let mut program = compile(&prepared, input, offered)?;
-    let xfb = if input.xfb.varyings.is_empty() {
-        None
-    } else {
-        let (layout, captured) = capture_feedback(&prepared, &program, input, offered)?;
-        program = captured;
-        Some(layout)
+    let xfb = match capture_feedback(&prepared, &program, input, offered)? {
+        Some((layout, captured)) => {
+            program = captured;
+            Some(layout)
+        }
+        None => None,
     };
     program
         .remap_geometry_depth()
@@ -105,7 +105,17 @@ pub(crate) fn link_bound(
         program
             .count_instances_from_base()
             .map_err(|e| LinkError::Log(error_log(&e)))?;
+        // GL_ARB_shader_draw_parameters: gl_BaseVertexARB and gl_DrawIDARB take GL's values
+        // from the draw's push constants (`glsl::draw_parameters`).
+        program
+            .correct_draw_parameters()
+            .map_err(|e| LinkError::Log(error_log(&e)))?;
     }
+    // Subgroup votes where the device's stage votes, else groups of one (`glsl::group_vote`).
+    let voting = device.caps().gl4.subgroup_vote_stages;
+    program
+        .lower_group_votes(|stage| voting & vk_stages(glsl::StageMask::of(stage)).as_raw() != 0)
+        .map_err(|e| LinkError::Log(error_log(&e)))?;
     // Sampler/image/block arrays indexed where the device cannot (`glsl::array_index`).
     program
         .lower_array_indexing(indexable(&device.caps().gl4))
@@ -177,6 +187,9 @@ pub(crate) fn link_bound(
         ),
         pass_through,
         writes_viewport_index: glsl::layer_viewport::writes_viewport_index(
+            program.stages.iter().map(|s| (s.stage, s.spirv.as_slice())),
+        ),
+        pushes_draw_parameters: glsl::draw_parameters::pushed(
             program.stages.iter().map(|s| (s.stage, s.spirv.as_slice())),
         ),
         geometry: program
@@ -506,15 +519,21 @@ fn link_sources(units: &[(Stage, String)]) -> Vec<(Stage, String)> {
 /// The wrappers' call of the application's `main`, after which transform feedback copies.
 const WRAPPER_CALL: &str = "    arenagl_user_main();\n";
 
-/// GL transform feedback (`glsl::xfb`): the varyings resolved against a first link's last
-/// vertex stage, then the program linked again with the copies that capture them, decorated.
+/// GL transform feedback (`glsl::xfb`): the captures the last vertex stage declares
+/// (GL_ARB_enhanced_layouts, which override `glTransformFeedbackVaryings`) or else the
+/// requested varyings, resolved against a first link's last vertex stage; then the program
+/// linked again with the copies that capture them, decorated. `None`: nothing is captured.
 fn capture_feedback(
     prepared: &Prepared,
     first: &glsl::Program,
     input: &LinkInput,
     offered: Option<glsl::ExtensionSet>,
-) -> Result<(glsl::xfb::XfbLayout, glsl::Program), LinkError> {
+) -> Result<Option<(glsl::xfb::XfbLayout, glsl::Program)>, LinkError> {
     let request = &input.xfb;
+    let may_declare = glsl::xfb::may_declare(&prepared.sources);
+    if request.varyings.is_empty() && !may_declare {
+        return Ok(None);
+    }
     let log = |e: String| LinkError::Log(format!("ERROR: Linking: {e}\n"));
     let last = [Stage::Geometry, Stage::TessEvaluation, Stage::Vertex]
         .into_iter()
@@ -522,7 +541,17 @@ fn capture_feedback(
         .ok_or_else(|| log("no vertex stage".into()))?;
     let spirv = |p: &glsl::Program| p.stages.iter().position(|m| m.stage == last);
     let at = spirv(first).ok_or_else(|| log("no vertex stage".into()))?;
-    let layout = glsl::xfb::resolve(request, &first.stages[at].spirv).map_err(log)?;
+    let last_spirv = &first.stages[at].spirv;
+    let declared = if may_declare {
+        glsl::xfb::resolve_declared(last_spirv).map_err(log)?
+    } else {
+        None
+    };
+    let layout = match declared {
+        Some(layout) => layout,
+        None if request.varyings.is_empty() => return Ok(None),
+        None => glsl::xfb::resolve(request, last_spirv).map_err(log)?,
+    };
     let mut sources = prepared.sources.clone();
     glsl::xfb::add_capture(&mut sources, last, &layout, WRAPPER_CALL).map_err(log)?;
     let rewritten = Prepared {
@@ -532,7 +561,7 @@ fn capture_feedback(
     let mut program = compile(&rewritten, input, offered)?;
     let at = spirv(&program).ok_or_else(|| log("no vertex stage".into()))?;
     glsl::xfb::decorate(&mut program.stages[at].spirv, &layout).map_err(log)?;
-    Ok((layout, program))
+    Ok(Some((layout, program)))
 }
 
 // ---- 3. glslang -------------------------------------------------------------------------------
@@ -633,6 +662,30 @@ fn base_name(name: &str) -> String {
         Some(at) => name[..at].to_owned(),
         None => name,
     }
+}
+
+/// The GL uniforms of a reflected array of `dims` levels (an array of arrays; see
+/// `glsl::reflect`), else the one of `gl_uniform_name`, each with its size: `s[1][0]` of size 3
+/// for every subscript of the levels outside the innermost, in element order (the uniforms of
+/// one descriptor array, `Linked::descriptor_element`).
+fn array_uniforms(name: &str, array_size: Option<u32>, dims: &[u32]) -> Vec<(String, u32)> {
+    let Some((&inner, outer)) = dims.split_last() else {
+        return vec![(
+            gl_uniform_name(name, array_size),
+            array_size.unwrap_or(1).max(1),
+        )];
+    };
+    let mut names = vec![app_name(name)];
+    for &d in outer {
+        names = names
+            .iter()
+            .flat_map(|n| (0..d).map(move |i| format!("{n}[{i}]")))
+            .collect();
+    }
+    names
+        .into_iter()
+        .map(|n| (format!("{n}[0]"), inner))
+        .collect()
 }
 
 /// GL's name of a reflected uniform: the application's, arrays ending in `[0]`.
@@ -886,12 +939,14 @@ impl Interface {
         for s in samplers {
             let count = s.array_size.unwrap_or(1).max(1);
             let initial_unit = facts.binding_of(&Declared::Sampler(base_name(&s.name)));
-            self.push_located(
-                gl_uniform_name(&s.name, s.array_size),
-                GlType::Sampler(s.ty),
-                count,
-                UniformStorage::Sampler(self.samplers.len()),
-            );
+            for (name, size) in array_uniforms(&s.name, s.array_size, &s.dims) {
+                self.push_located(
+                    name,
+                    GlType::Sampler(s.ty),
+                    size,
+                    UniformStorage::Sampler(self.samplers.len()),
+                );
+            }
             self.samplers.push((
                 SamplerInfo {
                     binding: s.binding,
@@ -951,6 +1006,7 @@ impl Interface {
                 stages: b.stages,
                 members,
                 initial_binding: facts.binding_of(&Declared::UniformBlock(base_name(&b.name))),
+                dims: b.dims.clone(),
             });
         }
     }
@@ -1064,7 +1120,15 @@ pub(super) fn vulkan_layout(device: &Arc<Device>, code: &Code) -> Result<VkObjec
             unsafe { raw.create_descriptor_set_layout(&info, None) }
         })?;
     }
-    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&objects.set_layouts);
+    // Every program's layout has the draw parameters' range, so layouts stay compatible.
+    let push = [vk::PushConstantRange {
+        stage_flags: vk::ShaderStageFlags::VERTEX,
+        offset: 0,
+        size: glsl::draw_parameters::PUSH_CONSTANT_BYTES,
+    }];
+    let info = vk::PipelineLayoutCreateInfo::default()
+        .set_layouts(&objects.set_layouts)
+        .push_constant_ranges(&push);
     objects.pipeline_layout = create_object(device, |raw| {
         // SAFETY: valid device; both set layouts were just created.
         unsafe { raw.create_pipeline_layout(&info, None) }

@@ -148,11 +148,34 @@ impl Shader {
                 self.log = es_log.unwrap_or(log);
             }
             Err(e) => {
-                self.compiled = false;
                 self.log = error_log(&e);
+                // GL makes overlapping locations a link-time error; the link compiles the unit
+                // again and fails with this log.
+                self.compiled = only_link_time_errors(&self.log);
             }
         }
     }
+}
+
+/// glslang's compile errors that GL reports at link time.
+const LINK_TIME_ERRORS: &[&str] = &[
+    "overlapping use of location",
+    "aliases sharing the location",
+];
+
+/// Whether every error of glslang's `log` is one GL reports at link time, not compile time:
+/// locations (or components) two declarations of the unit both use, or share with different
+/// basic types (GL_ARB_enhanced_layouts' `component`).
+fn only_link_time_errors(log: &str) -> bool {
+    let errors: Vec<&str> = log
+        .lines()
+        .filter(|l| l.starts_with("ERROR:"))
+        .filter(|l| !l.contains("compilation terminated") && !l.contains("compilation errors"))
+        .collect();
+    !errors.is_empty()
+        && errors
+            .iter()
+            .all(|l| LINK_TIME_ERRORS.iter().any(|e| l.contains(e)))
 }
 
 fn error_log(e: &CompileError) -> String {
@@ -316,6 +339,38 @@ pub(crate) struct BlockInfo {
     /// The binding point of element 0 at link: `layout(binding = N)`, else 0
     /// (GL_ARB_shading_language_420pack); element i has N + i.
     pub initial_binding: u32,
+    /// An array of arrays of blocks: every level's length, outermost first (`array_size` is
+    /// their product); empty otherwise.
+    pub dims: Vec<u32>,
+}
+
+impl BlockInfo {
+    /// GL's name of element `e`: `B`, `B[e]`, or `B[i][j]` for an array of arrays.
+    pub(crate) fn element_name(&self, e: u32) -> String {
+        if self.dims.is_empty() {
+            return if self.array_size > 1 {
+                format!("{}[{e}]", self.name)
+            } else {
+                self.name.clone()
+            };
+        }
+        let mut subscripts = Vec::with_capacity(self.dims.len());
+        let mut rest = e;
+        for &d in self.dims.iter().rev() {
+            subscripts.push(rest % d.max(1));
+            rest /= d.max(1);
+        }
+        let mut name = self.name.clone();
+        for s in subscripts.iter().rev() {
+            name.push_str(&format!("[{s}]"));
+        }
+        name
+    }
+
+    /// The longest of its elements' names.
+    pub(crate) fn max_name_len(&self) -> usize {
+        self.element_name(self.array_size.saturating_sub(1)).len()
+    }
 }
 
 /// A sampler uniform's descriptor.
@@ -376,6 +431,9 @@ pub(crate) struct Linked {
     /// A stage before the rasteriser writes `gl_ViewportIndex`: draws use every viewport
     /// (`draw::viewport`).
     pub writes_viewport_index: bool,
+    /// The vertex stage reads `gl_BaseVertexARB` or `gl_DrawIDARB`: draws push
+    /// `glsl::draw_parameters::DrawParameters` (`draw::record`).
+    pub pushes_draw_parameters: bool,
     /// The geometry stage's layout (`glsl::geometry`); `None` without a geometry stage.
     pub geometry: Option<glsl::geometry::GeometryLayout>,
     /// What transform feedback captures (`glsl::xfb`), when `glTransformFeedbackVaryings`
@@ -647,11 +705,32 @@ impl Linked {
         }
     }
 
+    /// The element of its descriptor array that element `element` of sampler or image uniform
+    /// `index` is: an array of arrays is one descriptor array shared by the uniforms of its
+    /// innermost arrays (`s[0][0]`, `s[1][0]`, …), in order.
+    pub(crate) fn descriptor_element(&self, index: usize, element: u32) -> u32 {
+        let array = |s: UniformStorage| match s {
+            UniformStorage::Sampler(i) => Some((false, i)),
+            UniformStorage::Image(i) => Some((true, i)),
+            _ => None,
+        };
+        let Some(of) = self.uniforms.get(index).and_then(|u| array(u.storage)) else {
+            return element;
+        };
+        let before: u32 = self.uniforms[..index]
+            .iter()
+            .filter(|u| array(u.storage) == Some(of))
+            .map(|u| u.size)
+            .sum();
+        before + element
+    }
+
     /// `glGetUniformLocation`.
     pub(crate) fn uniform_location(&self, name: &str) -> i32 {
         for u in &self.uniforms {
             let Some(loc) = u.location else { continue };
-            if u.name == name {
+            // `a[1]` names `a[1][0]`, the first element of an innermost array.
+            if u.name == name || u.name.strip_suffix("[0]") == Some(name) {
                 return loc;
             }
             let base = u.name.strip_suffix("[0]");
@@ -671,7 +750,11 @@ impl Linked {
             if b.array_size == 1 && b.name == name {
                 return index;
             }
-            if b.array_size > 1 {
+            if !b.dims.is_empty() && name.starts_with(b.name.as_str()) {
+                if let Some(e) = (0..b.array_size).find(|&e| b.element_name(e) == name) {
+                    return index + e;
+                }
+            } else if b.array_size > 1 {
                 if let Some((n, i)) = split_subscript(name) {
                     if n == b.name && i < b.array_size {
                         return index + i;
@@ -951,9 +1034,10 @@ pub(crate) fn set_uniform(
             {
                 return invalid_value(format!("texture unit out of range for sampler {}", u.name));
             }
+            let first = linked.descriptor_element(index, element) as usize;
             let slots = &mut program.sampler_units[s];
             for (i, v) in units.into_iter().enumerate() {
-                if let Some(slot) = slots.get_mut(element as usize + i) {
+                if let Some(slot) = slots.get_mut(first + i) {
                     *slot = v as u32;
                 }
             }

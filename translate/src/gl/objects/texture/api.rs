@@ -14,7 +14,10 @@ use crate::gl::context::error::{
 };
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::Attachment;
-use crate::gl::objects::texture::internal_format::{is_depth_format, FormatInfo};
+use crate::gl::objects::texture::internal_format::{is_depth_format, Base, FormatInfo};
+use crate::gl::objects::texture::internalformat_answers::{
+    GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE, GL_IMAGE_FORMAT_COMPATIBILITY_TYPE,
+};
 use crate::gl::objects::texture::storage::{wants_mutable_format, ImageRef, Origin};
 use crate::gl::objects::texture::target::TexTarget;
 use crate::gl::objects::texture::view::{GL_TEXTURE_VIEW_MIN_LEVEL, GL_TEXTURE_VIEW_NUM_LAYERS};
@@ -22,6 +25,7 @@ use crate::gl::objects::texture::{
     full_view, image_desc_for, integer_answers, integer_border, integer_values, set_param,
     storage_format, BorderColor, Storage, TexImage, Texture,
 };
+use crate::gl::vk::device::Device;
 
 /// The storage target `glBindTexture`, `glTexParameter` and `glGenerateMipmap` name
 /// (`GL_TEXTURE_BUFFER` is none: `glBindTexture` handles it before, and the others refuse it
@@ -214,7 +218,7 @@ impl Context {
     /// `glBindTexture`.
     /// Cube map arrays need the device's `imageCubeArray`: without it their target is
     /// `GL_INVALID_ENUM`, as for a GL without GL_ARB_texture_cube_map_array.
-    fn check_target_supported(&self, tt: TexTarget) -> GlResult<()> {
+    pub(crate) fn check_target_supported(&self, tt: TexTarget) -> GlResult<()> {
         if tt == TexTarget::CubeArray && !self.device.caps().gl4.image_cube_array {
             return invalid_enum("texture target (no imageCubeArray)", tt.gl());
         }
@@ -283,6 +287,7 @@ impl Context {
                 name,
                 level: 0,
                 layer: 0,
+                layered: false,
             });
             if self.shares_objects() {
                 self.bury(crate::gl::context::share_group::SharedKind::Texture, name);
@@ -496,20 +501,13 @@ impl Context {
             if border != 0 {
                 return invalid_value("border must be 0");
             }
-            let storage = storage_format(
-                &device.lock(),
-                internal as GLenum,
-                device.caps().depth_stencil_format,
-            )?;
+            let storage = level_storage(&device, tt, internal as GLenum)?;
             let vk_format = storage.format;
             let depth = storage.info.is_depth_stencil();
             if depth != matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
                 return invalid_op(format!(
                     "format 0x{format:04X} does not match internal format 0x{internal:04X}"
                 ));
-            }
-            if depth && matches!(tt, TexTarget::D3) {
-                return invalid_op("3D textures cannot have a depth format");
             }
             if !depth {
                 check_pair(&storage.info, format, ty)?;
@@ -1148,6 +1146,7 @@ impl Context {
     pub fn get_tex_parameter(&mut self, target: GLenum, pname: GLenum) -> Vec<f32> {
         let r = (|| {
             self.check_compat_param(pname)?;
+            let image_units = self.offers("GL_ARB_shader_image_load_store");
             let tt = bind_target(target)?;
             // The core profile's texture object 0 cannot be changed, but it answers queries
             // with its initial state (GL 4.6 table 23.15), as Mesa's does.
@@ -1192,6 +1191,10 @@ impl Context {
                 GL_GENERATE_MIPMAP => vec![if p.generate_mipmap { 1.0 } else { 0.0 }],
                 crate::gl::objects::texture::stencil::GL_DEPTH_STENCIL_TEXTURE_MODE => {
                     vec![crate::gl::objects::texture::stencil::mode_value(p.stencil_mode) as f32]
+                }
+                // Image units match formats by size (GL 4.6 §8.26; read-only here).
+                GL_IMAGE_FORMAT_COMPATIBILITY_TYPE if image_units => {
+                    vec![GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE as f32]
                 }
                 p => return invalid_enum("glGetTexParameter pname", p),
             })
@@ -1253,6 +1256,27 @@ impl Context {
         })();
         self.record(r).unwrap_or(0)
     }
+}
+
+/// The storage of a `glTexImage*` level of `internal` for target `tt` on `device`: the
+/// format's storage (`storage_format`) where GL lets `tt` hold it — no 3D depth/stencil
+/// textures, no 1D or rectangle compressed ones, and no stencil-only ones
+/// (GL_ARB_texture_stencil8 is not built). What
+/// `glGetInternalformativ` answers for texture targets comes from this same check.
+pub(crate) fn level_storage(device: &Device, tt: TexTarget, internal: GLenum) -> GlResult<Storage> {
+    let storage = storage_format(&device.lock(), internal, device.caps().depth_stencil_format)?;
+    if storage.info.base == Base::Stencil {
+        return invalid_enum("stencil-only texture format", internal);
+    }
+    if storage.info.is_depth_stencil() && tt == TexTarget::D3 {
+        return invalid_op("3D textures cannot have a depth format");
+    }
+    // Specific compressed formats are 2D block formats (GL 4.6 table 8.17).
+    let compressed = crate::gl::objects::texture::internal_format::codec(internal).is_some();
+    if compressed && matches!(tt, TexTarget::D1 | TexTarget::Rect) {
+        return invalid_enum("compressed format on a 1D or rectangle texture", internal);
+    }
+    Ok(storage)
 }
 
 /// A new image (and its sampling view) for `target` with level-0 GL size `size`, stored as

@@ -329,7 +329,7 @@ impl Context {
     /// (`GL_INVALID_ENUM` otherwise). Every row is checked, not only RGB32: Vulkan does not
     /// require the 16-bit unorm formats as uniform texel buffers either (a device without
     /// them refuses those names rather than failing at draw time).
-    fn buffer_format(&self, internal: GLenum) -> GlResult<(vk::Format, u64)> {
+    pub(crate) fn buffer_format(&self, internal: GLenum) -> GlResult<(vk::Format, u64)> {
         match buffer_format(internal) {
             Some((f, texel)) if self.device.lock().manager.supports_texel_buffer(f) => {
                 Ok((f, texel))

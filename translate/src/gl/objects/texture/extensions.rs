@@ -19,6 +19,8 @@ pub(crate) fn extensions(device: &Device) -> Vec<&'static str> {
         "GL_ARB_clear_texture",
         "GL_ARB_get_texture_sub_image",
         "GL_ARB_internalformat_query",
+        // Every property of a format on a target (`internalformat_query.rs`).
+        "GL_ARB_internalformat_query2",
         // BC7/BC6H decoded on upload like the other compressed formats (staging's `bptc`).
         "GL_ARB_texture_compression_bptc",
         // Block-counted row lengths and skips of compressed images (`pixel/compressed_store.rs`).

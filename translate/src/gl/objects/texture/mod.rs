@@ -22,6 +22,7 @@ pub(crate) mod buffer;
 pub(crate) mod egl_image;
 pub(crate) mod extensions;
 pub(crate) mod internal_format;
+pub(crate) mod internalformat_answers;
 pub(crate) mod internalformat_query;
 pub(crate) mod multisample;
 pub(crate) mod stencil;

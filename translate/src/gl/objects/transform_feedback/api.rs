@@ -11,6 +11,7 @@ use crate::gl::context::get::Value;
 use crate::gl::context::Context;
 use crate::gl::draw::DrawCall;
 use crate::gl::objects::program::Linked;
+use crate::gl::objects::query;
 use crate::gl::vk::query_pool::SlotKind;
 use crate::glsl::xfb::XfbRequest;
 
@@ -556,10 +557,18 @@ impl Context {
     pub(crate) fn check_query_stream(&self, target: GLenum, index: u32) -> GlResult<()> {
         let streams = self.max_vertex_streams();
         match target {
-            GL_PRIMITIVES_GENERATED | GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+            GL_PRIMITIVES_GENERATED
+            | GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+            | query::overflow::GL_TRANSFORM_FEEDBACK_STREAM_OVERFLOW
                 if index < streams =>
             {
                 Ok(())
+            }
+            t if query::statistics::is_statistic(t) || query::overflow::is_overflow(t) => {
+                match index {
+                    0 => Ok(()),
+                    _ => invalid_value(format!("query stream {index} of 0x{t:04X}")),
+                }
             }
             GL_SAMPLES_PASSED
             | GL_ANY_SAMPLES_PASSED

@@ -163,6 +163,11 @@ impl Context {
             .unwrap_or(0);
         let primitives = generated.min(fits);
         self.add_primitives_written(primitives);
+        if generated > fits {
+            // GL_ARB_transform_feedback_overflow_query (`query::overflow`): vertex-only
+            // programs capture on stream 0.
+            self.mark_overflow(0);
+        }
         if let Some(a) = self.xfb.current_mut().active.as_mut() {
             for r in &ranges {
                 a.written[r.index] += primitives * per_primitive * r.stride;
