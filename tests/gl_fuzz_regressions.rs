@@ -824,3 +824,36 @@ fn pixel_store_names_below_the_pack_range_underflow_into_a_panic() {
     }
     ctx.check();
 }
+
+#[test]
+fn an_element_offset_past_the_buffer_binds_no_index_buffer() {
+    // glDrawElements with an offset past the element buffer's end draws nothing; binding the
+    // index buffer there anyway is VUID-vkCmdBindIndexBuffer-offset-00431 (found by the fuzzer
+    // when index-buffer binds became skip-if-unchanged).
+    let ctx = context();
+    draw_setup(CONSTANT_FS);
+    let indices = [0u16, 1, 2];
+    let mut ebo = 0;
+    // SAFETY: locals; `indices` holds 3 u16.
+    unsafe {
+        gl!(c"glGenBuffers": fn(i32, *mut u32))(1, &mut ebo);
+        gl!(c"glBindBuffer": fn(u32, u32))(0x8893, ebo); // GL_ELEMENT_ARRAY_BUFFER
+        gl!(c"glBufferData": fn(u32, isize, *const c_void, u32))(
+            0x8893,
+            6,
+            indices.as_ptr().cast(),
+            0x88E4,
+        );
+        for offset in [0usize, 0xB646, 4, 6] {
+            gl!(c"glDrawElements": fn(u32, i32, u32, *const c_void))(
+                4,
+                3,
+                0x1403, // GL_UNSIGNED_SHORT
+                offset as *const c_void,
+            );
+        }
+        gl!(c"glDeleteBuffers": fn(i32, *const u32))(1, &ebo);
+    }
+    assert_eq!(error(), 0);
+    ctx.check();
+}

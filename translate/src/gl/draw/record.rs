@@ -226,8 +226,10 @@ impl Context {
                 commands += 1;
             }
             let pushes = program.linked.pushes_draw_parameters.then_some(layout);
+            let no_indices = matches!(resources.indices, DrawIndices::Element { count: 0, .. });
             match (call.indirect, resources.indirect) {
-                (Some(commands), Some(buffers)) => {
+                // An element buffer without one whole index past the offset draws nothing.
+                (Some(commands), Some(buffers)) if !no_indices => {
                     let multi = self.device.caps().gl4.multi_draw_indirect;
                     let indices = &resources.indices;
                     super::indirect::record_indirect(

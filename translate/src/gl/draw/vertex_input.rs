@@ -157,9 +157,12 @@ pub(super) enum DrawIndices {
 }
 
 impl DrawIndices {
-    /// The index buffer the draw binds: (buffer, offset, index type).
+    /// The index buffer the draw binds: (buffer, offset, index type). None when no index of
+    /// the element buffer lies past the offset (nothing is drawn, and Vulkan forbids binding
+    /// at or past the buffer's end).
     pub(super) fn index_buffer(&self) -> Option<(vk::Buffer, u64, vk::IndexType)> {
         match *self {
+            DrawIndices::Element { count: 0, .. } => None,
             DrawIndices::Element {
                 buffer,
                 offset,
