@@ -31,10 +31,12 @@
 //!   device holds it open with a `DeviceHold` (`vulkan::restore`) until it destroyed them: the
 //!   GL translator re-creates its pipelines, layouts and pools per device generation
 //!   (`docs/robustness.md`, "Recovery inside the context").
-//! - Recovery and the journal are on by default; `ARENAGL_RECOVER=0` turns both off (the
-//!   latch alone). The journal copies every client upload into its file: on a release build
-//!   that costs the synthetic upload-bound scene about a tenth more time per frame and the
-//!   game-like scene nothing measurable (`docs/robustness.md` has the figures).
+//! - Recovery and the journal are on by default where device memory is host memory (phones,
+//!   integrated GPUs, lavapipe) and opt-in on a discrete GPU; `ARENAGL_RECOVER=0` turns both
+//!   off, `=1` on. The journal copies every client upload into its file: on lavapipe (release
+//!   build) that costs the upload-bound scene about a tenth more time per frame and the
+//!   game-like scene nothing measurable, but on the H200 it made uploads 2.4-3x and texture
+//!   churn 2.5x slower, where uploads themselves are fast (`docs/robustness.md`).
 //!   `ARENAGL_JOURNAL_MB` caps the
 //!   journal (default a quarter of the budget); `ARENAGL_JOURNAL_DIR` places its file.
 
@@ -77,7 +79,8 @@ impl Default for RecoverPolicy {
     }
 }
 
-/// The variable that turns recovery off (`0`); recovery is on without it.
+/// The variable that turns recovery off (`0`) or on (anything else); without it, recovery is
+/// on where device memory is host memory.
 pub const RECOVER_VAR: &str = "ARENAGL_RECOVER";
 /// The variable that caps the restore journal, in MiB (`0`: no journal).
 pub const JOURNAL_MB_VAR: &str = "ARENAGL_JOURNAL_MB";
@@ -85,12 +88,13 @@ pub const JOURNAL_MB_VAR: &str = "ARENAGL_JOURNAL_MB";
 pub const JOURNAL_DIR_VAR: &str = "ARENAGL_JOURNAL_DIR";
 
 impl RecoverPolicy {
-    /// The policy from the environment for a device under a budget of `budget_bytes`:
-    /// [`RECOVER_VAR`] (on unless `0`), [`JOURNAL_MB_VAR`] (default a quarter of the budget, 256 MiB without
+    /// The policy from the environment for a device under a budget of `budget_bytes` whose
+    /// memory is host memory or not (`unified`): [`RECOVER_VAR`] (`0` off, set otherwise on,
+    /// unset: `unified`), [`JOURNAL_MB_VAR`] (default a quarter of the budget, 256 MiB without
     /// one), [`JOURNAL_DIR_VAR`].
-    pub fn from_env(budget_bytes: Option<u64>) -> Result<Self> {
+    pub fn from_env(budget_bytes: Option<u64>, unified: bool) -> Result<Self> {
         const MIB: u64 = 1 << 20;
-        let enabled = std::env::var(RECOVER_VAR).map_or(true, |v| v.trim() != "0");
+        let enabled = std::env::var(RECOVER_VAR).map_or(unified, |v| v.trim() != "0");
         let journal_bytes = match std::env::var(JOURNAL_MB_VAR) {
             Ok(v) => v.trim().parse::<u64>().map(|mb| mb * MIB).map_err(|_| {
                 MemoryError::InvalidRequest(format!(

@@ -727,7 +727,8 @@ impl Manager<VulkanBackend> {
         );
         let budget = arenagl_residency::Budget::derive(&inputs);
         let bin = recycle_bin_bytes(&budget)?;
-        let recover = crate::recover::RecoverPolicy::from_env(Some(budget.total_bytes))?;
+        let unified = manager.device_info().unified_memory();
+        let recover = crate::recover::RecoverPolicy::from_env(Some(budget.total_bytes), unified)?;
         let reader = arenagl_residency::signals::SignalReader::from_env();
         manager.set_live_budget(inputs, reader);
         manager.set_recover_policy(recover);
