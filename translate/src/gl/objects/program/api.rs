@@ -562,7 +562,7 @@ impl Context {
                 }
                 GL_ACTIVE_UNIFORM_BLOCKS => linked.map_or(0, |l| l.block_count() as i32),
                 GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH => linked.map_or(0, |l| {
-                    max_len(&mut l.blocks.iter().map(|b| b.max_name_len() + 1))
+                    max_len(&mut l.blocks.iter().map(|b| b.max_name_len()))
                 }),
                 GL_TRANSFORM_FEEDBACK_VARYINGS => linked
                     .and_then(|l| l.xfb.as_ref())
