@@ -249,6 +249,35 @@ fn dispatch_errors() {
     expect(GL_NO_ERROR);
 }
 
+/// Under `GL_RASTERIZER_DISCARD` a draw still runs its vertex shader, whose atomic counter
+/// increments must land (piglit `arb_query_buffer_object-coherency` counts vertices this way).
+#[test]
+fn vertex_shader_atomics_run_under_rasterizer_discard() {
+    const GL_RASTERIZER_DISCARD: u32 = 0x8C89;
+    const GL_POINTS: u32 = 0;
+    let _ctx = gl_harness::context();
+    let vs = "#version 150\n#extension GL_ARB_shader_atomic_counters : require\nlayout(binding = 0, offset = 0) uniform atomic_uint counter;\nvoid main() {\n    atomicCounterIncrement(counter);\n    gl_Position = vec4(0.0);\n}\n";
+    let fs = "#version 150\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n";
+    let g = gl_harness::program(vs, fs);
+    buffer(GL_ATOMIC_COUNTER_BUFFER, Some(0), &[0; 4]);
+    let gen_vao = gl!(c"glGenVertexArrays": fn(i32, *mut u32));
+    let bind_vao = gl!(c"glBindVertexArray": fn(u32));
+    let draw = gl!(c"glDrawArrays": fn(u32, i32, i32));
+    let enable = gl!(c"glEnable": fn(u32));
+    let mut vao = 0;
+    // SAFETY: plain values; the out-pointer is a local.
+    unsafe {
+        gen_vao(1, &mut vao);
+        bind_vao(vao);
+        use_program(g);
+        enable(GL_RASTERIZER_DISCARD);
+        draw(GL_POINTS, 0, 7);
+    }
+    expect(GL_NO_ERROR);
+    assert_eq!(words(GL_ATOMIC_COUNTER_BUFFER, 1), [7]);
+    assert_eq!(gl_harness::validation_errors(), 0);
+}
+
 #[test]
 fn a_draw_reads_what_a_dispatch_wrote() {
     let _ctx = gl_harness::context();

@@ -236,12 +236,14 @@ impl Context {
         }
         self.count_primitives(&call, &program, &assembly)?;
         let feedback = self.feedback_for_draw(&call, assembly.element_extent())?;
-        // Under rasterizer discard a draw has no effect but the primitives just counted and
-        // what transform feedback captures — unless the device counts them, for a geometry
-        // shader or an active pipeline statistics query. Not recording it also keeps a discarding pipeline out of a pass whose
-        // multisampled attachments its ignored multisample state cannot match.
+        // Under rasterizer discard a draw has no effect but the primitives just counted, what
+        // transform feedback captures and what its shaders write to memory — unless the
+        // device counts them, for a geometry shader or an active pipeline statistics query.
+        // Not recording it also keeps a discarding pipeline out of a pass whose multisampled
+        // attachments its ignored multisample state cannot match.
         let device_counts = program.has_geometry_shader() && self.counting_primitives()
-            || self.counting_statistics();
+            || self.counting_statistics()
+            || program.writes_memory();
         if self.pipeline_state.rasterizer_discard && !device_counts && feedback.is_none() {
             return Ok(());
         }

@@ -45,6 +45,12 @@ impl DrawProgram {
             .iter()
             .any(|(stage, _)| *stage == crate::glsl::Stage::Geometry)
     }
+
+    /// Whether the program may write memory (storage blocks, atomic counters, images): its
+    /// vertex-processing stages then run for their side effects even under rasterizer discard.
+    pub(super) fn writes_memory(&self) -> bool {
+        !self.linked.storage_blocks.is_empty() || !self.linked.images.is_empty()
+    }
 }
 
 impl Context {
