@@ -73,7 +73,7 @@ fn assert_advertised(dpy: P, ext: &str, functions: &[&CStr]) {
     }
 }
 
-/// The pbuffer config the harness chose (pbuffer, OpenGL).
+/// The pbuffer config the harness chose (pbuffer, OpenGL, RGBA8, depth 24, stencil 8).
 fn pbuffer_config(dpy: P) -> P {
     let choose = gl!(c"eglChooseConfig": fn(P, *const EGLint, *mut P, EGLint, *mut EGLint) -> u32);
     let attribs = [
@@ -81,6 +81,14 @@ fn pbuffer_config(dpy: P) -> P {
         EGL_PBUFFER_BIT,
         EGL_RENDERABLE_TYPE,
         EGL_OPENGL_BIT,
+        EGL_RED_SIZE,
+        8,
+        EGL_ALPHA_SIZE,
+        8,
+        EGL_DEPTH_SIZE,
+        24,
+        EGL_STENCIL_SIZE,
+        8,
         EGL_NONE,
     ];
     let (mut cfg, mut n) = (null_mut(), 0);

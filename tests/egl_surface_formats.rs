@@ -280,6 +280,169 @@ fn srgb_needs_an_eight_bit_config_and_a_known_colorspace() {
         .any(|e| e == "EGL_KHR_gl_colorspace"));
 }
 
+/// The pbuffer config with exactly these red, alpha, depth and stencil sizes, single-sampled.
+fn config_sized(dpy: P, [red, alpha, depth, stencil]: [EGLint; 4]) -> P {
+    let choose = gl!(c"eglChooseConfig": fn(P, *const EGLint, *mut P, EGLint, *mut EGLint) -> u32);
+    let attrib = gl!(c"eglGetConfigAttrib": fn(P, P, EGLint, *mut EGLint) -> u32);
+    let list = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_SAMPLES, 0, EGL_NONE];
+    let mut configs = [null_mut(); 64];
+    let mut n = 0;
+    // SAFETY: a terminated list; room for 64 configs; out-pointers to locals.
+    unsafe {
+        assert_eq!(
+            choose(dpy, list.as_ptr(), configs.as_mut_ptr(), 64, &mut n),
+            1
+        );
+        let get = |c: P, a: EGLint| {
+            let mut v = -1;
+            assert_eq!(attrib(dpy, c, a, &mut v), 1);
+            v
+        };
+        configs[..n as usize]
+            .iter()
+            .copied()
+            .find(|&c| {
+                [
+                    EGL_RED_SIZE,
+                    EGL_ALPHA_SIZE,
+                    EGL_DEPTH_SIZE,
+                    EGL_STENCIL_SIZE,
+                ]
+                .map(|a| get(c, a))
+                    == [red, alpha, depth, stencil]
+            })
+            .unwrap_or_else(|| panic!("a config of {red}/{alpha}/{depth}/{stencil} bits"))
+    }
+}
+
+/// `GL_FRAMEBUFFER_ATTACHMENT_*` `pname` of the default framebuffer's buffer `buffer`.
+fn attachment_param(buffer: u32, pname: u32) -> i32 {
+    let get = gl!(c"glGetFramebufferAttachmentParameteriv": fn(u32, u32, u32, *mut i32));
+    let mut v = -1;
+    // SAFETY: an out-pointer to a local.
+    unsafe { get(GL_DRAW_FRAMEBUFFER, buffer, pname, &mut v) };
+    assert_eq!(error(), 0, "attachment 0x{buffer:X} pname 0x{pname:X}");
+    v
+}
+
+/// `GL_RED_BITS` … `GL_STENCIL_BITS` of the current draw framebuffer.
+fn framebuffer_bits() -> [i32; 6] {
+    [0x0D52, 0x0D53, 0x0D54, 0x0D55, 0x0D56, 0x0D57].map(integer)
+}
+
+/// A current pbuffer of the config with exactly `sizes` (red, alpha, depth, stencil bits).
+fn current_sized(dpy: P, sizes: [EGLint; 4]) {
+    let cfg = config_sized(dpy, sizes);
+    let surface = pbuffer(dpy, cfg, &[]).unwrap();
+    make_current(dpy, cfg, surface, EGL_OPENGL_API);
+}
+
+/// Draws `draw_half` with blending that keeps the destination where its alpha is 1
+/// (`GL_ONE_MINUS_DST_ALPHA`, `GL_DST_ALPHA`) over a clear to `rgba`; the pixel inside.
+fn blend_by_destination_alpha(rgba: [f32; 4]) -> [u8; 4] {
+    let enable = gl!(c"glEnable": fn(u32));
+    let disable = gl!(c"glDisable": fn(u32));
+    let blend_func = gl!(c"glBlendFunc": fn(u32, u32));
+    clear(rgba);
+    // SAFETY: plain GL calls.
+    unsafe {
+        enable(0x0BE2); // GL_BLEND
+        blend_func(0x0305, 0x0304); // GL_ONE_MINUS_DST_ALPHA, GL_DST_ALPHA
+    }
+    draw_half();
+    // SAFETY: as above.
+    unsafe { disable(0x0BE2) };
+    pixel(1, 1)
+}
+
+#[test]
+fn configs_give_the_default_framebuffer_their_sizes() {
+    const RED_SIZE: u32 = 0x8212;
+    const ALPHA_SIZE: u32 = 0x8215;
+    const DEPTH_SIZE: u32 = 0x8216;
+    const OBJECT_TYPE: u32 = 0x8CD0;
+    const GL_DEPTH: u32 = 0x1801;
+    const GL_STENCIL: u32 = 0x1802;
+    let _current = context();
+    let dpy = display();
+
+    // RGBA8 with 24/8: alpha is stored, so blending by destination alpha sees the clear's 0.
+    current_sized(dpy, [8, 8, 24, 8]);
+    assert_eq!(framebuffer_bits(), [8, 8, 8, 8, 24, 8]);
+    assert_rgba8_near(
+        blend_by_destination_alpha([0.0; 4]),
+        [255; 4],
+        "RGBA8 blend",
+    );
+    assert_eq!(pixel(30, 30), [0, 0, 0, 0], "RGBA8 keeps alpha 0");
+
+    // RGB8 (no alpha): alpha reads 1 and blends as 1, whatever was cleared.
+    current_sized(dpy, [8, 0, 24, 8]);
+    assert_eq!(framebuffer_bits(), [8, 8, 8, 0, 24, 8]);
+    assert_eq!(attachment_param(GL_BACK_LEFT, ALPHA_SIZE), 0);
+    let dark = [0.2, 0.2, 0.2, 0.0];
+    assert_rgba8_near(
+        blend_by_destination_alpha(dark),
+        [51, 51, 51, 255],
+        "RGB8 blend",
+    );
+    assert_eq!(pixel(30, 30), [51, 51, 51, 255], "RGB8 reads alpha 1");
+
+    // RGB565 with a 16-bit depth buffer: 5/6/5 precision (0.3 → 9/31, 19/63, 9/31), alpha 1.
+    current_sized(dpy, [5, 0, 16, 0]);
+    assert_eq!(framebuffer_bits(), [5, 6, 5, 0, 16, 0]);
+    assert_eq!(attachment_param(GL_BACK_LEFT, RED_SIZE), 5);
+    assert_eq!(attachment_param(GL_DEPTH, DEPTH_SIZE), 16);
+    assert_eq!(attachment_param(GL_STENCIL, OBJECT_TYPE), 0, "no stencil");
+    clear([0.3, 0.3, 0.3, 0.0]);
+    assert_rgba8_near(pixel(5, 5), [74, 77, 74, 255], "RGB565 quantises");
+
+    // No depth and no stencil: GL_DEPTH/GL_STENCIL are absent, the depth test passes.
+    current_sized(dpy, [8, 8, 0, 0]);
+    assert_eq!(framebuffer_bits(), [8, 8, 8, 8, 0, 0]);
+    assert_eq!(
+        attachment_param(GL_DEPTH, OBJECT_TYPE),
+        0,
+        "no depth buffer"
+    );
+    let enable = gl!(c"glEnable": fn(u32));
+    let depth_func = gl!(c"glDepthFunc": fn(u32));
+    let read = gl!(c"glReadPixels": fn(i32, i32, i32, i32, u32, u32, *mut std::ffi::c_void));
+    clear([0.0, 0.0, 0.0, 1.0]);
+    // SAFETY: plain GL calls.
+    unsafe {
+        enable(0x0B71); // GL_DEPTH_TEST
+        depth_func(0x0200); // GL_NEVER
+    }
+    draw_half();
+    assert_eq!(
+        pixel(1, 1),
+        [255; 4],
+        "no depth buffer: the depth test passes"
+    );
+    let mut depth = [0f32; 1];
+    // SAFETY: one float read into `depth`.
+    unsafe { read(0, 0, 1, 1, 0x1902, 0x1406, depth.as_mut_ptr().cast()) };
+    assert_eq!(error(), 0x0502, "reading depth without a depth buffer");
+
+    // 24-bit depth without stencil: at least 24 bits (as stored), no stencil, tested.
+    current_sized(dpy, [8, 8, 24, 0]);
+    let bits = framebuffer_bits();
+    assert!(bits[4] >= 24 && bits[5] == 0, "{bits:?}");
+    assert_eq!(attachment_param(GL_STENCIL, OBJECT_TYPE), 0, "no stencil");
+    let clear_depth = gl!(c"glClearDepth": fn(f64));
+    let clear_bits = gl!(c"glClear": fn(u32));
+    // SAFETY: plain GL calls.
+    unsafe {
+        clear_depth(0.25);
+        clear_bits(0x4100); // colour and depth
+        enable(0x0B71); // GL_DEPTH_TEST (GL_LESS: z 0.5 fails against 0.25)
+    }
+    draw_half();
+    assert_eq!(pixel(1, 1)[0], 0, "the depth buffer rejects the triangle");
+    assert_eq!(error(), 0);
+}
+
 /// Draws a triangle over the lower-left half of the viewport (the diagonal crosses pixel
 /// centres' neighbourhoods, so multisampled edge pixels are partly covered).
 fn draw_half() {
@@ -536,6 +699,37 @@ fn child_window_formats() {
             && seen.iter().all(|c| c[0] == c[1] && c[1] == c[2])
     };
     poll_window(&x, conn, win, &diagonal, partial, "multisampled");
+
+    // The smallest 8-bit window config (RGB8, no depth, no stencil) gets just that: its frames
+    // show a triangle that passes GL_NEVER (no depth buffer), and alpha reads 1.
+    let mut attribs = window_bits.to_vec();
+    attribs.push(EGL_NONE);
+    let (d, s, win) = window_surface(&x, conn, &attribs, &[EGL_NONE]);
+    assert_eq!(framebuffer_bits(), [8, 8, 8, 0, 0, 0]);
+    let enable = gl!(c"glEnable": fn(u32));
+    let depth_func = gl!(c"glDepthFunc": fn(u32));
+    // SAFETY: plain GL calls.
+    unsafe {
+        enable(0x0B71); // GL_DEPTH_TEST
+        depth_func(0x0200); // GL_NEVER
+    }
+    for _ in 0..3 {
+        clear([0.0, 0.0, 0.0, 0.0]);
+        draw_half();
+        // SAFETY: the current display and draw surface.
+        assert_eq!(unsafe { swap(d, s) }, 1);
+    }
+    let corners = |seen: &[[u8; 3]]| seen[0] == [255; 3] && seen[1] == [0; 3];
+    poll_window(
+        &x,
+        conn,
+        win,
+        &[(2, 29), (29, 2)],
+        corners,
+        "RGB8 without depth",
+    );
+    clear([0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(pixel(1, 1), [0, 0, 0, 255], "alpha reads 1");
     assert_eq!(error(), 0);
     assert_eq!(x.take_error(conn), 0, "no X error reached the program");
     assert_eq!(

@@ -58,7 +58,11 @@ pub fn make_current() {
             let dpy = get_display(0x31DD, null_mut(), null());
             assert!(!dpy.is_null());
             assert_eq!(initialize(dpy, null_mut(), null_mut()), 1);
-            let attribs = [0x3033, 0x0001, 0x3040, 0x0008, 0x3038];
+            // RGBA8 with depth 24 and stencil 8 (the default framebuffer follows its config).
+            let attribs = [
+                0x3033, 0x0001, 0x3040, 0x0008, 0x3024, 8, 0x3023, 8, 0x3022, 8, 0x3021, 8, 0x3025,
+                24, 0x3026, 8, 0x3038,
+            ];
             let mut cfg = null_mut();
             let mut n = 0;
             assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);

@@ -61,6 +61,9 @@ pub struct JournalRegion {
     pub offset: [i32; 3],
     /// Texels.
     pub extent: [u32; 3],
+    /// The aspect written (colour, depth or stencil: a depth/stencil image's two planes are
+    /// separate writes that never cover each other).
+    pub aspect: ash::vk::ImageAspectFlags,
 }
 
 impl JournalRegion {
@@ -69,6 +72,7 @@ impl JournalRegion {
         let span = |o: i32, e: u32| i64::from(o)..i64::from(o) + i64::from(e);
         let inside = |a: Range<i64>, b: Range<i64>| a.start <= b.start && b.end <= a.end;
         self.level == other.level
+            && self.aspect == other.aspect
             && inside(
                 i64::from(self.base_layer)
                     ..i64::from(self.base_layer) + i64::from(self.layer_count),
@@ -588,6 +592,7 @@ mod tests {
             layer_count: 1,
             offset: [x, 0, 0],
             extent: [w, 1, 1],
+            aspect: ash::vk::ImageAspectFlags::COLOR,
         }
     }
 

@@ -53,6 +53,8 @@ pub struct ContextInfo {
     /// EGL_KHR_context_flush_control: `EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR` (the default,
     /// EGL's implicit flush when the context stops being current) rather than `…_NONE_KHR`.
     pub flush_on_release: bool,
+    /// EGL_KHR_create_context_no_error: the GL context reports no errors (GL_KHR_no_error).
+    pub no_error: bool,
     /// `None` for `EGL_NO_CONFIG_KHR`.
     pub config: Option<Config>,
     /// Contexts that share objects have the same share group.
@@ -82,6 +84,7 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
         forward_compatible: false,
         lose_context_on_reset: false,
         flush_on_release: true,
+        no_error: false,
         config: None,
         share_group: 0,
     };
@@ -107,6 +110,7 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
                 robust = value & EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR != 0;
             }
             EGL_CONTEXT_OPENGL_DEBUG => info.debug = boolean(value)?,
+            EGL_CONTEXT_OPENGL_NO_ERROR_KHR => info.no_error = boolean(value)?,
             EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE if gl => {
                 info.forward_compatible = boolean(value)?
             }
@@ -132,7 +136,9 @@ fn parse_attribs(api: ClientApi, list: &[EGLint]) -> EglResult<ContextInfo> {
             _ => return Err(EglError::BAD_ATTRIBUTE),
         }
     }
-    if robust {
+    // EGL_KHR_create_context_no_error: no-error with debug or robust access is a mismatch (and
+    // robust access is not offered at all yet).
+    if robust || (info.no_error && info.debug) {
         return Err(EglError::BAD_MATCH);
     }
     if gl {
@@ -228,6 +234,7 @@ impl Egl {
                     let other = reg.live_context(display, share)?;
                     if other.info.api != info.api
                         || other.info.lose_context_on_reset != info.lose_context_on_reset
+                        || other.info.no_error != info.no_error
                     {
                         return Err(EglError::BAD_MATCH);
                     }

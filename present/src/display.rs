@@ -26,12 +26,13 @@ pub const EXTENSIONS: &str = "EGL_KHR_create_context EGL_KHR_no_config_context \
      EGL_KHR_surfaceless_context EGL_KHR_fence_sync EGL_KHR_wait_sync EGL_EXT_buffer_age \
      EGL_KHR_swap_buffers_with_damage EGL_EXT_swap_buffers_with_damage EGL_EXT_present_opaque \
      EGL_KHR_context_flush_control EGL_EXT_create_context_robustness EGL_KHR_gl_colorspace \
+     EGL_KHR_create_context_no_error \
      EGL_KHR_image_base EGL_KHR_gl_texture_2D_image EGL_KHR_gl_texture_cubemap_image \
      EGL_KHR_gl_renderbuffer_image";
 /// Client extensions (`eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)`): platforms and devices are
 /// client-side, per EGL_EXT_client_extensions.
 pub const CLIENT_EXTENSIONS: &str = "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_platform_device \
-     EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_KHR_platform_wayland EGL_EXT_platform_wayland EGL_MESA_platform_surfaceless EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query";
+     EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_EXT_platform_xcb EGL_KHR_platform_wayland EGL_EXT_platform_wayland EGL_MESA_platform_surfaceless EGL_EXT_device_base EGL_EXT_device_enumeration EGL_EXT_device_query";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Platform {
@@ -42,6 +43,8 @@ pub(crate) enum Platform {
     X11 = 3,
     /// A Wayland `wl_display*` (its displays are registered as the X11 ones are).
     Wayland = 4,
+    /// An `xcb_connection_t*` and a screen of it (registered as the X11 ones are).
+    Xcb = 5,
 }
 
 impl Platform {
@@ -52,7 +55,7 @@ impl Platform {
     /// `EGL_SURFACE_TYPE` of every config on this platform.
     pub(crate) fn surface_type(self) -> EGLint {
         match self {
-            Platform::Default | Platform::X11 | Platform::Wayland => {
+            Platform::Default | Platform::X11 | Platform::Wayland | Platform::Xcb => {
                 EGL_PBUFFER_BIT | EGL_WINDOW_BIT
             }
             Platform::Surfaceless | Platform::Device => EGL_PBUFFER_BIT,
@@ -63,8 +66,10 @@ impl Platform {
 pub(crate) struct DisplayState {
     pub(crate) platform: Platform,
     /// The native display (an Xlib `Display*` for [`Platform::X11`], a `wl_display*` for
-    /// [`Platform::Wayland`], 0 otherwise).
+    /// [`Platform::Wayland`], an `xcb_connection_t*` for [`Platform::Xcb`], 0 otherwise).
     pub(crate) native: u64,
+    /// The screen of an XCB display (`EGL_PLATFORM_XCB_SCREEN_EXT`), 0 otherwise.
+    pub(crate) screen: i32,
     pub(crate) initialized: bool,
     /// The screen's visuals, once the C ABI has enumerated them (X11 and default displays with
     /// an X server); `None` before, and for displays without windows.
@@ -76,6 +81,7 @@ impl DisplayState {
         Self {
             platform,
             native: 0,
+            screen: 0,
             initialized: false,
             visuals: None,
         }
@@ -102,6 +108,19 @@ fn no_attribs<T: attrib::AttribWord>(list: &[T]) -> EglResult<()> {
     }
 }
 
+/// The XCB platform's attributes: `EGL_PLATFORM_XCB_SCREEN_EXT` (a screen number, 0 by
+/// default; the C ABI checks that the connection has it) and nothing else.
+fn xcb_screen<T: attrib::AttribWord>(list: &[T]) -> EglResult<i32> {
+    let mut screen = 0;
+    for (key, value) in attrib::pairs(list)? {
+        if key != EGL_PLATFORM_XCB_SCREEN_EXT || value < 0 {
+            return Err(EglError::BAD_ATTRIBUTE);
+        }
+        screen = value;
+    }
+    Ok(screen)
+}
+
 /// The X11 platform's attributes: `EGL_PLATFORM_X11_SCREEN_KHR` (any screen: the surface's
 /// window names its own) and nothing else.
 fn x11_attribs<T: attrib::AttribWord>(list: &[T]) -> EglResult<()> {
@@ -121,27 +140,28 @@ impl Egl {
         if native_display == EGL_DEFAULT_DISPLAY {
             return Some(display_handle(Platform::Default as usize));
         }
-        self.native_display(Platform::X11, native_display as u64)
+        self.native_display(Platform::X11, native_display as u64, 0)
     }
 
     /// The display of a Wayland `wl_display*` (`eglGetDisplay` of a pointer the C ABI has
     /// recognised as one); `None` when too many are open.
     pub fn get_wayland_display(&self, native_display: usize) -> Option<Display> {
-        self.native_display(Platform::Wayland, native_display as u64)
+        self.native_display(Platform::Wayland, native_display as u64, 0)
     }
 
-    /// The one display of `native` on `platform`, registered on first request.
-    fn native_display(&self, platform: Platform, native: u64) -> Option<Display> {
+    /// The one display of `native` (and `screen`) on `platform`, registered on first request.
+    fn native_display(&self, platform: Platform, native: u64, screen: i32) -> Option<Display> {
         let mut reg = self.lock();
         let found = reg
             .displays
             .iter()
-            .position(|d| d.platform == platform && d.native == native);
+            .position(|d| d.platform == platform && d.native == native && d.screen == screen);
         let index = match found {
             Some(i) => i,
             None if reg.displays.len() < Platform::FIXED.len() + MAX_X11_DISPLAYS => {
                 reg.displays.push(DisplayState {
                     native,
+                    screen,
                     ..DisplayState::new(platform)
                 });
                 reg.displays.len() - 1
@@ -158,6 +178,15 @@ impl Egl {
         let i = reg.display_index(dpy)?;
         let d = &reg.displays[i];
         Ok((d.platform == Platform::X11).then_some(d.native))
+    }
+
+    /// The `xcb_connection_t*` and screen behind `dpy` when it is an XCB display, `None` for
+    /// the others.
+    pub fn display_xcb(&self, dpy: Display) -> EglResult<Option<(u64, i32)>> {
+        let reg = self.lock();
+        let i = reg.display_index(dpy)?;
+        let d = &reg.displays[i];
+        Ok((d.platform == Platform::Xcb).then_some((d.native, d.screen)))
     }
 
     /// The `wl_display*` behind `dpy` when it is a Wayland display, `None` for the others.
@@ -192,7 +221,15 @@ impl Egl {
                         return Ok(display_handle(Platform::Default as usize));
                     }
                     return self
-                        .native_display(Platform::X11, native_display)
+                        .native_display(Platform::X11, native_display, 0)
+                        .ok_or(EglError::BAD_ALLOC);
+                }
+                // The C ABI has checked the connection and its screen (and connected for
+                // EGL_DEFAULT_DISPLAY).
+                EGL_PLATFORM_XCB_EXT if native_display != 0 => {
+                    let screen = xcb_screen(attribs)?;
+                    return self
+                        .native_display(Platform::Xcb, native_display, screen)
                         .ok_or(EglError::BAD_ALLOC);
                 }
                 // The C ABI has checked that the pointer is a `wl_display*` (or connected one
@@ -200,7 +237,7 @@ impl Egl {
                 EGL_PLATFORM_WAYLAND_KHR if native_display != 0 => {
                     no_attribs(attribs)?;
                     return self
-                        .native_display(Platform::Wayland, native_display)
+                        .native_display(Platform::Wayland, native_display, 0)
                         .ok_or(EglError::BAD_ALLOC);
                 }
                 _ => return Err(EglError::BAD_PARAMETER),

@@ -165,6 +165,12 @@ pub const EGL_PLATFORM_X11_KHR: EGLenum = 0x31D5;
 /// `EGL_PLATFORM_WAYLAND_KHR` (= `EGL_PLATFORM_WAYLAND_EXT`): the native display is a
 /// `wl_display*`, native windows are `wl_egl_window*`.
 pub const EGL_PLATFORM_WAYLAND_KHR: EGLenum = 0x31D8;
+/// `EGL_PLATFORM_XCB_EXT` (EGL_EXT_platform_xcb): the native display is an
+/// `xcb_connection_t*`, native windows are `xcb_window_t`s.
+pub const EGL_PLATFORM_XCB_EXT: EGLenum = 0x31DC;
+/// `EGL_PLATFORM_XCB_SCREEN_EXT`: the XCB platform's one attribute (the screen number, 0 when
+/// not given).
+pub const EGL_PLATFORM_XCB_SCREEN_EXT: EGLint = 0x31DE;
 /// `EGL_PLATFORM_X11_SCREEN_KHR`: the X11 platform's one attribute (the screen number).
 pub const EGL_PLATFORM_X11_SCREEN_KHR: EGLint = 0x31D6;
 pub const EGL_DEVICE_EXT: EGLint = 0x322C;
@@ -196,6 +202,8 @@ pub const EGL_PRESENT_OPAQUE_EXT: EGLint = 0x31DF;
 pub const EGL_CONTEXT_RELEASE_BEHAVIOR_KHR: EGLint = 0x2097;
 pub const EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR: EGLint = 0;
 pub const EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR: EGLint = 0x2098;
+/// EGL_KHR_create_context_no_error: a context whose GL reports no errors (GL_KHR_no_error).
+pub const EGL_CONTEXT_OPENGL_NO_ERROR_KHR: EGLint = 0x31B3;
 /// EGL_EXT_create_context_robustness (its strategy values equal EGL 1.5's).
 pub const EGL_CONTEXT_OPENGL_ROBUST_ACCESS_EXT: EGLint = 0x30BF;
 pub const EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT: EGLint = 0x3138;

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use arenagl_memory::vulkan::{WaylandWindow, WindowId, XlibWindow};
+use arenagl_memory::vulkan::{WaylandWindow, WindowId, XcbWindow, XlibWindow};
 use arenagl_memory::{MemoryError, MemoryManager};
 use arenagl_present::EglError;
 use arenagl_translate::gl::{
@@ -207,6 +207,7 @@ pub(crate) fn create_context(
     }
     ctx.set_lose_context_on_reset(info.lose_context_on_reset);
     ctx.set_debug_context(info.debug);
+    ctx.set_no_error(info.no_error);
     ctx.set_flush_on_release(info.flush_on_release);
     if let Some(o) = other {
         ctx.join_share_group(&mut lock(&o))
@@ -333,6 +334,28 @@ pub(crate) fn create_window_surface(
         window: xid,
     };
     open_window(handle, &device, format, |m| m.create_window(window, vsync))
+}
+
+/// Creates the images and the swapchain of window surface `handle` for the X11 window of an
+/// XCB connection `window`, and returns the window's size. Errors are the EGL errors to report.
+///
+/// # Safety
+/// `window.connection` is a live `xcb_connection_t*` and `window.window` one of its server's
+/// windows, and both outlive the surface.
+pub(crate) unsafe fn create_xcb_surface(
+    handle: u64,
+    window: XcbWindow,
+    vsync: bool,
+    format: SurfaceFormat,
+) -> Result<(u32, u32), EglError> {
+    let device = device().map_err(|e| {
+        error_repeated!(error = %e, "eglCreateWindowSurface: no device");
+        EglError::BAD_ALLOC
+    })?;
+    open_window(handle, &device, format, |m| {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { m.create_xcb_window(window, vsync) }
+    })
 }
 
 /// Creates the images and the swapchain of window surface `handle` for the Wayland surface

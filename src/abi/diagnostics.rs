@@ -70,7 +70,9 @@ pub unsafe extern "C" fn arenagl_set_faults(spec: *const c_char) -> i32 {
 /// `render_scale_percent` (the last window rescale; 0 before any), `staged_bytes`,
 /// `readback_bytes`, `buffer_to_image_bytes` (pixel unpack buffers copied on the device);
 /// `pipelines_built`, `shader_modules_created` and `uniform_branch_modules` (the
-/// translator's, process wide: `gl::vk::pipeline::build_counts`); and
+/// translator's, process wide: `gl::vk::pipeline::build_counts`);
+/// `compressed_native_uploads` and `compressed_decoded_uploads` (compressed uploads kept as
+/// blocks in a block-format image, and decoded into texels: `gl::compressed_uploads`); and
 /// more (the match below). `u64::MAX` for an unknown
 /// name, NULL, or no open device.
 ///
@@ -126,6 +128,8 @@ pub unsafe extern "C" fn arenagl_memory_stat(name: *const c_char) -> u64 {
             b"uniform_branch_modules" => {
                 arenagl_translate::gl::build_counts().uniform_branch_modules
             }
+            b"compressed_native_uploads" => arenagl_translate::gl::compressed_uploads().native,
+            b"compressed_decoded_uploads" => arenagl_translate::gl::compressed_uploads().decoded,
             _ => u64::MAX,
         }
     })

@@ -16,7 +16,7 @@ use arenagl_present::{
     the_device, Config, Context, Device, Display, EglError, EglResult, EglSync, SyncAttrib,
 };
 use arenagl_present::{NativeWindow, Surface};
-use arenagl_translate::gl::SurfaceFormat;
+use arenagl_translate::gl::{SurfaceColor, SurfaceFormat};
 
 use super::guard::guard;
 use super::{
@@ -24,7 +24,7 @@ use super::{
     EGLBoolean, EGLConfig, EGLContext, EGLDeviceEXT, EGLDisplay, EGLNativeWindowType, EGLSurface,
     EGL_FALSE,
 };
-use super::{wayland, x11};
+use super::{wayland, x11, xcb};
 
 // Handle conversions. NULL is `EGL_NO_*`; a non-NULL value of the wrong kind is the error the
 // spec names for an invalid object of that type.
@@ -99,6 +99,9 @@ fn platform_display<T: arenagl_present::attrib::AttribWord>(
     attribs: &[T],
 ) -> EglResult<Display> {
     let mut native = to_word(native_display);
+    if platform == EGL_PLATFORM_XCB_EXT {
+        return xcb_display(native, attribs);
+    }
     if platform == EGL_PLATFORM_WAYLAND_KHR {
         native = match wayland::platform_display(native_display.addr()) {
             Ok(d) => d as u64,
@@ -109,6 +112,42 @@ fn platform_display<T: arenagl_present::attrib::AttribWord>(
         };
     }
     instance().get_platform_display(platform, native, attribs)
+}
+
+/// `eglGetPlatformDisplay(EGL_PLATFORM_XCB_EXT, …)`: the connection is checked (or, for
+/// `EGL_DEFAULT_DISPLAY`, ArenaGL's own opened), the model registers the display, and the
+/// screen it names must exist — else `EGL_BAD_PARAMETER`.
+fn xcb_display<T: arenagl_present::attrib::AttribWord>(
+    native: u64,
+    attribs: &[T],
+) -> EglResult<Display> {
+    let conn = match native {
+        0 => xcb::default_connection(),
+        n => Some(n as usize).filter(|&c| xcb::usable_connection(c)),
+    };
+    let (Some(conn), Some(x)) = (conn, xcb::xcb()) else {
+        error_repeated!(
+            native,
+            "eglGetPlatformDisplay: not a usable xcb_connection_t"
+        );
+        return fail(EglError::BAD_PARAMETER);
+    };
+    let d = instance().get_platform_display(EGL_PLATFORM_XCB_EXT, conn as u64, attribs)?;
+    let screen = instance()
+        .display_xcb(d)
+        .ok()
+        .flatten()
+        .map_or(0, |(_, s)| s);
+    // SAFETY: `conn` was checked to be a healthy connection (or is ArenaGL's own).
+    let visuals = unsafe { x.screen_visuals(std::ptr::with_exposed_provenance_mut(conn), screen) };
+    if visuals.is_none() {
+        error_repeated!(
+            screen,
+            "eglGetPlatformDisplay: the XCB connection has no such screen"
+        );
+        return fail(EglError::BAD_PARAMETER);
+    }
+    Ok(d)
 }
 
 /// `eglGetPlatformDisplay`: the X11, Wayland, surfaceless and device platforms.
@@ -262,6 +301,15 @@ fn load_visuals(d: Display) {
     if instance().has_native_visuals(d) {
         return;
     }
+    if let (Ok(Some((conn, screen))), Some(x)) = (instance().display_xcb(d), xcb::xcb()) {
+        // SAFETY: the connection was checked when the display was made, and the program keeps
+        // it alive while it uses EGL on it.
+        let visuals = unsafe {
+            x.screen_visuals(std::ptr::with_exposed_provenance_mut(conn as usize), screen)
+        };
+        let _ = instance().set_native_visuals(d, visuals.unwrap_or_default());
+        return;
+    }
     let (Some(x), Some(conn)) = (x11::xlib(), x11_connection(d)) else {
         return;
     };
@@ -276,6 +324,9 @@ fn load_visuals(d: Display) {
 /// can show `cfg`'s colour buffer.
 fn check_native_window(dpy: Display, cfg: Config, xid: u64) -> EglResult<()> {
     super::bridge::init_logging();
+    if let Ok(Some((conn, _))) = instance().display_xcb(dpy) {
+        return check_xcb_window(dpy, cfg, conn, xid);
+    }
     let (Some(x), Some(conn)) = (x11::xlib(), x11_connection(dpy)) else {
         error_repeated!("eglCreateWindowSurface: the display has no X11 connection");
         return fail(EglError::BAD_NATIVE_WINDOW);
@@ -286,6 +337,22 @@ fn check_native_window(dpy: Display, cfg: Config, xid: u64) -> EglResult<()> {
         return fail(EglError::BAD_NATIVE_WINDOW);
     };
     instance().check_window_visual(dpy, cfg, info.visual)
+}
+
+/// [`check_native_window`] on an XCB display: `xid` must be an `xcb_window_t` of the
+/// connection's server.
+fn check_xcb_window(dpy: Display, cfg: Config, conn: u64, xid: u64) -> EglResult<()> {
+    let visual = xcb::xcb()
+        .zip(u32::try_from(xid).ok())
+        .and_then(|(x, xid)| {
+            // SAFETY: the connection was checked when the display was made (see `load_visuals`).
+            unsafe { x.window_visual(std::ptr::with_exposed_provenance_mut(conn as usize), xid) }
+        });
+    let Some(visual) = visual else {
+        error_repeated!(xid, "eglCreateWindowSurface: the XID is not a window");
+        return fail(EglError::BAD_NATIVE_WINDOW);
+    };
+    instance().check_window_visual(dpy, cfg, visual)
 }
 
 /// `eglTerminate`; the fences of the syncs it destroys are dropped with them.
@@ -523,15 +590,25 @@ pub unsafe extern "C" fn eglCreatePbufferSurface(
 }
 
 /// How the images of `surface` (made with `cfg`) are made: its `EGL_GL_COLORSPACE` and its
-/// config's `EGL_SAMPLES` (the model validated both, so the fallbacks are never taken).
+/// config's samples, colour layout and depth and stencil sizes (the model validated both, so
+/// the fallbacks are never taken).
 fn surface_format(dpy: Display, cfg: Config, surface: Surface) -> SurfaceFormat {
     let colorspace = instance().query_surface(dpy, surface, EGL_GL_COLORSPACE);
-    let samples = instance()
-        .get_config_attrib(dpy, cfg, EGL_SAMPLES)
-        .unwrap_or(0);
+    let attrib = |a| {
+        let v = instance().get_config_attrib(dpy, cfg, a).unwrap_or(0);
+        v.clamp(0, i32::from(u8::MAX)) as u8
+    };
+    let color = match (attrib(EGL_RED_SIZE), attrib(EGL_ALPHA_SIZE)) {
+        (5, _) => SurfaceColor::Rgb565,
+        (_, 0) => SurfaceColor::Rgb8,
+        _ => SurfaceColor::Rgba8,
+    };
     SurfaceFormat {
         srgb: colorspace.ok().flatten() == Some(EGL_GL_COLORSPACE_SRGB),
-        samples: samples.max(0) as u32,
+        samples: u32::from(attrib(EGL_SAMPLES)),
+        color,
+        depth_bits: attrib(EGL_DEPTH_SIZE),
+        stencil_bits: attrib(EGL_STENCIL_SIZE),
     }
 }
 
@@ -556,7 +633,20 @@ fn window_surface(
     let native = instance().display_native(dpy).unwrap_or(None);
     let vsync = instance().surface_swap_interval(dpy, surface).unwrap_or(1) != 0;
     let format = surface_format(dpy, cfg, surface);
-    match super::bridge::create_window_surface(surface.to_raw(), native, xid, vsync, format) {
+    let made = match instance().display_xcb(dpy) {
+        Ok(Some((conn, _))) => {
+            let window = arenagl_memory::vulkan::XcbWindow {
+                connection: std::ptr::with_exposed_provenance_mut(conn as usize),
+                window: xid as u32,
+            };
+            // SAFETY: the connection was checked when the display was made and the window just
+            // now (`check_native_window`); the program keeps both alive while the surface
+            // exists (EGL's rule for native objects).
+            unsafe { super::bridge::create_xcb_surface(surface.to_raw(), window, vsync, format) }
+        }
+        _ => super::bridge::create_window_surface(surface.to_raw(), native, xid, vsync, format),
+    };
+    match made {
         Ok((w, h)) => {
             let size = |v: u32| EGLint::try_from(v).unwrap_or(EGLint::MAX);
             instance().set_window_size(surface, size(w), size(h));
@@ -618,14 +708,21 @@ fn wayland_surface(
 }
 
 /// The window a platform `native_window` names: EGL_EXT_platform_x11 passes a `Window*`,
-/// EGL_KHR_platform_wayland the `wl_egl_window*` itself.
+/// EGL_EXT_platform_xcb an `xcb_window_t*` (32 bits), EGL_KHR_platform_wayland the
+/// `wl_egl_window*` itself.
 ///
 /// # Safety
-/// As [`xid`] on an X11 (or default) display.
+/// As [`xid`] on an X11 (or default) display; on an XCB display `native_window` is NULL or
+/// valid for reading one `xcb_window_t`.
 unsafe fn platform_window(dpy: EGLDisplay, native_window: *mut c_void) -> u64 {
     let wayland = display(dpy).is_ok_and(|d| matches!(instance().display_wayland(d), Ok(Some(_))));
     if wayland {
         return native_window.addr() as u64;
+    }
+    let xcb = display(dpy).is_ok_and(|d| matches!(instance().display_xcb(d), Ok(Some(_))));
+    if xcb && !native_window.is_null() {
+        // SAFETY: EGL_EXT_platform_xcb passes an `xcb_window_t*`; the caller's obligation.
+        return u64::from(unsafe { native_window.cast::<u32>().read_unaligned() });
     }
     // SAFETY: the caller's obligation, passed on.
     unsafe { xid(native_window) }

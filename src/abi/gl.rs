@@ -891,11 +891,14 @@ gl_entry_points! {
     fn glDepthRangef(n: f32, f: f32) { gl((), |c| c.depth_range(f64::from(n), f64::from(f))) }
     fn glBlendFunc(s: GLenum, d: GLenum) { gl((), |c| c.blend_func_separate(s, d, s, d)) }
     fn glBlendFuncSeparate(sr: GLenum, dr: GLenum, sa: GLenum, da: GLenum) { gl((), |c| c.blend_func_separate(sr, dr, sa, da)) }
-    fn glBlendEquation(e: GLenum) { gl((), |c| c.blend_equation_separate(e, e)) }
+    fn glBlendEquation(e: GLenum) { gl((), |c| c.blend_equation(e)) }
     fn glBlendEquationSeparate(r: GLenum, a: GLenum) { gl((), |c| c.blend_equation_separate(r, a)) }
     fn glBlendFunci(buf: u32, s: GLenum, d: GLenum) { gl((), |c| c.blend_func_separate_indexed(buf, s, d, s, d)) }
     fn glBlendFuncSeparatei(buf: u32, sr: GLenum, dr: GLenum, sa: GLenum, da: GLenum) { gl((), |c| c.blend_func_separate_indexed(buf, sr, dr, sa, da)) }
-    fn glBlendEquationi(buf: u32, e: GLenum) { gl((), |c| c.blend_equation_separate_indexed(buf, e, e)) }
+    fn glBlendEquationi(buf: u32, e: GLenum) { gl((), |c| c.blend_equation_indexed(buf, e)) }
+    // GL_KHR_blend_equation_advanced's `glBlendBarrierKHR` (found by its suffix), OpenGL ES 3.2's
+    // `glBlendBarrier`.
+    fn glBlendBarrier() { gl((), |c| c.blend_barrier()) }
     fn glBlendEquationSeparatei(buf: u32, r: GLenum, a: GLenum) { gl((), |c| c.blend_equation_separate_indexed(buf, r, a)) }
     fn glBlendColor(r: f32, g: f32, bl: f32, a: f32) { gl((), |c| c.blend_color([r, g, bl, a])) }
     fn glCullFace(m: GLenum) { gl((), |c| c.cull_face(m)) }
@@ -921,6 +924,9 @@ gl_entry_points! {
     fn glProvokingVertex(m: GLenum) { gl((), |c| c.provoking_vertex(m)) }
     fn glPatchParameteri(pname: GLenum, value: i32) { gl((), |c| c.patch_parameter_i(pname, value)) }
     fn glPatchParameterfv(pname: GLenum, values: *const f32) { gl((), |c| c.patch_parameter_fv(pname, slice(values, patch_level_count(pname)))) }
+    fn glPrimitiveBoundingBox(min_x: f32, min_y: f32, min_z: f32, min_w: f32, max_x: f32, max_y: f32, max_z: f32, max_w: f32) {
+        gl((), |c| c.set_primitive_bounding_box([min_x, min_y, min_z, min_w, max_x, max_y, max_z, max_w]))
+    }
     fn glPrimitiveRestartIndex(i: u32) { gl((), |c| c.primitive_restart_index(i)) }
     fn glClampColor(target: GLenum, clamp: GLenum) { gl((), |c| c.clamp_color(target, clamp)) }
     fn glFlush() { gl((), |c| c.flush()) }
@@ -1165,6 +1171,10 @@ gl_entry_points! {
     fn glVertexAttrib3f(i: u32, x: f32, y: f32, z: f32) { gl((), |c| c.vertex_attrib(i, [x.to_bits(), y.to_bits(), z.to_bits(), 1f32.to_bits()])) }
     fn glVertexAttrib4f(i: u32, x: f32, y: f32, z: f32, w: f32) { gl((), |c| c.vertex_attrib(i, [x.to_bits(), y.to_bits(), z.to_bits(), w.to_bits()])) }
     fn glVertexAttrib4fv(i: u32, v: *const f32) { gl((), |c| { let s = slice(v, 4); if s.len() == 4 { c.vertex_attrib(i, [s[0].to_bits(), s[1].to_bits(), s[2].to_bits(), s[3].to_bits()]) } }) }
+    // The shorter vector forms fill the missing components with GL's (0, 0, 1) defaults.
+    fn glVertexAttrib1fv(i: u32, v: *const f32) { gl((), |c| if let [x] = slice(v, 1) { c.vertex_attrib(i, [x.to_bits(), 0, 0, 1f32.to_bits()]) }) }
+    fn glVertexAttrib2fv(i: u32, v: *const f32) { gl((), |c| if let [x, y] = slice(v, 2) { c.vertex_attrib(i, [x.to_bits(), y.to_bits(), 0, 1f32.to_bits()]) }) }
+    fn glVertexAttrib3fv(i: u32, v: *const f32) { gl((), |c| if let [x, y, z] = slice(v, 3) { c.vertex_attrib(i, [x.to_bits(), y.to_bits(), z.to_bits(), 1f32.to_bits()]) }) }
     fn glVertexAttribI4i(i: u32, x: i32, y: i32, z: i32, w: i32) { gl((), |c| c.vertex_attrib(i, [x as u32, y as u32, z as u32, w as u32])) }
     fn glVertexAttribI4ui(i: u32, x: u32, y: u32, z: u32, w: u32) { gl((), |c| c.vertex_attrib(i, [x, y, z, w])) }
     fn glVertexAttribP1ui(i: u32, ty: GLenum, norm: GLboolean, v: u32) { gl((), |c| c.vertex_attrib_packed(i, 1, ty, b(norm), v)) }
@@ -1423,8 +1433,21 @@ gl_entry_points! {
         })
     }
     fn glReleaseShaderCompiler() { gl((), |_| ()) }
-    fn glShaderBinary(count: i32, _shaders: *const u32, format: GLenum, _binary: *const c_void, length: i32) {
-        gl((), |c| c.shader_binary(count, format, length))
+    fn glShaderBinary(count: i32, shaders: *const u32, format: GLenum, binary: *const c_void, length: i32) {
+        gl((), |c| {
+            if count < 0 || length < 0 {
+                return c.record_invalid_value("glShaderBinary count or length is negative");
+            }
+            c.shader_binary(slice(shaders, count.into()), format, slice(binary.cast::<u8>(), length.into()))
+        })
+    }
+    // GL_ARB_gl_spirv (GL 4.6); `glSpecializeShaderARB` resolves here.
+    fn glSpecializeShader(sh: u32, entry: *const c_char, count: u32, indices: *const u32, values: *const u32) {
+        gl((), |c| {
+            let (indices, values) = (slice(indices, count.into()), slice(values, count.into()));
+            let constants: Vec<(u32, u32)> = indices.iter().copied().zip(values.iter().copied()).collect();
+            c.specialize_shader(sh, &string(entry), &constants)
+        })
     }
     fn glDeleteShader(sh: u32) { gl((), |c| c.delete_shader(sh)) }
     fn glIsShader(sh: u32) -> GLboolean { gl(0, |c| u8::from(c.is_shader(sh))) }

@@ -60,6 +60,7 @@ pub mod launcher;
 mod strings;
 mod wayland;
 pub mod x11;
+mod xcb;
 
 pub use arenagl_present::egl::{EGLAttrib, EGLenum, EGLint};
 

@@ -67,7 +67,7 @@ extern "C" {
 
 /// Whether `len` bytes at `addr` are plausible (past the first page, aligned) and mapped
 /// readable: the kernel copies them into a socket, answering `EFAULT` instead of faulting.
-fn readable(addr: usize, len: usize) -> bool {
+pub(crate) fn readable(addr: usize, len: usize) -> bool {
     if addr < 4096 || addr % std::mem::align_of::<usize>() != 0 {
         return false;
     }

@@ -159,9 +159,15 @@ pub(crate) fn plausible_display(dpy: XDisplay) -> bool {
 /// The class of visuals GL can render: TrueColor and DirectColor with channel masks of the
 /// layouts ArenaGL's configs have.
 fn usable(v: &XVisualInfo) -> bool {
-    let class_ok = v.class == X_TRUE_COLOR || v.class == X_DIRECT_COLOR;
-    let masks = (v.red_mask, v.green_mask, v.blue_mask);
-    let layout_ok = match v.depth {
+    let mask = |m: c_ulong| u32::try_from(m).unwrap_or(0);
+    let masks = (mask(v.red_mask), mask(v.green_mask), mask(v.blue_mask));
+    usable_layout(v.class, v.depth, masks)
+}
+
+/// [`usable`] on a visual's class, depth and red/green/blue masks (XCB's visuals too).
+pub(crate) fn usable_layout(class: c_int, depth: c_int, masks: (u32, u32, u32)) -> bool {
+    let class_ok = class == X_TRUE_COLOR || class == X_DIRECT_COLOR;
+    let layout_ok = match depth {
         24 | 32 => masks == (0xff_0000, 0xff00, 0xff),
         16 => masks == (0xf800, 0x7e0, 0x1f),
         _ => false,

@@ -113,7 +113,15 @@ pub fn make_current_pbuffer_with(api: u32, renderable: i32, ctx_attribs: &[i32])
         let dpy = get_display(0x31DD, null_mut(), null());
         assert!(!dpy.is_null());
         assert_eq!(initialize(dpy, null_mut(), null_mut()), 1);
-        let attribs = [0x3033, 0x0001, 0x3040, renderable, 0x3038]; // PBUFFER_BIT
+        // A pbuffer of RGBA8 with 24-bit depth and 8-bit stencil, which the tests assume: the
+        // default framebuffer follows its config (an empty list would sort RGB565 first).
+        let attribs = [
+            0x3033, 0x0001, // EGL_SURFACE_TYPE: EGL_PBUFFER_BIT
+            0x3040, renderable, // EGL_RENDERABLE_TYPE
+            0x3024, 8, 0x3023, 8, 0x3022, 8, 0x3021, 8, // red, green, blue, alpha
+            0x3025, 24, 0x3026, 8, // depth, stencil
+            0x3038,
+        ];
         let mut cfg = null_mut();
         let mut n = 0;
         assert_eq!(choose(dpy, attribs.as_ptr(), &mut cfg, 1, &mut n), 1);

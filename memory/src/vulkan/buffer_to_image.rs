@@ -44,7 +44,7 @@ impl MemoryManager {
         region: &ImageRegion,
         (store, client): (&PixelStore, ClientFormat),
     ) -> Result<bool> {
-        let (format, client_region, aspect) = self.image_region_checks(image, region)?;
+        let (format, client_region, aspect) = self.image_region_checks(image, region, None)?;
         if aspect != vk::ImageAspectFlags::COLOR
             || !unpacks_as_copy(client, store.swap_bytes, format)
         {

@@ -15,7 +15,7 @@
 //! - Dynamic rendering, synchronization2, extended dynamic state, push descriptors, memory
 //!   budget and sampler anisotropy are optional: enabled when present, recorded in
 //!   [`DeviceFeatures`] for the translator to branch on.
-//! - Window presentation is optional too: `VK_KHR_surface` + `VK_KHR_xlib_surface` /
+//! - Window presentation is optional too: `VK_KHR_surface` + `VK_KHR_xlib_surface` / `_xcb_surface` /
 //!   `VK_KHR_wayland_surface` on the instance and `VK_KHR_swapchain` on the device are enabled
 //!   when present ([`DeviceFeatures::xlib_present`], [`DeviceFeatures::wayland_present`]);
 //!   without them only window surfaces fail.
@@ -123,6 +123,9 @@ pub struct DeviceFeatures {
     /// `VK_KHR_surface` + `VK_KHR_xlib_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to X11 windows (see `vulkan::present`).
     pub xlib_present: bool,
+    /// `VK_KHR_surface` + `VK_KHR_xcb_surface` (instance) and `VK_KHR_swapchain` (device):
+    /// presenting to X11 windows of an XCB connection (EGL_EXT_platform_xcb).
+    pub xcb_present: bool,
     /// `VK_KHR_surface` + `VK_KHR_wayland_surface` (instance) and `VK_KHR_swapchain` (device):
     /// presenting to Wayland surfaces (see `vulkan::present`).
     pub wayland_present: bool,
@@ -201,6 +204,10 @@ pub struct Gl4Features {
     /// (`VkPhysicalDeviceSubgroupProperties`: `VOTE` in `supportedOperations`, Vulkan 1.1):
     /// `GL_ARB_shader_group_vote` votes across them there (`glsl::group_vote`).
     pub subgroup_vote_stages: u32,
+    /// `VK_EXT_shader_atomic_float` with `shaderImageFloat32Atomics`, and `R32_SFLOAT` storage
+    /// images with atomics: `imageAtomicExchange` on `r32f` images
+    /// (`GL_ARB_ES3_1_compatibility`, OpenGL ES 3.2).
+    pub shader_image_float32_atomics: bool,
 }
 
 impl Gl4Features {
@@ -547,17 +554,21 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
     // The window systems: each surface extension with VK_KHR_surface, enabled when present.
     let surface = has_extension(&instance_exts, ash::khr::surface::NAME);
     let xlib_surface = surface && has_extension(&instance_exts, ash::khr::xlib_surface::NAME);
+    let xcb_surface = surface && has_extension(&instance_exts, ash::khr::xcb_surface::NAME);
     // Only where a compositor can be reached: with the extension enabled, Mesa's device-select
     // layer connects to the default compositor while enumerating devices, and prints an error
     // for every process started without `XDG_RUNTIME_DIR` (services, CI, surfaceless programs).
     let wayland_surface = surface
         && wayland_reachable()
         && has_extension(&instance_exts, ash::khr::wayland_surface::NAME);
-    if xlib_surface || wayland_surface {
+    if xlib_surface || xcb_surface || wayland_surface {
         ext_names.push(ash::khr::surface::NAME.as_ptr());
     }
     if xlib_surface {
         ext_names.push(ash::khr::xlib_surface::NAME.as_ptr());
+    }
+    if xcb_surface {
+        ext_names.push(ash::khr::xcb_surface::NAME.as_ptr());
     }
     if wayland_surface {
         ext_names.push(ash::khr::wayland_surface::NAME.as_ptr());
@@ -609,6 +620,7 @@ pub(crate) fn open(options: &OpenOptions) -> Result<(Arc<DeviceShared>, vk::Queu
     )?;
     // The device enabled VK_KHR_swapchain when it had it; presenting also needs the instance's.
     features.wayland_present = features.xlib_present && wayland_surface;
+    features.xcb_present = features.xlib_present && xcb_surface;
     features.xlib_present &= xlib_surface;
     let info = DeviceInfo {
         features,
@@ -1082,6 +1094,25 @@ fn create_device(
         }
     }
 
+    let mut float_atomics_query = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default();
+    if has_extension(exts, ash::ext::shader_atomic_float::NAME) {
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut float_atomics_query);
+        // SAFETY: as above.
+        unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+        // SAFETY: `pd` belongs to `instance`.
+        let r32f =
+            unsafe { instance.get_physical_device_format_properties(pd, vk::Format::R32_SFLOAT) };
+        if float_atomics_query.shader_image_float32_atomics == vk::TRUE
+            && r32f
+                .optimal_tiling_features
+                .contains(vk::FormatFeatureFlags::STORAGE_IMAGE_ATOMIC)
+            && allow("shaderImageFloat32Atomics")
+        {
+            names.push(ash::ext::shader_atomic_float::NAME.as_ptr());
+            features.gl4.shader_image_float32_atomics = true;
+        }
+    }
+
     let priorities = [1.0f32];
     let queues = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(family)
@@ -1157,6 +1188,12 @@ fn create_device(
         vk::PhysicalDeviceProvokingVertexFeaturesEXT::default().provoking_vertex_last(true);
     if features.provoking_vertex_last {
         create = create.push_next(&mut provoking);
+    }
+    // Only image exchange (`imageAtomicExchange` on `r32f`): no buffer or add atomics.
+    let mut float_atomics = vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT::default()
+        .shader_image_float32_atomics(true);
+    if features.gl4.shader_image_float32_atomics {
+        create = create.push_next(&mut float_atomics);
     }
     // SAFETY: every pointer in `create` refers to locals that outlive the call; the features
     // requested were all reported as supported above.

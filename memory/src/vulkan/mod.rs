@@ -7,6 +7,7 @@
 //! command buffer, the device, the pool report, the validation log) live at the bottom.
 
 mod blit;
+mod blocks;
 mod buffer_to_image;
 pub mod context;
 pub(crate) mod conv;
@@ -40,11 +41,12 @@ use suballoc::{SubAllocation, SubAllocator, VmaSubAllocator};
 use submit::Submitter;
 
 pub use blit::BlitSide;
+pub use blocks::compressed_block;
 pub use context::{
     DeviceFeatures, DeviceInfo, Gl4Features, HeapInfo, MemoryTypeInfo, ValidationLog,
 };
 pub use copy::CopySide;
-pub use present::{Presented, WaylandWindow, WindowId, XlibWindow};
+pub use present::{Presented, WaylandWindow, WindowId, XcbWindow, XlibWindow};
 pub use profile::Profile;
 pub use render::StreamRange;
 pub use restore::DeviceHold;

@@ -1,5 +1,5 @@
-//! Presenting to windows: `VK_KHR_xlib_surface` (X11) and `VK_KHR_wayland_surface` (Wayland)
-//! surfaces, `VK_KHR_swapchain` swapchains, and the frame submission that ends in
+//! Presenting to windows: `VK_KHR_xlib_surface` and `VK_KHR_xcb_surface` (X11, on an Xlib or
+//! an XCB connection) and `VK_KHR_wayland_surface` (Wayland) surfaces, `VK_KHR_swapchain` swapchains, and the frame submission that ends in
 //! `vkQueuePresentKHR`.
 //!
 //! Design decisions:
@@ -66,6 +66,15 @@ pub struct XlibWindow {
     pub display: *mut c_void,
     /// The `Window` XID.
     pub window: u64,
+}
+
+/// An X11 window on an XCB connection: what `vkCreateXcbSurfaceKHR` needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct XcbWindow {
+    /// The `xcb_connection_t*` (opaque here; must outlive the swapchain).
+    pub connection: *mut c_void,
+    /// The `xcb_window_t`.
+    pub window: u32,
 }
 
 /// A Wayland surface on a client connection: what `vkCreateWaylandSurfaceKHR` needs.
@@ -154,6 +163,7 @@ struct Chain {
 #[derive(Debug, Clone, Copy)]
 enum Native {
     Xlib(XlibWindow),
+    Xcb(XcbWindow),
     Wayland(WaylandWindow),
 }
 
@@ -232,6 +242,7 @@ pub(crate) struct Presenter {
 struct Fns {
     surface: ash::khr::surface::Instance,
     xlib: Option<ash::khr::xlib_surface::Instance>,
+    xcb: Option<ash::khr::xcb_surface::Instance>,
     wayland: Option<ash::khr::wayland_surface::Instance>,
     swapchain: ash::khr::swapchain::Device,
 }
@@ -243,11 +254,15 @@ impl Presenter {
     pub(crate) fn new(shared: &Arc<DeviceShared>) -> Self {
         let features = &shared.info.features;
         let (entry, instance) = (&shared.entry, &shared.instance);
-        let fns = (features.xlib_present || features.wayland_present).then(|| Fns {
+        let windowed = features.xlib_present || features.xcb_present || features.wayland_present;
+        let fns = windowed.then(|| Fns {
             surface: ash::khr::surface::Instance::new(entry, instance),
             xlib: features
                 .xlib_present
                 .then(|| ash::khr::xlib_surface::Instance::new(entry, instance)),
+            xcb: features
+                .xcb_present
+                .then(|| ash::khr::xcb_surface::Instance::new(entry, instance)),
             wayland: features
                 .wayland_present
                 .then(|| ash::khr::wayland_surface::Instance::new(entry, instance)),
@@ -266,8 +281,9 @@ impl Presenter {
     /// Creates a surface of `native` on this presenter's instance.
     ///
     /// # Safety
-    /// `native`'s handles are live objects of the window system (an Xlib `Display*` and one of
-    /// its windows; a `wl_display*` and one of its `wl_surface*`s).
+    /// `native`'s handles are live objects of the window system (an Xlib `Display*` or an
+    /// `xcb_connection_t*` and one of its server's windows; a `wl_display*` and one of its
+    /// `wl_surface*`s).
     unsafe fn make_surface(&self, native: Native) -> Result<vk::SurfaceKHR> {
         let fns = self.fns()?;
         match native {
@@ -284,6 +300,20 @@ impl Presenter {
                 // across the call.
                 unsafe { xlib.create_xlib_surface(&info, None) }
                     .map_err(|r| map_present("vkCreateXlibSurfaceKHR", r))
+            }
+            Native::Xcb(window) => {
+                let xcb = fns.xcb.as_ref().ok_or_else(|| {
+                    MemoryError::Unsupported(
+                        "presenting to XCB windows needs VK_KHR_xcb_surface".into(),
+                    )
+                })?;
+                let info = vk::XcbSurfaceCreateInfoKHR::default()
+                    .connection(window.connection)
+                    .window(window.window);
+                // SAFETY: the caller's contract (live connection and window); the info lives
+                // across the call.
+                unsafe { xcb.create_xcb_surface(&info, None) }
+                    .map_err(|r| map_present("vkCreateXcbSurfaceKHR", r))
             }
             Native::Wayland(window) => {
                 let wayland = fns.wayland.as_ref().ok_or_else(|| {
@@ -701,6 +731,23 @@ impl MemoryManager {
         let native = Native::Xlib(window);
         // SAFETY: the caller guarantees `display` is a live Xlib connection and `window` one of
         // its windows that outlives the window made here (EGL's rule for native handles).
+        let surface = unsafe { self.backend().presenter.make_surface(native) }?;
+        self.adopt_surface(surface, native, None, vsync)
+    }
+
+    /// Creates the surface of an X11 window of an XCB connection and its swapchain, presenting
+    /// as [`Self::create_window`]. Errors: `Unsupported` (no XCB presentation, or the queue
+    /// cannot present to this window), `Vulkan`.
+    ///
+    /// # Safety
+    /// `window.connection` is a live `xcb_connection_t*` and `window.window` a window of its
+    /// server, and both outlive the window (until [`Self::destroy_window`]).
+    pub unsafe fn create_xcb_window(&mut self, window: XcbWindow, vsync: bool) -> Result<WindowId> {
+        if self.is_lost() {
+            return Err(MemoryError::DeviceLost);
+        }
+        let native = Native::Xcb(window);
+        // SAFETY: the caller's contract: a live connection and window that outlive the window.
         let surface = unsafe { self.backend().presenter.make_surface(native) }?;
         self.adopt_surface(surface, native, None, vsync)
     }

@@ -25,21 +25,19 @@ pub(super) fn journal_region(copy: &vk::BufferImageCopy) -> JournalRegion {
         layer_count: copy.image_subresource.layer_count,
         offset: [o.x, o.y, o.z],
         extent: [e.width, e.height, e.depth],
+        aspect: copy.image_subresource.aspect_mask,
     }
 }
 
-/// The copy that writes `region` from tightly packed texels at `buffer_offset`.
-fn region_copy(
-    region: &JournalRegion,
-    aspect: vk::ImageAspectFlags,
-    buffer_offset: u64,
-) -> vk::BufferImageCopy {
+/// The copy that writes `region` (its recorded aspect) from tightly packed texels at
+/// `buffer_offset`.
+fn region_copy(region: &JournalRegion, buffer_offset: u64) -> vk::BufferImageCopy {
     vk::BufferImageCopy {
         buffer_offset,
         buffer_row_length: 0,
         buffer_image_height: 0,
         image_subresource: vk::ImageSubresourceLayers {
-            aspect_mask: aspect,
+            aspect_mask: region.aspect,
             mip_level: region.level,
             base_array_layer: region.base_layer,
             layer_count: region.layer_count,
@@ -54,15 +52,6 @@ fn region_copy(
             height: region.extent[1],
             depth: region.extent[2],
         },
-    }
-}
-
-/// The aspect `upload_image` transfers: depth for depth formats, else colour.
-fn transfer_aspect(format: vk::Format) -> vk::ImageAspectFlags {
-    if format_aspects(format).contains(vk::ImageAspectFlags::DEPTH) {
-        vk::ImageAspectFlags::DEPTH
-    } else {
-        vk::ImageAspectFlags::COLOR
     }
 }
 
@@ -96,7 +85,6 @@ impl RestoreContents for MemoryManager {
         region: &JournalRegion,
         bytes: &[u8],
     ) -> Result<()> {
-        let desc = self.image_info(image)?.desc;
         let texels = region.extent.iter().map(|&v| u64::from(v)).product::<u64>()
             * u64::from(region.layer_count);
         let texel = u32::try_from(bytes.len() as u64 / texels.max(1))
@@ -111,7 +99,7 @@ impl RestoreContents for MemoryManager {
             self.transition_image(image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, TRANSFER_WRITE)?;
         let src = self.use_buffer(staged.buffer)?.raw();
         let cb = self.recording_command_buffer()?;
-        let copy = region_copy(region, transfer_aspect(desc.format), staged.offset);
+        let copy = region_copy(region, staged.offset);
         // SAFETY: recording command buffer; the staging buffer and the image are live and
         // stamped; the image is in TRANSFER_DST_OPTIMAL; the region is one `upload_image`
         // checked against this image's description (the same on the new device).
@@ -137,7 +125,9 @@ impl RestoreContents for MemoryManager {
             && self
                 .format_features(desc.format)
                 .contains(vk::FormatFeatureFlags::TRANSFER_DST);
-        if !writable {
+        // Block-compressed images cannot be cleared (VUID-vkCmdClearColorImage-image-00007).
+        let compressed = crate::vulkan::compressed_block(desc.format).is_some();
+        if !writable || compressed {
             // GL leaves such contents undefined after a reset; nothing can write them here.
             return Ok(());
         }

@@ -159,6 +159,17 @@ pub fn format_aspects(format: vk::Format) -> vk::ImageAspectFlags {
     }
 }
 
+/// The aspect a transfer that names none moves: depth for formats with depth (their stencil
+/// is named explicitly: [`MemoryManager::upload_image_aspect`]), else the only aspect.
+pub(crate) fn transfer_aspect(format: vk::Format) -> vk::ImageAspectFlags {
+    let all = format_aspects(format);
+    if all.contains(vk::ImageAspectFlags::DEPTH) {
+        vk::ImageAspectFlags::DEPTH
+    } else {
+        all
+    }
+}
+
 /// A global barrier from every earlier access to every later one, scoped by the given stages.
 pub(super) fn memory_barrier(
     device: &ash::Device,
@@ -287,14 +298,31 @@ impl MemoryManager {
         })
     }
 
+    /// Checks `region` against `image` for a transfer of `aspect` (`None`: the image's
+    /// default, [`transfer_aspect`]); returns the staging format of that aspect's texels, the
+    /// client region and the aspect.
     pub(super) fn image_region_checks(
         &self,
         image: ImageHandle,
         region: &ImageRegion,
+        aspect: Option<vk::ImageAspectFlags>,
     ) -> Result<(DeviceFormat, Region, vk::ImageAspectFlags)> {
         let info = self.image_info(image)?;
         let desc = &info.desc;
-        let format = device_format(desc.format).ok_or_else(|| {
+        let aspect = aspect.unwrap_or_else(|| transfer_aspect(desc.format));
+        if aspect.as_raw().count_ones() != 1 || !format_aspects(desc.format).contains(aspect) {
+            return Err(MemoryError::InvalidRequest(format!(
+                "aspect {aspect:?} of a {:?} image",
+                desc.format
+            )));
+        }
+        let format = if aspect == vk::ImageAspectFlags::STENCIL {
+            // The stencil aspect as a buffer copy lays it out: one byte per texel.
+            Some(DeviceFormat::Texels(1))
+        } else {
+            device_format(desc.format)
+        }
+        .ok_or_else(|| {
             MemoryError::Unsupported(format!("pixel transfer to {:?} images", desc.format))
         })?;
         if region.mip_level >= desc.mip_levels {
@@ -340,12 +368,6 @@ impl MemoryManager {
             extent: Extent3d::new(region.extent.width, region.extent.height, depth),
             dims,
         };
-        // A depth/stencil image transfers its depth aspect (stencil is not reachable here).
-        let aspect = if format_aspects(desc.format).contains(vk::ImageAspectFlags::DEPTH) {
-            vk::ImageAspectFlags::DEPTH
-        } else {
-            vk::ImageAspectFlags::COLOR
-        };
         Ok((format, client, aspect))
     }
 
@@ -354,7 +376,7 @@ impl MemoryManager {
     /// region, the aspect and the client layout.
     fn image_transfer(
         &self,
-        image: ImageHandle,
+        (image, aspect): (ImageHandle, Option<vk::ImageAspectFlags>),
         region: &ImageRegion,
         store: &arenagl_staging::PixelStore,
         client: ClientFormat,
@@ -363,7 +385,7 @@ impl MemoryManager {
         if self.is_lost() {
             return Err(MemoryError::DeviceLost);
         }
-        let (format, client_region, aspect) = self.image_region_checks(image, region)?;
+        let (format, client_region, aspect) = self.image_region_checks(image, region, aspect)?;
         let layout = ClientLayout::new(store, client_region, client).map_err(map_staging)?;
         if (client_len as u64) < layout.required_bytes() {
             return Err(MemoryError::InvalidRequest(format!(
@@ -437,7 +459,8 @@ impl MemoryManager {
     }
 
     /// `glTexSubImage*`: unpacks `src` (laid out per `unpack` as `client` pixels) into `region`
-    /// of `image`, converting to the image's format, through the staging arenas.
+    /// of `image`, converting to the image's format, through the staging arenas. A
+    /// depth/stencil image receives its depth aspect (`transfer_aspect`).
     pub fn upload_image(
         &mut self,
         image: ImageHandle,
@@ -446,8 +469,23 @@ impl MemoryManager {
         unpack: &UnpackState,
         client: ClientFormat,
     ) -> Result<()> {
+        self.upload_image_aspect((image, None), region, src, unpack, client)
+    }
+
+    /// [`MemoryManager::upload_image`] into one named aspect of `image` (`None`: the default
+    /// one). The stencil aspect takes one byte per texel (`ClientFormat::Texels(1)`), the
+    /// depth aspect its buffer encoding (see [`MemoryManager::read_image_plane`]); the journal
+    /// records the aspect with the texels, so a restore writes the same one.
+    pub fn upload_image_aspect(
+        &mut self,
+        (image, aspect): (ImageHandle, Option<vk::ImageAspectFlags>),
+        region: &ImageRegion,
+        src: &[u8],
+        unpack: &UnpackState,
+        client: ClientFormat,
+    ) -> Result<()> {
         let (format, client_region, aspect, layout) =
-            self.image_transfer(image, region, unpack, client, src.len())?;
+            self.image_transfer((image, aspect), region, unpack, client, src.len())?;
         let texel = format.texel_bytes();
         let align = self.copy_alignment(texel)?;
         let chunks = split_image(
@@ -550,7 +588,7 @@ impl MemoryManager {
         out: &mut [u8],
     ) -> Result<()> {
         let (format, client_region, aspect, layout) =
-            self.image_transfer(image, region, pack, client, out.len())?;
+            self.image_transfer((image, None), region, pack, client, out.len())?;
         let e = client_region.extent;
         let staging = StagingLayout::tight(format);
         let bytes = staging.required_bytes(e).map_err(map_staging)?;
@@ -647,7 +685,7 @@ impl MemoryManager {
     /// Records `copy` of `image` into the readback buffer (the image made a transfer source
     /// first, whatever wrote it), waits for exactly that submission and returns the `bytes` it
     /// wrote, valid until the next readback.
-    fn read_back(
+    pub(super) fn read_back(
         &mut self,
         image: ImageHandle,
         copy: vk::BufferImageCopy,

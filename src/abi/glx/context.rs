@@ -24,6 +24,8 @@ const GLX_CONTEXT_CORE_PROFILE_BIT_ARB: c_int = 0x1;
 const GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB: c_int = 0x2;
 const GLX_LOSE_CONTEXT_ON_RESET_ARB: c_int = 0x8252;
 const GLX_NO_RESET_NOTIFICATION_ARB: c_int = 0x8261;
+/// GLX_ARB_create_context_no_error (EGL's `EGL_CONTEXT_OPENGL_NO_ERROR_KHR` has the same value).
+const GLX_CONTEXT_OPENGL_NO_ERROR_ARB: c_int = 0x31B3;
 /// `glXQueryContext` return codes.
 const GLX_BAD_CONTEXT_RET: c_int = 5;
 
@@ -35,6 +37,8 @@ struct Request {
     flags: c_int,
     profile: c_int,
     lose_on_reset: bool,
+    /// GLX_ARB_create_context_no_error: a GL_KHR_no_error context.
+    no_error: bool,
 }
 
 /// Parses a GLX_ARB_create_context list with the spec's errors: an unknown attribute, unknown
@@ -50,6 +54,7 @@ fn parse(pairs: &[(c_int, c_int)]) -> Result<Request, Fail> {
         flags: 0,
         profile: GLX_CONTEXT_CORE_PROFILE_BIT_ARB,
         lose_on_reset: false,
+        no_error: false,
     };
     let known_flags = GLX_CONTEXT_DEBUG_BIT_ARB
         | GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB
@@ -61,6 +66,7 @@ fn parse(pairs: &[(c_int, c_int)]) -> Result<Request, Fail> {
             GLX_CONTEXT_FLAGS_ARB if value & !known_flags == 0 => r.flags = value,
             GLX_CONTEXT_PROFILE_MASK_ARB => r.profile = value,
             GLX_RENDER_TYPE if value == GLX_RGBA_TYPE => {}
+            GLX_CONTEXT_OPENGL_NO_ERROR_ARB if value == 0 || value == 1 => r.no_error = value == 1,
             GLX_CONTEXT_RESET_NOTIFICATION_STRATEGY_ARB => {
                 r.lose_on_reset = match value {
                     GLX_LOSE_CONTEXT_ON_RESET_ARB => true,
@@ -159,6 +165,10 @@ fn egl_attribs(r: &Request) -> Vec<EGLint> {
             EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY,
             EGL_LOSE_CONTEXT_ON_RESET,
         ]);
+    }
+    // EGL refuses it with a debug context or another share group's setting (`BadMatch` here).
+    if r.no_error {
+        list.extend([EGL_CONTEXT_OPENGL_NO_ERROR_KHR, EGL_TRUE]);
     }
     list.push(EGL_NONE);
     list
@@ -575,5 +585,29 @@ mod tests {
             .position(|&w| w == EGL_CONTEXT_OPENGL_PROFILE_MASK)
             .unwrap();
         assert_eq!(list[at + 1], EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT);
+    }
+
+    /// GLX_ARB_create_context_no_error: the attribute reaches EGL, whose `EGL_BAD_MATCH` (with a
+    /// debug context or a share context of the other setting) is `BadMatch` here.
+    #[test]
+    fn a_no_error_request_becomes_the_egl_attribute() {
+        let v = |no_error| {
+            parse(&[
+                (GLX_CONTEXT_MAJOR_VERSION_ARB, 3),
+                (GLX_CONTEXT_MINOR_VERSION_ARB, 3),
+                (GLX_CONTEXT_OPENGL_NO_ERROR_ARB, no_error),
+            ])
+            .map_err(|f| f.error)
+        };
+        let list = egl_attribs(&v(1).unwrap());
+        let at = list
+            .iter()
+            .position(|&w| w == EGL_CONTEXT_OPENGL_NO_ERROR_KHR)
+            .unwrap();
+        assert_eq!(list[at + 1], EGL_TRUE);
+        let list = egl_attribs(&v(0).unwrap());
+        assert!(!list.contains(&EGL_CONTEXT_OPENGL_NO_ERROR_KHR));
+        assert_eq!(v(2).err(), Some(x11::BAD_VALUE));
+        assert_eq!(x_error_of(EGL_BAD_MATCH), x11::BAD_MATCH);
     }
 }

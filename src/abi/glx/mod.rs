@@ -355,7 +355,7 @@ unsafe fn visual_words(list: *const c_int) -> Vec<c_int> {
 const VENDOR: &CStr = c"ArenaGL";
 const VERSION: &CStr = c"1.4";
 const EXTENSIONS: &CStr = c"GLX_ARB_create_context GLX_ARB_create_context_profile \
-GLX_ARB_create_context_robustness GLX_ARB_framebuffer_sRGB GLX_ARB_get_proc_address \
+GLX_ARB_create_context_robustness GLX_ARB_create_context_no_error GLX_ARB_framebuffer_sRGB GLX_ARB_get_proc_address \
 GLX_ARB_multisample GLX_EXT_framebuffer_sRGB GLX_EXT_swap_control GLX_EXT_visual_info GLX_MESA_swap_control GLX_SGI_swap_control";
 
 const GLX_VENDOR: c_int = 1;

@@ -1,9 +1,9 @@
 //! Block-compressed texture formats decompressed on upload, for devices that lack them (lavapipe
-//! and desktop GPUs have no ETC2/EAC; MoltenVK on older iOS devices has no BC; BPTC is decoded
-//! everywhere, like the other BC formats).
+//! and desktop GPUs have no ETC2/EAC or ASTC; MoltenVK on older iOS devices has no BC).
 //!
 //! Design decisions:
-//! - Pure decoders ([`bc`], [`bptc`], [`etc`]) of one 4×4 block; [`decompress`] walks an image of blocks
+//! - Pure decoders ([`bc`], [`bptc`], [`etc`], [`astc`]) of one block (4×4 but for ASTC's
+//!   fourteen 2D footprints, [`Codec::block_size`]); [`decompress`] walks an image of blocks
 //!   and writes tightly packed texels of [`Codec::decoded_format`] (RGBA8, R8/RG8 unorm or
 //!   snorm, R16/RG16 for EAC's 11 bits, RGBA16F for BC6H's half floats), which the translator stores like any other texels.
 //! - Compressed data is tightly packed block rows (GL ignores the unpack state for compressed
@@ -11,6 +11,7 @@
 //!   not support); a short buffer is an error, never a panic. Partial blocks at the right and
 //!   bottom edges decode whole and are cropped.
 
+mod astc;
 mod bc;
 mod bptc;
 mod etc;
@@ -63,10 +64,26 @@ pub enum Codec {
         /// `GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT`.
         signed: bool,
     },
+    /// ASTC LDR with a `width × height` footprint (one of the fourteen 2D ones; the sRGB
+    /// formats decode the same blocks, their storage is sRGB).
+    Astc {
+        /// Block width in texels (4 to 12).
+        width: u8,
+        /// Block height in texels (4 to 12).
+        height: u8,
+    },
 }
 
 impl Codec {
-    /// Bytes per 4×4 block.
+    /// Texels per block, across and down (4×4 but for ASTC).
+    pub const fn block_size(self) -> [u32; 2] {
+        match self {
+            Self::Astc { width, height } => [width as u32, height as u32],
+            _ => [4, 4],
+        }
+    }
+
+    /// Bytes per block.
     pub const fn block_bytes(self) -> u32 {
         match self {
             Self::Bc1 { .. } | Self::Bc4 { .. } | Self::Etc2Rgb | Self::Etc2RgbA1 => 8,
@@ -95,13 +112,14 @@ impl Codec {
     /// Bytes of compressed data for a `width × height × depth` image (`imageSize` must equal
     /// it); `None` when it overflows.
     pub fn image_bytes(self, width: u32, height: u32, depth: u32) -> Option<u64> {
-        u64::from(width.div_ceil(4))
-            .checked_mul(u64::from(height.div_ceil(4)))?
+        let [bw, bh] = self.block_size();
+        u64::from(width.div_ceil(bw))
+            .checked_mul(u64::from(height.div_ceil(bh)))?
             .checked_mul(u64::from(depth))?
             .checked_mul(u64::from(self.block_bytes()))
     }
 
-    /// One block as texels of [`Self::decoded_format`], texel (x, y) at `4y + x`.
+    /// One block as texels of [`Self::decoded_format`], texel (x, y) at `block_width·y + x`.
     fn decode_block(self, b: &[u8], out: &mut [u8]) {
         let texel = self.decoded_format().texel_bytes() as usize;
         let mut place = |i: usize, bytes: &[u8]| {
@@ -115,6 +133,7 @@ impl Codec {
                     place(i, t);
                 }
             }
+            Self::Astc { width, height } => astc::decode(b, [width, height], out),
             Self::Bc2 => bc::bc2(b).iter().enumerate().for_each(|(i, t)| place(i, t)),
             Self::Bc3 => bc::bc3(b).iter().enumerate().for_each(|(i, t)| place(i, t)),
             Self::Bc7 => bptc::bc7(b)
@@ -217,8 +236,10 @@ pub fn decompress(
         .ok_or(StagingError::Overflow)?;
     let mut out = vec![0u8; len];
     let block_bytes = codec.block_bytes() as usize;
-    let (bw, bh) = (w.div_ceil(4), h.div_ceil(4));
-    let mut decoded = [0u8; 16 * 8];
+    let [fw, fh] = codec.block_size().map(|v| v as usize);
+    let (bw, bh) = (w.div_ceil(fw), h.div_ceil(fh));
+    // The largest block: 12×12 texels of at most 8 bytes.
+    let mut decoded = [0u8; 12 * 12 * 8];
     for z in 0..d {
         for by in 0..bh {
             for bx in 0..bw {
@@ -227,14 +248,14 @@ pub fn decompress(
                     .get(at..at + block_bytes)
                     .ok_or(StagingError::Internal("block outside the checked source"))?;
                 codec.decode_block(block, &mut decoded);
-                for y in 0..4 {
-                    for x in 0..4 {
-                        let (px, py) = (bx * 4 + x, by * 4 + y);
+                for y in 0..fh {
+                    for x in 0..fw {
+                        let (px, py) = (bx * fw + x, by * fh + y);
                         if px >= w || py >= h {
                             continue;
                         }
                         let to = ((z * h + py) * w + px) * texel;
-                        let from = (4 * y + x) * texel;
+                        let from = (fw * y + x) * texel;
                         out[to..to + texel].copy_from_slice(&decoded[from..from + texel]);
                     }
                 }

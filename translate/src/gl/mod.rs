@@ -52,7 +52,7 @@ pub use context::{Context, Profile, MAX_UNIFORM_BUFFER_BINDINGS};
 pub use draw::indirect::IndirectDraw;
 pub use draw::DrawCall;
 pub use dsa::Named;
-pub use objects::framebuffer::{SurfaceFormat, SurfaceImages, MAX_COLOR_ATTACHMENTS};
+pub use objects::framebuffer::{SurfaceColor, SurfaceFormat, SurfaceImages, MAX_COLOR_ATTACHMENTS};
 pub use objects::multi_bind::{BufferRanges, VertexBuffers};
 pub use objects::program::{split_u64, ValueKind, MAX_TEXTURE_UNITS};
 pub use objects::query_buffer::QueryResultType;
@@ -60,6 +60,7 @@ pub use objects::sync::DeviceFence;
 pub use objects::texture::egl_image::{
     destroy_display_images, destroy_egl_image, is_egl_image, EglImageError, EglImageSource,
 };
+pub use objects::texture::native::{compressed_uploads, CompressedUploads};
 pub use objects::vertex_array::binding::FormatKind;
 pub use objects::vertex_array::{FfArray, MAX_VERTEX_ATTRIBS};
 pub use pixel::buffer::PixelBufferTarget;

@@ -8,6 +8,9 @@
 //! `EmitVertex` rewrite (`xfb`). [`remap_emitted_depth`] instead inserts the remap into the
 //! SPIR-V in front of every `OpEmitVertex` and `OpEmitStreamVertex`, after anything the shader
 //! (or the capture copies) did with the GL value.
+//! A GL SPIR-V module (GL_ARB_gl_spirv, `gl_spirv`) has no GLSL to wrap: its vertex or
+//! evaluation stage gets the same remap before every return of its entry point
+//! ([`remap_returned_depth`]).
 //!
 //! The remap is skipped at run time under `glClipControl(…, GL_ZERO_TO_ONE)`, whose depth is
 //! Vulkan's already: every remapping stage reads the boolean specialization constant
@@ -49,6 +52,7 @@ mod op {
     pub const SELECT: u16 = 169;
     pub const EMIT_VERTEX: u16 = 218;
     pub const EMIT_STREAM_VERTEX: u16 = 220;
+    pub const RETURN: u16 = 253;
 }
 const DECORATION_SPEC_ID: u32 = 1;
 const DECORATION_BUILT_IN: u32 = 11;
@@ -196,8 +200,34 @@ impl Remap {
 /// emits. Returns whether the module changed: unchanged without an emit, without a
 /// `gl_Position` output, or when it already reads [`ZERO_TO_ONE_CONSTANT`] (remapped before).
 pub(crate) fn remap_emitted_depth(words: &mut Vec<u32>) -> Result<bool, ParseError> {
+    remap_before(words, |_, i| {
+        matches!(opcode(i), op::EMIT_VERTEX | op::EMIT_STREAM_VERTEX)
+    })
+}
+
+/// [`remap_emitted_depth`] for a vertex or evaluation stage that has no GLSL wrapper (a GL
+/// SPIR-V module, `gl_spirv`): the remap runs before every return of the entry point function
+/// `entry`.
+pub(crate) fn remap_returned_depth(words: &mut Vec<u32>, entry: u32) -> Result<bool, ParseError> {
+    remap_before(words, |function, i| {
+        function == entry && opcode(i) == op::RETURN
+    })
+}
+
+/// Inserts the remap in front of every instruction `site(function, instruction)` picks.
+fn remap_before(
+    words: &mut Vec<u32>,
+    site: impl Fn(u32, &[u32]) -> bool,
+) -> Result<bool, ParseError> {
     let insts = split(words)?;
-    let emits = |i: &Vec<u32>| matches!(opcode(i), op::EMIT_VERTEX | op::EMIT_STREAM_VERTEX);
+    let mut function = 0;
+    let mut in_function = |i: &Vec<u32>| {
+        if opcode(i) == op::FUNCTION && i.len() >= 3 {
+            function = i[2];
+        }
+        function
+    };
+    let sites: Vec<bool> = insts.iter().map(|i| site(in_function(i), i)).collect();
     let remapped = insts.iter().any(|i| {
         opcode(i) == op::DECORATE
             && i.get(2..4) == Some(&[DECORATION_SPEC_ID, ZERO_TO_ONE_CONSTANT])
@@ -205,7 +235,7 @@ pub(crate) fn remap_emitted_depth(words: &mut Vec<u32>) -> Result<bool, ParseErr
     let Some(position) = position_output(&insts) else {
         return Ok(false);
     };
-    if remapped || !insts.iter().any(emits) {
+    if remapped || !sites.contains(&true) {
         return Ok(false);
     }
     let mut ids = Ids {
@@ -245,7 +275,7 @@ pub(crate) fn remap_emitted_depth(words: &mut Vec<u32>) -> Result<bool, ParseErr
     ];
     let mut out: Vec<Vec<u32>> = Vec::with_capacity(insts.len() + 16);
     let (mut decorated, mut declared) = (false, false);
-    for inst in insts {
+    for (inst, at_site) in insts.into_iter().zip(sites) {
         let code = opcode(&inst);
         if !decorated && matches!(code, op::DECORATE | op::MEMBER_DECORATE) {
             out.push(spec_id.clone());
@@ -255,7 +285,7 @@ pub(crate) fn remap_emitted_depth(words: &mut Vec<u32>) -> Result<bool, ParseErr
             out.append(&mut ids.declare);
             declared = true;
         }
-        if emits(&inst) {
+        if at_site {
             out.extend(remap.code(&mut ids));
         }
         out.push(inst);

@@ -23,7 +23,8 @@
 //!   must not see such a unit: without a client API it aborts on ES 3.10's atomic counter
 //!   built-ins (an assertion in glslang, which would end the application).
 //! - A desktop context keeps its own rules for ES sources (`legacy`, `version`): 1.00 upgraded
-//!   like 1.10, 3.00 ES refused, 3.10/3.20 ES compiled.
+//!   like 1.10, 3.10/3.20 ES compiled; 3.00 ES takes this module's path, as in an ES 3.0 context
+//!   (GL_ARB_ES3_compatibility, `objects::program::link::for_profile`).
 
 use std::borrow::Cow;
 use std::ffi::CString;
@@ -172,7 +173,9 @@ pub fn validate(
     if version::read(source)
         .is_some_and(|d| matches!(d.number, version::Number::Value(v) if v >= 310))
     {
-        // Judged by the Vulkan path's ES front end (see the module comment).
+        // Judged by the Vulkan path's ES front end (see the module comment), but for the
+        // integer members of fragment input blocks, which glslang lets through.
+        super::es_flat::check(stage, 0, source)?;
         return Ok(String::new());
     }
     let source = version_first(source);

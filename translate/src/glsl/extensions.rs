@@ -281,6 +281,8 @@ const LACKING: &[&str] = &[
     "GL_AMD_texture_texture4",
     "GL_AMD_vertex_shader_layer",
     "GL_AMD_vertex_shader_viewport_index",
+    // Its GLSL comes from GLSL 4.50 (`raise`).
+    "GL_ARB_ES3_1_compatibility",
     "GL_ARB_arrays_of_arrays",
     "GL_ARB_compute_variable_group_size",
     // glslang's `#extension` leaves it out (Versions.cpp): its GLSL comes from GLSL 4.50

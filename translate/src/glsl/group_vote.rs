@@ -154,6 +154,27 @@ mod tests {
         assert!(!lower(&mut words, true).expect("parses"), "once only");
     }
 
+    /// piglit's `vs-eq-const`: a GLSL 1.50 vertex unit voting on constants, raised to 4.30
+    /// (`raise::RAISES`), where glslang declares the votes.
+    const VS_150: &str = "#version 150\n#extension GL_ARB_shader_group_vote: enable\nin vec4 piglit_vertex;\nout vec4 color;\nvoid main() {\n    gl_Position = piglit_vertex;\n    if (allInvocationsEqualARB(true) && allInvocationsEqualARB(false))\n        color = vec4(0.0, 1.0, 0.0, 1.0);\n    else\n        color = vec4(1.0, 0.0, 0.0, 1.0);\n}\n";
+    const FS_150: &str = "#version 150\nin vec4 color;\nout vec4 frag_color;\nvoid main() {\n    frag_color = color;\n}\n";
+
+    #[test]
+    fn a_glsl_1_50_vertex_unit_votes_on_constants() {
+        let program = compile_program(
+            &[(Stage::Vertex, VS_150), (Stage::Fragment, FS_150)],
+            CompileOptions::default(),
+        )
+        .expect("links");
+        let vertex = &program.stage(Stage::Vertex).expect("vertex").spirv;
+        for native in [true, false] {
+            let mut words = vertex.clone();
+            assert!(lower(&mut words, native).expect("rewrites"));
+            assert_valid(&words);
+            assert_eq!(count(&words, op::SUBGROUP_ALL_EQUAL_KHR), 0);
+        }
+    }
+
     #[test]
     fn without_subgroup_votes_a_group_is_one_invocation() {
         let mut words = compute();

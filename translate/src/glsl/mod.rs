@@ -40,7 +40,9 @@
 pub mod array_index;
 mod arrays_of_arrays;
 mod atomic_counter_ops;
+pub mod blend_advanced;
 mod block_structs;
+mod bounding_box;
 mod clip_cull;
 mod compile;
 mod compute_version;
@@ -51,6 +53,7 @@ pub mod draw_parameters;
 mod error;
 pub mod es;
 mod es_counters;
+mod es_flat;
 mod extensions;
 pub mod fixed_function;
 mod fp64_version;
@@ -58,6 +61,7 @@ mod frag_coord;
 pub mod frag_epilogue;
 mod frag_outputs;
 pub mod geometry;
+pub mod gl_spirv;
 mod gpu_shader4;
 mod group_vote;
 mod guard;
@@ -383,12 +387,7 @@ pub fn compile_program_bound(
         let reflection = reflect::reflect(&views)?;
         // After reflection, which must still see the rectangle samplers the GL layer binds.
         for stage in linked.stages.iter_mut() {
-            arrays_of_arrays::flatten(&mut stage.words)
-                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
-            rect::lower_rect_images(&mut stage.words)
-                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
-            query_levels::extract_images(&mut stage.words)
-                .map_err(|e| CompileError::Internal(format!("SPIR-V unreadable: {e}")))?;
+            lower_after_reflection(&mut stage.words)?;
         }
         Ok(Program {
             stages: linked
@@ -405,6 +404,15 @@ pub fn compile_program_bound(
             subroutines,
         })
     })
+}
+
+/// The passes that run on a stage's SPIR-V after reflection (GLSL's and `gl_spirv`'s programs).
+fn lower_after_reflection(words: &mut Vec<u32>) -> Result<(), CompileError> {
+    let unreadable = |e| CompileError::Internal(format!("SPIR-V unreadable: {e}"));
+    arrays_of_arrays::flatten(words).map_err(unreadable)?;
+    rect::lower_rect_images(words).map_err(unreadable)?;
+    query_levels::extract_images(words).map_err(unreadable)?;
+    Ok(())
 }
 
 /// Runs `f` on a thread with [`COMPILER_STACK_BYTES`] of stack (reserved, not committed: only
@@ -453,6 +461,10 @@ fn checked_source(
         None => source,
     };
     let source = es::version_first(&source);
+    let source = match bounding_box::drop_writes(stage, &source) {
+        std::borrow::Cow::Owned(dropped) => std::borrow::Cow::Owned(dropped),
+        std::borrow::Cow::Borrowed(_) => source,
+    };
     let source = if offers(atomic_counter_ops::EXTENSION) {
         match atomic_counter_ops::lower(&source) {
             std::borrow::Cow::Owned(lowered) => std::borrow::Cow::Owned(lowered),

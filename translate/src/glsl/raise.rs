@@ -46,6 +46,13 @@ pub(crate) const RAISES: &[(&str, u32)] = &[
     ("GL_ARB_cull_distance", 450),
     // `atomicCounterAddARB` and the other operations: glslang declares them at 4.50 only.
     ("GL_ARB_shader_atomic_counter_ops", 450),
+    // `gl_HelperInvocation`, `mix()` of integers and booleans, `imageAtomicExchange` on `r32f`
+    // images, `gl_MaxSamples` and the image-uniform constants: glslang has them from 4.50
+    // (its `#extension` does not know the name, `extensions::LACKING`).
+    ("GL_ARB_ES3_1_compatibility", 450),
+    // `anyInvocationARB`, `allInvocationsARB`, `allInvocationsEqualARB`: glslang declares
+    // them from 4.30 (`group_vote` lowers what it makes of them).
+    ("GL_ARB_shader_group_vote", 430),
 ];
 
 /// The version glslang drops `gl_FragColor` from the core profile in.

@@ -953,7 +953,7 @@ impl Context {
             vao.attribs[FfArray::TexCoord(unit as u32).slot()] =
                 array(4, IMMEDIATE_HEAD + 4 * unit);
         }
-        self.vao_override = Some(vao);
+        self.vao_override = Some(std::sync::Arc::new(vao));
         // SAFETY: the override's client arrays point into `data`, which holds every vertex
         // the draw reads and outlives it (the draw copies them into the frame's stream); the
         // draw is not indexed.

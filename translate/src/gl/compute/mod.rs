@@ -49,7 +49,7 @@ use ash::vk;
 use crate::gl::objects::program::link::Prepared;
 use crate::gl::objects::program::{vk_stages, LinkError};
 use crate::gl::vk::device::Device;
-use crate::glsl::layout_bindings::{explicit_bindings, Declared};
+use crate::glsl::layout_bindings::Declared;
 use crate::glsl::{Reflection, SamplerType, Stage, StageMask, ATOMIC_COUNTER_BLOCK_PREFIX};
 
 /// `GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS`.
@@ -136,17 +136,13 @@ pub(crate) fn prepare_compute<'a>(
 }
 
 /// The storage and atomic-counter blocks of reflection `r`, with GL's initial binding points
-/// read from the application's `units`; refused when a graphics stage uses one without the
-/// device feature for stores there, or a stage uses more than it may.
+/// `declared` (the application's `layout(binding)`s); refused when a graphics stage uses one
+/// without the device feature for stores there, or a stage uses more than it may.
 pub(crate) fn storage_block_infos(
     device: &Device,
     r: &Reflection,
-    units: &[(Stage, String)],
+    declared: &[(Declared, u32)],
 ) -> Result<Vec<StorageBlockInfo>, LinkError> {
-    let declared: Vec<(Declared, u32)> = units
-        .iter()
-        .flat_map(|(_, src)| explicit_bindings(src))
-        .collect();
     let explicit = |name: &str| {
         declared.iter().find_map(|(d, b)| match d {
             Declared::StorageBlock(n) if n == name => Some(*b),
@@ -216,12 +212,8 @@ fn check_stage_stores(device: &Device, blocks: &[StorageBlockInfo]) -> Result<()
     Ok(())
 }
 
-/// The image uniforms of reflection `r`, with GL's initial units read from `units`.
-pub(crate) fn image_infos(r: &Reflection, units: &[(Stage, String)]) -> Vec<ImageInfo> {
-    let declared: Vec<(Declared, u32)> = units
-        .iter()
-        .flat_map(|(_, src)| explicit_bindings(src))
-        .collect();
+/// The image uniforms of reflection `r`, with GL's initial units `declared`.
+pub(crate) fn image_infos(r: &Reflection, declared: &[(Declared, u32)]) -> Vec<ImageInfo> {
     r.images
         .iter()
         .map(|i| ImageInfo {

@@ -46,6 +46,8 @@ const ES_EXTENSIONS: &[&str] = &[
     "GL_KHR_debug",
     // EGL images as textures and renderbuffers (`objects::texture::egl_image`).
     "GL_OES_EGL_image",
+    // Contexts that report no errors (`no_error`).
+    "GL_KHR_no_error",
 ];
 
 /// The extensions an ES 3.x context adds: float colour buffers (`GL_R16F` … `GL_RGBA32F`,
@@ -133,10 +135,52 @@ const ES_MAPPED: &[(&str, (u32, u32), &str)] = &[
     // Geometry shaders are in every desktop context here (GL 3.2 core): no name to need.
     ("GL_EXT_geometry_shader", (3, 1), ""),
     ("GL_OES_geometry_shader", (3, 1), ""),
+    (
+        "GL_EXT_tessellation_shader",
+        (3, 1),
+        "GL_ARB_tessellation_shader",
+    ),
+    (
+        "GL_OES_tessellation_shader",
+        (3, 1),
+        "GL_ARB_tessellation_shader",
+    ),
+    // The bounding box is a hint a tiler may use; writing and setting it changes no pixel
+    // (`glsl::bounding_box`, `Context::set_primitive_bounding_box`).
+    ("GL_EXT_primitive_bounding_box", (3, 1), ""),
+    ("GL_OES_primitive_bounding_box", (3, 1), ""),
     ("GL_EXT_copy_image", (3, 0), "GL_ARB_copy_image"),
     ("GL_OES_copy_image", (3, 0), "GL_ARB_copy_image"),
+    // GL_STENCIL_INDEX8 textures (`texture/stencil.rs`).
+    ("GL_OES_texture_stencil8", (3, 1), "GL_ARB_texture_stencil8"),
     ("GL_KHR_robustness", (2, 0), "GL_KHR_robustness"),
+    // KHR extensions are one name for GL and ES: offered where the desktop path is.
+    (
+        "GL_KHR_blend_equation_advanced",
+        (2, 0),
+        "GL_KHR_blend_equation_advanced",
+    ),
+    (
+        "GL_KHR_blend_equation_advanced_coherent",
+        (2, 0),
+        "GL_KHR_blend_equation_advanced_coherent",
+    ),
+    (
+        "GL_KHR_texture_compression_astc_ldr",
+        (2, 0),
+        "GL_KHR_texture_compression_astc_ldr",
+    ),
+    (
+        "GL_KHR_texture_compression_astc_sliced_3d",
+        (3, 0),
+        "GL_KHR_texture_compression_astc_sliced_3d",
+    ),
 ];
+
+/// `GL_PRIMITIVE_BOUNDING_BOX`'s initial value: (-1, -1, -1, 1) and (1, 1, 1, 1) (OpenGL ES 3.2
+/// §13.8, table 21.6).
+pub(crate) const PRIMITIVE_BOUNDING_BOX_DEFAULT: [f32; 8] =
+    [-1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
 
 /// The `GL_VERSION`, `GL_SHADING_LANGUAGE_VERSION` strings and extensions of an ES context on
 /// a device whose desktop contexts offer `desktop`.
@@ -242,7 +286,8 @@ impl Context {
             .collect();
         let mut desktop: Vec<&str> = desktop.iter().map(String::as_str).collect();
         desktop.extend(es_version::named_experimental().map(|n| -> &str { n }));
-        let offered = es_version::es3_minor(&desktop);
+        let (_, _, es31) = es_strings(3, 1, &desktop);
+        let offered = es_version::es3_minor(&desktop, &es31);
         // A device without ES 3.0 gives ES 2.0 whatever is asked (EGL refuses a 3.x request).
         let (major, minor) = match es_version::offers((major, minor), offered) {
             _ if !es_version::es3_offered(&desktop) => (2, 0),
@@ -304,12 +349,14 @@ impl Context {
     }
 
     /// `GL_COMPRESSED_TEXTURE_FORMATS`: in an ES 3.x context the ten ETC2/EAC formats ES 3.0
-    /// requires (OpenGL ES 3.0 §3.8.6, table 3.19; decoded where the device lacks them), none
+    /// requires (OpenGL ES 3.0 §3.8.6, table 3.19; decoded where the device lacks them) and
+    /// the 28 ASTC LDR ones (GL_KHR_texture_compression_astc_ldr, decoded likewise), none
     /// elsewhere (desktop GL lists only formats for general use, and ArenaGL names none).
     pub(crate) fn compressed_texture_formats(&self) -> Vec<i64> {
         const ETC2_EAC: std::ops::RangeInclusive<i64> = 0x9270..=0x9279;
+        const ASTC: [std::ops::RangeInclusive<i64>; 2] = [0x93B0..=0x93BD, 0x93D0..=0x93DD];
         match self.es_major() {
-            Some(3..) => ETC2_EAC.collect(),
+            Some(3..) => ETC2_EAC.chain(ASTC.into_iter().flatten()).collect(),
             _ => Vec::new(),
         }
     }
@@ -459,6 +506,43 @@ impl Context {
         }
     }
 
+    /// `glPrimitiveBoundingBox` (OpenGL ES 3.2 §13.8, GL_EXT/OES_primitive_bounding_box): the
+    /// box bounds what the last vertex-processing stage emits, a hint tiling GPUs may use to
+    /// bin primitives. Vulkan takes no such hint, so the box is kept for `glGet` and changes no
+    /// pixel (primitives outside it are undefined, drawing them is allowed).
+    pub fn set_primitive_bounding_box(&mut self, values: [f32; 8]) {
+        self.primitive_bounding_box = values;
+    }
+
+    /// ES 3.2 state an ES context answers (`None` for other pnames): `GL_CONTEXT_FLAGS`, which
+    /// ES 3.2 added (earlier ES versions refuse it), and `GL_PRIMITIVE_BOUNDING_BOX` where ES
+    /// 3.2 or its extension offers it.
+    pub(crate) fn es32_get(
+        &self,
+        pname: GLenum,
+    ) -> Option<GlResult<crate::gl::context::get::Value>> {
+        use crate::gl::context::get::Value;
+        const GL_PRIMITIVE_BOUNDING_BOX: GLenum = 0x92BE;
+        match pname {
+            GL_CONTEXT_FLAGS if self.es_at_least(3, 2) => {
+                Some(Ok(Value::Ints(vec![self.context_flags()])))
+            }
+            GL_PRIMITIVE_BOUNDING_BOX
+                if self.es_offers(
+                    &[
+                        "GL_EXT_primitive_bounding_box",
+                        "GL_OES_primitive_bounding_box",
+                    ],
+                    2,
+                ) =>
+            {
+                let values = self.primitive_bounding_box.iter();
+                Some(Ok(Value::Floats(values.map(|&v| f64::from(v)).collect())))
+            }
+            _ => None,
+        }
+    }
+
     /// `glGetShaderPrecisionFormat`: every precision of ArenaGL's shaders is 32-bit (IEEE
     /// float, two's-complement integers), as the SPIR-V it compiles declares them.
     pub fn shader_precision_format(
@@ -506,20 +590,6 @@ impl Context {
             }))
         })();
         self.record(r)
-    }
-
-    /// `glShaderBinary`: ArenaGL accepts no binary format (`GL_NUM_SHADER_BINARY_FORMATS` is
-    /// 0), so every format is `GL_INVALID_ENUM`; a negative count or length is
-    /// `GL_INVALID_VALUE` first.
-    pub fn shader_binary(&mut self, count: i32, format: GLenum, length: i32) {
-        let r: GlResult<()> = if count < 0 || length < 0 {
-            Err(crate::gl::context::error::GlError::InvalidValue(
-                "glShaderBinary count or length is negative".into(),
-            ))
-        } else {
-            invalid_enum("glShaderBinary binary format (none is supported)", format)
-        };
-        self.record(r);
     }
 }
 

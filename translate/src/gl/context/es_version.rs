@@ -7,6 +7,9 @@
 //!   the desktop extension list a context on the same device builds (`Context::new`) and needs
 //!   every name below: a device or a build without one stays at the version below, and the
 //!   version switches on by itself when the missing path lands.
+//! - ES 3.2 also needs its ES side: every ES 3.1 extension it folded in offered by an ES 3.1
+//!   context on the device (`ES_3_2_FOLDED`, from `es::es_strings`), so a desktop path whose ES
+//!   entry points, enums or GLSL ES are missing keeps the claim off.
 //! - EGL asks for a version; the context gets the highest ES 3.x it completes (EGL 1.5 §3.7.1:
 //!   any version backwards compatible with the one requested). A request above that version is
 //!   `EGL_BAD_MATCH` (`offers`).
@@ -54,8 +57,8 @@ const ES_3_1: &[&str] = &[
 /// What OpenGL ES 3.2 adds to 3.1 (OpenGL ES 3.2 specification, appendix "Version 3.2": the
 /// Android extension pack — geometry and tessellation shaders, gpu_shader5, sample shading and
 /// multisample interpolation, texture buffers and cube map arrays, per-draw-buffer blending,
-/// advanced blend equations, ASTC LDR — and KHR_debug, robustness, copy image, base-vertex
-/// draws and border clamp).
+/// advanced blend equations, ASTC LDR, stencil textures — and KHR_debug, robustness, copy
+/// image, base-vertex draws and border clamp).
 const ES_3_2: &[&str] = &[
     "GL_ARB_tessellation_shader",
     "GL_ARB_gpu_shader5",
@@ -70,14 +73,48 @@ const ES_3_2: &[&str] = &[
     "GL_KHR_robustness",
     "GL_KHR_blend_equation_advanced",
     "GL_KHR_texture_compression_astc_ldr",
+    "GL_ARB_texture_stencil8",
 ];
 
-/// The ES 3.x minor version a context on a device whose desktop contexts offer `desktop`
-/// reports: 2 when it has all of 3.1 and 3.2, 1 with all of 3.1, else 0. Geometry shaders
-/// (ES 3.2) are in every desktop context here (GL 3.2 core), so they need no name.
-pub(crate) fn es3_minor(desktop: &[&str]) -> u32 {
-    let all = |names: &[&str]| names.iter().all(|n| desktop.contains(n));
-    match (all(ES_3_1), all(ES_3_2)) {
+/// The ES 3.1 extensions OpenGL ES 3.2 folded into core (OpenGL ES 3.2 specification, appendix
+/// "Version 3.2"), as an ES 3.1 context on the device must offer them (`es::es_strings`): the
+/// ES side of [`ES_3_2`]. A desktop path alone does not make ES 3.2: its ES entry points,
+/// enums and GLSL ES (`#extension`, the 3.20 built-ins such as `gl_BoundingBox`) must be there
+/// too, which an ES context offers each extension only with.
+const ES_3_2_FOLDED: &[&str] = &[
+    "GL_EXT_geometry_shader",
+    "GL_EXT_tessellation_shader",
+    "GL_EXT_gpu_shader5",
+    "GL_EXT_shader_io_blocks",
+    "GL_EXT_primitive_bounding_box",
+    "GL_EXT_texture_buffer",
+    "GL_EXT_texture_cube_map_array",
+    "GL_EXT_texture_border_clamp",
+    "GL_EXT_draw_buffers_indexed",
+    "GL_EXT_draw_elements_base_vertex",
+    "GL_EXT_copy_image",
+    "GL_EXT_color_buffer_float",
+    "GL_OES_sample_shading",
+    "GL_OES_sample_variables",
+    "GL_OES_shader_multisample_interpolation",
+    "GL_OES_shader_image_atomic",
+    "GL_OES_texture_stencil8",
+    "GL_OES_texture_storage_multisample_2d_array",
+    "GL_KHR_debug",
+    "GL_KHR_robustness",
+    "GL_KHR_blend_equation_advanced",
+    "GL_KHR_texture_compression_astc_ldr",
+];
+
+/// The ES 3.x minor version a context on a device whose desktop contexts offer `desktop`, and
+/// whose ES 3.1 contexts would offer the ES extensions `es31`, reports: 2 when it has all of
+/// 3.1 and 3.2 (the desktop paths and [`ES_3_2_FOLDED`]), 1 with all of 3.1, else 0. Geometry
+/// shaders (ES 3.2) are in every desktop context here (GL 3.2 core), so they need no desktop
+/// name.
+pub(crate) fn es3_minor(desktop: &[&str], es31: &[&str]) -> u32 {
+    let all = |names: &[&str], list: &[&str]| names.iter().all(|n| list.contains(n));
+    let es3_2 = all(ES_3_2, desktop) && all(ES_3_2_FOLDED, es31);
+    match (all(ES_3_1, desktop), es3_2) {
         (true, true) => 2,
         (true, false) => 1,
         _ => 0,
@@ -119,13 +156,27 @@ mod tests {
 
     #[test]
     fn a_version_needs_every_feature_it_adds() {
-        assert_eq!(es3_minor(&[]), 0);
-        assert_eq!(es3_minor(ES_3_1), 1);
-        assert_eq!(es3_minor(&ES_3_1[1..]), 0);
+        let es = ES_3_2_FOLDED;
+        assert_eq!(es3_minor(&[], es), 0);
+        assert_eq!(es3_minor(ES_3_1, es), 1);
+        assert_eq!(es3_minor(&ES_3_1[1..], es), 0);
         let both: Vec<&str> = ES_3_1.iter().chain(ES_3_2).copied().collect();
-        assert_eq!(es3_minor(&both), 2);
-        assert_eq!(es3_minor(&both[1..]), 0, "3.2 needs 3.1");
-        assert_eq!(es3_minor(&both[..both.len() - 1]), 1);
+        assert_eq!(es3_minor(&both, es), 2);
+        assert_eq!(es3_minor(&both[1..], es), 0, "3.2 needs 3.1");
+        assert_eq!(es3_minor(&both[..both.len() - 1], es), 1);
+        assert_eq!(es3_minor(&both, &es[1..]), 1, "3.2 needs its ES side");
+    }
+
+    #[test]
+    fn every_folded_extension_is_offered_over_the_desktop_paths_of_es_3_2() {
+        // An ES 3.1 context on a device with every desktop path offers the whole ES side.
+        let both: Vec<&str> = ES_3_1.iter().chain(ES_3_2).copied().collect();
+        let (_, _, es31) = crate::gl::context::es::es_strings(3, 1, &both);
+        let missing: Vec<_> = (ES_3_2_FOLDED.iter())
+            .filter(|n| !es31.contains(n))
+            .collect();
+        assert!(missing.is_empty(), "{missing:?}");
+        assert_eq!(es3_minor(&both, &es31), 2);
     }
 
     #[test]

@@ -158,6 +158,10 @@ impl Context {
         if let Some(answer) = self.feedback_get(pname) {
             return answer;
         }
+        // GL_IMPLEMENTATION_COLOR_READ_FORMAT/_TYPE: of the read framebuffer (`es31_compat`).
+        if let Some(answer) = self.color_read_get(pname) {
+            return answer;
+        }
         // Each family answers the pnames it knows and `None` for the rest; no pname belongs to
         // two families, so the order only matters for speed.
         let family = self
@@ -211,7 +215,7 @@ impl Context {
             GL_NUM_SHADING_LANGUAGE_VERSIONS if !self.strings.glsl_versions.is_empty() => {
                 int(self.strings.glsl_versions.len() as i64)
             }
-            GL_CONTEXT_FLAGS => int(self.debug_context_flags()),
+            GL_CONTEXT_FLAGS => int(self.context_flags()),
             // GL_CONTEXT_RELEASE_BEHAVIOR: GL_CONTEXT_RELEASE_BEHAVIOR_FLUSH or GL_NONE.
             0x82FB => int(if self.flush_on_release { 0x82FC } else { 0 }),
             // GL_LOSE_CONTEXT_ON_RESET or GL_NO_RESET_NOTIFICATION.
@@ -224,16 +228,19 @@ impl Context {
                 crate::gl::context::Profile::Core => GL_CONTEXT_CORE_PROFILE_BIT,
                 crate::gl::context::Profile::Compatibility => GL_CONTEXT_COMPATIBILITY_PROFILE_BIT,
             })),
-            GL_RED_BITS | GL_GREEN_BITS | GL_BLUE_BITS | GL_ALPHA_BITS => int(8),
-            GL_DEPTH_BITS => int(24),
-            GL_STENCIL_BITS => int(8),
+            GL_RED_BITS..=GL_STENCIL_BITS => int(i64::from(
+                self.draw_framebuffer_bits()[(pname - GL_RED_BITS) as usize],
+            )),
             GL_SAMPLES => int(i64::from(self.draw_framebuffer_samples())),
             GL_SAMPLE_BUFFERS => int(i64::from(self.draw_framebuffer_samples() > 1)),
             GL_DOUBLEBUFFER => bool1(true),
             GL_STEREO => bool1(false),
-            GL_IMPLEMENTATION_COLOR_READ_FORMAT => int(i64::from(GL_RGBA)),
-            GL_IMPLEMENTATION_COLOR_READ_TYPE => int(i64::from(GL_UNSIGNED_BYTE)),
-            GL_NUM_SHADER_BINARY_FORMATS => int(0),
+            GL_NUM_SHADER_BINARY_FORMATS => int(self.shader_binary_formats().len() as i64),
+            crate::gl::objects::program::spirv::GL_NUM_SPIR_V_EXTENSIONS
+                if self.offers_gl_spirv() =>
+            {
+                int(self.num_spirv_extensions() as i64)
+            }
             GL_NUM_COMPRESSED_TEXTURE_FORMATS => {
                 int(self.compressed_texture_formats().len() as i64)
             }
@@ -253,10 +260,13 @@ impl Context {
         let crate::gl::context::es::Api::Es { major, minor } = self.api else {
             return match pname {
                 GL_SHADER_COMPILER => Some(bool1(true)),
-                GL_SHADER_BINARY_FORMATS => Some(Ok(Value::Ints(Vec::new()))),
+                GL_SHADER_BINARY_FORMATS => Some(Ok(Value::Ints(self.shader_binary_formats()))),
                 _ => None,
             };
         };
+        if let Some(es32) = self.es32_get(pname) {
+            return Some(es32);
+        }
         Some(match pname {
             GL_MAJOR_VERSION | GL_MINOR_VERSION | GL_NUM_EXTENSIONS if major < 3 => {
                 invalid_enum("glGet pname (not in OpenGL ES 2.0)", pname)
@@ -267,7 +277,7 @@ impl Context {
                 invalid_enum("glGet pname (not in OpenGL ES)", pname)
             }
             GL_SHADER_COMPILER => bool1(true),
-            GL_SHADER_BINARY_FORMATS => Ok(Value::Ints(Vec::new())),
+            GL_SHADER_BINARY_FORMATS => Ok(Value::Ints(self.shader_binary_formats())),
             GL_ALIASED_POINT_SIZE_RANGE => Ok(Value::Floats(self.es_point_size_range())),
             _ => return None,
         })

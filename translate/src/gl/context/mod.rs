@@ -10,11 +10,13 @@ pub mod debug;
 pub mod enums;
 pub(crate) mod error;
 pub(crate) mod es;
+pub(crate) mod es31_compat;
 pub(crate) mod es_version;
 pub(crate) mod experimental;
 pub(crate) mod get;
 pub(crate) mod limits;
 pub(crate) mod names;
+pub(crate) mod no_error;
 mod recovery;
 pub(crate) mod share_group;
 pub(crate) mod state;
@@ -97,12 +99,16 @@ pub struct Context {
     pub(crate) profile: Profile,
     /// Desktop GL or OpenGL ES (`es`).
     pub(crate) api: es::Api,
+    /// `glPrimitiveBoundingBox`'s eight values (`es`).
+    pub(crate) primitive_bounding_box: [f32; 8],
     error: GLenum,
     /// Every error raised so far, the flag already set or not (`errors_raised`).
     errors_raised: u64,
     pub(crate) strings: Strings,
     pub(crate) buffers: Names<Buffer>,
-    pub(crate) vertex_arrays: Names<VertexArray>,
+    /// Shared with the draw that reads one (a reference count, not a copy of its ~3 KiB per
+    /// draw); changed through `Arc::make_mut` (`current_vao_mut`).
+    pub(crate) vertex_arrays: Names<Arc<VertexArray>>,
     pub(crate) shaders: Names<Shader>,
     pub(crate) programs: Names<Program>,
     /// Program pipeline objects and the bound one (GL_ARB_separate_shader_objects).
@@ -125,7 +131,7 @@ pub struct Context {
     pub(crate) compute: crate::gl::compute::ComputeState,
     pub(crate) vertex_array: u32,
     /// The VAO a compatibility context draws from when none is bound.
-    pub(crate) default_vertex_array: VertexArray,
+    pub(crate) default_vertex_array: Arc<VertexArray>,
     /// Current values of the generic attributes, then of the fixed-function ones.
     pub(crate) current_attribs: [CurrentAttrib; ATTRIB_SLOTS],
     /// The compatibility profile's default texture objects (texture name 0), one per target.
@@ -136,7 +142,7 @@ pub struct Context {
     pub(crate) clamp: crate::gl::compat::clamp_color::ClampColor,
     pub(crate) lists: crate::gl::compat::display_list::DisplayLists,
     /// The vertex arrays of an immediate-mode (`glBegin`/`glEnd`) draw in progress.
-    pub(crate) vao_override: Option<VertexArray>,
+    pub(crate) vao_override: Option<Arc<VertexArray>>,
     /// The objects a direct-state-access command names, for its one command (`dsa`).
     pub(crate) dsa: crate::gl::dsa::Selection,
     pub(crate) program: u32,
@@ -200,6 +206,8 @@ pub struct Context {
     /// GL_KHR_context_flush_control: whether releasing the context flushes it (what
     /// `GL_CONTEXT_RELEASE_BEHAVIOR` answers; the C edge does the flushing).
     pub(crate) flush_on_release: bool,
+    /// GL_KHR_no_error: made as a no-error context (`no_error`).
+    pub(crate) no_error: bool,
 }
 
 /// The strings `glGetString` returns (they must stay valid for the context's life).
@@ -497,6 +505,17 @@ impl Context {
         ]);
         // EGL images as textures and renderbuffers (`objects::texture::egl_image`).
         extensions.push("GL_OES_EGL_image");
+        // The advanced blend equations, blended by the fragment shader (`draw::blend_advanced`).
+        extensions.extend(crate::gl::draw::blend_advanced::offered(&device));
+        // SPIR-V programs (`objects::program::spirv`, `glsl::gl_spirv`): the modules are passed
+        // to the device after rewriting, so a Vulkan 1.1 device takes them as they come.
+        extensions.extend(crate::gl::objects::program::spirv::EXTENSIONS);
+        // OpenGL ES 3.1 on desktop, where its other parts are offered (`es31_compat`).
+        extensions.extend(es31_compat::extensions(&device, &extensions));
+        // Votes of the device's subgroups, or of groups of one invocation (`glsl::group_vote`).
+        extensions.push("GL_ARB_shader_group_vote");
+        // Contexts that report no errors (`no_error`).
+        extensions.push(no_error::EXTENSION);
         // Built but incomplete extensions leave the list here, before they could count towards
         // a version (`experimental`).
         experimental::filter(&mut extensions);
@@ -530,6 +549,7 @@ impl Context {
             device,
             profile,
             api: es::Api::Gl,
+            primitive_bounding_box: es::PRIMITIVE_BOUNDING_BOX_DEFAULT,
             error: GL_NO_ERROR,
             errors_raised: 0,
             strings,
@@ -550,7 +570,7 @@ impl Context {
             uniform_bindings: [IndexedBinding::default(); MAX_UNIFORM_BUFFER_BINDINGS],
             compute: Default::default(),
             vertex_array: 0,
-            default_vertex_array: VertexArray::default(),
+            default_vertex_array: Arc::default(),
             current_attribs: initial_attribs(),
             default_textures: (0..crate::gl::objects::texture::target::TexTarget::COUNT)
                 .map(|_| Default::default())
@@ -607,6 +627,7 @@ impl Context {
             patch: Default::default(),
             debug: Default::default(),
             flush_on_release: true,
+            no_error: false,
         }
     }
 
@@ -632,7 +653,7 @@ impl Context {
                 crate::gl::log_error(&e);
                 self.debug_error(&e);
                 self.errors_raised += 1;
-                if self.error == GL_NO_ERROR {
+                if self.error == GL_NO_ERROR && self.reports(code) {
                     self.error = code;
                 }
                 None
@@ -644,7 +665,7 @@ impl Context {
     pub fn set_error(&mut self, code: GLenum) {
         self.debug_error_code(code);
         self.errors_raised += 1;
-        if self.error == GL_NO_ERROR {
+        if self.error == GL_NO_ERROR && self.reports(code) {
             self.error = code;
         }
     }
@@ -792,6 +813,11 @@ impl Context {
 
     /// `glGetStringi`.
     pub fn get_stringi(&mut self, name: GLenum, index: u32) -> Option<&std::ffi::CStr> {
+        if name == crate::gl::objects::program::spirv::GL_SPIR_V_EXTENSIONS
+            && self.offers_gl_spirv()
+        {
+            return self.spirv_extension(index);
+        }
         let len = match name {
             GL_EXTENSIONS => self.strings.extensions.len(),
             // GL 4.3; not in OpenGL ES (whose list is empty).
@@ -890,7 +916,7 @@ impl Context {
     }
 
     /// The draw buffer `index` of an indexed command, `GL_INVALID_VALUE` past the last.
-    fn draw_buffer_index(index: u32) -> GlResult<usize> {
+    pub(crate) fn draw_buffer_index(index: u32) -> GlResult<usize> {
         let i = index as usize;
         if i >= crate::gl::context::state::MAX_DRAW_BUFFERS {
             return invalid_value(format!(
@@ -1034,7 +1060,7 @@ impl Context {
     }
 
     /// Sets the equations of draw buffer `index`, or of all of them.
-    fn set_blend_equation(
+    pub(crate) fn set_blend_equation(
         &mut self,
         index: Option<usize>,
         rgb: GLenum,
@@ -1406,6 +1432,7 @@ impl Drop for Context {
         for (image, _) in std::mem::take(&mut self.dummy).into_iter().flatten() {
             let _ = locked.manager.retire_image(image);
         }
+        self.release_blend_destination(&mut locked);
         // The compatibility profile's default textures are the context's own.
         for t in std::mem::take(&mut self.default_textures) {
             crate::gl::context::share_group::release_texture(t, &mut locked);

@@ -5,11 +5,15 @@
 //! those bindings keep reaching it through [`Names::get`], but for every call that takes a name
 //! it is gone: `glIs*` says false, binding it fails, `glGen*` does not hand it out again.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use crate::gl::vk::fast_hash::FastHashMap;
 
 /// One name space (buffers, textures, …). Name 0 is never handed out.
 pub(crate) struct Names<T> {
-    objects: HashMap<u32, Option<T>>,
+    /// Hashed with the translator's fast hasher: draws look several names up each (issue 20),
+    /// and GL names are the application's own, not an attacker's.
+    objects: FastHashMap<u32, Option<T>>,
     /// Names whose object lives on only for other contexts' bindings.
     buried: HashSet<u32>,
     next: u32,
@@ -18,7 +22,7 @@ pub(crate) struct Names<T> {
 impl<T> Default for Names<T> {
     fn default() -> Self {
         Self {
-            objects: HashMap::new(),
+            objects: FastHashMap::default(),
             buried: HashSet::new(),
             next: 1,
         }

@@ -273,7 +273,8 @@ pub(crate) fn glsl_number((major, minor): (u32, u32)) -> u32 {
 
 /// What `glGetStringi(GL_SHADING_LANGUAGE_VERSION, i)` lists for a desktop GL version: every
 /// desktop `#version` it compiles, newest first, then the GLSL ES ones a desktop context takes
-/// (`glsl::version::offered_by_gl`), then "" (a unit without `#version`, GLSL 1.10).
+/// (`glsl::version::offered_by_gl`, and 3.00 ES, which takes the ES path:
+/// `objects::program::link::for_profile`), then "" (a unit without `#version`, GLSL 1.10).
 pub(crate) fn glsl_versions(version: (u32, u32)) -> Vec<String> {
     let ceiling = glsl_number(version);
     let desktop = [
@@ -283,7 +284,7 @@ pub(crate) fn glsl_versions(version: (u32, u32)) -> Vec<String> {
         .iter()
         .filter(|&&v| v <= ceiling)
         .map(|v| v.to_string())
-        .chain(["100", "310 es", "320 es", ""].map(str::to_owned))
+        .chain(["100", "300 es", "310 es", "320 es", ""].map(str::to_owned))
         .collect()
 }
 

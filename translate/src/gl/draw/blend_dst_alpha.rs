@@ -29,8 +29,15 @@ pub(crate) fn at_dst_alpha_one(factor: vk::BlendFactor) -> vk::BlendFactor {
 
 impl Context {
     /// Bit i: draw buffer i of the draw framebuffer is an attachment whose GL format has no
-    /// alpha. The default framebuffer has alpha.
+    /// alpha. The default framebuffer has alpha where its config has.
     pub(crate) fn draw_buffers_without_alpha(&self) -> u8 {
+        if self.draw_framebuffer == 0 {
+            let no_alpha = self
+                .surface
+                .as_ref()
+                .is_some_and(|s| s.color_without_alpha());
+            return u8::from(no_alpha);
+        }
         let Some(fb) = self.framebuffers.get(self.draw_framebuffer) else {
             return 0;
         };

@@ -34,6 +34,7 @@
 //!   begin and the draw.
 
 pub(crate) mod array_bytes;
+pub(crate) mod blend_advanced;
 pub(crate) mod blend_dst_alpha;
 pub(crate) mod clear;
 pub(crate) mod clear_buffer;
@@ -115,6 +116,8 @@ pub(crate) struct Encoder {
     commands_recorded: u64,
     /// Per-phase CPU time of this context's draws (`ARENAGL_DRAW_PROFILE=1`).
     pub(crate) profile: profile::DrawProfile,
+    /// The destination copy advanced-blending draws read (`blend_advanced`).
+    blend_dst: blend_advanced::BlendDst,
 }
 
 impl Encoder {
@@ -127,8 +130,10 @@ impl Encoder {
     /// (pipeline, descriptor sets, the recorded state); the open pass died with the device.
     pub(crate) fn forget_lost_device(&mut self) {
         let profile = std::mem::take(&mut self.profile);
+        let blend_dst = std::mem::take(&mut self.blend_dst);
         *self = Encoder {
             profile,
+            blend_dst,
             commands_recorded: self.commands_recorded,
             ..Encoder::default()
         };
@@ -231,6 +236,7 @@ impl Context {
         let vertex = self.vertex_input(&call, &program.linked, &vao, max_vertex, input)?;
         self.encoder.profile.mark(Phase::VertexInput);
         self.check_blend_state(target.colors.len())?;
+        self.check_advanced_blend(&program.linked)?;
         if self.render_discarded() {
             return Ok(());
         }
@@ -264,6 +270,7 @@ impl Context {
         );
         self.encoder.profile.mark(Phase::PipelineKey);
         // Everything that may allocate, stream or transition, before the pass.
+        self.copy_blend_destination(&target)?;
         let mut resources =
             self.draw_resources(&call, &program, &key, &vertex.sources, &assembly, &target)?;
         resources.feedback = feedback;

@@ -32,20 +32,35 @@ use crate::gl::objects::program::Linked;
 use crate::gl::vk::pipeline::{self, DepthStencilKey, PipelineKey, VertexAttribute, VertexBinding};
 use crate::glsl::draw_parameters::DrawParameters;
 
-/// What the encoder remembers of the last draw in its pass (`Encoder::recorded`).
-#[derive(Debug, Clone, PartialEq)]
+/// What the encoder remembers of the last draw in its pass (`Encoder::recorded`). It is
+/// updated in place, the viewports only when they changed: a draw copies no more than the
+/// small `DrawState` (the viewport array is 16 entries, issue 20's per-draw cost).
+#[derive(Debug, Clone)]
 pub(super) struct RecordedState {
+    state: DrawState,
     viewports: DrawViewports,
+    vertex_buffers: Vec<(vk::Buffer, u64)>,
+}
+
+/// A draw's dynamic state and binds other than the viewports and vertex buffers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DrawState {
     blend_constants: [f32; 4],
     line_width: Option<f32>,
     stencil_reference: [u32; 2],
-    vertex_buffers: Vec<(vk::Buffer, u64)>,
     /// The layout set 0 was bound with and the set, when the draw binds one.
     set0: Option<(vk::PipelineLayout, vk::DescriptorSet)>,
     /// Set 1 and its dynamic offset, as last bound (with set 0's layout: one pipeline layout).
     set1: Option<(vk::PipelineLayout, vk::DescriptorSet, u32)>,
     /// The index buffer bound: (buffer, offset, index type).
     index_buffer: Option<(vk::Buffer, u64, vk::IndexType)>,
+}
+
+/// Which parts of the remembered state a draw changes (each true with nothing remembered).
+struct Changes {
+    viewports: bool,
+    scissors: bool,
+    vertex_buffers: bool,
 }
 
 impl Context {
@@ -183,17 +198,22 @@ impl Context {
         self.encoder.profile.mark(Phase::Pass);
         let pipeline = resources.pipeline;
         let layout = program.linked.pipeline_layout;
-        let mut now = self.recorded_state(viewports);
-        now.set0 = sets.set0.map(|set| (layout, set));
-        now.set1 = sets.set1.map(|(set, offset)| (layout, set, offset));
-        now.index_buffer = resources.indices.index_buffer();
-        let last = self.encoder.recorded.take();
+        let now = DrawState {
+            set0: sets.set0.map(|set| (layout, set)),
+            set1: sets.set1.map(|(set, offset)| (layout, set, offset)),
+            index_buffer: resources.indices.index_buffer(),
+            ..self.dynamic_state()
+        };
         let vb = &resources.vertex_buffers;
         let pairs = || vb.raw.iter().copied().zip(vb.offsets.iter().copied());
-        let bind_vertex_buffers = !vb.raw.is_empty()
-            && changed(last.as_ref(), &|l| {
-                !l.vertex_buffers.iter().copied().eq(pairs())
-            });
+        let recorded = self.encoder.recorded.as_ref();
+        let changes = Changes {
+            viewports: changed(recorded, |l| l.viewports.viewports_differ(viewports)),
+            scissors: changed(recorded, |l| l.viewports.scissors_differ(viewports)),
+            vertex_buffers: changed(recorded, |l| !l.vertex_buffers.iter().copied().eq(pairs())),
+        };
+        let last = recorded.map(|l| l.state);
+        let bind_vertex_buffers = !vb.raw.is_empty() && changes.vertex_buffers;
         let raw = self.device.raw();
         let mut commands = 0u64;
         // SAFETY: `cb` is inside this context's render pass for `target`; the pipeline was built
@@ -205,6 +225,7 @@ impl Context {
                 self.encoder.pipeline = pipeline;
                 commands += 1;
             }
+            commands += record_viewports(raw, cb, viewports, &changes);
             commands += record_dynamic_state(raw, cb, last.as_ref(), &now);
             commands += record_descriptor_sets(raw, cb, layout, last.as_ref(), &now);
             if bind_vertex_buffers {
@@ -213,7 +234,7 @@ impl Context {
             }
             if let Some((buffer, offset, ty)) = now
                 .index_buffer
-                .filter(|_| changed(last.as_ref(), &|l| l.index_buffer != now.index_buffer))
+                .filter(|_| changed(last.as_ref(), |l| l.index_buffer != now.index_buffer))
             {
                 raw.cmd_bind_index_buffer(cb, buffer, offset, ty);
                 commands += 1;
@@ -251,24 +272,47 @@ impl Context {
             }
         }
         self.encoder.commands_recorded += commands;
-        // The last draw's list, refilled: a steady-state draw allocates nothing for it.
-        now.vertex_buffers = last.map(|l| l.vertex_buffers).unwrap_or_default();
-        now.vertex_buffers.clear();
-        now.vertex_buffers.extend(pairs());
-        self.encoder.recorded = Some(now);
+        self.remember(now, viewports, &changes, pairs);
         Ok(())
     }
 
+    /// Keeps what the draw recorded for the next draw to compare with: in place, copying the
+    /// viewports and refilling the vertex-buffer list only when they changed (a steady-state
+    /// draw allocates and copies nothing for them).
+    fn remember<I: Iterator<Item = (vk::Buffer, u64)>>(
+        &mut self,
+        now: DrawState,
+        viewports: &DrawViewports,
+        changes: &Changes,
+        pairs: impl Fn() -> I,
+    ) {
+        let Some(recorded) = self.encoder.recorded.as_mut() else {
+            self.encoder.recorded = Some(RecordedState {
+                state: now,
+                viewports: *viewports,
+                vertex_buffers: pairs().collect(),
+            });
+            return;
+        };
+        recorded.state = now;
+        if changes.viewports || changes.scissors {
+            recorded.viewports = *viewports;
+        }
+        if changes.vertex_buffers {
+            recorded.vertex_buffers.clear();
+            recorded.vertex_buffers.extend(pairs());
+        }
+    }
+
     /// The dynamic state this draw records, to compare with the last (`record_draw` fills in
-    /// the vertex buffers and set 0).
-    fn recorded_state(&self, viewports: &DrawViewports) -> RecordedState {
+    /// the sets and the index buffer).
+    fn dynamic_state(&self) -> DrawState {
         let caps = self.device.caps();
         let line_width = caps.wide_lines.then(|| {
             let range = caps.limits.line_width_range;
             self.pipeline_state.line_width.clamp(range[0], range[1])
         });
-        RecordedState {
-            viewports: *viewports,
+        DrawState {
             blend_constants: self.pipeline_state.blend_color,
             line_width,
             set0: None,
@@ -278,14 +322,39 @@ impl Context {
                 self.pipeline_state.stencil[0].reference as u32,
                 self.pipeline_state.stencil[1].reference as u32,
             ],
-            vertex_buffers: Vec::new(),
         }
     }
 }
 
-/// Whether the recorded state differs from `last` where `differs` looks (always, with no last).
-fn changed(last: Option<&RecordedState>, differs: &dyn Fn(&RecordedState) -> bool) -> bool {
+/// Whether the recorded `last` differs where `differs` looks (always, with no last).
+#[inline]
+fn changed<T>(last: Option<&T>, differs: impl FnOnce(&T) -> bool) -> bool {
     last.is_none_or(differs)
+}
+
+/// Records the viewports and scissors where `changes` says they changed; returns how many
+/// commands.
+///
+/// # Safety
+///
+/// `cb` is recording inside a render pass, with a pipeline bound whose viewport count is
+/// `viewports.count` and whose viewports and scissors are dynamic.
+unsafe fn record_viewports(
+    raw: &ash::Device,
+    cb: vk::CommandBuffer,
+    viewports: &DrawViewports,
+    changes: &Changes,
+) -> u64 {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        if changes.viewports {
+            viewports.record_viewports(raw, cb);
+        }
+        if changes.scissors {
+            viewports.record_scissors(raw, cb);
+        }
+    }
+    u64::from(changes.viewports) + u64::from(changes.scissors)
 }
 
 /// Records the dynamic state in which `now` differs from `last`; returns how many commands.
@@ -296,33 +365,25 @@ fn changed(last: Option<&RecordedState>, differs: &dyn Fn(&RecordedState) -> boo
 unsafe fn record_dynamic_state(
     raw: &ash::Device,
     cb: vk::CommandBuffer,
-    last: Option<&RecordedState>,
-    now: &RecordedState,
+    last: Option<&DrawState>,
+    now: &DrawState,
 ) -> u64 {
     let line_width = now.line_width;
     let mut commands = 0;
     // SAFETY: as the caller guarantees.
     unsafe {
-        if changed(last, &|l| l.viewports.viewports_differ(&now.viewports)) {
-            now.viewports.record_viewports(raw, cb);
-            commands += 1;
-        }
-        if changed(last, &|l| l.viewports.scissors_differ(&now.viewports)) {
-            now.viewports.record_scissors(raw, cb);
-            commands += 1;
-        }
-        if changed(last, &|l| l.blend_constants != now.blend_constants) {
+        if changed(last, |l| l.blend_constants != now.blend_constants) {
             raw.cmd_set_blend_constants(cb, &now.blend_constants);
             commands += 1;
         }
-        if let Some(width) = line_width.filter(|_| changed(last, &|l| l.line_width != line_width)) {
+        if let Some(width) = line_width.filter(|_| changed(last, |l| l.line_width != line_width)) {
             raw.cmd_set_line_width(cb, width);
             commands += 1;
         }
         let faces = [vk::StencilFaceFlags::FRONT, vk::StencilFaceFlags::BACK];
         for (face, flag) in faces.into_iter().enumerate() {
             let reference = now.stencil_reference[face];
-            if changed(last, &|l| l.stencil_reference[face] != reference) {
+            if changed(last, |l| l.stencil_reference[face] != reference) {
                 raw.cmd_set_stencil_reference(cb, flag, reference);
                 commands += 1;
             }
@@ -346,16 +407,16 @@ unsafe fn record_descriptor_sets(
     raw: &ash::Device,
     cb: vk::CommandBuffer,
     layout: vk::PipelineLayout,
-    last: Option<&RecordedState>,
-    now: &RecordedState,
+    last: Option<&DrawState>,
+    now: &DrawState,
 ) -> u64 {
     let set0 = now
         .set0
-        .filter(|_| changed(last, &|l| l.set0 != now.set0))
+        .filter(|_| changed(last, |l| l.set0 != now.set0))
         .map(|(_, set)| set);
     let set1 = now
         .set1
-        .filter(|_| set0.is_some() || changed(last, &|l| l.set1 != now.set1))
+        .filter(|_| set0.is_some() || changed(last, |l| l.set1 != now.set1))
         .map(|(_, set, offset)| (set, offset));
     let graphics = vk::PipelineBindPoint::GRAPHICS;
     // SAFETY: as the caller guarantees.

@@ -239,6 +239,10 @@ impl Context {
     ) -> GlResult<vk::DescriptorImageInfo> {
         let compat = self.profile == Profile::Compatibility;
         let s = &linked.samplers[si];
+        if s.initial_unit == crate::glsl::blend_advanced::DST_UNIT {
+            let multisampled = s.ty.dim == crate::glsl::SamplerDim::D2Multisample;
+            return self.blend_dst_descriptor(locked, dummy, multisampled);
+        }
         // The unit's binding for the target the sampler's type reads: a texture of
         // another target is never seen, so it samples as incomplete.
         let target = TexTarget::of_sampler(s.ty.dim);

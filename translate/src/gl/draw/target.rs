@@ -209,7 +209,7 @@ impl Context {
                 height: s.render_height,
                 gl_size: (s.width, s.height),
                 colors: vec![color],
-                depth_stencil: Some(whole(s.depth, s.depth_format)),
+                depth_stencil: s.depth.zip(s.depth_format).map(|(d, f)| whole(d, f)),
                 samples: s.samples,
                 layers: 1,
             });
@@ -237,7 +237,10 @@ impl Context {
         for (i, a) in fb.colors.iter().enumerate() {
             let Some(a) = a else { continue };
             let (b, w, h) = self.attachment(*a, linear)?;
-            if crate::gl::objects::framebuffer::is_depth_format(b.format) {
+            // Compressed blocks kept as they are (`texture::native`) cannot be rendered to.
+            if crate::gl::objects::framebuffer::is_depth_format(b.format)
+                || crate::gl::objects::texture::native::is_native(b.format)
+            {
                 return Err(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
             }
             add(w, h, b.samples)?;

@@ -18,6 +18,8 @@
 //! - The bytes read on the CPU come from `array_bytes`; lowering takes at most
 //!   `MAX_LOWERED_VERTICES` vertices.
 
+use std::sync::Arc;
+
 use arenagl_memory::{BufferHandle, StreamRange};
 use ash::vk;
 
@@ -343,11 +345,11 @@ pub(super) fn raw_vertex_buffers(
 impl Context {
     /// The vertex array a draw reads: the immediate mode's (`glEnd` puts its own in place), else
     /// the bound one; none bound is `GL_INVALID_OPERATION` (only a core context can lack one).
-    pub(super) fn draw_vertex_array(&self) -> GlResult<VertexArray> {
+    pub(super) fn draw_vertex_array(&self) -> GlResult<Arc<VertexArray>> {
         match self
             .vao_override
             .clone()
-            .or_else(|| self.current_vao().cloned())
+            .or_else(|| self.current_vao_shared().cloned())
         {
             Some(v) => Ok(v),
             None => invalid_op("draw with no vertex array object bound (core profile)"),

@@ -21,8 +21,9 @@ use crate::gl::draw::clip;
 use crate::gl::objects::framebuffer::Target;
 use crate::gl::objects::program::Linked;
 
-/// The viewports and scissors of one draw, in the target's images.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The viewports and scissors of one draw, in the target's images. Only the first `count`
+/// indices are compared and recorded: the rest are never read (most draws use one).
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct DrawViewports {
     /// Indices in use: 1, or `GL_MAX_VIEWPORTS` for a program writing `gl_ViewportIndex`.
     pub count: u32,
@@ -34,21 +35,31 @@ pub(crate) struct DrawViewports {
 impl DrawViewports {
     /// No index drawing anything (a draw that only feeds transform feedback).
     pub(crate) fn empty(count: u32) -> Self {
-        Self {
+        // Zeroed whole (a fast fill), then the indices in use set: the rest are never read.
+        let mut out = Self {
             count,
-            viewports: [[0.0, 0.0, 1.0, 1.0, 0.0, 1.0]; MAX_VIEWPORTS],
+            viewports: [[0.0; 6]; MAX_VIEWPORTS],
             scissors: [vk::Rect2D::default(); MAX_VIEWPORTS],
+        };
+        for v in &mut out.viewports[..count as usize] {
+            *v = [0.0, 0.0, 1.0, 1.0, 0.0, 1.0];
         }
+        out
     }
 
-    /// Whether the viewports differ from `other`'s (the scissors may not).
+    /// The indices in use.
+    fn used(&self) -> usize {
+        self.count as usize
+    }
+
+    /// Whether the viewports in use differ from `other`'s (the scissors may not).
     pub(crate) fn viewports_differ(&self, other: &Self) -> bool {
-        self.count != other.count || self.viewports != other.viewports
+        self.count != other.count || self.viewports[..self.used()] != other.viewports[..self.used()]
     }
 
-    /// Whether the scissors differ from `other`'s.
+    /// Whether the scissors in use differ from `other`'s.
     pub(crate) fn scissors_differ(&self, other: &Self) -> bool {
-        self.count != other.count || self.scissors != other.scissors
+        self.count != other.count || self.scissors[..self.used()] != other.scissors[..self.used()]
     }
 
     /// Records the viewports.
@@ -58,19 +69,22 @@ impl DrawViewports {
     /// `cb` is recording with a pipeline bound whose viewport count is `self.count` and whose
     /// viewports are dynamic.
     pub(crate) unsafe fn record_viewports(&self, raw: &ash::Device, cb: vk::CommandBuffer) {
-        let viewports = self
-            .viewports
-            .map(|[x, y, width, height, min_depth, max_depth]| vk::Viewport {
+        let mut viewports = [vk::Viewport::default(); MAX_VIEWPORTS];
+        for (out, &[x, y, width, height, min_depth, max_depth]) in
+            viewports.iter_mut().zip(&self.viewports[..self.used()])
+        {
+            *out = vk::Viewport {
                 x,
                 y,
                 width,
                 height,
                 min_depth,
                 max_depth,
-            });
+            };
+        }
         // SAFETY: as the caller guarantees; `count` ≤ MAX_VIEWPORTS ≤ the device's maxViewports
         // (1 without multiViewport, `context::viewports::supported`).
-        unsafe { raw.cmd_set_viewport(cb, 0, &viewports[..self.count as usize]) }
+        unsafe { raw.cmd_set_viewport(cb, 0, &viewports[..self.used()]) }
     }
 
     /// Records the scissors.
@@ -80,7 +94,7 @@ impl DrawViewports {
     /// As [`Self::record_viewports`], for scissors.
     pub(crate) unsafe fn record_scissors(&self, raw: &ash::Device, cb: vk::CommandBuffer) {
         // SAFETY: as the caller guarantees.
-        unsafe { raw.cmd_set_scissor(cb, 0, &self.scissors[..self.count as usize]) }
+        unsafe { raw.cmd_set_scissor(cb, 0, &self.scissors[..self.used()]) }
     }
 }
 
@@ -142,5 +156,29 @@ impl Context {
             depth[0] as f32,
             depth[1] as f32,
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_indices_in_use_are_compared() {
+        let one = DrawViewports::empty(1);
+        let mut other = one;
+        other.viewports[3] = [9.0; 6];
+        other.scissors[3].extent.width = 9;
+        assert!(!one.viewports_differ(&other));
+        assert!(!one.scissors_differ(&other));
+        other.viewports[0][2] = 2.0;
+        other.scissors[0].offset.x = 1;
+        assert!(one.viewports_differ(&other));
+        assert!(one.scissors_differ(&other));
+        let mut all = DrawViewports::empty(MAX_VIEWPORTS as u32);
+        let before = all;
+        all.viewports[MAX_VIEWPORTS - 1][0] = 1.0;
+        assert!(all.viewports_differ(&before));
+        assert!(!all.scissors_differ(&before));
     }
 }

@@ -17,8 +17,10 @@ use super::{not_created, Named};
 impl Context {
     /// `glCreateVertexArrays`.
     pub fn create_vertex_arrays(&mut self, n: i32) -> Vec<u32> {
-        let r = gen_count("glCreateVertexArrays", n)
-            .map(|n| self.vertex_arrays.create(n, VertexArray::default));
+        let r = gen_count("glCreateVertexArrays", n).map(|n| {
+            self.vertex_arrays
+                .create(n, std::sync::Arc::<VertexArray>::default)
+        });
         self.record(r).unwrap_or_default()
     }
 

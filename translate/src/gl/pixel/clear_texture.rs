@@ -6,11 +6,11 @@
 //!   `glTexSubImage*` of the box would take it, with the texel repeated over the box and a
 //!   tightly packed unpack state: GL defines the clear as that conversion (GL 4.6 §8.21), so
 //!   every format the upload path converts (normalised, float, integer, packed, legacy, sRGB
-//!   without encoding, depth) clears the same way. A null `data` is a box of zero texels.
+//!   without encoding, depth, depth/stencil and stencil planes) clears the same way. A null
+//!   `data` is a box of zero texels.
 //! - The box covers cube faces on the z axis (GL treats a cube map as six layers here) and the
 //!   layers of array textures on their layer axis.
-//! - Not yet: multisample textures (no transfer reaches a multisampled image), depth/stencil and
-//!   stencil-only textures (the upload path writes the depth aspect only): each is
+//! - Not yet: multisample textures (no transfer reaches a multisampled image):
 //!   `GL_INVALID_OPERATION` with a log, never a wrong result.
 //! - Errors follow GL 4.6 §8.21 and Mesa's order: no such texture, a buffer texture or a
 //!   compressed format `GL_INVALID_OPERATION`; a level that is not defined `GL_INVALID_OPERATION`
@@ -114,7 +114,7 @@ impl Context {
         if size.contains(&0) {
             return Ok(());
         }
-        if s.samples > 1 || matches!(s.info.base, Base::DepthStencil | Base::Stencil) {
+        if s.samples > 1 {
             return invalid_op(format!(
                 "glClearTexImage of {:?} ({} samples) is not supported by this GL yet",
                 s.format, s.samples

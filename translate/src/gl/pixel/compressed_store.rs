@@ -84,13 +84,14 @@ impl BlockLayout {
     ) -> Option<Self> {
         let [x, y, z] = blocks.axes(dims);
         let bytes = codec.block_bytes() as usize;
-        let row_bytes = size[0].div_ceil(4) as usize * bytes;
+        let [fw, fh] = codec.block_size();
+        let row_bytes = size[0].div_ceil(fw) as usize * bytes;
         let mut layout = Self {
             skip: 0,
             row_stride: row_bytes,
             slice_stride: 0,
             row_bytes,
-            rows: size[1].div_ceil(4) as usize,
+            rows: size[1].div_ceil(fh) as usize,
             slices: size[2] as usize,
         };
         let per_block = |v: u32, block: u32| v.div_ceil(block) as usize;

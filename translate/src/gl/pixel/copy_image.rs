@@ -72,6 +72,8 @@ fn view_class(internal: GLenum) -> Option<u32> {
         0x8DBD | 0x8DBE => 1002,
         0x8E8C | 0x8E8D => 1003,
         0x8E8E | 0x8E8F => 1004,
+        // ASTC: one class per footprint, linear and sRGB (KHR_texture_compression_astc_ldr).
+        0x93B0..=0x93BD | 0x93D0..=0x93DD => 1100 + (internal & 0xF),
         _ => return None,
     })
 }
@@ -120,11 +122,13 @@ impl Context {
         if size.iter().any(|&v| v < 0) {
             return invalid_value("glCopyImageSubData with a negative size");
         }
-        // Between a compressed and an uncompressed image one 4×4 block is one texel, so the
+        // Between a compressed and an uncompressed image one block is one texel, so the
         // destination box is the source box in the destination's units.
+        let [sw, sh] = src.block().map(|v| v as i32);
+        let [dw, dh] = dst.block().map(|v| v as i32);
         let dst_size = match (src.compressed, dst.compressed) {
-            (true, false) => [(size[0] + 3) / 4, (size[1] + 3) / 4, size[2]],
-            (false, true) => [size[0] * 4, size[1] * 4, size[2]],
+            (true, false) => [(size[0] + sw - 1) / sw, (size[1] + sh - 1) / sh, size[2]],
+            (false, true) => [size[0] * dw, size[1] * dh, size[2]],
             _ => size,
         };
         for (side, xyz, size, which) in [
@@ -148,17 +152,20 @@ impl Context {
                     side.limits
                 ));
             }
-            // A compressed image copies whole 4×4 blocks: offsets on block boundaries, sizes a
+            // A compressed image copies whole blocks: offsets on block boundaries, sizes a
             // multiple of the block or reaching the level's edge.
             if side.compressed {
+                let block = side.block().map(|v| v as i32);
                 let aligned = (0..2).all(|a| {
-                    xyz[a] % 4 == 0
-                        && (size[a] % 4 == 0
+                    xyz[a] % block[a] == 0
+                        && (size[a] % block[a] == 0
                             || xyz[a] as u64 + size[a] as u64 == u64::from(side.limits[a]))
                 });
                 if !aligned {
                     return invalid_value(format!(
-                        "glCopyImageSubData {which} box {xyz:?} {size:?} not on 4x4 block boundaries"
+                        "glCopyImageSubData {which} box {xyz:?} {size:?} not on {}x{} block \
+                         boundaries",
+                        block[0], block[1]
                     ));
                 }
             }
@@ -187,9 +194,10 @@ impl Context {
             if self.copy_blocks((&src, src_xyz), (&dst, dst_xyz), size)? {
                 return Ok(true);
             }
-            // Without the source's blocks only a copy within one format can move the
-            // decoded texels as they are.
-            if src.internal != dst.internal {
+            // Without the source's blocks only a copy within one format (both decoded, or
+            // both kept as blocks: `texture::native`) can move the texels as they are.
+            let native = crate::gl::objects::texture::native::is_native;
+            if src.internal != dst.internal || native(src.format) != native(dst.format) {
                 warn_unsupported("a copy from a compressed level whose blocks ArenaGL lacks");
                 return Ok(false);
             }
@@ -414,21 +422,26 @@ impl Context {
 }
 
 impl Side {
-    /// The limits with width and height rounded up to whole 4×4 blocks.
+    /// Texels per block across and down: the codec's for a compressed side, 1×1 otherwise.
+    fn block(&self) -> [u32; 2] {
+        crate::gl::objects::texture::internal_format::codec(self.internal)
+            .filter(|_| self.compressed)
+            .map_or([1, 1], |c| c.block_size())
+    }
+
+    /// The limits with width and height rounded up to whole blocks.
     fn block_limits(&self) -> [u32; 3] {
         let [w, h, d] = self.limits;
-        [w.next_multiple_of(4), h.next_multiple_of(4), d]
+        let [bw, bh] = self.block();
+        [w.next_multiple_of(bw), h.next_multiple_of(bh), d]
     }
 
     /// The box of blocks the texel box `size` at `xyz` covers: one texel of an uncompressed
     /// image is one block.
     fn block_count(&self, size: [i32; 3]) -> [u32; 3] {
         let [w, h, d] = size.map(|v| v as u32);
-        if self.compressed {
-            [w.div_ceil(4), h.div_ceil(4), d]
-        } else {
-            [w, h, d]
-        }
+        let [bw, bh] = self.block();
+        [w.div_ceil(bw), h.div_ceil(bh), d]
     }
 
     /// The texel box `blocks` cover from `xyz`: on a compressed image, clipped to the level.
@@ -436,7 +449,9 @@ impl Side {
         if !self.compressed {
             return blocks;
         }
-        let clip = |a: usize| (blocks[a] * 4).min(self.limits[a].saturating_sub(xyz[a] as u32));
+        let block = self.block();
+        let clip =
+            |a: usize| (blocks[a] * block[a]).min(self.limits[a].saturating_sub(xyz[a] as u32));
         [clip(0), clip(1), blocks[2]]
     }
 
@@ -488,7 +503,9 @@ impl Context {
         let Some(t) = self.textures.get(side.name) else {
             return Ok(None);
         };
-        let [lw, lh, _] = side.limits.map(|v| v.div_ceil(4) as usize);
+        let [bw, bh] = side.block();
+        let [lw, lh] = [side.limits[0].div_ceil(bw), side.limits[1].div_ceil(bh)];
+        let [lw, lh] = [lw as usize, lh as usize];
         let (bb, row) = (bytes as usize, count[0] as usize * bytes as usize);
         let mut out = Vec::with_capacity(row * count[1] as usize * count[2] as usize);
         for z in 0..count[2] {
@@ -497,8 +514,8 @@ impl Context {
                 return Ok(None);
             };
             for y in 0..count[1] as usize {
-                let by = xyz[1] as usize / 4 + y;
-                let at = ((slice as usize * lh + by) * lw + xyz[0] as usize / 4) * bb;
+                let by = xyz[1] as usize / bh as usize + y;
+                let at = ((slice as usize * lh + by) * lw + xyz[0] as usize / bw as usize) * bb;
                 match level.get(at..at + row) {
                     Some(r) => out.extend_from_slice(r),
                     None => return Ok(None),
@@ -620,6 +637,8 @@ fn block_class(internal: GLenum) -> Option<u32> {
         | 0x9273
         | 0x9278
         | 0x9279
+        | 0x93B0..=0x93BD // ASTC (KHR_texture_compression_astc_ldr: 128-bit blocks)
+        | 0x93D0..=0x93DD
         | 0x8D70
         | 0x8D82
         | 0x8814 => 128,
@@ -660,6 +679,8 @@ fn is_compressed(internal: GLenum) -> bool {
             | 0x8DBB..=0x8DBE // RGTC
             | 0x9270..=0x9279 // ETC2 / EAC
             | 0x8E8C..=0x8E8F // BPTC
+            | 0x93B0..=0x93BD // ASTC
+            | 0x93D0..=0x93DD // sRGB ASTC
             | 0x84E9..=0x84EE // generic compressed
             | 0x8C48 | 0x8C49 | 0x8225 | 0x8226
     )

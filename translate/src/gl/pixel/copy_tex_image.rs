@@ -84,7 +84,8 @@ fn carrier_pair(
     use crate::gl::objects::texture::internal_format::{Base, Comp};
     match (info.base, info.comp) {
         (Base::Depth, _) => (GL_DEPTH_COMPONENT, GL_FLOAT),
-        (Base::DepthStencil | Base::Stencil, _) => (GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8),
+        (Base::DepthStencil, _) => (GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8),
+        (Base::Stencil, _) => (GL_STENCIL_INDEX, GL_UNSIGNED_BYTE),
         (_, Comp::Int) => (GL_RGBA_INTEGER, GL_INT),
         (_, Comp::UInt) => (GL_RGBA_INTEGER, GL_UNSIGNED_INT),
         _ => (GL_RGBA, GL_FLOAT),
@@ -125,6 +126,7 @@ impl Context {
             if matches!(internal, 1..=4) {
                 return invalid_enum(&format!("{call} internal format"), internal);
             }
+            crate::gl::objects::texture::internal_format::refuse_texels(internal, &call)?;
             let device = self.device.clone();
             let storage = crate::gl::objects::texture::storage_format(
                 &device.lock(),
@@ -141,6 +143,7 @@ impl Context {
                 internal: internal as i32,
                 size,
                 border,
+                blocks: false,
             };
             self.specify_level(spec, carrier_pair(&storage.info), None)?;
             // A 1D array's `height` is its layers: `copy_into_level` copies row by row.
@@ -190,6 +193,13 @@ impl Context {
             if !s.face_level_defined(face, level) {
                 return invalid_op(format!("{call}: level {level} is not defined"));
             }
+            crate::gl::objects::texture::internal_format::refuse_texels(s.internal, &call)?;
+            let device = self.device.clone();
+            let t = self.bound_texture(tt)?;
+            t.decode_native_storage(&device, &call)?;
+            let Some(s) = t.storage.as_ref() else {
+                return invalid_op(format!("{call} on a texture without storage"));
+            };
             let info = s.info;
             let have = s.level_size(level);
             // The box the copy writes: `height` rows, or layers of a 1D array; one slice or layer

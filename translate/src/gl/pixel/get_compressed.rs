@@ -65,22 +65,23 @@ impl Texture {
         (face, level): (u32, u32),
         level_size: [u32; 3],
         (offset, size): ([u32; 3], [u32; 3]),
-        block_bytes: u32,
+        codec: arenagl_staging::Codec,
         data: &[u8],
     ) {
+        let [fw, fh] = codec.block_size();
         let whole = BlockBox {
             offset: [0; 3],
             size: [
-                level_size[0].div_ceil(4),
-                level_size[1].div_ceil(4),
+                level_size[0].div_ceil(fw),
+                level_size[1].div_ceil(fh),
                 level_size[2],
             ],
         };
         let part = BlockBox {
-            offset: [offset[0] / 4, offset[1] / 4, offset[2]],
-            size: [size[0].div_ceil(4), size[1].div_ceil(4), size[2]],
+            offset: [offset[0] / fw, offset[1] / fh, offset[2]],
+            size: [size[0].div_ceil(fw), size[1].div_ceil(fh), size[2]],
         };
-        let bb = block_bytes as usize;
+        let bb = codec.block_bytes() as usize;
         let total = whole.size.iter().map(|&v| v as usize).product::<usize>() * bb;
         let blocks = self.blocks.entry((face, level)).or_default();
         if blocks.len() != total {

@@ -282,12 +282,17 @@ impl Context {
         pair: ClientPixel,
         out: &mut [u8],
     ) -> GlResult<()> {
+        let [w, h, d] = l.size;
+        let count = w as usize * h as usize * d as usize;
+        // A level kept as compressed blocks is read as blocks and decoded here.
+        if let Some(codec) = crate::gl::objects::texture::native::codec_of(l.format) {
+            let raw = self.decode_native_level(l, codec)?;
+            return Self::pack_color_texels(l, pack, pair, (codec.decoded_format(), &raw), out);
+        }
         let texel = crate::gl::objects::texture::internal_format::texel_format(l.format)
             .ok_or_else(|| {
                 GlError::InvalidOperation(format!("glGetTexImage of {:?} storage", l.format))
             })?;
-        let [w, h, d] = l.size;
-        let count = w as usize * h as usize * d as usize;
         let bytes = texel.texel_bytes() as usize;
         let mut raw = vec![0u8; count * bytes];
         let tight = PixelStore {
@@ -308,6 +313,62 @@ impl Context {
             })?;
             locked.collect(device.raw());
         }
+        Self::pack_color_texels(l, pack, pair, (texel, &raw), out)
+    }
+
+    /// The texels of `l`, a level kept as `codec`'s blocks, decoded from the blocks the device
+    /// holds (slices or layers one after another), tightly packed.
+    /// A box off the block grid (`glGetTextureSubImage`) reads the whole blocks around it and
+    /// keeps its texels.
+    fn decode_native_level(
+        &mut self,
+        l: &Level,
+        codec: arenagl_staging::Codec,
+    ) -> GlResult<Vec<u8>> {
+        let device = self.device.clone();
+        let (blocks, grid) = {
+            let mut locked = device.lock();
+            let extent = locked.manager.image_info(l.image)?.desc.extent;
+            let level = [extent.width, extent.height].map(|v| (v >> l.region.mip_level).max(1));
+            let grid = block_grid(&l.region, codec.block_size(), level);
+            let blocks = crate::gl::context::error::until_done(|| {
+                locked.manager.read_blocks(l.image, &grid)
+            })?;
+            locked.collect(device.raw());
+            (blocks, grid)
+        };
+        let (gw, gh) = (grid.extent.width, grid.extent.height);
+        let d = l.size[2];
+        let decoded = arenagl_staging::decompress(codec, &blocks, gw, gh, d)
+            .map_err(|e| GlError::InvalidOperation(format!("glGetTexImage blocks: {e}")))?;
+        let texel = codec.decoded_format().texel_bytes() as usize;
+        let (dx, dy) = (
+            (l.region.offset.x - grid.offset.x) as usize,
+            (l.region.offset.y - grid.offset.y) as usize,
+        );
+        let [w, h] = [l.size[0] as usize, l.size[1] as usize];
+        let (gw, gh) = (gw as usize, gh as usize);
+        let mut out = Vec::with_capacity(w * h * d as usize * texel);
+        for z in 0..d as usize {
+            for y in 0..h {
+                let at = ((z * gh + dy + y) * gw + dx) * texel;
+                out.extend_from_slice(decoded.get(at..at + w * texel).unwrap_or(&[]));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Packs `raw`, `l`'s tightly packed texels of `texel`, into `out` as `pair` per `pack`,
+    /// with GL's meaning of the level's base format.
+    fn pack_color_texels(
+        l: &Level,
+        pack: &PixelStore,
+        pair: ClientPixel,
+        (texel, raw): (TexelFormat, &[u8]),
+        out: &mut [u8],
+    ) -> GlResult<()> {
+        let count = l.size.iter().map(|&v| v as usize).product::<usize>();
+        let bytes = texel.texel_bytes() as usize;
         // Canonical RGBA of 32-bit components: exact for every storage format GL stores.
         let kind = match texel {
             TexelFormat::Array {
@@ -446,6 +507,22 @@ fn depth_layout(pack: &PixelStore, size: [u32; 3], pixel: usize) -> Option<(usiz
         .checked_mul(image_rows)?
         .checked_mul(stride)?;
     Some((stride, before.checked_add(one)?))
+}
+
+/// `region` widened to the block grid of `block` (texels) on a level of `level` texels: its
+/// offset down to a block boundary, its end up to one or to the level's edge.
+fn block_grid(region: &ImageRegion, block: [u32; 2], level: [u32; 2]) -> ImageRegion {
+    let mut grid = *region;
+    let (x0, y0) = (region.offset.x.max(0) as u32, region.offset.y.max(0) as u32);
+    let (x1, y1) = (x0 + region.extent.width, y0 + region.extent.height);
+    let (gx, gy) = (x0 / block[0] * block[0], y0 / block[1] * block[1]);
+    let gx1 = x1.next_multiple_of(block[0]).min(level[0]);
+    let gy1 = y1.next_multiple_of(block[1]).min(level[1]);
+    grid.offset.x = gx as i32;
+    grid.offset.y = gy as i32;
+    grid.extent.width = gx1 - gx;
+    grid.extent.height = gy1 - gy;
+    grid
 }
 
 #[cfg(test)]

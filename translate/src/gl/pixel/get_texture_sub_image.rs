@@ -169,30 +169,40 @@ fn check_sub_box(tt: TexTarget, (offset, size): SubBox, extent: [u32; 3]) -> GlR
     Ok(())
 }
 
-/// GL's block-grid rule of compressed boxes: offsets on 4×4 block boundaries, sizes whole
+/// GL's block-grid rule of compressed boxes: offsets on `block` boundaries, sizes whole
 /// blocks or reaching the level's edge (`GL_INVALID_VALUE`).
-fn check_block_grid((offset, size): SubBox, extent: [u32; 3]) -> GlResult<()> {
+fn check_block_grid((offset, size): SubBox, extent: [u32; 3], block: [u32; 2]) -> GlResult<()> {
+    let block = block.map(|v| v as i32);
     let aligned = (0..2).all(|a| {
-        offset[a] % 4 == 0 && (size[a] % 4 == 0 || (offset[a] + size[a]) as u32 == extent[a])
+        offset[a] % block[a] == 0
+            && (size[a] % block[a] == 0 || (offset[a] + size[a]) as u32 == extent[a])
     });
     if !aligned {
         return invalid_value(format!(
-            "glGetCompressedTextureSubImage box {offset:?} {size:?} off the 4x4 block grid"
+            "glGetCompressedTextureSubImage box {offset:?} {size:?} off the {}x{} block grid",
+            block[0], block[1]
         ));
     }
     Ok(())
 }
 
 /// The blocks of the box `(offset, size)` (texels; z in slices) out of a whole level's blocks
-/// `whole` of GL size `extent`, `bb` bytes a block, in GL's default compressed layout.
-fn blocks_of_box(whole: &[u8], extent: [u32; 3], (offset, size): SubBox, bb: usize) -> Vec<u8> {
+/// `whole` of GL size `extent`, `codec`'s blocks, in GL's default compressed layout.
+fn blocks_of_box(
+    whole: &[u8],
+    extent: [u32; 3],
+    (offset, size): SubBox,
+    codec: arenagl_staging::Codec,
+) -> Vec<u8> {
+    let [fw, fh] = codec.block_size().map(|v| v as usize);
+    let bb = codec.block_bytes() as usize;
     let grid = [
-        extent[0].div_ceil(4) as usize,
-        extent[1].div_ceil(4) as usize,
+        (extent[0] as usize).div_ceil(fw),
+        (extent[1] as usize).div_ceil(fh),
     ];
-    let (bx, by) = (offset[0] as usize / 4, offset[1] as usize / 4);
-    let cols = (size[0] as usize).div_ceil(4);
-    let rows = (size[1] as usize).div_ceil(4);
+    let (bx, by) = (offset[0] as usize / fw, offset[1] as usize / fh);
+    let cols = (size[0] as usize).div_ceil(fw);
+    let rows = (size[1] as usize).div_ceil(fh);
     let mut out = Vec::with_capacity(cols * rows * bb);
     for y in by..by + rows {
         let at = (y * grid[0] + bx) * bb;
@@ -243,7 +253,7 @@ impl Context {
             );
         };
         let extent = s.level_size(level);
-        check_block_grid(area, extent)?;
+        check_block_grid(area, extent, codec.block_size())?;
         let (offset, size) = area;
         let empty = KeptImage {
             blocks: Vec::new(),
@@ -253,8 +263,7 @@ impl Context {
         if size.contains(&0) {
             return Ok(empty);
         }
-        let bb = codec.block_bytes() as usize;
-        let slice_bytes = extent[0].div_ceil(4) as usize * extent[1].div_ceil(4) as usize * bb;
+        let slice_bytes = codec.image_bytes(extent[0], extent[1], 1).unwrap_or(0) as usize;
         let mut out = Vec::new();
         for z in offset[2]..offset[2] + size[2] {
             // Cube faces keep their blocks apart; array layers and 3D slices follow each other.
@@ -270,7 +279,7 @@ impl Context {
                      compressed blocks (ArenaGL has no block encoder)",
                 );
             };
-            out.extend(blocks_of_box(whole, extent, area, bb));
+            out.extend(blocks_of_box(whole, extent, area, codec));
         }
         let size = size.map(|v| v as u32);
         Ok(KeptImage {

@@ -119,8 +119,10 @@ impl Context {
                 region.base_layer = layer;
             }
         }
-        // A default framebuffer at a reduced render scale is read as the window shows it.
-        let (image, region, temp) = if target.is_scaled() {
+        // A default framebuffer at a reduced render scale is read as the window shows it; an
+        // RGB565 one through an RGBA8 copy.
+        let copy_format = crate::gl::pressure::render_scale::read_copy_format(src.format);
+        let (image, region, temp) = if target.is_scaled() || copy_format != src.format {
             let (temp, region) = self.upscaled_for_read(&target, src, rect)?;
             (temp, region, Some(temp))
         } else {
@@ -131,7 +133,11 @@ impl Context {
         let mut locked = device.lock();
         let read = crate::gl::objects::texture::api::read_color_of(
             &mut locked,
-            Bound { image, ..src },
+            Bound {
+                image,
+                format: copy_format,
+                ..src
+            },
             info.as_ref(),
             &region,
             &pack,

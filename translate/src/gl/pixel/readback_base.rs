@@ -78,8 +78,16 @@ pub(crate) fn rebase(
 
 impl Context {
     /// The GL format and storage of the read framebuffer's read buffer when it is an
-    /// attachment of a framebuffer object (None for the default framebuffer).
+    /// attachment of a framebuffer object, or a default framebuffer without alpha (None for
+    /// one with: its RGBA8 storage means what it holds).
     pub(crate) fn read_attachment_format(&self) -> Option<(FormatInfo, vk::Format)> {
+        if self.read_framebuffer == 0 {
+            let s = self.read_surface.as_ref()?;
+            let info = crate::gl::objects::texture::internal_format::lookup(s.gl_color_internal());
+            return info
+                .filter(|_| s.color_without_alpha())
+                .map(|i| (i, s.color_format));
+        }
         let fb = self.framebuffers.get(self.read_framebuffer)?;
         let index = fb.read_buffer.checked_sub(GL_COLOR_ATTACHMENT0)? as usize;
         match (*fb.colors.get(index)?)? {

@@ -26,6 +26,16 @@ use crate::gl::context::error::GlResult;
 use crate::gl::context::Context;
 use crate::gl::objects::framebuffer::{Bound, Target};
 
+/// The format a read-back copy of `format` is made in: an RGB565 default framebuffer (which
+/// the texel conversions do not read) is copied into RGBA8, which holds every 5/6-bit value
+/// exactly; other formats stay as they are.
+pub(crate) fn read_copy_format(format: vk::Format) -> vk::Format {
+    match format {
+        vk::Format::R5G6B5_UNORM_PACK16 => vk::Format::R8G8B8A8_UNORM,
+        f => f,
+    }
+}
+
 impl Context {
     /// The render scale the pressure policy asks the presenter for (1.0: full size).
     pub fn requested_render_scale(&self) -> f32 {
@@ -33,8 +43,9 @@ impl Context {
     }
 
     /// For a read of `rect` (GL window coordinates, inside the GL size) from `src` of a scaled
-    /// `target`: a temporary image holding that rectangle scaled up to its GL size, and the
-    /// region to read from it. The caller retires the image after the read.
+    /// `target`: a temporary image holding that rectangle scaled up to its GL size, in
+    /// [`read_copy_format`] of `src`'s, and the region to read from it (an unscaled target's
+    /// copy is exact). The caller retires the image after the read.
     pub(crate) fn upscaled_for_read(
         &mut self,
         target: &Target,
@@ -54,7 +65,7 @@ impl Context {
         let mut locked = device.lock();
         let temp = locked.manager.create_image(
             &ImageDesc::new_2d(
-                src.format,
+                read_copy_format(src.format),
                 rect.extent.width,
                 rect.extent.height,
                 1,

@@ -1,4 +1,5 @@
-//! A fast hasher for the translator's per-draw caches (the pipeline cache first).
+//! A fast hasher for the translator's per-draw caches (the pipeline cache first) and the GL
+//! name tables a draw looks objects up in (`context::names`).
 //!
 //! Design decisions:
 //! - The standard library's SipHash resists hash flooding and costs about as much as the rest

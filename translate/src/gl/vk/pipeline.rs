@@ -293,6 +293,17 @@ pub(crate) fn build(
                     (CLAMP_COLOR_CONSTANT, u32::from(key.clamp_fragment_color)),
                     (STIPPLE_CONSTANT, u32::from(key.stipple)),
                     (crate::glsl::NUM_SAMPLES_CONSTANT, key.samples.max(1)),
+                    (
+                        crate::glsl::blend_advanced::EQUATION_CONSTANT,
+                        crate::gl::draw::blend_advanced::advanced_equation(
+                            &key.blend,
+                            key.color_formats.first().copied(),
+                        ),
+                    ),
+                    (
+                        crate::glsl::blend_advanced::MULTISAMPLED_CONSTANT,
+                        u32::from(key.samples > 1),
+                    ),
                 ],
                 _ => Vec::new(),
             };
@@ -557,7 +568,12 @@ fn blend_attachments(key: &PipelineKey) -> GlResult<Vec<vk::PipelineColorBlendAt
             let integer = crate::gl::objects::texture::internal_format::is_integer_format(
                 key.color_formats[i],
             );
-            let enabled = key.blend.enabled & (1 << i) != 0 && !integer;
+            // An advanced equation is the fragment shader's (`draw::blend_advanced`).
+            let advanced = crate::glsl::blend_advanced::equation_index(
+                key.blend.funcs.get(i).map_or(0, |b| b.eq_rgb),
+            )
+            .is_some();
+            let enabled = key.blend.enabled & (1 << i) != 0 && !integer && !advanced;
             // A disabled attachment's factors are ignored; the initial ones keep every
             // attachment state identical where `independentBlend` is absent.
             let b = match key.blend.funcs.get(i) {

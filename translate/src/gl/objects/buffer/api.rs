@@ -272,11 +272,11 @@ impl Context {
             crate::gl::objects::buffer::RetainedBuffer::new(name, buffer, self.device.clone());
         for v in holders.drain(..) {
             if let Some(vao) = self.vertex_arrays.get_mut(v) {
-                vao.retain(&kept);
+                std::sync::Arc::make_mut(vao).retain(&kept);
             }
         }
         if default_holds {
-            self.default_vertex_array.retain(&kept);
+            std::sync::Arc::make_mut(&mut self.default_vertex_array).retain(&kept);
         }
         None
     }

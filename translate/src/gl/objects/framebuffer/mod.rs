@@ -25,8 +25,21 @@ use crate::gl::vk::device::Device;
 // through the framebuffer (draw, pixel, pressure, vk).
 pub(crate) use crate::gl::objects::texture::internal_format::{has_stencil, is_depth_format};
 
-/// How an EGL surface's images are made, from its config and attributes.
+/// The colour buffer layout of an EGL config (`EGL_RED_SIZE` … `EGL_ALPHA_SIZE`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SurfaceColor {
+    /// 8-bit red, green, blue and alpha.
+    #[default]
+    Rgba8,
+    /// 8-bit red, green and blue, no alpha: stored RGBA8, read and blended with alpha 1.
+    Rgb8,
+    /// 5-6-5 bits, no alpha: stored `R5G6B5_UNORM_PACK16` (RGB8 on a device that cannot
+    /// render it, reported as such).
+    Rgb565,
+}
+
+/// How an EGL surface's images are made, from its config and attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SurfaceFormat {
     /// `EGL_GL_COLORSPACE_SRGB` (or an sRGB-capable GLX config): the colour buffer holds
     /// sRGB-encoded values, written encoded while `GL_FRAMEBUFFER_SRGB` is enabled (always in
@@ -36,12 +49,35 @@ pub struct SurfaceFormat {
     /// resolves at the swap (and for reads). A count the device cannot render falls back to
     /// the nearest one it can (`pick_samples`), or single-sampled.
     pub samples: u32,
+    /// The colour layout.
+    pub color: SurfaceColor,
+    /// `EGL_DEPTH_SIZE` (0: no depth buffer) and `EGL_STENCIL_SIZE` (0: no stencil buffer);
+    /// with neither, the surface has no depth/stencil image at all.
+    pub depth_bits: u8,
+    pub stencil_bits: u8,
+}
+
+impl Default for SurfaceFormat {
+    /// Linear RGBA8, single-sampled, 24-bit depth and 8-bit stencil.
+    fn default() -> Self {
+        Self {
+            srgb: false,
+            samples: 0,
+            color: SurfaceColor::Rgba8,
+            depth_bits: 24,
+            stencil_bits: 8,
+        }
+    }
 }
 
 /// The images behind an EGL surface: what framebuffer 0 draws into.
 ///
-/// Design: the colour image is always stored `R8G8B8A8_UNORM`, so the present's blit, reads
-/// and resolves copy its bytes unchanged; an sRGB surface's image is created mutable-format
+/// Design: the colour image is stored as the config says — `R8G8B8A8_UNORM` for 8-bit
+/// configs (with and without alpha: an alpha-less one reports `GL_RGB8`, and reads and blending
+/// take its alpha as 1, as for an RGB texture stored as RGBA), `R5G6B5_UNORM_PACK16` for 5-6-5
+/// ones (the present's blit converts it; reads go through an RGBA8 copy) — and the
+/// depth/stencil image as the config's depth and stencil sizes ask (none for a config with
+/// neither, so `GL_DEPTH_BITS` is 0 and the depth test passes). An sRGB surface's image is created mutable-format
 /// and drawn through an `R8G8B8A8_SRGB` view, which encodes (and blends in linear space) —
 /// the bytes that reach the window are the encoded ones, which is what sRGB means for a
 /// display. A multisampled surface renders into multisampled colour and depth/stencil
@@ -58,9 +94,10 @@ pub struct SurfaceImages {
     pub render_height: u32,
     /// What draws render into (multisampled on a multisampled surface).
     pub color: (ImageHandle, ViewHandle),
-    pub depth: (ImageHandle, ViewHandle),
+    /// None for a config without depth and stencil.
+    pub depth: Option<(ImageHandle, ViewHandle)>,
     pub color_format: vk::Format,
-    pub depth_format: vk::Format,
+    pub depth_format: Option<vk::Format>,
     /// The encoding view of an sRGB surface's colour image (`R8G8B8A8_SRGB`).
     pub srgb_view: Option<ViewHandle>,
     /// The single-sampled colour image of a multisampled surface.
@@ -125,14 +162,14 @@ impl SurfaceImages {
             1
         };
         let mut made = SurfaceParts::default();
-        let (color, depth) = match made.allocate(device, (width, height), samples, format.srgb) {
+        let storage = SurfaceStorage::for_format(device, &format);
+        let (color, depth) = match made.allocate(device, (width, height), samples, storage) {
             Ok(pair) => pair,
             Err(e) => {
                 made.retire(device);
                 return Err(e);
             }
         };
-        let color_format = vk::Format::R8G8B8A8_UNORM;
         Ok(Self {
             device: device.clone(),
             width: gl_width,
@@ -141,15 +178,12 @@ impl SurfaceImages {
             render_height: height,
             color,
             depth,
-            color_format,
-            depth_format: device.caps().depth_stencil_format,
+            color_format: storage.color,
+            depth_format: storage.depth,
             srgb_view: made.srgb_view,
             resolve: made.resolve,
             samples,
-            format: SurfaceFormat {
-                srgb: format.srgb,
-                samples: format.samples,
-            },
+            format,
         })
     }
 
@@ -159,8 +193,37 @@ impl SurfaceImages {
         self.resolve.unwrap_or(self.color)
     }
 
-    /// The internal format GL reports for the colour buffer (`GL_SRGB8_ALPHA8` for an sRGB
-    /// surface: its `GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING` is `GL_SRGB`).
+    /// The internal format GL reports for the colour buffer: the config's layout as stored
+    /// (`GL_RGBA8`, `GL_RGB8`, `GL_RGB565`), sRGB for an sRGB surface (its
+    /// `GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING` is `GL_SRGB`).
+    pub(crate) fn gl_color_internal(&self) -> GLenum {
+        let srgb = self.srgb_view.is_some();
+        match (self.color_format, self.format.color, srgb) {
+            (vk::Format::R5G6B5_UNORM_PACK16, _, _) => GL_RGB565,
+            (_, SurfaceColor::Rgba8, false) => GL_RGBA8,
+            (_, SurfaceColor::Rgba8, true) => GL_SRGB8_ALPHA8,
+            (_, _, false) => GL_RGB8,
+            (_, _, true) => GL_SRGB8,
+        }
+    }
+
+    /// The internal format GL reports for the depth and stencil buffers (None: no buffer).
+    pub(crate) fn gl_depth_internal(&self) -> Option<GLenum> {
+        Some(match self.depth_format? {
+            vk::Format::D16_UNORM => GL_DEPTH_COMPONENT16,
+            vk::Format::X8_D24_UNORM_PACK32 => GL_DEPTH_COMPONENT24,
+            vk::Format::D32_SFLOAT => GL_DEPTH_COMPONENT32F,
+            vk::Format::D32_SFLOAT_S8_UINT => GL_DEPTH32F_STENCIL8,
+            _ => GL_DEPTH24_STENCIL8,
+        })
+    }
+
+    /// Whether the colour buffer has no alpha (GL reads and blends its alpha as 1).
+    pub(crate) fn color_without_alpha(&self) -> bool {
+        self.format.color != SurfaceColor::Rgba8
+    }
+
+    /// The Vulkan format draws into the colour image use (the sRGB view's when encoding).
     pub(crate) fn gl_color_format(&self) -> vk::Format {
         if self.srgb_view.is_some() {
             vk::Format::R8G8B8A8_SRGB
@@ -213,12 +276,13 @@ impl SurfaceParts {
         device: &Arc<Device>,
         (width, height): (u32, u32),
         samples: u32,
-        srgb: bool,
-    ) -> Result<(ImageAndView, ImageAndView), GlError> {
+        storage: SurfaceStorage,
+    ) -> Result<(ImageAndView, Option<ImageAndView>), GlError> {
+        let srgb = storage.srgb;
         let count = vk::SampleCountFlags::from_raw(samples);
         let mut locked = device.lock();
         let mut color_desc = ImageDesc::new_2d(
-            vk::Format::R8G8B8A8_UNORM,
+            storage.color,
             width,
             height,
             1,
@@ -248,8 +312,11 @@ impl SurfaceParts {
             };
             self.srgb_view = Some(locked.manager.create_view(color.0, &view)?);
         }
+        let Some(depth_format) = storage.depth else {
+            return Ok((color, None));
+        };
         let mut depth_desc = ImageDesc::new_2d(
-            device.caps().depth_stencil_format,
+            depth_format,
             width,
             height,
             1,
@@ -260,9 +327,9 @@ impl SurfaceParts {
         )
         .named("EGL surface depth/stencil");
         depth_desc.samples = count;
-        let depth = locked.image_with_view(&depth_desc, &depth_view())?;
+        let depth = locked.image_with_view(&depth_desc, &depth_view_of(depth_format))?;
         self.depth = Some(depth);
-        Ok((color, depth))
+        Ok((color, Some(depth)))
     }
 
     /// Retires whatever was made (the views go with their images).
@@ -285,8 +352,7 @@ impl Drop for SurfaceImages {
     fn drop(&mut self) {
         let mut locked = self.device.lock();
         let _ = locked.manager.retire_image(self.color.0);
-        let _ = locked.manager.retire_image(self.depth.0);
-        if let Some((image, _)) = self.resolve {
+        for (image, _) in [self.depth, self.resolve].into_iter().flatten() {
             let _ = locked.manager.retire_image(image);
         }
     }
@@ -296,6 +362,60 @@ pub(crate) fn depth_view() -> ViewDesc {
     ViewDesc {
         aspect: vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL,
         ..ViewDesc::color_2d(1)
+    }
+}
+
+/// The whole view of a depth or depth/stencil image of `format`.
+fn depth_view_of(format: vk::Format) -> ViewDesc {
+    if has_stencil(format) {
+        depth_view()
+    } else {
+        ViewDesc {
+            aspect: vk::ImageAspectFlags::DEPTH,
+            ..ViewDesc::color_2d(1)
+        }
+    }
+}
+
+/// The Vulkan formats a surface's images are stored in, from its [`SurfaceFormat`] and what
+/// the device can render.
+#[derive(Debug, Clone, Copy)]
+struct SurfaceStorage {
+    color: vk::Format,
+    srgb: bool,
+    depth: Option<vk::Format>,
+}
+
+impl SurfaceStorage {
+    fn for_format(device: &Arc<Device>, format: &SurfaceFormat) -> Self {
+        let supported = |f: vk::Format, usage: vk::ImageUsageFlags| {
+            let desc = ImageDesc::new_2d(f, 1, 1, 1, usage, Category::RenderTarget);
+            device.lock().manager.supports_image(&desc)
+        };
+        let rgb565 = vk::Format::R5G6B5_UNORM_PACK16;
+        let color =
+            if format.color == SurfaceColor::Rgb565 && supported(rgb565, SURFACE_COLOR_USAGE) {
+                rgb565
+            } else {
+                vk::Format::R8G8B8A8_UNORM
+            };
+        let depth_usage = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT
+            | vk::ImageUsageFlags::TRANSFER_SRC
+            | vk::ImageUsageFlags::TRANSFER_DST;
+        let depth = match (format.depth_bits, format.stencil_bits) {
+            (0, 0) => None,
+            (_, 1..) => Some(device.caps().depth_stencil_format),
+            (1..=16, 0) => Some(vk::Format::D16_UNORM),
+            (17..=24, 0) if supported(vk::Format::X8_D24_UNORM_PACK32, depth_usage) => {
+                Some(vk::Format::X8_D24_UNORM_PACK32)
+            }
+            _ => Some(vk::Format::D32_SFLOAT),
+        };
+        Self {
+            color,
+            srgb: format.srgb && color == vk::Format::R8G8B8A8_UNORM,
+            depth,
+        }
     }
 }
 

@@ -13,8 +13,6 @@
 //! - `GL_FRAMEBUFFER_ATTACHMENT_LAYERED` answers whether a texture was attached whole
 //!   (`layered`); a layered attachment's `GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER` is 0.
 
-use ash::vk;
-
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{invalid_enum, invalid_op, GlResult};
 use crate::gl::context::Context;
@@ -57,18 +55,6 @@ enum Object {
     },
 }
 
-/// The internal format the default framebuffer's images are reported as.
-fn default_internal(format: vk::Format) -> GLenum {
-    match format {
-        vk::Format::D32_SFLOAT_S8_UINT => 0x8CAD,
-        vk::Format::D24_UNORM_S8_UINT => 0x88F0,
-        vk::Format::D16_UNORM_S8_UINT | vk::Format::D16_UNORM => 0x81A5,
-        vk::Format::D32_SFLOAT => 0x8CAC,
-        vk::Format::R8G8B8A8_SRGB | vk::Format::B8G8R8A8_SRGB => 0x8C43,
-        _ => 0x8058, // GL_RGBA8
-    }
-}
-
 impl Context {
     /// `glGetFramebufferAttachmentParameteriv`.
     pub fn get_framebuffer_attachment_parameter(
@@ -79,6 +65,48 @@ impl Context {
     ) -> Option<i32> {
         let r = self.framebuffer_attachment_parameter(target, attachment, pname);
         self.record(r)
+    }
+
+    /// `GL_RED_BITS` … `GL_ALPHA_BITS`, `GL_DEPTH_BITS`, `GL_STENCIL_BITS` (in that order) of
+    /// the draw framebuffer: the default framebuffer's as its config made it, a framebuffer
+    /// object's from its first draw buffer and its depth and stencil attachments (0 where
+    /// nothing is attached).
+    pub(crate) fn draw_framebuffer_bits(&self) -> [u8; 6] {
+        let bits = |internal: Option<GLenum>| {
+            internal
+                .and_then(|i| lookup(renderbuffer_row(i)))
+                .map_or([0; 8], |info| info.bits)
+        };
+        let (color, depth, stencil) = if self.draw_framebuffer == 0 {
+            let s = self.surface.as_ref();
+            let depth = bits(s.and_then(|s| s.gl_depth_internal()));
+            (bits(s.map(|s| s.gl_color_internal())), depth, depth)
+        } else {
+            let fb = self.framebuffers.get(self.draw_framebuffer);
+            let internal = |a: Option<&Attachment>| match self.attachment_object(a) {
+                Object::Texture { internal, .. } | Object::Renderbuffer { internal, .. } => {
+                    Some(internal)
+                }
+                _ => None,
+            };
+            let first = fb.and_then(|fb| {
+                let index = fb.draw_buffers.first()?.checked_sub(GL_COLOR_ATTACHMENT0)?;
+                fb.colors.get(index as usize)?.as_ref()
+            });
+            (
+                bits(internal(first)),
+                bits(internal(fb.and_then(|fb| fb.depth.as_ref()))),
+                bits(internal(fb.and_then(|fb| fb.stencil.as_ref()))),
+            )
+        };
+        [
+            color[0].max(color[4]).max(color[5]),
+            color[1],
+            color[2],
+            color[3],
+            depth[6],
+            stencil[7],
+        ]
     }
 
     fn attachment_object(&self, attachment: Option<&Attachment>) -> Object {
@@ -125,21 +153,27 @@ impl Context {
             } else {
                 &self.surface
             };
-            let formats = surface
-                .as_ref()
-                .map(|s| (s.gl_color_format(), s.depth_format));
+            let s = surface.as_ref();
+            let color = s.map(|s| s.gl_color_internal());
+            let depth = s.and_then(|s| s.gl_depth_internal());
             let format = match attachment {
                 // GL_FRONT_LEFT, GL_BACK_LEFT: the one colour buffer; OpenGL ES names it
-                // GL_BACK (ES 3.0 §6.1.13).
-                0x0400 | 0x0402 => formats.map(|f| f.0),
-                0x0405 if self.es_version().is_some() => formats.map(|f| f.0),
+                // GL_BACK (ES 3.0 §6.1.13), as GL_ARB_ES3_1_compatibility lets desktop GL.
+                0x0400 | 0x0402 => color,
+                0x0405
+                    if self.es_version().is_some()
+                        || self.offers(crate::gl::context::es31_compat::EXTENSION) =>
+                {
+                    color
+                }
                 // GL_FRONT_RIGHT, GL_BACK_RIGHT: no stereo.
                 0x0401 | 0x0403 => None,
-                // GL_DEPTH, GL_STENCIL.
-                0x1801 | 0x1802 => formats.map(|f| f.1),
+                // GL_DEPTH, GL_STENCIL: absent where the config has none.
+                0x1801 => depth.filter(|&d| lookup(d).is_some_and(|i| i.bits[6] > 0)),
+                0x1802 => depth.filter(|&d| lookup(d).is_some_and(|i| i.bits[7] > 0)),
                 a => return invalid_enum("default framebuffer attachment", a),
             };
-            format.map_or(Object::None, |f| Object::Default(default_internal(f)))
+            format.map_or(Object::None, Object::Default)
         } else {
             let fb = self.framebuffers.get(name).cloned().unwrap_or_default();
             match attachment {

@@ -74,7 +74,7 @@ impl UniformValues {
 }
 
 impl Context {
-    fn shader_mut(&mut self, name: u32) -> GlResult<&mut Shader> {
+    pub(crate) fn shader_mut(&mut self, name: u32) -> GlResult<&mut Shader> {
         if self.programs.exists(name) {
             return invalid_op(format!("{name} is a program, not a shader"));
         }
@@ -137,7 +137,11 @@ impl Context {
 
     /// `glShaderSource`: the strings, already joined by the caller.
     pub fn shader_source(&mut self, name: u32, source: String) {
-        let r = self.shader_mut(name).map(|s| s.source = source);
+        let r = self.shader_mut(name).map(|s| {
+            s.source = source;
+            // GL 4.6 §7.2: new source replaces a SPIR-V binary.
+            s.spirv = None;
+        });
         self.record(r);
     }
 
@@ -145,7 +149,14 @@ impl Context {
     pub fn compile_shader(&mut self, name: u32) {
         let dialect = self.dialect();
         let offered = self.glsl_extensions();
-        let r = self.shader_mut(name).map(|s| s.compile(dialect, offered));
+        let r = self.shader_mut(name).and_then(|s| {
+            if s.spirv.is_some() {
+                // GL_ARB_gl_spirv: a SPIR-V shader is specialized, not compiled.
+                return invalid_op("glCompileShader of a shader holding a SPIR-V binary");
+            }
+            s.compile(dialect, offered);
+            Ok(())
+        });
         self.record(r);
     }
 
@@ -190,6 +201,7 @@ impl Context {
 
     pub(crate) fn shader_param(&mut self, name: u32, pname: GLenum) -> GlResult<i32> {
         {
+            let spirv = self.offers_gl_spirv();
             let s = self.shader_mut(name)?;
             Ok(match pname {
                 GL_SHADER_TYPE => stage_enum(s.stage) as i32,
@@ -197,6 +209,7 @@ impl Context {
                 GL_COMPILE_STATUS => i32::from(s.compiled),
                 GL_INFO_LOG_LENGTH => log_length(&s.log),
                 GL_SHADER_SOURCE_LENGTH => log_length(&s.source),
+                program::spirv::GL_SPIR_V_BINARY if spirv => i32::from(s.spirv.is_some()),
                 p => return invalid_enum("glGetShaderiv pname", p),
             })
         }
@@ -383,10 +396,14 @@ impl Context {
                 self.refuse_while_capturing("glLinkProgram of the current program")?;
             }
             let p = self.program_ref(name)?;
-            let mut units = Vec::new();
-            for &s in &p.shaders {
-                if let Some(sh) = self.shaders.get(s) {
-                    units.push((sh.stage, sh.source.clone()));
+            let (mut units, mut spirv) = (Vec::new(), Vec::new());
+            for sh in p.shaders.iter().filter_map(|&s| self.shaders.get(s)) {
+                match &sh.spirv {
+                    Some(unit) => {
+                        let words = unit.specialized.clone().unwrap_or_default();
+                        spirv.push((sh.stage, words));
+                    }
+                    None => units.push((sh.stage, sh.source.clone())),
                 }
             }
             let input = LinkInput {
@@ -400,6 +417,7 @@ impl Context {
                     Default::default()
                 },
                 separable: p.separable,
+                spirv,
             };
             let not_compiled = p
                 .shaders

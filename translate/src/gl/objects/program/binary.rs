@@ -57,6 +57,8 @@ pub(crate) struct LinkInput {
     pub xfb: XfbRequest,
     /// `GL_PROGRAM_SEPARABLE` at the link.
     pub separable: bool,
+    /// The specialized SPIR-V modules of a GL_ARB_gl_spirv program (then `units` is empty).
+    pub spirv: Vec<(Stage, Vec<u32>)>,
 }
 
 impl LinkInput {
@@ -692,7 +694,8 @@ wire_struct!(LinkInput {
     attrib_bindings,
     frag_bindings,
     xfb,
-    separable
+    separable,
+    spirv
 });
 
 // ---- the payload ----------------------------------------------------------------------------
@@ -867,6 +870,7 @@ impl Saved {
             frag_coord_upper_left: self.frag_coord_upper_left,
             legacy_depth_mode: self.legacy_depth_mode,
             frag_epilogue: self.frag_epilogue,
+            blend_support: glsl::blend_advanced::program_support(&self.input.units),
             tess,
             pass_through,
             writes_viewport_index: glsl::layer_viewport::writes_viewport_index(
@@ -1112,6 +1116,7 @@ mod tests {
                     separate: true,
                 },
                 separable: true,
+                spirv: vec![(Stage::Fragment, vec![SPIRV_MAGIC, 7])],
             },
             code: Code {
                 stages: vec![

@@ -84,17 +84,11 @@ pub(crate) fn link_bound(
     dialect: Dialect,
     offered: Option<glsl::ExtensionSet>,
 ) -> Result<(Linked, String), LinkError> {
-    let units = &input.units;
     let attrib_bindings = &input.attrib_bindings;
-    let facts = SourceFacts::read(units);
-    let prepared = prepare(units, dialect, input.separable)?;
-    let mut program = compile(&prepared, input, offered)?;
-    let xfb = match capture_feedback(&prepared, &program, input, offered)? {
-        Some((layout, captured)) => {
-            program = captured;
-            Some(layout)
-        }
-        None => None,
+    let (facts, frag_epilogue, mut program, xfb) = if input.spirv.is_empty() {
+        compile_glsl(input, dialect, offered)?
+    } else {
+        link_spirv(input)?
     };
     program
         .remap_geometry_depth()
@@ -134,8 +128,8 @@ pub(crate) fn link_bound(
     let mut interface = Interface::reflect(r, &facts)?;
     interface.check_block_limits(&ShaderLimits::of(&device.caps().limits))?;
     crate::gl::compute::check_local_size(device, r.local_size)?;
-    interface.storage = crate::gl::compute::storage_block_infos(device, r, units)?;
-    interface.images = crate::gl::compute::image_infos(r, units);
+    interface.storage = crate::gl::compute::storage_block_infos(device, r, &facts.explicit)?;
+    interface.images = crate::gl::compute::image_infos(r, &facts.explicit);
     interface.add_images();
     interface.place_explicit_locations(&facts.explicit_locations)?;
     let pass_through = pass_through_control(&program)?;
@@ -181,7 +175,8 @@ pub(crate) fn link_bound(
         initializers: facts.initializers,
         frag_coord_upper_left: program.frag_coord.origin_upper_left,
         legacy_depth_mode: facts.legacy_depth_mode,
-        frag_epilogue: prepared.frag_epilogue,
+        frag_epilogue,
+        blend_support: glsl::blend_advanced::program_support(&input.units),
         tess: glsl::tess::TessLayout::of_stages(
             program.stages.iter().map(|s| (s.stage, s.spirv.as_slice())),
         ),
@@ -206,6 +201,56 @@ pub(crate) fn link_bound(
     Ok((linked, program.info_log))
 }
 
+/// The program glslang links from the application's GLSL units: what the sources tell, whether
+/// the fragment stage ends in the epilogue, the program, and what transform feedback captures.
+fn compile_glsl(
+    input: &LinkInput,
+    dialect: Dialect,
+    offered: Option<glsl::ExtensionSet>,
+) -> Result<Compiled, LinkError> {
+    let units = &input.units;
+    let facts = SourceFacts::read(units);
+    let prepared = prepare(units, dialect, input.separable)?;
+    let mut program = compile(&prepared, input, offered)?;
+    let xfb = match capture_feedback(&prepared, &program, input, offered)? {
+        Some((layout, captured)) => {
+            program = captured;
+            Some(layout)
+        }
+        None => None,
+    };
+    Ok((facts, prepared.frag_epilogue, program, xfb))
+}
+
+/// What [`compile_glsl`] and [`link_spirv`] give the link: the facts, whether the fragment stage
+/// ends in the epilogue, the program, what transform feedback captures.
+type Compiled = (
+    SourceFacts,
+    bool,
+    glsl::Program,
+    Option<glsl::xfb::XfbLayout>,
+);
+
+/// [`compile_glsl`] for a program of SPIR-V shaders (GL_ARB_gl_spirv, `glsl::gl_spirv`): no
+/// epilogue; what the modules declare is captured.
+fn link_spirv(input: &LinkInput) -> Result<Compiled, LinkError> {
+    if !input.units.is_empty() {
+        return Err(LinkError::Log(
+            "ERROR: Linking: a program's shaders must be all SPIR-V or all GLSL\n".into(),
+        ));
+    }
+    let has = |stage: Stage| input.spirv.iter().any(|(s, _)| *s == stage);
+    if !has(Stage::Compute) && !input.separable && !has(Stage::Vertex) {
+        return Err(LinkError::Log(
+            "ERROR: Linking: a SPIR-V program needs a vertex shader\n".into(),
+        ));
+    }
+    let (program, mut facts) =
+        glsl::gl_spirv::link_program(&input.spirv).map_err(|e| LinkError::Log(error_log(&e)))?;
+    let xfb = facts.xfb.take();
+    Ok((SourceFacts::of_spirv(facts), false, program, xfb))
+}
+
 // ---- 1. what the application's sources tell --------------------------------------------------
 
 /// Read from the application's sources before any rewrite: the names are its own, not the
@@ -219,7 +264,7 @@ struct SourceFacts {
     loose_bools: Vec<(String, u32)>,
     /// Block members declared `bool`/`bvecN`, which SPIR-V stores as `uint`s.
     bool_members: Vec<(String, u32)>,
-    /// `layout(binding = N)` of samplers and uniform blocks (GL_ARB_shading_language_420pack).
+    /// `layout(binding = N)` of samplers, images and blocks (GL_ARB_shading_language_420pack).
     explicit: Vec<(Declared, u32)>,
     /// `layout(location = N) uniform` (GL_ARB_explicit_uniform_location): name, location.
     explicit_locations: Vec<(String, u32)>,
@@ -246,12 +291,23 @@ impl SourceFacts {
             explicit: units
                 .iter()
                 .flat_map(|(_, src)| explicit_bindings(src))
-                .filter(|(d, _)| matches!(d, Declared::Sampler(_) | Declared::UniformBlock(_)))
                 .collect(),
             explicit_locations: units
                 .iter()
                 .flat_map(|(_, src)| glsl::rendezvous::explicit_uniform_locations(src))
                 .collect(),
+        }
+    }
+
+    /// What a SPIR-V program's modules tell (`glsl::gl_spirv::Facts`).
+    fn of_spirv(facts: glsl::gl_spirv::Facts) -> Self {
+        Self {
+            initializers: facts.initializers,
+            legacy_depth_mode: false,
+            loose_bools: facts.loose_bools,
+            bool_members: Vec::new(),
+            explicit: facts.bindings,
+            explicit_locations: facts.explicit_locations,
         }
     }
 
@@ -288,7 +344,17 @@ fn prepare(
     if !separable {
         check_tessellation_stages(units)?;
     }
-    let (upgraded, frag_epilogue) = upgrade_units(units, dialect);
+    let (mut upgraded, frag_epilogue) = upgrade_units(units, dialect);
+    // GL_KHR_blend_equation_advanced: a stage declaring `blend_support` blends in a wrapper of
+    // its `main` (`glsl::blend_advanced`).
+    let mut fragments: Vec<&mut String> = upgraded
+        .iter_mut()
+        .filter(|(s, _)| *s == Stage::Fragment)
+        .map(|(_, src)| src)
+        .collect();
+    if !frag_epilogue {
+        glsl::blend_advanced::add_blending(&mut fragments);
+    }
     // `upgrade_units` supplies a missing vertex or fragment stage; a program with neither (only
     // geometry shaders, or nothing) cannot draw.
     if units.is_empty()
@@ -938,6 +1004,24 @@ impl Interface {
     fn add_samplers(&mut self, samplers: &[SamplerUniform], facts: &SourceFacts) {
         for s in samplers {
             let count = s.array_size.unwrap_or(1).max(1);
+            // The destinations of advanced blending are ArenaGL's: no uniform, no unit.
+            if [
+                glsl::blend_advanced::DST_SAMPLER,
+                glsl::blend_advanced::DST_SAMPLER_MS,
+            ]
+            .contains(&s.name.as_str())
+            {
+                self.samplers.push((
+                    SamplerInfo {
+                        binding: s.binding,
+                        ty: s.ty,
+                        count: 1,
+                        initial_unit: glsl::blend_advanced::DST_UNIT,
+                    },
+                    s.stages,
+                ));
+                continue;
+            }
             let initial_unit = facts.binding_of(&Declared::Sampler(base_name(&s.name)));
             for (name, size) in array_uniforms(&s.name, s.array_size, &s.dims) {
                 self.push_located(

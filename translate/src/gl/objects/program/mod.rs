@@ -30,6 +30,7 @@ pub(crate) mod arb;
 pub(crate) mod binary;
 pub(crate) mod interface_query;
 pub(crate) mod link;
+pub(crate) mod spirv;
 pub(crate) mod subroutine;
 pub(crate) mod tess;
 pub(crate) mod uniform_locations;
@@ -105,6 +106,8 @@ pub(crate) struct Shader {
     pub delete_pending: bool,
     /// Programs this shader is attached to (a deleted shader lives until detached).
     pub attached: u32,
+    /// Its SPIR-V module when `glShaderBinary` loaded one (GL_ARB_gl_spirv, `spirv`).
+    pub spirv: Option<spirv::SpirvUnit>,
 }
 
 impl Shader {
@@ -116,6 +119,7 @@ impl Shader {
             log: String::new(),
             delete_pending: false,
             attached: 0,
+            spirv: None,
         }
     }
 
@@ -422,6 +426,9 @@ pub(crate) struct Linked {
     /// The fragment stage ends in the epilogue (`glsl::frag_epilogue`): pipelines set its
     /// alpha-test and colour-clamp constants.
     pub frag_epilogue: bool,
+    /// Bit i: the fragment stage declares support for advanced blend equation i
+    /// (`glsl::blend_advanced::EQUATIONS`) and blends with it in its wrapper.
+    pub blend_support: u16,
     /// The tessellation layout its control and evaluation stages declare (`glsl::tess`);
     /// the default (nothing declared) for a program without tessellation.
     pub tess: glsl::tess::TessLayout,
@@ -1217,6 +1224,11 @@ pub const MAX_TEXTURE_UNITS: u32 = crate::gl::context::limits::MAX_COMBINED_TEXT
 /// target they read, as Mesa does: `sampler2D`, `isampler2D` and `sampler2DShadow` may share a
 /// unit, `sampler2D` and `sampler3D` may not.
 pub(crate) fn sampler_unit_conflict(linked: &Linked, units: &[Vec<u32>]) -> Option<String> {
+    // One sampler uniform has one type: it conflicts with nothing (every draw asks; skip the
+    // per-unit table).
+    if linked.samplers.len() < 2 {
+        return None;
+    }
     samplers_unit_conflict(linked.samplers.iter().zip(units))
 }
 

@@ -53,6 +53,9 @@ pub(crate) struct LevelSpec {
     pub internal: i32,
     pub size: [i32; 3],
     pub border: i32,
+    /// The level's texels arrive as compressed blocks (`glCompressedTexImage*`): its storage
+    /// may keep them in the device's block format (`native`).
+    pub blocks: bool,
 }
 
 /// The box a `glTexSubImage*` writes: the bound texture's target, the cube face (0 for other
@@ -449,8 +452,13 @@ impl Context {
             internal,
             size,
             border,
+            blocks: false,
         };
-        let r = self.specify_level(spec, (format, ty), data);
+        let r = crate::gl::objects::texture::internal_format::refuse_texels(
+            internal as GLenum,
+            "glTexImage",
+        )
+        .and_then(|()| self.specify_level(spec, (format, ty), data));
         if self.record(r).is_some() {
             self.auto_generate_mipmap(target, level);
         }
@@ -472,6 +480,7 @@ impl Context {
             internal,
             size,
             border,
+            blocks,
         } = spec;
         let device = self.device.clone();
         let unpack = self.unpack;
@@ -501,15 +510,23 @@ impl Context {
             if border != 0 {
                 return invalid_value("border must be 0");
             }
-            let storage = level_storage(&device, tt, internal as GLenum)?;
+            let mut storage = level_storage(&device, tt, internal as GLenum)?;
+            if blocks {
+                storage = crate::gl::objects::texture::native::prefer_native(
+                    &device.lock(),
+                    tt,
+                    internal as GLenum,
+                    storage,
+                );
+            }
             let vk_format = storage.format;
-            let depth = storage.info.is_depth_stencil();
-            if depth != matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
+            if storage.info.is_depth_stencil() {
+                crate::gl::pixel::upload_depth::client_planes(storage.info.base, format, ty)?;
+            } else if crate::gl::pixel::readback_depth::is_depth_stencil_format(format) {
                 return invalid_op(format!(
                     "format 0x{format:04X} does not match internal format 0x{internal:04X}"
                 ));
-            }
-            if !depth {
+            } else {
                 check_pair(&storage.info, format, ty)?;
             }
             let size = size.map(|v| v as u32);
@@ -589,6 +606,7 @@ impl Context {
                 internal: internal as i32,
                 size,
                 border,
+                blocks: true,
             };
             self.specify_level(spec, (GL_RGBA, GL_UNSIGNED_BYTE), None)?;
             let Some(data) = data.filter(|_| w > 0 && h > 0 && d > 0) else {
@@ -637,11 +655,16 @@ impl Context {
             if outside {
                 return invalid_value(format!("region {offset:?} {size:?} outside the level"));
             }
+            let block = codec.block_size().map(|v| v as i32);
             let unaligned = (0..2).any(|a| {
-                offset[a] % 4 != 0 || (size[a] % 4 != 0 && (offset[a] + size[a]) as u32 != have[a])
+                offset[a] % block[a] != 0
+                    || (size[a] % block[a] != 0 && (offset[a] + size[a]) as u32 != have[a])
             });
             if unaligned {
-                return invalid_op("the region does not lie on 4×4 block boundaries");
+                return invalid_op(format!(
+                    "the region does not lie on {}×{} block boundaries",
+                    block[0], block[1]
+                ));
             }
             let [w, h, d] = size.map(|v| v as u32);
             if codec.image_bytes(w, h, d) != Some(data.len() as u64) {
@@ -693,6 +716,44 @@ impl Texture {
         codec: arenagl_staging::Codec,
         data: &[u8],
     ) -> GlResult<()> {
+        let Some(s) = self.storage.as_ref() else {
+            return Ok(());
+        };
+        let native = crate::gl::objects::texture::native::is_native(s.format);
+        if native {
+            let region = s.vk_region(&image_region(tt, face, level, offset, size));
+            device
+                .lock()
+                .manager
+                .upload_blocks(s.image, &region, data)?;
+        } else {
+            self.decode_blocks(device, (tt, face, level), (offset, size), codec, data)?;
+        }
+        crate::gl::objects::texture::native::count_upload(native);
+        let Some(s) = self.storage.as_ref() else {
+            return Ok(());
+        };
+        let level_size = s.level_size(level);
+        self.keep_blocks(
+            (face, level),
+            level_size,
+            (offset.map(|v| v as u32), size),
+            codec,
+            data,
+        );
+        Ok(())
+    }
+
+    /// [`Texture::store_blocks`] into uncompressed storage: the blocks decoded on the CPU and
+    /// converted to the storage format.
+    pub(crate) fn decode_blocks(
+        &mut self,
+        device: &crate::gl::vk::device::Device,
+        (tt, face, level): (TexTarget, u32, u32),
+        (offset, size): ([i32; 3], [u32; 3]),
+        codec: arenagl_staging::Codec,
+        data: &[u8],
+    ) -> GlResult<()> {
         let decoded = arenagl_staging::decompress(codec, data, size[0], size[1], size[2])
             .map_err(|e| GlError::InvalidValue(format!("compressed data: {e}")))?;
         let Some(s) = self.storage.as_ref() else {
@@ -725,14 +786,6 @@ impl Texture {
             &tight,
             ClientFormat::Texels(bytes),
         )?;
-        let level_size = s.level_size(level);
-        self.keep_blocks(
-            (face, level),
-            level_size,
-            (offset.map(|v| v as u32), size),
-            codec.block_bytes(),
-            data,
-        );
         Ok(())
     }
 }
@@ -756,8 +809,17 @@ impl Context {
             if !is_sized(internal) {
                 return invalid_enum("glTexStorage needs a sized internal format", internal);
             }
-            let storage =
-                storage_format(&device.lock(), internal, device.caps().depth_stencil_format)?;
+            let storage = {
+                let locked = device.lock();
+                let storage =
+                    storage_format(&locked, internal, device.caps().depth_stencil_format)?;
+                crate::gl::objects::texture::native::prefer_native(&locked, tt, internal, storage)
+            };
+            if storage.info.base == Base::Stencil
+                && !crate::gl::objects::texture::stencil::stencil8_textures(&device)
+            {
+                return invalid_enum("stencil-only texture format", internal);
+            }
             let vk_format = storage.format;
             let size = gl_size(dims, size[0], size[1], size[2]);
             if levels < 1 || size.iter().any(|&v| v < 1) {
@@ -869,10 +931,17 @@ impl Context {
         let Some(s) = t.storage.as_ref() else {
             return invalid_op("glTexSubImage on a texture without storage");
         };
-        if is_depth_format(s.format) {
-            if !matches!(format, GL_DEPTH_COMPONENT | GL_DEPTH_STENCIL) {
-                return invalid_op("colour pixels into a depth texture");
-            }
+        crate::gl::objects::texture::internal_format::refuse_texels(s.internal, "glTexSubImage")?;
+        let device = self.device.clone();
+        let t = self.bound_texture(tt)?;
+        t.decode_native_storage(&device, "glTexSubImage")?;
+        let Some(s) = t.storage.as_ref() else {
+            return invalid_op("glTexSubImage on a texture without storage");
+        };
+        if s.info.is_depth_stencil() {
+            crate::gl::pixel::upload_depth::client_planes(s.info.base, format, ty)?;
+        } else if crate::gl::pixel::readback_depth::is_depth_stencil_format(format) {
+            return invalid_op("depth/stencil pixels into a colour texture");
         } else {
             check_pair(&s.info, format, ty)?;
         }
@@ -937,6 +1006,13 @@ impl Context {
             let t = self.bound_texture(tt)?;
             let base = t.params.base_level.max(0) as u32;
             let max_level = t.params.max_level.max(0) as u32;
+            if let Some(s) = t.storage.as_ref() {
+                crate::gl::objects::texture::internal_format::refuse_texels(
+                    s.internal,
+                    "glGenerateMipmap",
+                )?;
+            }
+            t.decode_native_storage(&device, "glGenerateMipmap")?;
             // The levels above the base get filtered texels, not blocks (`get_compressed`).
             t.blocks.retain(|&(_, level), _| level <= base);
             let Some(s) = t.storage.as_mut() else {
@@ -1260,12 +1336,14 @@ impl Context {
 
 /// The storage of a `glTexImage*` level of `internal` for target `tt` on `device`: the
 /// format's storage (`storage_format`) where GL lets `tt` hold it — no 3D depth/stencil
-/// textures, no 1D or rectangle compressed ones, and no stencil-only ones
-/// (GL_ARB_texture_stencil8 is not built). What
+/// textures, no 1D or rectangle compressed ones, and stencil-only ones only where the device
+/// samples their storage (GL_ARB_texture_stencil8, `stencil.rs`). What
 /// `glGetInternalformativ` answers for texture targets comes from this same check.
 pub(crate) fn level_storage(device: &Device, tt: TexTarget, internal: GLenum) -> GlResult<Storage> {
     let storage = storage_format(&device.lock(), internal, device.caps().depth_stencil_format)?;
-    if storage.info.base == Base::Stencil {
+    if storage.info.base == Base::Stencil
+        && !crate::gl::objects::texture::stencil::stencil8_textures(device)
+    {
         return invalid_enum("stencil-only texture format", internal);
     }
     if storage.info.is_depth_stencil() && tt == TexTarget::D3 {
@@ -1312,7 +1390,7 @@ fn new_immutable_storage(
 
 /// The image of [`new_storage`] (`immutable`: for `glTexStorage*`, which may be viewed in
 /// other formats and targets, `storage.rs`).
-fn storage_image(
+pub(crate) fn storage_image(
     locked: &mut crate::gl::vk::device::Locked,
     target: TexTarget,
     storage: &Storage,
@@ -1456,16 +1534,18 @@ pub(crate) fn upload(
             .manager
             .upload_image(s.image, region, texels, &tight, client)
     };
-    if is_depth_format(s.format) {
-        if format != GL_DEPTH_COMPONENT {
-            return invalid_op("GL_DEPTH_STENCIL texel uploads are not supported by this GL yet");
-        }
-        let layers = region.extent.depth.max(region.layer_count);
-        let size = [region.extent.width, region.extent.height, layers];
-        let (texels, bytes) =
-            crate::gl::pixel::upload_depth::depth_texels(data, &unpack, size, ty, s.format)?;
-        upload_texels(locked, &texels, bytes)?;
-        return Ok(());
+    if s.info.is_depth_stencil() {
+        return crate::gl::pixel::upload_depth::upload(
+            &mut locked.manager,
+            (s.image, s.format, s.info.base),
+            region,
+            data,
+            &unpack,
+            (format, ty),
+        );
+    }
+    if crate::gl::pixel::readback_depth::is_depth_stencil_format(format) {
+        return invalid_op(format!("pixel format 0x{format:04X} into a colour texture"));
     }
     let pair = check_pair(&s.info, format, ty)?;
     let narrow = s.info.narrow_in_rgba8(s.format);

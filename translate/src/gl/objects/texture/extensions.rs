@@ -23,6 +23,10 @@ pub(crate) fn extensions(device: &Device) -> Vec<&'static str> {
         "GL_ARB_internalformat_query2",
         // BC7/BC6H decoded on upload like the other compressed formats (staging's `bptc`).
         "GL_ARB_texture_compression_bptc",
+        // ASTC LDR, all fourteen 2D footprints, decoded on upload (staging's `astc`); 3D
+        // textures of 2D blocks are slices decoded one by one.
+        "GL_KHR_texture_compression_astc_ldr",
+        "GL_KHR_texture_compression_astc_sliced_3d",
         // Block-counted row lengths and skips of compressed images (`pixel/compressed_store.rs`).
         "GL_ARB_compressed_texture_pixel_storage",
         // Stencil indices sampled from depth/stencil textures (`stencil.rs`).
@@ -30,6 +34,10 @@ pub(crate) fn extensions(device: &Device) -> Vec<&'static str> {
         // Textures over another texture's image, format and range (`view.rs`).
         "GL_ARB_texture_view",
     ];
+    if crate::gl::objects::texture::stencil::stencil8_textures(device) {
+        // GL_STENCIL_INDEX8 textures: stencil-plane uploads and stencil sampling (`stencil.rs`).
+        out.push("GL_ARB_texture_stencil8");
+    }
     if anisotropy(device) {
         out.push("GL_ARB_texture_filter_anisotropic");
         out.push("GL_EXT_texture_filter_anisotropic");

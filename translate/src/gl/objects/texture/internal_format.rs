@@ -448,6 +448,35 @@ formats! {
     GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM = 0x8E8D: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
     GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT = 0x8E8E: Rgb [16, 16, 16, 0, 0, 0, 0, 0] Float false RGBA16F;
     GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT = 0x8E8F: Rgb [16, 16, 16, 0, 0, 0, 0, 0] Float false RGBA16F;
+    // ASTC LDR (GL_KHR_texture_compression_astc_ldr; decoded on upload like the rest).
+    GL_COMPRESSED_RGBA_ASTC_4X4 = 0x93B0: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_5X4 = 0x93B1: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_5X5 = 0x93B2: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_6X5 = 0x93B3: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_6X6 = 0x93B4: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_8X5 = 0x93B5: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_8X6 = 0x93B6: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_8X8 = 0x93B7: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_10X5 = 0x93B8: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_10X6 = 0x93B9: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_10X8 = 0x93BA: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_10X10 = 0x93BB: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_12X10 = 0x93BC: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_RGBA_ASTC_12X12 = 0x93BD: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm false RGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_4X4 = 0x93D0: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_5X4 = 0x93D1: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_5X5 = 0x93D2: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_6X5 = 0x93D3: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_6X6 = 0x93D4: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8X5 = 0x93D5: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8X6 = 0x93D6: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_8X8 = 0x93D7: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10X5 = 0x93D8: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10X6 = 0x93D9: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10X8 = 0x93DA: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_10X10 = 0x93DB: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_12X10 = 0x93DC: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
+    GL_COMPRESSED_SRGB8_ALPHA8_ASTC_12X12 = 0x93DD: Rgba [8, 8, 8, 8, 0, 0, 0, 0] Unorm true SRGBA8;
 }
 
 /// The block compression of a specific compressed internal format (`None` for the rest,
@@ -472,8 +501,51 @@ pub(crate) fn codec(internal: GLenum) -> Option<Codec> {
         0x8E8C | 0x8E8D => Codec::Bc7,
         0x8E8E => Codec::Bc6h { signed: true },
         0x8E8F => Codec::Bc6h { signed: false },
+        0x93B0..=0x93BD | 0x93D0..=0x93DD => astc_codec(internal & 0xF)?,
         _ => return None,
     })
+}
+
+/// Whether `internal` takes its texels only as blocks: ASTC, which GL never compresses online
+/// (KHR_texture_compression_astc_ldr: not a `glTexImage*` format, and `glTexSubImage*`,
+/// `glCopyTex(Sub)Image*` and `glGenerateMipmap` on it are `GL_INVALID_OPERATION`).
+pub(crate) fn blocks_only(internal: GLenum) -> bool {
+    matches!(internal, 0x93B0..=0x93BD | 0x93D0..=0x93DD)
+}
+
+/// `GL_INVALID_OPERATION` from `call` on a [`blocks_only`] format.
+pub(crate) fn refuse_texels(
+    internal: GLenum,
+    call: &str,
+) -> crate::gl::context::error::GlResult<()> {
+    if blocks_only(internal) {
+        return crate::gl::context::error::invalid_op(format!(
+            "{call}: 0x{internal:04X} takes compressed blocks only"
+        ));
+    }
+    Ok(())
+}
+
+/// The ASTC LDR codec of footprint `index` (0: 4×4 … 13: 12×12, the order of the GL names).
+fn astc_codec(index: GLenum) -> Option<Codec> {
+    const FOOTPRINTS: [[u8; 2]; 14] = [
+        [4, 4],
+        [5, 4],
+        [5, 5],
+        [6, 5],
+        [6, 6],
+        [8, 5],
+        [8, 6],
+        [8, 8],
+        [10, 5],
+        [10, 6],
+        [10, 8],
+        [10, 10],
+        [12, 10],
+        [12, 12],
+    ];
+    let [width, height] = *FOOTPRINTS.get(index as usize)?;
+    Some(Codec::Astc { width, height })
 }
 
 /// The storage format for `info` on this device: the first candidate with the features GL

@@ -160,15 +160,15 @@ impl Context {
         )
     }
 
-    /// `GL_VERTEX_TEXTURE` … `GL_COMPUTE_TEXTURE`: textures (buffer textures too) are sampled in
-    /// every stage the context has.
+    /// `GL_VERTEX_TEXTURE` … `GL_COMPUTE_TEXTURE`: textures (buffer textures too, stencil ones
+    /// through their stencil aspect) are sampled in every stage the context has.
     fn shader_texture(&self, r: &Resource, pname: GLenum) -> Option<i64> {
         let stage = match pname {
             0x829C | 0x829D => self.offers("GL_ARB_tessellation_shader"),
             0x82A0 => self.offers("GL_ARB_compute_shader"),
             _ => true,
         };
-        full(stage && r.kind != Kind::Renderbuffer && r.info.base != Base::Stencil)
+        full(stage && r.kind != Kind::Renderbuffer)
     }
 
     /// `GL_TEXTURE_SHADOW`, `GL_TEXTURE_GATHER`, `GL_TEXTURE_GATHER_SHADOW`: the targets with
@@ -306,18 +306,15 @@ fn read_pixels(r: &Resource, pname: GLenum) -> Option<i64> {
 
 /// `GL_TEXTURE_IMAGE_FORMAT/TYPE` (`glTexImage*` uploads) and `GL_GET_TEXTURE_IMAGE_FORMAT/
 /// TYPE` (`glGetTexImage`): textures with levels to transfer (not multisample ones), with
-/// the exact pair where the upload path takes it (`DEPTH_STENCIL` texels are not uploaded).
+/// the exact pair where the upload path takes it (depth and stencil planes always:
+/// `pixel/upload_depth.rs`).
 fn texture_image(r: &Resource, pname: GLenum) -> Option<i64> {
-    if r.kind.texture().is_none_or(|t| t.is_multisample()) || r.info.base == Base::Stencil {
+    if r.kind.texture().is_none_or(|t| t.is_multisample()) {
         return None;
     }
     let (format, ty) = natural_pair(&r.info);
     let upload = pname < 0x8291;
-    let transfers = match r.info.base {
-        Base::DepthStencil => !upload,
-        Base::Depth => true,
-        _ => !upload || check_pair(&r.info, format, ty).is_ok(),
-    };
+    let transfers = r.info.is_depth_stencil() || !upload || check_pair(&r.info, format, ty).is_ok();
     if !transfers {
         return None;
     }
@@ -338,13 +335,15 @@ fn srgb(r: &Resource, pname: GLenum) -> Option<i64> {
     }
 }
 
-/// `GL_TEXTURE_COMPRESSED_BLOCK_WIDTH/HEIGHT/SIZE` of a specific compressed format (4×4
-/// blocks, in texels and bytes).
+/// `GL_TEXTURE_COMPRESSED_BLOCK_WIDTH/HEIGHT/SIZE` of a specific compressed format (in
+/// texels and bytes).
 fn compressed_block(internal: GLenum, pname: GLenum) -> Option<i64> {
     let c = codec(internal)?;
+    let [width, height] = c.block_size();
     Some(match pname {
         0x82B3 => i64::from(c.block_bytes()),
-        _ => 4,
+        0x82B1 => i64::from(width),
+        _ => i64::from(height),
     })
 }
 

@@ -25,6 +25,7 @@ pub(crate) mod internal_format;
 pub(crate) mod internalformat_answers;
 pub(crate) mod internalformat_query;
 pub(crate) mod multisample;
+pub(crate) mod native;
 pub(crate) mod stencil;
 pub(crate) mod storage;
 pub(crate) mod target;

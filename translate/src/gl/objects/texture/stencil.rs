@@ -12,14 +12,20 @@
 //!   and retired with the image like them.
 //! - GL 4.6 §8.17: in stencil mode, filters other than `GL_NEAREST` (and
 //!   `GL_NEAREST_MIPMAP_NEAREST` for minification) make the texture incomplete.
+//! - GL_ARB_texture_stencil8: a `GL_STENCIL_INDEX8` texture is stored in the device's
+//!   depth/stencil format (the one its stencil renderbuffers use, so it attaches to a
+//!   framebuffer like them) and always samples its stencil aspect, whatever the mode; its
+//!   depth aspect is never read. It is offered where that format can be sampled, copied and
+//!   rendered to ([`stencil8_textures`]).
 
 use arenagl_memory::ViewHandle;
 use ash::vk;
 
 use crate::gl::context::enums::*;
 use crate::gl::context::error::GlResult;
-use crate::gl::objects::texture::internal_format::has_stencil;
+use crate::gl::objects::texture::internal_format::{has_stencil, Base};
 use crate::gl::objects::texture::{LevelWindow, TexImage, TexParams};
+use crate::gl::vk::device::Device;
 
 /// `GL_DEPTH_STENCIL_TEXTURE_MODE`.
 pub(crate) const GL_DEPTH_STENCIL_TEXTURE_MODE: GLenum = 0x90EA;
@@ -31,9 +37,10 @@ const STENCIL_KEY: GLenum = 0x8000_0000;
 const STENCIL_SWIZZLE: [GLenum; 4] = [GL_RED, GL_ZERO, GL_ZERO, GL_ONE];
 
 impl TexImage {
-    /// Whether a texture with `params` samples this image's stencil indices.
+    /// Whether a texture with `params` samples this image's stencil indices: a stencil-only
+    /// format always does, a depth/stencil one in stencil mode.
     pub(crate) fn samples_stencil(&self, params: &TexParams) -> bool {
-        params.stencil_mode && has_stencil(self.format)
+        (params.stencil_mode || self.info.base == Base::Stencil) && has_stencil(self.format)
     }
 
     /// The view of the stencil aspect with `swizzle` (`GL_TEXTURE_SWIZZLE_*`) applied, over
@@ -55,6 +62,22 @@ impl TexImage {
         self.swizzle_views.insert(key, view);
         Ok(view)
     }
+}
+
+/// Whether `GL_STENCIL_INDEX8` textures work on `device` (GL_ARB_texture_stencil8): the
+/// depth/stencil format that stores them can be sampled, copied to and from, and attached.
+pub(crate) fn stencil8_textures(device: &Device) -> bool {
+    let format = device.caps().depth_stencil_format;
+    let needed = vk::FormatFeatureFlags::SAMPLED_IMAGE
+        | vk::FormatFeatureFlags::TRANSFER_SRC
+        | vk::FormatFeatureFlags::TRANSFER_DST
+        | vk::FormatFeatureFlags::DEPTH_STENCIL_ATTACHMENT;
+    has_stencil(format)
+        && device
+            .lock()
+            .manager
+            .format_features(format)
+            .contains(needed)
 }
 
 /// GL's completeness rule for stencil sampling: nearest filters only (`params` is the

@@ -66,6 +66,8 @@ pub(crate) fn view_class(internal: GLenum) -> Option<u32> {
         0x83F1 | 0x8C4D => 1006,                // DXT1 RGBA, sRGB alpha
         0x83F2 | 0x8C4E => 1007,                // DXT3, sRGB alpha
         0x83F3 | 0x8C4F => 1008,                // DXT5, sRGB alpha
+        // ASTC: one class per footprint, linear and sRGB (KHR_texture_compression_astc_ldr).
+        0x93B0..=0x93BD | 0x93D0..=0x93DD => 1100 + (internal & 0xF),
         _ => return None,
     })
 }
@@ -286,7 +288,17 @@ impl Context {
             return invalid_op(format!("a cube view of {}x{} levels", size[0], size[1]));
         }
         let mut locked = device.lock();
-        let storage = storage_format(&locked, spec.internal, device.caps().depth_stencil_format)?;
+        let mut storage =
+            storage_format(&locked, spec.internal, device.caps().depth_stencil_format)?;
+        // A view of compressed blocks kept as they are sees them in its own block format.
+        if crate::gl::objects::texture::native::is_native(o.format) {
+            storage = crate::gl::objects::texture::native::prefer_native(
+                &locked,
+                spec.target,
+                spec.internal,
+                storage,
+            );
+        }
         if !same_texel_size(o.format, storage.format) {
             return invalid_op(format!(
                 "0x{:04X} is stored as {:?}, not bit-compatible with {:?}",
@@ -310,6 +322,13 @@ fn same_texel_size(a: ash::vk::Format, b: ash::vk::Format) -> bool {
         || crate::gl::objects::texture::storage::srgb_to_unorm(a) == Some(b)
         || crate::gl::objects::texture::storage::srgb_to_unorm(b) == Some(a)
         || matches!((bytes(a), bytes(b)), (Some(x), Some(y)) if x == y)
+        || matches!(
+            (
+                arenagl_memory::vulkan::compressed_block(a),
+                arenagl_memory::vulkan::compressed_block(b),
+            ),
+            (Some(x), Some(y)) if x == y
+        )
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! enables, divisors), current attribute values, and `glGetVertexAttrib`. The buffers they name
 //! are bound through `buffer::api`; the element-array binding lives in the vertex array too.
 
+use std::sync::Arc;
+
 use crate::gl::context::enums::*;
 use crate::gl::context::error::{
     gen_count, invalid_enum, invalid_op, invalid_value, GlError, GlResult,
@@ -21,6 +23,11 @@ impl Context {
     /// The VAO commands act on: the bound one (or a DSA command's), or the default one of a
     /// compatibility context.
     pub(crate) fn current_vao(&self) -> Option<&VertexArray> {
+        self.current_vao_shared().map(|v| &**v)
+    }
+
+    /// [`Context::current_vao`] as the shared object, which a draw holds without copying it.
+    pub(crate) fn current_vao_shared(&self) -> Option<&Arc<VertexArray>> {
         if self.edited_vao() == 0 {
             (self.profile == crate::gl::context::Profile::Compatibility)
                 .then_some(&self.default_vertex_array)
@@ -35,12 +42,13 @@ impl Context {
         let name = self.edited_vao();
         if name == 0 {
             if self.profile == crate::gl::context::Profile::Compatibility {
-                return Ok(&mut self.default_vertex_array);
+                return Ok(Arc::make_mut(&mut self.default_vertex_array));
             }
             return invalid_op("no vertex array object is bound (core profile)");
         }
         self.vertex_arrays
             .get_mut(name)
+            .map(Arc::make_mut)
             .ok_or_else(|| GlError::InvalidOperation("the bound vertex array is gone".into()))
     }
 
@@ -55,8 +63,8 @@ impl Context {
     /// [`Context::element_vao`] to change.
     pub(crate) fn element_vao_mut(&mut self) -> &mut VertexArray {
         match self.vertex_arrays.get_mut(self.edited_vao()) {
-            Some(v) => v,
-            None => &mut self.default_vertex_array,
+            Some(v) => Arc::make_mut(v),
+            None => Arc::make_mut(&mut self.default_vertex_array),
         }
     }
 
@@ -76,7 +84,7 @@ impl Context {
         if name != 0
             && self
                 .vertex_arrays
-                .get_or_create(name, VertexArray::default)
+                .get_or_create(name, Arc::default)
                 .is_none()
         {
             self.record::<()>(invalid_op(format!(
