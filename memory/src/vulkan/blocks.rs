@@ -17,9 +17,7 @@ use arenagl_staging::{split_image, Extent3d, TexelBlock};
 use crate::error::{MemoryError, Result};
 use crate::manager::ImageHandle;
 use crate::staging::map_staging;
-use crate::stats::Stat;
-use crate::vulkan::restore::journal_region;
-use crate::vulkan::transfer::{ImageRegion, TRANSFER_WRITE};
+use crate::vulkan::transfer::ImageRegion;
 use crate::vulkan::MemoryManager;
 
 /// The compression block of a block-compressed Vulkan format; `None` for any other format.
@@ -171,29 +169,9 @@ impl MemoryManager {
             };
             copies.push((staged.buffer, copy));
         }
-        let raw =
-            self.transition_image(image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, TRANSFER_WRITE)?;
-        let cb = self.recording_command_buffer()?;
-        for (src_buffer, copy) in &copies {
-            let src_raw = self.use_buffer(*src_buffer)?.raw();
-            // SAFETY: recording command buffer; the staging buffer and the image are live and
-            // stamped; the image is in TRANSFER_DST_OPTIMAL; the chunk lies on block
-            // boundaries inside the region, and the buffer offset is a multiple of the block.
-            unsafe {
-                self.device().cmd_copy_buffer_to_image(
-                    cb,
-                    src_raw,
-                    raw,
-                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                    std::slice::from_ref(copy),
-                );
-            }
-        }
-        self.record_stat(Stat::StagedBytes(grid.bytes()));
-        for ((_, copy), bytes) in copies.iter().zip(&journaled) {
-            self.journal_image_write(image, journal_region(copy), bytes);
-        }
-        Ok(())
+        // Each chunk lies on block boundaries inside the region, at a buffer offset that is a
+        // multiple of the block.
+        self.record_staged_copies(image, &copies, &journaled, grid.bytes())
     }
 
     /// The blocks of `region` (block-aligned, or reaching the level's edge) of an image of a

@@ -553,13 +553,27 @@ impl MemoryManager {
                 },
             ));
         }
+        self.record_staged_copies(image, &copies, &journaled, staged_bytes)
+    }
+
+    /// Records `copies` (each a staging buffer and its region, checked by the caller to lie
+    /// inside `image`) into `image`, moved to `TRANSFER_DST_OPTIMAL` first, counts
+    /// `staged_bytes` and journals each copy's bytes (`journaled`, one per copy, or none when
+    /// the journal does not take the image).
+    pub(super) fn record_staged_copies(
+        &mut self,
+        image: ImageHandle,
+        copies: &[(BufferHandle, vk::BufferImageCopy)],
+        journaled: &[Vec<u8>],
+        staged_bytes: u64,
+    ) -> Result<()> {
         let raw =
             self.transition_image(image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, TRANSFER_WRITE)?;
         let cb = self.recording_command_buffer()?;
-        for (src_buffer, copy) in &copies {
+        for (src_buffer, copy) in copies {
             let src_raw = self.use_buffer(*src_buffer)?.raw();
             // SAFETY: recording command buffer; the staging buffer and the image are live and
-            // stamped; the image is in TRANSFER_DST_OPTIMAL; the region was checked above.
+            // stamped; the image is in TRANSFER_DST_OPTIMAL; the caller checked the region.
             unsafe {
                 self.device().cmd_copy_buffer_to_image(
                     cb,
@@ -571,7 +585,7 @@ impl MemoryManager {
             }
         }
         self.record_stat(Stat::StagedBytes(staged_bytes));
-        for ((_, copy), bytes) in copies.iter().zip(&journaled) {
+        for ((_, copy), bytes) in copies.iter().zip(journaled) {
             self.journal_image_write(image, journal_region(copy), bytes);
         }
         Ok(())

@@ -10,6 +10,25 @@
 //!   function on sampling. The specification expands sRGB endpoints with 0x80 instead of by
 //!   replication, which moves a decoded value by at most one step of 8 bits.
 
+/// The fourteen 2D block footprints (width, height), in the order of GL's internal formats
+/// (`GL_COMPRESSED_RGBA_ASTC_4x4_KHR` … `12x12`) and of Vulkan's `ASTC_*_BLOCK` formats.
+pub const ASTC_FOOTPRINTS: [[u8; 2]; 14] = [
+    [4, 4],
+    [5, 4],
+    [5, 5],
+    [6, 5],
+    [6, 6],
+    [8, 5],
+    [8, 6],
+    [8, 8],
+    [10, 5],
+    [10, 6],
+    [10, 8],
+    [10, 10],
+    [12, 10],
+    [12, 12],
+];
+
 /// Decodes one 16-byte block of `footprint` (width, height) into RGBA8 texels, texel (x, y) at
 /// `width·y + x` of `out`. A short `block` decodes as the error colour.
 pub(super) fn decode(block: &[u8], footprint: [u8; 2], out: &mut [u8]) {
@@ -81,7 +100,7 @@ mod tests {
         // A xorshift stream of blocks over every footprint: each decodes to something.
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut out = [0u8; 12 * 12 * 4];
-        for [w, h] in FOOTPRINTS {
+        for [w, h] in ASTC_FOOTPRINTS {
             for _ in 0..4000 {
                 let mut block = [0u8; 16];
                 for half in block.chunks_exact_mut(8) {
@@ -94,21 +113,4 @@ mod tests {
             }
         }
     }
-
-    const FOOTPRINTS: [[u8; 2]; 14] = [
-        [4, 4],
-        [5, 4],
-        [5, 5],
-        [6, 5],
-        [6, 6],
-        [8, 5],
-        [8, 6],
-        [8, 8],
-        [10, 5],
-        [10, 6],
-        [10, 8],
-        [10, 10],
-        [12, 10],
-        [12, 12],
-    ];
 }

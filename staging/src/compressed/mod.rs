@@ -12,6 +12,7 @@
 //!   bottom edges decode whole and are cropped.
 
 mod astc;
+pub use astc::ASTC_FOOTPRINTS;
 mod bc;
 mod bptc;
 mod etc;

@@ -528,23 +528,7 @@ pub(crate) fn refuse_texels(
 
 /// The ASTC LDR codec of footprint `index` (0: 4×4 … 13: 12×12, the order of the GL names).
 fn astc_codec(index: GLenum) -> Option<Codec> {
-    const FOOTPRINTS: [[u8; 2]; 14] = [
-        [4, 4],
-        [5, 4],
-        [5, 5],
-        [6, 5],
-        [6, 6],
-        [8, 5],
-        [8, 6],
-        [8, 8],
-        [10, 5],
-        [10, 6],
-        [10, 8],
-        [10, 10],
-        [12, 10],
-        [12, 12],
-    ];
-    let [width, height] = *FOOTPRINTS.get(index as usize)?;
+    let [width, height] = *arenagl_staging::compressed::ASTC_FOOTPRINTS.get(index as usize)?;
     Some(Codec::Astc { width, height })
 }
 

@@ -68,23 +68,10 @@ fn pick_signed(signed: bool, unsigned: vk::Format, signed_twin: vk::Format) -> v
 /// `ASTC_{w}x{h}_UNORM_BLOCK` (or `_SRGB_BLOCK`): Vulkan lists the footprints in GL's order,
 /// each one's UNORM and sRGB formats side by side.
 fn astc_format(footprint: [u8; 2], srgb: bool) -> vk::Format {
-    const FOOTPRINTS: [[u8; 2]; 14] = [
-        [4, 4],
-        [5, 4],
-        [5, 5],
-        [6, 5],
-        [6, 6],
-        [8, 5],
-        [8, 6],
-        [8, 8],
-        [10, 5],
-        [10, 6],
-        [10, 8],
-        [10, 10],
-        [12, 10],
-        [12, 12],
-    ];
-    let Some(index) = FOOTPRINTS.iter().position(|&f| f == footprint) else {
+    let Some(index) = arenagl_staging::compressed::ASTC_FOOTPRINTS
+        .iter()
+        .position(|&f| f == footprint)
+    else {
         return vk::Format::UNDEFINED;
     };
     let first = vk::Format::ASTC_4X4_UNORM_BLOCK.as_raw();
