@@ -17,7 +17,7 @@ use arenagl_staging::{split_image, Extent3d, TexelBlock};
 use crate::error::{MemoryError, Result};
 use crate::manager::ImageHandle;
 use crate::staging::map_staging;
-use crate::vulkan::transfer::ImageRegion;
+use crate::vulkan::transfer::{chunk_copy, ImageRegion};
 use crate::vulkan::MemoryManager;
 
 /// The compression block of a block-compressed Vulkan format; `None` for any other format.
@@ -140,33 +140,12 @@ impl MemoryManager {
                 }
                 Ok(())
             })?;
-            let t = chunk.texels;
-            let (z, depth, base_layer, layer_count) = if layered {
-                (0, 1, region.base_layer + t.z, t.depth)
-            } else {
-                (region.offset.z + t.z as i32, t.depth, region.base_layer, 1)
-            };
-            let copy = vk::BufferImageCopy {
-                buffer_offset: staged.offset,
-                buffer_row_length: 0,
-                buffer_image_height: 0,
-                image_subresource: vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: region.mip_level,
-                    base_array_layer: base_layer,
-                    layer_count,
-                },
-                image_offset: vk::Offset3D {
-                    x: region.offset.x + t.x as i32,
-                    y: region.offset.y + t.y as i32,
-                    z,
-                },
-                image_extent: vk::Extent3D {
-                    width: t.width,
-                    height: t.height,
-                    depth,
-                },
-            };
+            let copy = chunk_copy(
+                staged.offset,
+                vk::ImageAspectFlags::COLOR,
+                region,
+                chunk.texels,
+            );
             copies.push((staged.buffer, copy));
         }
         // Each chunk lies on block boundaries inside the region, at a buffer offset that is a

@@ -498,7 +498,6 @@ impl MemoryManager {
             self.arena_size(),
         )
         .map_err(map_staging)?;
-        let layered = region.layer_count > 1;
         let mut copies: Vec<(BufferHandle, vk::BufferImageCopy)> = Vec::new();
         // The converted texels of each chunk, for the restore journal (`recover.rs`).
         let journal = self.journal_takes_image(image);
@@ -522,35 +521,9 @@ impl MemoryManager {
                 Ok(())
             })?;
             staged_bytes += chunk.bytes;
-            let t = chunk.texels;
-            let (z, depth, base_layer, layer_count) = if layered {
-                (0, 1, region.base_layer + t.z, t.depth)
-            } else {
-                (region.offset.z + t.z as i32, t.depth, region.base_layer, 1)
-            };
             copies.push((
                 staged.buffer,
-                vk::BufferImageCopy {
-                    buffer_offset: staged.offset,
-                    buffer_row_length: 0,
-                    buffer_image_height: 0,
-                    image_subresource: vk::ImageSubresourceLayers {
-                        aspect_mask: aspect,
-                        mip_level: region.mip_level,
-                        base_array_layer: base_layer,
-                        layer_count,
-                    },
-                    image_offset: vk::Offset3D {
-                        x: region.offset.x + t.x as i32,
-                        y: region.offset.y + t.y as i32,
-                        z,
-                    },
-                    image_extent: vk::Extent3D {
-                        width: t.width,
-                        height: t.height,
-                        depth,
-                    },
-                },
+                chunk_copy(staged.offset, aspect, region, chunk.texels),
             ));
         }
         self.record_staged_copies(image, &copies, &journaled, staged_bytes)
@@ -974,5 +947,41 @@ impl MemoryManager {
         }
         self.journal_mipmaps(image, base, last);
         Ok(())
+    }
+}
+
+/// The copy of one staged chunk `t` of `region` (at `offset` of its staging buffer) into
+/// `aspect` of the image: a layered region's chunks run along its layers, a 3D one's along z.
+pub(super) fn chunk_copy(
+    offset: vk::DeviceSize,
+    aspect: vk::ImageAspectFlags,
+    region: &ImageRegion,
+    t: arenagl_staging::TexelBox,
+) -> vk::BufferImageCopy {
+    let (z, depth, base_array_layer, layer_count) = if region.layer_count > 1 {
+        (0, 1, region.base_layer + t.z, t.depth)
+    } else {
+        (region.offset.z + t.z as i32, t.depth, region.base_layer, 1)
+    };
+    vk::BufferImageCopy {
+        buffer_offset: offset,
+        buffer_row_length: 0,
+        buffer_image_height: 0,
+        image_subresource: vk::ImageSubresourceLayers {
+            aspect_mask: aspect,
+            mip_level: region.mip_level,
+            base_array_layer,
+            layer_count,
+        },
+        image_offset: vk::Offset3D {
+            x: region.offset.x + t.x as i32,
+            y: region.offset.y + t.y as i32,
+            z,
+        },
+        image_extent: vk::Extent3D {
+            width: t.width,
+            height: t.height,
+            depth,
+        },
     }
 }
